@@ -1,0 +1,557 @@
+// memoryStorage(): the whole storage port in process memory, for tests and prototypes.
+// One async mutex serializes transactions; an undo log rolls back a transaction that throws.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type {
+  AffiliateRepository,
+  ApiKeyRepository,
+  ClickRepository,
+  ConversionRepository,
+  CouponRepository,
+  IdempotencyRepository,
+  OutboxRepository,
+  PayoutRepository,
+  ProjectRepository,
+  RateLimitStore,
+  ReferralRepository,
+  StoragePort,
+  StorageTx,
+  WebhookEndpointRepository,
+} from '../core/storage.js'
+import { UniqueViolation } from '../core/storage.js'
+import type {
+  Affiliate,
+  ApiKeyRecord,
+  Click,
+  Conversion,
+  Coupon,
+  Delivery,
+  DeliveryAttempt,
+  IdempotencyRecord,
+  Payout,
+  Project,
+  Referral,
+  WebhookEndpoint,
+  WebhookEvent,
+} from '../core/types.js'
+import { newestFirstPage, Table, type UndoLog } from './memory/table.js'
+
+class MemoryState {
+  projects = new Map<string, Project>()
+  apiKeys = new Table<ApiKeyRecord>([{ name: 'api_key_hash', key: (row) => row.hash }])
+  affiliates = new Table<Affiliate>(
+    [
+      { name: 'affiliate_email', key: (row) => `${row.projectId}|${row.email}` },
+      { name: 'affiliate_referral_code', key: (row) => `${row.projectId}|${row.referralCode.toLowerCase()}` },
+    ],
+    { project: (row) => row.projectId },
+  )
+  referrals = new Table<Referral>([{ name: 'referral_email', key: (row) => `${row.projectId}|${row.email}` }], {
+    project: (row) => row.projectId,
+    affiliate: (row) => (row.affiliateId === null ? null : String(row.affiliateId)),
+  })
+  conversions = new Table<Conversion>(
+    [{ name: 'conversion_reference', key: (row) => (row.reference === null ? null : `${row.projectId}|${row.reference}`) }],
+    { project: (row) => row.projectId, affiliate: (row) => String(row.affiliateId) },
+  )
+  coupons = new Table<Coupon>([{ name: 'coupon_code', key: (row) => `${row.projectId}|${row.code.toLowerCase()}` }], {
+    project: (row) => row.projectId,
+    affiliate: (row) => String(row.affiliateId),
+  })
+  clicks = new Table<Click>([], { affiliate: (row) => String(row.affiliateId) })
+  payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => String(row.affiliateId) })
+  endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
+  events = new Table<WebhookEvent>()
+  deliveries = new Table<Delivery>([], { project: (row) => row.projectId, endpoint: (row) => String(row.endpointId) })
+  attempts = new Table<DeliveryAttempt>([], { delivery: (row) => String(row.deliveryId) })
+  idempotency = new Map<string, IdempotencyRecord>()
+  rateLimits = new Map<string, number>()
+}
+
+const copy = <T extends object>(row: T | undefined): T | null => (row ? { ...row } : null)
+const copyAffiliate = (row: Affiliate | undefined): Affiliate | null => (row ? { ...row, totals: { ...row.totals } } : null)
+const inProject = <T extends { projectId: string }>(row: T | undefined, projectId: string): T | undefined =>
+  row && row.projectId === projectId ? row : undefined
+
+function setMapEntry<K, V>(map: Map<K, V>, key: K, value: V | undefined, log: UndoLog): void {
+  const previous = map.get(key)
+  if (value === undefined) map.delete(key)
+  else map.set(key, value)
+  log.push(() => (previous === undefined ? map.delete(key) : map.set(key, previous)))
+}
+
+function repositories(state: MemoryState, log: UndoLog): StorageTx {
+  const projects: ProjectRepository = {
+    async insert(project) {
+      for (const existing of state.projects.values()) {
+        if (existing.name === project.name) throw new UniqueViolation('project_name')
+      }
+      setMapEntry(state.projects, project.id, project, log)
+      return { ...project }
+    },
+    async get(id) {
+      return copy(state.projects.get(id))
+    },
+    async getByName(name) {
+      for (const project of state.projects.values()) if (project.name === name) return { ...project }
+      return null
+    },
+    async update(id, patch) {
+      const existing = state.projects.get(id)
+      if (!existing) return null
+      const updated = { ...existing, ...patch }
+      setMapEntry(state.projects, id, updated, log)
+      return { ...updated }
+    },
+  }
+
+  const apiKeys: ApiKeyRepository = {
+    async insert(key) {
+      return { ...state.apiKeys.insert(key, log) }
+    },
+    async findByHash(hash) {
+      return copy(state.apiKeys.findUnique('api_key_hash', hash))
+    },
+    async list(projectId) {
+      return [...state.apiKeys.rows.values()].filter((row) => row.projectId === projectId).map((row) => ({ ...row }))
+    },
+    async revoke(projectId, id, at) {
+      const existing = inProject(state.apiKeys.get(id), projectId)
+      if (!existing || existing.revokedAt) return false
+      state.apiKeys.replace({ ...existing, revokedAt: at }, log)
+      return true
+    },
+  }
+
+  const affiliates: AffiliateRepository = {
+    async insert(affiliate) {
+      return copyAffiliate(state.affiliates.insert(affiliate, log))!
+    },
+    async get(projectId, id) {
+      return copyAffiliate(inProject(state.affiliates.get(id), projectId))
+    },
+    async getByEmail(projectId, email) {
+      return copyAffiliate(state.affiliates.findUnique('affiliate_email', `${projectId}|${email}`))
+    },
+    async getByCode(projectId, code) {
+      return copyAffiliate(state.affiliates.findUnique('affiliate_referral_code', `${projectId}|${code.toLowerCase()}`))
+    },
+    async lockForUpdate(projectId, id) {
+      return copyAffiliate(inProject(state.affiliates.get(id), projectId))
+    },
+    async update(projectId, id, patch) {
+      const existing = inProject(state.affiliates.get(id), projectId)
+      if (!existing) return null
+      const updated = { ...existing, ...patch, totals: existing.totals }
+      state.affiliates.replace(updated, log)
+      return copyAffiliate(updated)
+    },
+    async adjustTotals(projectId, id, delta) {
+      const existing = inProject(state.affiliates.get(id), projectId)
+      if (!existing) return
+      const totals = { ...existing.totals }
+      for (const [key, value] of Object.entries(delta) as Array<[keyof typeof totals, bigint | number]>) {
+        ;(totals as Record<string, bigint | number>)[key] = (totals[key] as never) + (value as never)
+      }
+      state.affiliates.replace({ ...existing, totals }, log)
+    },
+    async delete(projectId, id) {
+      if (!inProject(state.affiliates.get(id), projectId)) return false
+      const key = String(id)
+      for (const row of state.conversions.group('affiliate', key)) state.conversions.remove(row.id, log)
+      for (const row of state.coupons.group('affiliate', key)) state.coupons.remove(row.id, log)
+      for (const row of state.clicks.group('affiliate', key)) state.clicks.remove(row.id, log)
+      for (const row of state.payouts.group('affiliate', key)) state.payouts.remove(row.id, log)
+      for (const row of state.referrals.group('affiliate', key)) state.referrals.replace({ ...row, affiliateId: null }, log)
+      for (const row of state.affiliates.group('project', projectId)) {
+        if (row.parentId === id) state.affiliates.replace({ ...row, parentId: null }, log)
+      }
+      return state.affiliates.remove(id, log)
+    },
+    async list(projectId, filter) {
+      const page = newestFirstPage(
+        state.affiliates.group('project', projectId),
+        (row) => filter.status === undefined || row.status === filter.status,
+        filter,
+      )
+      return { items: page.items.map((row) => copyAffiliate(row)!), total: page.total }
+    },
+  }
+
+  const referrals: ReferralRepository = {
+    async insert(referral) {
+      return { ...state.referrals.insert(referral, log) }
+    },
+    async get(projectId, id) {
+      return copy(inProject(state.referrals.get(id), projectId))
+    },
+    async getByEmail(projectId, email) {
+      return copy(state.referrals.findUnique('referral_email', `${projectId}|${email}`))
+    },
+    async update(projectId, id, patch) {
+      const existing = inProject(state.referrals.get(id), projectId)
+      if (!existing) return null
+      const updated = { ...existing, ...patch }
+      state.referrals.replace(updated, log)
+      return { ...updated }
+    },
+    async list(projectId, filter) {
+      const page = newestFirstPage(
+        state.referrals.group('project', projectId),
+        (row) =>
+          (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) &&
+          (filter.status === undefined || row.conversionStatus === filter.status),
+        filter,
+      )
+      return { items: page.items.map((row) => ({ ...row })), total: page.total }
+    },
+  }
+
+  const unpaidActive = (projectId: string, affiliateId: number) =>
+    state.conversions
+      .group('affiliate', String(affiliateId))
+      .filter((row) => row.projectId === projectId && row.status === 'active' && !row.paid)
+
+  const conversions: ConversionRepository = {
+    async insert(conversion) {
+      if (conversion.reference !== null) {
+        const existing = state.conversions.findUnique('conversion_reference', `${conversion.projectId}|${conversion.reference}`)
+        if (existing) return { inserted: false, existing: { ...existing } }
+      }
+      return { inserted: true, conversion: { ...state.conversions.insert(conversion, log) } }
+    },
+    async get(projectId, id) {
+      return copy(inProject(state.conversions.get(id), projectId))
+    },
+    async getByReference(projectId, reference) {
+      return copy(state.conversions.findUnique('conversion_reference', `${projectId}|${reference}`))
+    },
+    async update(projectId, id, patch) {
+      const existing = inProject(state.conversions.get(id), projectId)
+      if (!existing) return null
+      const updated = { ...existing, ...patch }
+      state.conversions.replace(updated, log)
+      return { ...updated }
+    },
+    async delete(projectId, id) {
+      return inProject(state.conversions.get(id), projectId) ? state.conversions.remove(id, log) : false
+    },
+    async list(projectId, filter) {
+      const page = newestFirstPage(
+        state.conversions.group('project', projectId),
+        (row) =>
+          (filter.type === undefined || row.type === filter.type) &&
+          (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) &&
+          (filter.referredUserId === undefined || row.referredUserId === filter.referredUserId) &&
+          (filter.paid === undefined || row.paid === filter.paid) &&
+          (filter.from === undefined || row.createdAt >= filter.from) &&
+          (filter.to === undefined || row.createdAt < filter.to),
+        filter,
+      )
+      return { items: page.items.map((row) => ({ ...row })), total: page.total }
+    },
+    async heldSummary(projectId, affiliateId, now) {
+      let amount = 0n
+      let nextReleaseAt: Date | null = null
+      for (const row of unpaidActive(projectId, affiliateId)) {
+        if (row.holdUntil <= now) continue
+        amount += row.value
+        if (nextReleaseAt === null || row.holdUntil < nextReleaseAt) nextReleaseAt = row.holdUntil
+      }
+      return { amount, nextReleaseAt }
+    },
+    async settleOldestFirst({ projectId, affiliateId, budget, now, payoutId }) {
+      const eligible = unpaidActive(projectId, affiliateId)
+        .filter((row) => row.holdUntil <= now)
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+      let amount = 0n
+      let count = 0
+      for (const row of eligible) {
+        if (amount + row.value > budget) break
+        amount += row.value
+        count += 1
+        state.conversions.replace({ ...row, paid: true, paidByPayoutId: payoutId }, log)
+      }
+      return { count, amount }
+    },
+  }
+
+  const coupons: CouponRepository = {
+    async insert(coupon) {
+      return { ...state.coupons.insert(coupon, log) }
+    },
+    async get(projectId, id) {
+      return copy(inProject(state.coupons.get(id), projectId))
+    },
+    async getByCode(projectId, code) {
+      return copy(state.coupons.findUnique('coupon_code', `${projectId}|${code.toLowerCase()}`))
+    },
+    async update(projectId, id, patch) {
+      const existing = inProject(state.coupons.get(id), projectId)
+      if (!existing) return null
+      const updated = { ...existing, ...patch }
+      state.coupons.replace(updated, log)
+      return { ...updated }
+    },
+    async delete(projectId, id) {
+      return inProject(state.coupons.get(id), projectId) ? state.coupons.remove(id, log) : false
+    },
+    async list(projectId, filter) {
+      const code = filter.code?.toLowerCase()
+      const page = newestFirstPage(
+        state.coupons.group('project', projectId),
+        (row) =>
+          (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) &&
+          (code === undefined || row.code.toLowerCase() === code),
+        filter,
+      )
+      return { items: page.items.map((row) => ({ ...row })), total: page.total }
+    },
+  }
+
+  const clicks: ClickRepository = {
+    async insert(click) {
+      return { ...state.clicks.insert(click, log) }
+    },
+  }
+
+  const payouts: PayoutRepository = {
+    async insert(payout) {
+      return { ...state.payouts.insert(payout, log) }
+    },
+    async setConversionsSettled(projectId, id, count) {
+      const existing = inProject(state.payouts.get(id), projectId)
+      if (existing) state.payouts.replace({ ...existing, conversionsSettled: count }, log)
+    },
+    async get(projectId, id) {
+      return copy(inProject(state.payouts.get(id), projectId))
+    },
+    async list(projectId, filter) {
+      const page = newestFirstPage(
+        state.payouts.group('project', projectId),
+        (row) => filter.affiliateId === undefined || row.affiliateId === filter.affiliateId,
+        filter,
+      )
+      return { items: page.items.map((row) => ({ ...row })), total: page.total }
+    },
+  }
+
+  const webhookEndpoints: WebhookEndpointRepository = {
+    async insert(endpoint) {
+      return { ...state.endpoints.insert(endpoint, log) }
+    },
+    async get(projectId, id) {
+      return copy(inProject(state.endpoints.get(id), projectId))
+    },
+    async list(projectId) {
+      return state.endpoints
+        .group('project', projectId)
+        .sort((a, b) => a.id - b.id)
+        .map((row) => ({ ...row }))
+    },
+    async update(projectId, id, patch) {
+      const existing = inProject(state.endpoints.get(id), projectId)
+      if (!existing) return null
+      const updated = { ...existing, ...patch }
+      state.endpoints.replace(updated, log)
+      return { ...updated }
+    },
+    async delete(projectId, id) {
+      if (!inProject(state.endpoints.get(id), projectId)) return false
+      for (const delivery of state.deliveries.group('endpoint', String(id))) {
+        for (const attempt of state.attempts.group('delivery', String(delivery.id))) state.attempts.remove(attempt.id, log)
+        state.deliveries.remove(delivery.id, log)
+      }
+      return state.endpoints.remove(id, log)
+    },
+  }
+
+  const outbox: OutboxRepository = {
+    async enqueue(event) {
+      const subscribed = state.endpoints
+        .group('project', event.projectId)
+        .filter((endpoint) => endpoint.active && endpoint.events.includes(event.type))
+      if (subscribed.length === 0) return
+      const stored = state.events.insert(event, log)
+      for (const endpoint of subscribed) {
+        state.deliveries.insert(
+          {
+            projectId: event.projectId,
+            eventId: stored.id,
+            endpointId: endpoint.id,
+            eventType: event.type,
+            status: 'pending',
+            attempts: 0,
+            nextAttemptAt: event.createdAt,
+            leaseUntil: null,
+            lastStatusCode: null,
+            createdAt: event.createdAt,
+            updatedAt: event.createdAt,
+          },
+          log,
+        )
+      }
+    },
+    async claim({ now, limit, leaseMs }) {
+      const due = [...state.deliveries.rows.values()]
+        .filter(
+          (row) =>
+            (row.status === 'pending' && row.nextAttemptAt !== null && row.nextAttemptAt <= now) ||
+            (row.status === 'delivering' && row.leaseUntil !== null && row.leaseUntil <= now),
+        )
+        .sort((a, b) => (a.nextAttemptAt?.getTime() ?? 0) - (b.nextAttemptAt?.getTime() ?? 0) || a.id - b.id)
+        .slice(0, limit)
+      return due.map((row) => {
+        const delivery = { ...row, status: 'delivering' as const, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now }
+        state.deliveries.replace(delivery, log)
+        return {
+          delivery: { ...delivery },
+          event: { ...state.events.get(row.eventId)! },
+          endpoint: { ...state.endpoints.get(row.endpointId)! },
+        }
+      })
+    },
+    async recordAttempt({ deliveryId, attempt, status, nextAttemptAt }) {
+      const existing = state.deliveries.get(deliveryId)
+      if (!existing) return null
+      state.attempts.insert({ ...attempt, deliveryId, projectId: existing.projectId }, log)
+      const updated: Delivery = {
+        ...existing,
+        status,
+        nextAttemptAt,
+        attempts: existing.attempts + 1,
+        leaseUntil: null,
+        lastStatusCode: attempt.statusCode,
+        updatedAt: attempt.attemptedAt,
+      }
+      state.deliveries.replace(updated, log)
+      return { ...updated }
+    },
+    async getDelivery(projectId, id) {
+      return copy(inProject(state.deliveries.get(id), projectId))
+    },
+    async listDeliveries(projectId, filter) {
+      const page = newestFirstPage(
+        state.deliveries.group('project', projectId),
+        (row) =>
+          (filter.endpointId === undefined || row.endpointId === filter.endpointId) &&
+          (filter.status === undefined || row.status === filter.status) &&
+          (filter.eventType === undefined || row.eventType === filter.eventType),
+        filter,
+      )
+      return { items: page.items.map((row) => ({ ...row })), total: page.total }
+    },
+    async listAttempts(projectId, deliveryId) {
+      return state.attempts
+        .group('delivery', String(deliveryId))
+        .filter((row) => row.projectId === projectId)
+        .sort((a, b) => a.id - b.id)
+        .map((row) => ({ ...row }))
+    },
+    async requeue(projectId, id, now) {
+      const existing = inProject(state.deliveries.get(id), projectId)
+      if (!existing || existing.status === 'delivering') return false
+      state.deliveries.replace({ ...existing, status: 'pending', nextAttemptAt: now, leaseUntil: null, updatedAt: now }, log)
+      return true
+    },
+  }
+
+  const idempotency: IdempotencyRepository = {
+    async claim(record) {
+      const key = `${record.projectId}|${record.key}`
+      const existing = state.idempotency.get(key)
+      if (existing && existing.expiresAt > record.createdAt) return { ...existing }
+      setMapEntry(state.idempotency, key, { ...record }, log)
+      return null
+    },
+    async complete(projectId, key, response) {
+      const existing = state.idempotency.get(`${projectId}|${key}`)
+      if (existing) setMapEntry(state.idempotency, `${projectId}|${key}`, { ...existing, response }, log)
+    },
+    async release(projectId, key) {
+      setMapEntry(state.idempotency, `${projectId}|${key}`, undefined, log)
+    },
+  }
+
+  return {
+    projects,
+    apiKeys,
+    affiliates,
+    referrals,
+    conversions,
+    coupons,
+    clicks,
+    payouts,
+    webhookEndpoints,
+    outbox,
+    idempotency,
+  }
+}
+
+/** Serializes async work: each run starts after the previous one settled. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve()
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(work)
+    this.tail = result.then(
+      () => undefined,
+      () => undefined,
+    )
+    return result
+  }
+}
+
+/** Wraps every method of every repository so each root call runs as its own transaction. */
+function rootRepositories(run: <T>(fn: (tx: StorageTx) => Promise<T>) => Promise<T>): StorageTx {
+  const probe = repositories(new MemoryState(), [])
+  const root: Record<string, Record<string, unknown>> = {}
+  for (const [repoName, repo] of Object.entries(probe)) {
+    const wrapped: Record<string, unknown> = {}
+    for (const method of Object.keys(repo)) {
+      wrapped[method] = (...args: unknown[]) =>
+        run((tx) => (tx[repoName as keyof StorageTx] as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!(...args))
+    }
+    root[repoName] = wrapped
+  }
+  return root as unknown as StorageTx
+}
+
+/** In-memory storage. Data lives as long as the object; nothing is written to disk. */
+export function memoryStorage(): StoragePort {
+  const state = new MemoryState()
+  const mutex = new Mutex()
+  const inTransaction = new AsyncLocalStorage<true>()
+
+  const transaction = <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
+    if (inTransaction.getStore()) {
+      return Promise.reject(new Error('memoryStorage: the root storage was used inside a transaction; use the tx argument'))
+    }
+    return mutex.run(() =>
+      inTransaction.run(true, async () => {
+        const log: UndoLog = []
+        try {
+          return await fn(repositories(state, log))
+        } catch (error) {
+          for (let index = log.length - 1; index >= 0; index -= 1) log[index]!()
+          throw error
+        }
+      }),
+    )
+  }
+
+  const rateLimitStore: RateLimitStore = {
+    update: (key, decide) =>
+      mutex.run(async () => {
+        const { state: next, result } = decide(state.rateLimits.get(key) ?? null)
+        state.rateLimits.set(key, next)
+        return result
+      }),
+  }
+
+  return {
+    ...rootRepositories(transaction),
+    transaction,
+    rateLimitStore: () => rateLimitStore,
+    close: async () => {},
+  }
+}

@@ -1,0 +1,136 @@
+// An in-memory table: rows by id, unique indexes, group indexes, and an undo log so a
+// transaction that throws can put every change back.
+import { UniqueViolation, type UniqueConstraint } from '../../core/storage.js'
+
+export type UndoLog = Array<() => void>
+
+interface UniqueIndex<T> {
+  name: UniqueConstraint
+  key: (row: T) => string | null
+  map: Map<string, number>
+}
+interface GroupIndex<T> {
+  key: (row: T) => string | null
+  map: Map<string, Set<number>>
+}
+
+export class Table<T extends { id: number }> {
+  readonly rows = new Map<number, T>()
+  private nextId = 1
+  private readonly uniques: UniqueIndex<T>[]
+  private readonly groups = new Map<string, GroupIndex<T>>()
+
+  constructor(
+    uniques: Array<{ name: UniqueConstraint; key: (row: T) => string | null }> = [],
+    groups: Record<string, (row: T) => string | null> = {},
+  ) {
+    this.uniques = uniques.map((index) => ({ ...index, map: new Map() }))
+    for (const [name, key] of Object.entries(groups)) this.groups.set(name, { key, map: new Map() })
+  }
+
+  get(id: number): T | undefined {
+    return this.rows.get(id)
+  }
+
+  findUnique(name: UniqueConstraint, key: string): T | undefined {
+    const index = this.uniques.find((candidate) => candidate.name === name)
+    const id = index?.map.get(key)
+    return id === undefined ? undefined : this.rows.get(id)
+  }
+
+  group(name: string, key: string): T[] {
+    const ids = this.groups.get(name)?.map.get(key)
+    if (!ids) return []
+    const rows: T[] = []
+    for (const id of ids) rows.push(this.rows.get(id)!)
+    return rows
+  }
+
+  insert(values: Omit<T, 'id'>, log: UndoLog): T {
+    const row = { ...values, id: this.nextId } as T
+    this.checkUnique(row)
+    this.nextId += 1
+    this.write(row, undefined, log)
+    return row
+  }
+
+  /** Replaces the row with the same id. */
+  replace(row: T, log: UndoLog): void {
+    const previous = this.rows.get(row.id)
+    this.checkUnique(row)
+    this.write(row, previous, log)
+  }
+
+  remove(id: number, log: UndoLog): boolean {
+    const previous = this.rows.get(id)
+    if (!previous) return false
+    this.unindex(previous)
+    this.rows.delete(id)
+    log.push(() => {
+      this.rows.set(id, previous)
+      this.index(previous)
+    })
+    return true
+  }
+
+  private write(row: T, previous: T | undefined, log: UndoLog): void {
+    if (previous) this.unindex(previous)
+    this.rows.set(row.id, row)
+    this.index(row)
+    log.push(() => {
+      this.unindex(row)
+      if (previous) {
+        this.rows.set(row.id, previous)
+        this.index(previous)
+      } else {
+        this.rows.delete(row.id)
+      }
+    })
+  }
+
+  private checkUnique(row: T): void {
+    for (const index of this.uniques) {
+      const key = index.key(row)
+      if (key === null) continue
+      const owner = index.map.get(key)
+      if (owner !== undefined && owner !== row.id) throw new UniqueViolation(index.name)
+    }
+  }
+
+  private index(row: T): void {
+    for (const index of this.uniques) {
+      const key = index.key(row)
+      if (key !== null) index.map.set(key, row.id)
+    }
+    for (const group of this.groups.values()) {
+      const key = group.key(row)
+      if (key === null) continue
+      let ids = group.map.get(key)
+      if (!ids) group.map.set(key, (ids = new Set()))
+      ids.add(row.id)
+    }
+  }
+
+  private unindex(row: T): void {
+    for (const index of this.uniques) {
+      const key = index.key(row)
+      if (key !== null && index.map.get(key) === row.id) index.map.delete(key)
+    }
+    for (const group of this.groups.values()) {
+      const key = group.key(row)
+      if (key !== null) group.map.get(key)?.delete(row.id)
+    }
+  }
+}
+
+/** Newest first (createdAt desc, id desc), then the window. */
+export function newestFirstPage<T extends { id: number; createdAt: Date }>(
+  rows: Iterable<T>,
+  keep: (row: T) => boolean,
+  window: { limit: number; offset: number },
+): { items: T[]; total: number } {
+  const matching: T[] = []
+  for (const row of rows) if (keep(row)) matching.push(row)
+  matching.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id)
+  return { items: matching.slice(window.offset, window.offset + window.limit), total: matching.length }
+}

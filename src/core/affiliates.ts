@@ -1,0 +1,169 @@
+// Affiliates: create (given or generated referral code), read with stats, update, delete, list;
+// and click tracking, which feeds the `clicks` stat.
+import { withConflicts, listWindow } from './conflicts.js'
+import type { ProjectContext } from './context.js'
+import { NotFoundError, ValidationError } from './errors.js'
+import { EMPTY_TOTALS } from './ledger.js'
+import { newReferralCode } from './random.js'
+import {
+  createAffiliateInput,
+  listAffiliatesInput,
+  trackClickInput,
+  updateAffiliateInput,
+  validate,
+  email as emailSchema,
+  type CreateAffiliateInput,
+  type ListAffiliatesInput,
+  type TrackClickInput,
+  type UpdateAffiliateInput,
+} from './schemas.js'
+import type { StorageTx } from './storage.js'
+import { UniqueViolation } from './storage.js'
+import type { Affiliate, Project } from './types.js'
+import { affiliateView, type AffiliateView } from './views.js'
+
+/** An affiliate named by id (number) or email (string). */
+export type AffiliateRef = number | string
+
+export async function findAffiliate(tx: StorageTx, projectId: string, ref: AffiliateRef): Promise<Affiliate> {
+  const affiliate =
+    typeof ref === 'number'
+      ? await tx.affiliates.get(projectId, ref)
+      : await tx.affiliates.getByEmail(projectId, validate(emailSchema, ref))
+  if (!affiliate) throw new NotFoundError('affiliate not found')
+  return affiliate
+}
+
+export async function loadAffiliateView(ctx: ProjectContext, tx: StorageTx, affiliate: Affiliate): Promise<AffiliateView> {
+  const { settings } = await ctx.project()
+  const held = await tx.conversions.heldSummary(ctx.projectId, affiliate.id, ctx.clock.now())
+  return affiliateView(affiliate, held, settings)
+}
+
+function checkPartnerSlug(project: Project, slug: string | null | undefined): void {
+  if (slug && !project.settings.subPrograms?.[slug]) {
+    throw new ValidationError('partnerSlug', `partnerSlug: no sub-program named ${slug}`)
+  }
+}
+
+async function resolveParent(ctx: ProjectContext, tx: StorageTx, project: Project, input: CreateAffiliateInput): Promise<number | null> {
+  if (input.parentAffiliateId === undefined && input.parentReferralCode === undefined) return null
+  if (input.parentAffiliateId !== undefined && input.parentReferralCode !== undefined) {
+    throw new ValidationError('parentAffiliateId', 'send parentAffiliateId or parentReferralCode, not both')
+  }
+  if (!project.settings.multiTier?.enabled) {
+    throw new ValidationError('parentReferralCode', 'multi-tier is not enabled on this project')
+  }
+  const parent =
+    input.parentAffiliateId !== undefined
+      ? await tx.affiliates.get(ctx.projectId, input.parentAffiliateId)
+      : await tx.affiliates.getByCode(ctx.projectId, input.parentReferralCode!)
+  if (!parent) throw new NotFoundError('parent affiliate not found', input.parentAffiliateId !== undefined ? 'parentAffiliateId' : 'parentReferralCode')
+  return parent.id
+}
+
+export function affiliatesService(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
+
+  async function insertWithCode(tx: StorageTx, row: Omit<Affiliate, 'id' | 'referralCode'>, code: string | undefined) {
+    if (code !== undefined) return tx.affiliates.insert({ ...row, referralCode: code })
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await tx.affiliates.insert({ ...row, referralCode: newReferralCode() })
+      } catch (error) {
+        const collided = error instanceof UniqueViolation && error.constraint === 'affiliate_referral_code'
+        if (!collided || attempt >= 4) throw error
+      }
+    }
+  }
+
+  return {
+    async create(input: CreateAffiliateInput): Promise<AffiliateView> {
+      const data = validate(createAffiliateInput, input)
+      const project = await ctx.project()
+      checkPartnerSlug(project, data.partnerSlug)
+      return withConflicts(() =>
+        storage.transaction(async (tx) => {
+          const parentId = await resolveParent(ctx, tx, project, data)
+          const affiliate = await insertWithCode(
+            tx,
+            {
+              projectId,
+              email: data.email,
+              name: data.name ?? null,
+              status: data.status ?? 'active',
+              partnerSlug: data.partnerSlug ?? null,
+              paymentMethod: data.paymentMethod ?? null,
+              paymentDetails: data.paymentDetails ?? null,
+              payoutMethod: data.payoutMethod ?? null,
+              paypalEmail: data.paypalEmail ?? null,
+              wiseDetails: data.wiseDetails ?? null,
+              parentId,
+              customFields: data.customFields ?? null,
+              createdAt: ctx.clock.now(),
+              totals: { ...EMPTY_TOTALS },
+            },
+            data.referralCode,
+          )
+          return loadAffiliateView(ctx, tx, affiliate)
+        }),
+      )
+    },
+
+    async get(ref: AffiliateRef): Promise<AffiliateView> {
+      return storage.transaction(async (tx) => loadAffiliateView(ctx, tx, await findAffiliate(tx, projectId, ref)))
+    },
+
+    async update(ref: AffiliateRef, input: UpdateAffiliateInput): Promise<AffiliateView> {
+      const data = validate(updateAffiliateInput, input)
+      checkPartnerSlug(await ctx.project(), data.partnerSlug)
+      return withConflicts(() =>
+        storage.transaction(async (tx) => {
+          const affiliate = await findAffiliate(tx, projectId, ref)
+          const updated = await tx.affiliates.update(projectId, affiliate.id, data)
+          return loadAffiliateView(ctx, tx, updated!)
+        }),
+      )
+    },
+
+    /** Deletes the affiliate and its conversions, coupons, clicks and payouts. */
+    async delete(ref: AffiliateRef): Promise<void> {
+      await storage.transaction(async (tx) => {
+        const affiliate = await findAffiliate(tx, projectId, ref)
+        await tx.affiliates.delete(projectId, affiliate.id)
+      })
+    },
+
+    async list(input: ListAffiliatesInput = {}): Promise<{ items: AffiliateView[]; total: number; limit: number; offset: number }> {
+      const data = validate(listAffiliatesInput, input)
+      const window = listWindow(data, 20, 100)
+      return storage.transaction(async (tx) => {
+        const page = await tx.affiliates.list(projectId, { ...window, ...(data.status ? { status: data.status } : {}) })
+        const items: AffiliateView[] = []
+        for (const affiliate of page.items) items.push(await loadAffiliateView(ctx, tx, affiliate))
+        return { items, total: page.total, ...window }
+      })
+    },
+
+    /** Counts a click on an affiliate's link (DECISIONS.md §12). */
+    async trackClick(input: TrackClickInput): Promise<{ id: number; affiliateId: number; createdAt: Date }> {
+      const data = validate(trackClickInput, input)
+      return storage.transaction(async (tx) => {
+        const affiliate = await tx.affiliates.getByCode(projectId, data.referralCode)
+        if (!affiliate) throw new NotFoundError('no affiliate has this referral code', 'referralCode')
+        const click = await tx.clicks.insert({
+          projectId,
+          affiliateId: affiliate.id,
+          ipAddress: data.ip ?? null,
+          userAgent: data.userAgent ?? null,
+          landingUrl: data.url ?? null,
+          createdAt: ctx.clock.now(),
+        })
+        await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 1 })
+        return { id: click.id, affiliateId: affiliate.id, createdAt: click.createdAt }
+      })
+    },
+  }
+}
+
+export type AffiliatesService = ReturnType<typeof affiliatesService>

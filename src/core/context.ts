@@ -1,0 +1,62 @@
+// What every use-case of one project needs: storage, clock, FX and the project's settings.
+import type { Clock } from './clock.js'
+import { ValidationError } from './errors.js'
+import { minorDigits, parseDecimal, type Decimal } from './money.js'
+import type { StoragePort } from './storage.js'
+import type { Project, ProjectSettings } from './types.js'
+import { ONE } from './commission.js'
+
+/**
+ * Exchange rate from one currency to another at a moment: how many units of `to` one unit of
+ * `from` buys. Return null/undefined when unknown. May be async.
+ */
+export type ExchangeRates = (
+  from: string,
+  to: string,
+  at: Date,
+) => number | string | null | undefined | Promise<number | string | null | undefined>
+
+export interface ProjectContext {
+  storage: StoragePort
+  clock: Clock
+  projectId: string
+  project(): Promise<Project>
+  /** Rate from -> to; 1 when equal; throws a 400 naming the pair when unknown. */
+  fxRate(from: string, to: string, field: string): Promise<Decimal>
+  /** Like fxRate but null instead of an error (for informational amounts such as amount_usd). */
+  tryFxRate(from: string, to: string): Promise<Decimal | null>
+}
+
+export function createProjectContext(
+  base: { storage: StoragePort; clock: Clock; exchangeRates: ExchangeRates | undefined },
+  projectId: string,
+  loadProject: () => Promise<Project>,
+): ProjectContext {
+  const tryFxRate = async (from: string, to: string): Promise<Decimal | null> => {
+    if (from === to) return ONE
+    if (!base.exchangeRates) return null
+    try {
+      const rate = await base.exchangeRates(from, to, base.clock.now())
+      if (rate === null || rate === undefined) return null
+      const decimal = parseDecimal(rate, 'exchangeRate')
+      return decimal.units > 0n ? decimal : null
+    } catch {
+      return null
+    }
+  }
+  return {
+    ...base,
+    projectId,
+    project: loadProject,
+    tryFxRate,
+    async fxRate(from, to, field) {
+      const rate = await tryFxRate(from, to)
+      if (!rate) throw new ValidationError(field, `no exchange rate available for ${from}->${to}`)
+      return rate
+    },
+  }
+}
+
+export function currencyDigits(settings: ProjectSettings): number {
+  return minorDigits(settings.currency)
+}

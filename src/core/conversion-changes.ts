@@ -1,0 +1,162 @@
+// Reading, listing, changing and deleting conversions: paid flag, status (refund, reject,
+// review, approve), partial refunds with clawback, value edits (DECISIONS.md §5, §6).
+import { listWindow, withConflicts } from './conflicts.js'
+import type { ProjectContext } from './context.js'
+import { ConflictError, NotFoundError, ValidationError } from './errors.js'
+import { referralCanceled, referralUpdated } from './events.js'
+import { isCounted, ledgerDelta } from './ledger.js'
+import { minorDigits, moneyNumber, parseMoney, roundHalfUp } from './money.js'
+import { convertMoney } from './commission.js'
+import {
+  listConversionsInput,
+  updateConversionInput,
+  validate,
+  type ListConversionsInput,
+  type UpdateConversionInput,
+} from './schemas.js'
+import type { StorageTx } from './storage.js'
+import type { Conversion } from './types.js'
+import { conversionView, type ConversionView } from './views.js'
+
+const TERMINAL = new Set(['refunded', 'rejected'])
+
+export function conversionChanges(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
+
+  async function find(tx: StorageTx, id: number): Promise<Conversion> {
+    const conversion = await tx.conversions.get(projectId, id)
+    if (!conversion) throw new NotFoundError('conversion not found', 'id')
+    return conversion
+  }
+
+  /** The next state of the conversion and how much of its base value this change refunds. */
+  function nextState(conversion: Conversion, data: ReturnType<typeof parse>, currency: string) {
+    const next: Conversion = { ...conversion }
+    const baseCurrency = data.baseValueCurrency ?? conversion.baseCurrency ?? currency
+    if (data.baseValueCurrency !== undefined) next.baseCurrency = data.baseValueCurrency
+    if (data.baseValue !== undefined) next.baseValue = parseMoney(data.baseValue, minorDigits(baseCurrency), 'baseValue')
+    if (data.type !== undefined) next.type = data.type
+    if (data.reference !== undefined) next.reference = data.reference
+    if (data.couponCodeUsed !== undefined) next.couponCodeUsed = data.couponCodeUsed
+    const changesMoney = data.value !== undefined || data.status !== undefined || data.refundAmount !== undefined || data.paid !== undefined
+    if (changesMoney && TERMINAL.has(conversion.status)) {
+      throw new ConflictError(`conversion is ${conversion.status}; its status and amounts are final`, 'status')
+    }
+    if (data.value !== undefined) {
+      const value = parseMoney(data.value, minorDigits(currency), 'value')
+      if (value !== conversion.value && conversion.paid && isCounted(conversion) && data.paid !== false) {
+        throw new ConflictError('conversion is paid; mark it unpaid before changing its value', 'value')
+      }
+      next.value = value
+    }
+    if (data.paid !== undefined && data.paid !== conversion.paid) {
+      next.paid = data.paid
+      next.paidByPayoutId = null
+    }
+    if (data.status !== undefined && data.status !== conversion.status) {
+      next.status = data.status
+      // Money of a paid conversion that left the ledger went to credit; back in, it is unpaid.
+      if (!isCounted(conversion) && isCounted(next) && conversion.paid) {
+        next.paid = false
+        next.paidByPayoutId = null
+      }
+    }
+    let refunded: bigint | null = null
+    if (data.refundAmount !== undefined) {
+      refunded = applyPartialRefund(next, parseMoney(data.refundAmount, minorDigits(baseCurrency), 'refundAmount', false))
+    } else if (data.status === 'refunded' && conversion.status !== 'refunded') {
+      refunded = remainingBase(conversion)
+    }
+    if (refunded !== null) {
+      next.refundedBaseValue = conversion.refundedBaseValue + refunded
+      next.refundReason = data.reason ?? null
+    }
+    return { next, refunded }
+  }
+
+  function remainingBase(conversion: Conversion): bigint {
+    return (conversion.baseValue ?? 0n) - conversion.refundedBaseValue
+  }
+
+  /** Reduces the commission pro rata; refunding all that remains makes the conversion refunded. */
+  function applyPartialRefund(next: Conversion, refund: bigint): bigint {
+    const remaining = remainingBase(next)
+    if (next.baseValue === null || remaining <= 0n) {
+      throw new ValidationError('refundAmount', 'refundAmount needs a conversion with a remaining baseValue')
+    }
+    if (refund > remaining) throw new ValidationError('refundAmount', 'refundAmount exceeds the remaining baseValue')
+    if (refund === remaining) {
+      next.status = 'refunded'
+    } else {
+      next.value = roundHalfUp(next.value * (remaining - refund), remaining)
+    }
+    return refund
+  }
+
+  function parse(input: UpdateConversionInput) {
+    return validate(updateConversionInput, input)
+  }
+
+  async function usdAmount(conversion: Conversion): Promise<number | null> {
+    if (conversion.baseValue === null || conversion.baseCurrency === null) return null
+    const rate = await ctx.tryFxRate(conversion.baseCurrency, 'USD')
+    if (!rate) return null
+    return moneyNumber(convertMoney(conversion.baseValue, conversion.baseCurrency, 'USD', rate), minorDigits('USD'))
+  }
+
+  async function recordEvents(tx: StorageTx, conversion: Conversion, refunded: bigint | null, currency: string) {
+    const affiliate = await tx.affiliates.get(projectId, conversion.affiliateId)
+    if (!affiliate) return
+    const referred = conversion.referredUserId === null ? null : await tx.referrals.get(projectId, conversion.referredUserId)
+    const at = ctx.clock.now()
+    const context = { affiliate, referred, currency, at }
+    if (refunded !== null) {
+      await tx.outbox.enqueue(referralCanceled(conversion, { ...context, refundAmount: refunded, reason: conversion.refundReason ?? '' }))
+    }
+    await tx.outbox.enqueue(referralUpdated(conversion, { ...context, amountUsd: await usdAmount(conversion) }))
+  }
+
+  return {
+    async get(id: number): Promise<ConversionView> {
+      const { settings } = await ctx.project()
+      const conversion = await storage.transaction((tx) => find(tx, id))
+      return conversionView(conversion, settings.currency, ctx.clock.now())
+    },
+
+    async update(id: number, input: UpdateConversionInput): Promise<ConversionView> {
+      const data = parse(input)
+      const { settings } = await ctx.project()
+      const updated = await withConflicts(() =>
+        storage.transaction(async (tx) => {
+          const conversion = await find(tx, id)
+          const { next, refunded } = nextState(conversion, data, settings.currency)
+          const { id: _id, projectId: _projectId, createdAt: _createdAt, ...patch } = next
+          const saved = (await tx.conversions.update(projectId, id, patch))!
+          await tx.affiliates.adjustTotals(projectId, saved.affiliateId, ledgerDelta(conversion, saved))
+          await recordEvents(tx, saved, refunded, settings.currency)
+          return saved
+        }),
+      )
+      return conversionView(updated, settings.currency, ctx.clock.now())
+    },
+
+    /** Deletes the conversion; paid money it held returns to the affiliate's credit. */
+    async delete(id: number): Promise<void> {
+      await storage.transaction(async (tx) => {
+        const conversion = await find(tx, id)
+        await tx.conversions.delete(projectId, id)
+        await tx.affiliates.adjustTotals(projectId, conversion.affiliateId, ledgerDelta(conversion, null))
+      })
+    },
+
+    async list(input: ListConversionsInput = {}): Promise<{ items: ConversionView[]; total: number; limit: number; offset: number }> {
+      const data = validate(listConversionsInput, input)
+      const window = listWindow(data, 50, 100)
+      const { settings } = await ctx.project()
+      const { limit: _limit, offset: _offset, ...filters } = data
+      const page = await storage.conversions.list(projectId, { ...filters, ...window })
+      const now = ctx.clock.now()
+      return { items: page.items.map((row) => conversionView(row, settings.currency, now)), total: page.total, ...window }
+    },
+  }
+}

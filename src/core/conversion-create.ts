@@ -1,0 +1,304 @@
+// Creating a conversion: attribution, commission, hold, renewals, multi-tier, idempotency by
+// reference (DECISIONS.md §3, §4, §5, §7), and preview, which runs the same plan writing nothing.
+import { attribute, type MatchedBy } from './attribution.js'
+import { addDays } from './clock.js'
+import { calculateCommission, commissionSettingsFor, convertMoney, ONE, tier2Commission, type Commission } from './commission.js'
+import type { ProjectContext } from './context.js'
+import { ConflictError, ValidationError } from './errors.js'
+import { referralConverted, referralUpdated } from './events.js'
+import { ledgerDelta } from './ledger.js'
+import { decimalText, minorDigits, moneyNumber, parseMoney, type Decimal } from './money.js'
+import { createConversionInput, validate, type CreateConversionInput } from './schemas.js'
+import type { StorageTx } from './storage.js'
+import type { Affiliate, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
+import { conversionView, type ConversionView } from './views.js'
+
+type ConversionRequest = ReturnType<typeof parseRequest>
+
+/** Validates and reads money exactly; needs no storage. */
+function parseRequest(input: CreateConversionInput, project: Project) {
+  const data = validate(createConversionInput, input)
+  const baseCurrency = data.baseValueCurrency ?? project.settings.currency
+  const baseValue = data.baseValue === undefined ? null : parseMoney(data.baseValue, minorDigits(baseCurrency), 'baseValue')
+  if (data.type === 'purchase' && baseValue === null) {
+    throw new ValidationError('baseValue', 'baseValue is required for purchases')
+  }
+  const value = data.value === undefined ? null : parseMoney(data.value, minorDigits(project.settings.currency), 'value')
+  return { data, baseCurrency, baseValue, value }
+}
+
+interface Plan {
+  affiliate: Affiliate
+  matchedBy: MatchedBy
+  referral: Referral | null
+  commission: Commission
+  status: StoredConversionStatus
+  holdUntil: Date
+  fingerprint: string
+  tier2: { parent: Affiliate; value: bigint; rate: string } | null
+}
+
+async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal): Promise<Plan> {
+  const { data } = request
+  const now = ctx.clock.now()
+  const { affiliate, matchedBy, referral } = await attribute(tx, ctx.projectId, data)
+  const renewal = data.type === 'purchase' ? (referral?.firstPurchaseAt ?? null) : null
+  const calculated = calculateCommission({
+    type: data.type,
+    settings: project.settings,
+    partnerSlug: affiliate.partnerSlug,
+    baseValue: request.baseValue,
+    baseCurrency: request.baseCurrency,
+    fxRate: fx,
+    firstPurchaseAt: renewal,
+    now,
+  })
+  const commission: Commission =
+    request.value === null ? calculated : { value: request.value, basis: 'explicit', commissionType: 'fixed', rate: null }
+  const customerEmail = data.email ?? referral?.email
+  const needsReview = affiliate.status !== 'active' || customerEmail === affiliate.email
+  const multiTier = project.settings.multiTier
+  let tier2: Plan['tier2'] = null
+  if (multiTier?.enabled && affiliate.parentId !== null) {
+    const parent = await tx.affiliates.get(ctx.projectId, affiliate.parentId)
+    if (parent) tier2 = { parent, value: tier2Commission(commission.value, multiTier.tier2Rate), rate: String(multiTier.tier2Rate) }
+  }
+  return {
+    affiliate,
+    matchedBy,
+    referral,
+    commission,
+    status: needsReview ? 'review' : 'active',
+    holdUntil: addDays(now, project.settings.holdPeriodDays),
+    fingerprint: [data.type, request.baseValue ?? '', request.baseCurrency, request.value ?? '', affiliate.id].join('|'),
+    tier2,
+  }
+}
+
+/** Thrown inside the transaction so everything it wrote rolls back. */
+class DuplicateReference {
+  constructor(
+    readonly existing: Conversion,
+    readonly fingerprint: string,
+    readonly matchedBy: MatchedBy,
+  ) {}
+}
+
+export interface ConversionPreview {
+  affiliateId: number
+  matchedBy: MatchedBy
+  basis: Commission['basis']
+  commissionType: Commission['commissionType']
+  /** Percentage applied, as decimal text; null for fixed amounts. */
+  rate: string | null
+  baseValue: string | null
+  baseValueCurrency: string
+  /** Rate from baseValueCurrency to the project currency. */
+  fxRate: string
+  value: string
+  currency: string
+  status: 'pending' | 'active' | 'review'
+  holdUntil: Date
+  subProgram: string | null
+  tier2: { affiliateId: number; value: string; rate: string } | null
+}
+
+export interface CreateConversionResult {
+  conversion: ConversionView
+  attribution: { affiliateId: number; matchedBy: MatchedBy }
+  /** True when the reference was seen before: nothing was created. */
+  duplicate: boolean
+  /** The parent's conversion in a multi-tier program. */
+  tier2: ConversionView | null
+}
+
+export function conversionCreation(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
+
+  async function exchange(request: ConversionRequest, project: Project): Promise<Decimal> {
+    if (request.baseValue === null) return ONE
+    return ctx.fxRate(request.baseCurrency, project.settings.currency, 'baseValueCurrency')
+  }
+
+  function duplicateResult({ existing, fingerprint, matchedBy }: DuplicateReference, currency: string): CreateConversionResult {
+    if (existing.fingerprint !== fingerprint) {
+      throw new ConflictError('a conversion with this reference exists with a different payload', 'reference')
+    }
+    return {
+      conversion: conversionView(existing, currency, ctx.clock.now()),
+      attribution: { affiliateId: existing.affiliateId, matchedBy },
+      duplicate: true,
+      tier2: null,
+    }
+  }
+
+  async function write(tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, amountUsd: number | null) {
+    const { data } = request
+    const now = ctx.clock.now()
+    const planned = await plan(ctx, tx, project, request, fx)
+    if (data.reference !== undefined) {
+      const existing = await tx.conversions.getByReference(projectId, data.reference)
+      if (existing) throw new DuplicateReference(existing, planned.fingerprint, planned.matchedBy)
+    }
+    const referral = await linkReferral(tx, planned, data.email, data.type, now)
+    const row: Omit<Conversion, 'id'> = {
+      projectId,
+      affiliateId: planned.affiliate.id,
+      referredUserId: referral?.id ?? null,
+      customerEmail: data.email ?? referral?.email ?? null,
+      type: data.type,
+      value: planned.commission.value,
+      baseValue: request.baseValue,
+      baseCurrency: request.baseValue === null ? null : request.baseCurrency,
+      refundedBaseValue: 0n,
+      paid: data.paid ?? false,
+      paidByPayoutId: null,
+      status: planned.status,
+      holdUntil: planned.holdUntil,
+      reference: data.reference ?? null,
+      fingerprint: planned.fingerprint,
+      couponCodeUsed: data.couponCodeUsed ?? null,
+      basis: planned.commission.basis,
+      commissionType: planned.commission.commissionType,
+      commissionRate: planned.commission.rate,
+      tier: 1,
+      parentConversionId: null,
+      refundReason: null,
+      createdAt: now,
+    }
+    const result = await tx.conversions.insert(row)
+    if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
+    const conversion = result.conversion
+    await tx.affiliates.adjustTotals(projectId, planned.affiliate.id, ledgerDelta(null, conversion))
+    await recordEvents(tx, conversion, planned.affiliate, referral, project, amountUsd, data)
+
+    let tier2: Conversion | null = null
+    if (planned.tier2) {
+      const inserted = await tx.conversions.insert({
+        ...row,
+        affiliateId: planned.tier2.parent.id,
+        value: planned.tier2.value,
+        reference: row.reference === null ? null : `${row.reference}:tier2`,
+        fingerprint: null,
+        basis: 'tier2',
+        commissionType: 'percentage',
+        commissionRate: planned.tier2.rate,
+        tier: 2,
+        parentConversionId: conversion.id,
+        status: planned.tier2.parent.status === 'active' ? planned.status : 'review',
+      })
+      if (!inserted.inserted) throw new ConflictError('the tier-2 reference of this conversion is already used', 'reference')
+      tier2 = inserted.conversion
+      await tx.affiliates.adjustTotals(projectId, planned.tier2.parent.id, ledgerDelta(null, tier2))
+      await recordEvents(tx, tier2, planned.tier2.parent, referral, project, amountUsd, data)
+    }
+    return { conversion, tier2, planned }
+  }
+
+  /** Finds or creates the referred user and records a first purchase on it. */
+  async function linkReferral(tx: StorageTx, planned: Plan, email: string | undefined, type: string, now: Date) {
+    let referral = planned.referral
+    if (!referral && email !== undefined) {
+      referral = await tx.referrals.insert({
+        projectId,
+        email,
+        affiliateId: planned.affiliate.id,
+        conversionStatus: 'pending',
+        conversionDate: null,
+        firstPurchaseAt: null,
+        createdAt: now,
+      })
+      await tx.affiliates.adjustTotals(projectId, planned.affiliate.id, { signups: 1 })
+    }
+    if (referral && type === 'purchase' && referral.firstPurchaseAt === null) {
+      referral = await tx.referrals.update(projectId, referral.id, {
+        firstPurchaseAt: now,
+        conversionStatus: 'converted',
+        conversionDate: now,
+      })
+    }
+    return referral
+  }
+
+  async function recordEvents(
+    tx: StorageTx,
+    conversion: Conversion,
+    affiliate: Affiliate,
+    referral: Referral | null,
+    project: Project,
+    amountUsd: number | null,
+    data: CreateConversionInput,
+  ) {
+    const context = {
+      affiliate,
+      referred: referral,
+      currency: project.settings.currency,
+      at: conversion.createdAt,
+      paymentProcessor: data.paymentProcessor,
+      productId: data.productId,
+    }
+    await tx.outbox.enqueue(referralConverted(conversion, context))
+    await tx.outbox.enqueue(referralUpdated(conversion, { ...context, amountUsd }))
+  }
+
+  async function usdAmount(request: ConversionRequest): Promise<number | null> {
+    if (request.baseValue === null) return null
+    const rate = await ctx.tryFxRate(request.baseCurrency, 'USD')
+    if (!rate) return null
+    return moneyNumber(convertMoney(request.baseValue, request.baseCurrency, 'USD', rate), minorDigits('USD'))
+  }
+
+  return {
+    async create(input: CreateConversionInput): Promise<CreateConversionResult> {
+      const project = await ctx.project()
+      const request = parseRequest(input, project)
+      const currency = project.settings.currency
+      const fx = await exchange(request, project)
+      const amountUsd = await usdAmount(request)
+      try {
+        const { conversion, tier2, planned } = await storage.transaction((tx) => write(tx, project, request, fx, amountUsd))
+        const now = ctx.clock.now()
+        return {
+          conversion: conversionView(conversion, currency, now),
+          attribution: { affiliateId: planned.affiliate.id, matchedBy: planned.matchedBy },
+          duplicate: false,
+          tier2: tier2 && conversionView(tier2, currency, now),
+        }
+      } catch (error) {
+        if (error instanceof DuplicateReference) return duplicateResult(error, currency)
+        throw error
+      }
+    },
+
+    /** The calculation create would make, writing nothing. */
+    async preview(input: CreateConversionInput): Promise<ConversionPreview> {
+      const project = await ctx.project()
+      const request = parseRequest(input, project)
+      const fx = await exchange(request, project)
+      const planned = await storage.transaction((tx) => plan(ctx, tx, project, request, fx))
+      const digits = minorDigits(project.settings.currency)
+      const slug = planned.affiliate.partnerSlug
+      const money = (minor: bigint) => decimalText({ units: minor, scale: digits })
+      return {
+        affiliateId: planned.affiliate.id,
+        matchedBy: planned.matchedBy,
+        basis: planned.commission.basis,
+        commissionType: planned.commission.commissionType,
+        rate: planned.commission.rate,
+        baseValue: request.baseValue === null ? null : decimalText({ units: request.baseValue, scale: minorDigits(request.baseCurrency) }),
+        baseValueCurrency: request.baseCurrency,
+        fxRate: decimalText(fx),
+        value: money(planned.commission.value),
+        currency: project.settings.currency,
+        status: planned.status === 'review' ? 'review' : planned.holdUntil > ctx.clock.now() ? 'pending' : 'active',
+        holdUntil: planned.holdUntil,
+        subProgram: slug && commissionSettingsFor(project.settings, slug) !== project.settings.commission ? slug : null,
+        tier2: planned.tier2 && {
+          affiliateId: planned.tier2.parent.id,
+          value: money(planned.tier2.value),
+          rate: planned.tier2.rate,
+        },
+      }
+    },
+  }
+}

@@ -1,0 +1,87 @@
+// API keys (DECISIONS.md §1): `rgk_` + 32 random bytes base62, stored only as a SHA-256 hash
+// with a display prefix; the full key is shown once, at creation.
+import type { ProjectContext } from './context.js'
+import { NotFoundError, ValidationError } from './errors.js'
+import { constantTimeEqual, newApiKey, sha256Hex } from './random.js'
+import { createApiKeyInput, validate, type CreateApiKeyInput } from './schemas.js'
+import type { StoragePort } from './storage.js'
+import type { ApiKeyRecord, Scope } from './types.js'
+
+export interface ApiKeyView {
+  id: number
+  name: string | null
+  prefix: string
+  scopes: Scope[]
+  createdAt: Date
+  revokedAt: Date | null
+}
+
+export interface VerifiedKey {
+  projectId: string
+  keyId: number
+  scopes: Scope[]
+}
+
+function keyView({ projectId: _projectId, hash: _hash, ...rest }: ApiKeyRecord): ApiKeyView {
+  return rest
+}
+
+export function hasScope(scopes: readonly Scope[], needed: Scope): boolean {
+  return scopes.includes('*') || scopes.includes(needed)
+}
+
+/** The project and scopes of a presented key; null for unknown, malformed or revoked keys. */
+export async function verifyApiKey(storage: StoragePort, key: string): Promise<VerifiedKey | null> {
+  if (!/^rgk_[0-9A-Za-z]{20,64}$/.test(key)) return null
+  const hash = sha256Hex(key)
+  const record = await storage.apiKeys.findByHash(hash)
+  if (!record || !constantTimeEqual(record.hash, hash) || record.revokedAt) return null
+  return { projectId: record.projectId, keyId: record.id, scopes: record.scopes }
+}
+
+export function keysService(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
+
+  async function insert(key: string, name: string | null, scopes: Scope[]): Promise<ApiKeyView> {
+    const record = await storage.apiKeys.insert({
+      projectId,
+      name,
+      prefix: key.slice(0, 8),
+      hash: sha256Hex(key),
+      scopes,
+      createdAt: ctx.clock.now(),
+      revokedAt: null,
+    })
+    return keyView(record)
+  }
+
+  return {
+    /** Creates a key; `key` is the only time the full secret is available. @default scopes ['*'] */
+    async create(input: CreateApiKeyInput = {}): Promise<{ key: string; record: ApiKeyView }> {
+      const data = validate(createApiKeyInput, input)
+      const key = newApiKey()
+      return { key, record: await insert(key, data.name ?? null, data.scopes ?? ['*']) }
+    },
+
+    /** Makes sure this exact key exists for the project (e.g. from AFFILIATE_KIT_API_KEY). */
+    async ensure(key: string, scopes: Scope[] = ['*']): Promise<ApiKeyView> {
+      if (!/^rgk_[0-9A-Za-z]{20,64}$/.test(key)) throw new ValidationError('key', 'API keys look like rgk_ followed by 20 to 64 letters or digits')
+      const existing = await storage.apiKeys.findByHash(sha256Hex(key))
+      if (existing) {
+        if (existing.projectId !== projectId) throw new NotFoundError('this key belongs to another project', 'key')
+        return keyView(existing)
+      }
+      return insert(key, 'environment', scopes)
+    },
+
+    async list(): Promise<ApiKeyView[]> {
+      return (await storage.apiKeys.list(projectId)).map(keyView)
+    },
+
+    async revoke(id: number): Promise<void> {
+      if (!(await storage.apiKeys.revoke(projectId, id, ctx.clock.now()))) throw new NotFoundError('API key not found', 'id')
+    },
+  }
+}
+
+export type KeysService = ReturnType<typeof keysService>

@@ -1,0 +1,97 @@
+// Exact money: bigint minor units, ISO 4217 digits, decimal-text parsing, half-up rounding.
+import { ValidationError } from './errors.js'
+
+const ZERO_DIGIT = new Set([
+  'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND',
+  'VUV', 'XAF', 'XOF', 'XPF',
+])
+const THREE_DIGIT = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'])
+const FOUR_DIGIT = new Set(['CLF', 'UYW'])
+
+/** Minor-unit digits of an ISO 4217 currency code (2 unless listed otherwise). */
+export function minorDigits(currency: string): number {
+  if (ZERO_DIGIT.has(currency)) return 0
+  if (THREE_DIGIT.has(currency)) return 3
+  if (FOUR_DIGIT.has(currency)) return 4
+  return 2
+}
+
+export const CURRENCY_PATTERN = /^[A-Z]{3}$/
+
+/** An exact decimal: value = units / 10^scale. */
+export interface Decimal {
+  units: bigint
+  scale: number
+}
+
+const DECIMAL_TEXT = /^(-)?(\d+)(?:\.(\d+))?$/
+
+/** Reads a number by its shortest decimal text (19.99 is 1999/100, not 1998.99...). */
+export function parseDecimal(input: number | string, field: string): Decimal {
+  const text = typeof input === 'number' ? numberText(input, field) : input.trim()
+  const match = DECIMAL_TEXT.exec(text)
+  if (!match) throw new ValidationError(field, `${field} must be a decimal number`)
+  const [, sign, whole, fraction = ''] = match
+  const units = BigInt(`${whole}${fraction}`)
+  return { units: sign ? -units : units, scale: fraction.length }
+}
+
+function numberText(input: number, field: string): string {
+  if (!Number.isFinite(input)) throw new ValidationError(field, `${field} must be a finite number`)
+  const text = String(input)
+  if (text.includes('e')) throw new ValidationError(field, `${field} is out of range`)
+  return text
+}
+
+const MAX_MAJOR = 10n ** 12n
+
+/**
+ * Parses a money amount into minor units: non-negative, below 1e12, at most `digits` decimals.
+ * @param allowZero whether 0 is accepted
+ */
+export function parseMoney(input: unknown, digits: number, field: string, allowZero = true): bigint {
+  if (typeof input !== 'number' && typeof input !== 'string') {
+    throw new ValidationError(field, `${field} must be a number`)
+  }
+  const { units, scale } = parseDecimal(input, field)
+  if (units < 0n) throw new ValidationError(field, `${field} must not be negative`)
+  if (scale > digits) {
+    throw new ValidationError(field, `${field} has more than ${digits} decimal places`)
+  }
+  const minor = units * 10n ** BigInt(digits - scale)
+  if (minor >= MAX_MAJOR * 10n ** BigInt(digits)) {
+    throw new ValidationError(field, `${field} must be below 1000000000000`)
+  }
+  if (!allowZero && minor === 0n) throw new ValidationError(field, `${field} must be greater than 0`)
+  return minor
+}
+
+/** Minor units as decimal text with exactly `digits` decimals: 1250n, 2 -> "12.50". */
+export function formatMoney(minor: bigint, digits: number): string {
+  const negative = minor < 0n
+  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0')
+  const whole = text.slice(0, text.length - digits)
+  const body = digits === 0 ? whole : `${whole}.${text.slice(text.length - digits)}`
+  return negative ? `-${body}` : body
+}
+
+/** Minor units as a JSON number (exact decimal text, so 12.5 not 12.499999). */
+export function moneyNumber(minor: bigint, digits: number): number {
+  return Number(formatMoney(minor, digits))
+}
+
+/** numerator / denominator rounded half away from zero. denominator > 0. */
+export function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
+  const negative = numerator < 0n
+  const magnitude = negative ? -numerator : numerator
+  const rounded = (2n * magnitude + denominator) / (2n * denominator)
+  return negative ? -rounded : rounded
+}
+
+export function pow10(exponent: number): bigint {
+  return 10n ** BigInt(exponent)
+}
+
+export function decimalText(decimal: Decimal): string {
+  return formatMoney(decimal.units, decimal.scale)
+}

@@ -1,0 +1,89 @@
+// Payouts made outside the service: settle eligible conversions oldest first, keep the rest as
+// credit, never pay more than the unpaid balance, even when payouts race (DECISIONS.md §6).
+import { findAffiliate } from './affiliates.js'
+import { listWindow } from './conflicts.js'
+import type { ProjectContext } from './context.js'
+import { NotFoundError, ValidationError } from './errors.js'
+import { payoutCreated } from './events.js'
+import { computeBalances } from './ledger.js'
+import { formatMoney, minorDigits, parseMoney } from './money.js'
+import { createPayoutInput, listPayoutsInput, validate, type CreatePayoutInput, type ListPayoutsInput } from './schemas.js'
+import { payoutView, type PayoutView } from './views.js'
+
+export function payoutsService(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
+
+  return {
+    async create(input: CreatePayoutInput): Promise<PayoutView> {
+      const data = validate(createPayoutInput, input)
+      if (data.affiliateId === undefined && data.affiliateEmail === undefined) {
+        throw new ValidationError('affiliateId', 'affiliateId or affiliateEmail is required')
+      }
+      const { settings } = await ctx.project()
+      const digits = minorDigits(settings.currency)
+      const amount = parseMoney(data.amount, digits, 'amount', false)
+      const payout = await storage.transaction(async (tx) => {
+        const found = await findAffiliate(tx, projectId, data.affiliateId ?? data.affiliateEmail!)
+        if (data.affiliateId !== undefined && data.affiliateEmail !== undefined && found.email !== data.affiliateEmail) {
+          throw new ValidationError('affiliateEmail', 'affiliateEmail does not match affiliateId')
+        }
+        // The lock makes racing payouts for one affiliate run one after another.
+        const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+        const now = ctx.clock.now()
+        const held = await tx.conversions.heldSummary(projectId, affiliate.id, now)
+        const before = computeBalances(affiliate.totals, held)
+        if (amount > before.unpaid) {
+          throw new ValidationError(
+            'amount',
+            `amount exceeds the affiliate's unpaid earnings of ${formatMoney(before.unpaid > 0n ? before.unpaid : 0n, digits)}`,
+          )
+        }
+        const saved = await tx.payouts.insert({
+          projectId,
+          affiliateId: affiliate.id,
+          affiliateEmail: affiliate.email,
+          amount,
+          currency: settings.currency,
+          method: data.method ?? 'manual',
+          status: 'paid',
+          paymentDate: data.paymentDate ?? now,
+          conversionsSettled: 0,
+          unpaidAfter: before.unpaid - amount,
+          createdAt: now,
+        })
+        const settled = await tx.conversions.settleOldestFirst({
+          projectId,
+          affiliateId: affiliate.id,
+          budget: affiliate.totals.credit + amount,
+          now,
+          payoutId: saved.id,
+        })
+        await tx.affiliates.adjustTotals(projectId, affiliate.id, { paidValue: settled.amount, credit: amount - settled.amount })
+        const payout = { ...saved, conversionsSettled: settled.count }
+        if (settled.count > 0) await tx.payouts.setConversionsSettled(projectId, saved.id, settled.count)
+        await tx.outbox.enqueue(payoutCreated(payout, { affiliate, referred: null, at: now }))
+        return payout
+      })
+      return payoutView(payout)
+    },
+
+    async get(id: number): Promise<PayoutView> {
+      const payout = await storage.payouts.get(projectId, id)
+      if (!payout) throw new NotFoundError('payout not found', 'id')
+      return payoutView(payout)
+    },
+
+    /** Newest first. */
+    async list(input: ListPayoutsInput = {}): Promise<{ items: PayoutView[]; total: number; limit: number; offset: number }> {
+      const data = validate(listPayoutsInput, input)
+      const window = listWindow(data, 20, 200)
+      const page = await storage.payouts.list(projectId, {
+        ...window,
+        ...(data.affiliateId !== undefined ? { affiliateId: data.affiliateId } : {}),
+      })
+      return { items: page.items.map(payoutView), total: page.total, ...window }
+    },
+  }
+}
+
+export type PayoutsService = ReturnType<typeof payoutsService>

@@ -1,0 +1,137 @@
+// createAffiliateProgram: composes the use-cases of one project (the default one, or any by id)
+// over a storage port. Every method validates its input and runs in one transaction.
+import { affiliatesService } from './affiliates.js'
+import { systemClock, type Clock } from './clock.js'
+import { withConflicts } from './conflicts.js'
+import { createProjectContext, type ExchangeRates } from './context.js'
+import { conversionChanges } from './conversion-changes.js'
+import { conversionCreation } from './conversion-create.js'
+import { couponsService } from './coupons.js'
+import { NotFoundError, ValidationError } from './errors.js'
+import { keysService, verifyApiKey, type VerifiedKey } from './keys.js'
+import { payoutsService } from './payouts.js'
+import { newProjectId } from './random.js'
+import { referralsService } from './referrals.js'
+import type { ProjectSettingsInput } from './schemas.js'
+import { normalizeSettings } from './settings.js'
+import type { StoragePort } from './storage.js'
+import type { Project, ProjectSettings } from './types.js'
+import { webhookEndpointsService } from './webhook-endpoints.js'
+
+export interface AffiliateProgramOptions {
+  storage: StoragePort
+  /** @default the system clock */
+  clock?: Clock
+  /** Needed only for conversions in a currency other than the project's. */
+  exchangeRates?: ExchangeRates
+  /** Id or name of the project this program serves by default. @default 'default' (created when absent) */
+  project?: string
+  /** Settings for the default project, saved at start (they replace the stored ones). */
+  settings?: ProjectSettingsInput
+}
+
+function projectScope(ctx: ReturnType<typeof createProjectContext>) {
+  const affiliates = affiliatesService(ctx)
+  const conversions = { ...conversionCreation(ctx), ...conversionChanges(ctx) }
+  return {
+    projectId: ctx.projectId,
+    affiliates,
+    referrals: referralsService(ctx),
+    conversions,
+    coupons: couponsService(ctx),
+    payouts: payoutsService(ctx),
+    keys: keysService(ctx),
+    webhooks: webhookEndpointsService(ctx),
+    /** Counts a click on an affiliate's referral link. */
+    trackClick: affiliates.trackClick,
+    async settings(): Promise<ProjectSettings> {
+      return (await ctx.project()).settings
+    },
+  }
+}
+
+export type ProjectScope = ReturnType<typeof projectScope>
+
+export interface AffiliateProgram extends ProjectScope {
+  readonly storage: StoragePort
+  readonly clock: Clock
+  /** The same API for another project of this storage. */
+  project(projectId: string): ProjectScope
+  projects: {
+    create(input: { name: string; settings?: ProjectSettingsInput }): Promise<Project>
+    get(projectId: string): Promise<Project>
+    updateSettings(projectId: string, settings: ProjectSettingsInput): Promise<Project>
+  }
+  /** The project and scopes of a presented API key; null when unknown or revoked. */
+  verifyApiKey(key: string): Promise<VerifiedKey | null>
+  close(): Promise<void>
+}
+
+export async function createAffiliateProgram(options: AffiliateProgramOptions): Promise<AffiliateProgram> {
+  const { storage } = options
+  const clock = options.clock ?? systemClock
+  const cache = new Map<string, Project>()
+
+  async function loadProject(projectId: string): Promise<Project> {
+    const cached = cache.get(projectId)
+    if (cached) return cached
+    const project = await storage.projects.get(projectId)
+    if (!project) throw new NotFoundError('project not found', 'projectId')
+    cache.set(projectId, project)
+    return project
+  }
+
+  const scopes = new Map<string, ProjectScope>()
+  function scopeFor(projectId: string): ProjectScope {
+    let scope = scopes.get(projectId)
+    if (!scope) {
+      const base = { storage, clock, exchangeRates: options.exchangeRates }
+      scope = projectScope(createProjectContext(base, projectId, () => loadProject(projectId)))
+      scopes.set(projectId, scope)
+    }
+    return scope
+  }
+
+  const projects: AffiliateProgram['projects'] = {
+    async create({ name, settings }) {
+      if (typeof name !== 'string' || name.trim() === '' || name.length > 100) {
+        throw new ValidationError('name', 'name must be 1 to 100 characters')
+      }
+      const project = { id: newProjectId(), name: name.trim(), settings: normalizeSettings(settings), createdAt: clock.now() }
+      return withConflicts(() => storage.projects.insert(project))
+    },
+    get: loadProject,
+    async updateSettings(projectId, settings) {
+      const current = await loadProject(projectId)
+      const updated = await storage.projects.update(projectId, { settings: normalizeSettings(settings, current.settings) })
+      if (!updated) throw new NotFoundError('project not found', 'projectId')
+      cache.set(projectId, updated)
+      return updated
+    },
+  }
+
+  const wanted = options.project ?? 'default'
+  let home = (await storage.projects.get(wanted)) ?? (await storage.projects.getByName(wanted))
+  if (!home) {
+    try {
+      home = await projects.create({ name: wanted, ...(options.settings ? { settings: options.settings } : {}) })
+    } catch (error) {
+      // Another process created it first.
+      home = await storage.projects.getByName(wanted)
+      if (!home) throw error
+    }
+  } else if (options.settings) {
+    home = await projects.updateSettings(home.id, options.settings)
+  }
+  cache.set(home.id, home)
+
+  return {
+    ...scopeFor(home.id),
+    storage,
+    clock,
+    project: scopeFor,
+    projects,
+    verifyApiKey: (key) => verifyApiKey(storage, key),
+    close: () => storage.close(),
+  }
+}

@@ -1,0 +1,43 @@
+// Random identifiers: project ids, API keys, referral codes, and key hashing.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+/** Encodes random bytes as base62 (big-endian number conversion, no modulo bias). */
+export function base62(bytes: Uint8Array): string {
+  let value = BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`)
+  let text = ''
+  while (value > 0n) {
+    text = BASE62[Number(value % 62n)] + text
+    value /= 62n
+  }
+  return text || '0'
+}
+
+export function newProjectId(): string {
+  return `proj_${base62(randomBytes(12))}`
+}
+
+export function newApiKey(): string {
+  return `rgk_${base62(randomBytes(32))}`
+}
+
+const CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789'
+
+/** An 8-character referral code without look-alike characters. */
+export function newReferralCode(): string {
+  const bytes = randomBytes(8)
+  let code = ''
+  for (const byte of bytes) code += CODE_ALPHABET[byte % CODE_ALPHABET.length]
+  return code
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}

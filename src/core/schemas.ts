@@ -1,0 +1,236 @@
+// valibot schemas of every core method input, and `validate`, which turns the first issue into
+// a ValidationError naming the field. Money stays unparsed here (number or decimal text): it is
+// read exactly by money.ts once the currency, and so the allowed decimals, is known.
+import * as v from 'valibot'
+import { ValidationError } from './errors.js'
+import { EVENT_TYPES, SCOPES } from './types.js'
+
+export function validate<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input, { abortEarly: true })
+  if (result.success) return result.output
+  const issue = result.issues[0]
+  const field = issue.path?.map((item) => String(item.key)).join('.') || 'input'
+  throw new ValidationError(field, `${field}: ${issue.message}`)
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+export const email = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.toLowerCase(),
+  v.maxLength(254, 'must be at most 254 characters'),
+  v.regex(EMAIL, 'must be a valid email address'),
+)
+export const referralCode = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.regex(/^[A-Za-z0-9_-]{3,64}$/, 'must be 3 to 64 letters, digits, _ or -'),
+)
+export const id = v.pipe(
+  v.number('must be an integer'),
+  v.safeInteger('must be an integer'),
+  v.minValue(1, 'must be a positive integer'),
+)
+const text = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`))
+export const money = v.union([v.number(), v.string()], 'must be a number')
+export const currency = v.pipe(v.string('must be a string'), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'must be a three-letter currency code'))
+const timestamp = v.pipe(
+  v.union([v.date(), v.string()], 'must be an ISO 8601 date'),
+  v.transform((input) => (input instanceof Date ? input : new Date(input))),
+  v.check((date) => !Number.isNaN(date.getTime()), 'must be an ISO 8601 date'),
+)
+const limit = v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1')))
+const offset = v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative')))
+
+export const affiliateStatus = v.picklist(['active', 'inactive', 'pending', 'blocked'], 'must be active, inactive, pending or blocked')
+const payoutPreference = v.picklist(['paypal', 'wise', 'manual'], 'must be paypal, wise or manual')
+const wiseDetails = v.strictObject({ accountId: text(200), email })
+const slug = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be a lowercase slug'))
+
+export const createAffiliateInput = v.strictObject({
+  email,
+  name: v.optional(v.nullable(text(200))),
+  referralCode: v.optional(referralCode),
+  status: v.optional(affiliateStatus),
+  partnerSlug: v.optional(v.nullable(slug)),
+  paymentMethod: v.optional(v.nullable(text(100))),
+  paymentDetails: v.optional(v.nullable(text(2000))),
+  payoutMethod: v.optional(v.nullable(payoutPreference)),
+  paypalEmail: v.optional(v.nullable(email)),
+  wiseDetails: v.optional(v.nullable(wiseDetails)),
+  parentReferralCode: v.optional(referralCode),
+  parentAffiliateId: v.optional(id),
+  customFields: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+})
+export type CreateAffiliateInput = v.InferInput<typeof createAffiliateInput>
+
+export const updateAffiliateInput = v.strictObject({
+  email: v.optional(email),
+  name: v.optional(v.nullable(text(200))),
+  referralCode: v.optional(referralCode),
+  status: v.optional(affiliateStatus),
+  partnerSlug: v.optional(v.nullable(slug)),
+  paymentMethod: v.optional(v.nullable(text(100))),
+  paymentDetails: v.optional(v.nullable(text(2000))),
+  payoutMethod: v.optional(v.nullable(payoutPreference)),
+  paypalEmail: v.optional(v.nullable(email)),
+  wiseDetails: v.optional(v.nullable(wiseDetails)),
+  customFields: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+})
+export type UpdateAffiliateInput = v.InferInput<typeof updateAffiliateInput>
+
+export const listAffiliatesInput = v.strictObject({ limit, offset, status: v.optional(affiliateStatus) })
+export type ListAffiliatesInput = v.InferInput<typeof listAffiliatesInput>
+
+export const referralStatus = v.picklist(['pending', 'converted', 'direct', 'direct_signup'], 'must be pending, converted, direct or direct_signup')
+
+export const createReferralInput = v.strictObject({
+  email,
+  affiliateId: v.optional(v.nullable(id)),
+  referralCode: v.optional(referralCode),
+  status: v.optional(referralStatus),
+  userAgent: v.optional(text(1000)),
+  ipAddress: v.optional(text(100)),
+})
+export type CreateReferralInput = v.InferInput<typeof createReferralInput>
+
+export const updateReferralInput = v.strictObject({
+  email: v.optional(email),
+  affiliateId: v.optional(v.nullable(id)),
+  status: v.optional(referralStatus),
+})
+export type UpdateReferralInput = v.InferInput<typeof updateReferralInput>
+
+export const listReferralsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), status: v.optional(referralStatus) })
+export type ListReferralsInput = v.InferInput<typeof listReferralsInput>
+
+export const conversionType = v.picklist(['signup', 'purchase'], 'must be signup or purchase')
+const reference = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))
+const couponCode = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _, . or -'))
+
+export const createConversionInput = v.strictObject({
+  type: conversionType,
+  affiliateId: v.optional(id),
+  referralCode: v.optional(referralCode),
+  email: v.optional(email),
+  referredUserId: v.optional(id),
+  value: v.optional(money),
+  baseValue: v.optional(money),
+  baseValueCurrency: v.optional(currency),
+  paid: v.optional(v.boolean('must be a boolean')),
+  reference: v.optional(reference),
+  couponCodeUsed: v.optional(couponCode),
+  paymentProcessor: v.optional(text(100)),
+  productId: v.optional(text(255)),
+})
+export type CreateConversionInput = v.InferInput<typeof createConversionInput>
+
+export const conversionStatusChange = v.picklist(['active', 'review', 'refunded', 'rejected'], 'must be active, review, refunded or rejected')
+
+export const updateConversionInput = v.strictObject({
+  value: v.optional(money),
+  baseValue: v.optional(money),
+  baseValueCurrency: v.optional(currency),
+  type: v.optional(conversionType),
+  paid: v.optional(v.boolean('must be a boolean')),
+  reference: v.optional(reference),
+  couponCodeUsed: v.optional(v.nullable(couponCode)),
+  status: v.optional(conversionStatusChange),
+  refundAmount: v.optional(money),
+  reason: v.optional(text(500)),
+})
+export type UpdateConversionInput = v.InferInput<typeof updateConversionInput>
+
+export const listConversionsInput = v.strictObject({
+  limit,
+  offset,
+  type: v.optional(conversionType),
+  affiliateId: v.optional(id),
+  referredUserId: v.optional(id),
+  paid: v.optional(v.boolean('must be a boolean')),
+  from: v.optional(timestamp),
+  to: v.optional(timestamp),
+})
+export type ListConversionsInput = v.InferInput<typeof listConversionsInput>
+
+export const createCouponInput = v.strictObject({
+  affiliateId: id,
+  code: couponCode,
+  processorCouponId: v.optional(v.nullable(text(255))),
+  discountType: v.optional(v.nullable(text(50))),
+  discountValue: v.optional(v.nullable(text(50))),
+})
+export type CreateCouponInput = v.InferInput<typeof createCouponInput>
+
+export const updateCouponInput = v.strictObject({
+  affiliateId: v.optional(id),
+  code: v.optional(couponCode),
+  processorCouponId: v.optional(v.nullable(text(255))),
+  discountType: v.optional(v.nullable(text(50))),
+  discountValue: v.optional(v.nullable(text(50))),
+})
+export type UpdateCouponInput = v.InferInput<typeof updateCouponInput>
+
+export const listCouponsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), code: v.optional(couponCode) })
+export type ListCouponsInput = v.InferInput<typeof listCouponsInput>
+
+export const payoutMethod = v.picklist(['manual', 'paypal', 'wise', 'bank', 'crypto', 'other'], 'must be manual, paypal, wise, bank, crypto or other')
+
+export const createPayoutInput = v.strictObject({
+  affiliateId: v.optional(id),
+  affiliateEmail: v.optional(email),
+  amount: money,
+  method: v.optional(payoutMethod),
+  paymentDate: v.optional(timestamp),
+})
+export type CreatePayoutInput = v.InferInput<typeof createPayoutInput>
+
+export const listPayoutsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id) })
+export type ListPayoutsInput = v.InferInput<typeof listPayoutsInput>
+
+export const trackClickInput = v.strictObject({
+  referralCode,
+  ip: v.optional(text(100)),
+  userAgent: v.optional(text(1000)),
+  url: v.optional(text(2000)),
+})
+export type TrackClickInput = v.InferInput<typeof trackClickInput>
+
+export const scope = v.picklist([...SCOPES, '*'], 'must be a known scope')
+export const createApiKeyInput = v.strictObject({
+  name: v.optional(v.nullable(text(100))),
+  scopes: v.optional(v.pipe(v.array(scope), v.minLength(1, 'must name at least one scope'))),
+})
+export type CreateApiKeyInput = v.InferInput<typeof createApiKeyInput>
+
+export const eventType = v.picklist([...EVENT_TYPES], `must be one of ${EVENT_TYPES.join(', ')}`)
+
+// Project settings (DECISIONS.md §3). Amount digits are checked against the currency later.
+const rate = v.pipe(
+  v.union([v.number(), v.string()], 'must be a number'),
+  v.check((input) => /^\d+(\.\d+)?$/.test(String(input)) && Number(input) <= 100, 'must be a percentage from 0 to 100'),
+)
+const amountText = v.pipe(v.string('must be a decimal string'), v.regex(/^\d+(\.\d+)?$/, 'must be a decimal string such as "10.00"'))
+const commissionRule = v.variant('type', [
+  v.strictObject({ type: v.literal('percentage'), rate }),
+  v.strictObject({ type: v.literal('fixed'), amount: amountText }),
+])
+export const commissionSettings = v.strictObject({
+  purchase: commissionRule,
+  signup: v.optional(v.strictObject({ amount: amountText })),
+  recurring: v.optional(
+    v.strictObject({
+      rate: v.optional(rate),
+      amount: v.optional(amountText),
+      durationMonths: v.optional(v.nullable(v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative')))),
+    }),
+  ),
+})
+export const projectSettingsInput = v.strictObject({
+  currency: v.optional(currency),
+  holdPeriodDays: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(3650, 'must be at most 3650'))),
+  commission: v.optional(commissionSettings),
+  multiTier: v.optional(v.strictObject({ enabled: v.boolean('must be a boolean'), tier2Rate: rate })),
+  subPrograms: v.optional(v.record(slug, v.strictObject({ commission: commissionSettings }))),
+})
+export type ProjectSettingsInput = v.InferInput<typeof projectSettingsInput>

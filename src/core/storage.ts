@@ -1,0 +1,284 @@
+// The storage port: the one interface every adapter implements. Entity-specific methods, no
+// generic query language. Every method is scoped by projectId where rows belong to a project;
+// a row of another project is reported as absent. Money is bigint minor units.
+import type {
+  Affiliate,
+  AffiliateStatus,
+  ApiKeyRecord,
+  Click,
+  Conversion,
+  ConversionType,
+  Coupon,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryStatus,
+  EventType,
+  IdempotencyRecord,
+  Page,
+  Payout,
+  Project,
+  Referral,
+  ReferralStatus,
+  TotalsDelta,
+  WebhookEndpoint,
+  WebhookEvent,
+} from './types.js'
+
+/** Thrown by an adapter when a write breaks a uniqueness rule. */
+export class UniqueViolation extends Error {
+  constructor(readonly constraint: UniqueConstraint) {
+    super(`unique constraint violated: ${constraint}`)
+    this.name = 'UniqueViolation'
+  }
+}
+export type UniqueConstraint =
+  | 'project_name'
+  | 'affiliate_email'
+  | 'affiliate_referral_code'
+  | 'referral_email'
+  | 'conversion_reference'
+  | 'coupon_code'
+  | 'api_key_hash'
+
+export type Insert<T extends { id: unknown }> = Omit<T, 'id'>
+export type Patch<T> = Partial<Omit<T, 'id' | 'projectId' | 'createdAt'>>
+
+export interface ListWindow {
+  limit: number
+  offset: number
+}
+
+export interface ProjectRepository {
+  insert(project: Project): Promise<Project>
+  get(id: string): Promise<Project | null>
+  getByName(name: string): Promise<Project | null>
+  update(id: string, patch: Pick<Partial<Project>, 'name' | 'settings'>): Promise<Project | null>
+}
+
+export interface ApiKeyRepository {
+  insert(key: Insert<ApiKeyRecord>): Promise<ApiKeyRecord>
+  findByHash(hash: string): Promise<ApiKeyRecord | null>
+  list(projectId: string): Promise<ApiKeyRecord[]>
+  /** Sets revokedAt when not yet revoked; false when absent or already revoked. */
+  revoke(projectId: string, id: number, at: Date): Promise<boolean>
+}
+
+export interface AffiliateFilter extends ListWindow {
+  status?: AffiliateStatus
+}
+
+export interface AffiliateRepository {
+  /** Emails arrive normalized (trimmed, lower case); codes are unique case-insensitively. */
+  insert(affiliate: Insert<Affiliate>): Promise<Affiliate>
+  get(projectId: string, id: number): Promise<Affiliate | null>
+  getByEmail(projectId: string, email: string): Promise<Affiliate | null>
+  getByCode(projectId: string, code: string): Promise<Affiliate | null>
+  /** Reads the row and holds it against concurrent writers until the transaction ends. */
+  lockForUpdate(projectId: string, id: number): Promise<Affiliate | null>
+  update(projectId: string, id: number, patch: Patch<Omit<Affiliate, 'totals'>>): Promise<Affiliate | null>
+  /** Atomically adds each delta to the running totals (never read-modify-write). */
+  adjustTotals(projectId: string, id: number, delta: TotalsDelta): Promise<void>
+  /**
+   * Deletes the affiliate with its conversions, coupons, clicks and payouts. Its referred users
+   * stay, disassociated (affiliateId null); affiliates it was parent of lose their parent.
+   */
+  delete(projectId: string, id: number): Promise<boolean>
+  /** Newest first (createdAt desc, id desc). */
+  list(projectId: string, filter: AffiliateFilter): Promise<Page<Affiliate>>
+}
+
+export interface ReferralFilter extends ListWindow {
+  affiliateId?: number
+  status?: ReferralStatus
+}
+
+export interface ReferralRepository {
+  insert(referral: Insert<Referral>): Promise<Referral>
+  get(projectId: string, id: number): Promise<Referral | null>
+  getByEmail(projectId: string, email: string): Promise<Referral | null>
+  update(projectId: string, id: number, patch: Patch<Referral>): Promise<Referral | null>
+  list(projectId: string, filter: ReferralFilter): Promise<Page<Referral>>
+}
+
+export interface ConversionFilter extends ListWindow {
+  type?: ConversionType
+  affiliateId?: number
+  referredUserId?: number
+  paid?: boolean
+  /** Inclusive. */
+  from?: Date
+  /** Exclusive. */
+  to?: Date
+}
+
+export type ConversionInsertResult =
+  | { inserted: true; conversion: Conversion }
+  | { inserted: false; existing: Conversion }
+
+export interface SettleRequest {
+  projectId: string
+  affiliateId: number
+  /** Money available: the affiliate's credit plus the payout amount. */
+  budget: bigint
+  now: Date
+  payoutId: number
+}
+
+export interface ConversionRepository {
+  /**
+   * Inserts unless the project already has a conversion with the same non-null reference, in
+   * which case nothing is written and that conversion is returned. Must be decided by a unique
+   * index (atomic across processes), not by a prior read.
+   */
+  insert(conversion: Insert<Conversion>): Promise<ConversionInsertResult>
+  get(projectId: string, id: number): Promise<Conversion | null>
+  getByReference(projectId: string, reference: string): Promise<Conversion | null>
+  /** Throws UniqueViolation('conversion_reference') when the new reference is taken. */
+  update(projectId: string, id: number, patch: Patch<Conversion>): Promise<Conversion | null>
+  delete(projectId: string, id: number): Promise<boolean>
+  /** Newest first. */
+  list(projectId: string, filter: ConversionFilter): Promise<Page<Conversion>>
+  /** Unpaid `active` conversions of the affiliate with holdUntil > now: their sum and earliest release. */
+  heldSummary(projectId: string, affiliateId: number, now: Date): Promise<{ amount: bigint; nextReleaseAt: Date | null }>
+  /**
+   * Walks the affiliate's unpaid `active` conversions with holdUntil <= now, oldest first
+   * (createdAt, then id), marking each paid (paidByPayoutId = payoutId) while the running sum
+   * stays within budget; stops at the first that does not fit. Returns how many and their sum.
+   */
+  settleOldestFirst(request: SettleRequest): Promise<{ count: number; amount: bigint }>
+}
+
+export interface CouponFilter extends ListWindow {
+  affiliateId?: number
+  code?: string
+}
+
+export interface CouponRepository {
+  /** Codes are unique per project, case-insensitively. */
+  insert(coupon: Insert<Coupon>): Promise<Coupon>
+  get(projectId: string, id: number): Promise<Coupon | null>
+  getByCode(projectId: string, code: string): Promise<Coupon | null>
+  update(projectId: string, id: number, patch: Patch<Coupon>): Promise<Coupon | null>
+  delete(projectId: string, id: number): Promise<boolean>
+  list(projectId: string, filter: CouponFilter): Promise<Page<Coupon>>
+}
+
+export interface ClickRepository {
+  insert(click: Insert<Click>): Promise<Click>
+}
+
+export interface PayoutFilter extends ListWindow {
+  affiliateId?: number
+}
+
+export interface PayoutRepository {
+  insert(payout: Insert<Payout>): Promise<Payout>
+  /** Stores how many conversions the payout settled (known only after settling). */
+  setConversionsSettled(projectId: string, id: number, count: number): Promise<void>
+  get(projectId: string, id: number): Promise<Payout | null>
+  list(projectId: string, filter: PayoutFilter): Promise<Page<Payout>>
+}
+
+export interface WebhookEndpointRepository {
+  insert(endpoint: Insert<WebhookEndpoint>): Promise<WebhookEndpoint>
+  get(projectId: string, id: number): Promise<WebhookEndpoint | null>
+  list(projectId: string): Promise<WebhookEndpoint[]>
+  update(projectId: string, id: number, patch: Patch<WebhookEndpoint>): Promise<WebhookEndpoint | null>
+  /** Also deletes its deliveries and their attempts. */
+  delete(projectId: string, id: number): Promise<boolean>
+}
+
+export interface NewEvent {
+  projectId: string
+  type: EventType
+  body: string
+  createdAt: Date
+}
+
+export interface ClaimedDelivery {
+  delivery: Delivery
+  event: WebhookEvent
+  endpoint: WebhookEndpoint
+}
+
+export interface DeliveryFilter extends ListWindow {
+  endpointId?: number
+  status?: DeliveryStatus
+  eventType?: EventType
+}
+
+export interface AttemptOutcome {
+  deliveryId: number
+  attempt: Omit<DeliveryAttempt, 'id' | 'deliveryId' | 'projectId'>
+  /** succeeded / failed are final; pending schedules the next attempt at nextAttemptAt. */
+  status: Exclude<DeliveryStatus, 'delivering'>
+  nextAttemptAt: Date | null
+}
+
+export interface OutboxRepository {
+  /**
+   * Records the event and one pending delivery (nextAttemptAt = createdAt) for every active
+   * endpoint of the project subscribed to its type. May store nothing when none is subscribed.
+   */
+  enqueue(event: NewEvent): Promise<void>
+  /**
+   * Takes up to `limit` deliveries that are pending and due, or delivering with an expired lease,
+   * oldest due first; marks them delivering with leaseUntil = now + leaseMs. Concurrent callers
+   * (other processes) never receive the same delivery while its lease holds.
+   */
+  claim(options: { now: Date; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]>
+  /** Stores the attempt, increments attempts, sets status / nextAttemptAt / lastStatusCode, clears the lease. */
+  recordAttempt(outcome: AttemptOutcome): Promise<Delivery | null>
+  getDelivery(projectId: string, id: number): Promise<Delivery | null>
+  /** Newest first. */
+  listDeliveries(projectId: string, filter: DeliveryFilter): Promise<Page<Delivery>>
+  /** Oldest first. */
+  listAttempts(projectId: string, deliveryId: number): Promise<DeliveryAttempt[]>
+  /** Manual retry: status pending, due at `now`, lease cleared. False when absent or delivering. */
+  requeue(projectId: string, id: number, now: Date): Promise<boolean>
+}
+
+export interface IdempotencyRepository {
+  /**
+   * Stores `record` when no live record (expiresAt > record.createdAt) exists for its key, and
+   * returns null; otherwise returns the live record and writes nothing.
+   */
+  claim(record: IdempotencyRecord): Promise<IdempotencyRecord | null>
+  complete(projectId: string, key: string, response: { status: number; body: string }): Promise<void>
+  /** Forgets an unfinished claim so the request may be tried again. */
+  release(projectId: string, key: string): Promise<void>
+}
+
+/** Generic cell-rate state for the rate limiter: the theoretical arrival time per key. */
+export interface RateLimitStore {
+  /**
+   * Atomically applies `decide` to the key's stored state and saves its result;
+   * implementations serialize concurrent calls for the same key.
+   */
+  update<R>(key: string, decide: (state: number | null) => { state: number; result: R }): Promise<R>
+}
+
+export interface StorageTx {
+  projects: ProjectRepository
+  apiKeys: ApiKeyRepository
+  affiliates: AffiliateRepository
+  referrals: ReferralRepository
+  conversions: ConversionRepository
+  coupons: CouponRepository
+  clicks: ClickRepository
+  payouts: PayoutRepository
+  webhookEndpoints: WebhookEndpointRepository
+  outbox: OutboxRepository
+  idempotency: IdempotencyRepository
+}
+
+export interface StoragePort extends StorageTx {
+  /**
+   * Runs fn in one transaction: all its writes commit together or, when fn throws, none do.
+   * Use only `tx` inside fn; calling the root storage there fails loudly (it would deadlock).
+   */
+  transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>
+  /** A limiter store shared by every process using this storage. */
+  rateLimitStore(): RateLimitStore
+  close(): Promise<void>
+}

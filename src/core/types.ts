@@ -1,0 +1,279 @@
+// Domain records as the core sees them. Money is bigint minor units of the project currency
+// (or of `baseCurrency` for `Conversion.baseValue`); no driver or HTTP type appears here.
+
+export type AffiliateStatus = 'active' | 'inactive' | 'pending' | 'blocked'
+export type PayoutMethodPreference = 'paypal' | 'wise' | 'manual'
+export type ReferralStatus = 'pending' | 'converted' | 'direct' | 'direct_signup'
+export type ConversionType = 'signup' | 'purchase'
+/** What storage holds. `pending` is never stored: it is `active` seen before `holdUntil`. */
+export type StoredConversionStatus = 'active' | 'review' | 'refunded' | 'rejected'
+export type ConversionStatus = 'pending' | StoredConversionStatus
+export type PayoutMethod = 'manual' | 'paypal' | 'wise' | 'bank' | 'crypto' | 'other'
+export type EventType =
+  | 'referral_signed_up'
+  | 'referral_converted'
+  | 'referral_canceled'
+  | 'referral_updated'
+  | 'payout.created'
+export const EVENT_TYPES: readonly EventType[] = [
+  'referral_signed_up',
+  'referral_converted',
+  'referral_canceled',
+  'referral_updated',
+  'payout.created',
+]
+
+export const SCOPES = [
+  'affiliates:read',
+  'affiliates:write',
+  'referrals:read',
+  'referrals:write',
+  'conversions:read',
+  'conversions:write',
+  'coupons:read',
+  'coupons:write',
+  'payouts:read',
+  'payouts:write',
+  'webhooks:write',
+] as const
+export type Scope = (typeof SCOPES)[number] | '*'
+
+export interface Project {
+  id: string
+  name: string
+  settings: ProjectSettings
+  createdAt: Date
+}
+
+export type CommissionRule =
+  | { type: 'percentage'; rate: number | string }
+  | { type: 'fixed'; amount: string }
+
+export interface CommissionSettings {
+  purchase: CommissionRule
+  /** Signups earn this fixed amount. @default nothing (signups earn 0) */
+  signup?: { amount: string }
+  /** Repeat purchases by the same customer email. @default the purchase rule, for life */
+  recurring?: { rate?: number | string; amount?: string; durationMonths?: number | null }
+}
+
+export interface ProjectSettings {
+  /** ISO 4217 code of every commission and balance. @default 'USD' */
+  currency: string
+  /** @default 0 (no hold period) */
+  holdPeriodDays: number
+  /** @default 30% of every purchase, signups earn nothing */
+  commission: CommissionSettings
+  multiTier?: { enabled: boolean; tier2Rate: number | string }
+  subPrograms?: Record<string, { commission: CommissionSettings }>
+}
+
+export interface ApiKeyRecord {
+  id: number
+  projectId: string
+  name: string | null
+  /** First 8 characters of the key, for display. */
+  prefix: string
+  /** Hex SHA-256 of the full key. */
+  hash: string
+  scopes: Scope[]
+  createdAt: Date
+  revokedAt: Date | null
+}
+
+/** Running totals kept on the affiliate row, changed by deltas in the same transaction. */
+export interface AffiliateTotals {
+  /** Sum of value over counted conversions (status pending or active). */
+  countedValue: bigint
+  /** Sum of value over counted conversions that are paid. */
+  paidValue: bigint
+  /** Payout money not matched to a whole counted conversion (DECISIONS.md §6). */
+  credit: bigint
+  clicks: number
+  /** Referred users linked to the affiliate. */
+  signups: number
+  /** Counted purchase conversions. */
+  purchases: number
+}
+export type TotalsDelta = Partial<AffiliateTotals>
+
+export interface WiseDetails {
+  accountId: string
+  email: string
+}
+
+export interface Affiliate {
+  id: number
+  projectId: string
+  email: string
+  name: string | null
+  referralCode: string
+  status: AffiliateStatus
+  partnerSlug: string | null
+  paymentMethod: string | null
+  paymentDetails: string | null
+  payoutMethod: PayoutMethodPreference | null
+  paypalEmail: string | null
+  wiseDetails: WiseDetails | null
+  parentId: number | null
+  customFields: Record<string, unknown> | null
+  createdAt: Date
+  totals: AffiliateTotals
+}
+
+export interface Referral {
+  id: number
+  projectId: string
+  email: string
+  affiliateId: number | null
+  conversionStatus: ReferralStatus
+  conversionDate: Date | null
+  /** Set by the first purchase; renewals are measured from it. */
+  firstPurchaseAt: Date | null
+  createdAt: Date
+}
+
+export type CommissionBasis =
+  | 'purchase'
+  | 'recurring'
+  | 'recurring_expired'
+  | 'signup'
+  | 'explicit'
+  | 'tier2'
+
+export interface Conversion {
+  id: number
+  projectId: string
+  affiliateId: number
+  referredUserId: number | null
+  customerEmail: string | null
+  type: ConversionType
+  /** Commission in project currency minor units. */
+  value: bigint
+  /** Transaction value in `baseCurrency` minor units, reduced by partial refunds. */
+  baseValue: bigint | null
+  baseCurrency: string | null
+  refundedBaseValue: bigint
+  paid: boolean
+  /** The payout that settled it; null when unpaid or marked paid by hand. */
+  paidByPayoutId: number | null
+  status: StoredConversionStatus
+  /** created_at + hold period; equal to created_at when there is none. */
+  holdUntil: Date
+  reference: string | null
+  /** What a repeat request with the same reference must match (DECISIONS.md §7). */
+  fingerprint: string | null
+  couponCodeUsed: string | null
+  basis: CommissionBasis
+  commissionType: 'percentage' | 'fixed'
+  /** Percentage rate as decimal text, null for fixed amounts. */
+  commissionRate: string | null
+  tier: 1 | 2
+  parentConversionId: number | null
+  refundReason: string | null
+  createdAt: Date
+}
+
+export interface Coupon {
+  id: number
+  projectId: string
+  affiliateId: number
+  code: string
+  processorCouponId: string | null
+  discountType: string | null
+  discountValue: string | null
+  createdAt: Date
+}
+
+export interface Click {
+  id: number
+  projectId: string
+  affiliateId: number
+  ipAddress: string | null
+  userAgent: string | null
+  landingUrl: string | null
+  createdAt: Date
+}
+
+export interface Payout {
+  id: number
+  projectId: string
+  affiliateId: number
+  affiliateEmail: string
+  amount: bigint
+  currency: string
+  method: PayoutMethod
+  status: 'paid'
+  paymentDate: Date
+  conversionsSettled: number
+  unpaidAfter: bigint
+  createdAt: Date
+}
+
+export type WebhookSigningMode = 'service' | 'standard'
+
+export interface WebhookEndpoint {
+  id: number
+  projectId: string
+  url: string
+  events: EventType[]
+  secret: string | null
+  /** Still signs (beside `secret`) until `previousSecretExpiresAt`, for secret rotation. */
+  previousSecret: string | null
+  previousSecretExpiresAt: Date | null
+  mode: WebhookSigningMode
+  active: boolean
+  createdAt: Date
+}
+
+export interface WebhookEvent {
+  id: number
+  projectId: string
+  type: EventType
+  /** Serialized once when recorded; every attempt sends these exact bytes. */
+  body: string
+  createdAt: Date
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed'
+
+export interface Delivery {
+  id: number
+  projectId: string
+  eventId: number
+  endpointId: number
+  eventType: EventType
+  status: DeliveryStatus
+  attempts: number
+  nextAttemptAt: Date | null
+  leaseUntil: Date | null
+  lastStatusCode: number | null
+  createdAt: Date
+  updatedAt: Date
+}
+
+export interface DeliveryAttempt {
+  id: number
+  deliveryId: number
+  projectId: string
+  attemptedAt: Date
+  statusCode: number | null
+  durationMs: number
+  responseExcerpt: string | null
+  error: string | null
+}
+
+export interface IdempotencyRecord {
+  projectId: string
+  key: string
+  fingerprint: string
+  /** null while the first request is still being answered. */
+  response: { status: number; body: string } | null
+  createdAt: Date
+  expiresAt: Date
+}
+
+export interface Page<T> {
+  items: T[]
+  total: number
+}

@@ -1,0 +1,191 @@
+// Public records returned by the program: camelCase, money as exact decimal strings in the
+// currency's minor-unit digits, statuses as users see them (pending derived from the clock).
+import { computeBalances, visibleStatus } from './ledger.js'
+import { formatMoney, minorDigits } from './money.js'
+import type {
+  Affiliate,
+  AffiliateStatus,
+  CommissionBasis,
+  Conversion,
+  ConversionStatus,
+  ConversionType,
+  Coupon,
+  PayoutMethod,
+  PayoutMethodPreference,
+  Payout,
+  Referral,
+  ReferralStatus,
+  WiseDetails,
+} from './types.js'
+
+export interface Earnings {
+  total: string
+  paid: string
+  unpaid: string
+  /** Unpaid and past the hold period, minus credit: what a payout may settle now. */
+  eligible: string
+  /** Unpaid and still inside the hold period. */
+  held: string
+  /** Payout money not yet matched to a whole conversion. */
+  credit: string
+  /** ISO date (YYYY-MM-DD) of the next release from hold; null when nothing is held. */
+  nextReleaseDate: string | null
+}
+
+export interface AffiliateView {
+  id: number
+  email: string
+  name: string | null
+  referralCode: string
+  status: AffiliateStatus
+  partnerSlug: string | null
+  paymentMethod: string | null
+  paymentDetails: string | null
+  payoutMethod: PayoutMethodPreference | null
+  paypalEmail: string | null
+  wiseDetails: WiseDetails | null
+  parentId: number | null
+  customFields: Record<string, unknown> | null
+  createdAt: Date
+  clicks: number
+  signups: number
+  purchases: number
+  currency: string
+  /** Whether the project has a hold period (eligible/held are meaningful). */
+  holdPeriod: boolean
+  earnings: Earnings
+}
+
+export interface ConversionView {
+  id: number
+  type: ConversionType
+  affiliateId: number
+  referredUserId: number | null
+  customerEmail: string | null
+  /** Commission in the project currency. */
+  value: string
+  currency: string
+  baseValue: string | null
+  baseValueCurrency: string | null
+  refundedBaseValue: string
+  paid: boolean
+  paidByPayoutId: number | null
+  status: ConversionStatus
+  holdUntil: Date
+  reference: string | null
+  couponCodeUsed: string | null
+  basis: CommissionBasis
+  commissionType: 'percentage' | 'fixed'
+  commissionRate: string | null
+  tier: 1 | 2
+  parentConversionId: number | null
+  refundReason: string | null
+  createdAt: Date
+}
+
+export interface ReferralView {
+  id: number
+  email: string
+  affiliateId: number | null
+  affiliateCode: string | null
+  affiliateEmail: string | null
+  conversionStatus: ReferralStatus
+  conversionDate: Date | null
+  createdAt: Date
+}
+
+export interface CouponView {
+  id: number
+  affiliateId: number
+  affiliateEmail: string | null
+  code: string
+  processorCouponId: string | null
+  discountType: string | null
+  discountValue: string | null
+  createdAt: Date
+}
+
+export interface PayoutView {
+  id: number
+  affiliateId: number
+  affiliateEmail: string
+  amount: string
+  currency: string
+  method: PayoutMethod
+  status: 'Paid'
+  paymentDate: Date
+  conversionsSettled: number
+  unpaidAfter: string
+  createdAt: Date
+}
+
+export function affiliateView(
+  affiliate: Affiliate,
+  held: { amount: bigint; nextReleaseAt: Date | null },
+  settings: { currency: string; holdPeriodDays: number },
+): AffiliateView {
+  const { totals, projectId: _projectId, ...rest } = affiliate
+  const digits = minorDigits(settings.currency)
+  const balances = computeBalances(totals, held)
+  const money = (minor: bigint) => formatMoney(minor, digits)
+  return {
+    ...rest,
+    clicks: totals.clicks,
+    signups: totals.signups,
+    purchases: totals.purchases,
+    currency: settings.currency,
+    holdPeriod: settings.holdPeriodDays > 0,
+    earnings: {
+      total: money(balances.total),
+      paid: money(balances.paid),
+      unpaid: money(balances.unpaid),
+      eligible: money(balances.eligible),
+      held: money(balances.held),
+      credit: money(balances.credit),
+      nextReleaseDate: balances.nextReleaseAt ? balances.nextReleaseAt.toISOString().slice(0, 10) : null,
+    },
+  }
+}
+
+export function conversionView(conversion: Conversion, currency: string, now: Date): ConversionView {
+  const { projectId: _projectId, fingerprint: _fingerprint, baseCurrency, ...rest } = conversion
+  const baseDigits = minorDigits(baseCurrency ?? currency)
+  return {
+    ...rest,
+    value: formatMoney(conversion.value, minorDigits(currency)),
+    currency,
+    baseValue: conversion.baseValue === null ? null : formatMoney(conversion.baseValue, baseDigits),
+    baseValueCurrency: baseCurrency,
+    refundedBaseValue: formatMoney(conversion.refundedBaseValue, baseDigits),
+    status: visibleStatus(conversion, now),
+  }
+}
+
+export function referralView(referral: Referral, affiliate: Pick<Affiliate, 'referralCode' | 'email'> | null): ReferralView {
+  return {
+    id: referral.id,
+    email: referral.email,
+    affiliateId: referral.affiliateId,
+    affiliateCode: affiliate?.referralCode ?? null,
+    affiliateEmail: affiliate?.email ?? null,
+    conversionStatus: referral.conversionStatus,
+    conversionDate: referral.conversionDate,
+    createdAt: referral.createdAt,
+  }
+}
+
+export function couponView(coupon: Coupon, affiliate: Pick<Affiliate, 'email'> | null): CouponView {
+  const { projectId: _projectId, ...rest } = coupon
+  return { ...rest, affiliateEmail: affiliate?.email ?? null }
+}
+
+export function payoutView(payout: Payout): PayoutView {
+  const digits = minorDigits(payout.currency)
+  const { projectId: _projectId, ...rest } = payout
+  return {
+    ...rest,
+    amount: formatMoney(payout.amount, digits),
+    status: 'Paid',
+    unpaidAfter: formatMoney(payout.unpaidAfter, digits),
+  }
+}

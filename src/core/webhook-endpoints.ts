@@ -1,0 +1,122 @@
+// Webhook endpoints are project settings (DECISIONS.md §10), managed through the core, never
+// through /api/v1. Secrets are write-only: views never carry them.
+import type { ProjectContext } from './context.js'
+import { NotFoundError, ValidationError } from './errors.js'
+import { eventType, validate } from './schemas.js'
+import type { EventType, WebhookEndpoint, WebhookSigningMode } from './types.js'
+import * as v from 'valibot'
+
+export interface WebhookEndpointView {
+  id: number
+  url: string
+  events: EventType[]
+  mode: WebhookSigningMode
+  active: boolean
+  hasSecret: boolean
+  createdAt: Date
+}
+
+const url = v.pipe(
+  v.string('must be a string'),
+  v.url('must be a URL'),
+  v.check((text) => /^https?:\/\//i.test(text), 'must be an http or https URL'),
+)
+const secret = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(500, 'must be at most 500 characters'))
+const mode = v.picklist(['service', 'standard'], 'must be service or standard')
+
+export const createWebhookInput = v.strictObject({
+  url,
+  events: v.pipe(v.array(eventType), v.minLength(1, 'must name at least one event')),
+  secret: v.optional(v.nullable(secret)),
+  mode: v.optional(mode),
+  active: v.optional(v.boolean('must be a boolean')),
+})
+export type CreateWebhookInput = v.InferInput<typeof createWebhookInput>
+
+export const updateWebhookInput = v.strictObject({
+  url: v.optional(url),
+  events: v.optional(v.pipe(v.array(eventType), v.minLength(1, 'must name at least one event'))),
+  mode: v.optional(mode),
+  active: v.optional(v.boolean('must be a boolean')),
+})
+export type UpdateWebhookInput = v.InferInput<typeof updateWebhookInput>
+
+export function webhookEndpointView(endpoint: WebhookEndpoint): WebhookEndpointView {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    events: endpoint.events,
+    mode: endpoint.mode,
+    active: endpoint.active,
+    hasSecret: endpoint.secret !== null,
+    createdAt: endpoint.createdAt,
+  }
+}
+
+export function webhookEndpointsService(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
+
+  async function find(id: number): Promise<WebhookEndpoint> {
+    const endpoint = await storage.webhookEndpoints.get(projectId, id)
+    if (!endpoint) throw new NotFoundError('webhook endpoint not found', 'id')
+    return endpoint
+  }
+
+  return {
+    async create(input: CreateWebhookInput): Promise<WebhookEndpointView> {
+      const data = validate(createWebhookInput, input)
+      const endpoint = await storage.webhookEndpoints.insert({
+        projectId,
+        url: data.url,
+        events: [...new Set(data.events)],
+        secret: data.secret ?? null,
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+        mode: data.mode ?? 'service',
+        active: data.active ?? true,
+        createdAt: ctx.clock.now(),
+      })
+      return webhookEndpointView(endpoint)
+    },
+
+    async get(id: number): Promise<WebhookEndpointView> {
+      return webhookEndpointView(await find(id))
+    },
+
+    async list(): Promise<WebhookEndpointView[]> {
+      return (await storage.webhookEndpoints.list(projectId)).map(webhookEndpointView)
+    },
+
+    async update(id: number, input: UpdateWebhookInput): Promise<WebhookEndpointView> {
+      const data = validate(updateWebhookInput, input)
+      await find(id)
+      const patch = data.events ? { ...data, events: [...new Set(data.events)] } : data
+      return webhookEndpointView((await storage.webhookEndpoints.update(projectId, id, patch))!)
+    },
+
+    async delete(id: number): Promise<void> {
+      if (!(await storage.webhookEndpoints.delete(projectId, id))) throw new NotFoundError('webhook endpoint not found', 'id')
+    },
+
+    /**
+     * Replaces the secret; the old one keeps signing beside it for `graceSeconds`, so receivers
+     * can roll over without dropping deliveries. @default graceSeconds 86400
+     */
+    async rotateSecret(id: number, newSecret: string, graceSeconds = 86_400): Promise<WebhookEndpointView> {
+      const value = validate(secret, newSecret)
+      if (!Number.isSafeInteger(graceSeconds) || graceSeconds < 0) {
+        throw new ValidationError('graceSeconds', 'graceSeconds must be a non-negative integer')
+      }
+      const endpoint = await find(id)
+      const expires = new Date(ctx.clock.now().getTime() + graceSeconds * 1000)
+      const updated = await storage.webhookEndpoints.update(projectId, id, {
+        secret: value,
+        previousSecret: endpoint.secret,
+        previousSecretExpiresAt: endpoint.secret === null ? null : expires,
+      })
+      return webhookEndpointView(updated!)
+    },
+  }
+}
+
+export type WebhookEndpointsService = ReturnType<typeof webhookEndpointsService>
