@@ -1,6 +1,14 @@
 // affiliate-kit: the core. Adapters, HTTP and webhooks live in their own entry points.
-export { createAffiliateProgram } from './core/program.js'
-export type { AffiliateProgram, AffiliateProgramOptions, ProjectScope } from './core/program.js'
+import { createAffiliateProgram as createCoreProgram, type AffiliateProgram, type AffiliateProgramOptions } from './core/program.js'
+import { createWebhookRunner } from './webhooks/runner.js'
+
+export type { AffiliateProgram, AffiliateProgramOptions, ProjectScope, WebhookRunner } from './core/program.js'
+
+/** Creates the program over a storage adapter, with the webhook dispatcher wired in. */
+export function createAffiliateProgram(options: AffiliateProgramOptions): Promise<AffiliateProgram> {
+  return createCoreProgram({ webhookRunner: (program) => createWebhookRunner(program), ...options })
+}
+
 export { systemClock, testClock } from './core/clock.js'
 export type { Clock, TestClock } from './core/clock.js'
 export type { ExchangeRates } from './core/context.js'

@@ -28,9 +28,24 @@ export interface AffiliateProgramOptions {
   project?: string
   /** Settings for the default project, saved at start (they replace the stored ones). */
   settings?: ProjectSettingsInput
+  /**
+   * Builds what sends webhooks (start/stop/dispatch). The `affiliate-kit` entry point supplies
+   * the real dispatcher; the core itself never does I/O beyond the storage port.
+   */
+  webhookRunner?: (program: AffiliateProgram) => WebhookRunner
 }
 
-function projectScope(ctx: ReturnType<typeof createProjectContext>) {
+/** Delivers due webhook deliveries; implemented in src/webhooks. */
+export interface WebhookRunner {
+  /** Keeps dispatching in the background until stop(). */
+  start(options?: { concurrency?: number; pollIntervalMs?: number }): void
+  /** Stops claiming and waits for in-flight sends to finish. */
+  stop(): Promise<void>
+  /** One pass: claims and sends every due delivery once; resolves with how many were attempted. */
+  dispatch(): Promise<number>
+}
+
+function projectScope(ctx: ReturnType<typeof createProjectContext>, runner: () => WebhookRunner) {
   const affiliates = affiliatesService(ctx)
   const conversions = { ...conversionCreation(ctx), ...conversionChanges(ctx) }
   return {
@@ -41,7 +56,13 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     coupons: couponsService(ctx),
     payouts: payoutsService(ctx),
     keys: keysService(ctx),
-    webhooks: webhookEndpointsService(ctx),
+    webhooks: {
+      ...webhookEndpointsService(ctx),
+      /** Starts the background dispatcher (one per program, serving every project). */
+      start: (options?: Parameters<WebhookRunner['start']>[0]) => runner().start(options),
+      stop: () => runner().stop(),
+      dispatch: () => runner().dispatch(),
+    },
     /** Counts a click on an affiliate's referral link. */
     trackClick: affiliates.trackClick,
     async settings(): Promise<ProjectSettings> {
@@ -81,12 +102,21 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     return project
   }
 
+  let runner: WebhookRunner | undefined
+  const getRunner = (): WebhookRunner => {
+    if (!runner) {
+      if (!options.webhookRunner) throw new Error('no webhook runner: pass webhookRunner, or import createAffiliateProgram from affiliate-kit')
+      runner = options.webhookRunner(program)
+    }
+    return runner
+  }
+
   const scopes = new Map<string, ProjectScope>()
   function scopeFor(projectId: string): ProjectScope {
     let scope = scopes.get(projectId)
     if (!scope) {
       const base = { storage, clock, exchangeRates: options.exchangeRates }
-      scope = projectScope(createProjectContext(base, projectId, () => loadProject(projectId)))
+      scope = projectScope(createProjectContext(base, projectId, () => loadProject(projectId)), getRunner)
       scopes.set(projectId, scope)
     }
     return scope
@@ -125,13 +155,17 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
   }
   cache.set(home.id, home)
 
-  return {
+  const program: AffiliateProgram = {
     ...scopeFor(home.id),
     storage,
     clock,
     project: scopeFor,
     projects,
     verifyApiKey: (key) => verifyApiKey(storage, key),
-    close: () => storage.close(),
+    async close() {
+      if (runner) await runner.stop()
+      await storage.close()
+    },
   }
+  return program
 }

@@ -232,5 +232,12 @@ export const projectSettingsInput = v.strictObject({
   commission: v.optional(commissionSettings),
   multiTier: v.optional(v.strictObject({ enabled: v.boolean('must be a boolean'), tier2Rate: rate })),
   subPrograms: v.optional(v.record(slug, v.strictObject({ commission: commissionSettings }))),
+  webhookRetryDelaysSeconds: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative'), v.maxValue(86_400 * 7, 'must be at most 604800'))),
+      v.maxLength(10, 'must have at most 10 delays'),
+    ),
+  ),
+  allowPrivateNetworks: v.optional(v.boolean('must be a boolean')),
 })
 export type ProjectSettingsInput = v.InferInput<typeof projectSettingsInput>

@@ -21,6 +21,10 @@ export function normalizeSettings(input: ProjectSettingsInput = {}, base: Projec
   if (multiTier) settings.multiTier = multiTier
   const subPrograms = (data.subPrograms as ProjectSettings['subPrograms']) ?? base.subPrograms
   if (subPrograms) settings.subPrograms = subPrograms
+  const delays = data.webhookRetryDelaysSeconds ?? base.webhookRetryDelaysSeconds
+  if (delays) settings.webhookRetryDelaysSeconds = delays
+  const allowPrivate = data.allowPrivateNetworks ?? base.allowPrivateNetworks
+  if (allowPrivate !== undefined) settings.allowPrivateNetworks = allowPrivate
   const digits = minorDigits(settings.currency)
   checkAmounts(settings.commission, digits, 'commission')
   for (const [slug, program] of Object.entries(settings.subPrograms ?? {})) {

@@ -66,6 +66,10 @@ export interface ProjectSettings {
   commission: CommissionSettings
   multiTier?: { enabled: boolean; tier2Rate: number | string }
   subPrograms?: Record<string, { commission: CommissionSettings }>
+  /** Delays before webhook attempts 2, 3 and 4. @default [5, 300, 1800] */
+  webhookRetryDelaysSeconds?: number[]
+  /** Lets webhooks reach loopback and private addresses (tests, local receivers). @default false */
+  allowPrivateNetworks?: boolean
 }
 
 export interface ApiKeyRecord {

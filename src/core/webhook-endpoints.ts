@@ -3,7 +3,8 @@
 import type { ProjectContext } from './context.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { eventType, validate } from './schemas.js'
-import type { EventType, WebhookEndpoint, WebhookSigningMode } from './types.js'
+import type { Delivery, DeliveryAttempt, EventType, WebhookEndpoint, WebhookSigningMode } from './types.js'
+import { listWindow } from './conflicts.js'
 import * as v from 'valibot'
 
 export interface WebhookEndpointView {
@@ -53,6 +54,15 @@ export function webhookEndpointView(endpoint: WebhookEndpoint): WebhookEndpointV
   }
 }
 
+const deliveryFilter = v.strictObject({
+  limit: v.optional(v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'))),
+  offset: v.optional(v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'))),
+  endpointId: v.optional(v.pipe(v.number(), v.safeInteger('must be an integer'))),
+  status: v.optional(v.picklist(['pending', 'delivering', 'succeeded', 'failed'], 'must be pending, delivering, succeeded or failed')),
+  eventType: v.optional(eventType),
+})
+export type DeliveryFilterInput = v.InferInput<typeof deliveryFilter>
+
 export function webhookEndpointsService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
@@ -96,6 +106,28 @@ export function webhookEndpointsService(ctx: ProjectContext) {
 
     async delete(id: number): Promise<void> {
       if (!(await storage.webhookEndpoints.delete(projectId, id))) throw new NotFoundError('webhook endpoint not found', 'id')
+    },
+
+    /** Delivery history, newest first, filtered by endpoint, status or event type. */
+    async deliveries(input: DeliveryFilterInput = {}): Promise<{ items: Delivery[]; total: number; limit: number; offset: number }> {
+      const data = validate(deliveryFilter, input)
+      const window = listWindow(data, 50, 200)
+      const { limit: _limit, offset: _offset, ...filters } = data
+      const page = await storage.outbox.listDeliveries(projectId, { ...filters, ...window })
+      return { ...page, ...window }
+    },
+
+    /** Every attempt of one delivery, oldest first (status code, response time, excerpt, error). */
+    async attempts(deliveryId: number): Promise<DeliveryAttempt[]> {
+      if (!(await storage.outbox.getDelivery(projectId, deliveryId))) throw new NotFoundError('delivery not found', 'deliveryId')
+      return storage.outbox.listAttempts(projectId, deliveryId)
+    },
+
+    /** Manual retry: the delivery becomes due now, whatever its state (unless being sent). */
+    async retry(deliveryId: number): Promise<void> {
+      if (!(await storage.outbox.requeue(projectId, deliveryId, ctx.clock.now()))) {
+        throw new NotFoundError('delivery not found or being sent right now', 'deliveryId')
+      }
     },
 
     /**
