@@ -73,6 +73,25 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>, runner: () =
 
 export type ProjectScope = ReturnType<typeof projectScope>
 
+/** Makes every use-case of a scope first check that its project exists (cached after once). */
+function requireProject(scope: ProjectScope, load: () => Promise<unknown>): ProjectScope {
+  const guard = <F extends (...args: never[]) => unknown>(method: F): F =>
+    (async (...args: Parameters<F>) => {
+      await load()
+      return method(...args)
+    }) as F
+  const guarded: Record<string, unknown> = {}
+  for (const [name, member] of Object.entries(scope)) {
+    if (typeof member === 'function') guarded[name] = guard(member as (...args: never[]) => unknown)
+    else if (member && typeof member === 'object') {
+      guarded[name] = Object.fromEntries(
+        Object.entries(member).map(([key, value]) => [key, typeof value === 'function' ? guard(value as (...args: never[]) => unknown) : value]),
+      )
+    } else guarded[name] = member
+  }
+  return guarded as ProjectScope
+}
+
 export interface AffiliateProgram extends ProjectScope {
   readonly storage: StoragePort
   readonly clock: Clock
@@ -116,7 +135,9 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     let scope = scopes.get(projectId)
     if (!scope) {
       const base = { storage, clock, exchangeRates: options.exchangeRates }
-      scope = projectScope(createProjectContext(base, projectId, () => loadProject(projectId)), getRunner)
+      scope = requireProject(projectScope(createProjectContext(base, projectId, () => loadProject(projectId)), getRunner), () =>
+        loadProject(projectId),
+      )
       scopes.set(projectId, scope)
     }
     return scope

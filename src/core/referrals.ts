@@ -25,7 +25,7 @@ async function findReferral(tx: StorageTx, projectId: string, ref: ReferralRef):
   const referral =
     typeof ref === 'number'
       ? await tx.referrals.get(projectId, ref)
-      : await tx.referrals.getByEmail(projectId, validate(emailSchema, ref))
+      : await tx.referrals.getByEmail(projectId, validate(emailSchema, ref, 'email'))
   if (!referral) throw new NotFoundError('referred user not found')
   return referral
 }

@@ -5,11 +5,12 @@ import * as v from 'valibot'
 import { ValidationError } from './errors.js'
 import { EVENT_TYPES, SCOPES } from './types.js'
 
-export function validate<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+/** Parses input; the first issue becomes a ValidationError naming its field (or `rootField`). */
+export function validate<S extends v.GenericSchema>(schema: S, input: unknown, rootField = 'input'): v.InferOutput<S> {
   const result = v.safeParse(schema, input, { abortEarly: true })
   if (result.success) return result.output
   const issue = result.issues[0]
-  const field = issue.path?.map((item) => String(item.key)).join('.') || 'input'
+  const field = issue.path?.map((item) => String(item.key)).join('.') || rootField
   throw new ValidationError(field, `${field}: ${issue.message}`)
 }
 

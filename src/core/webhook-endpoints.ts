@@ -135,7 +135,7 @@ export function webhookEndpointsService(ctx: ProjectContext) {
      * can roll over without dropping deliveries. @default graceSeconds 86400
      */
     async rotateSecret(id: number, newSecret: string, graceSeconds = 86_400): Promise<WebhookEndpointView> {
-      const value = validate(secret, newSecret)
+      const value = validate(secret, newSecret, 'secret')
       if (!Number.isSafeInteger(graceSeconds) || graceSeconds < 0) {
         throw new ValidationError('graceSeconds', 'graceSeconds must be a non-negative integer')
       }

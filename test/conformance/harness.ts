@@ -1,12 +1,11 @@
 // The shared conformance harness: every storage adapter runs the same cases through it.
-import type { AffiliateProgram, StoragePort } from '../../src/index.js'
-import type { TestClock } from '../../src/core/clock.js'
+import type { AffiliateProgram, StoragePort, TestClock } from '../../src/index.js'
 import type { ProjectSettingsInput } from '../../src/core/schemas.js'
 
 export interface AdapterUnderTest {
   /** Adapter name shown in test titles. */
   name: string
-  /** A fresh, empty storage for one test file (or test); cleanup is called after. */
+  /** A fresh, empty storage for the whole run; cleanup is called after. */
   setup(): Promise<{ storage: StoragePort; cleanup?: () => Promise<void> }>
   /** Whether the adapter supports several connections at once (real PostgreSQL only). */
   multiConnection?: boolean
@@ -14,12 +13,14 @@ export interface AdapterUnderTest {
   skip?: string
 }
 
+export interface ProgramOptions {
+  settings?: ProjectSettingsInput
+  exchangeRates?: (from: string, to: string) => number | string | null
+}
+
 export interface CaseContext {
   adapter: AdapterUnderTest
-  /** A program over a fresh storage, with a test clock; closed after the test. */
-  program(options?: { settings?: ProjectSettingsInput; exchangeRates?: (from: string, to: string) => number | null }): Promise<{
-    program: AffiliateProgram
-    clock: TestClock
-    storage: StoragePort
-  }>
+  readonly storage: StoragePort
+  /** A program serving a new project of the shared storage, with its own test clock. */
+  program(options?: ProgramOptions): Promise<{ program: AffiliateProgram; clock: TestClock; storage: StoragePort }>
 }

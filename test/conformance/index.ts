@@ -1,0 +1,65 @@
+// runStorageConformance: the same behavioural cases against any storage adapter. Each case gets
+// its own project (and test clock) on one storage per adapter run, so cases never see each
+// other's rows: tenancy isolation is itself part of what is being tested.
+import { afterAll, beforeAll, describe } from 'vitest'
+import { createAffiliateProgram, testClock, type StoragePort } from '../../src/index.js'
+import type { AdapterUnderTest, CaseContext } from './harness.js'
+import { affiliateCases } from './affiliates.case.js'
+import { conversionCases } from './conversions.case.js'
+import { commissionCases } from './commission.case.js'
+import { statusCases } from './status.case.js'
+import { payoutCases } from './payouts.case.js'
+import { tenancyCases } from './tenancy.case.js'
+import { validationCases } from './validation.case.js'
+import { ledgerPropertyCases } from './ledger-property.case.js'
+import { storagePortCases } from './storage-port.case.js'
+
+export type { AdapterUnderTest } from './harness.js'
+
+let projectCounter = 0
+
+export function runStorageConformance(adapter: AdapterUnderTest): void {
+  const suite = adapter.skip ? describe.skip : describe
+  suite(`storage conformance: ${adapter.name}${adapter.skip ? ` (skipped: ${adapter.skip})` : ''}`, () => {
+    let storage: StoragePort
+    let cleanup: (() => Promise<void>) | undefined
+
+    beforeAll(async () => {
+      const made = await adapter.setup()
+      storage = made.storage
+      cleanup = made.cleanup
+    })
+    afterAll(async () => {
+      await cleanup?.()
+    })
+
+    const context: CaseContext = {
+      adapter,
+      get storage() {
+        return storage
+      },
+      async program(options = {}) {
+        const clock = testClock()
+        projectCounter += 1
+        const program = await createAffiliateProgram({
+          storage,
+          clock,
+          project: `case-${process.pid}-${Date.now()}-${projectCounter}`,
+          ...(options.settings ? { settings: options.settings } : {}),
+          ...(options.exchangeRates ? { exchangeRates: options.exchangeRates } : {}),
+        })
+        return { program, clock, storage }
+      },
+    }
+
+    affiliateCases(context)
+    conversionCases(context)
+    commissionCases(context)
+    statusCases(context)
+    payoutCases(context)
+    tenancyCases(context)
+    validationCases(context)
+    ledgerPropertyCases(context)
+    storagePortCases(context)
+  })
+}

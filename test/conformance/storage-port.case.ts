@@ -1,0 +1,62 @@
+// The storage port itself: transactions commit together or not at all.
+import { describe, expect, it } from 'vitest'
+import type { CaseContext } from './harness.js'
+
+export function storagePortCases(context: CaseContext): void {
+  describe('storage port', () => {
+    it('rolls back every write of a transaction that throws', async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const failure = new Error('boom')
+      const caught = await storage
+        .transaction(async (tx) => {
+          const affiliate = await tx.affiliates.insert({
+            projectId,
+            email: 'tx@example.com',
+            name: null,
+            referralCode: 'txcode',
+            status: 'active',
+            partnerSlug: null,
+            paymentMethod: null,
+            paymentDetails: null,
+            payoutMethod: null,
+            paypalEmail: null,
+            wiseDetails: null,
+            parentId: null,
+            customFields: null,
+            createdAt: new Date(),
+            totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
+          })
+          await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 5 })
+          await tx.referrals.insert({ projectId, email: 'txr@example.com', affiliateId: affiliate.id, conversionStatus: 'pending', conversionDate: null, firstPurchaseAt: null, createdAt: new Date() })
+          throw failure
+        })
+        .catch((error: unknown) => error)
+      expect(caught).toBe(failure)
+      expect(await storage.affiliates.getByEmail(projectId, 'tx@example.com')).toBeNull()
+      expect(await storage.referrals.getByEmail(projectId, 'txr@example.com')).toBeNull()
+      expect((await program.affiliates.list()).total).toBe(0)
+    })
+
+    it('keeps bigint money and dates exactly through a round trip', async () => {
+      const { program, storage } = await context.program()
+      const affiliate = await program.affiliates.create({ email: 'exact@example.com' })
+      const { conversion } = await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: '999999999999.99', value: '999999999999.99' })
+      const stored = await storage.conversions.get(program.projectId, conversion.id)
+      expect(stored).toMatchObject({ value: 99_999_999_999_999n, baseValue: 99_999_999_999_999n, createdAt: conversion.createdAt })
+      const totals = (await storage.affiliates.get(program.projectId, affiliate.id))!.totals
+      expect(totals.countedValue).toBe(99_999_999_999_999n)
+    })
+
+    it.skipIf(context.adapter.multiConnection)('fails loudly when the root storage is used inside a transaction (single-connection adapters only: a pool simply uses another connection)', async () => {
+      const { storage, program } = await context.program()
+      const outcome = await storage
+        .transaction(async () => storage.affiliates.list(program.projectId, { limit: 1, offset: 0 }))
+        .then(
+          () => 'completed',
+          (error: Error) => error.message,
+        )
+      expect(outcome).toMatch(/transaction/)
+    })
+  })
+}
