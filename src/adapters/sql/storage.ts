@@ -17,7 +17,7 @@ import {
   referralRepository,
   webhookEndpointRepository,
 } from './repositories/entities.js'
-import { idempotencyRepository, outboxRepository } from './repositories/outbox.js'
+import { idempotencyRepository, outboxRepository, type EndpointCache } from './repositories/outbox.js'
 import { createTables, type Tables } from './tables.js'
 
 export interface SqlStorageOptions {
@@ -29,6 +29,7 @@ export interface SqlStorageOptions {
 }
 
 function repositories(db: SqlClient, t: Tables): StorageTx {
+  const cache: EndpointCache | null = db.inTransaction ? { endpoints: new Map() } : null
   return {
     projects: projectRepository(db, t),
     apiKeys: apiKeyRepository(db, t),
@@ -38,8 +39,8 @@ function repositories(db: SqlClient, t: Tables): StorageTx {
     coupons: couponRepository(db, t),
     clicks: clickRepository(db, t),
     payouts: payoutRepository(db, t),
-    webhookEndpoints: webhookEndpointRepository(db, t),
-    outbox: outboxRepository(db, t),
+    webhookEndpoints: webhookEndpointRepository(db, t, cache),
+    outbox: outboxRepository(db, t, cache),
     idempotency: idempotencyRepository(db, t),
   }
 }

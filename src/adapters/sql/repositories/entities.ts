@@ -14,6 +14,7 @@ import type { TotalsDelta } from '../../../core/types.js'
 import { atomic, encode, run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import { affiliateTotals, type Tables } from '../tables.js'
+import type { EndpointCache } from './outbox.js'
 
 export function projectRepository(db: SqlClient, t: Tables): ProjectRepository {
   return {
@@ -153,17 +154,22 @@ export function payoutRepository(db: SqlClient, t: Tables): PayoutRepository {
   }
 }
 
-export function webhookEndpointRepository(db: SqlClient, t: Tables): WebhookEndpointRepository {
+export function webhookEndpointRepository(db: SqlClient, t: Tables, cache: EndpointCache | null): WebhookEndpointRepository {
   const table = t.endpoints
+  const changed = <T>(result: T): T => {
+    cache?.endpoints.clear()
+    return result
+  }
   return {
-    insert: (endpoint) => table.insert(db, endpoint),
+    insert: async (endpoint) => changed(await table.insert(db, endpoint)),
     get: (projectId, id) => table.get(db, projectId, id),
     async list(projectId) {
       const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 ORDER BY id`, [projectId])
       return rows.map((row) => table.read(row))
     },
-    update: (projectId, id, patch) => table.update(db, projectId, id, patch),
+    update: async (projectId, id, patch) => changed(await table.update(db, projectId, id, patch)),
     delete(projectId, id) {
+      cache?.endpoints.clear()
       return atomic(db, async (tx) => {
         const params = [projectId, id]
         await run(

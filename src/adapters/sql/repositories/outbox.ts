@@ -2,29 +2,57 @@
 // and the idempotency-key store.
 import type { ClaimedDelivery, IdempotencyRepository, OutboxRepository } from '../../../core/storage.js'
 import type { IdempotencyRecord } from '../../../core/types.js'
-import { atomic, run } from '../codec.js'
+import { atomic, decode, run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
 
-export function outboxRepository(db: SqlClient, t: Tables): OutboxRepository {
+/** Per-transaction memo of each project's active endpoints; endpoint writes clear it. */
+export interface EndpointCache {
+  endpoints: Map<string, Array<{ id: number; events: string[] }>>
+}
+
+export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache | null): OutboxRepository {
   const deliveries = t.deliveries
   return {
     async enqueue(event) {
-      // The event is stored only when some active endpoint subscribes to its type.
+      if (!cache) {
+        await run(
+          db,
+          `WITH subscribed AS (
+             SELECT id FROM ${t.endpoints.name}
+             WHERE project_id = $1 AND active AND events @> jsonb_build_array($2::text)
+           ), event AS (
+             INSERT INTO ${t.events.name} (project_id, type, body, created_at)
+             SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM subscribed) RETURNING id
+           )
+           INSERT INTO ${deliveries.name}
+             (project_id, event_id, endpoint_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+           SELECT $1, event.id, subscribed.id, $2, 'pending', 0, $4, $4, $4
+           FROM event CROSS JOIN subscribed ORDER BY subscribed.id`,
+          [event.projectId, event.type, event.body, event.createdAt],
+        )
+        return
+      }
+      // In a transaction the project's active endpoints are read once: a create that records
+      // several events (or none, with no endpoint) costs one lookup.
+      let endpoints = cache.endpoints.get(event.projectId)
+      if (!endpoints) {
+        const rows = await run(db, `SELECT id, events FROM ${t.endpoints.name} WHERE project_id = $1 AND active ORDER BY id`, [event.projectId])
+        endpoints = rows.map((row) => ({ id: Number(row.id), events: decode('json', row.events) as string[] }))
+        cache.endpoints.set(event.projectId, endpoints)
+      }
+      const subscribed = endpoints.filter((endpoint) => endpoint.events.includes(event.type)).map((endpoint) => endpoint.id)
+      if (subscribed.length === 0) return
       await run(
         db,
-        `WITH subscribed AS (
-           SELECT id FROM ${t.endpoints.name}
-           WHERE project_id = $1 AND active AND events @> jsonb_build_array($2::text)
-         ), event AS (
-           INSERT INTO ${t.events.name} (project_id, type, body, created_at)
-           SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM subscribed) RETURNING id
+        `WITH event AS (
+           INSERT INTO ${t.events.name} (project_id, type, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id
          )
          INSERT INTO ${deliveries.name}
            (project_id, event_id, endpoint_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
-         SELECT $1, event.id, subscribed.id, $2, 'pending', 0, $4, $4, $4
-         FROM event CROSS JOIN subscribed ORDER BY subscribed.id`,
-        [event.projectId, event.type, event.body, event.createdAt],
+         SELECT $1, event.id, endpoint.id, $2, 'pending', 0, $4, $4, $4
+         FROM event CROSS JOIN unnest($5::bigint[]) AS endpoint (id) ORDER BY endpoint.id`,
+        [event.projectId, event.type, event.body, event.createdAt, subscribed],
       )
     },
     claim({ now, limit, leaseMs }) {
