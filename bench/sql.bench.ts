@@ -9,6 +9,8 @@ import { postgresStorage } from '../dist/adapters/postgres.js'
 import { createAffiliateProgram, type AffiliateProgram, type StoragePort } from '../dist/index.js'
 
 const DATABASE_URL = process.env.DATABASE_URL
+/** SQL_BENCH_PARTS=creates,stats,payout picks parts. @default all three */
+const parts = new Set((process.env.SQL_BENCH_PARTS ?? 'creates,stats,payout').split(','))
 const fmt = (value: number) => Math.round(value).toLocaleString('en')
 type Raw = (text: string, params?: unknown[]) => Promise<unknown>
 
@@ -37,21 +39,26 @@ async function creates(label: string, storage: StoragePort, raw: { tx: (fn: (q: 
   const affiliates: number[] = []
   for (let index = 0; index < 20; index += 1) affiliates.push((await program.affiliates.create({ email: `c${index}@example.com` })).id)
   const tag = Date.now()
-  // Warm-up, then the baseline and the library alternately in two rounds; best of each.
+  // Warm-up, then short alternating rounds of baseline and library (machine noise hits both
+  // alike); the medians are reported.
   await throughput(100, workers, (index) => program.conversions.create({ type: 'purchase', affiliateId: affiliates[index % 20]!, baseValue: '19.99', reference: `w_${tag}_${index}` }))
-  let baseline = 0
-  let library = 0
-  for (let round = 0; round < 2; round += 1) {
-    baseline = Math.max(baseline, await throughput(count, workers, (index) =>
+  const baselines: number[] = []
+  const libraries: number[] = []
+  const rounds = 6
+  for (let round = 0; round < rounds; round += 1) {
+    baselines.push(await throughput(count / rounds, workers, (index) =>
       raw.tx(async (q) => {
         await q(INSERT_CONVERSION(schema), [program.projectId, affiliates[index % 20]!, `raw_${tag}_${round}_${index}`])
         await q(UPDATE_TOTALS(schema), [program.projectId, affiliates[index % 20]!])
       }),
     ))
-    library = Math.max(library, await throughput(count, workers, (index) =>
+    libraries.push(await throughput(count / rounds, workers, (index) =>
       program.conversions.create({ type: 'purchase', affiliateId: affiliates[index % 20]!, baseValue: '19.99', reference: `lib_${tag}_${round}_${index}` }),
     ))
   }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  const baseline = median(baselines)
+  const library = median(libraries)
   console.log(`${label} conversion creates (${workers} in flight): ${fmt(library)}/s`)
   console.log(`  baseline, the same writes in raw SQL (INSERT the conversion, UPDATE the affiliate's totals, one transaction): ${fmt(baseline)}/s; ratio ${(library / baseline).toFixed(2)} (target >= 0.50)`)
 }
@@ -122,9 +129,9 @@ async function payoutSettling(label: string, storage: StoragePort, raw: Raw, sch
   const storage = pgliteStorage({ db })
   const raw: Raw = (text, params) => db.query(text, params)
   await createAffiliateProgram({ storage, project: 'warm' })
-  await creates('PGlite', storage, { tx: (fn) => db.transaction((tx) => fn((text, params) => tx.query(text, params))) }, 'affiliate_kit', 2_000, 1)
-  await affiliateLatency('PGlite', storage, raw, 'affiliate_kit', 1_000_000)
-  await payoutSettling('PGlite', storage, raw, 'affiliate_kit')
+  if (parts.has('creates')) await creates('PGlite', storage, { tx: (fn) => db.transaction((tx) => fn((text, params) => tx.query(text, params))) }, 'affiliate_kit', 3_000, 1)
+  if (parts.has('stats')) await affiliateLatency('PGlite', storage, raw, 'affiliate_kit', 1_000_000)
+  if (parts.has('payout')) await payoutSettling('PGlite', storage, raw, 'affiliate_kit')
   await storage.close()
   await db.close()
 }
@@ -149,9 +156,9 @@ if (!DATABASE_URL) {
   }
   try {
     await createAffiliateProgram({ storage, project: 'warm' })
-    await creates('PostgreSQL', storage, { tx }, `"${schema}"`, 4_000, 8)
-    await affiliateLatency('PostgreSQL', storage, raw, `"${schema}"`, 1_000_000)
-    await payoutSettling('PostgreSQL', storage, raw, `"${schema}"`)
+    if (parts.has('creates')) await creates('PostgreSQL', storage, { tx }, `"${schema}"`, 6_000, 8)
+    if (parts.has('stats')) await affiliateLatency('PostgreSQL', storage, raw, `"${schema}"`, 1_000_000)
+    if (parts.has('payout')) await payoutSettling('PostgreSQL', storage, raw, `"${schema}"`)
   } finally {
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
     await storage.close()

@@ -3,6 +3,7 @@
 // mutex serializes our transactions with every other query, and it rolls back after errors.
 import { PGlite } from '@electric-sql/pglite'
 import type { StoragePort } from '../core/storage.js'
+import { preparedQuery } from './sql/pglite-statements.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from './sql/executor.js'
 import { sqlStorage, type SqlStorageOptions } from './sql/storage.js'
 
@@ -19,7 +20,11 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
   const executor: SqlExecutor = {
     inTransaction: false,
     query: async (text, params) => rows(await db.query(text, params ? [...params] : [])) as never,
-    transaction: (fn) => db.transaction((tx) => fn(nestedClient(async (text, params) => rows(await tx.query(text, params ? [...params] : [])) as never))),
+    // Inside our transaction we hold the database, so statements with parameters may run prepared.
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn(nestedClient(async (text, params) => (params?.length ? preparedQuery(db, text, params) : rows(await tx.query(text))) as never)),
+      ),
     close: async () => {
       if (!options.db) await db.close()
     },
