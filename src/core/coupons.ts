@@ -13,7 +13,7 @@ import {
   type UpdateCouponInput,
 } from './schemas.js'
 import type { StorageTx } from './storage.js'
-import type { Affiliate, Coupon } from './types.js'
+import type { Coupon } from './types.js'
 import { couponView, type CouponView } from './views.js'
 
 export function couponsService(ctx: ProjectContext) {
