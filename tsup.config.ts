@@ -4,6 +4,8 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'adapters/memory': 'src/adapters/memory.ts',
+    'adapters/pglite': 'src/adapters/pglite.ts',
+    'adapters/postgres': 'src/adapters/postgres.ts',
     'client/index': 'src/client/index.ts',
   },
   format: ['esm', 'cjs'],
