@@ -6,6 +6,7 @@ export default defineConfig({
     'adapters/memory': 'src/adapters/memory.ts',
     'adapters/pglite': 'src/adapters/pglite.ts',
     'adapters/postgres': 'src/adapters/postgres.ts',
+    'client/index': 'src/client/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
