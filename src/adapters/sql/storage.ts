@@ -33,7 +33,7 @@ function repositories(db: SqlClient, t: Tables): StorageTx {
   return {
     projects: projectRepository(db, t),
     apiKeys: apiKeyRepository(db, t),
-    affiliates: affiliateRepository(db, t),
+    affiliates: affiliateRepository(db, t, cache),
     referrals: referralRepository(db, t),
     conversions: conversionRepository(db, t),
     coupons: couponRepository(db, t),

@@ -11,7 +11,7 @@ import type {
   WebhookEndpointRepository,
 } from '../../../core/storage.js'
 import type { TotalsDelta } from '../../../core/types.js'
-import { atomic, encode, run } from '../codec.js'
+import { atomic, decode, encode, run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import { affiliateTotals, type Tables } from '../tables.js'
 import type { EndpointCache } from './outbox.js'
@@ -51,8 +51,24 @@ export function apiKeyRepository(db: SqlClient, t: Tables): ApiKeyRepository {
   }
 }
 
-export function affiliateRepository(db: SqlClient, t: Tables): AffiliateRepository {
+export function affiliateRepository(db: SqlClient, t: Tables, cache: EndpointCache | null): AffiliateRepository {
   const table = t.affiliates
+  // In a transaction, reading an affiliate also fetches the project's active webhook endpoints
+  // when not yet known: the events the transaction records next then cost no extra round trip.
+  const find = async (projectId: string, where: string, params: unknown[]) => {
+    if (!cache || cache.endpoints.has(projectId)) return table.findOne(db, `project_id = $1 AND ${where}`, [projectId, ...params])
+    const rows = await run(
+      db,
+      `SELECT *, (SELECT coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'events', e.events) ORDER BY e.id), '[]'::jsonb)
+         FROM ${t.endpoints.name} e WHERE e.project_id = $1 AND e.active) AS ak_endpoints
+       FROM ${table.name} WHERE project_id = $1 AND ${where} LIMIT 1`,
+      [projectId, ...params],
+    )
+    if (!rows[0]) return null
+    const endpoints = decode('json', rows[0].ak_endpoints) as Array<{ id: number | string; events: string[] }>
+    cache.endpoints.set(projectId, endpoints.map((endpoint) => ({ id: Number(endpoint.id), events: endpoint.events })))
+    return table.read(rows[0])
+  }
   return {
     async insert(affiliate) {
       const values = { ...affiliate, ...affiliate.totals }
@@ -60,9 +76,9 @@ export function affiliateRepository(db: SqlClient, t: Tables): AffiliateReposito
       // a referral-code collision in the same transaction.
       return db.inTransaction ? db.transaction((inner) => table.insert(inner, values, affiliateTotals)) : table.insert(db, values, affiliateTotals)
     },
-    get: (projectId, id) => table.get(db, projectId, id),
-    getByEmail: (projectId, email) => table.findOne(db, 'project_id = $1 AND lower(email) = lower($2)', [projectId, email]),
-    getByCode: (projectId, code) => table.findOne(db, 'project_id = $1 AND lower(referral_code) = lower($2)', [projectId, code]),
+    get: (projectId, id) => find(projectId, 'id = $2', [id]),
+    getByEmail: (projectId, email) => find(projectId, 'lower(email) = lower($2)', [email]),
+    getByCode: (projectId, code) => find(projectId, 'lower(referral_code) = lower($2)', [code]),
     lockForUpdate: (projectId, id) => table.get(db, projectId, id, 'FOR UPDATE'),
     update(projectId, id, patch) {
       const { totals: _ignored, ...rest } = patch as typeof patch & { totals?: unknown }
