@@ -108,15 +108,25 @@ suite(`postgres adapter${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`
     await pool.end()
   })
 
-  it("runs on the host's pool and leaves it open on close()", async () => {
-    const schema = schemaName()
-    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 3 })
-    const storage = postgresStorage({ pool, schema })
-    const program = await createAffiliateProgram({ storage })
-    await program.affiliates.create({ email: 'pooled@example.com' })
-    await storage.close()
-    const rows = await pool.query(`SELECT email FROM "${schema}".affiliates`)
-    expect(rows.rows).toEqual([{ email: 'pooled@example.com' }])
+  it("runs on the host's pool, beside another schema on the same connection, and leaves the pool open on close()", async () => {
+    const schemas = [schemaName(), schemaName(), schemaName()]
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 })
+    const storages = [
+      postgresStorage({ pool, schema: schemas[0]! }),
+      postgresStorage({ pool, schema: schemas[1]! }),
+      postgresStorage({ pool, schema: schemas[2]!, preparedStatements: false }),
+    ]
+    for (const storage of storages) {
+      const program = await createAffiliateProgram({ storage })
+      const affiliate = await program.affiliates.create({ email: 'pooled@example.com' })
+      await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: '10.00', reference: 'ch_1' })
+      expect(await program.affiliates.get('pooled@example.com')).toMatchObject({ earnings: { total: '3.00' } })
+      await storage.close()
+    }
+    for (const schema of schemas) {
+      const rows = await pool.query(`SELECT email FROM "${schema}".affiliates`)
+      expect(rows.rows).toEqual([{ email: 'pooled@example.com' }])
+    }
     await pool.end()
   })
 

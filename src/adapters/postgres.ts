@@ -7,8 +7,14 @@ import type { StoragePort } from '../core/storage.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from './sql/executor.js'
 import { sqlStorage, type SqlStorageOptions } from './sql/storage.js'
 
-export type PostgresStorageOptions = SqlStorageOptions &
-  (
+export type PostgresStorageOptions = SqlStorageOptions & {
+  /**
+   * Prepare statements once per connection (named statements). Turn off behind a pooler in
+   * transaction mode (PgBouncer before 1.21), which cannot keep them.
+   * @default true
+   */
+  preparedStatements?: boolean
+} & (
     | {
         connectionString: string
         /** Connections in the pool this storage creates. @default 10 */
@@ -28,7 +34,7 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   // Statements with parameters are prepared once per connection (named), saving parse time.
   const names = new Map<string, string>()
   const config = (text: string, params: readonly unknown[] | undefined) => {
-    if (!params || params.length === 0) return { text }
+    if (!params || params.length === 0 || options.preparedStatements === false) return { text, values: params ? [...params] : [] }
     let name = names.get(text)
     // Named by content, so storages on other schemas sharing a host pool never clash.
     if (!name) names.set(text, (name = `affiliate_kit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`))
