@@ -85,8 +85,12 @@ export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {
     update: (key, decide) =>
       transaction(async (_tx, client) => {
         const table = `${tables.schema}.rate_limits`
-        await run(client, `INSERT INTO ${table} (key, state) VALUES ($1, NULL) ON CONFLICT (key) DO NOTHING`, [key])
-        const rows = await run(client, `SELECT state FROM ${table} WHERE key = $1 FOR UPDATE`, [key])
+        // The no-op upsert creates or row-locks the key and returns its state in one statement.
+        const rows = await run(
+          client,
+          `INSERT INTO ${table} (key, state) VALUES ($1, NULL) ON CONFLICT (key) DO UPDATE SET key = excluded.key RETURNING state`,
+          [key],
+        )
         const current = rows[0]?.state
         const { state, result } = decide(current === null || current === undefined ? null : Number(current))
         await run(client, `UPDATE ${table} SET state = $2 WHERE key = $1`, [key, state])
