@@ -68,3 +68,10 @@ export function alternativeWindow(query: { limit?: number | undefined; offset?: 
 export function page(result: { total: number; limit: number; offset: number }): ListPage {
   return { total: result.total, limit: result.limit, offset: result.offset }
 }
+
+/** Drops undefined members: the core treats a present key as "supplied". */
+export function defined<T extends object>(input: T): T {
+  const output: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(input)) if (value !== undefined) output[key] = value
+  return output as T
+}

@@ -1,7 +1,7 @@
 // /affiliates: list, create, retrieve, update and delete, by email (and, in the alternative shape,
 // by `aff_` id too).
 import type { RouteDef } from '../route.js'
-import { affiliateRef, alternativeWindow, page, parseBody, parseQuery } from '../route.js'
+import { defined, affiliateRef, alternativeWindow, page, parseBody, parseQuery } from '../route.js'
 import {
   createAffiliateBody,
   createAffiliateBodyAlternative,
@@ -21,11 +21,11 @@ export const affiliateRoutes: RouteDef[] = [
     async handle({ api, query, alt }) {
       if (alt) {
         const q = parseQuery(listAffiliatesQueryAlternative, query)
-        const result = await api.affiliates.list({ ...alternativeWindow(q), status: q.status })
+        const result = await api.affiliates.list(defined({ ...alternativeWindow(q), status: q.status }))
         return { status: 200, body: alternativeList('affiliates', result.items.map((item) => alternativeAffiliate(item, false)), page(result)) }
       }
       const q = parseQuery(listAffiliatesQuery, query)
-      const result = await api.affiliates.list({ limit: q.limit, offset: q.offset, status: q.status })
+      const result = await api.affiliates.list(defined({ limit: q.limit, offset: q.offset, status: q.status }))
       return { status: 200, body: primaryList(result.items.map(primaryAffiliate), page(result)) }
     },
   },
@@ -36,18 +36,18 @@ export const affiliateRoutes: RouteDef[] = [
     async handle({ api, body, alt }) {
       if (alt) {
         const b = parseBody(createAffiliateBodyAlternative, body)
-        const view = await api.affiliates.create({
+        const view = await api.affiliates.create(defined({
           email: b.email,
           name: b.name,
           referralCode: b.referralCode,
           parentReferralCode: b.parent_referral_code,
           parentAffiliateId: b.parent_affiliate_id,
           customFields: b.customFields,
-        })
+        }))
         return { status: 201, body: alternativeData('affiliate', alternativeAffiliate(view, true)) }
       }
       const b = parseBody(createAffiliateBody, body)
-      const view = await api.affiliates.create({
+      const view = await api.affiliates.create(defined({
         email: b.email,
         referralCode: b.referral_code,
         partnerSlug: b.partner_slug,
@@ -57,7 +57,7 @@ export const affiliateRoutes: RouteDef[] = [
         paypalEmail: b.paypal_email,
         parentReferralCode: b.parent_referral_code,
         parentAffiliateId: b.parent_affiliate_id,
-      })
+      }))
       return { status: 201, body: primaryData(primaryAffiliateCreated(view)) }
     },
   },
@@ -82,7 +82,7 @@ export const affiliateRoutes: RouteDef[] = [
         return { status: 200, body: alternativeData('affiliate', alternativeAffiliate(view, true)) }
       }
       const b = parseBody(updateAffiliateBody, body)
-      const view = await api.affiliates.update(ref, {
+      const view = await api.affiliates.update(ref, defined({
         email: b.email,
         referralCode: b.referral_code,
         status: b.status,
@@ -91,7 +91,7 @@ export const affiliateRoutes: RouteDef[] = [
         paypalEmail: b.paypal_email,
         paymentMethod: b.payment_method,
         paymentDetails: b.payment_details,
-      })
+      }))
       return { status: 200, body: primaryData(primaryAffiliate(view)) }
     },
   },

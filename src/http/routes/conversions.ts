@@ -3,7 +3,7 @@
 import type { ProjectScope } from '../../core/program.js'
 import type { ConversionView } from '../../core/views.js'
 import type { RouteDef } from '../route.js'
-import { alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
+import { defined, alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
 import { createConversionBody, createConversionBodyAlternative, listConversionsQuery, listQueryAlternative, updateConversionBody } from '../schemas.js'
 import { alternativeConversion, alternativeData, alternativeList } from '../shapes/alternative.js'
 import { primaryConversion, primaryData, primaryList } from '../shapes/primary.js'
@@ -30,7 +30,7 @@ export const conversionRoutes: RouteDef[] = [
         return { status: 200, body: alternativeList('conversions', await alternativeConversions(api, result.items), page(result)) }
       }
       const q = parseQuery(listConversionsQuery, query)
-      const result = await api.conversions.list({
+      const result = await api.conversions.list(defined({
         limit: q.limit,
         offset: q.offset,
         type: q.type,
@@ -39,7 +39,7 @@ export const conversionRoutes: RouteDef[] = [
         paid: q.paid,
         from: q.from,
         to: q.to,
-      })
+      }))
       return { status: 200, body: primaryList(result.items.map(primaryConversion), page(result)) }
     },
   },
@@ -50,12 +50,12 @@ export const conversionRoutes: RouteDef[] = [
     async handle({ api, body, alt }) {
       if (alt) {
         const b = parseBody(createConversionBodyAlternative, body)
-        const result = await api.conversions.create({ type: 'purchase', email: b.customer_email, baseValue: b.amount, referralCode: b.referral_code })
+        const result = await api.conversions.create(defined({ type: 'purchase', email: b.customer_email, baseValue: b.amount, referralCode: b.referral_code }))
         const [record] = await alternativeConversions(api, [result.conversion])
         return { status: 201, body: alternativeData('conversion', record) }
       }
       const b = parseBody(createConversionBody, body)
-      const result = await api.conversions.create({
+      const result = await api.conversions.create(defined({
         type: b.type,
         affiliateId: b.affiliate_id,
         referralCode: b.referral_code,
@@ -69,7 +69,7 @@ export const conversionRoutes: RouteDef[] = [
         couponCodeUsed: b.coupon_code_used,
         paymentProcessor: b.payment_processor,
         productId: b.product_id,
-      })
+      }))
       const attribution = { affiliate_id: result.attribution.affiliateId, matched_by: result.attribution.matchedBy }
       const payload = { success: true, data: primaryConversion(result.conversion), attribution }
       return result.duplicate ? { status: 200, body: { ...payload, duplicate: true } } : { status: 201, body: payload }
@@ -92,7 +92,7 @@ export const conversionRoutes: RouteDef[] = [
     async handle({ api, params, body, alt }) {
       const id = pathId(params.id, 'conversion')
       const b = parseBody(updateConversionBody, body)
-      const view = await api.conversions.update(id, {
+      const view = await api.conversions.update(id, defined({
         value: b.value,
         baseValue: b.base_value,
         baseValueCurrency: b.base_value_currency,
@@ -103,7 +103,7 @@ export const conversionRoutes: RouteDef[] = [
         status: b.status,
         refundAmount: b.refund_amount,
         reason: b.reason,
-      })
+      }))
       if (alt) return { status: 200, body: alternativeData('conversion', (await alternativeConversions(api, [view]))[0]) }
       return { status: 200, body: primaryData(primaryConversion(view)) }
     },

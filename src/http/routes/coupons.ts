@@ -1,6 +1,6 @@
 // /coupons: list (filter by affiliate_id, coupon_code), create, retrieve, update, delete.
 import type { RouteDef } from '../route.js'
-import { alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
+import { defined, alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
 import { createCouponBody, createCouponBodyAlternative, listCouponsQuery, listQueryAlternative, updateCouponBody } from '../schemas.js'
 import { alternativeCoupon, alternativeData, alternativeList } from '../shapes/alternative.js'
 import { primaryCoupon, primaryData, primaryList } from '../shapes/primary.js'
@@ -16,7 +16,7 @@ export const couponRoutes: RouteDef[] = [
         return { status: 200, body: alternativeList('coupons', result.items.map(alternativeCoupon), page(result)) }
       }
       const q = parseQuery(listCouponsQuery, query)
-      const result = await api.coupons.list({ limit: q.limit, offset: q.offset, affiliateId: q.affiliate_id, code: q.coupon_code })
+      const result = await api.coupons.list(defined({ limit: q.limit, offset: q.offset, affiliateId: q.affiliate_id, code: q.coupon_code }))
       return { status: 200, body: primaryList(result.items.map(primaryCoupon), page(result)) }
     },
   },
@@ -28,11 +28,11 @@ export const couponRoutes: RouteDef[] = [
       if (alt) {
         const b = parseBody(createCouponBodyAlternative, body)
         const affiliate = await api.affiliates.get(b.affiliate_email)
-        const view = await api.coupons.create({ affiliateId: affiliate.id, code: b.code, discountType: b.discount_type, discountValue: b.discount_value })
+        const view = await api.coupons.create(defined({ affiliateId: affiliate.id, code: b.code, discountType: b.discount_type, discountValue: b.discount_value }))
         return { status: 201, body: alternativeData('coupon', alternativeCoupon(view)) }
       }
       const b = parseBody(createCouponBody, body)
-      const view = await api.coupons.create({ affiliateId: b.affiliate_id, code: b.coupon_code, processorCouponId: b.processor_coupon_id })
+      const view = await api.coupons.create(defined({ affiliateId: b.affiliate_id, code: b.coupon_code, processorCouponId: b.processor_coupon_id }))
       return { status: 201, body: primaryData(primaryCoupon(view)) }
     },
   },
@@ -52,7 +52,7 @@ export const couponRoutes: RouteDef[] = [
     async handle({ api, params, body, alt }) {
       const id = pathId(params.id, 'coupon')
       const b = parseBody(updateCouponBody, body)
-      const view = await api.coupons.update(id, { affiliateId: b.affiliate_id, code: b.coupon_code, processorCouponId: b.processor_coupon_id })
+      const view = await api.coupons.update(id, defined({ affiliateId: b.affiliate_id, code: b.coupon_code, processorCouponId: b.processor_coupon_id }))
       return { status: 200, body: alt ? alternativeData('coupon', alternativeCoupon(view)) : primaryData(primaryCoupon(view)) }
     },
   },

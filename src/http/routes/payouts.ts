@@ -1,6 +1,6 @@
 // /payouts (payouts recorded outside the service) and /clicks (DECISIONS.md §12).
 import type { RouteDef } from '../route.js'
-import { alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
+import { defined, alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
 import { createPayoutBody, createPayoutBodyAlternative, listPayoutsQuery, trackClickBody } from '../schemas.js'
 import { affiliateId, alternativeData, alternativeList, alternativePayout } from '../shapes/alternative.js'
 import { primaryData, primaryList, primaryPayout } from '../shapes/primary.js'
@@ -13,10 +13,10 @@ export const payoutRoutes: RouteDef[] = [
     async handle({ api, query, alt }) {
       const q = parseQuery(listPayoutsQuery, query)
       if (alt) {
-        const result = await api.payouts.list({ ...alternativeWindow(q), affiliateId: q.affiliate_id })
+        const result = await api.payouts.list(defined({ ...alternativeWindow(q), affiliateId: q.affiliate_id }))
         return { status: 200, body: alternativeList('payouts', result.items.map(alternativePayout), page(result)) }
       }
-      const result = await api.payouts.list({ limit: q.limit, offset: q.offset, affiliateId: q.affiliate_id })
+      const result = await api.payouts.list(defined({ limit: q.limit, offset: q.offset, affiliateId: q.affiliate_id }))
       return { status: 200, body: primaryList(result.items.map(primaryPayout), page(result)) }
     },
   },
@@ -26,13 +26,13 @@ export const payoutRoutes: RouteDef[] = [
     scope: 'payouts:write',
     async handle({ api, body, alt }) {
       const b = alt ? parseBody(createPayoutBodyAlternative, body) : parseBody(createPayoutBody, body)
-      const view = await api.payouts.create({
+      const view = await api.payouts.create(defined({
         affiliateId: b.affiliate_id,
         affiliateEmail: b.affiliate_email,
         amount: b.amount,
         method: b.method,
         paymentDate: b.payment_date,
-      })
+      }))
       return { status: 201, body: alt ? alternativeData('payout', alternativePayout(view)) : primaryData(primaryPayout(view)) }
     },
   },
@@ -51,7 +51,7 @@ export const payoutRoutes: RouteDef[] = [
     scope: 'referrals:write',
     async handle({ api, body, alt }) {
       const b = parseBody(trackClickBody, body)
-      const click = await api.trackClick({ referralCode: b.referral_code, ip: b.ip_address, userAgent: b.user_agent, url: b.landing_url })
+      const click = await api.trackClick(defined({ referralCode: b.referral_code, ip: b.ip_address, userAgent: b.user_agent, url: b.landing_url }))
       const record = alt
         ? { id: click.id, affiliateId: affiliateId(click.affiliateId), createdAt: click.createdAt.toISOString() }
         : { id: click.id, affiliate_id: click.affiliateId, created_at: click.createdAt.toISOString() }
