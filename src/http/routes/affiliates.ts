@@ -1,5 +1,7 @@
 // /affiliates: list, create, retrieve, update and delete, by email (and, in the alternative shape,
 // by `aff_` id too).
+import { AffiliateError } from '../../core/errors.js'
+import { HttpError } from '../errors.js'
 import type { RouteDef } from '../route.js'
 import { defined, affiliateRef, alternativeWindow, page, parseBody, parseQuery } from '../route.js'
 import {
@@ -12,6 +14,21 @@ import {
 } from '../schemas.js'
 import { alternativeAffiliate, alternativeData, alternativeList } from '../shapes/alternative.js'
 import { primaryAffiliate, primaryAffiliateCreated, primaryData, primaryList } from '../shapes/primary.js'
+
+// The alternative affiliate bodies are camelCase, like the core, except the parent fields.
+const ALTERNATIVE_FIELDS: Record<string, string> = { parentReferralCode: 'parent_referral_code', parentAffiliateId: 'parent_affiliate_id' }
+
+/** Reports core errors with the alternative body's own field names. */
+async function alternativeFields<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work
+  } catch (error) {
+    if (error instanceof AffiliateError && error.field) {
+      throw new HttpError(error.code, error.message, ALTERNATIVE_FIELDS[error.field] ?? error.field)
+    }
+    throw error
+  }
+}
 
 export const affiliateRoutes: RouteDef[] = [
   {
@@ -36,14 +53,14 @@ export const affiliateRoutes: RouteDef[] = [
     async handle({ api, body, alt }) {
       if (alt) {
         const b = parseBody(createAffiliateBodyAlternative, body)
-        const view = await api.affiliates.create(defined({
+        const view = await alternativeFields(api.affiliates.create(defined({
           email: b.email,
           name: b.name,
           referralCode: b.referralCode,
           parentReferralCode: b.parent_referral_code,
           parentAffiliateId: b.parent_affiliate_id,
           customFields: b.customFields,
-        }))
+        })))
         return { status: 201, body: alternativeData('affiliate', alternativeAffiliate(view, true)) }
       }
       const b = parseBody(createAffiliateBody, body)
@@ -78,7 +95,7 @@ export const affiliateRoutes: RouteDef[] = [
       const ref = affiliateRef(params.email, alt)
       if (alt) {
         const b = parseBody(updateAffiliateBodyAlternative, body)
-        const view = await api.affiliates.update(ref, b)
+        const view = await alternativeFields(api.affiliates.update(ref, b))
         return { status: 200, body: alternativeData('affiliate', alternativeAffiliate(view, true)) }
       }
       const b = parseBody(updateAffiliateBody, body)

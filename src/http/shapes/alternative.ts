@@ -19,19 +19,10 @@ const ALTERNATIVE_CODES: Record<HttpErrorCode, string> = {
 }
 
 export function alternativeError(info: ErrorInfo): unknown {
-  const field = info.field ? alternativeField(info.field) : null
+  const field = info.field
   const issue = field && info.message.startsWith(`${info.field}: `) ? info.message.slice(info.field!.length + 2) : info.message
   return { success: false, error: { code: ALTERNATIVE_CODES[info.code], message: info.message, details: { field, issue } } }
 }
-
-// Fields the alternative shape spells in camelCase.
-const CAMEL_FIELDS: Record<string, string> = {
-  referral_code: 'referralCode',
-  custom_fields: 'customFields',
-  payment_method: 'paymentMethod',
-  payment_details: 'paymentDetails',
-}
-const alternativeField = (field: string) => CAMEL_FIELDS[field] ?? field
 
 export function alternativeData(name: string, record: unknown): unknown {
   return { success: true, data: { [name]: record } }
