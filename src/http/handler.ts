@@ -48,6 +48,23 @@ function under(path: string, base: string): string | null {
   return path.startsWith(`${base}/`) ? path.slice(base.length) : null
 }
 
+const wellFormed = (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed() && !text.includes('\u0000')
+
+/** No storage can keep lone surrogates or NUL characters: refuse them up front, naming the field. */
+function checkStrings(value: unknown, path: string): void {
+  if (typeof value === 'string') {
+    if (!wellFormed(value)) throw new HttpError('invalid_request', `${path || 'body'}: must be well-formed Unicode without NUL characters`, path || 'body')
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => checkStrings(item, `${path}${path ? '.' : ''}${index}`))
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const field = `${path}${path ? '.' : ''}${key}`
+      if (!wellFormed(key)) throw new HttpError('invalid_request', 'body: field names must be well-formed Unicode without NUL characters', 'body')
+      checkStrings(item, field)
+    }
+  }
+}
+
 export function createHandler(program: AffiliateProgram, options: HandlerOptions = {}): FetchHandler {
   const basePath = normalizeBase(options.basePath ?? '/api/v1')
   const apiRoot = basePath.replace(/\/v\d+$/, '')
@@ -119,6 +136,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new HttpError('invalid_request', 'body: must be a JSON object', 'body')
     }
+    checkStrings(value, '')
     return value
   }
 
