@@ -3,6 +3,7 @@
 // Idempotency-Key, routing, and the error forms of both shapes. No input produces a 500.
 import type { AffiliateProgram } from '../core/program.js'
 import { hasScope, type VerifiedKey } from '../core/keys.js'
+import { fromFetchRequest, RESPOND, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse } from './bodies.js'
 import { errorInfo, GENERIC_ERROR, HttpError, type ErrorInfo } from './errors.js'
 import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type StoredResponse } from './idempotency.js'
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js'
@@ -27,7 +28,7 @@ export interface HandlerOptions {
   /** Largest accepted request body in bytes; larger is 413. @default 1048576 (1 MiB) */
   maxBodyBytes?: number
   /** Called with every unexpected error (answered with a generic 500). @default console.error */
-  onError?: (error: unknown, request: Request) => void
+  onError?: (error: unknown, request: { method: string; url: string }) => void
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -77,9 +78,9 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
   for (const route of ROUTES) router.add(route.method, route.path, route)
   const rootRouter = new Router<RouteDef>().add(WEBHOOK_TEST.method, WEBHOOK_TEST.path, WEBHOOK_TEST)
 
-  function json(status: number, body: string | null, headers: Record<string, string>): Response {
-    if (body === null) return new Response(null, { status, headers })
-    return new Response(body, { status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers } })
+  function json(status: number, body: string | null, headers: Record<string, string>): OutgoingResponse {
+    if (body === null) return { status, headers, body: null }
+    return { status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body }
   }
 
   function toStored(result: RouteResult): StoredResponse {
@@ -90,8 +91,8 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     return { status: info.status, body: JSON.stringify(renderError(info)) }
   }
 
-  async function authenticate(request: Request): Promise<VerifiedKey> {
-    const header = request.headers.get('authorization')
+  async function authenticate(request: IncomingRequest): Promise<VerifiedKey> {
+    const header = request.header('authorization')
     const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null
     if (!match) throw new HttpError('authentication_error', 'missing API key: send Authorization: Bearer rgk_...')
     const key = await program.verifyApiKey(match[1]!)
@@ -99,31 +100,12 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     return key
   }
 
-  async function readBody(request: Request): Promise<string> {
-    const type = request.headers.get('content-type')
+  async function readBody(request: IncomingRequest): Promise<string> {
+    const type = request.header('content-type')
     if (!type || !JSON_TYPE.test(type)) throw new HttpError('unsupported_media_type', 'Content-Type must be application/json')
-    const length = request.headers.get('content-length')
-    if (length && Number(length) > maxBodyBytes) throw new HttpError('payload_too_large', `request body is larger than ${maxBodyBytes} bytes`)
-    if (!request.body) return ''
-    const reader = request.body.getReader()
-    const chunks: Uint8Array[] = []
-    let size = 0
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      size += value.byteLength
-      if (size > maxBodyBytes) {
-        await reader.cancel().catch(() => {})
-        throw new HttpError('payload_too_large', `request body is larger than ${maxBodyBytes} bytes`)
-      }
-      chunks.push(value)
-    }
-    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
-    try {
-      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
-    } catch {
-      throw new HttpError('invalid_request', 'body: is not valid UTF-8', 'body')
-    }
+    const length = request.header('content-length')
+    if (length && Number(length) > maxBodyBytes) throw tooLarge(maxBodyBytes)
+    return request.text(maxBodyBytes)
   }
 
   function parseJson(text: string): unknown {
@@ -140,7 +122,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     return value
   }
 
-  async function serve(request: Request, url: URL, headers: Record<string, string>): Promise<Response> {
+  async function serve(request: IncomingRequest, url: URL, headers: Record<string, string>): Promise<OutgoingResponse> {
     const path = url.pathname
     const inner = under(path, basePath)
     const rootInner = inner === null ? under(path, apiRoot) : null
@@ -177,7 +159,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
         return errorStored(info)
       }
     }
-    const idempotencyKey = request.headers.get('idempotency-key')
+    const idempotencyKey = request.header('idempotency-key')
     if (route.method === 'POST' && idempotencyKey !== null) {
       const claim = {
         projectId: key.projectId,
@@ -193,15 +175,21 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     return json(stored.status, stored.status === 204 ? null : stored.body, headers)
   }
 
-  return async function handler(request: Request): Promise<Response> {
+  async function respond(request: IncomingRequest): Promise<OutgoingResponse> {
     const headers: Record<string, string> = {}
     try {
-      return await serve(request, new URL(request.url), headers)
+      let url: URL
+      try {
+        url = new URL(request.url)
+      } catch {
+        throw new HttpError('invalid_request', 'the request URL is malformed')
+      }
+      return await serve(request, url, headers)
     } catch (error) {
       let info = errorInfo(error)
       if (!info) {
         try {
-          onError(error, request)
+          onError(error, { method: request.method, url: request.url })
         } catch {
           // A failing logger must not turn into an unanswered request.
         }
@@ -211,4 +199,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
       return json(stored.status, stored.body, { ...headers, ...info.headers })
     }
   }
+
+  const handler: FetchHandler = async (request) => toFetchResponse(await respond(fromFetchRequest(request)))
+  return Object.assign(handler, { [RESPOND]: respond })
 }
