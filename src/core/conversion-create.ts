@@ -9,7 +9,7 @@ import { referralConverted, referralUpdated } from './events.js'
 import { ledgerDelta } from './ledger.js'
 import { decimalText, minorDigits, moneyNumber, parseMoney, type Decimal } from './money.js'
 import { createConversionInput, validate, type CreateConversionInput } from './schemas.js'
-import type { StorageTx } from './storage.js'
+import { UniqueViolation, type StorageTx } from './storage.js'
 import type { Affiliate, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
 import { conversionView, type ConversionView } from './views.js'
 
@@ -115,8 +115,8 @@ export interface CreateConversionResult {
 export function conversionCreation(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
-  async function exchange(request: ConversionRequest, project: Project): Promise<Decimal> {
-    if (request.baseValue === null) return ONE
+  function exchange(request: ConversionRequest, project: Project): Decimal | Promise<Decimal> {
+    if (request.baseValue === null || request.baseCurrency === project.settings.currency) return ONE
     return ctx.fxRate(request.baseCurrency, project.settings.currency, 'baseValueCurrency')
   }
 
@@ -241,11 +241,14 @@ export function conversionCreation(ctx: ProjectContext) {
     await tx.outbox.enqueue(referralUpdated(conversion, { ...context, amountUsd }))
   }
 
-  async function usdAmount(request: ConversionRequest): Promise<number | null> {
-    if (request.baseValue === null) return null
-    const rate = await ctx.tryFxRate(request.baseCurrency, 'USD')
-    if (!rate) return null
-    return moneyNumber(convertMoney(request.baseValue, request.baseCurrency, 'USD', rate), minorDigits('USD'))
+  /** amount_usd of referral_updated: null when no rate can be had. Synchronous when no FX is needed. */
+  function usdAmount(request: ConversionRequest): number | null | Promise<number | null> {
+    const { baseValue, baseCurrency } = request
+    if (baseValue === null) return null
+    if (baseCurrency === 'USD') return moneyNumber(baseValue, minorDigits('USD'))
+    return ctx
+      .tryFxRate(baseCurrency, 'USD')
+      .then((rate) => (rate ? moneyNumber(convertMoney(baseValue, baseCurrency, 'USD', rate), minorDigits('USD')) : null))
   }
 
   return {
@@ -256,7 +259,7 @@ export function conversionCreation(ctx: ProjectContext) {
       const fx = await exchange(request, project)
       const amountUsd = await usdAmount(request)
       try {
-        const { conversion, tier2, planned } = await storage.transaction((tx) => write(tx, project, request, fx, amountUsd))
+        const { conversion, tier2, planned } = await retryOnRace(() => storage.transaction((tx) => write(tx, project, request, fx, amountUsd)))
         const now = ctx.clock.now()
         return {
           conversion: conversionView(conversion, currency, now),
@@ -300,5 +303,19 @@ export function conversionCreation(ctx: ProjectContext) {
         },
       }
     },
+  }
+}
+
+/**
+ * Runs a write again when a concurrent request (another connection) committed the same new
+ * referred user first: the second run finds that row (and, for one reference, the winner).
+ */
+async function retryOnRace<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await work()
+    } catch (error) {
+      if (!(error instanceof UniqueViolation && error.constraint === 'referral_email') || attempt >= 2) throw error
+    }
   }
 }
