@@ -1,0 +1,120 @@
+// Requests per second through toNodeHandler on node:http (memory adapter): GET
+// /affiliates/:email and POST /conversions, next to a bare node:http JSON hello server measured
+// in the same run. Each server runs in its own child process; this process generates the load
+// (keep-alive agent, a fixed number of requests in flight, fixed duration). Asserts nothing.
+import { fork, type ChildProcess } from 'node:child_process'
+import { Agent, createServer, request } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+
+const CONCURRENCY = 32
+const WARMUP_MS = 1000
+const DURATION_MS = 4000
+
+type Kind = 'bare' | 'library'
+
+async function serve(kind: Kind): Promise<void> {
+  let server
+  let extra: Record<string, unknown> = {}
+  if (kind === 'bare') {
+    const body = JSON.stringify({ hello: 'world' })
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+      res.end(body)
+    })
+  } else {
+    const { memoryStorage } = await import('../src/adapters/memory.js')
+    const { createAffiliateProgram } = await import('../src/index.js')
+    const { createHandler, toNodeHandler } = await import('../src/http/index.js')
+    const program = await createAffiliateProgram({ storage: memoryStorage() })
+    const { key } = await program.keys.create()
+    await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN1' })
+    const buyer = await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB1' })
+    // The limiter stays on (its cost is part of every request), with room for the whole run.
+    server = createServer(toNodeHandler(createHandler(program, { rateLimit: { limit: 1_000_000_000 } })))
+    extra = { key, buyerId: buyer.id }
+  }
+  server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port, ...extra }))
+}
+
+async function startChild(kind: Kind): Promise<{ child: ChildProcess; port: number; key?: string; buyerId?: number }> {
+  const child = fork(fileURLToPath(import.meta.url), ['serve', kind], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE && kind === 'library' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])], stdio: 'inherit' })
+  const info = await new Promise<{ port: number; key?: string; buyerId?: number }>((resolve) => child.once('message', resolve as never))
+  return { child, ...info }
+}
+
+interface Load {
+  method: 'GET' | 'POST'
+  path: string
+  headers: Record<string, string>
+  body?: () => string
+}
+
+async function measure(port: number, load: Load): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY })
+  let counting = false
+  let count = 0
+  let errors = 0
+  let stop = false
+  const once = () =>
+    new Promise<void>((resolve) => {
+      const body = load.body?.()
+      const headers = body ? { ...load.headers, 'content-length': String(Buffer.byteLength(body)) } : load.headers
+      const req = request({ host: '127.0.0.1', port, method: load.method, path: load.path, headers, agent }, (res) => {
+        res.resume()
+        res.on('end', () => {
+          if (res.statusCode! >= 400) errors += 1
+          if (counting) count += 1
+          resolve()
+        })
+      })
+      req.on('error', () => {
+        errors += 1
+        resolve()
+      })
+      req.end(body)
+    })
+  const worker = async () => {
+    while (!stop) await once()
+  }
+  const workers = Array.from({ length: CONCURRENCY }, worker)
+  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS))
+  counting = true
+  const started = performance.now()
+  await new Promise((resolve) => setTimeout(resolve, DURATION_MS))
+  counting = false
+  const elapsed = performance.now() - started
+  stop = true
+  await Promise.all(workers)
+  agent.destroy()
+  if (errors > 0) console.log(`  (${errors} error responses)`)
+  return (count * 1000) / elapsed
+}
+
+async function main(): Promise<void> {
+  console.log(`node ${process.version}, ${CONCURRENCY} in flight, ${DURATION_MS / 1000} s per figure after ${WARMUP_MS / 1000} s warm-up`)
+  const bare = await startChild('bare')
+  const baseline = await measure(bare.port, { method: 'GET', path: '/', headers: {} })
+  bare.child.kill()
+  const lib = await startChild('library')
+  const auth = { authorization: `Bearer ${lib.key}` }
+  const get = await measure(lib.port, { method: 'GET', path: '/api/v1/affiliates/ann%40example.com', headers: auth })
+  const post = await measure(lib.port, {
+    method: 'POST',
+    path: '/api/v1/conversions',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: () => JSON.stringify({ type: 'purchase', affiliate_id: lib.buyerId, base_value: 19.99 }),
+  })
+  lib.child.kill('SIGINT')
+  const row = (name: string, rps: number) => console.log(`${name.padEnd(44)} ${rps.toFixed(0).padStart(8)} req/s  ${((rps / baseline) * 100).toFixed(0).padStart(4)}% of bare`)
+  row('bare node:http JSON hello (baseline)', baseline)
+  row('GET /affiliates/:email (toNodeHandler)', get)
+  row('POST /conversions (toNodeHandler)', post)
+  console.log('target: at least 60% of the bare server')
+}
+
+if (process.argv[2] === 'serve') {
+  process.on('SIGINT', () => process.exit(0))
+  await serve(process.argv[3] as Kind)
+}
+else await main()

@@ -1,0 +1,77 @@
+// HTTP errors: ONE table from error code to status, and HttpError for failures found by the HTTP
+// layer itself (bad JSON, wrong content type, unknown route). Anything else is a generic 500.
+import { AffiliateError, type AffiliateErrorCode } from '../core/errors.js'
+
+export type HttpErrorCode =
+  | AffiliateErrorCode
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limit_exceeded'
+  | 'server_error'
+
+export const STATUS_BY_CODE: Record<HttpErrorCode, number> = {
+  invalid_request: 400,
+  authentication_error: 401,
+  permission_denied: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limit_exceeded: 429,
+  server_error: 500,
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly code: HttpErrorCode,
+    message: string,
+    readonly field?: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message)
+    this.name = 'HttpError'
+  }
+
+  get status(): number {
+    return STATUS_BY_CODE[this.code]
+  }
+}
+
+/** A failure as the shapes render it: known errors keep their message, the rest become generic. */
+export interface ErrorInfo {
+  status: number
+  code: HttpErrorCode
+  message: string
+  field: string | null
+  headers?: Record<string, string>
+}
+
+export function errorInfo(error: unknown): ErrorInfo | null {
+  if (error instanceof HttpError) {
+    return { status: error.status, code: error.code, message: error.message, field: error.field ?? null, ...(error.headers ? { headers: error.headers } : {}) }
+  }
+  if (error instanceof AffiliateError && error.code in STATUS_BY_CODE) {
+    const field = error.field ? snakeField(error.field) : null
+    return { status: STATUS_BY_CODE[error.code], code: error.code, message: snakeMessage(error.message), field }
+  }
+  return null
+}
+
+export const GENERIC_ERROR: ErrorInfo = { status: 500, code: 'server_error', message: 'internal server error', field: null }
+
+const CAMEL = /([a-z0-9])([A-Z])/g
+
+/** `baseValue` -> `base_value`, `wiseDetails.accountId` -> `wise_details.account_id`. */
+export function snakeField(field: string): string {
+  return field.replace(CAMEL, '$1_$2').toLowerCase()
+}
+
+// Core messages name camelCase fields ("baseValue: must be ..."); users sent snake_case.
+const CORE_FIELDS =
+  /\b(baseValue|baseValueCurrency|affiliateId|affiliateEmail|referralCode|referredUserId|couponCodeUsed|paymentMethod|paymentDetails|payoutMethod|paypalEmail|partnerSlug|parentReferralCode|parentAffiliateId|paymentDate|refundAmount|processorCouponId|discountType|discountValue|userAgent|ipAddress|customFields|wiseDetails)\b/g
+
+export function snakeMessage(message: string): string {
+  return message.replace(CORE_FIELDS, (name) => snakeField(name))
+}

@@ -1,0 +1,205 @@
+// createHandler(program, options): the REST API of SPEC.md as a fetch handler
+// `(Request) => Promise<Response>`: auth and scopes, rate limit, body limits, JSON parsing,
+// Idempotency-Key, routing, and the error forms of both shapes. No input produces a 500.
+import type { AffiliateProgram } from '../core/program.js'
+import { hasScope, type VerifiedKey } from '../core/keys.js'
+import { fromFetchRequest, RESPOND, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse } from './bodies.js'
+import { errorInfo, GENERIC_ERROR, HttpError, type ErrorInfo } from './errors.js'
+import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type StoredResponse } from './idempotency.js'
+import { createRateLimiter, type RateLimitOptions } from './rate-limit.js'
+import type { RouteContext, RouteDef, RouteResult } from './route.js'
+import { Router } from './router.js'
+import { affiliateRoutes } from './routes/affiliates.js'
+import { conversionRoutes } from './routes/conversions.js'
+import { couponRoutes } from './routes/coupons.js'
+import { payoutRoutes } from './routes/payouts.js'
+import { referralRoutes } from './routes/referrals.js'
+import { webhookTest } from './routes/webhook-test.js'
+import { alternativeError } from './shapes/alternative.js'
+import { primaryError } from './shapes/primary.js'
+
+export interface HandlerOptions {
+  /** Path prefix of every route; the webhook test route lives at its parent (`/api/project/...`). @default '/api/v1' */
+  basePath?: string
+  /** Request and response shapes of SPEC.md (DECISIONS.md §9). @default 'primary' */
+  shape?: 'primary' | 'alternative'
+  /** Per-key rate limit; false turns it off. @default { limit: 100, windowSeconds: 60 } */
+  rateLimit?: RateLimitOptions | false
+  /** Largest accepted request body in bytes; larger is 413. @default 1048576 (1 MiB) */
+  maxBodyBytes?: number
+  /** Called with every unexpected error (answered with a generic 500). @default console.error */
+  onError?: (error: unknown, request: { method: string; url: string }) => void
+}
+
+export type FetchHandler = (request: Request) => Promise<Response>
+
+const ROUTES: RouteDef[] = [...affiliateRoutes, ...referralRoutes, ...conversionRoutes, ...couponRoutes, ...payoutRoutes]
+const WEBHOOK_TEST: RouteDef = { method: 'POST', path: '/project/:projectId/webhooks/:webhookId/test', scope: 'webhooks:write', handle: webhookTest }
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
+
+function normalizeBase(path: string): string {
+  const trimmed = `/${path}`.replace(/\/+/g, '/').replace(/\/$/, '')
+  return trimmed
+}
+
+/** Strips `base` only at a "/" boundary; null when path is not under it. */
+function under(path: string, base: string): string | null {
+  if (base === '') return path
+  if (path === base) return '/'
+  return path.startsWith(`${base}/`) ? path.slice(base.length) : null
+}
+
+const wellFormed = (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed() && !text.includes('\u0000')
+
+/** No storage can keep lone surrogates or NUL characters: refuse them up front, naming the field. */
+function checkStrings(value: unknown, path: string): void {
+  if (typeof value === 'string') {
+    if (!wellFormed(value)) throw new HttpError('invalid_request', `${path || 'body'}: must be well-formed Unicode without NUL characters`, path || 'body')
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => checkStrings(item, `${path}${path ? '.' : ''}${index}`))
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const field = `${path}${path ? '.' : ''}${key}`
+      if (!wellFormed(key)) throw new HttpError('invalid_request', 'body: field names must be well-formed Unicode without NUL characters', 'body')
+      checkStrings(item, field)
+    }
+  }
+}
+
+export function createHandler(program: AffiliateProgram, options: HandlerOptions = {}): FetchHandler {
+  const basePath = normalizeBase(options.basePath ?? '/api/v1')
+  const apiRoot = basePath.replace(/\/v\d+$/, '')
+  const alt = options.shape === 'alternative'
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
+  const onError = options.onError ?? ((error: unknown) => console.error('affiliate-kit: unexpected error', error))
+  const limiter = createRateLimiter(options.rateLimit, () => program.storage.rateLimitStore())
+  const renderError = alt ? alternativeError : primaryError
+  const router = new Router<RouteDef>()
+  for (const route of ROUTES) router.add(route.method, route.path, route)
+  const rootRouter = new Router<RouteDef>().add(WEBHOOK_TEST.method, WEBHOOK_TEST.path, WEBHOOK_TEST)
+
+  function json(status: number, body: string | null, headers: Record<string, string>): OutgoingResponse {
+    if (body === null) return { status, headers, body: null }
+    return { status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body }
+  }
+
+  function toStored(result: RouteResult): StoredResponse {
+    return { status: result.status, body: result.body === undefined ? '' : JSON.stringify(result.body) }
+  }
+
+  function errorStored(info: ErrorInfo): StoredResponse {
+    return { status: info.status, body: JSON.stringify(renderError(info)) }
+  }
+
+  async function authenticate(request: IncomingRequest): Promise<VerifiedKey> {
+    const header = request.header('authorization')
+    const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null
+    if (!match) throw new HttpError('authentication_error', 'missing API key: send Authorization: Bearer rgk_...')
+    const key = await program.verifyApiKey(match[1]!)
+    if (!key) throw new HttpError('authentication_error', 'invalid or revoked API key')
+    return key
+  }
+
+  async function readBody(request: IncomingRequest): Promise<string> {
+    const type = request.header('content-type')
+    if (!type || !JSON_TYPE.test(type)) throw new HttpError('unsupported_media_type', 'Content-Type must be application/json')
+    const length = request.header('content-length')
+    if (length && Number(length) > maxBodyBytes) throw tooLarge(maxBodyBytes)
+    return request.text(maxBodyBytes)
+  }
+
+  function parseJson(text: string): unknown {
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      throw new HttpError('invalid_request', 'body: is not valid JSON', 'body')
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new HttpError('invalid_request', 'body: must be a JSON object', 'body')
+    }
+    checkStrings(value, '')
+    return value
+  }
+
+  async function serve(request: IncomingRequest, url: URL, headers: Record<string, string>): Promise<OutgoingResponse> {
+    const path = url.pathname
+    const inner = under(path, basePath)
+    const rootInner = inner === null ? under(path, apiRoot) : null
+    if (inner === null && (rootInner === null || !rootInner.startsWith('/project/'))) {
+      throw new HttpError('not_found', `no route for ${request.method} ${path}`)
+    }
+    const key = await authenticate(request)
+    if (limiter) {
+      const outcome = await limiter(`key:${key.keyId}`, program.clock.now().getTime())
+      Object.assign(headers, outcome.headers)
+      if (!outcome.allowed) throw new HttpError('rate_limit_exceeded', 'rate limit exceeded; retry after the Retry-After seconds')
+    }
+    const { route, params } = inner !== null ? router.match(request.method, inner) : rootRouter.match(request.method, rootInner!)
+    if (params.projectId !== undefined && params.projectId !== key.projectId) throw new HttpError('not_found', 'project not found')
+    if (!hasScope(key.scopes, route.scope)) throw new HttpError('permission_denied', `this API key lacks the ${route.scope} scope`)
+
+    const hasBody = route.method === 'POST' || route.method === 'PUT'
+    const raw = hasBody ? await readBody(request) : ''
+    const ctx: RouteContext = {
+      api: program.project(key.projectId),
+      program,
+      projectId: key.projectId,
+      params,
+      query: url.searchParams,
+      body: hasBody ? parseJson(raw) : undefined,
+      alt,
+    }
+    const run = async (): Promise<StoredResponse> => {
+      try {
+        return toStored(await route.handle(ctx))
+      } catch (error) {
+        const info = errorInfo(error)
+        if (!info) throw error
+        return errorStored(info)
+      }
+    }
+    const idempotencyKey = request.header('idempotency-key')
+    if (route.method === 'POST' && idempotencyKey !== null) {
+      const claim = {
+        projectId: key.projectId,
+        key: checkIdempotencyKey(idempotencyKey),
+        fingerprint: idempotencyFingerprint(request.method, path, raw),
+        now: program.clock.now(),
+      }
+      const stored = await withIdempotency(program.storage, claim, run)
+      if (stored.replayed) headers['Idempotent-Replayed'] = 'true'
+      return json(stored.status, stored.status === 204 ? null : stored.body, headers)
+    }
+    const stored = await run()
+    return json(stored.status, stored.status === 204 ? null : stored.body, headers)
+  }
+
+  async function respond(request: IncomingRequest): Promise<OutgoingResponse> {
+    const headers: Record<string, string> = {}
+    try {
+      let url: URL
+      try {
+        url = new URL(request.url)
+      } catch {
+        throw new HttpError('invalid_request', 'the request URL is malformed')
+      }
+      return await serve(request, url, headers)
+    } catch (error) {
+      let info = errorInfo(error)
+      if (!info) {
+        try {
+          onError(error, { method: request.method, url: request.url })
+        } catch {
+          // A failing logger must not turn into an unanswered request.
+        }
+        info = GENERIC_ERROR
+      }
+      const stored = errorStored(info)
+      return json(stored.status, stored.body, { ...headers, ...info.headers })
+    }
+  }
+
+  const handler: FetchHandler = async (request) => toFetchResponse(await respond(fromFetchRequest(request)))
+  return Object.assign(handler, { [RESPOND]: respond })
+}

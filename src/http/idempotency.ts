@@ -1,0 +1,58 @@
+// The Idempotency-Key header on POST: the first request claims the key, its answer is stored for
+// 24 h and replayed to repeats; the same key with another body, or while the first is still
+// running, is 409. 5xx answers are not stored (the claim is released so a retry can run).
+import { createHash } from 'node:crypto'
+import type { StoragePort } from '../core/storage.js'
+import { HttpError } from './errors.js'
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
+
+export interface StoredResponse {
+  status: number
+  body: string
+}
+
+export function idempotencyFingerprint(method: string, path: string, body: string): string {
+  return `${method} ${path} ${createHash('sha256').update(body).digest('hex')}`
+}
+
+export function checkIdempotencyKey(key: string): string {
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new HttpError('invalid_request', 'Idempotency-Key: must be 1 to 255 visible ASCII characters', 'Idempotency-Key')
+  }
+  return key
+}
+
+/** Runs `run` once per key; a replay returns the stored response instead. */
+export async function withIdempotency(
+  storage: StoragePort,
+  claim: { projectId: string; key: string; fingerprint: string; now: Date },
+  run: () => Promise<StoredResponse>,
+): Promise<StoredResponse & { replayed: boolean }> {
+  const { projectId, key, fingerprint, now } = claim
+  const existing = await storage.idempotency.claim({
+    projectId,
+    key,
+    fingerprint,
+    response: null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+  })
+  if (existing) {
+    if (existing.fingerprint !== fingerprint) {
+      throw new HttpError('conflict', 'Idempotency-Key: this key was used with a different request', 'Idempotency-Key')
+    }
+    if (!existing.response) throw new HttpError('conflict', 'Idempotency-Key: a request with this key is still being processed', 'Idempotency-Key')
+    return { ...existing.response, replayed: true }
+  }
+  let response: StoredResponse
+  try {
+    response = await run()
+  } catch (error) {
+    await storage.idempotency.release(projectId, key)
+    throw error
+  }
+  if (response.status >= 500) await storage.idempotency.release(projectId, key)
+  else await storage.idempotency.complete(projectId, key, response)
+  return { ...response, replayed: false }
+}

@@ -1,0 +1,136 @@
+// toNodeHandler(handler): serves a fetch handler from node:http or Express. Uses Express's
+// `req.originalUrl` (so sub-path mounts keep the full path) and copes with a body a parser such
+// as express.json() already consumed (it is re-serialized from `req.body`). A handler made by
+// createHandler is driven directly, without building fetch Request / Response objects.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Readable } from 'node:stream'
+import { decodeUtf8, RESPOND, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from './bodies.js'
+import type { FetchHandler } from './handler.js'
+
+/** The parts of Express's request we read; plain node:http requests lack them. */
+interface MaybeExpressRequest extends IncomingMessage {
+  originalUrl?: string
+  body?: unknown
+  _body?: boolean
+}
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void
+
+/** The body a parser already read, as text; null when the stream is still unread. */
+function consumedBody(req: MaybeExpressRequest): string | null {
+  const consumed = req._body === true || req.readableEnded
+  if (!consumed || req.body === undefined) return null
+  if (typeof req.body === 'string') return req.body
+  if (req.body instanceof Uint8Array) return decodeUtf8(req.body)
+  return JSON.stringify(req.body)
+}
+
+function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size > maxBytes) {
+        req.off('data', onData)
+        req.resume() // drain the rest so the answer can still be sent
+        reject(tooLarge(maxBytes))
+        return
+      }
+      chunks.push(chunk)
+    }
+    req.on('data', onData)
+    req.once('end', () => {
+      try {
+        resolve(decodeUtf8(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
+      } catch (error) {
+        reject(error)
+      }
+    })
+    req.once('error', reject)
+  })
+}
+
+function requestUrl(req: MaybeExpressRequest): string {
+  const host = req.headers.host && /^[A-Za-z0-9.:[\]-]+$/.test(req.headers.host) ? req.headers.host : 'localhost'
+  return `http://${host}${req.originalUrl ?? req.url ?? '/'}`
+}
+
+function fromNodeRequest(req: MaybeExpressRequest): IncomingRequest {
+  return {
+    method: req.method ?? 'GET',
+    url: requestUrl(req),
+    header(name) {
+      const value = req.headers[name]
+      if (value === undefined) return null
+      return Array.isArray(value) ? value.join(', ') : value
+    },
+    async text(maxBytes) {
+      const parsed = consumedBody(req)
+      if (parsed !== null) {
+        if (Buffer.byteLength(parsed) > maxBytes) throw tooLarge(maxBytes)
+        return parsed
+      }
+      if (req.readableEnded) return ''
+      return readText(req, maxBytes)
+    },
+  }
+}
+
+/** A fetch Request for handlers not made by createHandler. */
+function toFetchRequest(req: MaybeExpressRequest): Request {
+  const headers = new Headers()
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    try {
+      headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
+    } catch {
+      // A header the fetch Headers class refuses is dropped rather than failing the request.
+    }
+  }
+  const method = req.method ?? 'GET'
+  const init: RequestInit & { duplex?: 'half' } = { method, headers }
+  if (method !== 'GET' && method !== 'HEAD') {
+    const parsed = consumedBody(req)
+    if (parsed !== null) {
+      headers.delete('content-length')
+      headers.delete('transfer-encoding')
+      init.body = parsed
+    } else if (!req.readableEnded) {
+      init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>
+      init.duplex = 'half'
+    }
+  }
+  return new Request(requestUrl(req), init)
+}
+
+async function viaFetch(handler: FetchHandler, req: MaybeExpressRequest): Promise<OutgoingResponse> {
+  const response = await handler(toFetchRequest(req))
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, name) => {
+    headers[name] = value
+  })
+  return { status: response.status, headers, body: response.body ? await response.text() : null }
+}
+
+function send(res: ServerResponse, response: OutgoingResponse): void {
+  const headers: Record<string, string | number> = { ...response.headers }
+  if (response.body !== null) headers['Content-Length'] = Buffer.byteLength(response.body)
+  res.writeHead(response.status, headers)
+  res.end(response.body ?? undefined)
+}
+
+export function toNodeHandler(handler: FetchHandler): NodeHandler {
+  const respond = (handler as FetchHandler & { [RESPOND]?: Respond })[RESPOND]
+  return (req, res, next) => {
+    const answer = respond ? respond(fromNodeRequest(req)) : viaFetch(handler, req)
+    answer
+      .then((response) => send(res, response))
+      .catch((error: unknown) => {
+        if (next) next(error)
+        else if (!res.headersSent) {
+          res.statusCode = 500
+          res.end()
+        } else res.destroy(error instanceof Error ? error : undefined)
+      })
+  }
+}

@@ -1,0 +1,59 @@
+// toNodeHandler details over a real node:http server: chunked bodies over the limit, invalid
+// UTF-8, a sub-path mount seen through originalUrl, and handlers not made by createHandler.
+import { createServer } from 'node:http'
+import { request as httpRequest } from 'node:http'
+import { afterEach, expect, test } from 'vitest'
+import { toNodeHandler } from '../src/http/index.js'
+import { setup } from './http/helpers.js'
+import { listen } from './http/transports.js'
+
+const servers: import('node:http').Server[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
+})
+
+async function serve(handler: Parameters<typeof toNodeHandler>[0]): Promise<string> {
+  const server = createServer(toNodeHandler(handler))
+  servers.push(server)
+  return listen(server)
+}
+
+function raw(origin: string, path: string, headers: Record<string, string>, chunks: Buffer[]): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(origin)
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path, method: 'POST', headers }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode!, body }))
+    })
+    req.on('error', reject)
+    for (const chunk of chunks) req.write(chunk)
+    req.end()
+  })
+}
+
+test('a chunked body over maxBodyBytes is 413; invalid UTF-8 is 400; a valid chunked body works', async () => {
+  const s = await setup({ handler: { maxBodyBytes: 1000 } })
+  const origin = await serve(s.handler)
+  const headers = { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' }
+  const big = await raw(origin, '/api/v1/affiliates', headers, [Buffer.from('{"email":"a@b.co","payment_details":"'), Buffer.alloc(5000, 'x'), Buffer.from('"}')])
+  expect(big.status).toBe(413)
+  const invalid = await raw(origin, '/api/v1/affiliates', headers, [Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])])
+  expect(invalid.status).toBe(400)
+  expect(JSON.parse(invalid.body).error).toContain('UTF-8')
+  const ok = await raw(origin, '/api/v1/affiliates', headers, [Buffer.from('{"email":'), Buffer.from('"a@b.co"}')])
+  expect(ok.status).toBe(201)
+  expect((await s.program.affiliates.list()).total).toBe(1)
+})
+
+test('a plain fetch handler (not made by createHandler) is served through Request / Response', async () => {
+  const origin = await serve(async (request) => {
+    const body = request.method === 'POST' ? await request.text() : ''
+    return new Response(JSON.stringify({ method: request.method, path: new URL(request.url).pathname, body }), { status: 202, headers: { 'x-seen': 'yes' } })
+  })
+  const res = await fetch(`${origin}/some/path?x=1`, { method: 'POST', body: 'hello' })
+  expect(res.status).toBe(202)
+  expect(res.headers.get('x-seen')).toBe('yes')
+  expect(await res.json()).toEqual({ method: 'POST', path: '/some/path', body: 'hello' })
+})

@@ -1,0 +1,89 @@
+// Helpers for the HTTP tests: a program over the memory adapter with a test clock, API keys, and
+// `call`, which sends a Request through the handler and parses the answer.
+import { memoryStorage } from '../../src/adapters/memory.js'
+import { testClock, type TestClock } from '../../src/core/clock.js'
+import { createAffiliateProgram, type AffiliateProgram } from '../../src/index.js'
+import type { ProjectSettingsInput } from '../../src/core/schemas.js'
+import type { Scope } from '../../src/core/types.js'
+import { createHandler, type FetchHandler, type HandlerOptions } from '../../src/http/index.js'
+
+export interface Reply {
+  status: number
+  headers: Headers
+  text: string
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test convenience
+  body: any
+}
+
+export interface CallOptions {
+  key?: string | null
+  headers?: Record<string, string>
+  /** A raw body sent as is (no JSON.stringify). */
+  raw?: string
+}
+
+export type Caller = (method: string, path: string, body?: unknown, options?: CallOptions) => Promise<Reply>
+
+export async function reply(response: Response): Promise<Reply> {
+  const text = await response.text()
+  let body: unknown = null
+  if (text) {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = text
+    }
+  }
+  return { status: response.status, headers: response.headers, text, body }
+}
+
+export function caller(send: (request: Request) => Promise<Response>, defaultKey: string, origin = 'http://test.local'): Caller {
+  return async (method, path, body, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers }
+    const key = options.key === undefined ? defaultKey : options.key
+    if (key !== null) headers.authorization = `Bearer ${key}`
+    let payload: string | undefined
+    if (options.raw !== undefined) payload = options.raw
+    else if (body !== undefined) payload = JSON.stringify(body)
+    if (payload !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json'
+    }
+    const url = path.startsWith('http') ? path : `${origin}${path.startsWith('/api/') ? '' : '/api/v1'}${path}`
+    return reply(await send(new Request(url, { method, headers, ...(payload !== undefined ? { body: payload } : {}) })))
+  }
+}
+
+export interface Setup {
+  program: AffiliateProgram
+  clock: TestClock
+  key: string
+  handler: FetchHandler
+  call: Caller
+  /** A key of the same project with only these scopes. */
+  keyWith(scopes: Scope[]): Promise<string>
+}
+
+export async function setup(options: { handler?: HandlerOptions; settings?: ProjectSettingsInput } = {}): Promise<Setup> {
+  const clock = testClock('2026-03-01T00:00:00.000Z')
+  const program = await createAffiliateProgram({ storage: memoryStorage(), clock, ...(options.settings ? { settings: options.settings } : {}) })
+  const { key } = await program.keys.create()
+  const handler = createHandler(program, { rateLimit: { limit: 100_000 }, ...options.handler })
+  return {
+    program,
+    clock,
+    key,
+    handler,
+    call: caller(handler, key),
+    keyWith: async (scopes) => (await program.keys.create({ scopes })).key,
+  }
+}
+
+/** setup() whose call goes through the given transport; stop() closes it. */
+export async function setupVia(
+  transport: import('./transports.js').Transport,
+  options: Parameters<typeof setup>[0] = {},
+): Promise<Setup & { stop(): Promise<void>; origin: string }> {
+  const base = await setup(options)
+  const started = await transport.start(base.handler)
+  return { ...base, call: caller(started.send, base.key, started.origin), stop: started.stop, origin: started.origin }
+}
