@@ -14,6 +14,10 @@ export interface PgliteStorageOptions extends SqlStorageOptions {
   db?: PGlite
 }
 
+/**
+ * Storage in PGlite: `pgliteStorage()` in memory, `pgliteStorage({ dataDir })` persisted, or
+ * `pgliteStorage({ db })` on your own instance. Tables live in `schema`; migrations run on first use.
+ */
 export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
   const db = options.db ?? new PGlite(options.dataDir)
   const rows = (result: { rows: unknown[] }) => result.rows as SqlRow[]

@@ -26,6 +26,11 @@ export type PostgresStorageOptions = SqlStorageOptions & {
       }
   )
 
+/**
+ * Storage in PostgreSQL: `postgresStorage({ connectionString })` or `postgresStorage({ pool })`
+ * with your own `pg` Pool. Tables live in `schema`; migrations run on first use, once, even when
+ * several processes start together.
+ */
 export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   const owned = !('pool' in options)
   const pool: Pool = 'pool' in options ? options.pool : new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 } satisfies PoolConfig)
