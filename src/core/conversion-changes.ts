@@ -29,6 +29,17 @@ export function conversionChanges(ctx: ProjectContext) {
     return conversion
   }
 
+  /**
+   * Reads the conversion for a change: locks its affiliate first (as payouts do, so the two never
+   * deadlock), then reads the conversion again, so concurrent changes apply one after another
+   * to the latest state instead of overwriting each other.
+   */
+  async function findForChange(tx: StorageTx, id: number): Promise<Conversion> {
+    const seen = await find(tx, id)
+    await tx.affiliates.lockForUpdate(projectId, seen.affiliateId)
+    return find(tx, id)
+  }
+
   /** The next state of the conversion and how much of its base value this change refunds. */
   function nextState(conversion: Conversion, data: ReturnType<typeof parse>, currency: string) {
     const next: Conversion = { ...conversion }
@@ -128,7 +139,7 @@ export function conversionChanges(ctx: ProjectContext) {
       const { settings } = await ctx.project()
       const updated = await withConflicts(() =>
         storage.transaction(async (tx) => {
-          const conversion = await find(tx, id)
+          const conversion = await findForChange(tx, id)
           const { next, refunded } = nextState(conversion, data, settings.currency)
           const { id: _id, projectId: _projectId, createdAt: _createdAt, ...patch } = next
           const saved = (await tx.conversions.update(projectId, id, patch))!
@@ -143,7 +154,7 @@ export function conversionChanges(ctx: ProjectContext) {
     /** Deletes the conversion; paid money it held returns to the affiliate's credit. */
     async delete(id: number): Promise<void> {
       await storage.transaction(async (tx) => {
-        const conversion = await find(tx, id)
+        const conversion = await findForChange(tx, id)
         await tx.conversions.delete(projectId, id)
         await tx.affiliates.adjustTotals(projectId, conversion.affiliateId, ledgerDelta(conversion, null))
       })
