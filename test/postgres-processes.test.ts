@@ -98,4 +98,50 @@ suite(`postgres: several processes at once${DATABASE_URL ? '' : ` (skipped: ${NO
     expect(await count('referrals')).toBe(0)
     expect(await program.affiliates.get(affiliateId)).toMatchObject({ purchases: 0, earnings: { total: '0.00' } })
   })
+
+  it('concurrent changes of one conversion (several connections) apply to its latest state: no double refund', async () => {
+    const { program, affiliateId } = await freshProgram()
+    const { conversion } = await program.conversions.create({ type: 'purchase', affiliateId, baseValue: '100.00', reference: 'ch_refund' })
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        program.conversions.update(conversion.id, { refundAmount: '10.00' }).then(
+          () => 'ok',
+          (error: { code?: string }) => error.code ?? 'crash',
+        ),
+      ),
+    )
+    expect(outcomes).toEqual(Array.from({ length: 10 }, () => 'ok'))
+    // Ten refunds of 10.00 each refund the whole 100.00 (as one after another would), and the
+    // commission leaves the ledger.
+    expect(await program.conversions.get(conversion.id)).toMatchObject({ refundedBaseValue: '100.00', status: 'refunded' })
+    const totals = await oracle.query(`SELECT counted_value_minor::text AS counted FROM "${schema}".affiliates WHERE id = $1`, [affiliateId])
+    expect(totals.rows[0]).toEqual({ counted: '0' })
+  })
+
+  it('payouts racing conversion changes of the same affiliate neither deadlock nor lose money', async () => {
+    const { program, affiliateId } = await freshProgram()
+    const ids: number[] = []
+    for (let index = 0; index < 12; index += 1) {
+      const { conversion } = await program.conversions.create({ type: 'purchase', affiliateId, baseValue: '10.00', value: '5.00', reference: `ch_mix_${index}` })
+      ids.push(conversion.id)
+    }
+    const work = ids.flatMap((id, index) => [
+      program.conversions.update(id, { status: 'rejected' }).then(() => 'ok', (error: { code?: string }) => error.code ?? 'crash'),
+      program.payouts.create({ affiliateId, amount: '5.00' }).then(() => 'ok', (error: { code?: string }) => error.code ?? 'crash'),
+      ...(index % 3 === 0 ? [program.conversions.delete(id).then(() => 'ok', (error: { code?: string }) => error.code ?? 'crash')] : []),
+    ])
+    const outcomes = await Promise.all(work)
+    expect(outcomes.filter((outcome) => !['ok', 'invalid_request', 'not_found', 'conflict'].includes(outcome))).toEqual([])
+    // The running totals still equal what the rows say.
+    const check = await oracle.query(
+      `SELECT a.counted_value_minor::text AS counted, a.paid_value_minor::text AS paid,
+         (SELECT coalesce(sum(value_minor), 0)::text FROM "${schema}".conversions c WHERE c.affiliate_id = a.id AND c.status = 'active') AS rows_counted,
+         (SELECT coalesce(sum(value_minor), 0)::text FROM "${schema}".conversions c WHERE c.affiliate_id = a.id AND c.status = 'active' AND c.paid) AS rows_paid
+       FROM "${schema}".affiliates a WHERE a.id = $1`,
+      [affiliateId],
+    )
+    const row = check.rows[0]
+    expect(row.counted).toBe(row.rows_counted)
+    expect(row.paid).toBe(row.rows_paid)
+  })
 })
