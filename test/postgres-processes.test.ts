@@ -144,4 +144,33 @@ suite(`postgres: several processes at once${DATABASE_URL ? '' : ` (skipped: ${NO
     expect(row.counted).toBe(row.rows_counted)
     expect(row.paid).toBe(row.rows_paid)
   })
+
+  it('deleting an affiliate while another connection writes a conversion for it leaves no orphan row', async () => {
+    const { program, affiliateId } = await freshProgram()
+    const projectId = program.projectId
+    let inserted!: () => void
+    let commit!: () => void
+    const insertedSignal = new Promise<void>((resolve) => (inserted = resolve))
+    const commitSignal = new Promise<void>((resolve) => (commit = resolve))
+    const writer = storage.transaction(async (tx) => {
+      const now = new Date()
+      await tx.conversions.insert({
+        projectId, affiliateId, referredUserId: null, customerEmail: null, type: 'purchase', value: 300n, baseValue: 1000n,
+        baseCurrency: 'USD', refundedBaseValue: 0n, paid: false, paidByPayoutId: null, status: 'active', holdUntil: now,
+        reference: 'ch_orphan', fingerprint: null, couponCodeUsed: null, basis: 'purchase', commissionType: 'percentage',
+        commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, createdAt: now,
+      })
+      inserted()
+      await commitSignal
+    })
+    await insertedSignal
+    const deletion = storage.affiliates.delete(projectId, affiliateId)
+    // Give the deletion time to reach the affiliate row before the writer commits.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    commit()
+    await writer
+    expect(await deletion).toBe(true)
+    const orphans = await oracle.query(`SELECT count(*)::int AS n FROM "${schema}".conversions WHERE project_id = $1`, [projectId])
+    expect(orphans.rows[0].n).toBe(0)
+  })
 })
