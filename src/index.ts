@@ -2,7 +2,7 @@
 import { createAffiliateProgram as createCoreProgram, type AffiliateProgram, type AffiliateProgramOptions } from './core/program.js'
 import { createWebhookRunner } from './webhooks/runner.js'
 
-export type { AffiliateProgram, AffiliateProgramOptions, ProjectScope, WebhookRunner } from './core/program.js'
+export type { AffiliateProgram, AffiliateProgramOptions, ProjectScope, TestDeliveryResult, WebhookRunner } from './core/program.js'
 
 /** Creates the program over a storage adapter, with the webhook dispatcher wired in. */
 export function createAffiliateProgram(options: AffiliateProgramOptions): Promise<AffiliateProgram> {

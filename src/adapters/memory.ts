@@ -453,6 +453,28 @@ function repositories(state: MemoryState, log: UndoLog): StorageTx {
       state.deliveries.replace({ ...existing, status: 'pending', nextAttemptAt: now, leaseUntil: null, updatedAt: now }, log)
       return true
     },
+    async insertTestDelivery({ event, endpointId, leaseUntil }) {
+      const endpoint = inProject(state.endpoints.get(endpointId), event.projectId)
+      if (!endpoint) return null
+      const stored = state.events.insert(event, log)
+      const delivery = state.deliveries.insert(
+        {
+          projectId: event.projectId,
+          eventId: stored.id,
+          endpointId,
+          eventType: event.type,
+          status: 'delivering',
+          attempts: 0,
+          nextAttemptAt: null,
+          leaseUntil,
+          lastStatusCode: null,
+          createdAt: event.createdAt,
+          updatedAt: event.createdAt,
+        },
+        log,
+      )
+      return { delivery: { ...delivery }, event: { ...stored }, endpoint: { ...endpoint } }
+    },
   }
 
   const idempotency: IdempotencyRepository = {

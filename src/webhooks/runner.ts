@@ -12,5 +12,5 @@ export function createWebhookRunner(_program: AffiliateProgram, _options: Webhoo
   const notYet = (): never => {
     throw new Error('webhook delivery is not implemented yet')
   }
-  return { start: notYet, stop: async () => {}, dispatch: notYet }
+  return { start: notYet, stop: async () => {}, dispatch: notYet, sendTest: notYet }
 }
