@@ -4,6 +4,7 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'adapters/memory': 'src/adapters/memory.ts',
+    webhooks: 'src/webhooks/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
