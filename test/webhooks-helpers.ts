@@ -33,7 +33,7 @@ export const answer =
     response.end(text)
   }
 
-export async function startReceiver(handler: Reply = answer(200, 'ok')): Promise<Receiver> {
+export async function startReceiver(handler: Reply = answer(200, 'ok'), port = 0): Promise<Receiver> {
   let current = handler
   const requests: ReceivedRequest[] = []
   const server = createServer((req, res) => {
@@ -51,11 +51,11 @@ export async function startReceiver(handler: Reply = answer(200, 'ok')): Promise
       current(received, res)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  const bound = (server.address() as AddressInfo).port
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    port,
+    url: `http://127.0.0.1:${bound}/hooks`,
+    port: bound,
     requests,
     reply(next) {
       current = next
@@ -87,4 +87,29 @@ export async function webhookProgram(
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   })
   return { program, clock }
+}
+
+/** Causes one referral_signed_up event. */
+export async function signUp(program: AffiliateProgram, email = 'signup@example.com'): Promise<void> {
+  const affiliate = await program.affiliates.create({ email: `aff-${email}` })
+  await program.referrals.create({ email, affiliateId: affiliate.id })
+}
+
+/**
+ * Drives one delivery through its automatic schedule with the test clock: dispatches, checks
+ * nothing is sent early, moves the clock to the next attempt, and so on until it leaves `pending`.
+ * Returns the clock times of the attempts.
+ */
+export async function runSchedule(program: AffiliateProgram, clock: TestClock, deliveryId: number): Promise<number[]> {
+  const times: number[] = []
+  for (let round = 0; round < 10; round++) {
+    times.push(clock.now().getTime())
+    if ((await program.webhooks.dispatch()) !== 1) throw new Error(`round ${round}: expected one send`)
+    const delivery = (await program.webhooks.deliveries()).items.find((item) => item.id === deliveryId)!
+    if (delivery.status !== 'pending') return times
+    clock.set(new Date(delivery.nextAttemptAt!.getTime() - 1))
+    if ((await program.webhooks.dispatch()) !== 0) throw new Error(`round ${round}: sent before nextAttemptAt`)
+    clock.advance({ ms: 1 })
+  }
+  throw new Error('delivery never left pending')
 }
