@@ -5,6 +5,7 @@ export default defineConfig({
     index: 'src/index.ts',
     'adapters/memory': 'src/adapters/memory.ts',
     webhooks: 'src/webhooks/index.ts',
+    'client/index': 'src/client/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

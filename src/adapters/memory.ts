@@ -20,6 +20,7 @@ import type {
 import { UniqueViolation } from '../core/storage.js'
 import type {
   Affiliate,
+  AffiliateTotals,
   ApiKeyRecord,
   Click,
   Conversion,
@@ -79,7 +80,16 @@ function setMapEntry<K, V>(map: Map<K, V>, key: K, value: V | undefined, log: Un
   log.push(() => (previous === undefined ? map.delete(key) : map.set(key, previous)))
 }
 
-function repositories(state: MemoryState, log: UndoLog): StorageTx {
+/** The undo log of the transaction running now (transactions never overlap: one mutex). */
+interface CurrentLog {
+  entries: UndoLog
+}
+
+function repositories(state: MemoryState, current: CurrentLog): StorageTx {
+  // Every write records its inverse in the running transaction's log.
+  const log = {
+    push: (undo: () => void) => current.entries.push(undo),
+  } as UndoLog
   const projects: ProjectRepository = {
     async insert(project) {
       for (const existing of state.projects.values()) {
@@ -148,11 +158,16 @@ function repositories(state: MemoryState, log: UndoLog): StorageTx {
     async adjustTotals(projectId, id, delta) {
       const existing = inProject(state.affiliates.get(id), projectId)
       if (!existing) return
-      const totals = { ...existing.totals }
-      for (const [key, value] of Object.entries(delta) as Array<[keyof typeof totals, bigint | number]>) {
-        ;(totals as Record<string, bigint | number>)[key] = (totals[key] as never) + (value as never)
+      const totals = existing.totals
+      const next: AffiliateTotals = {
+        countedValue: totals.countedValue + (delta.countedValue ?? 0n),
+        paidValue: totals.paidValue + (delta.paidValue ?? 0n),
+        credit: totals.credit + (delta.credit ?? 0n),
+        clicks: totals.clicks + (delta.clicks ?? 0),
+        signups: totals.signups + (delta.signups ?? 0),
+        purchases: totals.purchases + (delta.purchases ?? 0),
       }
-      state.affiliates.replace({ ...existing, totals }, log)
+      state.affiliates.replaceUnindexed({ ...existing, totals: next }, log)
     },
     async delete(projectId, id) {
       if (!inProject(state.affiliates.get(id), projectId)) return false
@@ -269,7 +284,7 @@ function repositories(state: MemoryState, log: UndoLog): StorageTx {
         if (amount + row.value > budget) break
         amount += row.value
         count += 1
-        state.conversions.replace({ ...row, paid: true, paidByPayoutId: payoutId }, log)
+        state.conversions.replaceUnindexed({ ...row, paid: true, paidByPayoutId: payoutId }, log)
       }
       return { count, amount }
     },
@@ -525,7 +540,7 @@ class Mutex {
 
 /** Wraps every method of every repository so each root call runs as its own transaction. */
 function rootRepositories(run: <T>(fn: (tx: StorageTx) => Promise<T>) => Promise<T>): StorageTx {
-  const probe = repositories(new MemoryState(), [])
+  const probe = repositories(new MemoryState(), { entries: [] })
   const root: Record<string, Record<string, unknown>> = {}
   for (const [repoName, repo] of Object.entries(probe)) {
     const wrapped: Record<string, unknown> = {}
@@ -543,6 +558,8 @@ export function memoryStorage(): StoragePort {
   const state = new MemoryState()
   const mutex = new Mutex()
   const inTransaction = new AsyncLocalStorage<true>()
+  const current: CurrentLog = { entries: [] }
+  const repos = repositories(state, current)
 
   const transaction = <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
     if (inTransaction.getStore()) {
@@ -551,11 +568,14 @@ export function memoryStorage(): StoragePort {
     return mutex.run(() =>
       inTransaction.run(true, async () => {
         const log: UndoLog = []
+        current.entries = log
         try {
-          return await fn(repositories(state, log))
+          return await fn(repos)
         } catch (error) {
           for (let index = log.length - 1; index >= 0; index -= 1) log[index]!()
           throw error
+        } finally {
+          current.entries = []
         }
       }),
     )

@@ -26,8 +26,21 @@ function common(type: EventType, projectId: string, at: Date, party: Party) {
   }
 }
 
-function event(type: EventType, projectId: string, at: Date, body: object): NewEvent {
-  return { projectId, type, createdAt: at, body: JSON.stringify(body) }
+/**
+ * The body is built and serialized on first read, once: adapters that store nothing when no
+ * endpoint subscribes never pay for it.
+ */
+function event(type: EventType, projectId: string, at: Date, build: () => object): NewEvent {
+  let body: string | undefined
+  return {
+    projectId,
+    type,
+    createdAt: at,
+    get body() {
+      body ??= JSON.stringify(build())
+      return body
+    },
+  }
 }
 
 function baseAmount(conversion: Conversion): number {
@@ -43,7 +56,7 @@ export interface ConversionEventContext extends Party {
 
 export function referralConverted(conversion: Conversion, context: ConversionEventContext): NewEvent {
   const digits = minorDigits(context.currency)
-  return event('referral_converted', conversion.projectId, context.at, {
+  return event('referral_converted', conversion.projectId, context.at, () => ({
     ...common('referral_converted', conversion.projectId, context.at, context),
     conversion: {
       id: String(conversion.id),
@@ -57,7 +70,7 @@ export function referralConverted(conversion: Conversion, context: ConversionEve
       order_id: conversion.reference ?? '',
       conversion_date: conversion.createdAt.toISOString(),
     },
-  })
+  }))
 }
 
 export function referralUpdated(
@@ -66,7 +79,7 @@ export function referralUpdated(
 ): NewEvent {
   const digits = minorDigits(context.currency)
   const base = baseAmount(conversion)
-  return event('referral_updated', conversion.projectId, context.at, {
+  return event('referral_updated', conversion.projectId, context.at, () => ({
     ...common('referral_updated', conversion.projectId, context.at, context),
     conversion: {
       id: String(conversion.id),
@@ -77,7 +90,7 @@ export function referralUpdated(
       conversion_date: conversion.createdAt.toISOString(),
       reference: conversion.reference ?? '',
     },
-  })
+  }))
 }
 
 export function referralCanceled(
@@ -86,7 +99,7 @@ export function referralCanceled(
 ): NewEvent {
   const digits = minorDigits(context.currency)
   const baseDigits = minorDigits(conversion.baseCurrency ?? context.currency)
-  return event('referral_canceled', conversion.projectId, context.at, {
+  return event('referral_canceled', conversion.projectId, context.at, () => ({
     ...common('referral_canceled', conversion.projectId, context.at, context),
     conversion: {
       id: String(conversion.id),
@@ -96,14 +109,14 @@ export function referralCanceled(
       reason: context.reason,
       canceled_date: context.at.toISOString(),
     },
-  })
+  }))
 }
 
 export function referralSignedUp(
   referral: Referral,
   context: Party & { at: Date; userAgent: string; ipAddress: string },
 ): NewEvent {
-  return event('referral_signed_up', referral.projectId, context.at, {
+  return event('referral_signed_up', referral.projectId, context.at, () => ({
     ...common('referral_signed_up', referral.projectId, context.at, context),
     data: {
       referral_code: context.affiliate.referralCode,
@@ -111,12 +124,12 @@ export function referralSignedUp(
       user_agent: context.userAgent,
       ip_address: context.ipAddress,
     },
-  })
+  }))
 }
 
 export function payoutCreated(payout: Payout, context: Party & { at: Date }): NewEvent {
   const digits = minorDigits(payout.currency)
-  return event('payout.created', payout.projectId, context.at, {
+  return event('payout.created', payout.projectId, context.at, () => ({
     ...common('payout.created', payout.projectId, context.at, context),
     payout: {
       id: String(payout.id),
@@ -126,5 +139,5 @@ export function payoutCreated(payout: Payout, context: Party & { at: Date }): Ne
       payment_date: payout.paymentDate.toISOString(),
       conversions_settled: payout.conversionsSettled,
     },
-  })
+  }))
 }

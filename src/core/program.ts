@@ -148,9 +148,9 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     let scope = scopes.get(projectId)
     if (!scope) {
       const base = { storage, clock, exchangeRates: options.exchangeRates }
-      scope = requireProject(projectScope(createProjectContext(base, projectId, () => loadProject(projectId)), getRunner), () =>
-        loadProject(projectId),
-      )
+      const unguarded = projectScope(createProjectContext(base, projectId, () => loadProject(projectId)), getRunner)
+      // The home project is known to exist; any other is checked before each use.
+      scope = projectId === home?.id ? unguarded : requireProject(unguarded, () => loadProject(projectId))
       scopes.set(projectId, scope)
     }
     return scope
@@ -175,7 +175,8 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
   }
 
   const wanted = options.project ?? 'default'
-  let home = (await storage.projects.get(wanted)) ?? (await storage.projects.getByName(wanted))
+  let home: Project | null = null
+  home = (await storage.projects.get(wanted)) ?? (await storage.projects.getByName(wanted))
   if (!home) {
     try {
       home = await projects.create({ name: wanted, ...(options.settings ? { settings: options.settings } : {}) })

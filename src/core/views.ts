@@ -148,16 +148,31 @@ export function affiliateView(
 }
 
 export function conversionView(conversion: Conversion, currency: string, now: Date): ConversionView {
-  const { projectId: _projectId, fingerprint: _fingerprint, baseCurrency, ...rest } = conversion
-  const baseDigits = minorDigits(baseCurrency ?? currency)
+  const baseDigits = minorDigits(conversion.baseCurrency ?? currency)
   return {
-    ...rest,
+    id: conversion.id,
+    type: conversion.type,
+    affiliateId: conversion.affiliateId,
+    referredUserId: conversion.referredUserId,
+    customerEmail: conversion.customerEmail,
     value: formatMoney(conversion.value, minorDigits(currency)),
     currency,
     baseValue: conversion.baseValue === null ? null : formatMoney(conversion.baseValue, baseDigits),
-    baseValueCurrency: baseCurrency,
+    baseValueCurrency: conversion.baseCurrency,
     refundedBaseValue: formatMoney(conversion.refundedBaseValue, baseDigits),
+    paid: conversion.paid,
+    paidByPayoutId: conversion.paidByPayoutId,
     status: visibleStatus(conversion, now),
+    holdUntil: conversion.holdUntil,
+    reference: conversion.reference,
+    couponCodeUsed: conversion.couponCodeUsed,
+    basis: conversion.basis,
+    commissionType: conversion.commissionType,
+    commissionRate: conversion.commissionRate,
+    tier: conversion.tier,
+    parentConversionId: conversion.parentConversionId,
+    refundReason: conversion.refundReason,
+    createdAt: conversion.createdAt,
   }
 }
 

@@ -61,6 +61,13 @@ export class Table<T extends { id: number }> {
     this.write(row, previous, log)
   }
 
+  /** Replaces a row whose indexed fields are unchanged: no index work. */
+  replaceUnindexed(row: T, log: UndoLog): void {
+    const previous = this.rows.get(row.id)!
+    this.rows.set(row.id, row)
+    log.push(() => this.rows.set(row.id, previous))
+  }
+
   remove(id: number, log: UndoLog): boolean {
     const previous = this.rows.get(id)
     if (!previous) return false

@@ -1,0 +1,189 @@
+// Wire types of the primary shape (SPEC.md), as the typed client returns them.
+
+export interface Pagination {
+  limit: number
+  offset: number
+  total: number
+  has_more: boolean
+}
+
+export interface ListResponse<T> {
+  success: true
+  data: T[]
+  pagination: Pagination
+}
+
+export interface ItemResponse<T> {
+  success: true
+  data: T
+}
+
+export interface ApiAffiliate {
+  id: number
+  user_email: string
+  referral_code: string
+  created_at: string
+  status: 'active' | 'inactive'
+  clicks?: number
+  signups?: number
+  purchases?: number
+  unpaid_earnings: string | null
+  total_earnings: string | null
+  eligible_earnings?: string
+  held_earnings?: string
+  next_release_date?: string | null
+}
+
+export interface ApiConversion {
+  id: number
+  type: 'signup' | 'purchase'
+  affiliate_id: number
+  referred_user_id: number | null
+  value: number
+  base_value: number | null
+  base_value_currency: string | null
+  paid: boolean
+  created_at: string
+  reference: string | null
+  coupon_code_used: string | null
+  status: 'pending' | 'active' | 'review' | 'refunded' | 'rejected'
+}
+
+export interface ApiAttribution {
+  affiliate_id: number
+  matched_by: 'affiliate_id' | 'referral_code' | 'email' | 'coupon'
+}
+
+export interface ConversionCreated extends ItemResponse<ApiConversion> {
+  attribution: ApiAttribution
+  duplicate?: true
+}
+
+export interface ApiReferral {
+  id: number
+  user_email: string
+  conversion_status: 'pending' | 'converted' | 'direct' | 'direct_signup'
+  conversion_date: string | null
+  created_at: string
+  affiliate_id: number | null
+  affiliate_code?: string | null
+}
+
+export interface ApiCoupon {
+  id: number
+  affiliate_id: number
+  coupon_code: string
+  processor_coupon_id: string | null
+  created_at: string
+}
+
+export interface ApiPayout {
+  id: number
+  affiliate_id: number
+  affiliate_email: string
+  amount: string
+  status: 'Paid'
+  payment_method: 'manual' | 'paypal' | 'wise' | 'bank' | 'crypto' | 'other'
+  payment_date: string
+  conversions_settled: number
+  unpaid_earnings_after: number
+}
+
+export interface ApiClick {
+  id: number
+  affiliate_id: number
+  created_at: string
+}
+
+type Money = number | string
+
+export interface CreateAffiliateBody {
+  email: string
+  referral_code?: string
+  partner_slug?: string
+  payment_method?: string
+  payment_details?: string
+}
+
+export interface UpdateAffiliateBody {
+  email?: string
+  referral_code?: string
+  status?: 'active' | 'inactive'
+  payout_method?: 'paypal' | 'wise' | 'manual'
+  paypal_email?: string
+  payment_method?: string
+  payment_details?: string
+}
+
+export interface CreateConversionBody {
+  type: 'signup' | 'purchase'
+  affiliate_id?: number
+  referral_code?: string
+  email?: string
+  referred_user_id?: number
+  value?: Money
+  base_value?: Money
+  base_value_currency?: string
+  paid?: boolean
+  reference?: string
+  coupon_code_used?: string
+}
+
+export interface UpdateConversionBody {
+  value?: Money
+  base_value?: Money
+  type?: 'signup' | 'purchase'
+  paid?: boolean
+  reference?: string
+  coupon_code_used?: string
+  base_value_currency?: string
+  status?: 'active' | 'review' | 'refunded' | 'rejected'
+  refund_amount?: Money
+  reason?: string
+}
+
+export interface CreateReferralBody {
+  email: string
+  affiliate_id?: number
+  status?: ApiReferral['conversion_status']
+  user_agent?: string
+  ip_address?: string
+}
+
+export interface UpdateReferralBody {
+  email?: string
+  affiliate_id?: number | null
+  status?: ApiReferral['conversion_status']
+}
+
+export interface CreateCouponBody {
+  affiliate_id: number
+  coupon_code: string
+  processor_coupon_id?: string
+}
+
+export interface UpdateCouponBody {
+  affiliate_id?: number
+  coupon_code?: string
+  processor_coupon_id?: string | null
+}
+
+export interface CreatePayoutBody {
+  affiliate_id?: number
+  affiliate_email?: string
+  amount: Money
+  method?: ApiPayout['payment_method']
+  payment_date?: string
+}
+
+export interface CreateClickBody {
+  referral_code: string
+  ip_address?: string
+  user_agent?: string
+  landing_url?: string
+}
+
+export interface ListQuery {
+  limit?: number
+  offset?: number
+}
