@@ -73,7 +73,7 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>, runner: () =
       stop: () => runner().stop(),
       dispatch: () => runner().dispatch(),
       /** Test delivery (POST /api/project/{projectId}/webhooks/{webhookId}/test). */
-      test: (webhookId: number, type: EventType) =>
+      test: async (webhookId: number, type: EventType) =>
         runner().sendTest(ctx.projectId, validate(id, webhookId, 'webhookId'), validate(eventType, type, 'eventType')),
     },
     /** Counts a click on an affiliate's referral link. */
