@@ -11,6 +11,6 @@ export type { TestDeliveryResult }
  * ValidationError (400) for an unknown event type, NotFoundError (404) for an endpoint not in
  * the scope's project.
  */
-export function sendTestDelivery(scope: ProjectScope, webhookId: number, eventType: EventType): Promise<TestDeliveryResult> {
+export async function sendTestDelivery(scope: ProjectScope, webhookId: number, eventType: EventType): Promise<TestDeliveryResult> {
   return scope.webhooks.test(webhookId, eventType)
 }
