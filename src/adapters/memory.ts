@@ -407,14 +407,22 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
       }
     },
     async claim({ now, limit, leaseMs }) {
-      const due = [...state.deliveries.rows.values()]
-        .filter(
-          (row) =>
-            (row.status === 'pending' && row.nextAttemptAt !== null && row.nextAttemptAt <= now) ||
-            (row.status === 'delivering' && row.leaseUntil !== null && row.leaseUntil <= now),
-        )
-        .sort((a, b) => (a.nextAttemptAt?.getTime() ?? 0) - (b.nextAttemptAt?.getTime() ?? 0) || a.id - b.id)
-        .slice(0, limit)
+      // One pass keeping the `limit` earliest due rows (a full sort per claim is quadratic over a drain).
+      const at = now.getTime()
+      const due: Delivery[] = []
+      const key = (row: Delivery) => row.nextAttemptAt?.getTime() ?? 0
+      const before = (a: Delivery, b: Delivery) => key(a) - key(b) || a.id - b.id
+      for (const row of state.deliveries.rows.values()) {
+        const ready =
+          (row.status === 'pending' && row.nextAttemptAt !== null && row.nextAttemptAt.getTime() <= at) ||
+          (row.status === 'delivering' && row.leaseUntil !== null && row.leaseUntil.getTime() <= at)
+        if (!ready || limit <= 0) continue
+        if (due.length === limit && before(row, due[due.length - 1]!) >= 0) continue
+        let index = due.length
+        while (index > 0 && before(row, due[index - 1]!) < 0) index--
+        due.splice(index, 0, row)
+        if (due.length > limit) due.pop()
+      }
       return due.map((row) => {
         const delivery = { ...row, status: 'delivering' as const, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now }
         state.deliveries.replace(delivery, log)
