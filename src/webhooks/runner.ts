@@ -92,7 +92,8 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
     let sent = 0
     while (running()) {
       const free = concurrency - inFlight.size
-      if (free <= 0) {
+      // Claim in batches (once half the slots are free): each claim scans or queries the outbox.
+      if (free <= 0 || (inFlight.size > 0 && free < Math.ceil(concurrency / 2))) {
         await Promise.race(inFlight)
         continue
       }
