@@ -101,6 +101,28 @@ describe('webhook retries', () => {
     expect(await onlyDelivery(program)).toMatchObject({ status: 'failed', attempts: 3 })
   })
 
+  it('spreads first retries with +-20% jitter, and a succeeded delivery can be sent again by hand', async () => {
+    const { program, clock } = await webhookProgram()
+    const hook = await receiver(answer(500))
+    await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
+    for (let index = 0; index < 20; index++) await signUp(program, `j${index}@example.com`)
+    const start = clock.now().getTime()
+    expect(await program.webhooks.dispatch()).toBe(20)
+    const { items } = await program.webhooks.deliveries({ limit: 50 })
+    const delays = items.map((item) => item.nextAttemptAt!.getTime() - start)
+    expect(delays.every((delay) => delay >= 4000 && delay <= 6000)).toBe(true)
+    expect(new Set(delays).size).toBeGreaterThan(10)
+
+    hook.reply(answer(200))
+    clock.advance({ seconds: 6 })
+    expect(await program.webhooks.dispatch()).toBe(20)
+    const done = items[0]!
+    expect((await program.webhooks.deliveries({ status: 'succeeded' })).total).toBe(20)
+    await program.webhooks.retry(done.id)
+    expect(await program.webhooks.dispatch()).toBe(1)
+    expect((await program.webhooks.attempts(done.id)).map((attempt) => attempt.statusCode)).toEqual([500, 200, 200])
+  })
+
   it('treats a redirect as a failure and never follows it', async () => {
     const { program } = await webhookProgram()
     const target = await receiver()
