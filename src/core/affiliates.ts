@@ -34,6 +34,13 @@ export async function findAffiliate(tx: StorageTx, projectId: string, ref: Affil
   return affiliate
 }
 
+/** The affiliate with this id, or a 404 naming `affiliateId`. */
+export async function requireAffiliate(tx: StorageTx, projectId: string, id: number): Promise<Affiliate> {
+  const affiliate = await tx.affiliates.get(projectId, id)
+  if (!affiliate) throw new NotFoundError('affiliate not found', 'affiliateId')
+  return affiliate
+}
+
 export async function loadAffiliateView(ctx: ProjectContext, tx: StorageTx, affiliate: Affiliate): Promise<AffiliateView> {
   const { settings } = await ctx.project()
   const held = await tx.conversions.heldSummary(ctx.projectId, affiliate.id, ctx.clock.now())

@@ -22,7 +22,7 @@ export interface Attribution {
 }
 
 export async function attribute(tx: StorageTx, projectId: string, input: AttributionInput): Promise<Attribution> {
-  const referral = await findReferral(tx, projectId, input)
+  const referral = input.referredUserId === undefined && input.email === undefined ? null : await findReferral(tx, projectId, input)
   const credited = await creditedAffiliate(tx, projectId, input, referral)
   if (!credited) throw new NotFoundError('affiliate or referred user not found')
   return { ...credited, referral }

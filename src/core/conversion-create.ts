@@ -115,8 +115,8 @@ export interface CreateConversionResult {
 export function conversionCreation(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
-  async function exchange(request: ConversionRequest, project: Project): Promise<Decimal> {
-    if (request.baseValue === null) return ONE
+  function exchange(request: ConversionRequest, project: Project): Decimal | Promise<Decimal> {
+    if (request.baseValue === null || request.baseCurrency === project.settings.currency) return ONE
     return ctx.fxRate(request.baseCurrency, project.settings.currency, 'baseValueCurrency')
   }
 
@@ -241,11 +241,14 @@ export function conversionCreation(ctx: ProjectContext) {
     await tx.outbox.enqueue(referralUpdated(conversion, { ...context, amountUsd }))
   }
 
-  async function usdAmount(request: ConversionRequest): Promise<number | null> {
-    if (request.baseValue === null) return null
-    const rate = await ctx.tryFxRate(request.baseCurrency, 'USD')
-    if (!rate) return null
-    return moneyNumber(convertMoney(request.baseValue, request.baseCurrency, 'USD', rate), minorDigits('USD'))
+  /** amount_usd of referral_updated: null when no rate can be had. Synchronous when no FX is needed. */
+  function usdAmount(request: ConversionRequest): number | null | Promise<number | null> {
+    const { baseValue, baseCurrency } = request
+    if (baseValue === null) return null
+    if (baseCurrency === 'USD') return moneyNumber(baseValue, minorDigits('USD'))
+    return ctx
+      .tryFxRate(baseCurrency, 'USD')
+      .then((rate) => (rate ? moneyNumber(convertMoney(baseValue, baseCurrency, 'USD', rate), minorDigits('USD')) : null))
   }
 
   return {

@@ -1,5 +1,6 @@
 // Coupons: codes assigned to affiliates, used for attribution when a conversion names one.
 import { listWindow, withConflicts } from './conflicts.js'
+import { requireAffiliate } from './affiliates.js'
 import type { ProjectContext } from './context.js'
 import { NotFoundError } from './errors.js'
 import {
@@ -12,7 +13,7 @@ import {
   type UpdateCouponInput,
 } from './schemas.js'
 import type { StorageTx } from './storage.js'
-import type { Affiliate, Coupon } from './types.js'
+import type { Coupon } from './types.js'
 import { couponView, type CouponView } from './views.js'
 
 export function couponsService(ctx: ProjectContext) {
@@ -24,12 +25,6 @@ export function couponsService(ctx: ProjectContext) {
     return coupon
   }
 
-  async function requireAffiliate(tx: StorageTx, id: number): Promise<Affiliate> {
-    const affiliate = await tx.affiliates.get(projectId, id)
-    if (!affiliate) throw new NotFoundError('affiliate not found', 'affiliateId')
-    return affiliate
-  }
-
   async function view(tx: StorageTx, coupon: Coupon): Promise<CouponView> {
     return couponView(coupon, await tx.affiliates.get(projectId, coupon.affiliateId))
   }
@@ -39,7 +34,7 @@ export function couponsService(ctx: ProjectContext) {
       const data = validate(createCouponInput, input)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
-          const affiliate = await requireAffiliate(tx, data.affiliateId)
+          const affiliate = await requireAffiliate(tx, projectId, data.affiliateId)
           const coupon = await tx.coupons.insert({
             projectId,
             affiliateId: affiliate.id,
@@ -63,7 +58,7 @@ export function couponsService(ctx: ProjectContext) {
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           await find(tx, id)
-          if (data.affiliateId !== undefined) await requireAffiliate(tx, data.affiliateId)
+          if (data.affiliateId !== undefined) await requireAffiliate(tx, projectId, data.affiliateId)
           return view(tx, (await tx.coupons.update(projectId, id, data))!)
         }),
       )

@@ -1,6 +1,7 @@
 // Referred users: create (firing referral_signed_up when an affiliate referred them), read,
 // update (re-link, disassociate, status), list. Keeps the affiliates' `signups` stat.
 import { listWindow, withConflicts } from './conflicts.js'
+import { requireAffiliate } from './affiliates.js'
 import type { ProjectContext } from './context.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { referralSignedUp } from './events.js'
@@ -46,12 +47,6 @@ export async function referralViews(tx: StorageTx, projectId: string, referrals:
 export function referralsService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
-  async function requireAffiliate(tx: StorageTx, id: number): Promise<Affiliate> {
-    const affiliate = await tx.affiliates.get(projectId, id)
-    if (!affiliate) throw new NotFoundError('affiliate not found', 'affiliateId')
-    return affiliate
-  }
-
   return {
     async create(input: CreateReferralInput): Promise<ReferralView> {
       const data = validate(createReferralInput, input)
@@ -61,7 +56,7 @@ export function referralsService(ctx: ProjectContext) {
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           let affiliate: Affiliate | null = null
-          if (data.affiliateId != null) affiliate = await requireAffiliate(tx, data.affiliateId)
+          if (data.affiliateId != null) affiliate = await requireAffiliate(tx, projectId, data.affiliateId)
           if (data.referralCode !== undefined) {
             affiliate = await tx.affiliates.getByCode(projectId, data.referralCode)
             if (!affiliate) throw new NotFoundError('no affiliate has this referral code', 'referralCode')
@@ -110,7 +105,7 @@ export function referralsService(ctx: ProjectContext) {
           const patch: Partial<Referral> = {}
           if (data.email !== undefined) patch.email = data.email
           if (data.affiliateId !== undefined && data.affiliateId !== referral.affiliateId) {
-            if (data.affiliateId !== null) await requireAffiliate(tx, data.affiliateId)
+            if (data.affiliateId !== null) await requireAffiliate(tx, projectId, data.affiliateId)
             patch.affiliateId = data.affiliateId
             if (referral.affiliateId !== null) await tx.affiliates.adjustTotals(projectId, referral.affiliateId, { signups: -1 })
             if (data.affiliateId !== null) await tx.affiliates.adjustTotals(projectId, data.affiliateId, { signups: 1 })

@@ -48,8 +48,7 @@ const payoutPreference = v.picklist(['paypal', 'wise', 'manual'], 'must be paypa
 const wiseDetails = v.strictObject({ accountId: text(200), email })
 const slug = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be a lowercase slug'))
 
-export const createAffiliateInput = v.strictObject({
-  email,
+const affiliateFields = {
   name: v.optional(v.nullable(text(200))),
   referralCode: v.optional(referralCode),
   status: v.optional(affiliateStatus),
@@ -59,25 +58,18 @@ export const createAffiliateInput = v.strictObject({
   payoutMethod: v.optional(v.nullable(payoutPreference)),
   paypalEmail: v.optional(v.nullable(email)),
   wiseDetails: v.optional(v.nullable(wiseDetails)),
+  customFields: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+}
+
+export const createAffiliateInput = v.strictObject({
+  email,
+  ...affiliateFields,
   parentReferralCode: v.optional(referralCode),
   parentAffiliateId: v.optional(id),
-  customFields: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
 })
 export type CreateAffiliateInput = v.InferInput<typeof createAffiliateInput>
 
-export const updateAffiliateInput = v.strictObject({
-  email: v.optional(email),
-  name: v.optional(v.nullable(text(200))),
-  referralCode: v.optional(referralCode),
-  status: v.optional(affiliateStatus),
-  partnerSlug: v.optional(v.nullable(slug)),
-  paymentMethod: v.optional(v.nullable(text(100))),
-  paymentDetails: v.optional(v.nullable(text(2000))),
-  payoutMethod: v.optional(v.nullable(payoutPreference)),
-  paypalEmail: v.optional(v.nullable(email)),
-  wiseDetails: v.optional(v.nullable(wiseDetails)),
-  customFields: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
-})
+export const updateAffiliateInput = v.strictObject({ email: v.optional(email), ...affiliateFields })
 export type UpdateAffiliateInput = v.InferInput<typeof updateAffiliateInput>
 
 export const listAffiliatesInput = v.strictObject({ limit, offset, status: v.optional(affiliateStatus) })
