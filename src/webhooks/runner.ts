@@ -23,6 +23,8 @@ export interface WebhookRunnerOptions extends TransportOptions {
   jitter?: number
   /** Concurrent sends of dispatch(), and of start() unless it passes its own. @default 16 */
   concurrency?: number
+  /** Storage errors of the background loop (it keeps running). @default console.error */
+  onError?: (error: unknown) => void
 }
 
 const DEFAULT_DELAYS = [5, 300, 1800]
@@ -35,13 +37,16 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
   const jitter = options.jitter ?? 0.2
   const defaultConcurrency = options.concurrency ?? 16
   const transport = createTransport(options)
+  const onError = options.onError ?? ((error: unknown) => console.error('affiliate-kit webhooks:', error))
   const { storage, clock } = program
 
   async function settingsOf(projectId: string): Promise<ProjectSettings | null> {
     try {
       return (await program.projects.get(projectId)).settings
-    } catch {
-      return null
+    } catch (error) {
+      // A storage failure is not "no project": let it surface; the lease brings the delivery back.
+      if (error instanceof NotFoundError) return null
+      throw error
     }
   }
 
@@ -102,7 +107,7 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
       for (const item of claimed) {
         sent++
         const sending: Promise<unknown> = deliver(item)
-          .catch((error: unknown) => console.error('affiliate-kit webhooks: recording an attempt failed', error))
+          .catch(onError)
           .finally(() => inFlight.delete(sending))
         inFlight.add(sending)
       }
@@ -127,7 +132,7 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
           try {
             await drain(concurrency, () => !stopping, loopInFlight)
           } catch (error) {
-            console.error('affiliate-kit webhooks: claiming deliveries failed', error)
+            onError(error)
           }
           if (stopping) break
           await new Promise<void>((resolve) => {
