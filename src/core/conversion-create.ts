@@ -9,7 +9,7 @@ import { referralConverted, referralUpdated } from './events.js'
 import { ledgerDelta } from './ledger.js'
 import { decimalText, minorDigits, moneyNumber, parseMoney, type Decimal } from './money.js'
 import { createConversionInput, validate, type CreateConversionInput } from './schemas.js'
-import type { StorageTx } from './storage.js'
+import { UniqueViolation, type StorageTx } from './storage.js'
 import type { Affiliate, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
 import { conversionView, type ConversionView } from './views.js'
 
@@ -259,7 +259,7 @@ export function conversionCreation(ctx: ProjectContext) {
       const fx = await exchange(request, project)
       const amountUsd = await usdAmount(request)
       try {
-        const { conversion, tier2, planned } = await storage.transaction((tx) => write(tx, project, request, fx, amountUsd))
+        const { conversion, tier2, planned } = await retryOnRace(() => storage.transaction((tx) => write(tx, project, request, fx, amountUsd)))
         const now = ctx.clock.now()
         return {
           conversion: conversionView(conversion, currency, now),
@@ -303,5 +303,19 @@ export function conversionCreation(ctx: ProjectContext) {
         },
       }
     },
+  }
+}
+
+/**
+ * Runs a write again when a concurrent request (another connection) committed the same new
+ * referred user first: the second run finds that row (and, for one reference, the winner).
+ */
+async function retryOnRace<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await work()
+    } catch (error) {
+      if (!(error instanceof UniqueViolation && error.constraint === 'referral_email') || attempt >= 2) throw error
+    }
   }
 }

@@ -1,0 +1,160 @@
+// SQL storage (the built dist/; `npm run build` first): conversion creates/s on PGlite and
+// PostgreSQL next to a raw-SQL baseline doing the same inserts without the library; GET-affiliate
+// latency at 1,000,000 vs 1,000 conversions; one payout settling 100,000 conversions.
+// Needs DATABASE_URL for the PostgreSQL figures. Bulk setup rows are made by generate_series.
+import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
+import { pgliteStorage } from '../dist/adapters/pglite.js'
+import { postgresStorage } from '../dist/adapters/postgres.js'
+import { createAffiliateProgram, type AffiliateProgram, type StoragePort } from '../dist/index.js'
+
+const DATABASE_URL = process.env.DATABASE_URL
+const fmt = (value: number) => Math.round(value).toLocaleString('en')
+type Raw = (text: string, params?: unknown[]) => Promise<unknown>
+
+const INSERT_CONVERSION = (schema: string) => `INSERT INTO ${schema}.conversions
+  (project_id, affiliate_id, customer_email, type, value_minor, base_value_minor, base_currency, refunded_base_value_minor,
+   paid, status, hold_until, reference, fingerprint, basis, commission_type, commission_rate, tier, created_at)
+  VALUES ($1, $2, NULL, 'purchase', 600, 1999, 'USD', 0, false, 'active', now(), $3, 'fp', 'purchase', 'percentage', '30', 1, now())`
+
+const UPDATE_TOTALS = (schema: string) =>
+  `UPDATE ${schema}.affiliates SET counted_value_minor = counted_value_minor + 600, purchases = purchases + 1 WHERE project_id = $1 AND id = $2`
+
+/** Runs `count` jobs with `workers` in flight; returns jobs per second. */
+async function throughput(count: number, workers: number, job: (index: number) => Promise<unknown>): Promise<number> {
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (next < count) await job(next++)
+    }),
+  )
+  return count / ((performance.now() - started) / 1000)
+}
+
+async function creates(label: string, storage: StoragePort, raw: { tx: (fn: (q: Raw) => Promise<void>) => Promise<void> }, schema: string, count: number, workers: number) {
+  const program = await createAffiliateProgram({ storage, project: `bench-creates-${Date.now()}` })
+  const affiliates: number[] = []
+  for (let index = 0; index < 20; index += 1) affiliates.push((await program.affiliates.create({ email: `c${index}@example.com` })).id)
+  const tag = Date.now()
+  // Warm-up, then the baseline and the library alternately in two rounds; best of each.
+  await throughput(100, workers, (index) => program.conversions.create({ type: 'purchase', affiliateId: affiliates[index % 20]!, baseValue: '19.99', reference: `w_${tag}_${index}` }))
+  let baseline = 0
+  let library = 0
+  for (let round = 0; round < 2; round += 1) {
+    baseline = Math.max(baseline, await throughput(count, workers, (index) =>
+      raw.tx(async (q) => {
+        await q(INSERT_CONVERSION(schema), [program.projectId, affiliates[index % 20]!, `raw_${tag}_${round}_${index}`])
+        await q(UPDATE_TOTALS(schema), [program.projectId, affiliates[index % 20]!])
+      }),
+    ))
+    library = Math.max(library, await throughput(count, workers, (index) =>
+      program.conversions.create({ type: 'purchase', affiliateId: affiliates[index % 20]!, baseValue: '19.99', reference: `lib_${tag}_${round}_${index}` }),
+    ))
+  }
+  console.log(`${label} conversion creates (${workers} in flight): ${fmt(library)}/s`)
+  console.log(`  baseline, the same writes in raw SQL (INSERT the conversion, UPDATE the affiliate's totals, one transaction): ${fmt(baseline)}/s; ratio ${(library / baseline).toFixed(2)} (target >= 0.50)`)
+}
+
+/** An affiliate with `count` conversions (the newest `held` still in their hold period, 10% paid), totals set to match. */
+async function bulkAffiliate(program: AffiliateProgram, raw: Raw, schema: string, count: number, email: string, held = 100) {
+  const affiliate = await program.affiliates.create({ email })
+  await raw(
+    `INSERT INTO ${schema}.conversions (project_id, affiliate_id, type, value_minor, base_value_minor, base_currency, paid, status,
+       hold_until, reference, basis, commission_type, commission_rate, tier, created_at)
+     SELECT $1, $2, 'purchase', 600, 1999, 'USD', i % 10 = 0, 'active',
+       CASE WHEN i > $4::int - $5::int THEN now() + interval '20 days' ELSE now() - interval '1 day' END,
+       $3 || i, 'purchase', 'percentage', '30', 1, now() - interval '40 days' + i * interval '1 millisecond'
+     FROM generate_series(1, $4::int) AS i`,
+    [program.projectId, affiliate.id, `${email}:`, count, held],
+  )
+  await raw(
+    `UPDATE ${schema}.affiliates SET counted_value_minor = $3::numeric * 600, paid_value_minor = ($3::numeric / 10) * 600, purchases = $3
+     WHERE project_id = $1 AND id = $2`,
+    [program.projectId, affiliate.id, count],
+  )
+  return affiliate.id
+}
+
+async function medianMs(times: number, job: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = []
+  for (let index = 0; index < times; index += 1) {
+    const started = performance.now()
+    await job()
+    samples.push(performance.now() - started)
+  }
+  samples.sort((a, b) => a - b)
+  return samples[Math.floor(samples.length / 2)]!
+}
+
+async function affiliateLatency(label: string, storage: StoragePort, raw: Raw, schema: string, big: number) {
+  const program = await createAffiliateProgram({ storage, project: `bench-stats-${Date.now()}` })
+  const started = performance.now()
+  const small = await bulkAffiliate(program, raw, schema, 1_000, 'small@example.com')
+  const large = await bulkAffiliate(program, raw, schema, big, 'large@example.com')
+  await raw(`VACUUM ANALYZE ${schema}.conversions`)
+  console.log(`${label} setup: ${fmt(big + 1_000)} conversions bulk-inserted in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  await medianMs(20, () => program.affiliates.get(large))
+  const smallMs = await medianMs(200, () => program.affiliates.get(small))
+  const largeMs = await medianMs(200, () => program.affiliates.get(large))
+  const view = await program.affiliates.get(large)
+  console.log(`${label} GET affiliate with stats: ${largeMs.toFixed(2)} ms median at ${fmt(big)} conversions`)
+  console.log(`  baseline, the same at 1,000 conversions: ${smallMs.toFixed(2)} ms; ratio ${(largeMs / smallMs).toFixed(2)} (target <= 2); both have 100 conversions inside the hold period (held ${view.earnings.held})`)
+
+}
+
+async function payoutSettling(label: string, storage: StoragePort, raw: Raw, schema: string) {
+  const program = await createAffiliateProgram({ storage, project: `bench-payout-${Date.now()}` })
+  const id = await bulkAffiliate(program, raw, schema, 111_112, 'payee@example.com', 0)
+  await raw(`UPDATE ${schema}.conversions SET paid = false, hold_until = now() - interval '1 day' WHERE project_id = $1 AND affiliate_id = $2`, [program.projectId, id])
+  await raw(`UPDATE ${schema}.affiliates SET paid_value_minor = 0 WHERE project_id = $1 AND id = $2`, [program.projectId, id])
+  await raw(`VACUUM ANALYZE ${schema}.conversions`)
+  // Pay exactly the oldest 100,000 conversions.
+  const started = performance.now()
+  const payout = await program.payouts.create({ affiliateId: id, amount: '600000.00' })
+  const seconds = (performance.now() - started) / 1000
+  console.log(`${label} one payout settling ${fmt(payout.conversionsSettled)} conversions: ${seconds.toFixed(2)} s (target < 5 s)`)
+}
+
+// PGlite.
+{
+  const db = new PGlite()
+  const storage = pgliteStorage({ db })
+  const raw: Raw = (text, params) => db.query(text, params)
+  await createAffiliateProgram({ storage, project: 'warm' })
+  await creates('PGlite', storage, { tx: (fn) => db.transaction((tx) => fn((text, params) => tx.query(text, params))) }, 'affiliate_kit', 2_000, 1)
+  await affiliateLatency('PGlite', storage, raw, 'affiliate_kit', 1_000_000)
+  await payoutSettling('PGlite', storage, raw, 'affiliate_kit')
+  await storage.close()
+  await db.close()
+}
+
+// PostgreSQL.
+if (!DATABASE_URL) {
+  console.log('PostgreSQL: skipped (DATABASE_URL is not set)')
+} else {
+  const schema = `affiliate_kit_bench_${process.pid}`
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 8 })
+  const storage = postgresStorage({ pool, schema })
+  const raw: Raw = (text, params) => pool.query(text, params)
+  const tx = async (fn: (q: Raw) => Promise<void>) => {
+    const client = await pool.connect()
+    try {
+      await client.query('BEGIN')
+      await fn((text, params) => client.query(text, params))
+      await client.query('COMMIT')
+    } finally {
+      client.release()
+    }
+  }
+  try {
+    await createAffiliateProgram({ storage, project: 'warm' })
+    await creates('PostgreSQL', storage, { tx }, `"${schema}"`, 4_000, 8)
+    await affiliateLatency('PostgreSQL', storage, raw, `"${schema}"`, 1_000_000)
+    await payoutSettling('PostgreSQL', storage, raw, `"${schema}"`)
+  } finally {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+    await storage.close()
+    await pool.end()
+  }
+}

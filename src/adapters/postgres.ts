@@ -1,0 +1,60 @@
+// postgresStorage(): the SQL storage over a node-postgres Pool, ours (from connectionString) or
+// the host's. Each transaction holds one pooled client from BEGIN to COMMIT / ROLLBACK.
+import { createHash } from 'node:crypto'
+import pg from 'pg'
+import type { Pool, PoolConfig } from 'pg'
+import type { StoragePort } from '../core/storage.js'
+import { nestedClient, type SqlExecutor, type SqlRow } from './sql/executor.js'
+import { sqlStorage, type SqlStorageOptions } from './sql/storage.js'
+
+export type PostgresStorageOptions = SqlStorageOptions &
+  (
+    | {
+        connectionString: string
+        /** Connections in the pool this storage creates. @default 10 */
+        max?: number
+      }
+    | {
+        /** The host's pool; `close()` then leaves it open. */
+        pool: Pool
+      }
+  )
+
+export function postgresStorage(options: PostgresStorageOptions): StoragePort {
+  const owned = !('pool' in options)
+  const pool: Pool = 'pool' in options ? options.pool : new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 } satisfies PoolConfig)
+  // An idle client losing its connection must not crash the host process.
+  if (owned) pool.on('error', () => {})
+  // Statements with parameters are prepared once per connection (named), saving parse time.
+  const names = new Map<string, string>()
+  const config = (text: string, params: readonly unknown[] | undefined) => {
+    if (!params || params.length === 0) return { text }
+    let name = names.get(text)
+    // Named by content, so storages on other schemas sharing a host pool never clash.
+    if (!name) names.set(text, (name = `affiliate_kit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`))
+    return { name, text, values: [...params] }
+  }
+  const executor: SqlExecutor = {
+    inTransaction: false,
+    query: async (text, params) => (await pool.query(config(text, params))).rows as never,
+    async transaction(fn) {
+      const client = await pool.connect()
+      let broken = false
+      try {
+        await client.query('BEGIN')
+        const result = await fn(nestedClient(async (text, params) => (await client.query(config(text, params))).rows as SqlRow[] as never))
+        await client.query('COMMIT')
+        return result
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => (broken = true))
+        throw error
+      } finally {
+        client.release(broken)
+      }
+    },
+    close: async () => {
+      if (owned) await pool.end()
+    },
+  }
+  return sqlStorage(executor, options)
+}

@@ -1,0 +1,170 @@
+// Row <-> record mapping for the SQL storage: column kinds, generic insert / patch / page helpers,
+// and the mapping of unique violations (23505) to the port's UniqueViolation.
+import { UniqueViolation, type UniqueConstraint } from '../../core/storage.js'
+import type { SqlClient, SqlRow } from './executor.js'
+
+export type ColumnKind = 'text' | 'id' | 'int' | 'float' | 'money' | 'bool' | 'date' | 'json'
+export type Columns = Record<string, readonly [column: string, kind: ColumnKind]>
+
+const CONSTRAINTS: Record<string, UniqueConstraint> = {
+  projects_name_key: 'project_name',
+  api_keys_hash_key: 'api_key_hash',
+  affiliates_email_key: 'affiliate_email',
+  affiliates_referral_code_key: 'affiliate_referral_code',
+  referrals_email_key: 'referral_email',
+  conversions_reference_key: 'conversion_reference',
+  coupons_code_key: 'coupon_code',
+}
+
+/** Rethrows a unique violation as the port's UniqueViolation; other errors unchanged. */
+export function mapError(error: unknown): never {
+  const pgError = error as { code?: unknown; constraint?: unknown } | null
+  if (pgError && pgError.code === '23505' && typeof pgError.constraint === 'string') {
+    const constraint = CONSTRAINTS[pgError.constraint]
+    if (constraint) throw new UniqueViolation(constraint)
+  }
+  throw error
+}
+
+export function encode(kind: ColumnKind, value: unknown): unknown {
+  if (value === null || value === undefined) return null
+  switch (kind) {
+    case 'money':
+      return (value as bigint).toString()
+    case 'json':
+      return JSON.stringify(value)
+    case 'date':
+      return value as Date
+    default:
+      return value
+  }
+}
+
+export function decode(kind: ColumnKind, value: unknown): unknown {
+  if (value === null || value === undefined) return null
+  switch (kind) {
+    case 'id':
+    case 'int':
+    case 'float':
+      return Number(value)
+    case 'money':
+      return BigInt(String(value))
+    case 'bool':
+      return value === true || value === 't' || value === 'true'
+    case 'date':
+      return value instanceof Date ? value : new Date(String(value))
+    case 'json':
+      return typeof value === 'string' ? JSON.parse(value) : value
+    default:
+      return value
+  }
+}
+
+export function decodeRow<T>(columns: Columns, row: SqlRow): T {
+  const record: Record<string, unknown> = {}
+  for (const [field, [column, kind]] of Object.entries(columns)) record[field] = decode(kind, row[column])
+  return record as T
+}
+
+const cast = (kind: ColumnKind, index: number) => (kind === 'json' ? `$${index}::jsonb` : `$${index}`)
+
+/** A table of one entity: its qualified name and field -> column map (`id` included). */
+export class SqlTable<T> {
+  constructor(
+    readonly name: string,
+    readonly columns: Columns,
+    private readonly toRecord: (row: SqlRow) => T = (row) => decodeRow<T>(columns, row),
+  ) {}
+
+  read(row: SqlRow): T {
+    return this.toRecord(row)
+  }
+
+  async insert(db: SqlClient, record: object, extra: Columns = {}): Promise<T> {
+    const values = record as Record<string, unknown>
+    const names: string[] = []
+    const placeholders: string[] = []
+    const params: unknown[] = []
+    for (const [field, [column, kind]] of Object.entries({ ...this.columns, ...extra })) {
+      if (field === 'id' && values.id === undefined) continue
+      params.push(encode(kind, values[field]))
+      names.push(column)
+      placeholders.push(cast(kind, params.length))
+    }
+    const rows = await run(db, `INSERT INTO ${this.name} (${names.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING *`, params)
+    return this.read(rows[0]!)
+  }
+
+  async get(db: SqlClient, projectId: string, id: number, suffix = ''): Promise<T | null> {
+    const rows = await run(db, `SELECT * FROM ${this.name} WHERE project_id = $1 AND id = $2 ${suffix}`, [projectId, id])
+    return rows[0] ? this.read(rows[0]) : null
+  }
+
+  async findOne(db: SqlClient, where: string, params: unknown[]): Promise<T | null> {
+    const rows = await run(db, `SELECT * FROM ${this.name} WHERE ${where} LIMIT 1`, params)
+    return rows[0] ? this.read(rows[0]) : null
+  }
+
+  /** Applies the defined fields of patch; null when the row is absent from the project. */
+  async update(db: SqlClient, projectId: string, id: number, patch: object): Promise<T | null> {
+    const sets: string[] = []
+    const params: unknown[] = [projectId, id]
+    for (const [field, value] of Object.entries(patch)) {
+      const column = this.columns[field]
+      if (!column || value === undefined || field === 'id' || field === 'projectId' || field === 'createdAt') continue
+      params.push(encode(column[1], value))
+      sets.push(`${column[0]} = ${cast(column[1], params.length)}`)
+    }
+    if (sets.length === 0) return this.get(db, projectId, id)
+    const rows = await run(db, `UPDATE ${this.name} SET ${sets.join(', ')} WHERE project_id = $1 AND id = $2 RETURNING *`, params)
+    return rows[0] ? this.read(rows[0]) : null
+  }
+
+  async delete(db: SqlClient, projectId: string, id: number): Promise<boolean> {
+    const rows = await run(db, `DELETE FROM ${this.name} WHERE project_id = $1 AND id = $2 RETURNING id`, [projectId, id])
+    return rows.length > 0
+  }
+
+  /** Newest first (created_at desc, id desc) with the total; `filters` are [column, value] pairs. */
+  async page(
+    db: SqlClient,
+    projectId: string,
+    filters: Array<[condition: string, value: unknown]>,
+    window: { limit: number; offset: number },
+  ): Promise<{ items: T[]; total: number }> {
+    const params: unknown[] = [projectId]
+    const where = ['project_id = $1']
+    for (const [condition, value] of filters) {
+      if (value === undefined) continue
+      params.push(value)
+      where.push(condition.replace('?', `$${params.length}`))
+    }
+    const clause = where.join(' AND ')
+    const rows = await run(
+      db,
+      `SELECT *, count(*) OVER () AS total_count FROM ${this.name} WHERE ${clause}
+       ORDER BY created_at DESC, id DESC LIMIT ${window.limit | 0} OFFSET ${window.offset | 0}`,
+      params,
+    )
+    let total = rows[0] ? Number(rows[0].total_count) : 0
+    if (rows.length === 0 && window.offset > 0) {
+      const counted = await run(db, `SELECT count(*) AS n FROM ${this.name} WHERE ${clause}`, params)
+      total = Number(counted[0]!.n)
+    }
+    return { items: rows.map((row) => this.read(row)), total }
+  }
+}
+
+/** Runs a statement, mapping unique violations. */
+export async function run(db: SqlClient, text: string, params: readonly unknown[] = []): Promise<SqlRow[]> {
+  try {
+    return await db.query(text, params)
+  } catch (error) {
+    mapError(error)
+  }
+}
+
+/** Runs fn atomically: in the caller's transaction when there is one, else in a new one. */
+export function atomic<T>(db: SqlClient, fn: (db: SqlClient) => Promise<T>): Promise<T> {
+  return db.inTransaction ? fn(db) : db.transaction(fn)
+}

@@ -1,0 +1,245 @@
+// Versioned schema migrations, applied on first use under an advisory lock so several processes
+// starting at once apply each version exactly once; a no-op when everything is applied.
+import type { SqlExecutor } from './executor.js'
+
+/** Each migration is a list of statements; `{s}` stands for the quoted schema name. */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statements: string[] }> = [
+  {
+    version: 1,
+    name: 'initial',
+    statements: [
+      `CREATE TABLE {s}.projects (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        settings jsonb NOT NULL,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE UNIQUE INDEX projects_name_key ON {s}.projects (name)`,
+      `CREATE TABLE {s}.api_keys (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id text NOT NULL,
+        name text,
+        prefix text NOT NULL,
+        hash text NOT NULL,
+        scopes jsonb NOT NULL,
+        created_at timestamptz NOT NULL,
+        revoked_at timestamptz
+      )`,
+      `CREATE UNIQUE INDEX api_keys_hash_key ON {s}.api_keys (hash)`,
+      `CREATE INDEX api_keys_project_idx ON {s}.api_keys (project_id, id)`,
+      `CREATE TABLE {s}.affiliates (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id text NOT NULL,
+        email text NOT NULL,
+        name text,
+        referral_code text NOT NULL,
+        status text NOT NULL,
+        partner_slug text,
+        payment_method text,
+        payment_details text,
+        payout_method text,
+        paypal_email text,
+        wise_details jsonb,
+        parent_id bigint,
+        custom_fields jsonb,
+        created_at timestamptz NOT NULL,
+        counted_value_minor numeric(24,0) NOT NULL DEFAULT 0,
+        paid_value_minor numeric(24,0) NOT NULL DEFAULT 0,
+        credit_minor numeric(24,0) NOT NULL DEFAULT 0,
+        clicks bigint NOT NULL DEFAULT 0,
+        signups bigint NOT NULL DEFAULT 0,
+        purchases bigint NOT NULL DEFAULT 0
+      )`,
+      `CREATE UNIQUE INDEX affiliates_email_key ON {s}.affiliates (project_id, lower(email))`,
+      `CREATE UNIQUE INDEX affiliates_referral_code_key ON {s}.affiliates (project_id, lower(referral_code))`,
+      `CREATE INDEX affiliates_list_idx ON {s}.affiliates (project_id, created_at DESC, id DESC)`,
+      `CREATE INDEX affiliates_status_idx ON {s}.affiliates (project_id, status, created_at DESC, id DESC)`,
+      `CREATE INDEX affiliates_parent_idx ON {s}.affiliates (project_id, parent_id) WHERE parent_id IS NOT NULL`,
+      `CREATE TABLE {s}.referrals (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id text NOT NULL,
+        email text NOT NULL,
+        affiliate_id bigint,
+        conversion_status text NOT NULL,
+        conversion_date timestamptz,
+        first_purchase_at timestamptz,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE UNIQUE INDEX referrals_email_key ON {s}.referrals (project_id, lower(email))`,
+      `CREATE INDEX referrals_list_idx ON {s}.referrals (project_id, created_at DESC, id DESC)`,
+      `CREATE INDEX referrals_affiliate_idx ON {s}.referrals (project_id, affiliate_id, created_at DESC, id DESC)`,
+      `CREATE INDEX referrals_status_idx ON {s}.referrals (project_id, conversion_status, created_at DESC, id DESC)`,
+      `CREATE TABLE {s}.conversions (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id text NOT NULL,
+        affiliate_id bigint NOT NULL,
+        referred_user_id bigint,
+        customer_email text,
+        type text NOT NULL,
+        value_minor numeric(24,0) NOT NULL,
+        base_value_minor numeric(24,0),
+        base_currency text,
+        refunded_base_value_minor numeric(24,0) NOT NULL DEFAULT 0,
+        paid boolean NOT NULL DEFAULT false,
+        paid_by_payout_id bigint,
+        status text NOT NULL,
+        hold_until timestamptz NOT NULL,
+        reference text,
+        fingerprint text,
+        coupon_code_used text,
+        basis text NOT NULL,
+        commission_type text NOT NULL,
+        commission_rate text,
+        tier smallint NOT NULL,
+        parent_conversion_id bigint,
+        refund_reason text,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE UNIQUE INDEX conversions_reference_key ON {s}.conversions (project_id, reference) WHERE reference IS NOT NULL`,
+      `CREATE INDEX conversions_list_idx ON {s}.conversions (project_id, created_at DESC, id DESC)`,
+      `CREATE INDEX conversions_affiliate_idx ON {s}.conversions (project_id, affiliate_id, created_at DESC, id DESC)`,
+      `CREATE INDEX conversions_referred_idx ON {s}.conversions (project_id, referred_user_id, created_at DESC, id DESC)
+        WHERE referred_user_id IS NOT NULL`,
+      `CREATE INDEX conversions_type_idx ON {s}.conversions (project_id, type, created_at DESC, id DESC)`,
+      `CREATE INDEX conversions_paid_idx ON {s}.conversions (project_id, paid, created_at DESC, id DESC)`,
+      // The held part of a balance: only unpaid active rows, ordered by release time.
+      `CREATE INDEX conversions_held_idx ON {s}.conversions (project_id, affiliate_id, hold_until)
+        INCLUDE (value_minor) WHERE status = 'active' AND NOT paid`,
+      // Settling walks unpaid active rows oldest first.
+      `CREATE INDEX conversions_unpaid_idx ON {s}.conversions (project_id, affiliate_id, created_at, id)
+        INCLUDE (value_minor, hold_until) WHERE status = 'active' AND NOT paid`,
+      `CREATE TABLE {s}.coupons (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id text NOT NULL,
+        affiliate_id bigint NOT NULL,
+        code text NOT NULL,
+        processor_coupon_id text,
+        discount_type text,
+        discount_value text,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE UNIQUE INDEX coupons_code_key ON {s}.coupons (project_id, lower(code))`,
+      `CREATE INDEX coupons_list_idx ON {s}.coupons (project_id, created_at DESC, id DESC)`,
+      `CREATE INDEX coupons_affiliate_idx ON {s}.coupons (project_id, affiliate_id, created_at DESC, id DESC)`,
+      `CREATE TABLE {s}.clicks (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id text NOT NULL,
+        affiliate_id bigint NOT NULL,
+        ip_address text,
+        user_agent text,
+        landing_url text,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX clicks_affiliate_idx ON {s}.clicks (project_id, affiliate_id)`,
+      `CREATE TABLE {s}.payouts (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id text NOT NULL,
+        affiliate_id bigint NOT NULL,
+        affiliate_email text NOT NULL,
+        amount_minor numeric(24,0) NOT NULL,
+        currency text NOT NULL,
+        method text NOT NULL,
+        status text NOT NULL,
+        payment_date timestamptz NOT NULL,
+        conversions_settled integer NOT NULL,
+        unpaid_after_minor numeric(24,0) NOT NULL,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX payouts_list_idx ON {s}.payouts (project_id, created_at DESC, id DESC)`,
+      `CREATE INDEX payouts_affiliate_idx ON {s}.payouts (project_id, affiliate_id, created_at DESC, id DESC)`,
+      `CREATE TABLE {s}.webhook_endpoints (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id text NOT NULL,
+        url text NOT NULL,
+        events jsonb NOT NULL,
+        secret text,
+        previous_secret text,
+        previous_secret_expires_at timestamptz,
+        mode text NOT NULL,
+        active boolean NOT NULL,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX webhook_endpoints_project_idx ON {s}.webhook_endpoints (project_id, id)`,
+      `CREATE TABLE {s}.webhook_events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id text NOT NULL,
+        type text NOT NULL,
+        body text NOT NULL,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE TABLE {s}.deliveries (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id text NOT NULL,
+        event_id bigint NOT NULL,
+        endpoint_id bigint NOT NULL,
+        event_type text NOT NULL,
+        status text NOT NULL,
+        attempts integer NOT NULL,
+        next_attempt_at timestamptz,
+        lease_until timestamptz,
+        last_status_code integer,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX deliveries_list_idx ON {s}.deliveries (project_id, created_at DESC, id DESC)`,
+      `CREATE INDEX deliveries_endpoint_idx ON {s}.deliveries (project_id, endpoint_id, created_at DESC, id DESC)`,
+      `CREATE INDEX deliveries_status_idx ON {s}.deliveries (project_id, status, created_at DESC, id DESC)`,
+      `CREATE INDEX deliveries_type_idx ON {s}.deliveries (project_id, event_type, created_at DESC, id DESC)`,
+      `CREATE INDEX deliveries_due_idx ON {s}.deliveries (next_attempt_at, id) WHERE status = 'pending'`,
+      `CREATE INDEX deliveries_lease_idx ON {s}.deliveries (lease_until, id) WHERE status = 'delivering'`,
+      `CREATE TABLE {s}.delivery_attempts (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        delivery_id bigint NOT NULL,
+        project_id text NOT NULL,
+        attempted_at timestamptz NOT NULL,
+        status_code integer,
+        duration_ms double precision NOT NULL,
+        response_excerpt text,
+        error text
+      )`,
+      `CREATE INDEX delivery_attempts_delivery_idx ON {s}.delivery_attempts (delivery_id, id)`,
+      `CREATE TABLE {s}.idempotency_keys (
+        project_id text NOT NULL,
+        key text NOT NULL,
+        fingerprint text NOT NULL,
+        response_status integer,
+        response_body text,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (project_id, key)
+      )`,
+      `CREATE TABLE {s}.rate_limits (
+        key text PRIMARY KEY,
+        state double precision
+      )`,
+    ],
+  },
+]
+
+/** Validates a schema name and returns it quoted for SQL text. */
+export function quoteSchema(schema: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`affiliate-kit: invalid schema name ${JSON.stringify(schema)} (letters, digits and _ only)`)
+  }
+  return `"${schema}"`
+}
+
+/** Applies every migration not yet recorded in `{schema}.schema_migrations`. */
+export async function migrate(executor: SqlExecutor, schema: string): Promise<void> {
+  const s = quoteSchema(schema)
+  await executor.transaction(async (tx) => {
+    // One lock per schema: concurrent starters wait here, then see the versions already applied.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`affiliate-kit:${schema}`])
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${s}`)
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    )
+    const rows = await tx.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`)
+    const applied = new Set(rows.map((row) => Number(row.version)))
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue
+      for (const statement of migration.statements) await tx.query(statement.replaceAll('{s}', s))
+      await tx.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name])
+    }
+  })
+}

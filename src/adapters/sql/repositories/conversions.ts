@@ -1,0 +1,80 @@
+// The conversions repository: idempotent insert decided by the unique reference index, the held
+// balance from the hold-window index, and oldest-first settling in one statement.
+import type { ConversionRepository } from '../../../core/storage.js'
+import { run } from '../codec.js'
+import type { SqlClient } from '../executor.js'
+import { money, type Tables } from '../tables.js'
+
+export function conversionRepository(db: SqlClient, t: Tables): ConversionRepository {
+  const table = t.conversions
+  const columns = Object.entries(table.columns).filter(([field]) => field !== 'id')
+  const insertSql = `INSERT INTO ${table.name} (${columns.map(([, [column]]) => column).join(', ')})
+    VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})
+    ON CONFLICT (project_id, reference) WHERE reference IS NOT NULL DO NOTHING RETURNING *`
+  const getByReference = (projectId: string, reference: string) =>
+    table.findOne(db, 'project_id = $1 AND reference = $2', [projectId, reference])
+
+  return {
+    async insert(conversion) {
+      const params = columns.map(([field, [, kind]]) => {
+        const value = (conversion as unknown as Record<string, unknown>)[field]
+        return value === null || value === undefined ? null : kind === 'money' ? String(value) : value
+      })
+      for (let attempt = 0; ; attempt += 1) {
+        const rows = await run(db, insertSql, params)
+        if (rows[0]) return { inserted: true, conversion: table.read(rows[0]) }
+        // The conflicting row is committed (READ COMMITTED sees it) unless it was deleted since.
+        const existing = await getByReference(conversion.projectId, conversion.reference!)
+        if (existing) return { inserted: false, existing }
+        if (attempt >= 3) throw new Error('conversions.insert: the conflicting conversion vanished repeatedly')
+      }
+    },
+    get: (projectId, id) => table.get(db, projectId, id),
+    getByReference,
+    update: (projectId, id, patch) => table.update(db, projectId, id, patch),
+    delete: (projectId, id) => table.delete(db, projectId, id),
+    list: (projectId, filter) =>
+      table.page(
+        db,
+        projectId,
+        [
+          ['type = ?', filter.type],
+          ['affiliate_id = ?', filter.affiliateId],
+          ['referred_user_id = ?', filter.referredUserId],
+          ['paid = ?', filter.paid],
+          ['created_at >= ?', filter.from],
+          ['created_at < ?', filter.to],
+        ],
+        filter,
+      ),
+    async heldSummary(projectId, affiliateId, now) {
+      const rows = await run(
+        db,
+        `SELECT coalesce(sum(value_minor), 0) AS amount, min(hold_until) AS next_release_at FROM ${table.name}
+         WHERE project_id = $1 AND affiliate_id = $2 AND status = 'active' AND NOT paid AND hold_until > $3`,
+        [projectId, affiliateId, now],
+      )
+      const row = rows[0]!
+      return { amount: money(row.amount), nextReleaseAt: row.next_release_at ? new Date(row.next_release_at as Date) : null }
+    },
+    async settleOldestFirst({ projectId, affiliateId, budget, now, payoutId }) {
+      // Values are >= 0, so the running sum only grows: every row with running <= budget is
+      // exactly the oldest-first prefix that fits.
+      const rows = await run(
+        db,
+        `WITH eligible AS (
+           SELECT id, sum(value_minor) OVER (ORDER BY created_at, id ROWS UNBOUNDED PRECEDING) AS running
+           FROM ${table.name}
+           WHERE project_id = $1 AND affiliate_id = $2 AND status = 'active' AND NOT paid AND hold_until <= $3
+         ), settled AS (
+           UPDATE ${table.name} c SET paid = true, paid_by_payout_id = $5
+           FROM eligible WHERE c.id = eligible.id AND eligible.running <= $4::numeric
+           RETURNING c.value_minor
+         )
+         SELECT count(*) AS count, coalesce(sum(value_minor), 0) AS amount FROM settled`,
+        [projectId, affiliateId, now, budget.toString(), payoutId],
+      )
+      return { count: Number(rows[0]!.count), amount: money(rows[0]!.amount) }
+    },
+  }
+}

@@ -1,0 +1,186 @@
+// Repositories of the plain entities: projects, API keys, affiliates, referrals, coupons,
+// clicks, payouts and webhook endpoints.
+import type {
+  AffiliateRepository,
+  ApiKeyRepository,
+  ClickRepository,
+  CouponRepository,
+  PayoutRepository,
+  ProjectRepository,
+  ReferralRepository,
+  WebhookEndpointRepository,
+} from '../../../core/storage.js'
+import type { TotalsDelta } from '../../../core/types.js'
+import { atomic, encode, run } from '../codec.js'
+import type { SqlClient } from '../executor.js'
+import { affiliateTotals, type Tables } from '../tables.js'
+import type { EndpointCache } from './outbox.js'
+
+export function projectRepository(db: SqlClient, t: Tables): ProjectRepository {
+  return {
+    insert: (project) => t.projects.insert(db, project),
+    get: (id) => t.projects.findOne(db, 'id = $1', [id]),
+    getByName: (name) => t.projects.findOne(db, 'name = $1', [name]),
+    async update(id, patch) {
+      const rows = await run(
+        db,
+        `UPDATE ${t.projects.name} SET name = coalesce($2, name), settings = coalesce($3::jsonb, settings) WHERE id = $1 RETURNING *`,
+        [id, patch.name ?? null, encode('json', patch.settings)],
+      )
+      return rows[0] ? t.projects.read(rows[0]) : null
+    },
+  }
+}
+
+export function apiKeyRepository(db: SqlClient, t: Tables): ApiKeyRepository {
+  return {
+    insert: (key) => t.apiKeys.insert(db, key),
+    findByHash: (hash) => t.apiKeys.findOne(db, 'hash = $1', [hash]),
+    async list(projectId) {
+      const rows = await run(db, `SELECT * FROM ${t.apiKeys.name} WHERE project_id = $1 ORDER BY id`, [projectId])
+      return rows.map((row) => t.apiKeys.read(row))
+    },
+    async revoke(projectId, id, at) {
+      const rows = await run(
+        db,
+        `UPDATE ${t.apiKeys.name} SET revoked_at = $3 WHERE project_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id`,
+        [projectId, id, at],
+      )
+      return rows.length > 0
+    },
+  }
+}
+
+export function affiliateRepository(db: SqlClient, t: Tables): AffiliateRepository {
+  const table = t.affiliates
+  return {
+    async insert(affiliate) {
+      const values = { ...affiliate, ...affiliate.totals }
+      // Inside a transaction a failed insert would abort it; the savepoint lets the core retry
+      // a referral-code collision in the same transaction.
+      return db.inTransaction ? db.transaction((inner) => table.insert(inner, values, affiliateTotals)) : table.insert(db, values, affiliateTotals)
+    },
+    get: (projectId, id) => table.get(db, projectId, id),
+    getByEmail: (projectId, email) => table.findOne(db, 'project_id = $1 AND lower(email) = lower($2)', [projectId, email]),
+    getByCode: (projectId, code) => table.findOne(db, 'project_id = $1 AND lower(referral_code) = lower($2)', [projectId, code]),
+    lockForUpdate: (projectId, id) => table.get(db, projectId, id, 'FOR UPDATE'),
+    update(projectId, id, patch) {
+      const { totals: _ignored, ...rest } = patch as typeof patch & { totals?: unknown }
+      return table.update(db, projectId, id, rest)
+    },
+    async adjustTotals(projectId, id, delta: TotalsDelta) {
+      const sets: string[] = []
+      const params: unknown[] = [projectId, id]
+      for (const [field, value] of Object.entries(delta)) {
+        const column = affiliateTotals[field]
+        if (!column || value === undefined) continue
+        params.push(String(value))
+        sets.push(`${column[0]} = ${column[0]} + $${params.length}::numeric`)
+      }
+      if (sets.length === 0) return
+      await run(db, `UPDATE ${table.name} SET ${sets.join(', ')} WHERE project_id = $1 AND id = $2`, params)
+    },
+    delete(projectId, id) {
+      return atomic(db, async (tx) => {
+        const params = [projectId, id]
+        const exists = await run(tx, `SELECT id FROM ${table.name} WHERE project_id = $1 AND id = $2 FOR UPDATE`, params)
+        if (exists.length === 0) return false
+        for (const name of [t.conversions.name, t.coupons.name, t.clicks.name, t.payouts.name]) {
+          await run(tx, `DELETE FROM ${name} WHERE project_id = $1 AND affiliate_id = $2`, params)
+        }
+        await run(tx, `UPDATE ${t.referrals.name} SET affiliate_id = NULL WHERE project_id = $1 AND affiliate_id = $2`, params)
+        await run(tx, `UPDATE ${table.name} SET parent_id = NULL WHERE project_id = $1 AND parent_id = $2`, params)
+        return table.delete(tx, projectId, id)
+      })
+    },
+    list: (projectId, filter) => table.page(db, projectId, [['status = ?', filter.status]], filter),
+  }
+}
+
+export function referralRepository(db: SqlClient, t: Tables): ReferralRepository {
+  const table = t.referrals
+  return {
+    insert: (referral) => table.insert(db, referral),
+    get: (projectId, id) => table.get(db, projectId, id),
+    getByEmail: (projectId, email) => table.findOne(db, 'project_id = $1 AND lower(email) = lower($2)', [projectId, email]),
+    update: (projectId, id, patch) => table.update(db, projectId, id, patch),
+    list: (projectId, filter) =>
+      table.page(
+        db,
+        projectId,
+        [
+          ['affiliate_id = ?', filter.affiliateId],
+          ['conversion_status = ?', filter.status],
+        ],
+        filter,
+      ),
+  }
+}
+
+export function couponRepository(db: SqlClient, t: Tables): CouponRepository {
+  const table = t.coupons
+  return {
+    insert: (coupon) => table.insert(db, coupon),
+    get: (projectId, id) => table.get(db, projectId, id),
+    getByCode: (projectId, code) => table.findOne(db, 'project_id = $1 AND lower(code) = lower($2)', [projectId, code]),
+    update: (projectId, id, patch) => table.update(db, projectId, id, patch),
+    delete: (projectId, id) => table.delete(db, projectId, id),
+    list: (projectId, filter) =>
+      table.page(
+        db,
+        projectId,
+        [
+          ['affiliate_id = ?', filter.affiliateId],
+          ['lower(code) = lower(?)', filter.code],
+        ],
+        filter,
+      ),
+  }
+}
+
+export function clickRepository(db: SqlClient, t: Tables): ClickRepository {
+  return { insert: (click) => t.clicks.insert(db, click) }
+}
+
+export function payoutRepository(db: SqlClient, t: Tables): PayoutRepository {
+  const table = t.payouts
+  return {
+    insert: (payout) => table.insert(db, payout),
+    async setConversionsSettled(projectId, id, count) {
+      await run(db, `UPDATE ${table.name} SET conversions_settled = $3 WHERE project_id = $1 AND id = $2`, [projectId, id, count])
+    },
+    get: (projectId, id) => table.get(db, projectId, id),
+    list: (projectId, filter) => table.page(db, projectId, [['affiliate_id = ?', filter.affiliateId]], filter),
+  }
+}
+
+export function webhookEndpointRepository(db: SqlClient, t: Tables, cache: EndpointCache | null): WebhookEndpointRepository {
+  const table = t.endpoints
+  const changed = <T>(result: T): T => {
+    cache?.endpoints.clear()
+    return result
+  }
+  return {
+    insert: async (endpoint) => changed(await table.insert(db, endpoint)),
+    get: (projectId, id) => table.get(db, projectId, id),
+    async list(projectId) {
+      const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 ORDER BY id`, [projectId])
+      return rows.map((row) => table.read(row))
+    },
+    update: async (projectId, id, patch) => changed(await table.update(db, projectId, id, patch)),
+    delete(projectId, id) {
+      cache?.endpoints.clear()
+      return atomic(db, async (tx) => {
+        const params = [projectId, id]
+        await run(
+          tx,
+          `DELETE FROM ${t.attempts.name} WHERE delivery_id IN
+             (SELECT id FROM ${t.deliveries.name} WHERE project_id = $1 AND endpoint_id = $2)`,
+          params,
+        )
+        await run(tx, `DELETE FROM ${t.deliveries.name} WHERE project_id = $1 AND endpoint_id = $2`, params)
+        return table.delete(tx, projectId, id)
+      })
+    },
+  }
+}

@@ -1,0 +1,178 @@
+// The webhook outbox (events, deliveries with leases claimed FOR UPDATE SKIP LOCKED, attempts)
+// and the idempotency-key store.
+import type { ClaimedDelivery, IdempotencyRepository, OutboxRepository } from '../../../core/storage.js'
+import type { IdempotencyRecord } from '../../../core/types.js'
+import { atomic, decode, run } from '../codec.js'
+import type { SqlClient, SqlRow } from '../executor.js'
+import type { Tables } from '../tables.js'
+
+/** Per-transaction memo of each project's active endpoints; endpoint writes clear it. */
+export interface EndpointCache {
+  endpoints: Map<string, Array<{ id: number; events: string[] }>>
+}
+
+export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache | null): OutboxRepository {
+  const deliveries = t.deliveries
+  return {
+    async enqueue(event) {
+      if (!cache) {
+        await run(
+          db,
+          `WITH subscribed AS (
+             SELECT id FROM ${t.endpoints.name}
+             WHERE project_id = $1 AND active AND events @> jsonb_build_array($2::text)
+           ), event AS (
+             INSERT INTO ${t.events.name} (project_id, type, body, created_at)
+             SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM subscribed) RETURNING id
+           )
+           INSERT INTO ${deliveries.name}
+             (project_id, event_id, endpoint_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+           SELECT $1, event.id, subscribed.id, $2, 'pending', 0, $4, $4, $4
+           FROM event CROSS JOIN subscribed ORDER BY subscribed.id`,
+          [event.projectId, event.type, event.body, event.createdAt],
+        )
+        return
+      }
+      // In a transaction the project's active endpoints are read once: a create that records
+      // several events (or none, with no endpoint) costs one lookup.
+      let endpoints = cache.endpoints.get(event.projectId)
+      if (!endpoints) {
+        const rows = await run(db, `SELECT id, events FROM ${t.endpoints.name} WHERE project_id = $1 AND active ORDER BY id`, [event.projectId])
+        endpoints = rows.map((row) => ({ id: Number(row.id), events: decode('json', row.events) as string[] }))
+        cache.endpoints.set(event.projectId, endpoints)
+      }
+      const subscribed = endpoints.filter((endpoint) => endpoint.events.includes(event.type)).map((endpoint) => endpoint.id)
+      if (subscribed.length === 0) return
+      await run(
+        db,
+        `WITH event AS (
+           INSERT INTO ${t.events.name} (project_id, type, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id
+         )
+         INSERT INTO ${deliveries.name}
+           (project_id, event_id, endpoint_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+         SELECT $1, event.id, endpoint.id, $2, 'pending', 0, $4, $4, $4
+         FROM event CROSS JOIN unnest($5::bigint[]) AS endpoint (id) ORDER BY endpoint.id`,
+        [event.projectId, event.type, event.body, event.createdAt, subscribed],
+      )
+    },
+    claim({ now, limit, leaseMs }) {
+      return atomic(db, async (tx) => {
+        const claimed = await run(
+          tx,
+          `WITH due AS (
+             SELECT id FROM ${deliveries.name}
+             WHERE (status = 'pending' AND next_attempt_at <= $1) OR (status = 'delivering' AND lease_until <= $1)
+             ORDER BY next_attempt_at NULLS FIRST, id LIMIT $2 FOR UPDATE SKIP LOCKED
+           )
+           UPDATE ${deliveries.name} d SET status = 'delivering', lease_until = $3, updated_at = $1
+           FROM due WHERE d.id = due.id RETURNING d.*`,
+          [now, Math.max(0, Math.floor(limit)), new Date(now.getTime() + leaseMs)],
+        )
+        if (claimed.length === 0) return []
+        const rows = claimed.map((row) => deliveries.read(row))
+        const byId = async (table: Tables['events'] | Tables['endpoints'], ids: number[]) => {
+          const found = await run(tx, `SELECT * FROM ${table.name} WHERE id = ANY($1::bigint[])`, [[...new Set(ids)]])
+          return new Map(found.map((row: SqlRow) => [Number(row.id), row]))
+        }
+        const events = await byId(t.events, rows.map((row) => row.eventId))
+        const endpoints = await byId(t.endpoints, rows.map((row) => row.endpointId))
+        const result: ClaimedDelivery[] = rows.map((delivery) => ({
+          delivery,
+          event: t.events.read(events.get(delivery.eventId)!),
+          endpoint: t.endpoints.read(endpoints.get(delivery.endpointId)!),
+        }))
+        return result.sort(
+          (a, b) => (a.delivery.nextAttemptAt?.getTime() ?? 0) - (b.delivery.nextAttemptAt?.getTime() ?? 0) || a.delivery.id - b.delivery.id,
+        )
+      })
+    },
+    recordAttempt({ deliveryId, attempt, status, nextAttemptAt }) {
+      return atomic(db, async (tx) => {
+        const rows = await run(
+          tx,
+          `UPDATE ${deliveries.name} SET status = $2, next_attempt_at = $3, attempts = attempts + 1, lease_until = NULL,
+             last_status_code = $4, updated_at = $5 WHERE id = $1 RETURNING *`,
+          [deliveryId, status, nextAttemptAt, attempt.statusCode, attempt.attemptedAt],
+        )
+        if (!rows[0]) return null
+        const delivery = deliveries.read(rows[0])
+        await t.attempts.insert(tx, { ...attempt, deliveryId, projectId: delivery.projectId })
+        return delivery
+      })
+    },
+    getDelivery: (projectId, id) => deliveries.get(db, projectId, id),
+    listDeliveries: (projectId, filter) =>
+      deliveries.page(
+        db,
+        projectId,
+        [
+          ['endpoint_id = ?', filter.endpointId],
+          ['status = ?', filter.status],
+          ['event_type = ?', filter.eventType],
+        ],
+        filter,
+      ),
+    async listAttempts(projectId, deliveryId) {
+      const rows = await run(db, `SELECT * FROM ${t.attempts.name} WHERE delivery_id = $1 AND project_id = $2 ORDER BY id`, [
+        deliveryId,
+        projectId,
+      ])
+      return rows.map((row) => t.attempts.read(row))
+    },
+    async requeue(projectId, id, now) {
+      const rows = await run(
+        db,
+        `UPDATE ${deliveries.name} SET status = 'pending', next_attempt_at = $3, lease_until = NULL, updated_at = $3
+         WHERE project_id = $1 AND id = $2 AND status <> 'delivering' RETURNING id`,
+        [projectId, id, now],
+      )
+      return rows.length > 0
+    },
+  }
+}
+
+export function idempotencyRepository(db: SqlClient, t: Tables): IdempotencyRepository {
+  const table = `${t.schema}.idempotency_keys`
+  const read = (row: SqlRow): IdempotencyRecord => ({
+    projectId: String(row.project_id),
+    key: String(row.key),
+    fingerprint: String(row.fingerprint),
+    response: row.response_status === null ? null : { status: Number(row.response_status), body: String(row.response_body) },
+    createdAt: new Date(row.created_at as Date),
+    expiresAt: new Date(row.expires_at as Date),
+  })
+  return {
+    async claim(record) {
+      const params = [record.projectId, record.key, record.fingerprint, record.response?.status ?? null, record.response?.body ?? null, record.createdAt, record.expiresAt]
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        // Takes the key when free or expired; a live record makes the upsert write nothing.
+        const claimed = await run(
+          db,
+          `INSERT INTO ${table} (project_id, key, fingerprint, response_status, response_body, created_at, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (project_id, key) DO UPDATE SET fingerprint = excluded.fingerprint,
+             response_status = excluded.response_status, response_body = excluded.response_body,
+             created_at = excluded.created_at, expires_at = excluded.expires_at
+           WHERE ${table}.expires_at <= excluded.created_at
+           RETURNING key`,
+          params,
+        )
+        if (claimed.length > 0) return null
+        const live = await run(db, `SELECT * FROM ${table} WHERE project_id = $1 AND key = $2`, [record.projectId, record.key])
+        if (live[0]) return read(live[0])
+      }
+      throw new Error('idempotency.claim: the key kept changing; try again')
+    },
+    async complete(projectId, key, response) {
+      await run(db, `UPDATE ${table} SET response_status = $3, response_body = $4 WHERE project_id = $1 AND key = $2`, [
+        projectId,
+        key,
+        response.status,
+        response.body,
+      ])
+    },
+    async release(projectId, key) {
+      await run(db, `DELETE FROM ${table} WHERE project_id = $1 AND key = $2`, [projectId, key])
+    },
+  }
+}

@@ -1,0 +1,103 @@
+// sqlStorage(executor): the whole storage port in SQL, shared by the PGlite and PostgreSQL
+// entry points. Migrations run on first use; root calls made inside one of this storage's
+// transactions fail loudly (they would deadlock on PGlite and see stale data on PostgreSQL).
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { RateLimitStore, StoragePort, StorageTx } from '../../core/storage.js'
+import { run } from './codec.js'
+import type { SqlClient, SqlExecutor } from './executor.js'
+import { migrate, quoteSchema } from './migrations.js'
+import { conversionRepository } from './repositories/conversions.js'
+import {
+  affiliateRepository,
+  apiKeyRepository,
+  clickRepository,
+  couponRepository,
+  payoutRepository,
+  projectRepository,
+  referralRepository,
+  webhookEndpointRepository,
+} from './repositories/entities.js'
+import { idempotencyRepository, outboxRepository, type EndpointCache } from './repositories/outbox.js'
+import { createTables, type Tables } from './tables.js'
+
+export interface SqlStorageOptions {
+  /**
+   * Schema holding the tables, beside the host application's own.
+   * @default 'affiliate_kit'
+   */
+  schema?: string
+}
+
+function repositories(db: SqlClient, t: Tables): StorageTx {
+  const cache: EndpointCache | null = db.inTransaction ? { endpoints: new Map() } : null
+  return {
+    projects: projectRepository(db, t),
+    apiKeys: apiKeyRepository(db, t),
+    affiliates: affiliateRepository(db, t),
+    referrals: referralRepository(db, t),
+    conversions: conversionRepository(db, t),
+    coupons: couponRepository(db, t),
+    clicks: clickRepository(db, t),
+    payouts: payoutRepository(db, t),
+    webhookEndpoints: webhookEndpointRepository(db, t, cache),
+    outbox: outboxRepository(db, t, cache),
+    idempotency: idempotencyRepository(db, t),
+  }
+}
+
+/** Builds the storage port over an executor; `close()` closes the executor. */
+export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {}): StoragePort {
+  const schema = options.schema ?? 'affiliate_kit'
+  const tables = createTables(quoteSchema(schema))
+  const inTransaction = new AsyncLocalStorage<true>()
+  let ready: Promise<void> | null = null
+  const ensureReady = () => {
+    if (!ready) {
+      ready = migrate(executor, schema)
+      ready.catch(() => (ready = null))
+    }
+    return ready
+  }
+  const guard = (what: string) => {
+    if (inTransaction.getStore()) {
+      throw new Error(`affiliate-kit sql storage: ${what} was called inside a transaction; use the tx argument`)
+    }
+  }
+
+  // Root repositories run each statement on its own; multi-statement methods open their own transaction.
+  const rootClient: SqlClient = {
+    inTransaction: false,
+    async query(text, params) {
+      guard('the root storage')
+      await ensureReady()
+      return executor.query(text, params)
+    },
+    transaction: (fn) => transaction((_tx, client) => fn(client)),
+  }
+
+  async function transaction<T>(fn: (tx: StorageTx, client: SqlClient) => Promise<T>): Promise<T> {
+    guard('transaction()')
+    await ensureReady()
+    return executor.transaction((client) => inTransaction.run(true, () => fn(repositories(client, tables), client)))
+  }
+
+  const rateLimitStore: RateLimitStore = {
+    update: (key, decide) =>
+      transaction(async (_tx, client) => {
+        const table = `${tables.schema}.rate_limits`
+        await run(client, `INSERT INTO ${table} (key, state) VALUES ($1, NULL) ON CONFLICT (key) DO NOTHING`, [key])
+        const rows = await run(client, `SELECT state FROM ${table} WHERE key = $1 FOR UPDATE`, [key])
+        const current = rows[0]?.state
+        const { state, result } = decide(current === null || current === undefined ? null : Number(current))
+        await run(client, `UPDATE ${table} SET state = $2 WHERE key = $1`, [key, state])
+        return result
+      }),
+  }
+
+  return {
+    ...repositories(rootClient, tables),
+    transaction: (fn) => transaction((tx) => fn(tx)),
+    rateLimitStore: () => rateLimitStore,
+    close: () => executor.close(),
+  }
+}

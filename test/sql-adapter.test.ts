@@ -1,0 +1,142 @@
+// What only the SQL adapters have: migrations (idempotent, concurrent starts), their own schema,
+// host-supplied connections, persistence in dataDir, crash safety, and outbox claims that
+// concurrent connections never share.
+import { PGlite } from '@electric-sql/pglite'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { afterAll, describe, expect, it } from 'vitest'
+import { pgliteStorage } from '../src/adapters/pglite.js'
+import { postgresStorage } from '../src/adapters/postgres.js'
+import { MIGRATIONS } from '../src/adapters/sql/migrations.js'
+import { createAffiliateProgram } from '../src/index.js'
+import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from './sql/pg-schema.js'
+import { startChild } from './sql/processes.js'
+
+describe('pglite adapter', () => {
+  const dirs: string[] = []
+  const tempDir = async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'affiliate-kit-pglite-'))
+    dirs.push(dir)
+    return dir
+  }
+  afterAll(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true })
+  })
+
+  it('persists in dataDir across close and reopen, migrating only once', async () => {
+    const dataDir = await tempDir()
+    const first = pgliteStorage({ dataDir })
+    const program = await createAffiliateProgram({ storage: first, project: 'persisted' })
+    const affiliate = await program.affiliates.create({ email: 'kept@example.com' })
+    await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: '19.99' })
+    await first.close()
+
+    const db = new PGlite(dataDir)
+    const second = pgliteStorage({ db, schema: 'affiliate_kit' })
+    const reopened = await createAffiliateProgram({ storage: second, project: 'persisted' })
+    expect(await reopened.affiliates.get('kept@example.com')).toMatchObject({ id: affiliate.id, earnings: { total: '6.00' } })
+    await second.close()
+    // The host's instance stays open after close(), and holds our tables in their own schema.
+    const versions = await db.query<{ version: number }>('SELECT version FROM affiliate_kit.schema_migrations ORDER BY version')
+    expect(versions.rows.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version))
+    await db.close()
+  })
+
+  it('uses the configured schema beside the host tables, and rejects unsafe schema names', async () => {
+    const db = new PGlite()
+    await db.query('CREATE TABLE public.affiliates (id int)')
+    const storage = pgliteStorage({ db, schema: 'referral_program' })
+    const program = await createAffiliateProgram({ storage })
+    await program.affiliates.create({ email: 'beside@example.com' })
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM referral_program.affiliates')).rows[0]!.n).toBe(1)
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM public.affiliates')).rows[0]!.n).toBe(0)
+    expect(() => pgliteStorage({ db, schema: 'x"; DROP TABLE y; --' })).toThrow(/invalid schema name/)
+    await db.close()
+  })
+
+  it('leaves no partial rows when the process dies in the middle of a write transaction', async () => {
+    const dataDir = await tempDir()
+    const setup = pgliteStorage({ dataDir })
+    const program = await createAffiliateProgram({ storage: setup, project: 'crash' })
+    const affiliate = await program.affiliates.create({ email: 'crash-aff@example.com' })
+    await setup.close()
+
+    const child = startChild('crash', { dataDir, project: 'crash', affiliateId: affiliate.id })
+    await child.waitFor('ready')
+    child.process.stdin!.write('go\n')
+    await child.waitFor('mid-transaction')
+    child.process.kill('SIGKILL')
+    await child.result.catch(() => undefined)
+
+    const storage = pgliteStorage({ dataDir })
+    const after = await createAffiliateProgram({ storage, project: 'crash' })
+    expect(await after.affiliates.get(affiliate.id)).toMatchObject({ purchases: 0, earnings: { total: '0.00' } })
+    expect((await after.conversions.list()).total).toBe(0)
+    expect((await after.referrals.list()).total).toBe(0)
+    // Still writable after recovery.
+    await after.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: '10.00', reference: 'ch_crash' })
+    expect((await after.conversions.list()).total).toBe(1)
+    await storage.close()
+  }, 60_000)
+})
+
+const suite = DATABASE_URL ? describe : describe.skip
+suite(`postgres adapter${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`}`, () => {
+  const schemas: string[] = []
+  const schemaName = () => {
+    const schema = freshSchemaName('affiliate_kit_adapter')
+    schemas.push(schema)
+    return schema
+  }
+  afterAll(async () => {
+    for (const schema of schemas) await dropSchema(schema)
+  })
+
+  it('applies migrations once when several storages start at once, and is a no-op afterwards', async () => {
+    const schema = schemaName()
+    const storages = Array.from({ length: 6 }, () => postgresStorage({ connectionString: DATABASE_URL!, schema, max: 2 }))
+    const programs = await Promise.all(storages.map((storage, index) => createAffiliateProgram({ storage, project: `start-${index}` })))
+    expect(programs).toHaveLength(6)
+    const again = postgresStorage({ connectionString: DATABASE_URL!, schema })
+    await createAffiliateProgram({ storage: again, project: 'start-0' })
+    const pool = new pg.Pool({ connectionString: DATABASE_URL })
+    const applied = await pool.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`)
+    expect(applied.rows.map((row: { version: number }) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version))
+    for (const storage of [...storages, again]) await storage.close()
+    await pool.end()
+  })
+
+  it("runs on the host's pool and leaves it open on close()", async () => {
+    const schema = schemaName()
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 3 })
+    const storage = postgresStorage({ pool, schema })
+    const program = await createAffiliateProgram({ storage })
+    await program.affiliates.create({ email: 'pooled@example.com' })
+    await storage.close()
+    const rows = await pool.query(`SELECT email FROM "${schema}".affiliates`)
+    expect(rows.rows).toEqual([{ email: 'pooled@example.com' }])
+    await pool.end()
+  })
+
+  it('never hands one delivery to two concurrent claimers (FOR UPDATE SKIP LOCKED)', async () => {
+    const schema = schemaName()
+    const a = postgresStorage({ connectionString: DATABASE_URL!, schema, max: 4 })
+    const b = postgresStorage({ connectionString: DATABASE_URL!, schema, max: 4 })
+    const program = await createAffiliateProgram({ storage: a, project: 'outbox' })
+    await program.webhooks.create({ url: 'https://hooks.example.com/in', events: ['payout.created'] })
+    const now = new Date()
+    for (let index = 0; index < 60; index += 1) {
+      await a.outbox.enqueue({ projectId: program.projectId, type: 'payout.created', body: `{"n":${index}}`, createdAt: new Date(now.getTime() - 1000) })
+    }
+    const claims = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => (index % 2 ? a : b).outbox.claim({ now, limit: 10, leaseMs: 60_000 })),
+    )
+    const ids = claims.flat().map((item) => item.delivery.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids.length).toBe(60)
+    await a.close()
+    await b.close()
+  })
+})

@@ -1,0 +1,94 @@
+// A child process for the multi-process SQL tests: opens its own storage (its own pool or PGlite
+// instance), says "ready", waits for "go" on stdin, does its part and prints one JSON line.
+// Usage: node --import tsx test/sql/child.ts <mode> <json args>
+import { createInterface } from 'node:readline'
+import { pgliteStorage } from '../../src/adapters/pglite.js'
+import { postgresStorage } from '../../src/adapters/postgres.js'
+import { createAffiliateProgram, type StoragePort } from '../../src/index.js'
+
+interface Args {
+  schema?: string
+  dataDir?: string
+  project: string
+  affiliateId: number
+  count?: number
+  amount?: string
+}
+
+const [mode, raw] = process.argv.slice(2)
+const args = JSON.parse(raw!) as Args
+
+const storage: StoragePort = args.dataDir
+  ? pgliteStorage({ dataDir: args.dataDir })
+  : postgresStorage({ connectionString: process.env.DATABASE_URL!, schema: args.schema!, max: 10 })
+const program = await createAffiliateProgram({ storage, project: args.project })
+
+const lines = createInterface({ input: process.stdin })
+const go = new Promise<void>((resolve) => lines.once('line', () => resolve()))
+console.log('ready')
+await go
+
+const outcome = (promise: Promise<unknown>) =>
+  promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: { code?: string; message?: string }) => ({ ok: false as const, code: error.code ?? 'crash', message: error.message }),
+  )
+
+if (mode === 'conversions') {
+  const input = { type: 'purchase' as const, affiliateId: args.affiliateId, baseValue: '10.00', reference: 'ch_multi', email: 'buyer@example.com' }
+  const results = await Promise.all(Array.from({ length: args.count! }, () => outcome(program.conversions.create(input))))
+  console.log(
+    JSON.stringify(
+      results.map((result) => (result.ok ? { duplicate: (result.value as { duplicate: boolean }).duplicate } : { error: result.code, message: result.message })),
+    ),
+  )
+} else if (mode === 'payouts') {
+  const results = await Promise.all(
+    Array.from({ length: args.count! }, () => outcome(program.payouts.create({ affiliateId: args.affiliateId, amount: args.amount! }))),
+  )
+  console.log(JSON.stringify(results.map((result) => (result.ok ? { paid: true } : { error: result.code, message: result.message }))))
+} else if (mode === 'crash') {
+  // Writes inside one transaction, reports that it is mid-way, then hangs until killed.
+  await storage.transaction(async (tx) => {
+    const projectId = program.projectId
+    await tx.affiliates.adjustTotals(projectId, args.affiliateId, { countedValue: 12_345n, purchases: 1 })
+    await tx.referrals.insert({
+      projectId,
+      email: 'crash@example.com',
+      affiliateId: args.affiliateId,
+      conversionStatus: 'pending',
+      conversionDate: null,
+      firstPurchaseAt: null,
+      createdAt: new Date(),
+    })
+    await tx.conversions.insert({
+      projectId,
+      affiliateId: args.affiliateId,
+      referredUserId: null,
+      customerEmail: 'crash@example.com',
+      type: 'purchase',
+      value: 12_345n,
+      baseValue: 41_150n,
+      baseCurrency: 'USD',
+      refundedBaseValue: 0n,
+      paid: false,
+      paidByPayoutId: null,
+      status: 'active',
+      holdUntil: new Date(),
+      reference: 'ch_crash',
+      fingerprint: null,
+      couponCodeUsed: null,
+      basis: 'explicit',
+      commissionType: 'fixed',
+      commissionRate: null,
+      tier: 1,
+      parentConversionId: null,
+      refundReason: null,
+      createdAt: new Date(),
+    })
+    console.log('mid-transaction')
+    await new Promise(() => {})
+  })
+}
+lines.close()
+await storage.close()
