@@ -1,19 +1,17 @@
 // Webhook dispatchers in several processes over one PostgreSQL schema: SKIP LOCKED claims deliver
 // each delivery exactly once; a dispatcher killed mid-batch loses nothing (its leases expire and
-// another process sends them). Needs DATABASE_URL and the SQL adapter (src/adapters/postgres.ts).
+// another process sends them). Needs DATABASE_URL.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAffiliateProgram, type AffiliateProgram, type StoragePort } from '../src/index.js'
+import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 import { startReceiver, type Receiver } from './webhooks-helpers.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const DATABASE_URL = process.env.DATABASE_URL
-const hasAdapter = existsSync(join(here, '../src/adapters/postgres.ts'))
-const skipReason = !DATABASE_URL ? 'DATABASE_URL is not set' : !hasAdapter ? 'the SQL adapter has not landed' : ''
+const skipReason = DATABASE_URL ? '' : NO_DATABASE_REASON
 const suite = skipReason ? describe.skip : describe
 
 interface Dispatcher {
@@ -60,24 +58,20 @@ async function until(condition: () => Promise<boolean>, timeoutMs: number): Prom
 }
 
 suite(`webhooks on PostgreSQL, several dispatcher processes${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
-  const schema = `affiliate_kit_webhooks_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
   let storage: StoragePort
+  let schema: string
+  let cleanup: () => Promise<void>
   let oracle: pg.Client
   let counter = 0
 
   beforeAll(async () => {
-    const adapterPath = '../src/adapters/postgres.js'
-    const { postgresStorage } = (await import(adapterPath)) as {
-      postgresStorage(options: { connectionString: string; schema: string }): StoragePort
-    }
-    storage = postgresStorage({ connectionString: DATABASE_URL!, schema })
+    ;({ storage, schema, cleanup } = freshPostgresStorage())
     oracle = new pg.Client({ connectionString: DATABASE_URL })
     await oracle.connect()
   })
   afterAll(async () => {
-    await storage?.close()
-    await oracle?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
     await oracle?.end()
+    await cleanup?.()
   })
 
   /** A project with one endpoint on `receiver` and `count` recorded events. */

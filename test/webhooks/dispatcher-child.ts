@@ -1,7 +1,8 @@
 // A dispatcher process for the multi-process webhook tests: postgres storage on the given schema,
 // program.webhooks.start() until a "stop" line arrives on stdin (or the parent kills it).
 // Usage: node --import tsx dispatcher-child.ts '{"schema":"...","project":"...","concurrency":16}'
-import { createAffiliateProgram, type StoragePort } from '../../src/index.js'
+import { postgresStorage } from '../../src/adapters/postgres.js'
+import { createAffiliateProgram } from '../../src/index.js'
 
 interface Args {
   schema: string
@@ -12,11 +13,6 @@ interface Args {
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args
-// Loaded by path so this file typechecks before the SQL adapter lands on the branch.
-const adapterPath = '../../src/adapters/postgres.js'
-const { postgresStorage } = (await import(adapterPath)) as {
-  postgresStorage(options: { connectionString: string; schema: string; max?: number }): StoragePort
-}
 const storage = postgresStorage({ connectionString: process.env.DATABASE_URL!, schema: args.schema, max: 4 })
 const program = await createAffiliateProgram({
   storage,
