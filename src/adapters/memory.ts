@@ -425,7 +425,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
       }
       return due.map((row) => {
         const delivery = { ...row, status: 'delivering' as const, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now }
-        state.deliveries.replace(delivery, log)
+        state.deliveries.replaceUnindexed(delivery, log)
         return {
           delivery: { ...delivery },
           event: { ...state.events.get(row.eventId)! },
@@ -446,7 +446,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
         lastStatusCode: attempt.statusCode,
         updatedAt: attempt.attemptedAt,
       }
-      state.deliveries.replace(updated, log)
+      state.deliveries.replaceUnindexed(updated, log)
       return { ...updated }
     },
     async getDelivery(projectId, id) {
@@ -473,7 +473,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
     async requeue(projectId, id, now) {
       const existing = inProject(state.deliveries.get(id), projectId)
       if (!existing || existing.status === 'delivering') return false
-      state.deliveries.replace({ ...existing, status: 'pending', nextAttemptAt: now, leaseUntil: null, updatedAt: now }, log)
+      state.deliveries.replaceUnindexed({ ...existing, status: 'pending', nextAttemptAt: now, leaseUntil: null, updatedAt: now }, log)
       return true
     },
     async insertTestDelivery({ event, endpointId, leaseUntil }) {
