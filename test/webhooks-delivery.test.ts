@@ -84,6 +84,21 @@ describe('webhook delivery', () => {
     expect(typeof (of('referral_canceled')[0]!.conversion as { canceled_date: unknown }).canceled_date).toBe('string')
     expect(of('payout.created')[0]).toMatchObject({ payout: { id: String(payout.id), amount: '30.00', currency: 'USD', method: 'paypal', conversions_settled: 1 } })
 
+    // Exactly the members SPEC.md lists (DECISIONS.md §10 names "the service" `affiliate`).
+    const members: Record<string, [string, string[]]> = {
+      referral_signed_up: ['data', ['ip_address', 'referral_code', 'signup_date', 'user_agent']],
+      referral_converted: ['conversion', ['amount', 'commission_amount', 'commission_rate', 'commission_type', 'conversion_date', 'currency', 'id', 'order_id', 'payment_processor', 'product_id']],
+      referral_canceled: ['conversion', ['amount', 'canceled_date', 'commission_amount', 'id', 'reason', 'refund_amount']],
+      referral_updated: ['conversion', ['amount', 'amount_usd', 'base_value', 'commission_amount', 'conversion_date', 'id', 'reference']],
+      'payout.created': ['payout', ['amount', 'conversions_settled', 'currency', 'id', 'method', 'payment_date']],
+    }
+    for (const [kind, [member, keys]] of Object.entries(members)) {
+      for (const parsed of of(kind)) {
+        expect(Object.keys(parsed).sort()).toEqual(['affiliate', 'event', member, 'project_id', 'referred', 'timestamp'].sort())
+        expect(Object.keys(parsed[member] as object).sort()).toEqual(keys)
+      }
+    }
+
     const log = await program.webhooks.deliveries({ endpointId: endpoint.id, status: 'succeeded' })
     expect(log.total).toBe(6)
     const attempts = await program.webhooks.attempts(log.items[0]!.id)
