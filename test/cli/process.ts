@@ -17,12 +17,22 @@ export interface Running {
 }
 
 /** Starts `command args` (default: the CLI from source through tsx). */
-export function run(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; command?: string[] } = {}): Running {
+export function run(
+  args: string[],
+  options: {
+    cwd?: string
+    env?: NodeJS.ProcessEnv
+    command?: string[]
+    /** Run in its own process group and stop it as Ctrl-C would: SIGINT to the whole group. */
+    group?: boolean
+  } = {},
+): Running {
   const [program, ...prefix] = options.command ?? [process.execPath, '--import', TSX, MAIN]
   const child = spawn(program!, [...prefix, ...args], {
     cwd: options.cwd ?? process.cwd(),
     env: { ...process.env, AFFILIATE_KIT_API_KEY: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.group === true,
   })
   let text = ''
   const listeners = new Set<() => void>()
@@ -63,7 +73,10 @@ export function run(args: string[], options: { cwd?: string; env?: NodeJS.Proces
       })
     },
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM')
+      if (child.exitCode === null && child.signalCode === null) {
+        if (options.group) process.kill(-child.pid!, 'SIGINT')
+        else child.kill('SIGTERM')
+      }
       return exited
     },
   }
