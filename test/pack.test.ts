@@ -1,0 +1,102 @@
+// The way a newcomer meets the package: `npm pack`, install the tarball into an empty folder,
+// `npx affiliate-kit serve --database memory`, then the README's curl walk-through over HTTP,
+// including the signed webhook arriving at a local receiver.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, run, type Running } from './cli/process.js'
+
+const root = new URL('..', import.meta.url).pathname
+const work = mkdtempSync(join(tmpdir(), 'affiliate-kit-pack-'))
+const received: Array<{ headers: IncomingMessage['headers']; body: string }> = []
+const receiver = createServer((request, response) => {
+  let body = ''
+  request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+  request.on('end', () => {
+    received.push({ headers: request.headers, body })
+    response.end('ok')
+  })
+})
+let server: Running
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, stdio: 'pipe', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } })
+  npm(['pack', '--pack-destination', work], root)
+  const tarball = readdirSync(work).find((file) => file.endsWith('.tgz'))!
+  writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'newcomer', private: true, type: 'module' }))
+  npm(['install', join(work, tarball)], work)
+}, 300_000)
+
+afterAll(async () => {
+  await server?.stop()
+  receiver.close()
+  rmSync(work, { recursive: true, force: true })
+})
+
+describe('npm pack, install, npx affiliate-kit serve', () => {
+  it('serves the README walk-through and delivers a signed webhook', async () => {
+    const { port } = receiver.address() as AddressInfo
+    writeFileSync(
+      join(work, 'affiliate.config.json'),
+      JSON.stringify({
+        currency: 'USD',
+        holdPeriodDays: 30,
+        commission: { purchase: { type: 'percentage', rate: 30 } },
+        allowPrivateNetworks: true,
+        webhooks: [{ url: `http://127.0.0.1:${port}/hook`, events: ['referral_converted', 'payout.created'], secret: 'whsec_test' }],
+      }),
+    )
+    server = run(['affiliate-kit', 'serve', '--database', 'memory', '--port', '0', '--config', 'affiliate.config.json'], {
+      cwd: work,
+      command: ['npx', '--no-install'],
+      group: true,
+    })
+    const [, base] = await server.waitFor(/listening on (http:\/\/\S+)/)
+    const [, key] = await server.waitFor(/shown once, keep it\): (rgk_\w+)/)
+
+    const affiliate = await api(base!, key!, 'POST', '/affiliates', { email: 'ann@example.com', referral_code: 'ANN' })
+    expect(affiliate).toMatchObject({ status: 201, body: { success: true, data: { user_email: 'ann@example.com', referral_code: 'ANN' } } })
+    const conversion = await api(base!, key!, 'POST', '/conversions', {
+      type: 'purchase',
+      referral_code: 'ANN',
+      email: 'bob@example.com',
+      base_value: 49,
+      reference: 'ch_1',
+    })
+    expect(conversion).toMatchObject({ status: 201, body: { data: { value: 14.7, status: 'pending' }, attribution: { matched_by: 'referral_code' } } })
+    const stats = await api(base!, key!, 'GET', '/affiliates/ann%40example.com')
+    expect(stats.body).toMatchObject({ data: { total_earnings: '14.70', held_earnings: '14.70', eligible_earnings: '0.00', signups: 1, purchases: 1 } })
+    const payout = await api(base!, key!, 'POST', '/payouts', { affiliate_email: 'ann@example.com', amount: 14.7, method: 'paypal' })
+    expect(payout).toMatchObject({ status: 201, body: { data: { amount: '14.70', status: 'Paid', unpaid_earnings_after: 0 } } })
+
+    const deadline = Date.now() + 15_000
+    while (received.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    const events = received.map((delivery) => delivery.headers['x-service-event']).sort()
+    expect(events).toEqual(['payout.created', 'referral_converted'])
+    const { verifySignature } = (await import(pathToFileURL(join(work, 'node_modules/affiliate-kit/dist/webhooks.js')).href)) as typeof import('../src/webhooks/index.js')
+    for (const delivery of received) {
+      expect(delivery.headers['user-agent']).toBe('Service-Webhooks/1.0')
+      expect(verifySignature('whsec_test', delivery.body, String(delivery.headers['x-service-signature']))).toBe(true)
+      expect(verifySignature('wrong', delivery.body, String(delivery.headers['x-service-signature']))).toBe(false)
+    }
+    // Ctrl-C: SIGINT reaches npx and the server in its process group; the server drains and exits.
+    await server.stop()
+    expect(server.output()).toContain('shutting down: draining requests and webhook deliveries')
+    const closed = Date.now() + 10_000
+    let refused = false
+    while (!refused && Date.now() < closed) {
+      refused = await fetch(`${base}/affiliates`).then(
+        () => false,
+        () => true,
+      )
+      if (!refused) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(refused).toBe(true)
+  }, 120_000)
+})
