@@ -40,6 +40,7 @@ async function serve(kind: Kind): Promise<void> {
   server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port, ...extra }))
 }
 
+// BENCH_PROFILE=1 writes a CPU profile of the library server to /tmp/prof.
 async function startChild(kind: Kind): Promise<{ child: ChildProcess; port: number; key?: string; buyerId?: number }> {
   const child = fork(fileURLToPath(import.meta.url), ['serve', kind], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE && kind === 'library' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])], stdio: 'inherit' })
   const info = await new Promise<{ port: number; key?: string; buyerId?: number }>((resolve) => child.once('message', resolve as never))
