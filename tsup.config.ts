@@ -5,6 +5,7 @@ export default defineConfig({
     index: 'src/index.ts',
     'adapters/memory': 'src/adapters/memory.ts',
     'http/index': 'src/http/index.ts',
+    webhooks: 'src/webhooks/index.ts',
     'adapters/pglite': 'src/adapters/pglite.ts',
     'adapters/postgres': 'src/adapters/postgres.ts',
     'client/index': 'src/client/index.ts',

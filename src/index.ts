@@ -1,12 +1,20 @@
 // affiliate-kit: the core. Adapters, HTTP and webhooks live in their own entry points.
 import { createAffiliateProgram as createCoreProgram, type AffiliateProgram, type AffiliateProgramOptions } from './core/program.js'
-import { createWebhookRunner } from './webhooks/runner.js'
+import { createWebhookRunner, type WebhookRunnerOptions } from './webhooks/runner.js'
 
-export type { AffiliateProgram, AffiliateProgramOptions, ProjectScope, WebhookRunner } from './core/program.js'
+export type { AffiliateProgram, AffiliateProgramOptions, ProjectScope, TestDeliveryResult, WebhookRunner } from './core/program.js'
 
-/** Creates the program over a storage adapter, with the webhook dispatcher wired in. */
-export function createAffiliateProgram(options: AffiliateProgramOptions): Promise<AffiliateProgram> {
-  return createCoreProgram({ webhookRunner: (program) => createWebhookRunner(program), ...options })
+export type { WebhookRunnerOptions } from './webhooks/runner.js'
+
+/**
+ * Creates the program over a storage adapter, with the webhook dispatcher wired in.
+ * `webhooks` tunes the dispatcher (header prefix, User-Agent, timeout, lease, jitter).
+ */
+export function createAffiliateProgram(
+  options: AffiliateProgramOptions & { webhooks?: WebhookRunnerOptions },
+): Promise<AffiliateProgram> {
+  const { webhooks, ...rest } = options
+  return createCoreProgram({ webhookRunner: (program) => createWebhookRunner(program, webhooks), ...rest })
 }
 
 export { systemClock, testClock } from './core/clock.js'

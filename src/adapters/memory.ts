@@ -407,17 +407,25 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
       }
     },
     async claim({ now, limit, leaseMs }) {
-      const due = [...state.deliveries.rows.values()]
-        .filter(
-          (row) =>
-            (row.status === 'pending' && row.nextAttemptAt !== null && row.nextAttemptAt <= now) ||
-            (row.status === 'delivering' && row.leaseUntil !== null && row.leaseUntil <= now),
-        )
-        .sort((a, b) => (a.nextAttemptAt?.getTime() ?? 0) - (b.nextAttemptAt?.getTime() ?? 0) || a.id - b.id)
-        .slice(0, limit)
+      // One pass keeping the `limit` earliest due rows (a full sort per claim is quadratic over a drain).
+      const at = now.getTime()
+      const due: Delivery[] = []
+      const key = (row: Delivery) => row.nextAttemptAt?.getTime() ?? 0
+      const before = (a: Delivery, b: Delivery) => key(a) - key(b) || a.id - b.id
+      for (const row of state.deliveries.rows.values()) {
+        const ready =
+          (row.status === 'pending' && row.nextAttemptAt !== null && row.nextAttemptAt.getTime() <= at) ||
+          (row.status === 'delivering' && row.leaseUntil !== null && row.leaseUntil.getTime() <= at)
+        if (!ready || limit <= 0) continue
+        if (due.length === limit && before(row, due[due.length - 1]!) >= 0) continue
+        let index = due.length
+        while (index > 0 && before(row, due[index - 1]!) < 0) index--
+        due.splice(index, 0, row)
+        if (due.length > limit) due.pop()
+      }
       return due.map((row) => {
         const delivery = { ...row, status: 'delivering' as const, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now }
-        state.deliveries.replace(delivery, log)
+        state.deliveries.replaceUnindexed(delivery, log)
         return {
           delivery: { ...delivery },
           event: { ...state.events.get(row.eventId)! },
@@ -438,7 +446,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
         lastStatusCode: attempt.statusCode,
         updatedAt: attempt.attemptedAt,
       }
-      state.deliveries.replace(updated, log)
+      state.deliveries.replaceUnindexed(updated, log)
       return { ...updated }
     },
     async getDelivery(projectId, id) {
@@ -465,8 +473,30 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
     async requeue(projectId, id, now) {
       const existing = inProject(state.deliveries.get(id), projectId)
       if (!existing || existing.status === 'delivering') return false
-      state.deliveries.replace({ ...existing, status: 'pending', nextAttemptAt: now, leaseUntil: null, updatedAt: now }, log)
+      state.deliveries.replaceUnindexed({ ...existing, status: 'pending', nextAttemptAt: now, leaseUntil: null, updatedAt: now }, log)
       return true
+    },
+    async insertTestDelivery({ event, endpointId, leaseUntil }) {
+      const endpoint = inProject(state.endpoints.get(endpointId), event.projectId)
+      if (!endpoint) return null
+      const stored = state.events.insert(event, log)
+      const delivery = state.deliveries.insert(
+        {
+          projectId: event.projectId,
+          eventId: stored.id,
+          endpointId,
+          eventType: event.type,
+          status: 'delivering',
+          attempts: 0,
+          nextAttemptAt: null,
+          leaseUntil,
+          lastStatusCode: null,
+          createdAt: event.createdAt,
+          updatedAt: event.createdAt,
+        },
+        log,
+      )
+      return { delivery: { ...delivery }, event: { ...stored }, endpoint: { ...endpoint } }
     },
   }
 

@@ -12,10 +12,10 @@ import { keysService, verifyApiKey, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
 import { newProjectId } from './random.js'
 import { referralsService } from './referrals.js'
-import type { ProjectSettingsInput } from './schemas.js'
+import { eventType, id, validate, type ProjectSettingsInput } from './schemas.js'
 import { normalizeSettings } from './settings.js'
 import type { StoragePort } from './storage.js'
-import type { Project, ProjectSettings } from './types.js'
+import type { EventType, Project, ProjectSettings } from './types.js'
 import { webhookEndpointsService } from './webhook-endpoints.js'
 
 export interface AffiliateProgramOptions {
@@ -43,6 +43,16 @@ export interface WebhookRunner {
   stop(): Promise<void>
   /** One pass: claims and sends every due delivery once; resolves with how many were attempted. */
   dispatch(): Promise<number>
+  /** Sends generated sample data of `eventType` to one endpoint now, records it in the log. */
+  sendTest(projectId: string, endpointId: number, eventType: EventType): Promise<TestDeliveryResult>
+}
+
+export interface TestDeliveryResult {
+  success: boolean
+  /** The receiver's HTTP status; 0 when no answer came. */
+  status: number
+  /** The receiver's response text (truncated), or the error when no answer came. */
+  response: string
 }
 
 function projectScope(ctx: ReturnType<typeof createProjectContext>, runner: () => WebhookRunner) {
@@ -62,6 +72,9 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>, runner: () =
       start: (options?: Parameters<WebhookRunner['start']>[0]) => runner().start(options),
       stop: () => runner().stop(),
       dispatch: () => runner().dispatch(),
+      /** Test delivery (POST /api/project/{projectId}/webhooks/{webhookId}/test). */
+      test: async (webhookId: number, type: EventType) =>
+        runner().sendTest(ctx.projectId, validate(id, webhookId, 'webhookId'), validate(eventType, type, 'eventType')),
     },
     /** Counts a click on an affiliate's referral link. */
     trackClick: affiliates.trackClick,

@@ -236,6 +236,12 @@ export interface OutboxRepository {
   listAttempts(projectId: string, deliveryId: number): Promise<DeliveryAttempt[]>
   /** Manual retry: status pending, due at `now`, lease cleared. False when absent or delivering. */
   requeue(projectId: string, id: number, now: Date): Promise<boolean>
+  /**
+   * Test delivery (sent synchronously, outside the schedule): stores the event and one delivery
+   * to that endpoint only, already `delivering` with leaseUntil, attempts 0; the sender then
+   * calls recordAttempt with a final status. Null when the endpoint is not in the project.
+   */
+  insertTestDelivery(request: { event: NewEvent; endpointId: number; leaseUntil: Date }): Promise<ClaimedDelivery | null>
 }
 
 export interface IdempotencyRepository {

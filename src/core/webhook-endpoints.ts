@@ -5,6 +5,7 @@ import { NotFoundError, ValidationError } from './errors.js'
 import { eventType, validate } from './schemas.js'
 import type { Delivery, DeliveryAttempt, EventType, WebhookEndpoint, WebhookSigningMode } from './types.js'
 import { listWindow } from './conflicts.js'
+import { isForbiddenHost } from './network.js'
 import * as v from 'valibot'
 
 export interface WebhookEndpointView {
@@ -66,6 +67,15 @@ export type DeliveryFilterInput = v.InferInput<typeof deliveryFilter>
 export function webhookEndpointsService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
+  /** Refuses literal private / loopback hosts unless the project allows private networks. */
+  async function checkHost(target: string | undefined): Promise<void> {
+    if (target === undefined) return
+    if ((await ctx.project()).settings.allowPrivateNetworks === true) return
+    if (isForbiddenHost(new URL(target).hostname)) {
+      throw new ValidationError('url', 'url: must not point to a loopback, private or reserved address')
+    }
+  }
+
   async function find(id: number): Promise<WebhookEndpoint> {
     const endpoint = await storage.webhookEndpoints.get(projectId, id)
     if (!endpoint) throw new NotFoundError('webhook endpoint not found', 'id')
@@ -75,6 +85,7 @@ export function webhookEndpointsService(ctx: ProjectContext) {
   return {
     async create(input: CreateWebhookInput): Promise<WebhookEndpointView> {
       const data = validate(createWebhookInput, input)
+      await checkHost(data.url)
       const endpoint = await storage.webhookEndpoints.insert({
         projectId,
         url: data.url,
@@ -100,6 +111,7 @@ export function webhookEndpointsService(ctx: ProjectContext) {
     async update(id: number, input: UpdateWebhookInput): Promise<WebhookEndpointView> {
       const data = validate(updateWebhookInput, input)
       await find(id)
+      await checkHost(data.url)
       const patch = data.events ? { ...data, events: [...new Set(data.events)] } : data
       return webhookEndpointView((await storage.webhookEndpoints.update(projectId, id, patch))!)
     },

@@ -13,6 +13,7 @@ import { tenancyCases } from './tenancy.case.js'
 import { validationCases } from './validation.case.js'
 import { ledgerPropertyCases } from './ledger-property.case.js'
 import { storagePortCases } from './storage-port.case.js'
+import { webhookOutboxCases } from './webhook-outbox.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -61,5 +62,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     validationCases(context)
     ledgerPropertyCases(context)
     storagePortCases(context)
+    webhookOutboxCases(context)
   })
 }

@@ -86,6 +86,25 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache 
         )
       })
     },
+    insertTestDelivery({ event, endpointId, leaseUntil }) {
+      return atomic(db, async (tx) => {
+        const [endpoint] = await run(tx, `SELECT * FROM ${t.endpoints.name} WHERE project_id = $1 AND id = $2`, [event.projectId, endpointId])
+        if (!endpoint) return null
+        const [stored] = await run(
+          tx,
+          `INSERT INTO ${t.events.name} (project_id, type, body, created_at) VALUES ($1, $2, $3, $4) RETURNING *`,
+          [event.projectId, event.type, event.body, event.createdAt],
+        )
+        const [delivery] = await run(
+          tx,
+          `INSERT INTO ${deliveries.name}
+             (project_id, event_id, endpoint_id, event_type, status, attempts, next_attempt_at, lease_until, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, 'delivering', 0, NULL, $5, $6, $6) RETURNING *`,
+          [event.projectId, stored!.id, endpointId, event.type, leaseUntil, event.createdAt],
+        )
+        return { delivery: deliveries.read(delivery!), event: t.events.read(stored!), endpoint: t.endpoints.read(endpoint) }
+      })
+    },
     recordAttempt({ deliveryId, attempt, status, nextAttemptAt }) {
       return atomic(db, async (tx) => {
         const rows = await run(

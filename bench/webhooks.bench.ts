@@ -1,0 +1,134 @@
+// Webhooks (the built dist/, `npm run build` first): deliveries per second to a local receiver
+// (another process) with concurrency 16, next to a baseline of bare keep-alive POSTs of the same
+// bodies at the same concurrency; and conversion creates per second with 3 subscribed endpoints
+// next to none. Prints figures and ratios, asserts nothing.
+import { spawn } from 'node:child_process'
+import http from 'node:http'
+import { createAffiliateProgram, EVENT_TYPES } from '../dist/index.js'
+import { memoryStorage } from '../dist/adapters/memory.js'
+import { postgresStorage } from '../dist/adapters/postgres.js'
+import pg from 'pg'
+
+const DELIVERIES = 5000
+const CONCURRENCY = 16
+const CREATES = 20_000
+
+const receiverSource = `
+  const http = require('node:http')
+  let count = 0
+  const server = http.createServer((req, res) => { req.resume(); req.on('end', () => { count++; res.writeHead(200).end('ok') }) })
+  server.listen(0, '127.0.0.1', () => console.log(server.address().port))
+`
+
+async function startReceiver(): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ['-e', receiverSource], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise<number>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))))
+  return { url: `http://127.0.0.1:${port}/hooks`, stop: () => child.kill() }
+}
+
+/** Baseline: the same number of POSTs over a keep-alive agent, CONCURRENCY at a time. */
+async function barePosts(url: string, body: string): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
+  const post = () =>
+    new Promise<void>((resolve, reject) => {
+      const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
+        response.resume()
+        response.on('end', resolve)
+      })
+      request.on('error', reject)
+      request.end(body)
+    })
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < DELIVERIES) {
+        next++
+        await post()
+      }
+    }),
+  )
+  const perSecond = DELIVERIES / ((performance.now() - started) / 1000)
+  agent.destroy()
+  return perSecond
+}
+
+async function dispatcherRun(url: string): Promise<{ perSecond: number; body: string }> {
+  const storage = memoryStorage()
+  const program = await createAffiliateProgram({ storage, settings: { allowPrivateNetworks: true } })
+  await program.webhooks.create({ url, events: ['referral_signed_up'], secret: 'bench-secret' })
+  const affiliate = await program.affiliates.create({ email: 'bench@example.com' })
+  for (let index = 0; index < DELIVERIES; index++) {
+    await program.referrals.create({ email: `r${index}@example.com`, affiliateId: affiliate.id })
+  }
+  const [sample] = await storage.outbox.claim({ now: new Date(0), limit: 1, leaseMs: 1 })
+  const started = performance.now()
+  program.webhooks.start({ concurrency: CONCURRENCY, pollIntervalMs: 5 })
+  while ((await program.webhooks.deliveries({ status: 'succeeded', limit: 1 })).total < DELIVERIES) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  const perSecond = DELIVERIES / ((performance.now() - started) / 1000)
+  await program.webhooks.stop()
+  return { perSecond, body: sample?.event.body ?? '{}' }
+}
+
+type Storage = ReturnType<typeof memoryStorage>
+
+async function createsPerSecond(endpoints: number, storage: Storage = memoryStorage(), count = CREATES): Promise<number> {
+  const program = await createAffiliateProgram({ storage })
+  for (let index = 0; index < endpoints; index++) {
+    await program.webhooks.create({ url: `https://hooks${index}.example.com/in`, events: [...EVENT_TYPES], secret: 's' })
+  }
+  const affiliate = await program.affiliates.create({ email: 'c@example.com' })
+  const started = performance.now()
+  for (let index = 0; index < count; index++) {
+    await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: 19.99, reference: `ch_${index}` })
+  }
+  const perSecond = count / ((performance.now() - started) / 1000)
+  await storage.close()
+  return perSecond
+}
+
+/** The same comparison on PostgreSQL (fresh schemas), when DATABASE_URL is set. */
+async function postgresCreates(): Promise<void> {
+  const url = process.env.DATABASE_URL
+  if (!url) return console.log('  (PostgreSQL comparison skipped: DATABASE_URL is not set)')
+  const schemas = [0, 3].map((endpoints) => `bench_webhooks_${endpoints}_${process.pid}`)
+  try {
+    // Alternating runs, best of two each, so drift in machine load does not favour either side.
+    let none = 0
+    let three = 0
+    for (let round = 0; round < 2; round++) {
+      none = Math.max(none, await createsPerSecond(0, postgresStorage({ connectionString: url, schema: `${schemas[0]}_${round}` }), 1000))
+      three = Math.max(three, await createsPerSecond(3, postgresStorage({ connectionString: url, schema: `${schemas[1]}_${round}` }), 1000))
+    }
+    const fmt = (value: number) => Math.round(value).toLocaleString('en')
+    console.log(`conversion creates on PostgreSQL with 3 subscribed endpoints: ${fmt(three)}/s`)
+    console.log(`  baseline, no endpoints: ${fmt(none)}/s; ratio ${(three / none).toFixed(2)}`)
+  } finally {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    for (const schema of schemas) for (const round of [0, 1]) await client.query(`DROP SCHEMA IF EXISTS "${schema}_${round}" CASCADE`)
+    await client.end()
+  }
+}
+
+const receiver = await startReceiver()
+try {
+  const { perSecond, body } = await dispatcherRun(receiver.url)
+  const baseline = await barePosts(receiver.url, body)
+  const fmt = (value: number) => Math.round(value).toLocaleString('en')
+  console.log(`webhook deliveries: ${fmt(perSecond)}/s with concurrency ${CONCURRENCY} (target >= 500/s)`)
+  console.log(`  baseline, bare keep-alive POSTs of the same body: ${fmt(baseline)}/s; ratio ${(perSecond / baseline).toFixed(2)}`)
+  let none = 0
+  let three = 0
+  for (let round = 0; round < 2; round++) {
+    none = Math.max(none, await createsPerSecond(0))
+    three = Math.max(three, await createsPerSecond(3))
+  }
+  console.log(`conversion creates in memory with 3 subscribed endpoints: ${fmt(three)}/s (target >= 80% of none)`)
+  console.log(`  baseline, no endpoints: ${fmt(none)}/s; ratio ${(three / none).toFixed(2)}`)
+  await postgresCreates()
+} finally {
+  receiver.stop()
+}

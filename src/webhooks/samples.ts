@@ -1,0 +1,91 @@
+// Generated sample payloads for test deliveries: the same builders as real events, fed with
+// clearly fake records (ids 0, example.com emails), so receivers see the real shape.
+import { payoutCreated, referralCanceled, referralConverted, referralSignedUp, referralUpdated } from '../core/events.js'
+import type { NewEvent } from '../core/storage.js'
+import type { Affiliate, Conversion, EventType, Payout, Referral } from '../core/types.js'
+
+export function sampleEvent(projectId: string, type: EventType, at: Date, currency: string): NewEvent {
+  const affiliate: Affiliate = {
+    id: 0,
+    projectId,
+    email: 'affiliate@example.com',
+    name: 'Sample Affiliate',
+    referralCode: 'SAMPLE',
+    status: 'active',
+    partnerSlug: null,
+    paymentMethod: null,
+    paymentDetails: null,
+    payoutMethod: null,
+    paypalEmail: 'affiliate@example.com',
+    wiseDetails: null,
+    parentId: null,
+    customFields: null,
+    createdAt: at,
+    totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
+  }
+  const referral: Referral = {
+    id: 0,
+    projectId,
+    email: 'customer@example.com',
+    affiliateId: 0,
+    conversionStatus: 'converted',
+    conversionDate: at,
+    firstPurchaseAt: at,
+    createdAt: at,
+  }
+  const conversion: Conversion = {
+    id: 0,
+    projectId,
+    affiliateId: 0,
+    referredUserId: 0,
+    customerEmail: referral.email,
+    type: 'purchase',
+    value: 3000n,
+    baseValue: 10000n,
+    baseCurrency: currency,
+    refundedBaseValue: 0n,
+    paid: false,
+    paidByPayoutId: null,
+    status: 'active',
+    holdUntil: at,
+    reference: 'test_order',
+    fingerprint: null,
+    couponCodeUsed: null,
+    basis: 'purchase',
+    commissionType: 'percentage',
+    commissionRate: '30',
+    tier: 1,
+    parentConversionId: null,
+    refundReason: 'test',
+    createdAt: at,
+  }
+  const party = { affiliate, referred: referral }
+  const context = { ...party, currency, at, paymentProcessor: 'test', productId: 'test_product' }
+  switch (type) {
+    case 'referral_signed_up':
+      return referralSignedUp(referral, { ...party, at, userAgent: 'affiliate-kit test delivery', ipAddress: '192.0.2.1' })
+    case 'referral_converted':
+      return referralConverted(conversion, context)
+    case 'referral_canceled':
+      return referralCanceled(conversion, { ...context, refundAmount: 10000n, reason: 'test' })
+    case 'referral_updated':
+      return referralUpdated(conversion, { ...context, amountUsd: currency === 'USD' ? 100 : null })
+    case 'payout.created': {
+      const payout: Payout = {
+        id: 0,
+        projectId,
+        affiliateId: 0,
+        affiliateEmail: affiliate.email,
+        amount: 3000n,
+        currency,
+        method: 'paypal',
+        status: 'paid',
+        paymentDate: at,
+        conversionsSettled: 1,
+        unpaidAfter: 0n,
+        createdAt: at,
+      }
+      return payoutCreated(payout, { affiliate, referred: null, at })
+    }
+  }
+}

@@ -1,0 +1,100 @@
+// Webhook signatures: the default scheme (SPEC.md "Signature": `sha256=<hex HMAC-SHA256 of the raw
+// body>`), the Standard Webhooks scheme, and constant-time verification for receivers.
+import { createHmac, timingSafeEqual } from 'node:crypto'
+
+export type RawBody = string | Uint8Array
+
+function bytes(body: RawBody): Buffer {
+  return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+}
+
+/** `sha256=` + lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the secret (UTF-8). */
+export function signPayload(secret: string, rawBody: RawBody): string {
+  return `sha256=${createHmac('sha256', secret).update(bytes(rawBody)).digest('hex')}`
+}
+
+/**
+ * The signature header for a set of live secrets. During a secret rotation's grace period both
+ * the new and the old secret sign: the values are joined with a comma, new first
+ * (`sha256=<new>,sha256=<old>`). Receivers accept the request when any listed value matches.
+ */
+export function signatureHeader(secrets: readonly string[], rawBody: RawBody): string {
+  return secrets.map((secret) => signPayload(secret, rawBody)).join(',')
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8')
+  const right = Buffer.from(b, 'utf8')
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+/**
+ * Checks a `<prefix>-Signature` header against the raw, unparsed request body in constant time.
+ * Accepts a header listing several comma-separated values (secret rotation) when any matches.
+ * Pass the body exactly as received (string or bytes), never re-serialized JSON.
+ */
+export function verifySignature(secret: string, rawBody: RawBody, header: string | null | undefined): boolean {
+  if (typeof secret !== 'string' || secret === '' || typeof header !== 'string') return false
+  const expected = signPayload(secret, rawBody)
+  let matched = false
+  for (const candidate of header.split(',')) {
+    if (safeEqual(candidate.trim().toLowerCase(), expected)) matched = true
+  }
+  return matched
+}
+
+// Standard Webhooks (https://www.standardwebhooks.com): `webhook-signature: v1,<base64>` over
+// `${id}.${timestamp}.${body}`. A `whsec_<base64>` secret is base64-decoded as the spec says; any
+// other secret is used as its raw UTF-8 bytes (verify with `new Webhook(secret, { format: 'raw' })`).
+function standardKey(secret: string): Buffer {
+  return secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8')
+}
+
+/** `v1,<base64>` per secret, space-separated (the Standard Webhooks form for several keys). */
+export function standardSignatureHeader(secrets: readonly string[], id: string, timestamp: number, rawBody: RawBody): string {
+  return secrets
+    .map((secret) => {
+      const mac = createHmac('sha256', standardKey(secret))
+      mac.update(`${id}.${timestamp}.`)
+      mac.update(bytes(rawBody))
+      return `v1,${mac.digest('base64')}`
+    })
+    .join(' ')
+}
+
+export interface StandardVerifyOptions {
+  /** Largest accepted distance between the timestamp and now, in seconds. @default 300 */
+  toleranceSeconds?: number
+  /** @default the current time */
+  now?: Date
+}
+
+/**
+ * Verifies a Standard Webhooks request: `webhook-id`, `webhook-timestamp` and `webhook-signature`
+ * headers, with a timestamp tolerance against replays. Header names are matched case-insensitively.
+ */
+export function verifyStandardWebhook(
+  secret: string,
+  rawBody: RawBody,
+  headers: Record<string, string | string[] | undefined> | Headers,
+  options: StandardVerifyOptions = {},
+): boolean {
+  const read = (name: string): string | undefined => {
+    if (headers instanceof Headers) return headers.get(name) ?? undefined
+    const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name)
+    const value = key === undefined ? undefined : headers[key]
+    return Array.isArray(value) ? value[0] : value
+  }
+  const id = read('webhook-id')
+  const timestamp = Number(read('webhook-timestamp'))
+  const signatures = read('webhook-signature')
+  if (!id || !signatures || !Number.isSafeInteger(timestamp) || !secret) return false
+  const now = Math.floor((options.now ?? new Date()).getTime() / 1000)
+  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? 300)) return false
+  const expected = standardSignatureHeader([secret], id, timestamp, rawBody)
+  let matched = false
+  for (const candidate of signatures.split(' ')) {
+    if (safeEqual(candidate, expected)) matched = true
+  }
+  return matched
+}

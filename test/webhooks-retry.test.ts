@@ -1,0 +1,160 @@
+// Failure handling with the test clock: exactly 4 attempts on the 5 s / 5 min / 30 min schedule
+// (+-20% jitter), then `failed`; manual retry; Retry-After; redirects are failures; the log.
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AffiliateProgram, TestClock } from '../src/index.js'
+import { answer, closedPort, runSchedule, signUp, startReceiver, webhookProgram, type Receiver } from './webhooks-helpers.js'
+
+const receivers: Receiver[] = []
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()))
+})
+async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+  const started = await startReceiver(...args)
+  receivers.push(started)
+  return started
+}
+
+async function onlyDelivery(program: AffiliateProgram) {
+  const { items } = await program.webhooks.deliveries()
+  expect(items).toHaveLength(1)
+  return items[0]!
+}
+
+/** Asserts 4 attempts spaced 5 s, 300 s, 1800 s (+-20%), then `failed` with every attempt logged. */
+async function expectFourAttemptsThenFailed(program: AffiliateProgram, clock: TestClock) {
+  const delivery = await onlyDelivery(program)
+  const times = await runSchedule(program, clock, delivery.id)
+  expect(times).toHaveLength(4)
+  const gaps = times.slice(1).map((time, index) => (time - times[index]!) / 1000)
+  ;[5, 300, 1800].forEach((delay, index) => {
+    expect(gaps[index]).toBeGreaterThanOrEqual(delay * 0.8)
+    expect(gaps[index]).toBeLessThanOrEqual(delay * 1.2)
+  })
+  const failed = await onlyDelivery(program)
+  expect(failed).toMatchObject({ status: 'failed', attempts: 4, nextAttemptAt: null })
+  clock.advance({ days: 30 })
+  expect(await program.webhooks.dispatch()).toBe(0)
+  const attempts = await program.webhooks.attempts(delivery.id)
+  expect(attempts.map((attempt) => attempt.attemptedAt.getTime())).toEqual(times)
+  return { delivery: failed, attempts }
+}
+
+describe('webhook retries', () => {
+  it('a receiver answering 500: 4 attempts on the schedule, failed, then a manual retry succeeds', async () => {
+    const { program, clock } = await webhookProgram()
+    const hook = await receiver(answer(500, 'boom'))
+    await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
+    await signUp(program)
+    const { delivery, attempts } = await expectFourAttemptsThenFailed(program, clock)
+    expect(attempts.map((attempt) => attempt.statusCode)).toEqual([500, 500, 500, 500])
+    expect(attempts.every((attempt) => attempt.responseExcerpt === 'boom' && attempt.error === 'HTTP 500')).toBe(true)
+    expect(hook.requests).toHaveLength(4)
+    // Every attempt sends the same bytes and the same delivery id.
+    expect(new Set(hook.requests.map((request) => request.body)).size).toBe(1)
+    expect(new Set(hook.requests.map((request) => request.headers['x-service-delivery'])).size).toBe(1)
+
+    hook.reply(answer(204))
+    await program.webhooks.retry(delivery.id)
+    expect(await program.webhooks.dispatch()).toBe(1)
+    expect(await onlyDelivery(program)).toMatchObject({ status: 'succeeded', attempts: 5, lastStatusCode: 204 })
+    expect((await program.webhooks.attempts(delivery.id)).map((attempt) => attempt.statusCode)).toEqual([500, 500, 500, 500, 204])
+    expect(hook.requests[4]!.body).toBe(hook.requests[0]!.body)
+    expect((await program.webhooks.deliveries({ status: 'succeeded', eventType: 'referral_signed_up' })).total).toBe(1)
+    expect((await program.webhooks.deliveries({ status: 'failed' })).total).toBe(0)
+  })
+
+  it('a refused connection: 4 attempts, failed, error logged; manual retry succeeds once it listens', async () => {
+    const { program, clock } = await webhookProgram()
+    const port = await closedPort()
+    await program.webhooks.create({ url: `http://127.0.0.1:${port}/in`, events: ['referral_signed_up'] })
+    await signUp(program)
+    const { delivery, attempts } = await expectFourAttemptsThenFailed(program, clock)
+    expect(attempts.every((attempt) => attempt.statusCode === null && /ECONNREFUSED/.test(attempt.error ?? ''))).toBe(true)
+
+    const hook = await receiver(answer(200, 'back'), port)
+    await program.webhooks.retry(delivery.id)
+    await program.webhooks.dispatch()
+    expect(await onlyDelivery(program)).toMatchObject({ status: 'succeeded', attempts: 5 })
+    expect(hook.requests).toHaveLength(1)
+  })
+
+  it('honours Retry-After on 429 and 503 over the shorter scheduled delay', async () => {
+    const { program, clock } = await webhookProgram()
+    const hook = await receiver(answer(503, 'busy', { 'Retry-After': '120' }))
+    await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
+    await signUp(program)
+    const start = clock.now().getTime()
+    await program.webhooks.dispatch()
+    const delivery = await onlyDelivery(program)
+    expect(delivery.status).toBe('pending')
+    expect(delivery.nextAttemptAt!.getTime() - start).toBe(120_000)
+  })
+
+  it('uses the project schedule when configured', async () => {
+    const { program, clock } = await webhookProgram()
+    await program.projects.updateSettings(program.projectId, { webhookRetryDelaysSeconds: [1, 2], allowPrivateNetworks: true })
+    const hook = await receiver(answer(500))
+    await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
+    await signUp(program)
+    const times = await runSchedule(program, clock, (await onlyDelivery(program)).id)
+    expect(times).toHaveLength(3)
+    expect(await onlyDelivery(program)).toMatchObject({ status: 'failed', attempts: 3 })
+  })
+
+  it('spreads first retries with +-20% jitter, and a succeeded delivery can be sent again by hand', async () => {
+    const { program, clock } = await webhookProgram()
+    const hook = await receiver(answer(500))
+    await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
+    for (let index = 0; index < 20; index++) await signUp(program, `j${index}@example.com`)
+    const start = clock.now().getTime()
+    expect(await program.webhooks.dispatch()).toBe(20)
+    const { items } = await program.webhooks.deliveries({ limit: 50 })
+    const delays = items.map((item) => item.nextAttemptAt!.getTime() - start)
+    expect(delays.every((delay) => delay >= 4000 && delay <= 6000)).toBe(true)
+    expect(new Set(delays).size).toBeGreaterThan(10)
+
+    hook.reply(answer(200))
+    clock.advance({ seconds: 6 })
+    expect(await program.webhooks.dispatch()).toBe(20)
+    const done = items[0]!
+    expect((await program.webhooks.deliveries({ status: 'succeeded' })).total).toBe(20)
+    await program.webhooks.retry(done.id)
+    expect(await program.webhooks.dispatch()).toBe(1)
+    expect((await program.webhooks.attempts(done.id)).map((attempt) => attempt.statusCode)).toEqual([500, 200, 200])
+  })
+
+  it('treats a redirect as a failure and never follows it', async () => {
+    const { program } = await webhookProgram()
+    const target = await receiver()
+    const hook = await receiver(answer(302, '', { Location: target.url }))
+    await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
+    await signUp(program)
+    await program.webhooks.dispatch()
+    expect(await onlyDelivery(program)).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 302 })
+    expect(target.requests).toHaveLength(0)
+  })
+
+  it('keeps only an excerpt of a large response body', async () => {
+    const { program } = await webhookProgram()
+    const hook = await receiver(answer(200, 'x'.repeat(200_000)))
+    await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
+    await signUp(program)
+    await program.webhooks.dispatch()
+    const delivery = await onlyDelivery(program)
+    const [attempt] = await program.webhooks.attempts(delivery.id)
+    expect(attempt!.responseExcerpt!.length).toBe(1024)
+    expect(delivery.status).toBe('succeeded')
+  })
+
+  it('manual retry of an unknown delivery or one of another project is a 404', async () => {
+    const { program } = await webhookProgram()
+    const hook = await receiver()
+    await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
+    await signUp(program)
+    const delivery = await onlyDelivery(program)
+    const other = await program.projects.create({ name: 'other' })
+    await expect(program.project(other.id).webhooks.retry(delivery.id)).rejects.toMatchObject({ code: 'not_found' })
+    await expect(program.webhooks.retry(999_999)).rejects.toMatchObject({ code: 'not_found' })
+    await expect(program.project(other.id).webhooks.attempts(delivery.id)).rejects.toMatchObject({ code: 'not_found' })
+  })
+})

@@ -1,0 +1,34 @@
+// A dispatcher process for the multi-process webhook tests: postgres storage on the given schema,
+// program.webhooks.start() until a "stop" line arrives on stdin (or the parent kills it).
+// Usage: node --import tsx dispatcher-child.ts '{"schema":"...","project":"...","concurrency":16}'
+import { postgresStorage } from '../../src/adapters/postgres.js'
+import { createAffiliateProgram } from '../../src/index.js'
+
+interface Args {
+  schema: string
+  project: string
+  concurrency?: number
+  leaseMs?: number
+  timeoutMs?: number
+}
+
+const args = JSON.parse(process.argv[2] ?? '{}') as Args
+const storage = postgresStorage({ connectionString: process.env.DATABASE_URL!, schema: args.schema, max: 4 })
+const program = await createAffiliateProgram({
+  storage,
+  project: args.project,
+  webhooks: { ...(args.leaseMs ? { leaseMs: args.leaseMs } : {}), ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}) },
+})
+program.webhooks.start({ concurrency: args.concurrency ?? 16, pollIntervalMs: 25 })
+console.log('ready')
+
+process.stdin.setEncoding('utf8')
+process.stdin.on('data', (chunk: string) => {
+  if (!chunk.includes('stop')) return
+  void (async () => {
+    await program.webhooks.stop()
+    await storage.close()
+    console.log('stopped')
+    process.exit(0)
+  })()
+})
