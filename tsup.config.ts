@@ -9,6 +9,7 @@ export default defineConfig({
     'adapters/pglite': 'src/adapters/pglite.ts',
     'adapters/postgres': 'src/adapters/postgres.ts',
     'client/index': 'src/client/index.ts',
+    'cli/main': 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,0 +1,52 @@
+// The --config JSON file of `affiliate-kit serve` (DECISIONS.md §11): validated before start;
+// a wrong key or value stops the start with a message naming it.
+import { readFileSync } from 'node:fs'
+import * as v from 'valibot'
+import { eventType, projectSettingsInput } from '../core/schemas.js'
+
+const webhook = v.strictObject({
+  url: v.pipe(v.string('must be a string'), v.url('must be a URL')),
+  events: v.pipe(v.array(eventType), v.minLength(1, 'must name at least one event')),
+  secret: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'))),
+  mode: v.optional(v.picklist(['service', 'standard'], 'must be service or standard')),
+})
+
+export const serverConfig = v.strictObject({
+  ...projectSettingsInput.entries,
+  webhooks: v.optional(v.array(webhook)),
+  rateLimit: v.optional(
+    v.strictObject({
+      limit: v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1')),
+      windowSeconds: v.pipe(v.number('must be a number'), v.minValue(1, 'must be at least 1')),
+    }),
+  ),
+  shape: v.optional(v.picklist(['primary', 'alternative'], 'must be primary or alternative')),
+})
+export type ServerConfig = v.InferOutput<typeof serverConfig>
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Reads and validates a config file; throws ConfigError naming the file and the key. */
+export function loadConfig(path: string | undefined): ServerConfig {
+  if (!path) return {}
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new ConfigError(`config ${path}: ${(error as Error).message}`)
+  }
+  const result = v.safeParse(serverConfig, raw, { abortEarly: true })
+  if (result.success) return result.output
+  const issue = result.issues[0]
+  const key = issue.path?.map((item) => String(item.key)).join('.') || '(root)'
+  const message = issue.type === 'strict_object' ? `unknown key "${key}"` : `"${key}" ${issue.message}`
+  throw new ConfigError(`config ${path}: ${message}`)
+}
+
+/** The project settings part of a server config. */
+export function projectSettingsOf(config: ServerConfig) {
+  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, ...settings } = config
+  return settings
+}

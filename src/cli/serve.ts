@@ -1,0 +1,84 @@
+// `affiliate-kit serve`: the standalone server. Validates config, opens storage, ensures an API
+// key, syncs webhook endpoints from the config, serves /api/v1, runs the webhook dispatcher, and
+// drains in-flight requests and deliveries on SIGTERM/SIGINT.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createAffiliateProgram, type AffiliateProgram } from '../index.js'
+import { createHandler } from '../http/handler.js'
+import { toNodeHandler } from '../http/node.js'
+import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
+import { openStorage } from './database.js'
+
+export interface ServeOptions {
+  port: number
+  host: string
+  database?: string
+  config?: string
+  apiKey?: string
+  log: (line: string) => void
+}
+
+async function ensureApiKey(program: AffiliateProgram, apiKey: string | undefined, log: (line: string) => void) {
+  if (apiKey) {
+    await program.keys.ensure(apiKey)
+    log('API key from AFFILIATE_KIT_API_KEY is active')
+    return
+  }
+  const keys = (await program.keys.list()).filter((key) => key.revokedAt === null)
+  if (keys.length > 0) {
+    log(`API keys: ${keys.length} active (prefixes ${keys.map((key) => key.prefix).join(', ')}); create another with "affiliate-kit keys create"`)
+    return
+  }
+  const { key } = await program.keys.create({ name: 'first start' })
+  log(`created an API key (shown once, keep it): ${key}`)
+}
+
+/** Creates or updates the config's endpoints, matched by URL; endpoints made elsewhere stay. */
+async function syncWebhooks(program: AffiliateProgram, config: ServerConfig) {
+  const existing = await program.webhooks.list()
+  for (const wanted of config.webhooks ?? []) {
+    const found = existing.find((endpoint) => endpoint.url === wanted.url)
+    const mode = wanted.mode ?? 'service'
+    if (!found) {
+      await program.webhooks.create({ url: wanted.url, events: wanted.events, secret: wanted.secret ?? null, mode })
+      continue
+    }
+    await program.webhooks.update(found.id, { events: wanted.events, mode, active: true })
+    if (wanted.secret) await program.webhooks.rotateSecret(found.id, wanted.secret, 0)
+  }
+}
+
+export async function serve(options: ServeOptions): Promise<{ url: string; close: () => Promise<void> }> {
+  const config = loadConfig(options.config)
+  const { storage, description } = await openStorage(options.database)
+  const program = await createAffiliateProgram({ storage, settings: projectSettingsOf(config) })
+  await ensureApiKey(program, options.apiKey, options.log)
+  await syncWebhooks(program, config)
+
+  const handler = createHandler(program, {
+    ...(config.shape ? { shape: config.shape } : {}),
+    ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
+    onError: (error: unknown) => options.log(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
+  })
+  const server = createServer(toNodeHandler(handler))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host
+  const url = `http://${host}:${port}/api/v1`
+  program.webhooks.start()
+  options.log(`storage: ${description}`)
+  options.log(`listening on ${url}`)
+
+  let closing: Promise<void> | undefined
+  const close = () =>
+    (closing ??= (async () => {
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      await drained
+      await program.close()
+    })())
+  return { url, close }
+}

@@ -1,0 +1,81 @@
+// Runs the affiliate-kit command as a child process and reads what it prints.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
+// By URL, so the loader resolves whatever the child's working directory is.
+const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href
+
+export interface Running {
+  child: ChildProcess
+  output: () => string
+  /** Resolves with the first match of pattern in stdout+stderr. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>
+  exited: Promise<number | null>
+}
+
+/** Starts `command args` (default: the CLI from source through tsx). */
+export function run(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; command?: string[] } = {}): Running {
+  const [program, ...prefix] = options.command ?? [process.execPath, '--import', TSX, MAIN]
+  const child = spawn(program!, [...prefix, ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    env: { ...process.env, AFFILIATE_KIT_API_KEY: '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let text = ''
+  const listeners = new Set<() => void>()
+  const collect = (chunk: Buffer) => {
+    text += chunk.toString()
+    for (const listener of listeners) listener()
+  }
+  child.stdout!.on('data', collect)
+  child.stderr!.on('data', collect)
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return {
+    child,
+    output: () => text,
+    exited,
+    waitFor(pattern, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = text.match(pattern)
+          if (match) {
+            listeners.delete(check)
+            clearTimeout(timer)
+            resolve(match)
+          }
+        }
+        const timer = setTimeout(() => {
+          listeners.delete(check)
+          reject(new Error(`timed out waiting for ${pattern}; output so far:\n${text}`))
+        }, timeoutMs)
+        listeners.add(check)
+        void exited.then(() => setTimeout(() => {
+          if (listeners.has(check)) {
+            listeners.delete(check)
+            clearTimeout(timer)
+            reject(new Error(`process exited before ${pattern}; output:\n${text}`))
+          }
+        }, 50))
+        check()
+      })
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM')
+      return exited
+    },
+  }
+}
+
+/** A JSON request with the API key. */
+export async function api(base: string, key: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const text = await response.text()
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : null }
+}
