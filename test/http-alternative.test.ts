@@ -120,4 +120,42 @@ describe.each([inProcess, nodeHttp])('alternative shape via $name', (transport) 
     expect((await s.call('POST', '/coupons', { code: 'X1', affiliate_email: 'zz@example.com' })).status).toBe(404)
     expect((await s.call('GET', '/coupons')).body.data).toEqual({ coupons: [couponRecord], total: 1, limit: 20, offset: 0 })
   })
+
+  test('every endpoint answers its SPEC.md errors in the alternative error form', async () => {
+    const s = await start()
+    await s.call('POST', '/affiliates', { email: 'ann@example.com', name: 'Ann', referralCode: 'ANN1' })
+    await s.call('POST', '/referrals', { email: 'cus@example.com', referral_code: 'ANN1' })
+    await s.call('POST', '/coupons', { code: 'ANN10', affiliate_email: 'ann@example.com' })
+    const cases: [string, string, unknown, number, string, string | null][] = [
+      ['GET', '/affiliates?limit=0', undefined, 400, 'invalid_request', 'limit'],
+      ['POST', '/affiliates', { email: 'bad', name: 'B' }, 400, 'invalid_request', 'email'],
+      ['POST', '/affiliates', { email: 'b@example.com', name: 'B', referralCode: 'ANN1' }, 409, 'conflict', 'referralCode'],
+      ['GET', '/affiliates/aff_x', undefined, 400, 'invalid_request', 'email'],
+      ['GET', '/affiliates/nobody%40example.com', undefined, 404, 'resource_not_found', null],
+      ['PUT', '/affiliates/aff_9', { name: 'X' }, 404, 'resource_not_found', null],
+      ['PUT', '/affiliates/aff_1', { status: 'inactive ' }, 400, 'invalid_request', 'status'],
+      ['DELETE', '/affiliates/aff_9', undefined, 404, 'resource_not_found', null],
+      ['GET', '/referrals?offset=-1', undefined, 400, 'invalid_request', 'offset'],
+      ['POST', '/referrals', { email: 'cus@example.com', referral_code: 'ANN1' }, 409, 'conflict', 'email'],
+      ['POST', '/referrals', { email: 'x@example.com', referral_code: 'NOPE1' }, 404, 'resource_not_found', 'referral_code'],
+      ['GET', '/referrals/none%40example.com', undefined, 404, 'resource_not_found', null],
+      ['PUT', '/referrals/cus%40example.com', { affiliate_id: 'aff_9' }, 404, 'resource_not_found', 'affiliate_id'],
+      ['POST', '/conversions', { customer_email: 'c2@example.com', amount: -1, referral_code: 'ANN1' }, 400, 'invalid_request', 'amount'],
+      ['POST', '/conversions', { customer_email: 'c2@example.com', amount: 5 }, 404, 'resource_not_found', null],
+      ['GET', '/conversions/abc', undefined, 400, 'invalid_request', 'id'],
+      ['GET', '/conversions/99', undefined, 404, 'resource_not_found', 'id'],
+      ['DELETE', '/conversions/99', undefined, 404, 'resource_not_found', 'id'],
+      ['POST', '/coupons', { code: 'ANN10', affiliate_email: 'ann@example.com' }, 409, 'conflict', 'code'],
+      ['GET', '/coupons/99', undefined, 404, 'resource_not_found', 'id'],
+      ['POST', '/payouts', { affiliate_id: 'aff_1', amount: 1 }, 400, 'invalid_request', 'amount'],
+      ['GET', '/payouts/99', undefined, 404, 'resource_not_found', 'id'],
+      ['POST', '/clicks', { referral_code: 'NOPE1' }, 404, 'resource_not_found', 'referral_code'],
+    ]
+    for (const [method, path, body, status, code, field] of cases) {
+      const res = await s.call(method, path, body)
+      const label = `${method} ${path} ${JSON.stringify(body ?? '')}`
+      expect(res.status, label).toBe(status)
+      expect(res.body, label).toEqual({ success: false, error: { code, message: expect.any(String), details: { field, issue: expect.any(String) } } })
+    }
+  })
 })

@@ -1,9 +1,11 @@
 // Cross-cutting behaviour of createHandler: auth and scopes, rate limit, Idempotency-Key, body
 // limits and content types, unknown routes, unexpected errors, the webhook test route, tenancy.
+import { createServer } from 'node:http'
 import { describe, expect, test } from 'vitest'
 import type { AffiliateProgram } from '../src/index.js'
 import { createHandler } from '../src/http/index.js'
 import { caller, setup } from './http/helpers.js'
+import { listen } from './http/transports.js'
 
 describe('auth and scopes', () => {
   test('401 for a missing, malformed, unknown or revoked key; 403 for a missing scope', async () => {
@@ -172,8 +174,6 @@ describe('bodies, routes and unexpected errors', () => {
 })
 
 describe('webhook test route (outside the base path)', () => {
-  // The webhooks work (issue: test delivery) extends this test with a real receiver and the
-  // { success, status, response } answer once sendTestDelivery is implemented.
   test('401 / 403 / 404 for another project / 400 unknown eventType / 404 unknown webhook', async () => {
     const s = await setup()
     const hook = await s.program.webhooks.create({ url: 'https://hooks.example.com/in', events: ['referral_converted'] })
@@ -191,3 +191,30 @@ describe('webhook test route (outside the base path)', () => {
     expect((await s.call('GET', path)).status).toBe(405)
   })
 })
+
+test('webhook test route sends a signed test delivery to a real local receiver and reports it', async () => {
+  const received: { event: string | undefined; body: string }[] = []
+  const receiver = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    req.on('end', () => {
+      received.push({ event: req.headers['x-service-event'] as string | undefined, body })
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.end('thanks')
+    })
+  })
+  const origin = await listen(receiver)
+  try {
+    const s = await setup({ settings: { allowPrivateNetworks: true } })
+    const hook = await s.program.webhooks.create({ url: `${origin}/hook`, events: ['referral_converted'], secret: 'whsec_test' })
+    const res = await s.call('POST', `/api/project/${s.program.projectId}/webhooks/${hook.id}/test`, { eventType: 'referral_converted' })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ success: true, status: 200, response: 'thanks' })
+    expect(received).toHaveLength(1)
+    expect(received[0]!.event).toBe('referral_converted')
+    expect(JSON.parse(received[0]!.body)).toMatchObject({ event: 'referral_converted' })
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve))
+  }
+})
+

@@ -4,6 +4,7 @@ import * as v from 'valibot'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
 import { validate } from '../core/schemas.js'
 import type { Scope } from '../core/types.js'
+import { AffiliateError } from '../core/errors.js'
 import { HttpError } from './errors.js'
 import type { Method } from './router.js'
 import type { ListPage } from './shapes/primary.js'
@@ -74,4 +75,20 @@ export function defined<T extends object>(input: T): T {
   const output: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(input)) if (value !== undefined) output[key] = value
   return output as T
+}
+
+/**
+ * Reports core errors under the request body's own field names (the core speaks camelCase;
+ * the alternative bodies say `amount` for baseValue, `customer_email` for email, ...).
+ */
+export async function renameFields<T>(work: Promise<T>, names: Record<string, string>): Promise<T> {
+  try {
+    return await work
+  } catch (error) {
+    const name = error instanceof AffiliateError && error.field ? names[error.field] : undefined
+    if (error instanceof AffiliateError && error.field && name) {
+      throw new HttpError(error.code, error.message.split(error.field).join(name), name)
+    }
+    throw error
+  }
 }

@@ -1,9 +1,7 @@
 // /affiliates: list, create, retrieve, update and delete, by email (and, in the alternative shape,
 // by `aff_` id too).
-import { AffiliateError } from '../../core/errors.js'
-import { HttpError } from '../errors.js'
 import type { RouteDef } from '../route.js'
-import { defined, affiliateRef, alternativeWindow, page, parseBody, parseQuery } from '../route.js'
+import { defined, affiliateRef, renameFields, alternativeWindow, page, parseBody, parseQuery } from '../route.js'
 import {
   createAffiliateBody,
   createAffiliateBodyAlternative,
@@ -16,19 +14,15 @@ import { alternativeAffiliate, alternativeData, alternativeList } from '../shape
 import { primaryAffiliate, primaryAffiliateCreated, primaryData, primaryList } from '../shapes/primary.js'
 
 // The alternative affiliate bodies are camelCase, like the core, except the parent fields.
-const ALTERNATIVE_FIELDS: Record<string, string> = { parentReferralCode: 'parent_referral_code', parentAffiliateId: 'parent_affiliate_id' }
-
-/** Reports core errors with the alternative body's own field names. */
-async function alternativeFields<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work
-  } catch (error) {
-    if (error instanceof AffiliateError && error.field) {
-      throw new HttpError(error.code, error.message, ALTERNATIVE_FIELDS[error.field] ?? error.field)
-    }
-    throw error
-  }
+const ALTERNATIVE_FIELDS = {
+  parentReferralCode: 'parent_referral_code',
+  parentAffiliateId: 'parent_affiliate_id',
+  referralCode: 'referralCode',
+  customFields: 'customFields',
+  paymentMethod: 'paymentMethod',
+  paymentDetails: 'paymentDetails',
 }
+const alternativeFields = <T>(work: Promise<T>) => renameFields(work, ALTERNATIVE_FIELDS)
 
 export const affiliateRoutes: RouteDef[] = [
   {

@@ -3,7 +3,7 @@
 import type { ProjectScope } from '../../core/program.js'
 import type { ConversionView } from '../../core/views.js'
 import type { RouteDef } from '../route.js'
-import { defined, alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
+import { defined, renameFields, alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
 import { createConversionBody, createConversionBodyAlternative, listConversionsQuery, listQueryAlternative, updateConversionBody } from '../schemas.js'
 import { alternativeConversion, alternativeData, alternativeList } from '../shapes/alternative.js'
 import { primaryConversion, primaryData, primaryList } from '../shapes/primary.js'
@@ -50,7 +50,8 @@ export const conversionRoutes: RouteDef[] = [
     async handle({ api, body, alt }) {
       if (alt) {
         const b = parseBody(createConversionBodyAlternative, body)
-        const result = await api.conversions.create(defined({ type: 'purchase', email: b.customer_email, baseValue: b.amount, referralCode: b.referral_code }))
+        const input = defined({ type: 'purchase' as const, email: b.customer_email, baseValue: b.amount, referralCode: b.referral_code })
+        const result = await renameFields(api.conversions.create(input), { baseValue: 'amount', email: 'customer_email', referralCode: 'referral_code' })
         const [record] = await alternativeConversions(api, [result.conversion])
         return { status: 201, body: alternativeData('conversion', record) }
       }

@@ -1,6 +1,6 @@
 // /coupons: list (filter by affiliate_id, coupon_code), create, retrieve, update, delete.
 import type { RouteDef } from '../route.js'
-import { defined, alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
+import { defined, renameFields, alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
 import { createCouponBody, createCouponBodyAlternative, listCouponsQuery, listQueryAlternative, updateCouponBody } from '../schemas.js'
 import { alternativeCoupon, alternativeData, alternativeList } from '../shapes/alternative.js'
 import { primaryCoupon, primaryData, primaryList } from '../shapes/primary.js'
@@ -27,7 +27,7 @@ export const couponRoutes: RouteDef[] = [
     async handle({ api, body, alt }) {
       if (alt) {
         const b = parseBody(createCouponBodyAlternative, body)
-        const affiliate = await api.affiliates.get(b.affiliate_email)
+        const affiliate = await renameFields(api.affiliates.get(b.affiliate_email), { email: 'affiliate_email' })
         const view = await api.coupons.create(defined({ affiliateId: affiliate.id, code: b.code, discountType: b.discount_type, discountValue: b.discount_value }))
         return { status: 201, body: alternativeData('coupon', alternativeCoupon(view)) }
       }
