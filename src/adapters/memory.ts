@@ -52,7 +52,14 @@ class MemoryState {
   })
   conversions = new Table<Conversion>(
     [{ name: 'conversion_reference', key: (row) => (row.reference === null ? null : `${row.projectId}|${row.reference}`) }],
-    { project: (row) => row.projectId, affiliate: (row) => String(row.affiliateId) },
+    {
+      project: (row) => row.projectId,
+      affiliate: (row) => String(row.affiliateId),
+      // Unpaid earning conversions, and the subset created with a hold: balances and payouts
+      // read only these, so their cost does not grow with paid or hold-free history.
+      unpaidActive: (row) => (row.status === 'active' && !row.paid ? String(row.affiliateId) : null),
+      unpaidWithHold: (row) => (row.status === 'active' && !row.paid && row.holdUntil > row.createdAt ? String(row.affiliateId) : null),
+    },
   )
   coupons = new Table<Coupon>([{ name: 'coupon_code', key: (row) => `${row.projectId}|${row.code.toLowerCase()}` }], {
     project: (row) => row.projectId,
@@ -221,10 +228,8 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
     },
   }
 
-  const unpaidActive = (projectId: string, affiliateId: number) =>
-    state.conversions
-      .group('affiliate', String(affiliateId))
-      .filter((row) => row.projectId === projectId && row.status === 'active' && !row.paid)
+  const unpaid = (group: 'unpaidActive' | 'unpaidWithHold', projectId: string, affiliateId: number) =>
+    state.conversions.group(group, String(affiliateId)).filter((row) => row.projectId === projectId)
 
   const conversions: ConversionRepository = {
     async insert(conversion) {
@@ -267,7 +272,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
     async heldSummary(projectId, affiliateId, now) {
       let amount = 0n
       let nextReleaseAt: Date | null = null
-      for (const row of unpaidActive(projectId, affiliateId)) {
+      for (const row of unpaid('unpaidWithHold', projectId, affiliateId)) {
         if (row.holdUntil <= now) continue
         amount += row.value
         if (nextReleaseAt === null || row.holdUntil < nextReleaseAt) nextReleaseAt = row.holdUntil
@@ -275,7 +280,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
       return { amount, nextReleaseAt }
     },
     async settleOldestFirst({ projectId, affiliateId, budget, now, payoutId }) {
-      const eligible = unpaidActive(projectId, affiliateId)
+      const eligible = unpaid('unpaidActive', projectId, affiliateId)
         .filter((row) => row.holdUntil <= now)
         .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
       let amount = 0n
@@ -284,7 +289,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
         if (amount + row.value > budget) break
         amount += row.value
         count += 1
-        state.conversions.replaceUnindexed({ ...row, paid: true, paidByPayoutId: payoutId }, log)
+        state.conversions.replace({ ...row, paid: true, paidByPayoutId: payoutId }, log)
       }
       return { count, amount }
     },
