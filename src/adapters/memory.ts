@@ -8,6 +8,7 @@ import type {
   ConversionRepository,
   CouponRepository,
   IdempotencyRepository,
+  NewEvent,
   OutboxRepository,
   PayoutRepository,
   ProjectRepository,
@@ -45,38 +46,51 @@ class MemoryState {
       { name: 'affiliate_referral_code', key: (row) => `${row.projectId}|${row.referralCode.toLowerCase()}` },
     ],
     { project: (row) => row.projectId },
+    freezeAffiliate,
   )
   referrals = new Table<Referral>([{ name: 'referral_email', key: (row) => `${row.projectId}|${row.email}` }], {
     project: (row) => row.projectId,
-    affiliate: (row) => (row.affiliateId === null ? null : String(row.affiliateId)),
+    affiliate: (row) => row.affiliateId,
   })
   conversions = new Table<Conversion>(
     [{ name: 'conversion_reference', key: (row) => (row.reference === null ? null : `${row.projectId}|${row.reference}`) }],
     {
       project: (row) => row.projectId,
-      affiliate: (row) => String(row.affiliateId),
+      affiliate: (row) => row.affiliateId,
       // Unpaid earning conversions, and the subset created with a hold: balances and payouts
       // read only these, so their cost does not grow with paid or hold-free history.
-      unpaidActive: (row) => (row.status === 'active' && !row.paid ? String(row.affiliateId) : null),
-      unpaidWithHold: (row) => (row.status === 'active' && !row.paid && row.holdUntil > row.createdAt ? String(row.affiliateId) : null),
+      unpaidActive: (row) => (row.status === 'active' && !row.paid ? row.affiliateId : null),
+      unpaidWithHold: (row) => (row.status === 'active' && !row.paid && row.holdUntil > row.createdAt ? row.affiliateId : null),
     },
   )
   coupons = new Table<Coupon>([{ name: 'coupon_code', key: (row) => `${row.projectId}|${row.code.toLowerCase()}` }], {
     project: (row) => row.projectId,
-    affiliate: (row) => String(row.affiliateId),
+    affiliate: (row) => row.affiliateId,
   })
-  clicks = new Table<Click>([], { affiliate: (row) => String(row.affiliateId) })
-  payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => String(row.affiliateId) })
+  clicks = new Table<Click>([], { affiliate: (row) => row.affiliateId })
+  payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
   endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
   events = new Table<WebhookEvent>()
-  deliveries = new Table<Delivery>([], { project: (row) => row.projectId, endpoint: (row) => String(row.endpointId) })
-  attempts = new Table<DeliveryAttempt>([], { delivery: (row) => String(row.deliveryId) })
+  deliveries = new Table<Delivery>([], { project: (row) => row.projectId, endpoint: (row) => row.endpointId })
+  attempts = new Table<DeliveryAttempt>([], { delivery: (row) => row.deliveryId })
   idempotency = new Map<string, IdempotencyRecord>()
   rateLimits = new Map<string, number>()
 }
 
-const copy = <T extends object>(row: T | undefined): T | null => (row ? { ...row } : null)
-const copyAffiliate = (row: Affiliate | undefined): Affiliate | null => (row ? { ...row, totals: { ...row.totals } } : null)
+/** The event's fields read one by one: its body may be a getter that spreading would drop. */
+const eventRow = (event: NewEvent): Omit<WebhookEvent, 'id'> => ({
+  projectId: event.projectId,
+  type: event.type,
+  body: event.body,
+  createdAt: event.createdAt,
+})
+
+// Rows are frozen when stored, so reads hand them out without copying.
+const found = <T>(row: T | undefined): T | null => row ?? null
+const freezeAffiliate = (row: Affiliate): Affiliate => {
+  Object.freeze(row.totals)
+  return Object.freeze(row)
+}
 const inProject = <T extends { projectId: string }>(row: T | undefined, projectId: string): T | undefined =>
   row && row.projectId === projectId ? row : undefined
 
@@ -106,7 +120,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
       return { ...project }
     },
     async get(id) {
-      return copy(state.projects.get(id))
+      return found(state.projects.get(id))
     },
     async getByName(name) {
       for (const project of state.projects.values()) if (project.name === name) return { ...project }
@@ -123,13 +137,13 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
 
   const apiKeys: ApiKeyRepository = {
     async insert(key) {
-      return { ...state.apiKeys.insert(key, log) }
+      return state.apiKeys.insert(key, log)
     },
     async findByHash(hash) {
-      return copy(state.apiKeys.findUnique('api_key_hash', hash))
+      return found(state.apiKeys.findUnique('api_key_hash', hash))
     },
     async list(projectId) {
-      return [...state.apiKeys.rows.values()].filter((row) => row.projectId === projectId).map((row) => ({ ...row }))
+      return [...state.apiKeys.rows.values()].filter((row) => row.projectId === projectId)
     },
     async revoke(projectId, id, at) {
       const existing = inProject(state.apiKeys.get(id), projectId)
@@ -141,26 +155,26 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
 
   const affiliates: AffiliateRepository = {
     async insert(affiliate) {
-      return copyAffiliate(state.affiliates.insert(affiliate, log))!
+      return state.affiliates.insert(affiliate, log)
     },
     async get(projectId, id) {
-      return copyAffiliate(inProject(state.affiliates.get(id), projectId))
+      return found(inProject(state.affiliates.get(id), projectId))
     },
     async getByEmail(projectId, email) {
-      return copyAffiliate(state.affiliates.findUnique('affiliate_email', `${projectId}|${email}`))
+      return found(state.affiliates.findUnique('affiliate_email', `${projectId}|${email}`))
     },
     async getByCode(projectId, code) {
-      return copyAffiliate(state.affiliates.findUnique('affiliate_referral_code', `${projectId}|${code.toLowerCase()}`))
+      return found(state.affiliates.findUnique('affiliate_referral_code', `${projectId}|${code.toLowerCase()}`))
     },
     async lockForUpdate(projectId, id) {
-      return copyAffiliate(inProject(state.affiliates.get(id), projectId))
+      return found(inProject(state.affiliates.get(id), projectId))
     },
     async update(projectId, id, patch) {
       const existing = inProject(state.affiliates.get(id), projectId)
       if (!existing) return null
       const updated = { ...existing, ...patch, totals: existing.totals }
       state.affiliates.replace(updated, log)
-      return copyAffiliate(updated)
+      return found(updated)
     },
     async adjustTotals(projectId, id, delta) {
       const existing = inProject(state.affiliates.get(id), projectId)
@@ -178,7 +192,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
     },
     async delete(projectId, id) {
       if (!inProject(state.affiliates.get(id), projectId)) return false
-      const key = String(id)
+      const key = id
       for (const row of state.conversions.group('affiliate', key)) state.conversions.remove(row.id, log)
       for (const row of state.coupons.group('affiliate', key)) state.coupons.remove(row.id, log)
       for (const row of state.clicks.group('affiliate', key)) state.clicks.remove(row.id, log)
@@ -195,26 +209,26 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
         (row) => filter.status === undefined || row.status === filter.status,
         filter,
       )
-      return { items: page.items.map((row) => copyAffiliate(row)!), total: page.total }
+      return { items: page.items, total: page.total }
     },
   }
 
   const referrals: ReferralRepository = {
     async insert(referral) {
-      return { ...state.referrals.insert(referral, log) }
+      return state.referrals.insert(referral, log)
     },
     async get(projectId, id) {
-      return copy(inProject(state.referrals.get(id), projectId))
+      return found(inProject(state.referrals.get(id), projectId))
     },
     async getByEmail(projectId, email) {
-      return copy(state.referrals.findUnique('referral_email', `${projectId}|${email}`))
+      return found(state.referrals.findUnique('referral_email', `${projectId}|${email}`))
     },
     async update(projectId, id, patch) {
       const existing = inProject(state.referrals.get(id), projectId)
       if (!existing) return null
       const updated = { ...existing, ...patch }
       state.referrals.replace(updated, log)
-      return { ...updated }
+      return updated
     },
     async list(projectId, filter) {
       const page = newestFirstPage(
@@ -224,33 +238,33 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
           (filter.status === undefined || row.conversionStatus === filter.status),
         filter,
       )
-      return { items: page.items.map((row) => ({ ...row })), total: page.total }
+      return { items: page.items, total: page.total }
     },
   }
 
   const unpaid = (group: 'unpaidActive' | 'unpaidWithHold', projectId: string, affiliateId: number) =>
-    state.conversions.group(group, String(affiliateId)).filter((row) => row.projectId === projectId)
+    state.conversions.group(group, affiliateId).filter((row) => row.projectId === projectId)
 
   const conversions: ConversionRepository = {
     async insert(conversion) {
       if (conversion.reference !== null) {
         const existing = state.conversions.findUnique('conversion_reference', `${conversion.projectId}|${conversion.reference}`)
-        if (existing) return { inserted: false, existing: { ...existing } }
+        if (existing) return { inserted: false, existing }
       }
-      return { inserted: true, conversion: { ...state.conversions.insert(conversion, log) } }
+      return { inserted: true, conversion: state.conversions.insert(conversion, log) }
     },
     async get(projectId, id) {
-      return copy(inProject(state.conversions.get(id), projectId))
+      return found(inProject(state.conversions.get(id), projectId))
     },
     async getByReference(projectId, reference) {
-      return copy(state.conversions.findUnique('conversion_reference', `${projectId}|${reference}`))
+      return found(state.conversions.findUnique('conversion_reference', `${projectId}|${reference}`))
     },
     async update(projectId, id, patch) {
       const existing = inProject(state.conversions.get(id), projectId)
       if (!existing) return null
       const updated = { ...existing, ...patch }
       state.conversions.replace(updated, log)
-      return { ...updated }
+      return updated
     },
     async delete(projectId, id) {
       return inProject(state.conversions.get(id), projectId) ? state.conversions.remove(id, log) : false
@@ -267,7 +281,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
           (filter.to === undefined || row.createdAt < filter.to),
         filter,
       )
-      return { items: page.items.map((row) => ({ ...row })), total: page.total }
+      return { items: page.items, total: page.total }
     },
     async heldSummary(projectId, affiliateId, now) {
       let amount = 0n
@@ -297,20 +311,20 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
 
   const coupons: CouponRepository = {
     async insert(coupon) {
-      return { ...state.coupons.insert(coupon, log) }
+      return state.coupons.insert(coupon, log)
     },
     async get(projectId, id) {
-      return copy(inProject(state.coupons.get(id), projectId))
+      return found(inProject(state.coupons.get(id), projectId))
     },
     async getByCode(projectId, code) {
-      return copy(state.coupons.findUnique('coupon_code', `${projectId}|${code.toLowerCase()}`))
+      return found(state.coupons.findUnique('coupon_code', `${projectId}|${code.toLowerCase()}`))
     },
     async update(projectId, id, patch) {
       const existing = inProject(state.coupons.get(id), projectId)
       if (!existing) return null
       const updated = { ...existing, ...patch }
       state.coupons.replace(updated, log)
-      return { ...updated }
+      return updated
     },
     async delete(projectId, id) {
       return inProject(state.coupons.get(id), projectId) ? state.coupons.remove(id, log) : false
@@ -324,26 +338,26 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
           (code === undefined || row.code.toLowerCase() === code),
         filter,
       )
-      return { items: page.items.map((row) => ({ ...row })), total: page.total }
+      return { items: page.items, total: page.total }
     },
   }
 
   const clicks: ClickRepository = {
     async insert(click) {
-      return { ...state.clicks.insert(click, log) }
+      return state.clicks.insert(click, log)
     },
   }
 
   const payouts: PayoutRepository = {
     async insert(payout) {
-      return { ...state.payouts.insert(payout, log) }
+      return state.payouts.insert(payout, log)
     },
     async setConversionsSettled(projectId, id, count) {
       const existing = inProject(state.payouts.get(id), projectId)
       if (existing) state.payouts.replace({ ...existing, conversionsSettled: count }, log)
     },
     async get(projectId, id) {
-      return copy(inProject(state.payouts.get(id), projectId))
+      return found(inProject(state.payouts.get(id), projectId))
     },
     async list(projectId, filter) {
       const page = newestFirstPage(
@@ -351,34 +365,34 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
         (row) => filter.affiliateId === undefined || row.affiliateId === filter.affiliateId,
         filter,
       )
-      return { items: page.items.map((row) => ({ ...row })), total: page.total }
+      return { items: page.items, total: page.total }
     },
   }
 
   const webhookEndpoints: WebhookEndpointRepository = {
     async insert(endpoint) {
-      return { ...state.endpoints.insert(endpoint, log) }
+      return state.endpoints.insert(endpoint, log)
     },
     async get(projectId, id) {
-      return copy(inProject(state.endpoints.get(id), projectId))
+      return found(inProject(state.endpoints.get(id), projectId))
     },
     async list(projectId) {
       return state.endpoints
         .group('project', projectId)
         .sort((a, b) => a.id - b.id)
-        .map((row) => ({ ...row }))
+        
     },
     async update(projectId, id, patch) {
       const existing = inProject(state.endpoints.get(id), projectId)
       if (!existing) return null
       const updated = { ...existing, ...patch }
       state.endpoints.replace(updated, log)
-      return { ...updated }
+      return updated
     },
     async delete(projectId, id) {
       if (!inProject(state.endpoints.get(id), projectId)) return false
-      for (const delivery of state.deliveries.group('endpoint', String(id))) {
-        for (const attempt of state.attempts.group('delivery', String(delivery.id))) state.attempts.remove(attempt.id, log)
+      for (const delivery of state.deliveries.group('endpoint', id)) {
+        for (const attempt of state.attempts.group('delivery', delivery.id)) state.attempts.remove(attempt.id, log)
         state.deliveries.remove(delivery.id, log)
       }
       return state.endpoints.remove(id, log)
@@ -391,7 +405,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
         .group('project', event.projectId)
         .filter((endpoint) => endpoint.active && endpoint.events.includes(event.type))
       if (subscribed.length === 0) return
-      const stored = state.events.insert(event, log)
+      const stored = state.events.insert(eventRow(event), log)
       for (const endpoint of subscribed) {
         state.deliveries.insert(
           {
@@ -432,9 +446,9 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
         const delivery = { ...row, status: 'delivering' as const, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now }
         state.deliveries.replaceUnindexed(delivery, log)
         return {
-          delivery: { ...delivery },
-          event: { ...state.events.get(row.eventId)! },
-          endpoint: { ...state.endpoints.get(row.endpointId)! },
+          delivery,
+          event: state.events.get(row.eventId)!,
+          endpoint: state.endpoints.get(row.endpointId)!,
         }
       })
     },
@@ -452,10 +466,10 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
         updatedAt: attempt.attemptedAt,
       }
       state.deliveries.replaceUnindexed(updated, log)
-      return { ...updated }
+      return updated
     },
     async getDelivery(projectId, id) {
-      return copy(inProject(state.deliveries.get(id), projectId))
+      return found(inProject(state.deliveries.get(id), projectId))
     },
     async listDeliveries(projectId, filter) {
       const page = newestFirstPage(
@@ -466,14 +480,14 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
           (filter.eventType === undefined || row.eventType === filter.eventType),
         filter,
       )
-      return { items: page.items.map((row) => ({ ...row })), total: page.total }
+      return { items: page.items, total: page.total }
     },
     async listAttempts(projectId, deliveryId) {
       return state.attempts
-        .group('delivery', String(deliveryId))
+        .group('delivery', deliveryId)
         .filter((row) => row.projectId === projectId)
         .sort((a, b) => a.id - b.id)
-        .map((row) => ({ ...row }))
+        
     },
     async requeue(projectId, id, now) {
       const existing = inProject(state.deliveries.get(id), projectId)
@@ -484,7 +498,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
     async insertTestDelivery({ event, endpointId, leaseUntil }) {
       const endpoint = inProject(state.endpoints.get(endpointId), event.projectId)
       if (!endpoint) return null
-      const stored = state.events.insert(event, log)
+      const stored = state.events.insert(eventRow(event), log)
       const delivery = state.deliveries.insert(
         {
           projectId: event.projectId,

@@ -30,17 +30,23 @@ function common(type: EventType, projectId: string, at: Date, party: Party) {
  * The body is built and serialized on first read, once: adapters that store nothing when no
  * endpoint subscribes never pay for it.
  */
-function event(type: EventType, projectId: string, at: Date, build: () => object): NewEvent {
-  let body: string | undefined
-  return {
-    projectId,
-    type,
-    createdAt: at,
-    get body() {
-      body ??= JSON.stringify(build())
-      return body
-    },
+class RecordedEvent implements NewEvent {
+  private serialized: string | undefined
+  constructor(
+    readonly type: EventType,
+    readonly projectId: string,
+    readonly createdAt: Date,
+    private readonly build: () => object,
+  ) {}
+
+  get body(): string {
+    this.serialized ??= JSON.stringify(this.build())
+    return this.serialized
   }
+}
+
+function event(type: EventType, projectId: string, at: Date, build: () => object): NewEvent {
+  return new RecordedEvent(type, projectId, at, build)
 }
 
 function baseAmount(conversion: Conversion): number {

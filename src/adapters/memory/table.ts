@@ -9,9 +9,11 @@ interface UniqueIndex<T> {
   key: (row: T) => string | null
   map: Map<string, number>
 }
+type GroupKey = string | number
+
 interface GroupIndex<T> {
-  key: (row: T) => string | null
-  map: Map<string, Set<number>>
+  key: (row: T) => GroupKey | null
+  map: Map<GroupKey, Set<number>>
 }
 
 export class Table<T extends { id: number }> {
@@ -20,9 +22,14 @@ export class Table<T extends { id: number }> {
   private readonly uniques: UniqueIndex<T>[]
   private readonly groups = new Map<string, GroupIndex<T>>()
 
+  /**
+   * Stored rows are frozen and handed out as they are (no copy per read); a change always
+   * stores a new row. `freeze` may also freeze nested objects the row owns.
+   */
   constructor(
     uniques: Array<{ name: UniqueConstraint; key: (row: T) => string | null }> = [],
-    groups: Record<string, (row: T) => string | null> = {},
+    groups: Record<string, (row: T) => GroupKey | null> = {},
+    private readonly freeze: (row: T) => T = Object.freeze,
   ) {
     this.uniques = uniques.map((index) => ({ ...index, map: new Map() }))
     for (const [name, key] of Object.entries(groups)) this.groups.set(name, { key, map: new Map() })
@@ -38,7 +45,7 @@ export class Table<T extends { id: number }> {
     return id === undefined ? undefined : this.rows.get(id)
   }
 
-  group(name: string, key: string): T[] {
+  group(name: string, key: GroupKey): T[] {
     const ids = this.groups.get(name)?.map.get(key)
     if (!ids) return []
     const rows: T[] = []
@@ -47,7 +54,7 @@ export class Table<T extends { id: number }> {
   }
 
   insert(values: Omit<T, 'id'>, log: UndoLog): T {
-    const row = { ...values, id: this.nextId } as T
+    const row = this.freeze({ ...values, id: this.nextId } as T)
     this.checkUnique(row)
     this.nextId += 1
     this.write(row, undefined, log)
@@ -55,17 +62,21 @@ export class Table<T extends { id: number }> {
   }
 
   /** Replaces the row with the same id. */
-  replace(row: T, log: UndoLog): void {
+  replace(row: T, log: UndoLog): T {
+    this.freeze(row)
     const previous = this.rows.get(row.id)
     this.checkUnique(row)
     this.write(row, previous, log)
+    return row
   }
 
   /** Replaces a row whose indexed fields are unchanged: no index work. */
-  replaceUnindexed(row: T, log: UndoLog): void {
+  replaceUnindexed(row: T, log: UndoLog): T {
+    this.freeze(row)
     const previous = this.rows.get(row.id)!
     this.rows.set(row.id, row)
     log.push(() => this.rows.set(row.id, previous))
+    return row
   }
 
   remove(id: number, log: UndoLog): boolean {
