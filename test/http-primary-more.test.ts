@@ -1,26 +1,11 @@
 // Route tests, primary shape (referrals, coupons, payouts, clicks): success shapes and the
 // errors SPEC.md lists, run in process and once more through a real node:http server.
-import { afterEach, describe, expect, test } from 'vitest'
-import { setupVia, type Setup } from './http/helpers.js'
+import { describe, expect, test } from 'vitest'
+import { ISO, startsVia } from './http/helpers.js'
 import { inProcess, nodeHttp } from './http/transports.js'
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
-
 describe.each([inProcess, nodeHttp])('primary shape (referrals, coupons, payouts) via $name', (transport) => {
-  const stops: (() => Promise<void>)[] = []
-  afterEach(async () => {
-    await Promise.all(stops.splice(0).map((stop) => stop()))
-  })
-  async function start(options: Parameters<typeof setupVia>[1] = {}): Promise<Setup> {
-    const s = await setupVia(transport, options)
-    stops.push(s.stop)
-    return s
-  }
-  async function withAffiliate(s: Setup, email = 'ann@example.com', extra: Record<string, unknown> = {}) {
-    const res = await s.call('POST', '/affiliates', { email, ...extra })
-    expect(res.status).toBe(201)
-    return res.body.data as { id: number; referral_code: string; user_email: string }
-  }
+  const { start, withAffiliate } = startsVia(transport)
 
   describe('referrals', () => {
     test('POST 201 with the listed fields; 400, 404 unknown affiliate, 409 duplicate', async () => {

@@ -5,6 +5,7 @@ import { testClock, type TestClock } from '../../src/core/clock.js'
 import { createAffiliateProgram, type AffiliateProgram } from '../../src/index.js'
 import type { ProjectSettingsInput } from '../../src/core/schemas.js'
 import type { Scope } from '../../src/core/types.js'
+import { afterEach, expect } from 'vitest'
 import { createHandler, type FetchHandler, type HandlerOptions } from '../../src/http/index.js'
 
 export interface Reply {
@@ -86,4 +87,25 @@ export async function setupVia(
   const base = await setup(options)
   const started = await transport.start(base.handler)
   return { ...base, call: caller(started.send, base.key, started.origin), stop: started.stop, origin: started.origin }
+}
+
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/** For a describe block: start() sets up over the transport and is stopped after each test. */
+export function startsVia(transport: import('./transports.js').Transport) {
+  const stops: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    await Promise.all(stops.splice(0).map((stop) => stop()))
+  })
+  async function start(options: Parameters<typeof setupVia>[1] = {}) {
+    const started = await setupVia(transport, options)
+    stops.push(started.stop)
+    return started
+  }
+  async function withAffiliate(s: Setup, email = 'ann@example.com', extra: Record<string, unknown> = {}) {
+    const res = await s.call('POST', '/affiliates', { email, ...extra })
+    expect(res.status).toBe(201)
+    return res.body.data as { id: number; referral_code: string; user_email: string }
+  }
+  return { start, withAffiliate }
 }
