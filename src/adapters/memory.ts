@@ -1,6 +1,5 @@
 // memoryStorage(): the whole storage port in process memory, for tests and prototypes.
 // One async mutex serializes transactions; an undo log rolls back a transaction that throws.
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type {
   AffiliateRepository,
   ApiKeyRepository,
@@ -551,19 +550,49 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
   }
 }
 
-/** Serializes async work: each run starts after the previous one settled. */
+/**
+ * Serializes async work: each run starts after the previous one settled. A run that waits longer
+ * than `waitLimitMs` for its turn fails instead of waiting forever, like a database's lock wait
+ * timeout: that is how a call on the root storage made inside a transaction (which could never
+ * get its turn) fails loudly. Timers are armed only when the lock is busy.
+ */
 class Mutex {
   private tail: Promise<void> = Promise.resolve()
+  private queued = 0
+
+  constructor(private readonly waitLimitMs: number) {}
 
   run<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(work)
-    this.tail = result.then(
-      () => undefined,
-      () => undefined,
+    const busy = this.queued > 0
+    this.queued += 1
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let expired = false
+    const turn = this.tail.then(() => {
+      if (timer) clearTimeout(timer)
+      if (expired) return undefined as T
+      return work()
+    })
+    this.tail = turn.then(
+      () => {
+        this.queued -= 1
+      },
+      () => {
+        this.queued -= 1
+      },
     )
-    return result
+    if (!busy) return turn
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        expired = true
+        reject(new Error(LOCK_WAIT_MESSAGE(this.waitLimitMs)))
+      }, this.waitLimitMs)
+    })
+    return Promise.race([turn, timeout])
   }
 }
+
+const LOCK_WAIT_MESSAGE = (ms: number) =>
+  `memoryStorage: waited ${ms} ms for another transaction to finish; was the root storage used inside a transaction? Use the tx argument there`
 
 /** Wraps every method of every repository so each root call runs as its own transaction. */
 function rootRepositories(run: <T>(fn: (tx: StorageTx) => Promise<T>) => Promise<T>): StorageTx {
@@ -580,33 +609,34 @@ function rootRepositories(run: <T>(fn: (tx: StorageTx) => Promise<T>) => Promise
   return root as unknown as StorageTx
 }
 
+export interface MemoryStorageOptions {
+  /**
+   * How long a call waits for a running transaction before failing (a root-storage call made
+   * inside a transaction can never get its turn). @default 10000
+   */
+  lockWaitTimeoutMs?: number
+}
+
 /** In-memory storage. Data lives as long as the object; nothing is written to disk. */
-export function memoryStorage(): StoragePort {
+export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
   const state = new MemoryState()
-  const mutex = new Mutex()
-  const inTransaction = new AsyncLocalStorage<true>()
+  const mutex = new Mutex(options.lockWaitTimeoutMs ?? 10_000)
   const current: CurrentLog = { entries: [] }
   const repos = repositories(state, current)
 
-  const transaction = <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
-    if (inTransaction.getStore()) {
-      return Promise.reject(new Error('memoryStorage: the root storage was used inside a transaction; use the tx argument'))
-    }
-    return mutex.run(() =>
-      inTransaction.run(true, async () => {
-        const log: UndoLog = []
-        current.entries = log
-        try {
-          return await fn(repos)
-        } catch (error) {
-          for (let index = log.length - 1; index >= 0; index -= 1) log[index]!()
-          throw error
-        } finally {
-          current.entries = []
-        }
-      }),
-    )
-  }
+  const transaction = <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> =>
+    mutex.run(async () => {
+      const log: UndoLog = []
+      current.entries = log
+      try {
+        return await fn(repos)
+      } catch (error) {
+        for (let index = log.length - 1; index >= 0; index -= 1) log[index]!()
+        throw error
+      } finally {
+        current.entries = []
+      }
+    })
 
   const rateLimitStore: RateLimitStore = {
     update: (key, decide) =>
