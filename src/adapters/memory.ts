@@ -72,6 +72,8 @@ class MemoryState {
   events = new Table<WebhookEvent>()
   deliveries = new Table<Delivery>([], { project: (row) => row.projectId, endpoint: (row) => row.endpointId })
   attempts = new Table<DeliveryAttempt>([], { delivery: (row) => row.deliveryId })
+  /** Events recorded but not yet stored as rows (see materializeOutbox). */
+  fanout: Array<{ event: NewEvent; endpointIds: number[] }> = []
   idempotency = new Map<string, IdempotencyRecord>()
   rateLimits = new Map<string, number>()
 }
@@ -389,6 +391,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
       return updated
     },
     async delete(projectId, id) {
+      materializeOutbox()
       if (!inProject(state.endpoints.get(id), projectId)) return false
       for (const delivery of state.deliveries.group('endpoint', id)) {
         for (const attempt of state.attempts.group('delivery', delivery.id)) state.attempts.remove(attempt.id, log)
@@ -398,19 +401,22 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
     },
   }
 
-  const outbox: OutboxRepository = {
-    async enqueue(event) {
-      const subscribed = state.endpoints
-        .group('project', event.projectId)
-        .filter((endpoint) => endpoint.active && endpoint.events.includes(event.type))
-      if (subscribed.length === 0) return
+  /** Stores the noted events and one pending delivery per endpoint each (see enqueue). */
+  const materializeOutbox = () => {
+    if (state.fanout.length === 0) return
+    const pending = state.fanout
+    state.fanout = []
+    log.push(() => {
+      state.fanout = pending
+    })
+    for (const { event, endpointIds } of pending) {
       const stored = state.events.insert(eventRow(event), log)
-      for (const endpoint of subscribed) {
+      for (const endpointId of endpointIds) {
         state.deliveries.insert(
           {
             projectId: event.projectId,
             eventId: stored.id,
-            endpointId: endpoint.id,
+            endpointId,
             eventType: event.type,
             status: 'pending',
             attempts: 0,
@@ -423,8 +429,23 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
           log,
         )
       }
+    }
+  }
+
+  const outbox: OutboxRepository = {
+    // Recording only notes the event and its endpoints; rows (and the serialized body) are made
+    // by the first outbox read, in event order, so a create pays little for its webhooks.
+    async enqueue(event) {
+      const endpointIds: number[] = []
+      for (const endpoint of state.endpoints.group('project', event.projectId)) {
+        if (endpoint.active && endpoint.events.includes(event.type)) endpointIds.push(endpoint.id)
+      }
+      if (endpointIds.length === 0) return
+      state.fanout.push({ event, endpointIds })
+      log.push(() => state.fanout.pop())
     },
     async claim({ now, limit, leaseMs }) {
+      materializeOutbox()
       // One pass keeping the `limit` earliest due rows (a full sort per claim is quadratic over a drain).
       const at = now.getTime()
       const due: Delivery[] = []
@@ -468,9 +489,11 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
       return updated
     },
     async getDelivery(projectId, id) {
+      materializeOutbox()
       return found(inProject(state.deliveries.get(id), projectId))
     },
     async listDeliveries(projectId, filter) {
+      materializeOutbox()
       const page = newestFirstPage(
         state.deliveries.group('project', projectId),
         (row) =>
@@ -482,6 +505,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
       return { items: page.items, total: page.total }
     },
     async listAttempts(projectId, deliveryId) {
+      materializeOutbox()
       return state.attempts
         .group('delivery', deliveryId)
         .filter((row) => row.projectId === projectId)
@@ -489,12 +513,14 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
         
     },
     async requeue(projectId, id, now) {
+      materializeOutbox()
       const existing = inProject(state.deliveries.get(id), projectId)
       if (!existing || existing.status === 'delivering') return false
       state.deliveries.replaceUnindexed({ ...existing, status: 'pending', nextAttemptAt: now, leaseUntil: null, updatedAt: now }, log)
       return true
     },
     async insertTestDelivery({ event, endpointId, leaseUntil }) {
+      materializeOutbox()
       const endpoint = inProject(state.endpoints.get(endpointId), event.projectId)
       if (!endpoint) return null
       const stored = state.events.insert(eventRow(event), log)

@@ -38,6 +38,33 @@ export function storagePortCases(context: CaseContext): void {
       expect((await program.affiliates.list()).total).toBe(0)
     })
 
+    it('records outbox events only when their transaction commits, and keeps them through a failed claim', async () => {
+      const { program, storage } = await context.program()
+      const endpoint = await program.webhooks.create({ url: 'https://hooks.example.com/port', events: ['referral_converted'] })
+      const event = (n: number) => ({ projectId: program.projectId, type: 'referral_converted' as const, body: `{"n":${n}}`, createdAt: new Date('2026-01-01') })
+      await storage.transaction(async (tx) => {
+        await tx.outbox.enqueue(event(1))
+        await tx.outbox.enqueue(event(2))
+      })
+      await storage
+        .transaction(async (tx) => {
+          await tx.outbox.enqueue(event(3))
+          throw new Error('rolled back')
+        })
+        .catch(() => undefined)
+      await storage
+        .transaction(async (tx) => {
+          expect(await tx.outbox.claim({ now: new Date('2999-01-01'), limit: 100, leaseMs: 1000 })).not.toHaveLength(0)
+          throw new Error('claim rolled back')
+        })
+        .catch(() => undefined)
+      const claimed = (await storage.outbox.claim({ now: new Date('2999-01-01'), limit: 1000, leaseMs: 1000 })).filter(
+        (item) => item.endpoint.id === endpoint.id,
+      )
+      expect(claimed.map((item) => item.event.body)).toEqual(['{"n":1}', '{"n":2}'])
+      expect((await program.webhooks.deliveries({ endpointId: endpoint.id })).total).toBe(2)
+    })
+
     it('keeps bigint money and dates exactly through a round trip', async () => {
       const { program, storage } = await context.program()
       const affiliate = await program.affiliates.create({ email: 'exact@example.com' })
