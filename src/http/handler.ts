@@ -1,6 +1,7 @@
 // createHandler(program, options): the REST API of SPEC.md as a fetch handler
 // `(Request) => Promise<Response>`: auth and scopes, rate limit, body limits, JSON parsing,
 // Idempotency-Key, routing, and the error forms of both shapes. No input produces a 500.
+import { openApiDocument } from './openapi.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { hasScope, type VerifiedKey } from '../core/keys.js'
 import { fromFetchRequest, RESPOND, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse } from './bodies.js'
@@ -33,7 +34,7 @@ export interface HandlerOptions {
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
-const ROUTES: RouteDef[] = [...affiliateRoutes, ...referralRoutes, ...conversionRoutes, ...couponRoutes, ...payoutRoutes]
+export const ROUTES: RouteDef[] = [...affiliateRoutes, ...referralRoutes, ...conversionRoutes, ...couponRoutes, ...payoutRoutes]
 const WEBHOOK_TEST: RouteDef = { method: 'POST', path: '/project/:projectId/webhooks/:webhookId/test', scope: 'webhooks:write', handle: webhookTest }
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
 
@@ -77,6 +78,8 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
   const router = new Router<RouteDef>()
   for (const route of ROUTES) router.add(route.method, route.path, route)
   const rootRouter = new Router<RouteDef>().add(WEBHOOK_TEST.method, WEBHOOK_TEST.path, WEBHOOK_TEST)
+
+  let openApiText: string | undefined
 
   function json(status: number, body: string | null, headers: Record<string, string>): OutgoingResponse {
     if (body === null) return { status, headers, body: null }
@@ -125,6 +128,11 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
   async function serve(request: IncomingRequest, url: URL, headers: Record<string, string>): Promise<OutgoingResponse> {
     const path = url.pathname
     const inner = under(path, basePath)
+    if (inner === '/openapi.json' && request.method === 'GET') {
+      // Public, like any API description: no key, no rate limit.
+      openApiText ??= JSON.stringify(openApiDocument(basePath))
+      return json(200, openApiText, headers)
+    }
     const rootInner = inner === null ? under(path, apiRoot) : null
     if (inner === null && (rootInner === null || !rootInner.startsWith('/project/'))) {
       throw new HttpError('not_found', `no route for ${request.method} ${path}`)

@@ -1,0 +1,102 @@
+// valibot schemas of the primary shape's response bodies: the OpenAPI document is generated from
+// them, and the tests check real responses against the same schemas.
+import * as v from 'valibot'
+
+const timestamp = v.pipe(v.string(), v.isoTimestamp())
+const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
+const id = v.pipe(v.number(), v.integer())
+
+export const affiliateCreatedRecord = v.strictObject({
+  id,
+  user_email: v.string(),
+  referral_code: v.string(),
+  unpaid_earnings: v.null(),
+  total_earnings: v.null(),
+  created_at: timestamp,
+  status: v.picklist(['active', 'inactive']),
+})
+
+export const affiliateRecord = v.strictObject({
+  id,
+  user_email: v.string(),
+  referral_code: v.string(),
+  created_at: timestamp,
+  status: v.picklist(['active', 'inactive']),
+  clicks: v.number(),
+  signups: v.number(),
+  purchases: v.number(),
+  unpaid_earnings: decimalString,
+  total_earnings: decimalString,
+  /** Only when the project has a hold period. */
+  eligible_earnings: v.optional(decimalString),
+  held_earnings: v.optional(decimalString),
+  next_release_date: v.optional(v.nullable(v.pipe(v.string(), v.isoDate()))),
+})
+
+export const conversionRecord = v.strictObject({
+  id,
+  type: v.picklist(['signup', 'purchase']),
+  affiliate_id: id,
+  referred_user_id: v.nullable(id),
+  value: v.number(),
+  base_value: v.nullable(v.number()),
+  base_value_currency: v.nullable(v.string()),
+  paid: v.boolean(),
+  created_at: timestamp,
+  reference: v.nullable(v.string()),
+  coupon_code_used: v.nullable(v.string()),
+  status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
+})
+
+export const attribution = v.strictObject({
+  affiliate_id: id,
+  matched_by: v.picklist(['affiliate_id', 'referral_code', 'email', 'coupon']),
+})
+
+export const referralRecord = v.strictObject({
+  id,
+  user_email: v.string(),
+  affiliate_id: v.nullable(id),
+  conversion_status: v.picklist(['pending', 'converted', 'direct', 'direct_signup']),
+  conversion_date: v.nullable(timestamp),
+  created_at: timestamp,
+  affiliate_code: v.optional(v.nullable(v.string())),
+})
+
+export const couponRecord = v.strictObject({
+  id,
+  affiliate_id: id,
+  coupon_code: v.string(),
+  processor_coupon_id: v.nullable(v.string()),
+  created_at: timestamp,
+})
+
+export const payoutRecord = v.strictObject({
+  id,
+  affiliate_id: id,
+  affiliate_email: v.string(),
+  amount: decimalString,
+  status: v.literal('Paid'),
+  payment_method: v.picklist(['manual', 'paypal', 'wise', 'bank', 'crypto', 'other']),
+  payment_date: timestamp,
+  conversions_settled: v.number(),
+  unpaid_earnings_after: v.number(),
+})
+
+export const clickRecord = v.strictObject({ id, affiliate_id: id, created_at: timestamp })
+
+export const pagination = v.strictObject({ limit: v.number(), offset: v.number(), total: v.number(), has_more: v.boolean() })
+
+export const item = <S extends v.GenericSchema>(data: S) => v.strictObject({ success: v.literal(true), data })
+export const list = <S extends v.GenericSchema>(data: S) => v.strictObject({ success: v.literal(true), data: v.array(data), pagination })
+
+export const conversionCreated = v.strictObject({
+  success: v.literal(true),
+  data: conversionRecord,
+  attribution,
+  duplicate: v.optional(v.literal(true)),
+})
+
+export const errorBody = v.strictObject({ success: v.literal(false), error: v.string() })
+
+export const webhookTestResult = v.strictObject({ success: v.boolean(), status: v.number(), response: v.string() })

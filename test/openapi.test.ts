@@ -1,0 +1,106 @@
+// The OpenAPI document: valid for an independent validator, served without a key, covering every
+// route of the handler; and real responses of every operation match the schemas it was made from.
+import { validate as validateOpenApi } from '@readme/openapi-parser'
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { ROUTES } from '../src/http/handler.js'
+import { OPERATIONS, openApiDocument, responseJsonSchema } from '../src/http/openapi.js'
+import { errorBody } from '../src/http/response-schemas.js'
+import { setup, type Reply } from './http/helpers.js'
+
+const document = openApiDocument()
+
+describe('OpenAPI document', () => {
+  it('validates with @readme/openapi-parser', async () => {
+    const result = await validateOpenApi(structuredClone(document) as never)
+    expect(result.valid ? [] : result.errors).toEqual([])
+    expect(result.specification).toBe('OpenAPI')
+  })
+
+  it('is served at GET /api/v1/openapi.json without an API key or rate limit', async () => {
+    const s = await setup({ handler: { rateLimit: { limit: 1 } } })
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const response = await s.call('GET', '/openapi.json', undefined, { key: null })
+      expect(response.status).toBe(200)
+      expect(response.body).toEqual(JSON.parse(JSON.stringify(document)))
+    }
+  })
+
+  it('describes every route of the handler, and only those', () => {
+    const routes = ROUTES.map((route) => `${route.method} ${route.path}`).sort()
+    expect(OPERATIONS.map((operation) => `${operation.method} ${operation.path}`).sort()).toEqual(routes)
+    for (const operation of OPERATIONS) {
+      const path = operation.path.replace(/:(\w+)/g, '{$1}')
+      expect(document.paths[path]?.[operation.method.toLowerCase()], `${operation.method} ${path}`).toBeDefined()
+    }
+  })
+
+  it('has each response component equal to the JSON Schema of the valibot schema it was made from', () => {
+    for (const operation of OPERATIONS) {
+      for (const response of Object.values(operation.responses)) {
+        if (response) expect(document.components.schemas[response.name]).toEqual(responseJsonSchema(response.schema))
+      }
+    }
+    expect(document.components.schemas.Error).toEqual(responseJsonSchema(errorBody))
+  })
+
+  it('matches real responses of every operation, successes and errors', async () => {
+    const s = await setup({ settings: { holdPeriodDays: 7 } })
+    const checked = new Set<string>()
+    async function check(method: string, template: string, params: Record<string, string | number>, body?: unknown): Promise<Reply> {
+      const path = template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])))
+      const [pathOnly] = path.split('?')
+      const reply = await s.call(method, path, body)
+      const operation = OPERATIONS.find((candidate) => candidate.method === method && candidate.path === template.split('?')[0])!
+      expect(operation, `${method} ${template}`).toBeDefined()
+      if (reply.status >= 400) {
+        expect(operation.errors.concat([401, 403, 429]), `${method} ${pathOnly} answered ${reply.status}`).toContain(reply.status)
+        expect(v.safeParse(errorBody, reply.body).success, `${method} ${pathOnly} error body`).toBe(true)
+      } else {
+        const response = operation.responses[reply.status]
+        expect(response, `${method} ${pathOnly} answered ${reply.status}`).not.toBeUndefined()
+        if (response) {
+          const parsed = v.safeParse(response.schema, reply.body)
+          expect(parsed.issues?.map((issue) => `${issue.path?.map((item) => item.key).join('.')}: ${issue.message}`) ?? [], `${method} ${pathOnly}`).toEqual([])
+        } else {
+          expect(reply.text).toBe('')
+        }
+        checked.add(`${method} ${template.split('?')[0]}`)
+      }
+      return reply
+    }
+
+    const ann = (await check('POST', '/affiliates', {}, { email: 'ann@example.com', referral_code: 'ANN' })).body.data
+    await check('POST', '/affiliates', {}, { email: 'ann@example.com' })
+    await check('GET', '/affiliates/:email', { email: 'ann@example.com' })
+    await check('GET', '/affiliates/:email', { email: 'nobody@example.com' })
+    await check('PUT', '/affiliates/:email', { email: 'ann@example.com' }, { payment_details: 'IBAN' })
+    await check('GET', '/affiliates?limit=5', {})
+    const referral = (await check('POST', '/referrals', {}, { email: 'ref@example.com', affiliate_id: ann.id })).body.data
+    await check('GET', '/referrals/:email', { email: referral.user_email })
+    await check('PUT', '/referrals/:email', { email: referral.user_email }, { status: 'converted' })
+    await check('GET', '/referrals?affiliate_id=1', {})
+    const created = (await check('POST', '/conversions', {}, { type: 'purchase', referral_code: 'ANN', base_value: 49, reference: 'ch_1' })).body.data
+    await check('POST', '/conversions', {}, { type: 'purchase', referral_code: 'ANN', base_value: 49, reference: 'ch_1' })
+    await check('POST', '/conversions', {}, { type: 'purchase', referral_code: 'ANN', base_value: 50, reference: 'ch_1' })
+    await check('POST', '/conversions', {}, { type: 'purchase', base_value: 1 })
+    await check('GET', '/conversions/:id', { id: created.id })
+    await check('PUT', '/conversions/:id', { id: created.id }, { paid: true })
+    await check('GET', '/conversions?paid=true', {})
+    const coupon = (await check('POST', '/coupons', {}, { affiliate_id: ann.id, coupon_code: 'ANN10' })).body.data
+    await check('GET', '/coupons/:id', { id: coupon.id })
+    await check('PUT', '/coupons/:id', { id: coupon.id }, { processor_coupon_id: 'co_1' })
+    await check('GET', '/coupons', {})
+    await check('POST', '/clicks', {}, { referral_code: 'ANN' })
+    await check('POST', '/conversions', {}, { type: 'purchase', affiliate_id: ann.id, base_value: 100 })
+    s.clock.advance({ days: 8 })
+    const payout = (await check('POST', '/payouts', {}, { affiliate_id: ann.id, amount: 10 })).body.data
+    await check('POST', '/payouts', {}, { affiliate_id: ann.id, amount: 1_000 })
+    await check('GET', '/payouts/:id', { id: payout.id })
+    await check('GET', '/payouts', {})
+    await check('DELETE', '/coupons/:id', { id: coupon.id })
+    await check('DELETE', '/conversions/:id', { id: created.id })
+    await check('DELETE', '/affiliates/:email', { email: 'ann@example.com' })
+    expect([...checked].sort()).toEqual(OPERATIONS.map((operation) => `${operation.method} ${operation.path}`).sort())
+  })
+})
