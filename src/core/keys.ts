@@ -22,8 +22,9 @@ export interface VerifiedKey {
   scopes: Scope[]
 }
 
-function keyView({ projectId: _projectId, hash: _hash, ...rest }: ApiKeyRecord): ApiKeyView {
-  return rest
+function keyView(record: ApiKeyRecord): ApiKeyView {
+  const { id, name, prefix, scopes, createdAt, revokedAt } = record
+  return { id, name, prefix, scopes, createdAt, revokedAt }
 }
 
 export function hasScope(scopes: readonly Scope[], needed: Scope): boolean {

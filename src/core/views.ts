@@ -124,12 +124,25 @@ export function affiliateView(
   held: { amount: bigint; nextReleaseAt: Date | null },
   settings: { currency: string; holdPeriodDays: number },
 ): AffiliateView {
-  const { totals, projectId: _projectId, ...rest } = affiliate
+  const { totals } = affiliate
   const digits = minorDigits(settings.currency)
   const balances = computeBalances(totals, held)
   const money = (minor: bigint) => formatMoney(minor, digits)
   return {
-    ...rest,
+    id: affiliate.id,
+    email: affiliate.email,
+    name: affiliate.name,
+    referralCode: affiliate.referralCode,
+    status: affiliate.status,
+    partnerSlug: affiliate.partnerSlug,
+    paymentMethod: affiliate.paymentMethod,
+    paymentDetails: affiliate.paymentDetails,
+    payoutMethod: affiliate.payoutMethod,
+    paypalEmail: affiliate.paypalEmail,
+    wiseDetails: affiliate.wiseDetails,
+    parentId: affiliate.parentId,
+    customFields: affiliate.customFields,
+    createdAt: affiliate.createdAt,
     clicks: totals.clicks,
     signups: totals.signups,
     purchases: totals.purchases,
@@ -190,17 +203,31 @@ export function referralView(referral: Referral, affiliate: Pick<Affiliate, 'ref
 }
 
 export function couponView(coupon: Coupon, affiliate: Pick<Affiliate, 'email'> | null): CouponView {
-  const { projectId: _projectId, ...rest } = coupon
-  return { ...rest, affiliateEmail: affiliate?.email ?? null }
+  return {
+    id: coupon.id,
+    affiliateId: coupon.affiliateId,
+    affiliateEmail: affiliate?.email ?? null,
+    code: coupon.code,
+    processorCouponId: coupon.processorCouponId,
+    discountType: coupon.discountType,
+    discountValue: coupon.discountValue,
+    createdAt: coupon.createdAt,
+  }
 }
 
 export function payoutView(payout: Payout): PayoutView {
   const digits = minorDigits(payout.currency)
-  const { projectId: _projectId, ...rest } = payout
   return {
-    ...rest,
+    id: payout.id,
+    affiliateId: payout.affiliateId,
+    affiliateEmail: payout.affiliateEmail,
     amount: formatMoney(payout.amount, digits),
+    currency: payout.currency,
+    method: payout.method,
     status: 'Paid',
+    paymentDate: payout.paymentDate,
+    conversionsSettled: payout.conversionsSettled,
     unpaidAfter: formatMoney(payout.unpaidAfter, digits),
+    createdAt: payout.createdAt,
   }
 }
