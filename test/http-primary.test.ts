@@ -81,6 +81,13 @@ describe.each([inProcess, nodeHttp])('primary shape via $name', (transport) => {
       expect(page.body.pagination).toEqual({ limit: 2, offset: 0, total: 3, has_more: true })
       const inactive = await s.call('GET', '/affiliates?status=inactive')
       expect(inactive.body.data.map((a: { user_email: string }) => a.user_email)).toEqual(['a2@example.com'])
+      // Pending and blocked affiliates read as inactive in this shape, so the filter finds them too.
+      await s.program.affiliates.update('a1@example.com', { status: 'blocked' })
+      const stillInactive = await s.call('GET', '/affiliates?status=inactive')
+      expect(stillInactive.body.data.map((a: { user_email: string; status: string }) => [a.user_email, a.status])).toEqual([
+        ['a2@example.com', 'inactive'],
+        ['a1@example.com', 'inactive'],
+      ])
       expect((await s.call('GET', '/affiliates?limit=5000')).body.pagination).toEqual({ limit: 100, offset: 0, total: 3, has_more: false })
       for (const query of ['limit=0', 'limit=abc', 'offset=-1', 'limit=1.5', 'status=gone', 'colour=red']) {
         const res = await s.call('GET', `/affiliates?${query}`)

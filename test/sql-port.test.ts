@@ -204,7 +204,7 @@ for (const adapter of adapters) {
       expect(page.total).toBe(5)
       expect(page.items.map((row) => row.email)).toEqual(['p4@example.com', 'p1@example.com'])
       expect(await storage.affiliates.list(projectId, { limit: 2, offset: 10 })).toEqual({ items: [], total: 5 })
-      expect((await storage.affiliates.list(projectId, { limit: 10, offset: 0, status: 'inactive' })).items.map((row) => row.email)).toEqual(['p1@example.com', 'p3@example.com'])
+      expect((await storage.affiliates.list(projectId, { limit: 10, offset: 0, statuses: ['inactive'] })).items.map((row) => row.email)).toEqual(['p1@example.com', 'p3@example.com'])
     })
   })
 }

@@ -207,7 +207,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
     async list(projectId, filter) {
       const page = newestFirstPage(
         state.affiliates.group('project', projectId),
-        (row) => filter.status === undefined || row.status === filter.status,
+        (row) => filter.statuses === undefined || filter.statuses.includes(row.status),
         filter,
       )
       return { items: page.items, total: page.total }

@@ -145,7 +145,8 @@ export function affiliatesService(ctx: ProjectContext) {
       const data = validate(listAffiliatesInput, input)
       const window = listWindow(data, 20, 100)
       return storage.transaction(async (tx) => {
-        const page = await tx.affiliates.list(projectId, { ...window, ...(data.status ? { status: data.status } : {}) })
+        const statuses = data.status === undefined ? undefined : Array.isArray(data.status) ? data.status : [data.status]
+        const page = await tx.affiliates.list(projectId, { ...window, ...(statuses ? { statuses } : {}) })
         const items: AffiliateView[] = []
         for (const affiliate of page.items) items.push(await loadAffiliateView(ctx, tx, affiliate))
         return { items, total: page.total, ...window }

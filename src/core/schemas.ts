@@ -72,7 +72,12 @@ export type CreateAffiliateInput = v.InferInput<typeof createAffiliateInput>
 export const updateAffiliateInput = v.strictObject({ email: v.optional(email), ...affiliateFields })
 export type UpdateAffiliateInput = v.InferInput<typeof updateAffiliateInput>
 
-export const listAffiliatesInput = v.strictObject({ limit, offset, status: v.optional(affiliateStatus) })
+export const listAffiliatesInput = v.strictObject({
+  limit,
+  offset,
+  /** One status, or any of several. */
+  status: v.optional(v.union([affiliateStatus, v.pipe(v.array(affiliateStatus), v.minLength(1, 'must name at least one status'))], 'must be a status or a list of statuses')),
+})
 export type ListAffiliatesInput = v.InferInput<typeof listAffiliatesInput>
 
 export const referralStatus = v.picklist(['pending', 'converted', 'direct', 'direct_signup'], 'must be pending, converted, direct or direct_signup')

@@ -64,7 +64,8 @@ export interface ApiKeyRepository {
 }
 
 export interface AffiliateFilter extends ListWindow {
-  status?: AffiliateStatus
+  /** Any of these statuses. */
+  statuses?: AffiliateStatus[]
 }
 
 export interface AffiliateRepository {

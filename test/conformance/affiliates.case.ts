@@ -51,6 +51,9 @@ export function affiliateCases(context: CaseContext): void {
       expect(page.items.map((item) => item.email)).toEqual(['b@example.com'])
       const inactive = await program.affiliates.list({ status: 'inactive' })
       expect(inactive.items.map((item) => item.email)).toEqual(['b@example.com'])
+      await program.affiliates.update('a@example.com', { status: 'blocked' })
+      const notActive = await program.affiliates.list({ status: ['inactive', 'pending', 'blocked'] })
+      expect(notActive.items.map((item) => item.email)).toEqual(['b@example.com', 'a@example.com'])
     })
 
     it('deletes the affiliate with its conversions, coupons and payouts; its referred users stay', async () => {

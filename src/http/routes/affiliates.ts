@@ -1,5 +1,6 @@
 // /affiliates: list, create, retrieve, update and delete, by email (and, in the alternative shape,
 // by `aff_` id too).
+import type { AffiliateStatus } from '../../core/types.js'
 import type { RouteDef } from '../route.js'
 import { defined, affiliateRef, renameFields, alternativeWindow, page, parseBody, parseQuery } from '../route.js'
 import {
@@ -36,7 +37,9 @@ export const affiliateRoutes: RouteDef[] = [
         return { status: 200, body: alternativeList('affiliates', result.items.map((item) => alternativeAffiliate(item, false)), page(result)) }
       }
       const q = parseQuery(listAffiliatesQuery, query)
-      const result = await api.affiliates.list(defined({ limit: q.limit, offset: q.offset, status: q.status }))
+      // The primary shape shows pending and blocked affiliates as inactive, so it filters them so too.
+      const statuses: AffiliateStatus[] | undefined = q.status === 'inactive' ? ['inactive', 'pending', 'blocked'] : q.status && [q.status]
+      const result = await api.affiliates.list(defined({ limit: q.limit, offset: q.offset, status: statuses }))
       return { status: 200, body: primaryList(result.items.map(primaryAffiliate), page(result)) }
     },
   },

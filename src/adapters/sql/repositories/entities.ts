@@ -109,7 +109,7 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: EndpointCac
         return table.delete(tx, projectId, id)
       })
     },
-    list: (projectId, filter) => table.page(db, projectId, [['status = ?', filter.status]], filter),
+    list: (projectId, filter) => table.page(db, projectId, [['status = ANY(?::text[])', filter.statuses]], filter),
   }
 }
 
