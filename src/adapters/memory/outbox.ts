@@ -1,0 +1,153 @@
+// The in-memory outbox: events noted at record time, turned into event and delivery rows by the
+// first outbox read; claims with leases, attempts, manual requeue, test deliveries.
+import type { OutboxRepository } from '../../core/storage.js'
+import type { Delivery } from '../../core/types.js'
+import { eventRow, found, inProject, type MemoryState } from './state.js'
+import { newestFirstPage, type UndoLog } from './table.js'
+
+export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: OutboxRepository; materializeOutbox: () => void } {
+  /** Stores the noted events and one pending delivery per endpoint each (see enqueue). */
+  const materializeOutbox = () => {
+    if (state.fanout.length === 0) return
+    const pending = state.fanout
+    state.fanout = []
+    log.push(() => {
+      state.fanout = pending
+    })
+    for (const { event, endpointIds } of pending) {
+      const stored = state.events.insert(eventRow(event), log)
+      for (const endpointId of endpointIds) {
+        state.deliveries.insert(
+          {
+            projectId: event.projectId,
+            eventId: stored.id,
+            endpointId,
+            eventType: event.type,
+            status: 'pending',
+            attempts: 0,
+            nextAttemptAt: event.createdAt,
+            leaseUntil: null,
+            lastStatusCode: null,
+            createdAt: event.createdAt,
+            updatedAt: event.createdAt,
+          },
+          log,
+        )
+      }
+    }
+  }
+
+  const outbox: OutboxRepository = {
+    // Recording only notes the event and its endpoints; rows (and the serialized body) are made
+    // by the first outbox read, in event order, so a create pays little for its webhooks.
+    async enqueue(event) {
+      const endpointIds: number[] = []
+      for (const endpoint of state.endpoints.group('project', event.projectId)) {
+        if (endpoint.active && endpoint.events.includes(event.type)) endpointIds.push(endpoint.id)
+      }
+      if (endpointIds.length === 0) return
+      state.fanout.push({ event, endpointIds })
+      log.push(() => state.fanout.pop())
+    },
+    async claim({ now, limit, leaseMs }) {
+      materializeOutbox()
+      // One pass keeping the `limit` earliest due rows (a full sort per claim is quadratic over a drain).
+      const at = now.getTime()
+      const due: Delivery[] = []
+      const key = (row: Delivery) => row.nextAttemptAt?.getTime() ?? 0
+      const before = (a: Delivery, b: Delivery) => key(a) - key(b) || a.id - b.id
+      for (const row of state.deliveries.rows.values()) {
+        const ready =
+          (row.status === 'pending' && row.nextAttemptAt !== null && row.nextAttemptAt.getTime() <= at) ||
+          (row.status === 'delivering' && row.leaseUntil !== null && row.leaseUntil.getTime() <= at)
+        if (!ready || limit <= 0) continue
+        if (due.length === limit && before(row, due[due.length - 1]!) >= 0) continue
+        let index = due.length
+        while (index > 0 && before(row, due[index - 1]!) < 0) index--
+        due.splice(index, 0, row)
+        if (due.length > limit) due.pop()
+      }
+      return due.map((row) => {
+        const delivery = { ...row, status: 'delivering' as const, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now }
+        state.deliveries.replaceUnindexed(delivery, log)
+        return {
+          delivery,
+          event: state.events.get(row.eventId)!,
+          endpoint: state.endpoints.get(row.endpointId)!,
+        }
+      })
+    },
+    async recordAttempt({ deliveryId, attempt, status, nextAttemptAt }) {
+      const existing = state.deliveries.get(deliveryId)
+      if (!existing) return null
+      state.attempts.insert({ ...attempt, deliveryId, projectId: existing.projectId }, log)
+      const updated: Delivery = {
+        ...existing,
+        status,
+        nextAttemptAt,
+        attempts: existing.attempts + 1,
+        leaseUntil: null,
+        lastStatusCode: attempt.statusCode,
+        updatedAt: attempt.attemptedAt,
+      }
+      state.deliveries.replaceUnindexed(updated, log)
+      return updated
+    },
+    async getDelivery(projectId, id) {
+      materializeOutbox()
+      return found(inProject(state.deliveries.get(id), projectId))
+    },
+    async listDeliveries(projectId, filter) {
+      materializeOutbox()
+      const page = newestFirstPage(
+        state.deliveries.group('project', projectId),
+        (row) =>
+          (filter.endpointId === undefined || row.endpointId === filter.endpointId) &&
+          (filter.status === undefined || row.status === filter.status) &&
+          (filter.eventType === undefined || row.eventType === filter.eventType),
+        filter,
+      )
+      return { items: page.items, total: page.total }
+    },
+    async listAttempts(projectId, deliveryId) {
+      materializeOutbox()
+      return state.attempts
+        .group('delivery', deliveryId)
+        .filter((row) => row.projectId === projectId)
+        .sort((a, b) => a.id - b.id)
+        
+    },
+    async requeue(projectId, id, now) {
+      materializeOutbox()
+      const existing = inProject(state.deliveries.get(id), projectId)
+      if (!existing || existing.status === 'delivering') return false
+      state.deliveries.replaceUnindexed({ ...existing, status: 'pending', nextAttemptAt: now, leaseUntil: null, updatedAt: now }, log)
+      return true
+    },
+    async insertTestDelivery({ event, endpointId, leaseUntil }) {
+      materializeOutbox()
+      const endpoint = inProject(state.endpoints.get(endpointId), event.projectId)
+      if (!endpoint) return null
+      const stored = state.events.insert(eventRow(event), log)
+      const delivery = state.deliveries.insert(
+        {
+          projectId: event.projectId,
+          eventId: stored.id,
+          endpointId,
+          eventType: event.type,
+          status: 'delivering',
+          attempts: 0,
+          nextAttemptAt: null,
+          leaseUntil,
+          lastStatusCode: null,
+          createdAt: event.createdAt,
+          updatedAt: event.createdAt,
+        },
+        log,
+      )
+      return { delivery: { ...delivery }, event: { ...stored }, endpoint: { ...endpoint } }
+    },
+  }
+
+  return { outbox, materializeOutbox }
+}

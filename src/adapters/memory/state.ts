@@ -1,0 +1,90 @@
+// The in-memory adapter's data: tables with their indexes, and small helpers shared by its
+// repositories. Rows are frozen when stored and handed out as they are.
+import type { NewEvent } from '../../core/storage.js'
+import type {
+  Affiliate,
+  ApiKeyRecord,
+  Click,
+  Conversion,
+  Coupon,
+  Delivery,
+  DeliveryAttempt,
+  IdempotencyRecord,
+  Payout,
+  Project,
+  Referral,
+  WebhookEndpoint,
+  WebhookEvent,
+} from '../../core/types.js'
+import { Table, type UndoLog } from './table.js'
+
+export class MemoryState {
+  projects = new Map<string, Project>()
+  apiKeys = new Table<ApiKeyRecord>([{ name: 'api_key_hash', key: (row) => row.hash }])
+  affiliates = new Table<Affiliate>(
+    [
+      { name: 'affiliate_email', key: (row) => `${row.projectId}|${row.email}` },
+      { name: 'affiliate_referral_code', key: (row) => `${row.projectId}|${row.referralCode.toLowerCase()}` },
+    ],
+    { project: (row) => row.projectId },
+    freezeAffiliate,
+  )
+  referrals = new Table<Referral>([{ name: 'referral_email', key: (row) => `${row.projectId}|${row.email}` }], {
+    project: (row) => row.projectId,
+    affiliate: (row) => row.affiliateId,
+  })
+  conversions = new Table<Conversion>(
+    [{ name: 'conversion_reference', key: (row) => (row.reference === null ? null : `${row.projectId}|${row.reference}`) }],
+    {
+      project: (row) => row.projectId,
+      affiliate: (row) => row.affiliateId,
+      // Unpaid earning conversions, and the subset created with a hold: balances and payouts
+      // read only these, so their cost does not grow with paid or hold-free history.
+      unpaidActive: (row) => (row.status === 'active' && !row.paid ? row.affiliateId : null),
+      unpaidWithHold: (row) => (row.status === 'active' && !row.paid && row.holdUntil > row.createdAt ? row.affiliateId : null),
+    },
+  )
+  coupons = new Table<Coupon>([{ name: 'coupon_code', key: (row) => `${row.projectId}|${row.code.toLowerCase()}` }], {
+    project: (row) => row.projectId,
+    affiliate: (row) => row.affiliateId,
+  })
+  clicks = new Table<Click>([], { affiliate: (row) => row.affiliateId })
+  payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
+  endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
+  events = new Table<WebhookEvent>()
+  deliveries = new Table<Delivery>([], { project: (row) => row.projectId, endpoint: (row) => row.endpointId })
+  attempts = new Table<DeliveryAttempt>([], { delivery: (row) => row.deliveryId })
+  /** Events recorded but not yet stored as rows (see materializeOutbox). */
+  fanout: Array<{ event: NewEvent; endpointIds: number[] }> = []
+  idempotency = new Map<string, IdempotencyRecord>()
+  rateLimits = new Map<string, number>()
+}
+
+/** The event's fields read one by one: its body may be a getter that spreading would drop. */
+export const eventRow = (event: NewEvent): Omit<WebhookEvent, 'id'> => ({
+  projectId: event.projectId,
+  type: event.type,
+  body: event.body,
+  createdAt: event.createdAt,
+})
+
+// Rows are frozen when stored, so reads hand them out without copying.
+export const found = <T>(row: T | undefined): T | null => row ?? null
+export const freezeAffiliate = (row: Affiliate): Affiliate => {
+  Object.freeze(row.totals)
+  return Object.freeze(row)
+}
+export const inProject = <T extends { projectId: string }>(row: T | undefined, projectId: string): T | undefined =>
+  row && row.projectId === projectId ? row : undefined
+
+export function setMapEntry<K, V>(map: Map<K, V>, key: K, value: V | undefined, log: UndoLog): void {
+  const previous = map.get(key)
+  if (value === undefined) map.delete(key)
+  else map.set(key, value)
+  log.push(() => (previous === undefined ? map.delete(key) : map.set(key, previous)))
+}
+
+/** The undo log of the transaction running now (transactions never overlap: one mutex). */
+export interface CurrentLog {
+  entries: UndoLog
+}
