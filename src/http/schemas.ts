@@ -23,7 +23,7 @@ const intParam = (min: number) =>
   v.pipe(
     v.string(),
     v.regex(/^\d{1,15}$/, 'must be an integer'),
-    v.transform(Number),
+    v.transform((text: string) => Number(text)),
     v.minValue(min, min === 0 ? 'must not be negative' : `must be at least ${min}`),
   )
 const limit = v.optional(intParam(1))
