@@ -104,6 +104,25 @@ export function conversionChanges(ctx: ProjectContext) {
     return refund
   }
 
+  /** Saves one conversion's change with its ledger delta and events. */
+  async function change(tx: StorageTx, conversion: Conversion, data: ReturnType<typeof parse>, currency: string): Promise<Conversion> {
+    const { next, refunded } = nextState(conversion, data, currency)
+    const { id: _id, projectId: _projectId, createdAt: _createdAt, ...patch } = next
+    const saved = (await tx.conversions.update(projectId, conversion.id, patch))!
+    await tx.affiliates.adjustTotals(projectId, saved.affiliateId, ledgerDelta(conversion, saved))
+    await recordEvents(tx, saved, refunded, currency)
+    return saved
+  }
+
+  function statusAndRefund(data: ReturnType<typeof parse>): ReturnType<typeof parse> | null {
+    if (data.status === undefined && data.refundAmount === undefined) return null
+    return {
+      ...(data.status !== undefined ? { status: data.status } : {}),
+      ...(data.refundAmount !== undefined ? { refundAmount: data.refundAmount } : {}),
+      ...(data.reason !== undefined ? { reason: data.reason } : {}),
+    }
+  }
+
   function parse(input: UpdateConversionInput) {
     return validate(updateConversionInput, input)
   }
@@ -139,12 +158,14 @@ export function conversionChanges(ctx: ProjectContext) {
       const { settings } = await ctx.project()
       const updated = await withConflicts(() =>
         storage.transaction(async (tx) => {
-          const conversion = await findForChange(tx, id)
-          const { next, refunded } = nextState(conversion, data, settings.currency)
-          const { id: _id, projectId: _projectId, createdAt: _createdAt, ...patch } = next
-          const saved = (await tx.conversions.update(projectId, id, patch))!
-          await tx.affiliates.adjustTotals(projectId, saved.affiliateId, ledgerDelta(conversion, saved))
-          await recordEvents(tx, saved, refunded, settings.currency)
+          const saved = await change(tx, await findForChange(tx, id), data, settings.currency)
+          // A multi-tier parent's share follows the status changes and refunds of its source.
+          const cascade = statusAndRefund(data)
+          if (!cascade) return saved
+          for (const child of await tx.conversions.listChildren(projectId, saved.id)) {
+            const current = await findForChange(tx, child.id)
+            if (!TERMINAL.has(current.status)) await change(tx, current, cascade, settings.currency)
+          }
           return saved
         }),
       )

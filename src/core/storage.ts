@@ -137,6 +137,8 @@ export interface ConversionRepository {
   /** Throws UniqueViolation('conversion_reference') when the new reference is taken. */
   update(projectId: string, id: number, patch: Patch<Conversion>): Promise<Conversion | null>
   delete(projectId: string, id: number): Promise<boolean>
+  /** The conversions whose parentConversionId is parentId (multi-tier shares), by id. */
+  listChildren(projectId: string, parentId: number): Promise<Conversion[]>
   /** Newest first. */
   list(projectId: string, filter: ConversionFilter): Promise<Page<Conversion>>
   /** Unpaid `active` conversions of the affiliate with holdUntil > now: their sum and earliest release. */

@@ -88,6 +88,24 @@ export function statusCases(context: CaseContext): void {
       expect((await program.affiliates.get(affiliate.id)).earnings).toMatchObject({ total: '5.00', unpaid: '5.00' })
     })
 
+    it('carries status changes and refunds over to the multi-tier parent share', async () => {
+      const { program } = await context.program({ settings: { multiTier: { enabled: true, tier2Rate: 10 } } })
+      const parent = await program.affiliates.create({ email: 'tier-parent@example.com' })
+      const child = await program.affiliates.create({ email: 'tier-child@example.com', parentAffiliateId: parent.id })
+      const { conversion, tier2 } = await program.conversions.create({ type: 'purchase', affiliateId: child.id, baseValue: 100 })
+      expect(tier2).toMatchObject({ value: '3.00', parentConversionId: conversion.id })
+      await program.conversions.update(conversion.id, { refundAmount: 50 })
+      expect(await program.conversions.get(tier2!.id)).toMatchObject({ value: '1.50', refundedBaseValue: '50.00', status: 'active' })
+      await program.conversions.update(conversion.id, { status: 'review' })
+      expect((await program.affiliates.get(parent.id)).earnings.total).toBe('0.00')
+      await program.conversions.update(conversion.id, { status: 'active' })
+      expect((await program.affiliates.get(parent.id)).earnings.total).toBe('1.50')
+      await program.conversions.update(conversion.id, { status: 'refunded', reason: 'chargeback' })
+      expect(await program.conversions.get(tier2!.id)).toMatchObject({ status: 'refunded', refundReason: 'chargeback' })
+      expect(await program.affiliates.get(parent.id)).toMatchObject({ purchases: 0, earnings: { total: '0.00', unpaid: '0.00' } })
+      expect(await program.affiliates.get(child.id)).toMatchObject({ earnings: { total: '0.00' } })
+    })
+
     it('updates plain fields and changes the purchases count with the type', async () => {
       const { program } = await context.program()
       const affiliate = await program.affiliates.create({ email: 'fields@example.com' })

@@ -169,6 +169,12 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
     async get(projectId, id) {
       return found(inProject(state.conversions.get(id), projectId))
     },
+    async listChildren(projectId, parentId) {
+      return state.conversions
+        .group('parent', parentId)
+        .filter((row) => row.projectId === projectId)
+        .sort((a, b) => a.id - b.id)
+    },
     async getByReference(projectId, reference) {
       return found(state.conversions.findUnique('conversion_reference', `${projectId}|${reference}`))
     },

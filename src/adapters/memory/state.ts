@@ -41,6 +41,7 @@ export class MemoryState {
       // Unpaid earning conversions, and the subset created with a hold: balances and payouts
       // read only these, so their cost does not grow with paid or hold-free history.
       unpaidActive: (row) => (row.status === 'active' && !row.paid ? row.affiliateId : null),
+      parent: (row) => row.parentConversionId,
       unpaidWithHold: (row) => (row.status === 'active' && !row.paid && row.holdUntil > row.createdAt ? row.affiliateId : null),
     },
   )

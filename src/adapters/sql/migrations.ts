@@ -240,6 +240,13 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
         FOREIGN KEY (delivery_id) REFERENCES {s}.deliveries (id) ON DELETE CASCADE`,
     ],
   },
+  {
+    version: 3,
+    name: 'tier-2 shares by source conversion',
+    statements: [
+      `CREATE INDEX conversions_parent_idx ON {s}.conversions (project_id, parent_conversion_id) WHERE parent_conversion_id IS NOT NULL`,
+    ],
+  },
 ]
 
 /** Validates a schema name and returns it quoted for SQL text. */

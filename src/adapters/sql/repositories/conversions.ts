@@ -33,6 +33,10 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
     getByReference,
     update: (projectId, id, patch) => table.update(db, projectId, id, patch),
     delete: (projectId, id) => table.delete(db, projectId, id),
+    async listChildren(projectId, parentId) {
+      const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 AND parent_conversion_id = $2 ORDER BY id`, [projectId, parentId])
+      return rows.map((row) => table.read(row))
+    },
     list: (projectId, filter) =>
       table.page(
         db,
