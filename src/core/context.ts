@@ -1,9 +1,9 @@
 // What every use-case of one project needs: storage, clock, FX and the project's settings.
 import type { Clock } from './clock.js'
 import { ValidationError } from './errors.js'
-import { minorDigits, parseDecimal, type Decimal } from './money.js'
+import { parseDecimal, type Decimal } from './money.js'
 import type { StoragePort } from './storage.js'
-import type { Project, ProjectSettings } from './types.js'
+import type { Project } from './types.js'
 import { ONE } from './commission.js'
 
 /**
@@ -55,8 +55,4 @@ export function createProjectContext(
       return rate
     },
   }
-}
-
-export function currencyDigits(settings: ProjectSettings): number {
-  return minorDigits(settings.currency)
 }

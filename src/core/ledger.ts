@@ -72,10 +72,6 @@ export function computeBalances(
   }
 }
 
-export function isZeroDelta(delta: TotalsDelta): boolean {
-  return Object.values(delta).every((value) => value === 0 || value === 0n || value === undefined)
-}
-
 export const EMPTY_TOTALS: AffiliateTotals = {
   countedValue: 0n,
   paidValue: 0n,
