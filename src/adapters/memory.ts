@@ -50,13 +50,13 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
       }
     })
 
+  // decide is synchronous and transactions never touch limiter state: no lock needed.
   const rateLimitStore: RateLimitStore = {
-    update: (key, decide) =>
-      mutex.run(async () => {
-        const { state: next, result } = decide(state.rateLimits.get(key) ?? null)
-        state.rateLimits.set(key, next)
-        return result
-      }),
+    update: async (key, decide) => {
+      const { state: next, result } = decide(state.rateLimits.get(key) ?? null)
+      state.rateLimits.set(key, next)
+      return result
+    },
   }
 
   return {

@@ -2,7 +2,7 @@
 // with a display prefix; the full key is shown once, at creation.
 import type { ProjectContext } from './context.js'
 import { NotFoundError, ValidationError } from './errors.js'
-import { constantTimeEqual, newApiKey, sha256Hex } from './random.js'
+import { newApiKey, sha256Hex } from './random.js'
 import { createApiKeyInput, validate, type CreateApiKeyInput } from './schemas.js'
 import type { StoragePort } from './storage.js'
 import type { ApiKeyRecord, Scope } from './types.js'
@@ -35,8 +35,9 @@ export function hasScope(scopes: readonly Scope[], needed: Scope): boolean {
 export async function verifyApiKey(storage: StoragePort, key: string): Promise<VerifiedKey | null> {
   if (!/^rgk_[0-9A-Za-z]{20,64}$/.test(key)) return null
   const hash = sha256Hex(key)
+  // Found by the SHA-256 digest of the key: the lookup's timing says nothing usable about the key.
   const record = await storage.apiKeys.findByHash(hash)
-  if (!record || !constantTimeEqual(record.hash, hash) || record.revokedAt) return null
+  if (!record || record.revokedAt) return null
   return { projectId: record.projectId, keyId: record.id, scopes: record.scopes }
 }
 

@@ -1,5 +1,6 @@
 // Random identifiers: project ids, API keys, referral codes, and key hashing.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import * as crypto from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
@@ -32,12 +33,9 @@ export function newReferralCode(): string {
   return code
 }
 
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
-}
+/** One-shot `crypto.hash` (Node 20.12+) skips the Hash object; older Node 20 falls back. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string) => string }).hash
 
-export function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && timingSafeEqual(left, right)
+export function sha256Hex(text: string): string {
+  return oneShotHash ? oneShotHash('sha256', text) : crypto.createHash('sha256').update(text).digest('hex')
 }

@@ -5,8 +5,10 @@ import { HttpError } from './errors.js'
 
 export interface IncomingRequest {
   method: string
-  /** Absolute URL of the request. */
-  url: string
+  /** The request target: path and query as in the request line (`/api/v1/affiliates?limit=5`). */
+  target: string
+  /** Absolute URL of the request, for error reports. */
+  url(): string
   /** A header value (case-insensitive name), or null. */
   header(name: string): string | null
   /** The body as text; over maxBytes is 413, invalid UTF-8 is 400. */
@@ -38,7 +40,8 @@ export function decodeUtf8(bytes: Uint8Array): string {
 export function fromFetchRequest(request: Request): IncomingRequest {
   return {
     method: request.method,
-    url: request.url,
+    target: targetOf(request.url),
+    url: () => request.url,
     header: (name) => request.headers.get(name),
     async text(maxBytes) {
       if (!request.body) return ''
@@ -58,6 +61,12 @@ export function fromFetchRequest(request: Request): IncomingRequest {
       return decodeUtf8(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
     },
   }
+}
+
+/** Path and query of an absolute URL. */
+function targetOf(url: string): string {
+  const path = url.indexOf('/', url.indexOf('//') + 2)
+  return path === -1 ? '/' : url.slice(path)
 }
 
 export function toFetchResponse(response: OutgoingResponse): Response {

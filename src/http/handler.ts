@@ -10,6 +10,7 @@ import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type Stor
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js'
 import type { RouteContext, RouteDef, RouteResult } from './route.js'
 import { Router } from './router.js'
+import { parseTarget } from './target.js'
 import { affiliateRoutes } from './routes/affiliates.js'
 import { conversionRoutes } from './routes/conversions.js'
 import { couponRoutes } from './routes/coupons.js'
@@ -52,19 +53,27 @@ function under(path: string, base: string): string | null {
 
 const wellFormed = (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed() && !text.includes('\u0000')
 
+const child = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`)
+
 /** No storage can keep lone surrogates or NUL characters: refuse them up front, naming the field. */
 function checkStrings(value: unknown, path: string): void {
   if (typeof value === 'string') {
     if (!wellFormed(value)) throw new HttpError('invalid_request', `${path || 'body'}: must be well-formed Unicode without NUL characters`, path || 'body')
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => checkStrings(item, `${path}${path ? '.' : ''}${index}`))
+    for (let index = 0; index < value.length; index += 1) checkNested(value[index], path, index)
   } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const field = `${path}${path ? '.' : ''}${key}`
+    for (const key in value) {
       if (!wellFormed(key)) throw new HttpError('invalid_request', 'body: field names must be well-formed Unicode without NUL characters', 'body')
-      checkStrings(item, field)
+      checkNested((value as Record<string, unknown>)[key], path, key)
     }
   }
+}
+
+/** Well-formed strings and non-strings pass without building the field's path. */
+function checkNested(value: unknown, path: string, key: string | number): void {
+  const nested = typeof value === 'object' && value !== null
+  const badString = typeof value === 'string' && !wellFormed(value)
+  if (nested || badString) checkStrings(value, child(path, key))
 }
 
 export function createHandler(program: AffiliateProgram, options: HandlerOptions = {}): FetchHandler {
@@ -82,8 +91,8 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
   let openApiText: string | undefined
 
   function json(status: number, body: string | null, headers: Record<string, string>): OutgoingResponse {
-    if (body === null) return { status, headers, body: null }
-    return { status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body }
+    if (body !== null) headers['Content-Type'] = 'application/json; charset=utf-8'
+    return { status, headers, body }
   }
 
   function toStored(result: RouteResult): StoredResponse {
@@ -125,8 +134,8 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     return value
   }
 
-  async function serve(request: IncomingRequest, url: URL, headers: Record<string, string>): Promise<OutgoingResponse> {
-    const path = url.pathname
+  async function serve(request: IncomingRequest, headers: Record<string, string>): Promise<OutgoingResponse> {
+    const { path, query } = parseTarget(request.target)
     const inner = under(path, basePath)
     if (inner === '/openapi.json' && request.method === 'GET') {
       // Public, like any API description: no key, no rate limit.
@@ -154,7 +163,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
       program,
       projectId: key.projectId,
       params,
-      query: url.searchParams,
+      query,
       body: hasBody ? parseJson(raw) : undefined,
       alt,
     }
@@ -186,18 +195,12 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
   async function respond(request: IncomingRequest): Promise<OutgoingResponse> {
     const headers: Record<string, string> = {}
     try {
-      let url: URL
-      try {
-        url = new URL(request.url)
-      } catch {
-        throw new HttpError('invalid_request', 'the request URL is malformed')
-      }
-      return await serve(request, url, headers)
+      return await serve(request, headers)
     } catch (error) {
       let info = errorInfo(error)
       if (!info) {
         try {
-          onError(error, { method: request.method, url: request.url })
+          onError(error, { method: request.method, url: request.url() })
         } catch {
           // A failing logger must not turn into an unanswered request.
         }

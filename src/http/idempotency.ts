@@ -1,7 +1,7 @@
 // The Idempotency-Key header on POST: the first request claims the key, its answer is stored for
 // 24 h and replayed to repeats; the same key with another body, or while the first is still
 // running, is 409. 5xx answers are not stored (the claim is released so a retry can run).
-import { createHash } from 'node:crypto'
+import { sha256Hex } from '../core/random.js'
 import type { StoragePort } from '../core/storage.js'
 import { HttpError } from './errors.js'
 
@@ -13,7 +13,7 @@ export interface StoredResponse {
 }
 
 export function idempotencyFingerprint(method: string, path: string, body: string): string {
-  return `${method} ${path} ${createHash('sha256').update(body).digest('hex')}`
+  return `${method} ${path} ${sha256Hex(body)}`
 }
 
 export function checkIdempotencyKey(key: string): string {

@@ -59,7 +59,8 @@ function requestUrl(req: MaybeExpressRequest): string {
 function fromNodeRequest(req: MaybeExpressRequest): IncomingRequest {
   return {
     method: req.method ?? 'GET',
-    url: requestUrl(req),
+    target: req.originalUrl ?? req.url ?? '/',
+    url: () => requestUrl(req),
     header(name) {
       const value = req.headers[name]
       if (value === undefined) return null
@@ -112,11 +113,12 @@ async function viaFetch(handler: FetchHandler, req: MaybeExpressRequest): Promis
   return { status: response.status, headers, body: response.body ? await response.text() : null }
 }
 
+/** Sends a response this adapter owns from here on (its headers object gets Content-Length). */
 function send(res: ServerResponse, response: OutgoingResponse): void {
-  const headers: Record<string, string | number> = { ...response.headers }
-  if (response.body !== null) headers['Content-Length'] = Buffer.byteLength(response.body)
+  const { headers, body } = response
+  if (body !== null) headers['Content-Length'] = String(Buffer.byteLength(body))
   res.writeHead(response.status, headers)
-  res.end(response.body ?? undefined)
+  res.end(body ?? undefined)
 }
 
 export function toNodeHandler(handler: FetchHandler): NodeHandler {

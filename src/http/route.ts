@@ -72,8 +72,8 @@ export function page(result: { total: number; limit: number; offset: number }): 
 
 /** Drops undefined members: the core treats a present key as "supplied". */
 export function defined<T extends object>(input: T): T {
-  const output: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(input)) if (value !== undefined) output[key] = value
+  const output: Partial<T> = {}
+  for (const key in input) if (input[key] !== undefined) output[key] = input[key]
   return output as T
 }
 

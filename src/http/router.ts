@@ -41,19 +41,21 @@ export class Router<R> {
 
 function matchParts(parts: string[], segments: string[]): Record<string, string> | null {
   if (parts.length !== segments.length) return null
+  for (let i = 0; i < parts.length; i += 1) {
+    const part = parts[i]!
+    if (part[0] !== ':' && part !== segments[i]) return null
+  }
+  // Literal parts all match: only now decode the parameters.
   const params: Record<string, string> = {}
   for (let i = 0; i < parts.length; i += 1) {
     const part = parts[i]!
-    const segment = segments[i]!
-    if (part.startsWith(':')) {
-      let value: string
-      try {
-        value = decodeURIComponent(segment)
-      } catch {
-        throw new HttpError('invalid_request', `${part.slice(1)}: is not validly URL-encoded`, part.slice(1))
-      }
-      params[part.slice(1)] = value
-    } else if (part !== segment) return null
+    if (part[0] !== ':') continue
+    const name = part.slice(1)
+    try {
+      params[name] = decodeURIComponent(segments[i]!)
+    } catch {
+      throw new HttpError('invalid_request', `${name}: is not validly URL-encoded`, name)
+    }
   }
   return params
 }
