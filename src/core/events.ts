@@ -83,20 +83,21 @@ export function referralUpdated(
   conversion: Conversion,
   context: ConversionEventContext & { amountUsd: number | null },
 ): NewEvent {
-  const digits = minorDigits(context.currency)
-  const base = baseAmount(conversion)
-  return event('referral_updated', conversion.projectId, context.at, () => ({
-    ...common('referral_updated', conversion.projectId, context.at, context),
-    conversion: {
-      id: String(conversion.id),
-      amount: base,
-      amount_usd: context.amountUsd,
-      commission_amount: moneyNumber(conversion.value, digits),
-      base_value: base,
-      conversion_date: conversion.createdAt.toISOString(),
-      reference: conversion.reference ?? '',
-    },
-  }))
+  return event('referral_updated', conversion.projectId, context.at, () => {
+    const base = baseAmount(conversion)
+    return {
+      ...common('referral_updated', conversion.projectId, context.at, context),
+      conversion: {
+        id: String(conversion.id),
+        amount: base,
+        amount_usd: context.amountUsd,
+        commission_amount: moneyNumber(conversion.value, minorDigits(context.currency)),
+        base_value: base,
+        conversion_date: conversion.createdAt.toISOString(),
+        reference: conversion.reference ?? '',
+      },
+    }
+  })
 }
 
 export function referralCanceled(

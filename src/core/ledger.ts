@@ -11,7 +11,7 @@ export function isCounted(conversion: Pick<Conversion, 'status'>): boolean {
 
 /** The status users see: a stored `active` inside its hold period reads as `pending`. */
 export function visibleStatus(conversion: Pick<Conversion, 'status' | 'holdUntil'>, now: Date): ConversionStatus {
-  return conversion.status === 'active' && conversion.holdUntil > now ? 'pending' : conversion.status
+  return conversion.status === 'active' && conversion.holdUntil.getTime() > now.getTime() ? 'pending' : conversion.status
 }
 
 function contribution(conversion: LedgerView | null) {

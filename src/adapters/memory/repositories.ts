@@ -203,12 +203,13 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
       return { items: page.items, total: page.total }
     },
     async heldSummary(projectId, affiliateId, now) {
+      const at = now.getTime()
       let amount = 0n
       let nextReleaseAt: Date | null = null
       for (const row of unpaid('unpaidWithHold', projectId, affiliateId)) {
-        if (row.holdUntil <= now) continue
+        if (row.holdUntil.getTime() <= at) continue
         amount += row.value
-        if (nextReleaseAt === null || row.holdUntil < nextReleaseAt) nextReleaseAt = row.holdUntil
+        if (nextReleaseAt === null || row.holdUntil.getTime() < nextReleaseAt.getTime()) nextReleaseAt = row.holdUntil
       }
       return { amount, nextReleaseAt }
     },

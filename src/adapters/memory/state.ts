@@ -42,7 +42,7 @@ export class MemoryState {
       // read only these, so their cost does not grow with paid or hold-free history.
       unpaidActive: (row) => (row.status === 'active' && !row.paid ? row.affiliateId : null),
       parent: (row) => row.parentConversionId,
-      unpaidWithHold: (row) => (row.status === 'active' && !row.paid && row.holdUntil > row.createdAt ? row.affiliateId : null),
+      unpaidWithHold: (row) => (row.status === 'active' && !row.paid && row.holdUntil.getTime() > row.createdAt.getTime() ? row.affiliateId : null),
     },
   )
   coupons = new Table<Coupon>([{ name: 'coupon_code', key: (row) => `${row.projectId}|${row.code.toLowerCase()}` }], {
