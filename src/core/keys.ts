@@ -31,10 +31,28 @@ export function hasScope(scopes: readonly Scope[], needed: Scope): boolean {
   return scopes.includes('*') || scopes.includes(needed)
 }
 
-/** The project and scopes of a presented key; null for unknown, malformed or revoked keys. */
+/** Digests of recently presented keys (a client sends the same key with every request); bounded. */
+const recentDigests = new Map<string, string>()
+const RECENT_DIGESTS_MAX = 1024
+
+function keyDigest(key: string): string {
+  let digest = recentDigests.get(key)
+  if (digest === undefined) {
+    if (recentDigests.size >= RECENT_DIGESTS_MAX) recentDigests.clear()
+    digest = sha256Hex(key)
+    recentDigests.set(key, digest)
+  }
+  return digest
+}
+
+/**
+ * The project and scopes of a presented key; null for unknown, malformed or revoked keys. Only
+ * the digest is remembered between calls: the record is read every time, so a revocation counts
+ * from the next request on.
+ */
 export async function verifyApiKey(storage: StoragePort, key: string): Promise<VerifiedKey | null> {
   if (!/^rgk_[0-9A-Za-z]{20,64}$/.test(key)) return null
-  const hash = sha256Hex(key)
+  const hash = keyDigest(key)
   // Found by the SHA-256 digest of the key: the lookup's timing says nothing usable about the key.
   const record = await storage.apiKeys.findByHash(hash)
   if (!record || record.revokedAt) return null
