@@ -23,9 +23,7 @@ export interface Attribution {
 
 export async function attribute(tx: StorageTx, projectId: string, input: AttributionInput): Promise<Attribution> {
   const referral = input.referredUserId === undefined && input.email === undefined ? null : await findReferral(tx, projectId, input)
-  const credited = await creditedAffiliate(tx, projectId, input, referral)
-  if (!credited) throw new NotFoundError('affiliate or referred user not found')
-  return { ...credited, referral }
+  return creditedAffiliate(tx, projectId, input, referral)
 }
 
 async function findReferral(tx: StorageTx, projectId: string, input: AttributionInput): Promise<Referral | null> {
@@ -37,30 +35,25 @@ async function findReferral(tx: StorageTx, projectId: string, input: Attribution
   return input.email === undefined ? null : tx.referrals.getByEmail(projectId, input.email)
 }
 
-async function creditedAffiliate(
-  tx: StorageTx,
-  projectId: string,
-  input: AttributionInput,
-  referral: Referral | null,
-): Promise<{ affiliate: Affiliate; matchedBy: MatchedBy } | null> {
+async function creditedAffiliate(tx: StorageTx, projectId: string, input: AttributionInput, referral: Referral | null): Promise<Attribution> {
   if (input.affiliateId !== undefined) {
     const affiliate = await tx.affiliates.get(projectId, input.affiliateId)
     if (!affiliate) throw new NotFoundError('affiliate not found', 'affiliateId')
-    return { affiliate, matchedBy: 'affiliate_id' }
+    return { affiliate, matchedBy: 'affiliate_id', referral }
   }
   if (input.referralCode !== undefined) {
     const affiliate = await tx.affiliates.getByCode(projectId, input.referralCode)
     if (!affiliate) throw new NotFoundError('no affiliate has this referral code', 'referralCode')
-    return { affiliate, matchedBy: 'referral_code' }
+    return { affiliate, matchedBy: 'referral_code', referral }
   }
   if (referral?.affiliateId != null) {
     const affiliate = await tx.affiliates.get(projectId, referral.affiliateId)
-    if (affiliate) return { affiliate, matchedBy: 'email' }
+    if (affiliate) return { affiliate, matchedBy: 'email', referral }
   }
   if (input.couponCodeUsed !== undefined) {
     const coupon = await tx.coupons.getByCode(projectId, input.couponCodeUsed)
     const affiliate = coupon ? await tx.affiliates.get(projectId, coupon.affiliateId) : null
-    if (affiliate) return { affiliate, matchedBy: 'coupon' }
+    if (affiliate) return { affiliate, matchedBy: 'coupon', referral }
   }
-  return null
+  throw new NotFoundError('affiliate or referred user not found')
 }

@@ -256,8 +256,11 @@ export function conversionCreation(ctx: ProjectContext) {
       const project = await ctx.project()
       const request = parseRequest(input, project)
       const currency = project.settings.currency
-      const fx = await exchange(request, project)
-      const amountUsd = await usdAmount(request)
+      // Both are plain values unless a rate must be looked up: await only then.
+      const fxRate = exchange(request, project)
+      const fx = fxRate instanceof Promise ? await fxRate : fxRate
+      const usd = usdAmount(request)
+      const amountUsd = usd instanceof Promise ? await usd : usd
       try {
         const { conversion, tier2, planned } = await retryOnRace(() => storage.transaction((tx) => write(tx, project, request, fx, amountUsd)))
         const now = ctx.clock.now()
