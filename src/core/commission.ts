@@ -52,21 +52,21 @@ export function calculateCommission(input: CommissionInput): Commission {
         : recurring?.amount != null
           ? { type: 'fixed', amount: recurring.amount }
           : rules.purchase
-    return { ...applyRule(rule, input, digits), basis: 'recurring' }
+    return applyRule(rule, 'recurring', input, digits)
   }
-  return { ...applyRule(rules.purchase, input, digits), basis: 'purchase' }
+  return applyRule(rules.purchase, 'purchase', input, digits)
 }
 
-function applyRule(rule: CommissionRule, input: CommissionInput, digits: number): Omit<Commission, 'basis'> {
+function applyRule(rule: CommissionRule, basis: CommissionBasis, input: CommissionInput, digits: number): Commission {
   if (rule.type === 'fixed') {
-    return { value: parseMoney(rule.amount, digits, 'commission.amount'), commissionType: 'fixed', rate: null }
+    return { value: parseMoney(rule.amount, digits, 'commission.amount'), basis, commissionType: 'fixed', rate: null }
   }
   const rate = parseDecimal(rule.rate, 'commission.rate')
   const base = input.baseValue ?? 0n
   const baseDigits = minorDigits(input.baseCurrency)
   const numerator = base * input.fxRate.units * rate.units * pow10(digits)
   const denominator = pow10(baseDigits + input.fxRate.scale + rate.scale) * 100n
-  return { value: roundHalfUp(numerator, denominator), commissionType: 'percentage', rate: decimalText(rate) }
+  return { value: roundHalfUp(numerator, denominator), basis, commissionType: 'percentage', rate: decimalText(rate) }
 }
 
 /** The parent's share in a multi-tier program: tier2Rate percent of the tier-1 commission. */

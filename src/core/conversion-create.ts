@@ -236,9 +236,10 @@ export function conversionCreation(ctx: ProjectContext) {
       at: conversion.createdAt,
       paymentProcessor: data.paymentProcessor,
       productId: data.productId,
+      amountUsd,
     }
     await tx.outbox.enqueue(referralConverted(conversion, context))
-    await tx.outbox.enqueue(referralUpdated(conversion, { ...context, amountUsd }))
+    await tx.outbox.enqueue(referralUpdated(conversion, context))
   }
 
   /** amount_usd of referral_updated: null when no rate can be had. Synchronous when no FX is needed. */

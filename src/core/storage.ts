@@ -40,6 +40,7 @@ export type UniqueConstraint =
   | 'coupon_code'
   | 'api_key_hash'
 
+/** A new row without its id. An adapter may keep the object itself as the row: pass a fresh one, once. */
 export type Insert<T extends { id: unknown }> = Omit<T, 'id'>
 export type Patch<T> = Partial<Omit<T, 'id' | 'projectId' | 'createdAt'>>
 
