@@ -16,7 +16,7 @@ import type {
 import { UniqueViolation } from '../../core/storage.js'
 import type { AffiliateTotals } from '../../core/types.js'
 import { outboxRepository } from './outbox.js'
-import { found, inProject, setMapEntry, type CurrentLog, type MemoryState } from './state.js'
+import { found, inProject, setMapEntry, withTotals, type CurrentLog, type MemoryState } from './state.js'
 import { newestFirstPage, type UndoLog } from './table.js'
 
 export function repositories(state: MemoryState, current: CurrentLog): StorageTx {
@@ -101,7 +101,7 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
         signups: totals.signups + (delta.signups ?? 0),
         purchases: totals.purchases + (delta.purchases ?? 0),
       }
-      state.affiliates.replaceUnindexed({ ...existing, totals: next }, log)
+      state.affiliates.replaceUnindexed(withTotals(existing, next), log)
     },
     async delete(projectId, id) {
       if (!inProject(state.affiliates.get(id), projectId)) return false
