@@ -1,5 +1,5 @@
-// toNodeHandler details over a real node:http server: chunked bodies over the limit, invalid
-// UTF-8, a sub-path mount seen through originalUrl, and handlers not made by createHandler.
+// toNodeHandler details over a real node:http server: chunked and Content-Length bodies over the
+// limit, invalid UTF-8, a sub-path mount seen through originalUrl, and handlers not made by createHandler.
 import { createServer } from 'node:http'
 import { request as httpRequest } from 'node:http'
 import { afterEach, expect, test } from 'vitest'
@@ -45,6 +45,19 @@ test('a chunked body over maxBodyBytes is 413; invalid UTF-8 is 400; a valid chu
   const ok = await raw(origin, '/api/v1/affiliates', headers, [Buffer.from('{"email":'), Buffer.from('"a@b.co"}')])
   expect(ok.status).toBe(201)
   expect((await s.program.affiliates.list()).total).toBe(1)
+})
+
+test('bodies sent with Content-Length (read from the buffer at once): valid works, invalid UTF-8 is 400, over the limit is 413', async () => {
+  const s = await setup({ handler: { maxBodyBytes: 1000 } })
+  const origin = await serve(s.handler)
+  const send = (body: Buffer) =>
+    raw(origin, '/api/v1/affiliates', { authorization: `Bearer ${s.key}`, 'content-type': 'application/json', 'content-length': String(body.length) }, [body])
+  expect((await send(Buffer.from('\ufeff{"email":"bom@b.co"}'))).status).toBe(201)
+  const invalid = await send(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]))
+  expect(invalid.status).toBe(400)
+  expect(JSON.parse(invalid.body).error).toContain('UTF-8')
+  expect((await send(Buffer.from(`{"email":"a@b.co","payment_details":"${'x'.repeat(2000)}"}`))).status).toBe(413)
+  expect((await s.program.affiliates.list()).items.map((affiliate) => affiliate.email)).toEqual(['bom@b.co'])
 })
 
 test('a plain fetch handler (not made by createHandler) is served through Request / Response', async () => {

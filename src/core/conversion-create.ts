@@ -38,9 +38,8 @@ interface Plan {
   tier2: { parent: Affiliate; value: bigint; rate: string } | null
 }
 
-async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal): Promise<Plan> {
+async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, now: Date): Promise<Plan> {
   const { data } = request
-  const now = ctx.clock.now()
   const { affiliate, matchedBy, referral } = await attribute(tx, ctx.projectId, data)
   const renewal = data.type === 'purchase' ? (referral?.firstPurchaseAt ?? null) : null
   const calculated = calculateCommission({
@@ -132,10 +131,9 @@ export function conversionCreation(ctx: ProjectContext) {
     }
   }
 
-  async function write(tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, amountUsd: number | null) {
+  async function write(tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, amountUsd: number | null, now: Date) {
     const { data } = request
-    const now = ctx.clock.now()
-    const planned = await plan(ctx, tx, project, request, fx)
+    const planned = await plan(ctx, tx, project, request, fx, now)
     if (data.reference !== undefined) {
       const existing = await tx.conversions.getByReference(projectId, data.reference)
       if (existing) throw new DuplicateReference(existing, planned.fingerprint, planned.matchedBy)
@@ -263,8 +261,8 @@ export function conversionCreation(ctx: ProjectContext) {
       const usd = usdAmount(request)
       const amountUsd = usd instanceof Promise ? await usd : usd
       try {
-        const { conversion, tier2, planned } = await retryOnRace(() => storage.transaction((tx) => write(tx, project, request, fx, amountUsd)))
         const now = ctx.clock.now()
+        const { conversion, tier2, planned } = await retryOnRace(() => storage.transaction((tx) => write(tx, project, request, fx, amountUsd, now)))
         return {
           conversion: conversionView(conversion, currency, now),
           attribution: { affiliateId: planned.affiliate.id, matchedBy: planned.matchedBy },
@@ -282,7 +280,8 @@ export function conversionCreation(ctx: ProjectContext) {
       const project = await ctx.project()
       const request = parseRequest(input, project)
       const fx = await exchange(request, project)
-      const planned = await storage.transaction((tx) => plan(ctx, tx, project, request, fx))
+      const now = ctx.clock.now()
+      const planned = await storage.transaction((tx) => plan(ctx, tx, project, request, fx, now))
       const digits = minorDigits(project.settings.currency)
       const slug = planned.affiliate.partnerSlug
       const money = (minor: bigint) => decimalText({ units: minor, scale: digits })
@@ -297,7 +296,7 @@ export function conversionCreation(ctx: ProjectContext) {
         fxRate: decimalText(fx),
         value: money(planned.commission.value),
         currency: project.settings.currency,
-        status: planned.status === 'review' ? 'review' : planned.holdUntil > ctx.clock.now() ? 'pending' : 'active',
+        status: planned.status === 'review' ? 'review' : planned.holdUntil.getTime() > now.getTime() ? 'pending' : 'active',
         holdUntil: planned.holdUntil,
         subProgram: slug && commissionSettingsFor(project.settings, slug) !== project.settings.commission ? slug : null,
         tier2: planned.tier2 && {

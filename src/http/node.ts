@@ -51,6 +51,22 @@ function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
   })
 }
 
+/** Whether all Content-Length bytes of the body wait in the stream's buffer, unread. */
+function fullyBuffered(req: IncomingMessage): boolean {
+  const length = req.headers['content-length']
+  return length !== undefined && req.readableFlowing !== true && req.readableLength === Number(length)
+}
+
+/** A body that has fully arrived, as a small JSON body has by the time a route reads it: no listeners needed. */
+function bufferedText(req: IncomingMessage, maxBytes: number): string {
+  if (req.readableLength > maxBytes) {
+    req.resume() // drain it so the answer can still be sent
+    throw tooLarge(maxBytes)
+  }
+  const bytes: Buffer | null = req.read()
+  return bytes === null ? '' : decodeUtf8(bytes)
+}
+
 function requestUrl(req: MaybeExpressRequest): string {
   const host = req.headers.host && /^[A-Za-z0-9.:[\]-]+$/.test(req.headers.host) ? req.headers.host : 'localhost'
   return `http://${host}${req.originalUrl ?? req.url ?? '/'}`
@@ -73,7 +89,7 @@ function fromNodeRequest(req: MaybeExpressRequest): IncomingRequest {
         return parsed
       }
       if (req.readableEnded) return ''
-      return readText(req, maxBytes)
+      return fullyBuffered(req) ? bufferedText(req, maxBytes) : readText(req, maxBytes)
     },
   }
 }
