@@ -1,6 +1,5 @@
 // Random identifiers: project ids, API keys, referral codes, and key hashing.
 import * as crypto from 'node:crypto'
-import { randomBytes } from 'node:crypto'
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
@@ -16,18 +15,18 @@ export function base62(bytes: Uint8Array): string {
 }
 
 export function newProjectId(): string {
-  return `proj_${base62(randomBytes(12))}`
+  return `proj_${base62(crypto.randomBytes(12))}`
 }
 
 export function newApiKey(): string {
-  return `rgk_${base62(randomBytes(32))}`
+  return `rgk_${base62(crypto.randomBytes(32))}`
 }
 
 const CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789'
 
 /** An 8-character referral code without look-alike characters. */
 export function newReferralCode(): string {
-  const bytes = randomBytes(8)
+  const bytes = crypto.randomBytes(8)
   let code = ''
   for (const byte of bytes) code += CODE_ALPHABET[byte % CODE_ALPHABET.length]
   return code

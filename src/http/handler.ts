@@ -90,6 +90,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
 
   let openApiText: string | undefined
 
+  /** The response, its JSON Content-Type added to `headers` (each request's own object). */
   function json(status: number, body: string | null, headers: Record<string, string>): OutgoingResponse {
     if (body !== null) headers['Content-Type'] = 'application/json; charset=utf-8'
     return { status, headers, body }
