@@ -1,4 +1,5 @@
-// Requests per second through toNodeHandler on node:http (memory adapter): GET
+// Requests per second through toNodeHandler on node:http (memory adapter, the built dist/; `npm run
+// build` first): GET
 // /affiliates/:email and POST /conversions, next to a bare node:http JSON hello server measured
 // in the same run. Each server runs in its own child process; this process generates the load
 // (keep-alive agent, a fixed number of requests in flight, fixed duration), interleaving the
@@ -29,9 +30,9 @@ async function serve(kind: Kind): Promise<void> {
       res.end(body)
     })
   } else {
-    const { memoryStorage } = await import('../src/adapters/memory.js')
-    const { createAffiliateProgram } = await import('../src/index.js')
-    const { createHandler, toNodeHandler } = await import('../src/http/index.js')
+    const { memoryStorage } = await import('../dist/adapters/memory.js')
+    const { createAffiliateProgram } = await import('../dist/index.js')
+    const { createHandler, toNodeHandler } = await import('../dist/http/index.js')
     const program = await createAffiliateProgram({ storage: memoryStorage() })
     const { key } = await program.keys.create()
     await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN1' })
