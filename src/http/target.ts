@@ -12,7 +12,7 @@ export interface Target {
 const PLAIN_PATH = /^\/[\w\-.~!$&'()*+,;=:@%/]*$/
 /** "." and ".." segments (also percent-encoded) are resolved by URL parsing. */
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i
-/** A query URL parsing would keep byte for byte: visible ASCII without "#". */
+/** A query whose parameters come out the same with or without URL parsing: visible ASCII without "#". */
 const PLAIN_QUERY = /^[\x21-\x22\x24-\x7e]*$/
 
 export function parseTarget(target: string): Target {
