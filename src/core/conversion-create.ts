@@ -69,7 +69,7 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     commission,
     status: needsReview ? 'review' : 'active',
     holdUntil: addDays(now, project.settings.holdPeriodDays),
-    fingerprint: `${data.type}|${request.baseValue ?? ''}|${request.baseCurrency}|${request.value ?? ''}|${affiliate.id}`,
+    fingerprint: [data.type, request.baseValue ?? '', request.baseCurrency, request.value ?? '', affiliate.id].join('|'),
     tier2,
   }
 }
