@@ -1,7 +1,7 @@
-// Requests per second through toNodeHandler on node:http (memory adapter, the built dist/; `npm run
-// build` first): GET
-// /affiliates/:email and POST /conversions, next to a bare node:http JSON hello server measured
-// in the same run. Each server runs in its own child process; this process generates the load
+// Requests per second through toNodeHandler on node:http (memory adapter, the built dist/;
+// `npm run build` first): GET /affiliates/:email and POST /conversions, each next to a bare
+// node:http JSON hello server answering the same request in the same run, plus each server's CPU
+// time per request. Each server runs in its own child process; this process generates the load
 // (keep-alive agent, a fixed number of requests in flight, fixed duration), interleaving the
 // loads over several rounds and printing medians. Asserts nothing.
 import { fork, type ChildProcess } from 'node:child_process'
@@ -143,6 +143,7 @@ async function main(): Promise<void> {
   }
   // The bare server answers the very same requests (it reads nothing): what is left between a
   // library figure and its bare twin is what the library costs, not what the load generator does.
+  // In pairs: a bare baseline, then the library figure compared with it (its twin).
   const loads: [string, Server, Load][] = [
     ['bare JSON hello, GET (baseline)', bare, { ...get, path: '/' }],
     ['GET /affiliates/:email (toNodeHandler)', lib, get],
@@ -168,7 +169,7 @@ async function main(): Promise<void> {
     const compared = index % 2 === 0 ? ''.padEnd(44) : `${percent(ofTwin)} of its bare twin, ${percent(ofBareGet)} of bare GET`
     console.log(`${name.padEnd(40)} ${rps.toFixed(0).padStart(6)} req/s  ${compared}   server CPU ${cpuUs.toFixed(1).padStart(5)} µs/request (${cpuRatio.toFixed(2)}x bare)`)
   }
-  console.log('target: at least 60% of the bare server. Medians of 8 rounds; req/s come from two processes sharing 2 cores, server CPU per request does not depend on the load generator.')
+  console.log(`target: at least 60% of the bare server. Medians of ${ROUNDS} rounds; req/s come from two processes sharing 2 cores, server CPU per request does not depend on the load generator.`)
 }
 
 if (process.argv[2] === 'serve') {
