@@ -1,11 +1,15 @@
 // The Idempotency-Key header on POST: the first request claims the key, its answer is stored for
 // 24 h and replayed to repeats; the same key with another body, or while the first is still
 // running, is 409. 5xx answers are not stored (the claim is released so a retry can run).
+// A claim is leased: when the process holding it dies before answering, a repeat of the same
+// request after the lease runs it again (rerun semantics per route: README, Idempotency-Key).
 import { sha256Hex } from '../core/random.js'
 import type { StoragePort } from '../core/storage.js'
 import { HttpError } from './errors.js'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
+/** How long an unanswered claim blocks repeats before one of them may take the key over. */
+export const IDEMPOTENCY_LEASE_MS = 60 * 1000
 
 export interface StoredResponse {
   status: number
@@ -36,6 +40,7 @@ export async function withIdempotency(
     fingerprint,
     response: null,
     createdAt: now,
+    leaseUntil: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
   })
   if (existing) {
@@ -49,10 +54,10 @@ export async function withIdempotency(
   try {
     response = await run()
   } catch (error) {
-    await storage.idempotency.release(projectId, key)
+    await storage.idempotency.release(projectId, key, now)
     throw error
   }
-  if (response.status >= 500) await storage.idempotency.release(projectId, key)
-  else await storage.idempotency.complete(projectId, key, response)
+  if (response.status >= 500) await storage.idempotency.release(projectId, key, now)
+  else await storage.idempotency.complete(projectId, key, now, response)
   return { ...response, replayed: false }
 }
