@@ -256,6 +256,8 @@ export interface IdempotencyRepository {
    * standing record and writes nothing.
    */
   claim(record: IdempotencyRecord): Promise<IdempotencyRecord | null>
+  /** Moves the lease of the unanswered claim taken at `claimedAt` (its request is still running). */
+  renew(projectId: string, key: string, claimedAt: Date, leaseUntil: Date): Promise<void>
   /** Stores the answer of the claim taken at `claimedAt`; nothing when another claim replaced it. */
   complete(projectId: string, key: string, claimedAt: Date, response: { status: number; body: string }): Promise<void>
   /** Forgets the unfinished claim taken at `claimedAt` so the request may be tried again. */

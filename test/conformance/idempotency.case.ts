@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAffiliateProgram, type StoragePort } from '../../src/index.js'
 import { createHandler } from '../../src/http/index.js'
-import { IDEMPOTENCY_LEASE_MS } from '../../src/http/idempotency.js'
+import { IDEMPOTENCY_LEASE_MS, withIdempotency } from '../../src/http/idempotency.js'
 import { caller } from '../http/helpers.js'
 import type { CaseContext } from './harness.js'
 
@@ -94,6 +94,24 @@ export function idempotencyCases(context: CaseContext): void {
       const replay = await call('POST', '/affiliates', body, { headers })
       expect(replay.headers.get('idempotent-replayed')).toBe('true')
       expect(replay.text).toBe(retry.text)
+    })
+
+    it('a request still running past its lease keeps the key: the lease is renewed while it runs', async () => {
+      const { program, storage } = await context.program()
+      const leaseMs = 150
+      const claim = () => ({ projectId: program.projectId, key: 'slow', fingerprint: 'POST /x body', now: new Date(), leaseMs })
+      let calls = 0
+      const slow = withIdempotency(storage, claim(), async () => {
+        calls += 1
+        await new Promise((resolve) => setTimeout(resolve, 3 * leaseMs + 300))
+        return { status: 201, body: '{"n":1}' }
+      })
+      await new Promise((resolve) => setTimeout(resolve, 3 * leaseMs))
+      const repeat = await withIdempotency(storage, claim(), async () => ({ status: 201, body: '{"n":2}' })).catch((error: { status?: number; message: string }) => error.message)
+      expect(repeat).toMatch(/still being processed/)
+      expect(await slow).toEqual({ status: 201, body: '{"n":1}', replayed: false })
+      expect(await withIdempotency(storage, claim(), async () => ({ status: 201, body: '{"n":3}' }))).toEqual({ status: 201, body: '{"n":1}', replayed: true })
+      expect(calls).toBe(1)
     })
   })
 }

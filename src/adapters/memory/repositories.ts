@@ -326,6 +326,12 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
     existing.expiresAt <= claim.createdAt ||
     (existing.response === null && existing.fingerprint === claim.fingerprint && existing.leaseUntil <= claim.createdAt)
 
+  /** The record of the key when it is still the claim taken at `claimedAt`. */
+  const ownClaim = (projectId: string, key: string, claimedAt: Date): IdempotencyRecord | undefined => {
+    const existing = state.idempotency.get(`${projectId}|${key}`)
+    return existing?.createdAt.getTime() === claimedAt.getTime() ? existing : undefined
+  }
+
   const idempotency: IdempotencyRepository = {
     async claim(record) {
       const key = `${record.projectId}|${record.key}`
@@ -334,15 +340,16 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
       setMapEntry(state.idempotency, key, { ...record }, log)
       return null
     },
+    async renew(projectId, key, claimedAt, leaseUntil) {
+      const existing = ownClaim(projectId, key, claimedAt)
+      if (existing?.response === null) setMapEntry(state.idempotency, `${projectId}|${key}`, { ...existing, leaseUntil }, log)
+    },
     async complete(projectId, key, claimedAt, response) {
-      const existing = state.idempotency.get(`${projectId}|${key}`)
-      if (existing?.createdAt.getTime() === claimedAt.getTime()) {
-        setMapEntry(state.idempotency, `${projectId}|${key}`, { ...existing, response }, log)
-      }
+      const existing = ownClaim(projectId, key, claimedAt)
+      if (existing) setMapEntry(state.idempotency, `${projectId}|${key}`, { ...existing, response }, log)
     },
     async release(projectId, key, claimedAt) {
-      const existing = state.idempotency.get(`${projectId}|${key}`)
-      if (existing?.createdAt.getTime() === claimedAt.getTime()) setMapEntry(state.idempotency, `${projectId}|${key}`, undefined, log)
+      if (ownClaim(projectId, key, claimedAt)) setMapEntry(state.idempotency, `${projectId}|${key}`, undefined, log)
     },
   }
 

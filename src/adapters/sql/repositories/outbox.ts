@@ -196,6 +196,13 @@ export function idempotencyRepository(db: SqlClient, t: Tables): IdempotencyRepo
       }
       throw new Error('idempotency.claim: the key kept changing; try again')
     },
+    async renew(projectId, key, claimedAt, leaseUntil) {
+      await run(
+        db,
+        `UPDATE ${table} SET lease_until = $4 WHERE project_id = $1 AND key = $2 AND created_at = $3 AND response_status IS NULL`,
+        [projectId, key, claimedAt, leaseUntil],
+      )
+    },
     async complete(projectId, key, claimedAt, response) {
       await run(
         db,
