@@ -1,5 +1,6 @@
 // Several processes, each with its own pool, against one PostgreSQL schema: idempotency by the
-// unique index, payouts that cannot overdraw, and a process killed mid-transaction.
+// unique index, payouts that cannot overdraw, a process killed mid-transaction, and one killed
+// while holding an Idempotency-Key.
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHandler } from '../src/http/index.js'
@@ -102,13 +103,16 @@ suite(`postgres: several processes at once${DATABASE_URL ? '' : ` (skipped: ${NO
     expect(await program.affiliates.get(affiliateId)).toMatchObject({ purchases: 0, earnings: { total: '0.00' } })
   })
 
-  it('a process killed -9 after its conversion committed, before storing its Idempotency-Key answer: the retry after the lease answers the committed conversion', async () => {
+  it.each([
+    ['after its conversion committed, before storing its Idempotency-Key answer', 'answer-lost', 'committed', 200],
+    ['inside its conversion transaction, before the commit', 'commit-lost', 'mid-transaction', 201],
+  ] as const)('a process killed -9 %s: 409 during the lease, then the retry answers what was committed', async (_when, mode, signal, status) => {
     const { program, project, affiliateId } = await freshProgram()
     const { key } = await program.keys.create({ name: 'lease' })
-    const child = startChild('answer-lost', { schema, project, affiliateId, apiKey: key })
+    const child = startChild(mode, { schema, project, affiliateId, apiKey: key })
     await child.waitFor('ready')
     child.process.stdin!.write('go\n')
-    await child.waitFor('committed')
+    await child.waitFor(signal)
     child.process.kill('SIGKILL')
     await child.result.catch(() => undefined)
 
@@ -121,8 +125,9 @@ suite(`postgres: several processes at once${DATABASE_URL ? '' : ` (skipped: ${NO
     expect((await call('POST', '/conversions', body, { headers })).status).toBe(409)
     clock.advance({ ms: IDEMPOTENCY_LEASE_MS + 1000 })
     const retry = await call('POST', '/conversions', body, { headers })
-    expect(retry.status).toBe(200)
-    expect(retry.body).toMatchObject({ duplicate: true, data: { reference: 'ch_lost', value: 14.7 } })
+    expect(retry.status).toBe(status)
+    expect(retry.body).toMatchObject({ data: { reference: 'ch_lost', value: 14.7 } })
+    expect(retry.body.duplicate === true).toBe(status === 200)
     const rows = await oracle.query(`SELECT id::int AS id FROM "${schema}".conversions WHERE project_id = $1`, [program.projectId])
     expect(rows.rows).toEqual([{ id: retry.body.data.id }])
     expect((await call('POST', '/conversions', body, { headers })).headers.get('idempotent-replayed')).toBe('true')

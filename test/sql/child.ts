@@ -24,20 +24,18 @@ const opened: StoragePort = args.dataDir
   ? pgliteStorage({ dataDir: args.dataDir })
   : postgresStorage({ connectionString: process.env.DATABASE_URL!, schema: args.schema!, max: 10 })
 // 'answer-lost': the request commits, then the process reports it and hangs before storing its
-// Idempotency-Key answer, until killed.
+// Idempotency-Key answer, until killed. 'commit-lost': it hangs inside its write transaction,
+// everything written but not committed, until killed.
+const hang = (line: string) => {
+  console.log(line)
+  return new Promise<never>(() => {})
+}
 const storage: StoragePort =
   mode === 'answer-lost'
-    ? {
-        ...opened,
-        idempotency: {
-          ...opened.idempotency,
-          complete: () => {
-            console.log('committed')
-            return new Promise<void>(() => {})
-          },
-        },
-      }
-    : opened
+    ? { ...opened, idempotency: { ...opened.idempotency, complete: () => hang('committed') } }
+    : mode === 'commit-lost'
+      ? { ...opened, transaction: (fn) => opened.transaction(async (tx) => (await fn(tx), hang('mid-transaction'))) }
+      : opened
 const program = await createAffiliateProgram({ storage, project: args.project })
 
 const lines = createInterface({ input: process.stdin })
@@ -64,7 +62,7 @@ if (mode === 'conversions') {
     Array.from({ length: args.count! }, () => outcome(program.payouts.create({ affiliateId: args.affiliateId, amount: args.amount! }))),
   )
   console.log(JSON.stringify(results.map((result) => (result.ok ? { paid: true } : { error: result.code, message: result.message }))))
-} else if (mode === 'answer-lost') {
+} else if (mode === 'answer-lost' || mode === 'commit-lost') {
   const handler = createHandler(program, { rateLimit: false })
   await handler(
     new Request('http://child.local/api/v1/conversions', {
