@@ -1,8 +1,12 @@
 // Several processes, each with its own pool, against one PostgreSQL schema: idempotency by the
-// unique index, payouts that cannot overdraw, and a process killed mid-transaction.
+// unique index, payouts that cannot overdraw, a process killed mid-transaction, and one killed
+// while holding an Idempotency-Key.
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAffiliateProgram, type AffiliateProgram, type StoragePort } from '../src/index.js'
+import { createHandler } from '../src/http/index.js'
+import { IDEMPOTENCY_LEASE_MS } from '../src/http/idempotency.js'
+import { createAffiliateProgram, testClock, type AffiliateProgram, type StoragePort } from '../src/index.js'
+import { caller } from './http/helpers.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 import { runTogether, startChild } from './sql/processes.js'
 
@@ -97,6 +101,36 @@ suite(`postgres: several processes at once${DATABASE_URL ? '' : ` (skipped: ${NO
     expect(await count('conversions')).toBe(0)
     expect(await count('referrals')).toBe(0)
     expect(await program.affiliates.get(affiliateId)).toMatchObject({ purchases: 0, earnings: { total: '0.00' } })
+  })
+
+  it.each([
+    ['after its conversion committed, before storing its Idempotency-Key answer', 'answer-lost', 'committed', 200],
+    ['inside its conversion transaction, before the commit', 'commit-lost', 'mid-transaction', 201],
+  ] as const)('a process killed -9 %s: 409 during the lease, then the retry answers what was committed', async (_when, mode, signal, status) => {
+    const { program, project, affiliateId } = await freshProgram()
+    const { key } = await program.keys.create({ name: 'lease' })
+    const child = startChild(mode, { schema, project, affiliateId, apiKey: key })
+    await child.waitFor('ready')
+    child.process.stdin!.write('go\n')
+    await child.waitFor(signal)
+    child.process.kill('SIGKILL')
+    await child.result.catch(() => undefined)
+
+    // This process's clock: now, then past the dead claim's lease.
+    const clock = testClock(new Date())
+    const retrier = await createAffiliateProgram({ storage, clock, project })
+    const call = caller(createHandler(retrier, { rateLimit: false }), key)
+    const body = { type: 'purchase', affiliate_id: affiliateId, base_value: 49, reference: 'ch_lost' }
+    const headers = { 'idempotency-key': 'charge-ch_lost' }
+    expect((await call('POST', '/conversions', body, { headers })).status).toBe(409)
+    clock.advance({ ms: IDEMPOTENCY_LEASE_MS + 1000 })
+    const retry = await call('POST', '/conversions', body, { headers })
+    expect(retry.status).toBe(status)
+    expect(retry.body).toMatchObject({ data: { reference: 'ch_lost', value: 14.7 } })
+    expect(retry.body.duplicate === true).toBe(status === 200)
+    const rows = await oracle.query(`SELECT id::int AS id FROM "${schema}".conversions WHERE project_id = $1`, [program.projectId])
+    expect(rows.rows).toEqual([{ id: retry.body.data.id }])
+    expect((await call('POST', '/conversions', body, { headers })).headers.get('idempotent-replayed')).toBe('true')
   })
 
   it('concurrent changes of one conversion (several connections) apply to its latest state: no double refund', async () => {

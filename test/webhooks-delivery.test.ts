@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EVENT_TYPES, type AffiliateProgram } from '../src/index.js'
 import { verifySignature, verifyStandardWebhook } from '../src/webhooks/index.js'
-import { startReceiver, webhookProgram, type ReceivedRequest, type Receiver } from './webhooks-helpers.js'
+import { signUp, startReceiver, webhookProgram, type ReceivedRequest, type Receiver } from './webhooks-helpers.js'
 
 const receivers: Receiver[] = []
 afterEach(async () => {
@@ -123,7 +123,7 @@ describe('webhook delivery', () => {
     expect(request!.headers['x-service-event']).toBeUndefined()
   })
 
-  it('signs with both secrets during a rotation grace period, then only the new one', async () => {
+  it('during a rotation: X-Service-Signature carries only the new secret (verified by @octokit/webhooks-methods), the old one travels in X-Service-Signature-Previous until the grace ends', async () => {
     const { program, clock } = await webhookProgram()
     const hook = await receiver()
     const endpoint = await program.webhooks.create({ url: hook.url, events: ['payout.created'], secret: 'old-secret' })
@@ -133,20 +133,38 @@ describe('webhook delivery', () => {
     await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: 10 })
     await program.payouts.create({ affiliateId: affiliate.id, amount: 1 })
     await program.webhooks.dispatch()
-    const header = hook.requests[0]!.headers['x-service-signature'] as string
-    const [fresh, old] = header.split(',')
-    expect(await octokitVerify('new-secret', hook.requests[0]!.body, fresh!)).toBe(true)
-    expect(await octokitVerify('old-secret', hook.requests[0]!.body, old!)).toBe(true)
-    expect(verifySignature('old-secret', hook.requests[0]!.body, header)).toBe(true)
-    expect(verifySignature('new-secret', hook.requests[0]!.body, header)).toBe(true)
+    const { body, headers } = hook.requests[0]!
+    const signature = headers['x-service-signature'] as string
+    const previous = headers['x-service-signature-previous'] as string
+    expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/)
+    expect(await octokitVerify('new-secret', body, signature)).toBe(true)
+    expect(await octokitVerify('old-secret', body, signature)).toBe(false)
+    expect(await octokitVerify('old-secret', body, previous)).toBe(true)
+    // A receiver still on the old secret accepts either header, as does one already on the new.
+    expect(verifySignature('old-secret', body, [signature, previous])).toBe(true)
+    expect(verifySignature('new-secret', body, [signature, previous])).toBe(true)
+    expect(verifySignature('new-secret', body, signature)).toBe(true)
+    expect(verifySignature('other-secret', body, [signature, previous])).toBe(false)
 
     clock.advance({ hours: 2 })
     await program.payouts.create({ affiliateId: affiliate.id, amount: 1 })
     await program.webhooks.dispatch()
-    const later = hook.requests[1]!.headers['x-service-signature'] as string
-    expect(later.split(',')).toHaveLength(1)
-    expect(verifySignature('new-secret', hook.requests[1]!.body, later)).toBe(true)
-    expect(verifySignature('old-secret', hook.requests[1]!.body, later)).toBe(false)
+    const later = hook.requests[1]!
+    expect(later.headers['x-service-signature-previous']).toBeUndefined()
+    expect(await octokitVerify('new-secret', later.body, later.headers['x-service-signature'] as string)).toBe(true)
+    expect(verifySignature('old-secret', later.body, [later.headers['x-service-signature'] as string])).toBe(false)
+  })
+
+  it('the previous-signature header follows the header prefix option', async () => {
+    const { program } = await webhookProgram({ webhooks: { headerPrefix: 'X-Acme' } })
+    const hook = await receiver()
+    const endpoint = await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'], secret: 'one' })
+    await program.webhooks.rotateSecret(endpoint.id, 'two', 60)
+    await signUp(program)
+    await program.webhooks.dispatch()
+    const { body, headers } = hook.requests[0]!
+    expect(await octokitVerify('two', body, headers['x-acme-signature'] as string)).toBe(true)
+    expect(await octokitVerify('one', body, headers['x-acme-signature-previous'] as string)).toBe(true)
   })
 
   it('Standard Webhooks mode: webhook-id/timestamp/signature verified by the standardwebhooks package', async () => {

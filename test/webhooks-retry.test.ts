@@ -83,11 +83,13 @@ describe('webhook retries', () => {
     const hook = await receiver(answer(503, 'busy', { 'Retry-After': '120' }))
     await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
     await signUp(program)
-    const start = clock.now().getTime()
     await program.webhooks.dispatch()
     const delivery = await onlyDelivery(program)
     expect(delivery.status).toBe('pending')
-    expect(delivery.nextAttemptAt!.getTime() - start).toBe(120_000)
+    // Counted from when the answer came, like every retry delay.
+    const [attempt] = await program.webhooks.attempts(delivery.id)
+    expect(attempt!.attemptedAt).toEqual(clock.now())
+    expect(delivery.nextAttemptAt!.getTime() - (attempt!.attemptedAt.getTime() + Math.round(attempt!.durationMs))).toBe(120_000)
   })
 
   it('uses the project schedule when configured', async () => {
@@ -156,5 +158,32 @@ describe('webhook retries', () => {
     await expect(program.project(other.id).webhooks.retry(delivery.id)).rejects.toMatchObject({ code: 'not_found' })
     await expect(program.webhooks.retry(999_999)).rejects.toMatchObject({ code: 'not_found' })
     await expect(program.project(other.id).webhooks.attempts(delivery.id)).rejects.toMatchObject({ code: 'not_found' })
+  })
+})
+
+describe('retry delays count from the end of the attempt', () => {
+  it.each([
+    ['times out', 400, () => {}],
+    ['answers 503 slowly', 0, (response: Parameters<Parameters<Receiver['reply']>[0]>[1]) => setTimeout(() => response.writeHead(503).end('busy'), 300)],
+  ] as const)('a receiver that %s is retried its full delay after the attempt ended, not at once', async (_name, timeoutMs, respond) => {
+    const { program, clock } = await webhookProgram({ webhooks: { jitter: 0, ...(timeoutMs ? { timeoutMs } : {}) } })
+    await program.projects.updateSettings(program.projectId, { webhookRetryDelaysSeconds: [0.2, 0.2], allowPrivateNetworks: true })
+    const hook = await receiver((_request, response) => respond(response))
+    await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
+    await signUp(program)
+    expect(await program.webhooks.dispatch()).toBe(1)
+    const delivery = await onlyDelivery(program)
+    const [attempt] = await program.webhooks.attempts(delivery.id)
+    expect(attempt!.durationMs).toBeGreaterThanOrEqual(timeoutMs || 300)
+    const ended = attempt!.attemptedAt.getTime() + Math.round(attempt!.durationMs)
+    expect(delivery.nextAttemptAt!.getTime()).toBe(ended + 200)
+    // Due neither 200 ms after the attempt started nor just before its delay after the end.
+    clock.set(new Date(attempt!.attemptedAt.getTime() + 200))
+    expect(await program.webhooks.dispatch()).toBe(0)
+    clock.set(new Date(ended + 199))
+    expect(await program.webhooks.dispatch()).toBe(0)
+    clock.set(new Date(ended + 200))
+    expect(await program.webhooks.dispatch()).toBe(1)
+    expect(hook.requests).toHaveLength(2)
   })
 })

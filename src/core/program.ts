@@ -26,7 +26,11 @@ export interface AffiliateProgramOptions {
   exchangeRates?: ExchangeRates
   /** Id or name of the project this program serves by default. @default 'default' (created when absent) */
   project?: string
-  /** Settings for the default project, saved at start (they replace the stored ones). */
+  /**
+   * Settings for the default project, saved at start: they replace the stored ones, and a key
+   * left out takes its default (not the value stored by an earlier start). Without this option
+   * the stored settings stay as they are.
+   */
   settings?: ProjectSettingsInput
   /**
    * Builds what sends webhooks (start/stop/dispatch). The `affiliate-kit` entry point supplies
@@ -113,6 +117,7 @@ export interface AffiliateProgram extends ProjectScope {
   projects: {
     create(input: { name: string; settings?: ProjectSettingsInput }): Promise<Project>
     get(projectId: string): Promise<Project>
+    /** Replaces the project's settings: a key left out takes its default (read, change, write back to patch). */
     updateSettings(projectId: string, settings: ProjectSettingsInput): Promise<Project>
   }
   /** The project and scopes of a presented API key; null when unknown or revoked. */
@@ -166,8 +171,8 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     },
     get: loadProject,
     async updateSettings(projectId, settings) {
-      const current = await loadProject(projectId)
-      const updated = await storage.projects.update(projectId, { settings: normalizeSettings(settings, current.settings) })
+      await loadProject(projectId)
+      const updated = await storage.projects.update(projectId, { settings: normalizeSettings(settings) })
       if (!updated) throw new NotFoundError('project not found', 'projectId')
       cache.set(projectId, updated)
       return updated

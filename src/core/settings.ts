@@ -9,22 +9,22 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   commission: { purchase: { type: 'percentage', rate: 30 } },
 }
 
-/** Validates settings, fills defaults, and checks every amount against the currency. */
-export function normalizeSettings(input: ProjectSettingsInput = {}, base: ProjectSettings = DEFAULT_SETTINGS): ProjectSettings {
+/**
+ * Validates settings and checks every amount against the currency. The result is the complete
+ * settings of a project: an absent key takes its default, never a previously stored value (the
+ * settings given at start, or to projects.updateSettings, replace the stored ones).
+ */
+export function normalizeSettings(input: ProjectSettingsInput = {}): ProjectSettings {
   const data = validate(projectSettingsInput, input)
   const settings: ProjectSettings = {
-    currency: data.currency ?? base.currency,
-    holdPeriodDays: data.holdPeriodDays ?? base.holdPeriodDays,
-    commission: (data.commission as CommissionSettings | undefined) ?? base.commission,
+    currency: data.currency ?? DEFAULT_SETTINGS.currency,
+    holdPeriodDays: data.holdPeriodDays ?? DEFAULT_SETTINGS.holdPeriodDays,
+    commission: (data.commission as CommissionSettings | undefined) ?? DEFAULT_SETTINGS.commission,
   }
-  const multiTier = data.multiTier ?? base.multiTier
-  if (multiTier) settings.multiTier = multiTier
-  const subPrograms = (data.subPrograms as ProjectSettings['subPrograms']) ?? base.subPrograms
-  if (subPrograms) settings.subPrograms = subPrograms
-  const delays = data.webhookRetryDelaysSeconds ?? base.webhookRetryDelaysSeconds
-  if (delays) settings.webhookRetryDelaysSeconds = delays
-  const allowPrivate = data.allowPrivateNetworks ?? base.allowPrivateNetworks
-  if (allowPrivate !== undefined) settings.allowPrivateNetworks = allowPrivate
+  if (data.multiTier) settings.multiTier = data.multiTier
+  if (data.subPrograms) settings.subPrograms = data.subPrograms as NonNullable<ProjectSettings['subPrograms']>
+  if (data.webhookRetryDelaysSeconds) settings.webhookRetryDelaysSeconds = data.webhookRetryDelaysSeconds
+  if (data.allowPrivateNetworks !== undefined) settings.allowPrivateNetworks = data.allowPrivateNetworks
   const digits = minorDigits(settings.currency)
   checkAmounts(settings.commission, digits, 'commission')
   for (const [slug, program] of Object.entries(settings.subPrograms ?? {})) {

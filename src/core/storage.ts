@@ -250,13 +250,18 @@ export interface OutboxRepository {
 
 export interface IdempotencyRepository {
   /**
-   * Stores `record` when no live record (expiresAt > record.createdAt) exists for its key, and
-   * returns null; otherwise returns the live record and writes nothing.
+   * Stores `record` and returns null when its key is free: no record, an expired one
+   * (expiresAt <= record.createdAt), or an unanswered claim of the same fingerprint whose lease
+   * ran out (leaseUntil <= record.createdAt: its process died or hung). Otherwise returns the
+   * standing record and writes nothing.
    */
   claim(record: IdempotencyRecord): Promise<IdempotencyRecord | null>
-  complete(projectId: string, key: string, response: { status: number; body: string }): Promise<void>
-  /** Forgets an unfinished claim so the request may be tried again. */
-  release(projectId: string, key: string): Promise<void>
+  /** Moves the lease of the unanswered claim taken at `claimedAt` (its request is still running). */
+  renew(projectId: string, key: string, claimedAt: Date, leaseUntil: Date): Promise<void>
+  /** Stores the answer of the claim taken at `claimedAt`; nothing when another claim replaced it. */
+  complete(projectId: string, key: string, claimedAt: Date, response: { status: number; body: string }): Promise<void>
+  /** Forgets the unfinished claim taken at `claimedAt` so the request may be tried again. */
+  release(projectId: string, key: string, claimedAt: Date): Promise<void>
 }
 
 /** Generic cell-rate state for the rate limiter: the theoretical arrival time per key. */

@@ -273,7 +273,10 @@ export interface IdempotencyRecord {
   fingerprint: string
   /** null while the first request is still being answered. */
   response: { status: number; body: string } | null
+  /** When the claim was taken; it identifies the claim to complete or release. */
   createdAt: Date
+  /** The lease of an unanswered claim: after it, a repeat of the same request may take the key over. */
+  leaseUntil: Date
   expiresAt: Date
 }
 

@@ -1,11 +1,15 @@
 // The Idempotency-Key header on POST: the first request claims the key, its answer is stored for
 // 24 h and replayed to repeats; the same key with another body, or while the first is still
 // running, is 409. 5xx answers are not stored (the claim is released so a retry can run).
+// A claim is leased: when the process holding it dies before answering, a repeat of the same
+// request after the lease runs it again (rerun semantics per route: README, Idempotency-Key).
 import { sha256Hex } from '../core/random.js'
 import type { StoragePort } from '../core/storage.js'
 import { HttpError } from './errors.js'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
+/** How long an unanswered claim blocks repeats before one of them may take the key over. */
+export const IDEMPOTENCY_LEASE_MS = 60 * 1000
 
 export interface StoredResponse {
   status: number
@@ -23,19 +27,24 @@ export function checkIdempotencyKey(key: string): string {
   return key
 }
 
-/** Runs `run` once per key; a replay returns the stored response instead. */
+/**
+ * Runs `run` once per key; a replay returns the stored response instead. While `run` is in
+ * progress the claim's lease is renewed, so only a dead process's claim can be taken over.
+ */
 export async function withIdempotency(
   storage: StoragePort,
-  claim: { projectId: string; key: string; fingerprint: string; now: Date },
+  claim: { projectId: string; key: string; fingerprint: string; now: Date; leaseMs?: number },
   run: () => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
   const { projectId, key, fingerprint, now } = claim
+  const leaseMs = claim.leaseMs ?? IDEMPOTENCY_LEASE_MS
   const existing = await storage.idempotency.claim({
     projectId,
     key,
     fingerprint,
     response: null,
     createdAt: now,
+    leaseUntil: new Date(now.getTime() + leaseMs),
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
   })
   if (existing) {
@@ -45,14 +54,29 @@ export async function withIdempotency(
     if (!existing.response) throw new HttpError('conflict', 'Idempotency-Key: a request with this key is still being processed', 'Idempotency-Key')
     return { ...existing.response, replayed: true }
   }
+  const stopRenewing = renewWhileRunning(storage, { projectId, key, now, leaseMs })
   let response: StoredResponse
   try {
     response = await run()
   } catch (error) {
-    await storage.idempotency.release(projectId, key)
+    stopRenewing()
+    await storage.idempotency.release(projectId, key, now)
     throw error
   }
-  if (response.status >= 500) await storage.idempotency.release(projectId, key)
-  else await storage.idempotency.complete(projectId, key, response)
+  stopRenewing()
+  if (response.status >= 500) await storage.idempotency.release(projectId, key, now)
+  else await storage.idempotency.complete(projectId, key, now, response)
   return { ...response, replayed: false }
+}
+
+/** Pushes the lease forward every third of it (on the claim's clock plus the time elapsed here). */
+function renewWhileRunning(storage: StoragePort, claim: { projectId: string; key: string; now: Date; leaseMs: number }): () => void {
+  const started = Date.now()
+  const timer = setInterval(() => {
+    const leaseUntil = new Date(claim.now.getTime() + (Date.now() - started) + claim.leaseMs)
+    // A failed renewal only shortens the lease; the request itself goes on.
+    storage.idempotency.renew(claim.projectId, claim.key, claim.now, leaseUntil).catch(() => {})
+  }, claim.leaseMs / 3)
+  timer.unref?.()
+  return () => clearInterval(timer)
 }

@@ -1,7 +1,7 @@
-// The request headers of one delivery attempt (SPEC.md "Request headers", DECISIONS.md §10).
+// The request headers of one delivery attempt (README, Webhooks: Requests).
 import type { ClaimedDelivery } from '../core/storage.js'
 import type { WebhookEndpoint } from '../core/types.js'
-import { signatureHeader, standardSignatureHeader } from './signing.js'
+import { signPayload, standardSignatureHeader } from './signing.js'
 
 export interface HeaderOptions {
   /** Header prefix. @default 'X-Service' */
@@ -22,7 +22,9 @@ export function liveSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
 
 /**
  * Default mode: Content-Type, User-Agent, `<prefix>-Event`, `<prefix>-Delivery` and, with a
- * secret, `<prefix>-Signature`. Standard Webhooks mode replaces the signature header with
+ * secret, `<prefix>-Signature` made with the newest secret (one value, the form GitHub-style
+ * verifiers accept); during a rotation's grace period the previous secret's signature travels in
+ * `<prefix>-Signature-Previous`. Standard Webhooks mode replaces the signature header with
  * `webhook-id` (the delivery id, stable across attempts), `webhook-timestamp` and, with a secret,
  * `webhook-signature`.
  */
@@ -42,8 +44,10 @@ export function deliveryHeaders(claimed: ClaimedDelivery, now: Date, options: He
     headers['webhook-id'] = id
     headers['webhook-timestamp'] = String(timestamp)
     if (secrets.length > 0) headers['webhook-signature'] = standardSignatureHeader(secrets, id, timestamp, event.body)
-  } else if (secrets.length > 0) {
-    headers[`${prefix}-Signature`] = signatureHeader(secrets, event.body)
+  } else {
+    const [current, previous] = secrets
+    if (current !== undefined) headers[`${prefix}-Signature`] = signPayload(current, event.body)
+    if (previous !== undefined) headers[`${prefix}-Signature-Previous`] = signPayload(previous, event.body)
   }
   return headers
 }

@@ -1,6 +1,6 @@
 // affiliate-kit/webhooks: signature verification for receivers, signing helpers, and the
 // dispatcher types (the dispatcher itself runs behind program.webhooks.start/stop/dispatch).
-export { signPayload, signatureHeader, standardSignatureHeader, verifySignature, verifyStandardWebhook } from './signing.js'
+export { signPayload, standardSignatureHeader, verifySignature, verifyStandardWebhook } from './signing.js'
 export type { RawBody, StandardVerifyOptions } from './signing.js'
 export { createWebhookRunner } from './runner.js'
 export type { WebhookRunnerOptions } from './runner.js'

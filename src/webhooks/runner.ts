@@ -1,6 +1,6 @@
 // The webhook dispatcher behind program.webhooks.start/stop/dispatch/test: claims due deliveries
 // from the outbox (leases, so several processes can share a Postgres), signs, POSTs, records every
-// attempt and schedules retries (DECISIONS.md §10). One runner serves every project of a storage.
+// attempt and schedules retries (README, Webhooks: Delivery rules). One runner serves every project of a storage.
 import type { AffiliateProgram, TestDeliveryResult, WebhookRunner } from '../core/program.js'
 import type { ClaimedDelivery } from '../core/storage.js'
 import type { DeliveryStatus, EventType, ProjectSettings } from '../core/types.js'
@@ -76,7 +76,9 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
     const attempt = delivery.attempts + 1
     const retry = !ok && !final && settings !== null && endpoint.active && attempt <= delays.length
     const status: Exclude<DeliveryStatus, 'delivering'> = ok ? 'succeeded' : retry ? 'pending' : 'failed'
-    const nextAttemptAt = retry ? new Date(now.getTime() + nextDelayMs(delays, attempt, result)) : null
+    // The wait counts from the end of this attempt: a receiver that timed out gets its full delay.
+    const finishedAt = now.getTime() + Math.round(result.durationMs)
+    const nextAttemptAt = retry ? new Date(finishedAt + nextDelayMs(delays, attempt, result)) : null
     await storage.outbox.recordAttempt({
       deliveryId: delivery.id,
       status,

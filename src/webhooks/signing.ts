@@ -1,5 +1,5 @@
-// Webhook signatures: the default scheme (SPEC.md "Signature": `sha256=<hex HMAC-SHA256 of the raw
-// body>`), the Standard Webhooks scheme, and constant-time verification for receivers.
+// Webhook signatures: the default scheme (`sha256=<hex HMAC-SHA256 of the raw body>`), the
+// Standard Webhooks scheme, and constant-time verification for receivers.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 export type RawBody = string | Uint8Array
@@ -13,15 +13,6 @@ export function signPayload(secret: string, rawBody: RawBody): string {
   return `sha256=${createHmac('sha256', secret).update(bytes(rawBody)).digest('hex')}`
 }
 
-/**
- * The signature header for a set of live secrets. During a secret rotation's grace period both
- * the new and the old secret sign: the values are joined with a comma, new first
- * (`sha256=<new>,sha256=<old>`). Receivers accept the request when any listed value matches.
- */
-export function signatureHeader(secrets: readonly string[], rawBody: RawBody): string {
-  return secrets.map((secret) => signPayload(secret, rawBody)).join(',')
-}
-
 function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a, 'utf8')
   const right = Buffer.from(b, 'utf8')
@@ -29,15 +20,24 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 /**
- * Checks a `<prefix>-Signature` header against the raw, unparsed request body in constant time.
- * Accepts a header listing several comma-separated values (secret rotation) when any matches.
- * Pass the body exactly as received (string or bytes), never re-serialized JSON.
+ * Checks signature headers against the raw, unparsed request body in constant time: true when a
+ * `sha256=` value in `headers` matches. Pass `<prefix>-Signature`, or during a secret rotation
+ * `[<prefix>-Signature, <prefix>-Signature-Previous]` so either secret verifies. A header listing
+ * comma-separated values is also accepted. Pass the body exactly as received (string or bytes),
+ * never re-serialized JSON.
  */
-export function verifySignature(secret: string, rawBody: RawBody, header: string | null | undefined): boolean {
-  if (typeof secret !== 'string' || secret === '' || typeof header !== 'string') return false
+export function verifySignature(
+  secret: string,
+  rawBody: RawBody,
+  headers: string | readonly (string | null | undefined)[] | null | undefined,
+): boolean {
+  if (typeof secret !== 'string' || secret === '') return false
+  const values = (typeof headers === 'string' ? [headers] : Array.isArray(headers) ? headers : []).filter(
+    (value): value is string => typeof value === 'string',
+  )
   const expected = signPayload(secret, rawBody)
   let matched = false
-  for (const candidate of header.split(',')) {
+  for (const candidate of values.flatMap((value) => value.split(','))) {
     if (safeEqual(candidate.trim().toLowerCase(), expected)) matched = true
   }
   return matched

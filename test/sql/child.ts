@@ -4,6 +4,7 @@
 import { createInterface } from 'node:readline'
 import { pgliteStorage } from '../../src/adapters/pglite.js'
 import { postgresStorage } from '../../src/adapters/postgres.js'
+import { createHandler } from '../../src/http/index.js'
 import { createAffiliateProgram, type StoragePort } from '../../src/index.js'
 
 interface Args {
@@ -13,14 +14,28 @@ interface Args {
   affiliateId: number
   count?: number
   amount?: string
+  apiKey?: string
 }
 
 const [mode, raw] = process.argv.slice(2)
 const args = JSON.parse(raw!) as Args
 
-const storage: StoragePort = args.dataDir
+const opened: StoragePort = args.dataDir
   ? pgliteStorage({ dataDir: args.dataDir })
   : postgresStorage({ connectionString: process.env.DATABASE_URL!, schema: args.schema!, max: 10 })
+// 'answer-lost': the request commits, then the process reports it and hangs before storing its
+// Idempotency-Key answer, until killed. 'commit-lost': it hangs inside its write transaction,
+// everything written but not committed, until killed.
+const hang = (line: string) => {
+  console.log(line)
+  return new Promise<never>(() => {})
+}
+const storage: StoragePort =
+  mode === 'answer-lost'
+    ? { ...opened, idempotency: { ...opened.idempotency, complete: () => hang('committed') } }
+    : mode === 'commit-lost'
+      ? { ...opened, transaction: (fn) => opened.transaction(async (tx) => (await fn(tx), hang('mid-transaction'))) }
+      : opened
 const program = await createAffiliateProgram({ storage, project: args.project })
 
 const lines = createInterface({ input: process.stdin })
@@ -47,6 +62,15 @@ if (mode === 'conversions') {
     Array.from({ length: args.count! }, () => outcome(program.payouts.create({ affiliateId: args.affiliateId, amount: args.amount! }))),
   )
   console.log(JSON.stringify(results.map((result) => (result.ok ? { paid: true } : { error: result.code, message: result.message }))))
+} else if (mode === 'answer-lost' || mode === 'commit-lost') {
+  const handler = createHandler(program, { rateLimit: false })
+  await handler(
+    new Request('http://child.local/api/v1/conversions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${args.apiKey}`, 'content-type': 'application/json', 'idempotency-key': 'charge-ch_lost' },
+      body: JSON.stringify({ type: 'purchase', affiliate_id: args.affiliateId, base_value: 49, reference: 'ch_lost' }),
+    }),
+  )
 } else if (mode === 'crash') {
   // Writes inside one transaction, reports that it is mid-way, then hangs until killed.
   await storage.transaction(async (tx) => {

@@ -14,7 +14,7 @@ import type {
   WebhookEndpointRepository,
 } from '../../core/storage.js'
 import { UniqueViolation } from '../../core/storage.js'
-import type { AffiliateTotals } from '../../core/types.js'
+import type { AffiliateTotals, IdempotencyRecord } from '../../core/types.js'
 import { outboxRepository } from './outbox.js'
 import { found, inProject, setMapEntry, withTotals, type CurrentLog, type MemoryState } from './state.js'
 import { newestFirstPage, type UndoLog } from './table.js'
@@ -321,20 +321,35 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
   }
   const { outbox, materializeOutbox } = outboxRepository(state, log)
 
+  /** Whether `claim` may take the key of `existing` (see IdempotencyRepository.claim). */
+  const idempotencyKeyFree = (existing: IdempotencyRecord, claim: IdempotencyRecord): boolean =>
+    existing.expiresAt <= claim.createdAt ||
+    (existing.response === null && existing.fingerprint === claim.fingerprint && existing.leaseUntil <= claim.createdAt)
+
+  /** The record of the key when it is still the claim taken at `claimedAt`. */
+  const ownClaim = (projectId: string, key: string, claimedAt: Date): IdempotencyRecord | undefined => {
+    const existing = state.idempotency.get(`${projectId}|${key}`)
+    return existing?.createdAt.getTime() === claimedAt.getTime() ? existing : undefined
+  }
+
   const idempotency: IdempotencyRepository = {
     async claim(record) {
       const key = `${record.projectId}|${record.key}`
       const existing = state.idempotency.get(key)
-      if (existing && existing.expiresAt > record.createdAt) return { ...existing }
+      if (existing && !idempotencyKeyFree(existing, record)) return { ...existing }
       setMapEntry(state.idempotency, key, { ...record }, log)
       return null
     },
-    async complete(projectId, key, response) {
-      const existing = state.idempotency.get(`${projectId}|${key}`)
+    async renew(projectId, key, claimedAt, leaseUntil) {
+      const existing = ownClaim(projectId, key, claimedAt)
+      if (existing?.response === null) setMapEntry(state.idempotency, `${projectId}|${key}`, { ...existing, leaseUntil }, log)
+    },
+    async complete(projectId, key, claimedAt, response) {
+      const existing = ownClaim(projectId, key, claimedAt)
       if (existing) setMapEntry(state.idempotency, `${projectId}|${key}`, { ...existing, response }, log)
     },
-    async release(projectId, key) {
-      setMapEntry(state.idempotency, `${projectId}|${key}`, undefined, log)
+    async release(projectId, key, claimedAt) {
+      if (ownClaim(projectId, key, claimedAt)) setMapEntry(state.idempotency, `${projectId}|${key}`, undefined, log)
     },
   }
 

@@ -247,6 +247,13 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
       `CREATE INDEX conversions_parent_idx ON {s}.conversions (project_id, parent_conversion_id) WHERE parent_conversion_id IS NOT NULL`,
     ],
   },
+  {
+    // An unanswered Idempotency-Key claim is leased: a repeat after the lease may take it over
+    // (the process that claimed it died between claim and answer).
+    version: 5,
+    name: 'idempotency key leases',
+    statements: [`ALTER TABLE {s}.idempotency_keys ADD COLUMN lease_until timestamptz`],
+  },
 ]
 
 /** Validates a schema name and returns it quoted for SQL text. */

@@ -158,21 +158,35 @@ export function idempotencyRepository(db: SqlClient, t: Tables): IdempotencyRepo
     fingerprint: String(row.fingerprint),
     response: row.response_status === null ? null : { status: Number(row.response_status), body: String(row.response_body) },
     createdAt: new Date(row.created_at as Date),
+    // Claims stored before leases existed have none: they count as expired.
+    leaseUntil: new Date((row.lease_until ?? row.created_at) as Date),
     expiresAt: new Date(row.expires_at as Date),
   })
   return {
     async claim(record) {
-      const params = [record.projectId, record.key, record.fingerprint, record.response?.status ?? null, record.response?.body ?? null, record.createdAt, record.expiresAt]
+      const params = [
+        record.projectId,
+        record.key,
+        record.fingerprint,
+        record.response?.status ?? null,
+        record.response?.body ?? null,
+        record.createdAt,
+        record.leaseUntil,
+        record.expiresAt,
+      ]
       for (let attempt = 0; attempt < 5; attempt += 1) {
-        // Takes the key when free or expired; a live record makes the upsert write nothing.
+        // Takes the key when free, expired, or left unanswered by a claim of the same request
+        // whose lease ran out; a standing record makes the upsert write nothing.
         const claimed = await run(
           db,
-          `INSERT INTO ${table} (project_id, key, fingerprint, response_status, response_body, created_at, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)
+          `INSERT INTO ${table} (project_id, key, fingerprint, response_status, response_body, created_at, lease_until, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
            ON CONFLICT (project_id, key) DO UPDATE SET fingerprint = excluded.fingerprint,
              response_status = excluded.response_status, response_body = excluded.response_body,
-             created_at = excluded.created_at, expires_at = excluded.expires_at
+             created_at = excluded.created_at, lease_until = excluded.lease_until, expires_at = excluded.expires_at
            WHERE ${table}.expires_at <= excluded.created_at
+             OR (${table}.response_status IS NULL AND ${table}.fingerprint = excluded.fingerprint
+                 AND coalesce(${table}.lease_until, ${table}.created_at) <= excluded.created_at)
            RETURNING key`,
           params,
         )
@@ -182,16 +196,22 @@ export function idempotencyRepository(db: SqlClient, t: Tables): IdempotencyRepo
       }
       throw new Error('idempotency.claim: the key kept changing; try again')
     },
-    async complete(projectId, key, response) {
-      await run(db, `UPDATE ${table} SET response_status = $3, response_body = $4 WHERE project_id = $1 AND key = $2`, [
-        projectId,
-        key,
-        response.status,
-        response.body,
-      ])
+    async renew(projectId, key, claimedAt, leaseUntil) {
+      await run(
+        db,
+        `UPDATE ${table} SET lease_until = $4 WHERE project_id = $1 AND key = $2 AND created_at = $3 AND response_status IS NULL`,
+        [projectId, key, claimedAt, leaseUntil],
+      )
     },
-    async release(projectId, key) {
-      await run(db, `DELETE FROM ${table} WHERE project_id = $1 AND key = $2`, [projectId, key])
+    async complete(projectId, key, claimedAt, response) {
+      await run(
+        db,
+        `UPDATE ${table} SET response_status = $4, response_body = $5 WHERE project_id = $1 AND key = $2 AND created_at = $3`,
+        [projectId, key, claimedAt, response.status, response.body],
+      )
+    },
+    async release(projectId, key, claimedAt) {
+      await run(db, `DELETE FROM ${table} WHERE project_id = $1 AND key = $2 AND created_at = $3`, [projectId, key, claimedAt])
     },
   }
 }

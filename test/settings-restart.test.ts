@@ -1,0 +1,103 @@
+// Project settings given at start replace the stored ones: a key removed from the config between
+// two starts takes its default (also allowPrivateNetworks), over the same PGlite directory and the
+// same PostgreSQL schema. projects.updateSettings replaces too.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { memoryStorage } from '../src/adapters/memory.js'
+import { pgliteStorage } from '../src/adapters/pglite.js'
+import { postgresStorage } from '../src/adapters/postgres.js'
+import { createAffiliateProgram, type StoragePort } from '../src/index.js'
+import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from './sql/pg-schema.js'
+import { signUp, startReceiver, type Receiver } from './webhooks-helpers.js'
+
+const FIRST_START = {
+  currency: 'EUR',
+  holdPeriodDays: 30,
+  commission: { purchase: { type: 'fixed' as const, amount: '5.00' } },
+  multiTier: { enabled: true, tier2Rate: 10 },
+  subPrograms: { vip: { commission: { purchase: { type: 'percentage' as const, rate: 40 } } } },
+  webhookRetryDelaysSeconds: [1, 2],
+  allowPrivateNetworks: true,
+}
+
+const DEFAULTS = { currency: 'USD', holdPeriodDays: 0, commission: { purchase: { type: 'percentage', rate: 30 } } }
+
+let hook: Receiver | undefined
+afterEach(async () => {
+  await hook?.close()
+  hook = undefined
+})
+
+const places: Array<{ name: string; skip?: string; make: () => Promise<{ open: () => StoragePort; cleanup: () => Promise<void> }> }> = [
+  {
+    name: 'PGlite directory',
+    make: async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'affiliate-kit-settings-'))
+      return { open: () => pgliteStorage({ dataDir }), cleanup: () => rm(dataDir, { recursive: true, force: true }) }
+    },
+  },
+  {
+    name: 'PostgreSQL schema',
+    ...(DATABASE_URL ? {} : { skip: NO_DATABASE_REASON }),
+    make: async () => {
+      const schema = freshSchemaName()
+      return { open: () => postgresStorage({ connectionString: DATABASE_URL!, schema }), cleanup: () => dropSchema(schema) }
+    },
+  },
+]
+
+describe.each(places)('settings removed from the config between two starts: $name', ({ skip, make }) => {
+  const cleanups: Array<() => Promise<void>> = []
+  afterAll(async () => {
+    for (const cleanup of cleanups) await cleanup()
+  })
+
+  it.skipIf(skip !== undefined)(`take their defaults, allowPrivateNetworks included${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const place = await make()
+    cleanups.push(place.cleanup)
+    hook = await startReceiver()
+
+    const first = await createAffiliateProgram({ storage: place.open(), settings: FIRST_START })
+    expect(await first.settings()).toEqual(FIRST_START)
+    await first.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
+    await first.close()
+
+    // The restart's config has no key left: every setting is its default.
+    const second = await createAffiliateProgram({ storage: place.open(), settings: {} })
+    try {
+      expect(await second.settings()).toEqual(DEFAULTS)
+      // Private addresses are refused again: at save time...
+      await expect(second.webhooks.create({ url: hook.url, events: ['payout.created'] })).rejects.toMatchObject({ field: 'url' })
+      // ...and when the endpoint saved by the first start is sent to.
+      await signUp(second)
+      expect(await second.webhooks.dispatch()).toBe(1)
+      const [delivery] = (await second.webhooks.deliveries()).items
+      const [attempt] = await second.webhooks.attempts(delivery!.id)
+      expect(attempt!.error).toMatch(/refused to connect to 127\.0\.0\.1/)
+      expect(hook.requests).toHaveLength(0)
+      // Hold period 0 and the 30 % purchase rule apply to new conversions.
+      const affiliate = await second.affiliates.create({ email: 'after-restart@example.com' })
+      const { conversion } = await second.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: 100, reference: 'restart-1' })
+      expect(conversion).toMatchObject({ value: '30.00', status: 'active' })
+    } finally {
+      await second.close()
+    }
+
+    // A start without the settings option leaves the stored settings alone.
+    const third = await createAffiliateProgram({ storage: place.open() })
+    expect(await third.settings()).toEqual(DEFAULTS)
+    await third.close()
+  })
+})
+
+it('projects.updateSettings replaces the settings: a key left out takes its default', async () => {
+  const program = await createAffiliateProgram({ storage: memoryStorage(), settings: FIRST_START })
+  const updated = await program.projects.updateSettings(program.projectId, { holdPeriodDays: 7 })
+  expect(updated.settings).toEqual({ ...DEFAULTS, holdPeriodDays: 7 })
+  expect(await program.settings()).toEqual({ ...DEFAULTS, holdPeriodDays: 7 })
+  // Patching is read, change, write back.
+  await program.projects.updateSettings(program.projectId, { ...(await program.settings()), allowPrivateNetworks: true })
+  expect(await program.settings()).toEqual({ ...DEFAULTS, holdPeriodDays: 7, allowPrivateNetworks: true })
+})
