@@ -1,4 +1,4 @@
-// Which IP addresses webhooks may not reach (DECISIONS.md §10, SSRF guard). Pure: the core uses it
+// Which IP addresses webhooks may not reach (docs/webhooks.md "Private networks", SSRF guard). Pure: the core uses it
 // to refuse literal hosts at save time, src/webhooks uses it on the address actually connected to.
 import { isIP } from 'node:net'
 

@@ -1,4 +1,4 @@
-// The request headers of one delivery attempt (SPEC.md "Request headers", DECISIONS.md §10).
+// The request headers of one delivery attempt (docs/webhooks.md "Request headers").
 import type { ClaimedDelivery } from '../core/storage.js'
 import type { WebhookEndpoint } from '../core/types.js'
 import { signatureHeader, standardSignatureHeader } from './signing.js'

@@ -1,4 +1,4 @@
-// Webhook signatures: the default scheme (SPEC.md "Signature": `sha256=<hex HMAC-SHA256 of the raw
+// Webhook signatures: the default scheme (docs/webhooks.md "Signatures": `sha256=<hex HMAC-SHA256 of the raw
 // body>`), the Standard Webhooks scheme, and constant-time verification for receivers.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
