@@ -1,5 +1,5 @@
-// Route tests, alternative shape (SPEC.md "Alternative request and response shapes", DECISIONS.md
-// §9): aff_ ids, camelCase affiliates, nested lists and records, its own bodies and error form.
+// Route tests, alternative shape (docs/api.md "The alternative shape"):
+// aff_ ids, camelCase affiliates, nested lists and records, its own bodies and error form.
 import { afterEach, describe, expect, test } from 'vitest'
 import { caller, setupVia, type Setup } from './http/helpers.js'
 import { createHandler } from '../src/http/index.js'
@@ -85,7 +85,7 @@ describe.each([inProcess, nodeHttp])('alternative shape via $name', (transport) 
     expect((await s.call('POST', '/affiliates', { email: 'kid4@example.com', name: 'Kid4', parent_referral_code: 'NOPE1' })).status).toBe(404)
   })
 
-  test('referrals, conversions and coupons: bodies and records as SPEC.md lists them', async () => {
+  test('referrals, conversions and coupons: bodies and records as docs/api.md lists them', async () => {
     const s = await start()
     await s.call('POST', '/affiliates', { email: 'ann@example.com', name: 'Ann', referralCode: 'ANN1' })
     const referral = await s.call('POST', '/referrals', { email: 'cus@example.com', referral_code: 'ANN1' })
@@ -121,7 +121,7 @@ describe.each([inProcess, nodeHttp])('alternative shape via $name', (transport) 
     expect((await s.call('GET', '/coupons')).body.data).toEqual({ coupons: [couponRecord], total: 1, limit: 20, offset: 0 })
   })
 
-  test('every endpoint answers its SPEC.md errors in the alternative error form', async () => {
+  test('every endpoint answers its documented errors in the alternative error form', async () => {
     const s = await start()
     await s.call('POST', '/affiliates', { email: 'ann@example.com', name: 'Ann', referralCode: 'ANN1' })
     await s.call('POST', '/referrals', { email: 'cus@example.com', referral_code: 'ANN1' })

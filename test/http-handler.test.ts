@@ -28,7 +28,7 @@ describe('auth and scopes', () => {
     expect((await s.call('GET', '/affiliates', undefined, { key })).status).toBe(401)
   })
 
-  test('the alternative shape answers with error objects carrying the code table of SPEC.md', async () => {
+  test('the alternative shape answers with error objects carrying the code table of docs/api.md', async () => {
     const s = await setup({ handler: { shape: 'alternative', rateLimit: { limit: 2 } } })
     const readOnly = await s.keyWith(['affiliates:read'])
     expect((await s.call('GET', '/affiliates', undefined, { key: null })).body.error).toMatchObject({ code: 'authentication_error' })

@@ -1,5 +1,5 @@
 // Route tests, primary shape (referrals, coupons, payouts, clicks): success shapes and the
-// errors SPEC.md lists, run in process and once more through a real node:http server.
+// errors docs/api.md lists, run in process and once more through a real node:http server.
 import { describe, expect, test } from 'vitest'
 import { ISO, startsVia } from './http/helpers.js'
 import { inProcess, nodeHttp } from './http/transports.js'

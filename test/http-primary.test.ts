@@ -1,4 +1,4 @@
-// Route tests, primary shape (affiliates, conversions): success shapes and the errors SPEC.md lists,
+// Route tests, primary shape (affiliates, conversions): success shapes and the errors docs/api.md lists,
 // run in process and once more through a real node:http server. More in http-primary-more.
 import { describe, expect, test } from 'vitest'
 import { startsVia } from './http/helpers.js'

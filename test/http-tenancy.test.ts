@@ -1,4 +1,4 @@
-// Tenant isolation over HTTP (DECISIONS.md §1): a key of project A gets 404 for every id and email
+// Tenant isolation over HTTP (docs/api.md "Authentication and scopes"): a key of project A gets 404 for every id and email
 // of project B, in both shapes, and B's data never leaks into A's lists.
 import { expect, test } from 'vitest'
 import { createHandler } from '../src/http/index.js'

@@ -32,7 +32,7 @@ function body(request: ReceivedRequest): Record<string, unknown> {
 }
 
 describe('webhook delivery', () => {
-  it('delivers every event kind with the SPEC headers, payload members and a verifiable signature', async () => {
+  it('delivers every event kind with the documented headers, payload members and a verifiable signature', async () => {
     const { program } = await webhookProgram()
     const hook = await receiver()
     const secret = 'whsec-plain-secret'
@@ -84,7 +84,7 @@ describe('webhook delivery', () => {
     expect(typeof (of('referral_canceled')[0]!.conversion as { canceled_date: unknown }).canceled_date).toBe('string')
     expect(of('payout.created')[0]).toMatchObject({ payout: { id: String(payout.id), amount: '30.00', currency: 'USD', method: 'paypal', conversions_settled: 1 } })
 
-    // Exactly the members SPEC.md lists (DECISIONS.md §10 names "the service" `affiliate`).
+    // Exactly the members docs/webhooks.md "Payloads" lists.
     const members: Record<string, [string, string[]]> = {
       referral_signed_up: ['data', ['ip_address', 'referral_code', 'signup_date', 'user_agent']],
       referral_converted: ['conversion', ['amount', 'commission_amount', 'commission_rate', 'commission_type', 'conversion_date', 'currency', 'id', 'order_id', 'payment_processor', 'product_id']],

@@ -1,4 +1,4 @@
-// The SSRF guard (DECISIONS.md §10): literal private hosts refused at save time, and the address
+// The SSRF guard (docs/webhooks.md "Private networks"): literal private hosts refused at save time, and the address
 // actually connected to checked at send time; plus test deliveries (sendTestDelivery).
 import { lookup } from 'node:dns/promises'
 import { hostname } from 'node:os'

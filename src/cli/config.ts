@@ -1,4 +1,4 @@
-// The --config JSON file of `affiliate-kit serve` (DECISIONS.md §11): validated before start;
+// The --config JSON file of `affiliate-kit serve` (docs/settings.md): validated before start;
 // a wrong key or value stops the start with a message naming it.
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'

@@ -1,4 +1,4 @@
-// Wire types of the primary shape (SPEC.md), as the typed client returns them.
+// Wire types of the primary shape (docs/api.md), as the typed client returns them.
 
 export interface Pagination {
   limit: number

@@ -153,7 +153,7 @@ export function affiliatesService(ctx: ProjectContext) {
       })
     },
 
-    /** Counts a click on an affiliate's link (DECISIONS.md §12). */
+    /** Counts a click on an affiliate's link (docs/attribution.md "Clicks"). */
     async trackClick(input: TrackClickInput): Promise<{ id: number; affiliateId: number; createdAt: Date }> {
       const data = validate(trackClickInput, input)
       return storage.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-// Which affiliate a conversion credits (DECISIONS.md §4): affiliate_id, then referral_code, then
+// Which affiliate a conversion credits (docs/attribution.md): affiliate_id, then referral_code, then
 // the referred user (by referred_user_id or email), then the coupon used.
 import { NotFoundError } from './errors.js'
 import type { StorageTx } from './storage.js'

@@ -1,4 +1,4 @@
-// Pure commission calculation (DECISIONS.md §3): rule choice, base x FX x rate, one half-up
+// Pure commission calculation (docs/commissions.md, docs/money.md "Rounding"): rule choice, base x FX x rate, one half-up
 // rounding to the project currency's minor unit at the very end.
 import { addMonths } from './clock.js'
 import { decimalText, minorDigits, parseDecimal, parseMoney, pow10, roundHalfUp, type Decimal } from './money.js'

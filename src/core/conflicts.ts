@@ -25,7 +25,7 @@ export async function withConflicts<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Defaults and bounds of list windows (DECISIONS.md §8): above the maximum is clamped. */
+/** Defaults and bounds of list windows (docs/api.md "Responses and pagination"): above the maximum is clamped. */
 export function listWindow(input: { limit?: number | undefined; offset?: number | undefined }, defaultLimit: number, maxLimit: number) {
   return { limit: Math.min(input.limit ?? defaultLimit, maxLimit), offset: input.offset ?? 0 }
 }

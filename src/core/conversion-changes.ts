@@ -1,5 +1,5 @@
 // Reading, listing, changing and deleting conversions: paid flag, status (refund, reject,
-// review, approve), partial refunds with clawback, value edits (DECISIONS.md §5, §6).
+// review, approve), partial refunds with clawback, value edits (docs/ledger.md).
 import { listWindow, withConflicts } from './conflicts.js'
 import type { ProjectContext } from './context.js'
 import { ConflictError, NotFoundError, ValidationError } from './errors.js'

@@ -1,5 +1,5 @@
 // Creating a conversion: attribution, commission, hold, renewals, multi-tier, idempotency by
-// reference (DECISIONS.md §3, §4, §5, §7), and preview, which runs the same plan writing nothing.
+// reference (docs/commissions.md, attribution.md, idempotency.md), and preview, which runs the same plan writing nothing.
 import { attribute, type MatchedBy } from './attribution.js'
 import { addDays } from './clock.js'
 import { calculateCommission, commissionSettingsFor, convertMoney, ONE, tier2Commission, type Commission } from './commission.js'

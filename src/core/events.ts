@@ -1,4 +1,4 @@
-// Webhook event payloads (SPEC.md "Events", DECISIONS.md §10), serialized once when recorded.
+// Webhook event payloads (docs/webhooks.md "Payloads"), serialized once when recorded.
 import { formatMoney, minorDigits, moneyNumber } from './money.js'
 import type { Affiliate, Conversion, EventType, Payout, Referral } from './types.js'
 import type { NewEvent } from './storage.js'

@@ -1,4 +1,4 @@
-// API keys (DECISIONS.md §1): `rgk_` + 32 random bytes base62, stored only as a SHA-256 hash
+// API keys (docs/api.md "Authentication and scopes"): `rgk_` + 32 random bytes base62, stored only as a SHA-256 hash
 // with a display prefix; the full key is shown once, at creation.
 import type { ProjectContext } from './context.js'
 import { NotFoundError, ValidationError } from './errors.js'

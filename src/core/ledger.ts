@@ -1,4 +1,4 @@
-// The ledger of DECISIONS.md §6: which conversions count, how each change moves the running
+// The ledger of docs/ledger.md: which conversions count, how each change moves the running
 // totals (including clawbacks into credit), and the balances derived from them.
 import type { AffiliateTotals, Conversion, ConversionStatus, TotalsDelta } from './types.js'
 
@@ -52,7 +52,7 @@ export interface Balances {
   nextReleaseAt: Date | null
 }
 
-/** Balances from the running totals and the unpaid held sum (see DECISIONS.md §6). */
+/** Balances from the running totals and the unpaid held sum (see docs/ledger.md "Balances"). */
 export function computeBalances(
   totals: Pick<AffiliateTotals, 'countedValue' | 'paidValue' | 'credit'>,
   unpaidHeld: { amount: bigint; nextReleaseAt: Date | null },

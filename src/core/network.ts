@@ -1,8 +1,8 @@
-// Which IP addresses webhooks may not reach (the SSRF guard). Pure: the core uses it to refuse
-// literal hosts at save time, src/webhooks uses it on the address actually connected to.
-// Classification comes from ipaddr.js, whose tables follow the IANA special-purpose registries
-// (documentation, Teredo, NAT64, ORCHID, discard-only...): anything it does not call plain
-// unicast is refused, so a range it learns later is refused too.
+// Which IP addresses webhooks may not reach (docs/webhooks.md "Private networks", SSRF guard). Pure:
+// the core uses it to refuse literal hosts at save time, src/webhooks uses it on the address
+// actually connected to. Classification comes from ipaddr.js, whose tables follow the IANA
+// special-purpose registries (documentation, Teredo, NAT64, ORCHID, discard-only...): anything it
+// does not call plain unicast is refused, so a range it learns later is refused too.
 import { isIP } from 'node:net'
 import ipaddr from 'ipaddr.js'
 

@@ -1,5 +1,5 @@
 // Payouts made outside the service: settle eligible conversions oldest first, keep the rest as
-// credit, never pay more than the unpaid balance, even when payouts race (DECISIONS.md §6).
+// credit, never pay more than the unpaid balance, even when payouts race (docs/ledger.md "Payouts").
 import { findAffiliate } from './affiliates.js'
 import { listWindow } from './conflicts.js'
 import type { ProjectContext } from './context.js'

@@ -203,7 +203,7 @@ export type CreateApiKeyInput = v.InferInput<typeof createApiKeyInput>
 
 export const eventType = v.picklist([...EVENT_TYPES], `must be one of ${EVENT_TYPES.join(', ')}`)
 
-// Project settings (DECISIONS.md §3). Amount digits are checked against the currency later.
+// Project settings (docs/settings.md). Amount digits are checked against the currency later.
 const rate = v.pipe(
   v.union([v.number(), v.string()], 'must be a number'),
   v.check((input) => /^\d+(\.\d+)?$/.test(String(input)) && Number(input) <= 100, 'must be a percentage from 0 to 100'),

@@ -91,7 +91,7 @@ export interface AffiliateTotals {
   countedValue: bigint
   /** Sum of value over counted conversions that are paid. */
   paidValue: bigint
-  /** Payout money not matched to a whole counted conversion (DECISIONS.md §6). */
+  /** Payout money not matched to a whole counted conversion (docs/ledger.md "Credit"). */
   credit: bigint
   clicks: number
   /** Referred users linked to the affiliate. */
@@ -165,7 +165,7 @@ export interface Conversion {
   /** created_at + hold period; equal to created_at when there is none. */
   holdUntil: Date
   reference: string | null
-  /** What a repeat request with the same reference must match (DECISIONS.md §7). */
+  /** What a repeat request with the same reference must match (docs/idempotency.md "References"). */
   fingerprint: string | null
   couponCodeUsed: string | null
   basis: CommissionBasis

@@ -1,4 +1,4 @@
-// Webhook endpoints are project settings (DECISIONS.md §10), managed through the core, never
+// Webhook endpoints are project settings (docs/webhooks.md "Endpoints"), managed through the core, never
 // through /api/v1. Secrets are write-only: views never carry them.
 import type { ProjectContext } from './context.js'
 import { NotFoundError, ValidationError } from './errors.js'

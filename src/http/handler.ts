@@ -1,4 +1,4 @@
-// createHandler(program, options): the REST API of SPEC.md as a fetch handler
+// createHandler(program, options): the REST API of docs/api.md as a fetch handler
 // `(Request) => Promise<Response>`: auth and scopes, rate limit, body limits, JSON parsing,
 // Idempotency-Key, routing, and the error forms of both shapes. No input produces a 500.
 import { openApiDocument } from './openapi.js'
@@ -23,7 +23,7 @@ import { primaryError } from './shapes/primary.js'
 export interface HandlerOptions {
   /** Path prefix of every route; the webhook test route lives at its parent (`/api/project/...`). @default '/api/v1' */
   basePath?: string
-  /** Request and response shapes of SPEC.md (DECISIONS.md §9). @default 'primary' */
+  /** Request and response shapes (docs/api.md "Base path and shapes"). @default 'primary' */
   shape?: 'primary' | 'alternative'
   /** Per-key rate limit; false turns it off. @default { limit: 100, windowSeconds: 60 } */
   rateLimit?: RateLimitOptions | false

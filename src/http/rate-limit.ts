@@ -1,4 +1,4 @@
-// Per-key rate limiting (DECISIONS.md §13): GCRA over a pluggable store, and the X-RateLimit-*
+// Per-key rate limiting (docs/limits.md "Rate limit"): GCRA over a pluggable store, and the X-RateLimit-*
 // headers every authenticated response carries (plus Retry-After on 429).
 import { gcra, type RateLimitDecision } from '../core/rate-limit.js'
 import type { RateLimitStore } from '../core/storage.js'

@@ -18,7 +18,7 @@ export interface RouteContext {
   query: URLSearchParams
   /** The parsed JSON body (POST and PUT only). */
   body: unknown
-  /** Whether the handler serves SPEC.md's alternative shape. */
+  /** Whether the handler serves the alternative shape (docs/api.md). */
   alt: boolean
 }
 
@@ -61,7 +61,7 @@ export function affiliateRef(value: string | undefined, alt: boolean): number | 
   return segment
 }
 
-/** Limit default and maximum for the alternative shape's lists (SPEC.md: 20, max 100). */
+/** Limit default and maximum for the alternative shape's lists (docs/api.md "The alternative shape": 20, max 100). */
 export function alternativeWindow(query: { limit?: number | undefined; offset?: number | undefined }) {
   return { limit: Math.min(query.limit ?? 20, 100), offset: query.offset ?? 0 }
 }

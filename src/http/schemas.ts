@@ -1,5 +1,5 @@
 // valibot schemas of the REST request bodies and query strings, in the wire's own field names
-// (snake_case; camelCase where SPEC.md's alternative shape says so). Exported by name so the
+// (snake_case; camelCase where the alternative shape of docs/api.md says so). Exported by name so the
 // OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
 import { affiliateStatus, conversionStatusChange, conversionType, eventType, payoutMethod, referralStatus } from '../core/schemas.js'
@@ -148,7 +148,7 @@ export const trackClickBody = v.strictObject({
 })
 export const webhookTestBody = v.strictObject({ eventType })
 
-// Alternative bodies (SPEC.md "Alternative request and response shapes") ----------------------
+// Alternative bodies (docs/api.md "The alternative shape") ---------------------------------------
 
 export const createAffiliateBodyAlternative = v.strictObject({
   email,

@@ -1,4 +1,4 @@
-// The request headers of one delivery attempt (README, Webhooks: Requests).
+// The request headers of one delivery attempt (docs/webhooks.md "Request headers").
 import type { ClaimedDelivery } from '../core/storage.js'
 import type { WebhookEndpoint } from '../core/types.js'
 import { signPayload, standardSignatureHeader } from './signing.js'

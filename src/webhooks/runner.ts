@@ -1,6 +1,6 @@
 // The webhook dispatcher behind program.webhooks.start/stop/dispatch/test: claims due deliveries
 // from the outbox (leases, so several processes can share a Postgres), signs, POSTs, records every
-// attempt and schedules retries (README, Webhooks: Delivery rules). One runner serves every project of a storage.
+// attempt and schedules retries (docs/webhooks.md "Delivery and retries"). One runner serves every project of a storage.
 import type { AffiliateProgram, TestDeliveryResult, WebhookRunner } from '../core/program.js'
 import type { ClaimedDelivery } from '../core/storage.js'
 import type { DeliveryStatus, EventType, ProjectSettings } from '../core/types.js'

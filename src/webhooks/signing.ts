@@ -1,5 +1,5 @@
-// Webhook signatures: the default scheme (`sha256=<hex HMAC-SHA256 of the raw body>`), the
-// Standard Webhooks scheme, and constant-time verification for receivers.
+// Webhook signatures: the default scheme (docs/webhooks.md "Signatures": `sha256=<hex HMAC-SHA256 of the raw
+// body>`), the Standard Webhooks scheme, and constant-time verification for receivers.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 export type RawBody = string | Uint8Array

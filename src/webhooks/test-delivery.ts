@@ -1,4 +1,4 @@
-// Test delivery for POST /api/project/{projectId}/webhooks/{webhookId}/test (DECISIONS.md §10):
+// Test delivery for POST /api/project/{projectId}/webhooks/{webhookId}/test (docs/webhooks.md):
 // generated sample data of the event type, sent synchronously, recorded in the delivery log.
 import type { ProjectScope, TestDeliveryResult } from '../core/program.js'
 import type { EventType } from '../core/types.js'

@@ -1,5 +1,5 @@
 // Sends one webhook POST: ofetch over a small node:http/https fetch whose agents check the address
-// actually connected to (SSRF guard, DECISIONS.md §10). Node's built-in fetch (undici) offers no
+// actually connected to (SSRF guard, docs/webhooks.md "Private networks"). Node's built-in fetch (undici) offers no
 // connect-time lookup hook without the undici package, so ofetch gets this fetch instead.
 import dns, { type LookupAddress } from 'node:dns'
 import http from 'node:http'

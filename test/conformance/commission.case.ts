@@ -1,4 +1,4 @@
-// Commission engine (DECISIONS.md §2, §3): exact money, rules, renewals, sub-programs, tiers, FX.
+// Commission engine (docs/money.md, docs/commissions.md): exact money, rules, renewals, sub-programs, tiers, FX.
 import { describe, expect, it } from 'vitest'
 import type { CaseContext } from './harness.js'
 import { expectError, snapshot } from './helpers.js'

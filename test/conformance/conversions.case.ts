@@ -1,4 +1,4 @@
-// Conversions: SPEC.md Conversions rules 1-6 (attribution, hold, renewals, idempotency, events).
+// Conversions (docs/api.md "POST /conversions"): attribution, hold, renewals, idempotency, events.
 import { describe, expect, it } from 'vitest'
 import type { CaseContext } from './harness.js'
 import { expectError, recordAllEvents, recordedEvents, snapshot } from './helpers.js'
@@ -151,7 +151,7 @@ export function conversionCases(context: CaseContext): void {
   })
 
   describe('conversions: events (rule 6)', () => {
-    it('records referral_converted and referral_updated with the members SPEC.md lists', async () => {
+    it('records referral_converted and referral_updated with the members docs/webhooks.md lists', async () => {
       const { program, storage } = await context.program({ exchangeRates: (from, to) => (from === 'EUR' && to === 'USD' ? '1.1' : null) })
       await recordAllEvents(program)
       const affiliate = await program.affiliates.create({ email: 'ev@example.com', paypalEmail: 'pp@example.com' })

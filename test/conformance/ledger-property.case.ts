@@ -1,5 +1,5 @@
 // Property: random sequences of create / refund / review / mark-paid / payout / delete /
-// advance-clock keep the balance identities of DECISIONS.md §6 after every step.
+// advance-clock keep the balance identities of docs/ledger.md after every step.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { AffiliateProgram } from '../../src/index.js'

@@ -1,4 +1,4 @@
-// Payouts (SPEC.md "Payouts" rules, DECISIONS.md §6): oldest-first settlement, credit, limits, events.
+// Payouts (docs/ledger.md "Payouts"): oldest-first settlement, credit, limits, events.
 import { describe, expect, it } from 'vitest'
 import type { CaseContext } from './harness.js'
 import { expectError, recordAllEvents, recordedEvents, snapshot } from './helpers.js'

@@ -1,4 +1,4 @@
-// Conversion changes (DECISIONS.md §5, §6): refunds, partial refunds, clawback, review, paid flag.
+// Conversion changes (docs/ledger.md): refunds, partial refunds, clawback, review, paid flag.
 import { describe, expect, it } from 'vitest'
 import type { CaseContext } from './harness.js'
 import { expectError, recordAllEvents, recordedEvents } from './helpers.js'

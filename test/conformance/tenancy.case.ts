@@ -1,4 +1,4 @@
-// Projects, API keys and tenancy (DECISIONS.md §1): nothing crosses projects.
+// Projects, API keys and tenancy (docs/settings.md "Projects and keys"): nothing crosses projects.
 import { describe, expect, it } from 'vitest'
 import type { CaseContext } from './harness.js'
 import { expectError, snapshot } from './helpers.js'

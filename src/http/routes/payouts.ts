@@ -1,4 +1,4 @@
-// /payouts (payouts recorded outside the service) and /clicks (DECISIONS.md §12).
+// /payouts (payouts recorded outside the service) and /clicks (docs/api.md "Payouts", "Clicks").
 import type { RouteDef } from '../route.js'
 import { defined, alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
 import { createPayoutBody, createPayoutBodyAlternative, listPayoutsQuery, trackClickBody } from '../schemas.js'

@@ -1,4 +1,4 @@
-// POST {api root}/project/{projectId}/webhooks/{webhookId}/test (DECISIONS.md §10): outside the
+// POST {api root}/project/{projectId}/webhooks/{webhookId}/test (docs/api.md "Webhook test delivery"): outside the
 // versioned base path; the key must belong to that project (else 404) and hold webhooks:write.
 import { sendTestDelivery } from '../../webhooks/test-delivery.js'
 import { parseBody, pathId, type RouteContext, type RouteResult } from '../route.js'

@@ -1,4 +1,4 @@
-// The alternative shape of SPEC.md: `aff_` string ids for affiliates, camelCase affiliate fields,
+// The alternative shape (docs/api.md): `aff_` string ids for affiliates, camelCase affiliate fields,
 // lists nested under data.<name> with total/limit/offset, single records under data.<name>, and
 // the `{ success: false, error: { code, message, details: { field, issue } } }` error form.
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'

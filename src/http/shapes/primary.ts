@@ -1,4 +1,4 @@
-// The primary shape of SPEC.md: snake_case records, integer ids, `{ success, data, pagination }`
+// The primary shape (docs/api.md): snake_case records, integer ids, `{ success, data, pagination }`
 // lists, and the `{ success: false, error: "message" }` error form.
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
 import type { ErrorInfo } from '../errors.js'
@@ -25,7 +25,7 @@ export function primaryList(items: unknown[], page: ListPage): unknown {
 /** pending and blocked exist only in the alternative shape; the primary one calls them inactive. */
 const primaryStatus = (status: AffiliateView['status']) => (status === 'active' ? 'active' : 'inactive')
 
-/** The create response: earnings null, no stats (SPEC.md POST /affiliates). */
+/** The create response: earnings null, no stats (docs/api.md "POST /affiliates"). */
 export function primaryAffiliateCreated(view: AffiliateView): unknown {
   return {
     id: view.id,
