@@ -147,6 +147,10 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache 
       )
       return rows.length > 0
     },
+    async backlog() {
+      const rows = await run(db, `SELECT count(*) AS backlog FROM ${deliveries.name} WHERE status IN ('pending', 'delivering')`, [])
+      return Number(rows[0]!.backlog)
+    },
   }
 }
 
