@@ -108,7 +108,7 @@ export function createClient(options: ClientOptions) {
       deliveries: (webhookId: number, query: T.ListQuery & { status?: T.ApiDeliveryStatus; event_type?: string } = {}) =>
         call<T.ListResponse<T.ApiDelivery>>('GET', `/webhooks/${webhookId}/deliveries`, undefined, { ...query }),
       delivery: (webhookId: number, deliveryId: number) => call<T.ItemResponse<T.ApiDeliveryDetail>>('GET', `/webhooks/${webhookId}/deliveries/${deliveryId}`),
-      /** Sends the delivery again now (202; the dispatcher picks it up at once). */
+      /** Makes the delivery due now (202); the running dispatcher sends it on its next pass. */
       retry: (webhookId: number, deliveryId: number, request?: RequestOptions) =>
         call<T.ItemResponse<T.ApiDeliveryDetail>>('POST', `/webhooks/${webhookId}/deliveries/${deliveryId}/retry`, undefined, undefined, request),
     },
