@@ -61,6 +61,8 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
 interface Trace {
   route: string
   started: number
+  /** /healthz, /readyz or /metrics: polled often, so logged at debug level. */
+  operation?: true
 }
 
 function normalizeBase(path: string): string {
@@ -172,7 +174,10 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     const { path, query } = parseTarget(request.target)
     const operation = operations !== null && request.method === 'GET' ? operations.get(path) : undefined
     if (operation) {
-      if (trace) trace.route = path
+      if (trace) {
+        trace.route = path
+        trace.operation = true
+      }
       return operation()
     }
     const inner = under(path, basePath)
@@ -241,6 +246,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
       metrics?.observeRequest(label, trace.route, status, ms / 1000)
       const fields = { method: label, route: trace.route, status, duration_ms: Math.round(ms * 100) / 100 }
       if (status >= 500) logger?.error('request', fields)
+      else if (trace.operation) logger?.debug('request', fields)
       else logger?.info('request', fields)
     } catch {
       // A failing logger must not turn into an unanswered request.
