@@ -102,6 +102,7 @@ describe('delivery log over REST (primary shape)', () => {
   it('answers 404 for endpoints and deliveries of another project, and for a delivery of another endpoint', async () => {
     const s = await failedDelivery()
     const mine = (path: string, method = 'GET') => s.call(method, path)
+    expect((await mine(`/webhooks/${s.endpoint.id}/deliveries/${s.delivery.id}`)).status).toBe(200)
     expect((await mine(`/webhooks/${s.endpoint.id + 1000}/deliveries`)).status).toBe(404)
     // An endpoint and a delivery of another project on the same storage.
     const project = await s.program.projects.create({ name: 'elsewhere', settings: { allowPrivateNetworks: true } })
@@ -111,6 +112,7 @@ describe('delivery log over REST (primary shape)', () => {
     await elsewhere.referrals.create({ email: 'y@example.com', affiliateId: affiliate.id })
     const [foreignDelivery] = (await elsewhere.webhooks.deliveries()).items
     expect((await mine(`/webhooks/${foreign.id}/deliveries`)).status).toBe(404)
+    expect((await caller(s.handler, (await elsewhere.keys.create()).key)('GET', `/webhooks/${foreign.id}/deliveries`)).body.data).toHaveLength(1)
     expect((await mine(`/webhooks/${foreign.id}/deliveries/${foreignDelivery!.id}`)).status).toBe(404)
     expect((await mine(`/webhooks/${s.endpoint.id}/deliveries/${foreignDelivery!.id}`)).status).toBe(404)
     expect((await mine(`/webhooks/${s.endpoint.id}/deliveries/${foreignDelivery!.id}/retry`, 'POST')).status).toBe(404)
