@@ -102,7 +102,13 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
       deliveryId: delivery.id,
       status,
       nextAttemptAt,
-      attempt: { attemptedAt: now, statusCode: result.statusCode, durationMs: result.durationMs, responseExcerpt: result.excerpt, error },
+      attempt: {
+        attemptedAt: now,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        responseExcerpt: result.excerpt,
+        error,
+      },
     })
     if (options.onAttempt) {
       const outcome = status === 'pending' ? 'retrying' : status

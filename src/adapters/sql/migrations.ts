@@ -249,12 +249,12 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
   },
 ]
 
-/** Validates a schema name and returns it quoted for SQL text. */
 export interface AppliedMigration {
   version: number
   name: string
 }
 
+/** Validates a schema name and returns it quoted for SQL text. */
 export function quoteSchema(schema: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`affiliate-kit: invalid schema name ${JSON.stringify(schema)} (letters, digits and _ only)`)
@@ -262,8 +262,7 @@ export function quoteSchema(schema: string): string {
   return `"${schema}"`
 }
 
-/** Applies every migration not yet recorded in `{schema}.schema_migrations`. */
-/** Applies the migrations not yet in the schema; resolves with those it applied, oldest first. */
+/** Applies every migration not yet recorded in `{schema}.schema_migrations`; resolves with those it applied, oldest first. */
 export async function migrate(executor: SqlExecutor, schema: string): Promise<AppliedMigration[]> {
   const s = quoteSchema(schema)
   return executor.transaction(async (tx) => {
