@@ -9,6 +9,7 @@ import { pgliteStorage } from '../src/adapters/pglite.js'
 import { postgresStorage } from '../src/adapters/postgres.js'
 import { createHandler, type HandlerOptions } from '../src/http/index.js'
 import { createAffiliateProgram, createLogger, createMetrics, testClock, type AffiliateProgram, type StoragePort } from '../src/index.js'
+import { serverLogger } from '../src/cli/logging.js'
 import { caller } from './http/helpers.js'
 import { parsePrometheus, sampleValue } from './ops/prometheus.js'
 import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from './sql/pg-schema.js'
@@ -99,6 +100,31 @@ describe('request log', () => {
     cleanups.push(() => program.close())
     const handler = createHandler(program)
     for (const path of ['/healthz', '/readyz', '/metrics']) expect((await handler(new Request(`http://test.local${path}`))).status).toBe(404)
+  })
+})
+
+describe('createLogger and the server logger', () => {
+  it('drops records below the level, quotes text values that need it, and leaves undefined fields out', () => {
+    const lines: string[] = []
+    const logger = createLogger({ level: 'warn', write: (line) => lines.push(line) })
+    logger.debug('hidden')
+    logger.info('hidden too')
+    logger.warn('shown', { plain: 'a/b:c', spaced: 'two words', quoted: 'say "x"', none: null, gone: undefined })
+    logger.error('also shown')
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatch(/ WARN  shown plain=a\/b:c spaced="two words" quoted="say \\"x\\"" none=null$/)
+    expect(lines[1]).toMatch(/ ERROR also shown$/)
+  })
+
+  it('takes the flag first, then LOG_LEVEL / LOG_FORMAT, then the config file', () => {
+    const lines: string[] = []
+    const write = (line: string) => lines.push(line)
+    serverLogger({ config: { logFormat: 'json', logLevel: 'warn' }, env: {} }, write).warn('from config')
+    serverLogger({ config: { logFormat: 'json' }, env: { LOG_FORMAT: 'text', LOG_LEVEL: 'error' } }, write).warn('dropped by LOG_LEVEL')
+    serverLogger({ format: 'json', config: { logFormat: 'text' }, env: { LOG_FORMAT: 'text' } }, write).info('from the flag')
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'warn', msg: 'from config' })
+    expect(lines).toHaveLength(2)
+    expect(JSON.parse(lines[1]!)).toMatchObject({ level: 'info', msg: 'from the flag' })
   })
 })
 
