@@ -38,7 +38,10 @@ async function serve(kind: Kind): Promise<void> {
     await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN1' })
     const buyer = await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB1' })
     // The limiter stays on (its cost is part of every request), with room for the whole run.
-    server = createServer(toNodeHandler(createHandler(program, { rateLimit: { limit: 1_000_000_000 } })))
+    // BENCH_OPS=1 adds what the standalone server runs with: a JSON request log (stdout, here /dev/null) and metrics.
+    const { createLogger } = await import('../dist/index.js')
+    const operations = process.env.BENCH_OPS ? { logger: createLogger({ format: 'json' }), metrics: true } : {}
+    server = createServer(toNodeHandler(createHandler(program, { rateLimit: { limit: 1_000_000_000 }, ...operations })))
     extra = { key, buyerId: buyer.id }
   }
   // The parent asks for this process's CPU time around each measurement.
@@ -48,7 +51,7 @@ async function serve(kind: Kind): Promise<void> {
 
 // BENCH_PROFILE=1 writes a CPU profile of the library server to /tmp/prof.
 async function startChild(kind: Kind): Promise<Server> {
-  const child = fork(fileURLToPath(import.meta.url), ['serve', kind], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE && kind === 'library' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])], stdio: 'inherit' })
+  const child = fork(fileURLToPath(import.meta.url), ['serve', kind], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE && kind === 'library' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])], stdio: process.env.BENCH_OPS && kind === 'library' ? ['inherit', 'ignore', 'inherit', 'ipc'] : 'inherit' })
   const info = await new Promise<{ port: number; key?: string; buyerId?: number }>((resolve) => child.once('message', resolve as never))
   return { child, ...info }
 }

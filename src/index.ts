@@ -1,21 +1,34 @@
 // affiliate-kit: the core. Adapters, HTTP and webhooks live in their own entry points.
 import { createAffiliateProgram as createCoreProgram, type AffiliateProgram, type AffiliateProgramOptions } from './core/program.js'
 import { createWebhookRunner, type WebhookRunnerOptions } from './webhooks/runner.js'
+import { observedRunnerOptions } from './ops/delivery-log.js'
+import type { Logger } from './ops/logger.js'
+import type { Metrics } from './ops/metrics.js'
 
 export type { AffiliateProgram, AffiliateProgramOptions, ProjectScope, TestDeliveryResult, WebhookRunner } from './core/program.js'
 
-export type { WebhookRunnerOptions } from './webhooks/runner.js'
+export type { AttemptReport, WebhookRunnerOptions } from './webhooks/runner.js'
 
-/**
- * Creates the program over a storage adapter, with the webhook dispatcher wired in.
- * `webhooks` tunes the dispatcher (header prefix, User-Agent, timeout, lease, jitter).
- */
-export function createAffiliateProgram(
-  options: AffiliateProgramOptions & { webhooks?: WebhookRunnerOptions },
-): Promise<AffiliateProgram> {
-  const { webhooks, ...rest } = options
-  return createCoreProgram({ webhookRunner: (program) => createWebhookRunner(program, webhooks), ...rest })
+export interface ProgramOptions extends AffiliateProgramOptions {
+  /** Tunes the dispatcher (header prefix, User-Agent, timeout, lease, jitter, onAttempt). */
+  webhooks?: WebhookRunnerOptions
+  /** Receives failed webhook deliveries and dispatcher errors. @default none (errors go to console.error) */
+  logger?: Logger
+  /** Counts webhook delivery attempts by outcome (share it with createHandler's `metrics`). @default none */
+  metrics?: Metrics
 }
+
+/** Creates the program over a storage adapter, with the webhook dispatcher wired in. */
+export function createAffiliateProgram(options: ProgramOptions): Promise<AffiliateProgram> {
+  const { webhooks, logger, metrics, ...rest } = options
+  const runnerOptions = observedRunnerOptions(webhooks, logger, metrics)
+  return createCoreProgram({ webhookRunner: (program) => createWebhookRunner(program, runnerOptions), ...rest })
+}
+
+export { createLogger, LOG_LEVELS } from './ops/logger.js'
+export type { LogFields, LogFormat, Logger, LoggerOptions, LogLevel } from './ops/logger.js'
+export { createMetrics } from './ops/metrics.js'
+export type { DeliveryOutcome, Metrics } from './ops/metrics.js'
 
 export { systemClock, testClock } from './core/clock.js'
 export type { Clock, TestClock } from './core/clock.js'

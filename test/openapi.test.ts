@@ -70,6 +70,7 @@ describe('OpenAPI document', () => {
       return reply
     }
 
+    const hook = await s.program.webhooks.create({ url: 'https://hooks.example.com/a', events: ['referral_signed_up'] })
     const ann = (await check('POST', '/affiliates', {}, { email: 'ann@example.com', referral_code: 'ANN' })).body.data
     await check('POST', '/affiliates', {}, { email: 'ann@example.com' })
     await check('GET', '/affiliates/:email', { email: 'ann@example.com' })
@@ -80,6 +81,10 @@ describe('OpenAPI document', () => {
     await check('GET', '/referrals/:email', { email: referral.user_email })
     await check('PUT', '/referrals/:email', { email: referral.user_email }, { status: 'converted' })
     await check('GET', '/referrals?affiliate_id=1', {})
+    const delivery = (await check('GET', '/webhooks/:webhookId/deliveries?status=pending', { webhookId: hook.id })).body.data[0]
+    await check('GET', '/webhooks/:webhookId/deliveries/:deliveryId', { webhookId: hook.id, deliveryId: delivery.id })
+    await check('GET', '/webhooks/:webhookId/deliveries/:deliveryId', { webhookId: hook.id, deliveryId: delivery.id + 1 })
+    await check('POST', '/webhooks/:webhookId/deliveries/:deliveryId/retry', { webhookId: hook.id, deliveryId: delivery.id })
     const created = (await check('POST', '/conversions', {}, { type: 'purchase', referral_code: 'ANN', base_value: 49, reference: 'ch_1' })).body.data
     await check('POST', '/conversions', {}, { type: 'purchase', referral_code: 'ANN', base_value: 49, reference: 'ch_1' })
     await check('POST', '/conversions', {}, { type: 'purchase', referral_code: 'ANN', base_value: 50, reference: 'ch_1' })

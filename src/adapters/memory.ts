@@ -63,6 +63,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
     ...rootRepositories(transaction),
     transaction,
     rateLimitStore: () => rateLimitStore,
+    ping: async () => {},
     close: async () => {},
   }
 }

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
 import { eventType, projectSettingsInput } from '../core/schemas.js'
+import { LOG_LEVELS } from '../ops/logger.js'
 
 const webhook = v.strictObject({
   url: v.pipe(v.string('must be a string'), v.url('must be a URL')),
@@ -21,6 +22,9 @@ export const serverConfig = v.strictObject({
     }),
   ),
   shape: v.optional(v.picklist(['primary', 'alternative'], 'must be primary or alternative')),
+  metrics: v.optional(v.boolean('must be true or false')),
+  logLevel: v.optional(v.picklist(LOG_LEVELS, 'must be debug, info, warn or error')),
+  logFormat: v.optional(v.picklist(['json', 'text'], 'must be json or text')),
 })
 export type ServerConfig = v.InferOutput<typeof serverConfig>
 
@@ -47,6 +51,6 @@ export function loadConfig(path: string | undefined): ServerConfig {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, ...settings } = config
   return settings
 }

@@ -6,13 +6,16 @@ import { SCOPES, type Scope } from '../core/types.js'
 import { ConfigError, loadConfig, projectSettingsOf } from './config.js'
 import { openStorage } from './database.js'
 import { serve } from './serve.js'
+import { WEBHOOKS_USAGE, webhooksCommand } from './webhooks-command.js'
 
 const USAGE = `usage:
   affiliate-kit serve [--port 8787] [--host 127.0.0.1] [--database <memory|postgres://...|pglite:dir>] [--config <file>]
+                     [--log-level debug|info|warn|error] [--log-format text|json]
   affiliate-kit keys create [--name <name>] [--scopes a,b] [--database ...]
   affiliate-kit keys list [--database ...]
   affiliate-kit keys revoke <id> [--database ...]
   affiliate-kit migrate [--database ...]
+${WEBHOOKS_USAGE}
 
 The database defaults to embedded PGlite in ./affiliate-data.
 AFFILIATE_KIT_API_KEY=rgk_... makes sure that key exists (scope *) when serving.`
@@ -30,6 +33,9 @@ async function main(argv: string[]): Promise<number> {
       config: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
+      status: { type: 'string' },
+      'log-level': { type: 'string' },
+      'log-format': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -47,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
       ...(values.database ? { database: values.database } : {}),
       ...(values.config ? { config: values.config } : {}),
       ...(process.env.AFFILIATE_KIT_API_KEY ? { apiKey: process.env.AFFILIATE_KIT_API_KEY } : {}),
+      ...(values['log-level'] ? { logLevel: values['log-level'] } : {}),
+      ...(values['log-format'] ? { logFormat: values['log-format'] } : {}),
       log,
     })
     await new Promise<void>((resolve) => {
@@ -66,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
       log('database is migrated and ready')
       return 0
     }
+    if (command === 'webhooks') return await webhooksCommand(program, sub, arg, { status: values.status, log })
     if (command === 'keys' && sub === 'create') {
       const scopes = values.scopes ? (values.scopes.split(',').map((scope) => scope.trim()) as Scope[]) : undefined
       const unknown = scopes?.find((scope) => scope !== '*' && !(SCOPES as readonly string[]).includes(scope))

@@ -1,13 +1,18 @@
 // `affiliate-kit serve`: the standalone server. Validates config, opens storage, ensures an API
 // key, syncs webhook endpoints from the config, serves /api/v1, runs the webhook dispatcher, and
-// drains in-flight requests and deliveries on SIGTERM/SIGINT.
+// drains in-flight requests and deliveries on SIGTERM/SIGINT. Logs through serverLogger
+// (logging.ts); serves /healthz, /readyz and, with `metrics: true` in the config, /metrics.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAffiliateProgram, type AffiliateProgram } from '../index.js'
 import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../http/node.js'
+import type { AppliedMigration } from '../adapters/sql/migrations.js'
+import type { Logger } from '../ops/logger.js'
+import { createMetrics } from '../ops/metrics.js'
 import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openStorage } from './database.js'
+import { serverLogger } from './logging.js'
 
 export interface ServeOptions {
   port: number
@@ -15,22 +20,35 @@ export interface ServeOptions {
   database?: string
   config?: string
   apiKey?: string
+  /** --log-level and --log-format (else LOG_LEVEL / LOG_FORMAT, else the config file). */
+  logLevel?: string
+  logFormat?: string
+  /** Prints a plain line: the API key created at first start (never a log record). */
   log: (line: string) => void
 }
 
-async function ensureApiKey(program: AffiliateProgram, apiKey: string | undefined, log: (line: string) => void) {
+async function ensureApiKey(program: AffiliateProgram, apiKey: string | undefined, logger: Logger, print: (line: string) => void) {
   if (apiKey) {
     await program.keys.ensure(apiKey)
-    log('API key from AFFILIATE_KIT_API_KEY is active')
+    logger.info('API key from AFFILIATE_KIT_API_KEY is active')
     return
   }
   const keys = (await program.keys.list()).filter((key) => key.revokedAt === null)
   if (keys.length > 0) {
-    log(`API keys: ${keys.length} active (prefixes ${keys.map((key) => key.prefix).join(', ')}); create another with "affiliate-kit keys create"`)
+    logger.info(`API keys: ${keys.length} active (prefixes ${keys.map((key) => key.prefix).join(', ')}); create another with "affiliate-kit keys create"`)
     return
   }
   const { key } = await program.keys.create({ name: 'first start' })
-  log(`created an API key (shown once, keep it): ${key}`)
+  print(`created an API key (shown once, keep it): ${key}`)
+}
+
+function logMigrations(logger: Logger, applied: AppliedMigration[] | null): void {
+  if (applied === null) logger.info('migrations: none (the memory storage has no schema)')
+  else if (applied.length === 0) logger.info('migrations: none applied, the schema is up to date')
+  else {
+    const migrations = applied.map((migration) => `${migration.version} ${migration.name}`).join(', ')
+    logger.info(`migrations applied: ${migrations}`, { migrations })
+  }
 }
 
 /** Creates or updates the config's endpoints, matched by URL; endpoints made elsewhere stay. */
@@ -50,15 +68,22 @@ async function syncWebhooks(program: AffiliateProgram, config: ServerConfig) {
 
 export async function serve(options: ServeOptions): Promise<{ url: string; close: () => Promise<void> }> {
   const config = loadConfig(options.config)
-  const { storage, description } = await openStorage(options.database)
-  const program = await createAffiliateProgram({ storage, settings: projectSettingsOf(config) })
-  await ensureApiKey(program, options.apiKey, options.log)
+  const logger = serverLogger({ level: options.logLevel, format: options.logFormat, config })
+  let migrations: AppliedMigration[] | null = null
+  const { storage, description } = await openStorage(options.database, { onMigrated: (applied) => (migrations = applied) })
+  const metrics = config.metrics ? createMetrics() : undefined
+  const program = await createAffiliateProgram({ storage, settings: projectSettingsOf(config), logger, ...(metrics ? { metrics } : {}) })
+  logger.info(`storage: ${description}`)
+  logMigrations(logger, migrations)
+  await ensureApiKey(program, options.apiKey, logger, options.log)
   await syncWebhooks(program, config)
 
   const handler = createHandler(program, {
     ...(config.shape ? { shape: config.shape } : {}),
     ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
-    onError: (error: unknown) => options.log(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
+    logger,
+    health: true,
+    metrics: metrics ?? false,
   })
   const server = createServer(toNodeHandler(handler))
   await new Promise<void>((resolve, reject) => {
@@ -69,8 +94,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const host = options.host.includes(':') ? `[${options.host}]` : options.host
   const url = `http://${host}:${port}/api/v1`
   program.webhooks.start()
-  options.log(`storage: ${description}`)
-  options.log(`listening on ${url}`)
+  logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
 
   let closing: Promise<void> | undefined
   const close = () =>

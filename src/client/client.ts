@@ -104,6 +104,14 @@ export function createClient(options: ClientOptions) {
     clicks: {
       create: (body: T.CreateClickBody, request?: RequestOptions) => call<T.ItemResponse<T.ApiClick>>('POST', '/clicks', body, undefined, request),
     },
+    webhooks: {
+      deliveries: (webhookId: number, query: T.ListQuery & { status?: T.ApiDeliveryStatus; event_type?: string } = {}) =>
+        call<T.ListResponse<T.ApiDelivery>>('GET', `/webhooks/${webhookId}/deliveries`, undefined, { ...query }),
+      delivery: (webhookId: number, deliveryId: number) => call<T.ItemResponse<T.ApiDeliveryDetail>>('GET', `/webhooks/${webhookId}/deliveries/${deliveryId}`),
+      /** Makes the delivery due now (202); the running dispatcher sends it on its next pass. */
+      retry: (webhookId: number, deliveryId: number, request?: RequestOptions) =>
+        call<T.ItemResponse<T.ApiDeliveryDetail>>('POST', `/webhooks/${webhookId}/deliveries/${deliveryId}/retry`, undefined, undefined, request),
+    },
   }
 }
 

@@ -95,6 +95,34 @@ export interface ApiClick {
   created_at: string
 }
 
+export type ApiDeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed'
+
+/** One event sent (or to be sent) to one webhook endpoint. */
+export interface ApiDelivery {
+  id: number
+  webhook_id: number
+  event_type: string
+  status: ApiDeliveryStatus
+  attempts: number
+  last_status_code: number | null
+  next_attempt_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface ApiDeliveryAttempt {
+  attempted_at: string
+  status_code: number | null
+  duration_ms: number
+  response_excerpt: string | null
+  error: string | null
+}
+
+export interface ApiDeliveryDetail extends ApiDelivery {
+  /** Oldest first. */
+  attempt_history: ApiDeliveryAttempt[]
+}
+
 type Money = number | string
 
 export interface CreateAffiliateBody {

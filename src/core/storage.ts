@@ -246,6 +246,8 @@ export interface OutboxRepository {
    * calls recordAttempt with a final status. Null when the endpoint is not in the project.
    */
   insertTestDelivery(request: { event: NewEvent; endpointId: number; leaseUntil: Date }): Promise<ClaimedDelivery | null>
+  /** How many deliveries, in every project, are pending or being sent (the outbox backlog). */
+  backlog(): Promise<number>
 }
 
 export interface IdempotencyRepository {
@@ -295,5 +297,7 @@ export interface StoragePort extends StorageTx {
   transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>
   /** A limiter store shared by every process using this storage. */
   rateLimitStore(): RateLimitStore
+  /** Resolves once the database answers a trivial query; rejects when it cannot be reached. */
+  ping(): Promise<void>
   close(): Promise<void>
 }

@@ -34,6 +34,7 @@ export const SCOPES = [
   'coupons:write',
   'payouts:read',
   'payouts:write',
+  'webhooks:read',
   'webhooks:write',
 ] as const
 export type Scope = (typeof SCOPES)[number] | '*'

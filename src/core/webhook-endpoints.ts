@@ -2,7 +2,7 @@
 // through /api/v1. Secrets are write-only: views never carry them.
 import type { ProjectContext } from './context.js'
 import { NotFoundError, ValidationError } from './errors.js'
-import { eventType, validate } from './schemas.js'
+import { eventType, id as idSchema, validate } from './schemas.js'
 import type { Delivery, DeliveryAttempt, EventType, WebhookEndpoint, WebhookSigningMode } from './types.js'
 import { listWindow } from './conflicts.js'
 import { isForbiddenHost } from './network.js'
@@ -127,6 +127,13 @@ export function webhookEndpointsService(ctx: ProjectContext) {
       const { limit: _limit, offset: _offset, ...filters } = data
       const page = await storage.outbox.listDeliveries(projectId, { ...filters, ...window })
       return { ...page, ...window }
+    },
+
+    /** One delivery of the project (its endpoint, event type, status, attempts made, next attempt). */
+    async delivery(deliveryId: number): Promise<Delivery> {
+      const delivery = await storage.outbox.getDelivery(projectId, validate(idSchema, deliveryId, 'deliveryId'))
+      if (!delivery) throw new NotFoundError('delivery not found', 'deliveryId')
+      return delivery
     },
 
     /** Every attempt of one delivery, oldest first (status code, response time, excerpt, error). */

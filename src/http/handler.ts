@@ -1,13 +1,17 @@
 // createHandler(program, options): the REST API of docs/api.md as a fetch handler
 // `(Request) => Promise<Response>`: auth and scopes, rate limit, body limits, JSON parsing,
 // Idempotency-Key, routing, and the error forms of both shapes. No input produces a 500.
+// Optionally: a log line and metrics per request, and the operator endpoints (operations.ts).
 import { openApiDocument } from './openapi.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { hasScope, type VerifiedKey } from '../core/keys.js'
-import { fromFetchRequest, RESPOND, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse } from './bodies.js'
+import { fromFetchRequest, RESPOND, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from './bodies.js'
 import { errorInfo, GENERIC_ERROR, HttpError, type ErrorInfo } from './errors.js'
 import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type StoredResponse } from './idempotency.js'
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js'
+import { errorText, type Logger } from '../ops/logger.js'
+import { createMetrics, type Metrics } from '../ops/metrics.js'
+import { operationAnswers } from './operations.js'
 import type { RouteContext, RouteDef, RouteResult } from './route.js'
 import { Router } from './router.js'
 import { parseTarget } from './target.js'
@@ -17,6 +21,7 @@ import { couponRoutes } from './routes/coupons.js'
 import { payoutRoutes } from './routes/payouts.js'
 import { referralRoutes } from './routes/referrals.js'
 import { webhookTest } from './routes/webhook-test.js'
+import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js'
 import { alternativeError } from './shapes/alternative.js'
 import { primaryError } from './shapes/primary.js'
 
@@ -29,15 +34,36 @@ export interface HandlerOptions {
   rateLimit?: RateLimitOptions | false
   /** Largest accepted request body in bytes; larger is 413. @default 1048576 (1 MiB) */
   maxBodyBytes?: number
-  /** Called with every unexpected error (answered with a generic 500). @default console.error */
+  /** Called with every unexpected error (answered with a generic 500). @default logger.error, or console.error without a logger */
   onError?: (error: unknown, request: { method: string; url: string }) => void
+  /** Gets one line per request (method, route pattern, status, duration in ms; 5xx as errors). @default none */
+  logger?: Logger
+  /** Serves GET /healthz (liveness) and GET /readyz (503 while the database is unreachable) at the server root, without a key. @default false */
+  health?: boolean
+  /**
+   * Serves GET /metrics (Prometheus text) at the server root, without a key: requests by route and
+   * status, latency, the outbox backlog. Pass a Metrics of your own to share it with the webhook
+   * dispatcher (createAffiliateProgram's `metrics`). @default false
+   */
+  metrics?: boolean | Metrics
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
-export const ROUTES: RouteDef[] = [...affiliateRoutes, ...referralRoutes, ...conversionRoutes, ...couponRoutes, ...payoutRoutes]
+export const ROUTES: RouteDef[] = [...affiliateRoutes, ...referralRoutes, ...conversionRoutes, ...couponRoutes, ...payoutRoutes, ...webhookDeliveryRoutes]
 const WEBHOOK_TEST: RouteDef = { method: 'POST', path: '/project/:projectId/webhooks/:webhookId/test', scope: 'webhooks:write', handle: webhookTest }
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
+/** The route label of requests refused before a route was found (401, 404, 429...). */
+const UNMATCHED = 'unmatched'
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+
+/** Which route a request reached, for its log line and metrics. */
+interface Trace {
+  route: string
+  started: number
+  /** /healthz, /readyz or /metrics: polled often, so logged at debug level. */
+  operation?: true
+}
 
 function normalizeBase(path: string): string {
   const trimmed = `/${path}`.replace(/\/+/g, '/').replace(/\/$/, '')
@@ -81,12 +107,21 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
   const apiRoot = basePath.replace(/\/v\d+$/, '')
   const alt = options.shape === 'alternative'
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
-  const onError = options.onError ?? ((error: unknown) => console.error('affiliate-kit: unexpected error', error))
+  const logger = options.logger ?? null
+  const metrics = options.metrics === true ? createMetrics() : options.metrics || null
+  const onError =
+    options.onError ??
+    (logger
+      ? (error: unknown, request: { method: string; url: string }) => logger.error('unexpected error', { method: request.method, error: errorText(error) })
+      : (error: unknown) => console.error('affiliate-kit: unexpected error', error))
+  const operations = operationAnswers(program.storage, { health: options.health === true, metrics, logger })
   const limiter = createRateLimiter(options.rateLimit, () => program.storage.rateLimitStore())
   const renderError = alt ? alternativeError : primaryError
   const router = new Router<RouteDef>()
   for (const route of ROUTES) router.add(route.method, route.path, route)
   const rootRouter = new Router<RouteDef>().add(WEBHOOK_TEST.method, WEBHOOK_TEST.path, WEBHOOK_TEST)
+  const routeLabels = new Map<RouteDef, string>(ROUTES.map((route) => [route, `${basePath}${route.path}`]))
+  routeLabels.set(WEBHOOK_TEST, `${apiRoot}${WEBHOOK_TEST.path}`)
 
   let openApiText: string | undefined
 
@@ -135,11 +170,20 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     return value
   }
 
-  async function serve(request: IncomingRequest, headers: Record<string, string>): Promise<OutgoingResponse> {
+  async function serve(request: IncomingRequest, headers: Record<string, string>, trace: Trace | null): Promise<OutgoingResponse> {
     const { path, query } = parseTarget(request.target)
+    const operation = operations !== null && request.method === 'GET' ? operations.get(path) : undefined
+    if (operation) {
+      if (trace) {
+        trace.route = path
+        trace.operation = true
+      }
+      return operation()
+    }
     const inner = under(path, basePath)
     if (inner === '/openapi.json' && request.method === 'GET') {
       // Public, like any API description: no key, no rate limit.
+      if (trace) trace.route = `${basePath}/openapi.json`
       openApiText ??= JSON.stringify(openApiDocument(basePath))
       return json(200, openApiText, headers)
     }
@@ -154,10 +198,11 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
       if (!outcome.allowed) throw new HttpError('rate_limit_exceeded', 'rate limit exceeded; retry after the Retry-After seconds')
     }
     const { route, params } = inner !== null ? router.match(request.method, inner) : rootRouter.match(request.method, rootInner!)
+    if (trace) trace.route = routeLabels.get(route)!
     if (params.projectId !== undefined && params.projectId !== key.projectId) throw new HttpError('not_found', 'project not found')
     if (!hasScope(key.scopes, route.scope)) throw new HttpError('permission_denied', `this API key lacks the ${route.scope} scope`)
 
-    const hasBody = route.method === 'POST' || route.method === 'PUT'
+    const hasBody = (route.method === 'POST' || route.method === 'PUT') && route.body !== false
     const raw = hasBody ? await readBody(request) : ''
     const ctx: RouteContext = {
       api: program.project(key.projectId),
@@ -193,10 +238,36 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     return json(stored.status, stored.status === 204 ? null : stored.body, headers)
   }
 
-  async function respond(request: IncomingRequest): Promise<OutgoingResponse> {
+  /** The request's log line and metrics. */
+  function observe(method: string, trace: Trace, status: number): void {
+    const ms = performance.now() - trace.started
+    const label = KNOWN_METHODS.has(method) ? method : 'OTHER'
+    try {
+      metrics?.observeRequest(label, trace.route, status, ms / 1000)
+      const fields = { method: label, route: trace.route, status, duration_ms: Math.round(ms * 100) / 100 }
+      if (status >= 500) logger?.error('request', fields)
+      else if (trace.operation) logger?.debug('request', fields)
+      else logger?.info('request', fields)
+    } catch {
+      // A failing logger must not turn into an unanswered request.
+    }
+  }
+
+  // Without a logger or metrics, requests go straight to answer(): nothing timed, nothing traced.
+  const respond: Respond =
+    logger === null && metrics === null
+      ? (request) => answer(request, null)
+      : async (request) => {
+          const trace: Trace = { route: UNMATCHED, started: performance.now() }
+          const response = await answer(request, trace)
+          observe(request.method, trace, response.status)
+          return response
+        }
+
+  async function answer(request: IncomingRequest, trace: Trace | null): Promise<OutgoingResponse> {
     const headers: Record<string, string> = {}
     try {
-      return await serve(request, headers)
+      return await serve(request, headers, trace)
     } catch (error) {
       let info = errorInfo(error)
       if (!info) {

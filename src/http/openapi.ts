@@ -36,6 +36,8 @@ const CPL = ref('CouponList', R.list(R.couponRecord))
 const P = ref('PayoutResponse', R.item(R.payoutRecord))
 const PL = ref('PayoutList', R.list(R.payoutRecord))
 const K = ref('ClickResponse', R.item(R.clickRecord))
+const D = ref('DeliveryResponse', R.item(R.deliveryDetailRecord))
+const DL = ref('DeliveryList', R.list(R.deliveryRecord))
 
 /** Every route of the primary shape under the base path. */
 export const OPERATIONS: Operation[] = [
@@ -62,6 +64,9 @@ export const OPERATIONS: Operation[] = [
   { method: 'POST', path: '/payouts', scope: 'payouts:write', summary: 'Record a payout made outside the service', body: S.createPayoutBody, responses: { 201: P }, errors: [400, 404] },
   { method: 'GET', path: '/payouts/:id', scope: 'payouts:read', summary: 'Retrieve a payout', responses: { 200: P }, errors: [400, 404] },
   { method: 'POST', path: '/clicks', scope: 'referrals:write', summary: 'Count a click on a referral link', body: S.trackClickBody, responses: { 201: K }, errors: [400, 404] },
+  { method: 'GET', path: '/webhooks/:webhookId/deliveries', scope: 'webhooks:read', summary: "List a webhook endpoint's deliveries, newest first", query: S.listDeliveriesQuery, responses: { 200: DL }, errors: [400, 404] },
+  { method: 'GET', path: '/webhooks/:webhookId/deliveries/:deliveryId', scope: 'webhooks:read', summary: 'Retrieve a delivery with its attempts', responses: { 200: D }, errors: [400, 404] },
+  { method: 'POST', path: '/webhooks/:webhookId/deliveries/:deliveryId/retry', scope: 'webhooks:write', summary: 'Send a delivery again now (no body)', responses: { 202: D }, errors: [400, 404, 409] },
 ]
 
 const ERROR_TEXT: Record<number, string> = {

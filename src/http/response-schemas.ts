@@ -85,6 +85,28 @@ export const payoutRecord = v.strictObject({
 
 export const clickRecord = v.strictObject({ id, affiliate_id: id, created_at: timestamp })
 
+export const deliveryRecord = v.strictObject({
+  id,
+  webhook_id: id,
+  event_type: v.string(),
+  status: v.picklist(['pending', 'delivering', 'succeeded', 'failed']),
+  attempts: v.number(),
+  last_status_code: v.nullable(v.number()),
+  next_attempt_at: v.nullable(timestamp),
+  created_at: timestamp,
+  updated_at: timestamp,
+})
+
+export const deliveryAttemptRecord = v.strictObject({
+  attempted_at: timestamp,
+  status_code: v.nullable(v.number()),
+  duration_ms: v.number(),
+  response_excerpt: v.nullable(v.string()),
+  error: v.nullable(v.string()),
+})
+
+export const deliveryDetailRecord = v.strictObject({ ...deliveryRecord.entries, attempt_history: v.array(deliveryAttemptRecord) })
+
 export const pagination = v.strictObject({ limit: v.number(), offset: v.number(), total: v.number(), has_more: v.boolean() })
 
 export const item = <S extends v.GenericSchema>(data: S) => v.strictObject({ success: v.literal(true), data })

@@ -32,6 +32,8 @@ export interface RouteDef {
   method: Method
   path: string
   scope: Scope
+  /** false: a POST that takes no body (none is read; no Content-Type needed). @default true for POST and PUT */
+  body?: false
   handle(ctx: RouteContext): Promise<RouteResult>
 }
 

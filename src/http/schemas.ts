@@ -191,3 +191,12 @@ export const createPayoutBodyAlternative = v.strictObject({
   method: v.optional(payoutMethod),
   payment_date: v.optional(str(40)),
 })
+
+// The webhook delivery log ------------------------------------------------------------------
+
+export const listDeliveriesQuery = v.strictObject({
+  limit,
+  offset,
+  status: v.optional(v.picklist(['pending', 'delivering', 'succeeded', 'failed'], 'must be pending, delivering, succeeded or failed')),
+  event_type: v.optional(eventType),
+})

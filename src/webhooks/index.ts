@@ -3,7 +3,7 @@
 export { signPayload, standardSignatureHeader, verifySignature, verifyStandardWebhook } from './signing.js'
 export type { RawBody, StandardVerifyOptions } from './signing.js'
 export { createWebhookRunner } from './runner.js'
-export type { WebhookRunnerOptions } from './runner.js'
+export type { AttemptReport, WebhookRunnerOptions } from './runner.js'
 export { sendTestDelivery } from './test-delivery.js'
 export type { TestDeliveryResult } from './test-delivery.js'
 export type { WebhookRunner } from '../core/program.js'

@@ -25,6 +25,26 @@ export interface WebhookRunnerOptions extends TransportOptions {
   concurrency?: number
   /** Storage errors of the background loop (it keeps running). @default console.error */
   onError?: (error: unknown) => void
+  /** Called after every recorded attempt (for logs and metrics); what it throws goes to onError. */
+  onAttempt?: (report: AttemptReport) => void
+}
+
+/** One recorded delivery attempt, as onAttempt receives it. */
+export interface AttemptReport {
+  projectId: string
+  endpointId: number
+  deliveryId: number
+  eventType: EventType
+  /** 1 for the first attempt. */
+  attempt: number
+  /** retrying: failed, another attempt is scheduled at nextAttemptAt; failed: no attempt left. */
+  outcome: 'succeeded' | 'retrying' | 'failed'
+  statusCode: number | null
+  error: string | null
+  durationMs: number
+  nextAttemptAt: Date | null
+  /** A test delivery (sent by hand, never retried). */
+  test: boolean
 }
 
 const DEFAULT_DELAYS = [5, 300, 1800]
@@ -79,6 +99,7 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
     // The wait counts from the end of this attempt: a receiver that timed out gets its full delay.
     const finishedAt = now.getTime() + Math.round(result.durationMs)
     const nextAttemptAt = retry ? new Date(finishedAt + nextDelayMs(delays, attempt, result)) : null
+    const error = result.error ?? (ok ? null : `HTTP ${result.statusCode}`)
     await storage.outbox.recordAttempt({
       deliveryId: delivery.id,
       status,
@@ -88,9 +109,19 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
         statusCode: result.statusCode,
         durationMs: result.durationMs,
         responseExcerpt: result.excerpt,
-        error: result.error ?? (ok ? null : `HTTP ${result.statusCode}`),
+        error,
       },
     })
+    if (options.onAttempt) {
+      const outcome = status === 'pending' ? 'retrying' : status
+      const { projectId, endpointId, id: deliveryId, eventType } = delivery
+      const report = { projectId, endpointId, deliveryId, eventType, attempt, outcome, statusCode: result.statusCode, error, durationMs: result.durationMs, nextAttemptAt, test: final } as const
+      try {
+        options.onAttempt(report)
+      } catch (hookError) {
+        onError(hookError)
+      }
+    }
     return result
   }
 

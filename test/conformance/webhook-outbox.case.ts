@@ -72,5 +72,25 @@ export function webhookOutboxCases(context: CaseContext): void {
       expect(await storage.outbox.insertTestDelivery({ event: { ...event, projectId: other.program.projectId }, endpointId: target.id, leaseUntil: lease })).toBeNull()
       expect((await storage.outbox.listDeliveries(other.program.projectId, { limit: 10, offset: 0 })).total).toBe(0)
     })
+
+    it('backlog counts deliveries pending or being sent, in every project; ping answers', async () => {
+      const { program, storage, clock } = await context.program()
+      await storage.ping()
+      await program.webhooks.create({ url: 'https://hooks.example.com/b', events: ['payout.created'] })
+      const before = await storage.outbox.backlog()
+      const at = clock.now()
+      for (const n of [1, 2]) {
+        await storage.transaction((tx) => tx.outbox.enqueue({ projectId: program.projectId, type: 'payout.created', body: `{"n":${n}}`, createdAt: at }))
+      }
+      expect(await storage.outbox.backlog()).toBe(before + 2)
+      const [first, second] = mine(await storage.outbox.claim({ now: at, limit: 10_000, leaseMs: 60_000 }), program.projectId)
+      expect(await storage.outbox.backlog()).toBe(before + 2)
+      const attempt = { attemptedAt: at, statusCode: 200, durationMs: 1, responseExcerpt: null, error: null }
+      await storage.outbox.recordAttempt({ deliveryId: first!.delivery.id, status: 'succeeded', nextAttemptAt: null, attempt })
+      await storage.outbox.recordAttempt({ deliveryId: second!.delivery.id, status: 'failed', nextAttemptAt: null, attempt: { ...attempt, statusCode: 500 } })
+      expect(await storage.outbox.backlog()).toBe(before)
+      await storage.outbox.requeue(program.projectId, second!.delivery.id, at)
+      expect(await storage.outbox.backlog()).toBe(before + 1)
+    })
   })
 }

@@ -147,6 +147,12 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ou
       )
       return { delivery: { ...delivery }, event: { ...stored }, endpoint: { ...endpoint } }
     },
+    async backlog() {
+      materializeOutbox()
+      let waiting = 0
+      for (const row of state.deliveries.rows.values()) if (row.status === 'pending' || row.status === 'delivering') waiting++
+      return waiting
+    },
   }
 
   return { outbox, materializeOutbox }

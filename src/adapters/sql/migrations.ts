@@ -256,6 +256,11 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
   },
 ]
 
+export interface AppliedMigration {
+  version: number
+  name: string
+}
+
 /** Validates a schema name and returns it quoted for SQL text. */
 export function quoteSchema(schema: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
@@ -264,10 +269,10 @@ export function quoteSchema(schema: string): string {
   return `"${schema}"`
 }
 
-/** Applies every migration not yet recorded in `{schema}.schema_migrations`. */
-export async function migrate(executor: SqlExecutor, schema: string): Promise<void> {
+/** Applies every migration not yet recorded in `{schema}.schema_migrations`; resolves with those it applied, oldest first. */
+export async function migrate(executor: SqlExecutor, schema: string): Promise<AppliedMigration[]> {
   const s = quoteSchema(schema)
-  await executor.transaction(async (tx) => {
+  return executor.transaction(async (tx) => {
     // One lock per schema: concurrent starters wait here, then see the versions already applied.
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`affiliate-kit:${schema}`])
     await tx.query(`CREATE SCHEMA IF NOT EXISTS ${s}`)
@@ -275,11 +280,14 @@ export async function migrate(executor: SqlExecutor, schema: string): Promise<vo
       `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     )
     const rows = await tx.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`)
-    const applied = new Set(rows.map((row) => Number(row.version)))
+    const present = new Set(rows.map((row) => Number(row.version)))
+    const applied: AppliedMigration[] = []
     for (const migration of MIGRATIONS) {
-      if (applied.has(migration.version)) continue
+      if (present.has(migration.version)) continue
       for (const statement of migration.statements) await tx.query(statement.replaceAll('{s}', s))
       await tx.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name])
+      applied.push({ version: migration.version, name: migration.name })
     }
+    return applied
   })
 }

@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import type { RateLimitStore, StoragePort, StorageTx } from '../../core/storage.js'
 import { run } from './codec.js'
 import type { SqlClient, SqlExecutor } from './executor.js'
-import { migrate, quoteSchema } from './migrations.js'
+import { migrate, quoteSchema, type AppliedMigration } from './migrations.js'
 import { conversionRepository } from './repositories/conversions.js'
 import {
   affiliateRepository,
@@ -26,6 +26,8 @@ export interface SqlStorageOptions {
    * @default 'affiliate_kit'
    */
   schema?: string
+  /** Called once the schema is up to date, with the migrations this storage applied (often none). */
+  onMigrated?: (applied: AppliedMigration[]) => void
 }
 
 function repositories(db: SqlClient, t: Tables): StorageTx {
@@ -53,7 +55,7 @@ export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {
   let ready: Promise<void> | null = null
   const ensureReady = () => {
     if (!ready) {
-      ready = migrate(executor, schema)
+      ready = migrate(executor, schema).then((applied) => options.onMigrated?.(applied))
       ready.catch(() => (ready = null))
     }
     return ready
@@ -102,6 +104,9 @@ export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {
     ...repositories(rootClient, tables),
     transaction: (fn) => transaction((tx) => fn(tx)),
     rateLimitStore: () => rateLimitStore,
+    ping: async () => {
+      await rootClient.query('SELECT 1')
+    },
     close: () => executor.close(),
   }
 }

@@ -147,6 +147,16 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache 
       )
       return rows.length > 0
     },
+    async backlog() {
+      // Two counts, so each can use its partial index (due / lease) instead of scanning every delivery.
+      const rows = await run(
+        db,
+        `SELECT (SELECT count(*) FROM ${deliveries.name} WHERE status = 'pending')
+              + (SELECT count(*) FROM ${deliveries.name} WHERE status = 'delivering') AS backlog`,
+        [],
+      )
+      return Number(rows[0]!.backlog)
+    },
   }
 }
 

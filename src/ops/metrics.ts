@@ -1,0 +1,89 @@
+// Prometheus metrics of one process: HTTP requests by method, route pattern and status, a
+// latency histogram per route, webhook delivery attempts by outcome, and the outbox backlog
+// (read at scrape time). Rendered in the Prometheus text exposition format 0.0.4.
+
+/** What became of one delivery attempt: sent, failed with another attempt scheduled, or given up. */
+export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed'
+
+export interface Metrics {
+  /** One answered request; `route` is the route pattern (never the raw path). */
+  observeRequest(method: string, route: string, status: number, seconds: number): void
+  observeDelivery(outcome: DeliveryOutcome): void
+  /** The exposition text; `backlog` (deliveries pending or being sent) is left out when null. */
+  render(gauges: { backlog: number | null }): string
+}
+
+/** Latency bucket bounds in seconds. */
+const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+const OUTCOMES: DeliveryOutcome[] = ['succeeded', 'retrying', 'failed']
+
+interface Histogram {
+  labels: string
+  /** Observations per bucket (not cumulative); the last slot counts those above every bound. */
+  counts: number[]
+  sum: number
+}
+
+const escape = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
+const labelText = (labels: Record<string, string>) =>
+  Object.entries(labels)
+    .map(([name, value]) => `${name}="${escape(value)}"`)
+    .join(',')
+
+function header(name: string, type: 'counter' | 'gauge' | 'histogram', help: string): string {
+  return `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n`
+}
+
+export function createMetrics(): Metrics {
+  const requests = new Map<string, { labels: string; count: number }>()
+  const latencies = new Map<string, Histogram>()
+  const deliveries: Record<DeliveryOutcome, number> = { succeeded: 0, retrying: 0, failed: 0 }
+
+  return {
+    observeRequest(method, route, status, seconds) {
+      const routeKey = `${method} ${route}`
+      const key = `${routeKey} ${status}`
+      let counter = requests.get(key)
+      if (!counter) requests.set(key, (counter = { labels: labelText({ method, route, status: String(status) }), count: 0 }))
+      counter.count++
+      let histogram = latencies.get(routeKey)
+      if (!histogram) latencies.set(routeKey, (histogram = { labels: labelText({ method, route }), counts: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0 }))
+      let index = 0
+      while (index < BUCKETS.length && seconds > BUCKETS[index]!) index++
+      histogram.counts[index]!++
+      histogram.sum += seconds
+    },
+
+    observeDelivery(outcome) {
+      deliveries[outcome]++
+    },
+
+    render({ backlog }) {
+      let text = header('affiliate_kit_http_requests_total', 'counter', 'HTTP requests answered, by method, route pattern and status.')
+      for (const { labels, count } of requests.values()) text += `affiliate_kit_http_requests_total{${labels}} ${count}\n`
+      text += header('affiliate_kit_http_request_duration_seconds', 'histogram', 'Time from receiving a request to its answer, by method and route pattern.')
+      for (const { labels, counts, sum } of latencies.values()) {
+        let cumulative = 0
+        for (let index = 0; index < BUCKETS.length; index++) {
+          cumulative += counts[index]!
+          text += `affiliate_kit_http_request_duration_seconds_bucket{${labels},le="${BUCKETS[index]}"} ${cumulative}\n`
+        }
+        cumulative += counts[BUCKETS.length]!
+        text += `affiliate_kit_http_request_duration_seconds_bucket{${labels},le="+Inf"} ${cumulative}\n`
+        text += `affiliate_kit_http_request_duration_seconds_sum{${labels}} ${sum}\n`
+        text += `affiliate_kit_http_request_duration_seconds_count{${labels}} ${cumulative}\n`
+      }
+      text += header(
+        'affiliate_kit_webhook_delivery_attempts_total',
+        'counter',
+        'Webhook delivery attempts made by this process, by outcome: succeeded, retrying (failed, another attempt scheduled), failed (no attempt left).',
+      )
+      for (const outcome of OUTCOMES) text += `affiliate_kit_webhook_delivery_attempts_total{outcome="${outcome}"} ${deliveries[outcome]}\n`
+      if (backlog !== null) {
+        text += header('affiliate_kit_webhook_outbox_backlog', 'gauge', 'Webhook deliveries waiting to be sent or being sent, in every project of the storage.')
+        text += `affiliate_kit_webhook_outbox_backlog ${backlog}\n`
+      }
+      return text
+    },
+  }
+}

@@ -1,0 +1,99 @@
+// Operating the standalone server, as processes: JSON logs (startup with the migrations applied,
+// one line per request, failed deliveries against a real receiver answering 500), /healthz,
+// /readyz and /metrics, then `webhooks deliveries` and `webhooks retry` on the stopped server's
+// data, and the retried delivery sent by the next start.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { MIGRATIONS } from '../src/adapters/sql/migrations.js'
+import { api, run } from './cli/process.js'
+import { parsePrometheus, sampleValue } from './ops/prometheus.js'
+import { answer, startReceiver } from './webhooks-helpers.js'
+
+const KEY = `rgk_${'Ops0Test1Key2'.repeat(3)}xyz`
+const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-ops-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const jsonLines = (output: string) =>
+  output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+
+describe('operating affiliate-kit serve', () => {
+  it('logs as JSON, serves health and metrics, and lists and retries a failed delivery from the CLI', async () => {
+    const hook = await startReceiver(answer(500, 'down'))
+    const database = `pglite:${join(dir, 'data')}`
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ allowPrivateNetworks: true, webhookRetryDelaysSeconds: [], webhooks: [{ url: hook.url, events: ['referral_converted'] }], metrics: true }),
+    )
+    try {
+      const first = run(['serve', '--port', '0', '--database', database, '--config', 'config.json', '--log-format', 'json'], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
+      const [, url] = await first.waitFor(/"msg":"listening on (http:\/\/[^"]+)"/)
+      const root = url!.replace(/\/api\/v1$/, '')
+      expect((await fetch(`${root}/healthz`)).status).toBe(200)
+      expect(await (await fetch(`${root}/readyz`)).json()).toEqual({ status: 'ready' })
+      expect((await api(url!, KEY, 'POST', '/affiliates', { email: 'ann@example.com', referral_code: 'ANN' })).status).toBe(201)
+      expect((await api(url!, KEY, 'POST', '/conversions', { type: 'purchase', referral_code: 'ANN', email: 'bob@example.com', base_value: 10 })).status).toBe(201)
+      await first.waitFor(/webhook delivery failed; no attempt left/, 30_000)
+      const metrics = parsePrometheus(await (await fetch(`${root}/metrics`)).text())
+      expect(sampleValue(metrics, 'affiliate_kit_http_requests_total', { method: 'POST', route: '/api/v1/conversions', status: '201' })).toBe(1)
+      expect(sampleValue(metrics, 'affiliate_kit_webhook_delivery_attempts_total', { outcome: 'failed' })).toBe(1)
+      expect(sampleValue(metrics, 'affiliate_kit_webhook_outbox_backlog')).toBe(0)
+      expect(await first.stop()).toBe(0)
+
+      // Every stdout line is JSON; the created-key line is absent because the key came from the environment.
+      const [stdout, shutdown] = [first.output().split('shutting down')[0]!, first.output().split('shutting down')[1]]
+      expect(shutdown).toBeDefined()
+      const records = jsonLines(stdout)
+      const names = MIGRATIONS.map((migration) => `${migration.version} ${migration.name}`).join(', ')
+      expect(records.map((record) => record.msg)).toEqual(expect.arrayContaining([`migrations applied: ${names}`, expect.stringMatching(/^storage: embedded PGlite in /)]))
+      const requests = records.filter((record) => record.msg === 'request' && record.level === 'info')
+      expect(requests.map(({ method, route, status }) => `${method} ${route} ${status}`)).toEqual(['POST /api/v1/affiliates 201', 'POST /api/v1/conversions 201'])
+      expect(requests.every((record) => typeof record.duration_ms === 'number')).toBe(true)
+      const failure = records.find((record) => record.msg === 'webhook delivery failed; no attempt left')!
+      expect(failure).toMatchObject({ level: 'error', attempt: 1, status_code: 500, error: 'HTTP 500', next_attempt_at: null })
+      expect(first.output()).not.toContain('example.com')
+      expect(first.output()).not.toContain(KEY)
+
+      const listed = run(['webhooks', 'deliveries', String(failure.endpoint_id), '--status', 'failed', '--database', database], { cwd: dir })
+      expect(await listed.exited).toBe(0)
+      expect(listed.output()).toMatch(new RegExp(`^${failure.delivery_id}\\treferral_converted\\tfailed\\t1\\t500\\t\\t\\S+\\tHTTP 500$`, 'm'))
+      const retried = run(['webhooks', 'retry', String(failure.delivery_id), '--database', database], { cwd: dir })
+      expect(await retried.exited).toBe(0)
+      expect(retried.output()).toContain(`delivery ${failure.delivery_id} is due now`)
+
+      hook.reply(answer(200, 'ok'))
+      const second = run(['serve', '--port', '0', '--database', database, '--config', 'config.json'], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
+      await second.waitFor(/listening on http/)
+      expect(second.output()).toMatch(/^\S+Z INFO {2}migrations: none applied, the schema is up to date$/m)
+      for (let waited = 0; hook.requests.length < 2 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(hook.requests).toHaveLength(2)
+      expect(await second.stop()).toBe(0)
+
+      const after = run(['webhooks', 'deliveries', String(failure.endpoint_id), '--database', database], { cwd: dir })
+      expect(await after.exited).toBe(0)
+      expect(after.output()).toMatch(new RegExp(`^${failure.delivery_id}\\treferral_converted\\tsucceeded\\t2\\t200\\t`, 'm'))
+
+      const unknown = run(['webhooks', 'deliveries', '999', '--database', database], { cwd: dir })
+      expect(await unknown.exited).toBe(1)
+      expect(unknown.output()).toContain('webhook endpoint not found')
+      const bad = run(['webhooks', 'retry', 'abc', '--database', database], { cwd: dir })
+      expect(await bad.exited).toBe(1)
+      expect(bad.output()).toContain('needs a numeric id')
+    } finally {
+      await hook.close()
+    }
+  }, 180_000)
+
+  it('refuses a bad --log-level and a bad LOG_FORMAT, naming them', async () => {
+    const level = run(['serve', '--port', '0', '--database', 'memory', '--log-level', 'loud'])
+    expect(await level.exited).toBe(1)
+    expect(level.output()).toContain('--log-level: the log level must be debug, info, warn, error; got "loud"')
+    const format = run(['serve', '--port', '0', '--database', 'memory'], { env: { LOG_FORMAT: 'xml' } })
+    expect(await format.exited).toBe(1)
+    expect(format.output()).toContain('LOG_FORMAT: the log format must be json, text; got "xml"')
+  }, 60_000)
+})
