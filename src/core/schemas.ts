@@ -35,13 +35,27 @@ export const id = v.pipe(
 const text = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`))
 export const money = v.union([v.number(), v.string()], 'must be a number')
 export const currency = v.pipe(v.string('must be a string'), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'must be a three-letter currency code'))
+/**
+ * Earliest and latest instants accepted: years 1000 to 9999 UTC. Every storage keeps these exactly
+ * (PGlite reads years below 100 back as 19xx / 20xx; PostgreSQL and JS Date differ past 9999).
+ */
+export const DATE_RANGE = { min: Date.parse('1000-01-01T00:00:00.000Z'), max: Date.parse('9999-12-31T23:59:59.999Z') }
+export const DATE_RANGE_MESSAGE = 'must be a date between 1000-01-01 and 9999-12-31 (UTC)'
+/** A valid Date inside DATE_RANGE. */
+export const inDateRange = (date: Date) => date.getTime() >= DATE_RANGE.min && date.getTime() <= DATE_RANGE.max
+/** Largest list offset: 2^31 - 1, which every storage pages to. */
+export const MAX_OFFSET = 2_147_483_647
+
 const timestamp = v.pipe(
   v.union([v.date(), v.string()], 'must be an ISO 8601 date'),
   v.transform((input) => (input instanceof Date ? input : new Date(input))),
   v.check((date) => !Number.isNaN(date.getTime()), 'must be an ISO 8601 date'),
+  v.check(inDateRange, DATE_RANGE_MESSAGE),
 )
 const limit = v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1')))
-const offset = v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative')))
+const offset = v.optional(
+  v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(MAX_OFFSET, `must be at most ${MAX_OFFSET}`)),
+)
 
 export const affiliateStatus = v.picklist(['active', 'inactive', 'pending', 'blocked'], 'must be active, inactive, pending or blocked')
 const payoutPreference = v.picklist(['paypal', 'wise', 'manual'], 'must be paypal, wise or manual')

@@ -2,7 +2,7 @@
 // (snake_case; camelCase where SPEC.md's alternative shape says so). Exported by name so the
 // OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
-import { affiliateStatus, conversionStatusChange, conversionType, eventType, payoutMethod, referralStatus } from '../core/schemas.js'
+import { affiliateStatus, conversionStatusChange, conversionType, DATE_RANGE_MESSAGE, eventType, inDateRange, MAX_OFFSET, payoutMethod, referralStatus } from '../core/schemas.js'
 
 const str = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`))
 const email = v.pipe(v.string('must be a string'), v.maxLength(254, 'must be at most 254 characters'))
@@ -27,7 +27,7 @@ const intParam = (min: number) =>
     v.minValue(min, min === 0 ? 'must not be negative' : `must be at least ${min}`),
   )
 const limit = v.optional(intParam(1))
-const offset = v.optional(intParam(0))
+const offset = v.optional(v.pipe(intParam(0), v.maxValue(MAX_OFFSET, `must be at most ${MAX_OFFSET}`)))
 const idParam = v.optional(intParam(1))
 const boolParam = v.optional(
   v.pipe(
@@ -41,6 +41,7 @@ const dateParam = v.optional(
     v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/, 'must be an ISO 8601 date'),
     v.transform((input) => new Date(input)),
     v.check((date) => !Number.isNaN(date.getTime()), 'must be an ISO 8601 date'),
+    v.check(inDateRange, DATE_RANGE_MESSAGE),
   ),
 )
 
