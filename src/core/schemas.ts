@@ -10,8 +10,18 @@ export function validate<S extends v.GenericSchema>(schema: S, input: unknown, r
   const result = v.safeParse(schema, input, { abortEarly: true })
   if (result.success) return result.output
   const issue = result.issues[0]
-  const field = issue.path?.map((item) => String(item.key)).join('.') || rootField
-  throw new ValidationError(field, `${field}: ${issue.message}`)
+  const field = issuePath(issue) || rootField
+  throw new ValidationError(field, issueMessage(issue, field))
+}
+
+/** The dotted path of an issue's field: `wiseDetails.email`; '' for the input itself. */
+export function issuePath(issue: v.BaseIssue<unknown>): string {
+  return issue.path?.map((item) => String(item.key)).join('.') ?? ''
+}
+
+/** `field: message`, or `unknown field "field"` for a key a strict object does not know. */
+export function issueMessage(issue: v.BaseIssue<unknown>, field: string): string {
+  return issue.type === 'strict_object' ? `unknown field "${field}"` : `${field}: ${issue.message}`
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -165,9 +175,12 @@ export const listConversionsInput = v.strictObject({
 })
 export type ListConversionsInput = v.InferInput<typeof listConversionsInput>
 
+export const couponStatus = v.picklist(['active', 'inactive'], 'must be active or inactive')
+
 export const createCouponInput = v.strictObject({
   affiliateId: id,
   code: couponCode,
+  status: v.optional(couponStatus),
   processorCouponId: v.optional(v.nullable(text(255))),
   discountType: v.optional(v.nullable(text(50))),
   discountValue: v.optional(v.nullable(text(50))),
@@ -177,13 +190,14 @@ export type CreateCouponInput = v.InferInput<typeof createCouponInput>
 export const updateCouponInput = v.strictObject({
   affiliateId: v.optional(id),
   code: v.optional(couponCode),
+  status: v.optional(couponStatus),
   processorCouponId: v.optional(v.nullable(text(255))),
   discountType: v.optional(v.nullable(text(50))),
   discountValue: v.optional(v.nullable(text(50))),
 })
 export type UpdateCouponInput = v.InferInput<typeof updateCouponInput>
 
-export const listCouponsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), code: v.optional(couponCode) })
+export const listCouponsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), code: v.optional(couponCode), status: v.optional(couponStatus) })
 export type ListCouponsInput = v.InferInput<typeof listCouponsInput>
 
 export const payoutMethod = v.picklist(['manual', 'paypal', 'wise', 'bank', 'crypto', 'other'], 'must be manual, paypal, wise, bank, crypto or other')

@@ -247,6 +247,12 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
       `CREATE INDEX conversions_parent_idx ON {s}.conversions (project_id, parent_conversion_id) WHERE parent_conversion_id IS NOT NULL`,
     ],
   },
+  {
+    // Versions 5 and 6 are reserved for other changes; gaps are fine (each version applies once).
+    version: 4,
+    name: 'coupon status',
+    statements: [`ALTER TABLE {s}.coupons ADD COLUMN status text NOT NULL DEFAULT 'active'`],
+  },
 ]
 
 /** Validates a schema name and returns it quoted for SQL text. */
