@@ -15,12 +15,12 @@ export function validate<S extends v.GenericSchema>(schema: S, input: unknown, r
 }
 
 /** The dotted path of an issue's field: `wiseDetails.email`; '' for the input itself. */
-export function issuePath(issue: v.BaseIssue<unknown>): string {
+function issuePath(issue: v.BaseIssue<unknown>): string {
   return issue.path?.map((item) => String(item.key)).join('.') ?? ''
 }
 
 /** `field: message`, or `unknown field "field"` for a key a strict object does not know. */
-export function issueMessage(issue: v.BaseIssue<unknown>, field: string): string {
+function issueMessage(issue: v.BaseIssue<unknown>, field: string): string {
   return issue.type === 'strict_object' ? `unknown field "${field}"` : `${field}: ${issue.message}`
 }
 
@@ -47,7 +47,7 @@ export const money = v.union([v.number(), v.string()], 'must be a number')
 export const currency = v.pipe(v.string('must be a string'), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'must be a three-letter currency code'))
 /**
  * Earliest and latest instants accepted: years 1000 to 9999 UTC. Every storage keeps these exactly
- * (PGlite reads years below 100 back as 19xx / 20xx; PostgreSQL and JS Date differ past 9999).
+ * (PGlite reads years below 100 back as 19xx / 20xx; past 9999 ISO 8601 needs six-digit years).
  */
 export const DATE_RANGE = { min: Date.parse('1000-01-01T00:00:00.000Z'), max: Date.parse('9999-12-31T23:59:59.999Z') }
 export const DATE_RANGE_MESSAGE = 'must be a date between 1000-01-01 and 9999-12-31 (UTC)'

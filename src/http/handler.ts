@@ -53,7 +53,7 @@ function under(path: string, base: string): string | null {
 }
 
 /** Deepest nesting of arrays and objects a body may have; no request of this API needs more than a few levels. */
-export const MAX_BODY_DEPTH = 32
+const MAX_BODY_DEPTH = 32
 
 const child = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`)
 

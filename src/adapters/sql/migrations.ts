@@ -248,7 +248,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
     ],
   },
   {
-    // Versions 5 and 6 are reserved for other changes; gaps are fine (each version applies once).
+    // Numbered 4 while 5 and 6 were taken by other changes: each version applies once, whatever the order.
     version: 4,
     name: 'coupon status',
     statements: [`ALTER TABLE {s}.coupons ADD COLUMN status text NOT NULL DEFAULT 'active'`],
