@@ -63,8 +63,7 @@ const timestamp = v.pipe(
   v.check(inDateRange, DATE_RANGE_MESSAGE),
 )
 const limit = v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1')))
-/** A list offset: 0 to MAX_OFFSET. */
-export const offset = v.optional(
+const offset = v.optional(
   v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(MAX_OFFSET, `must be at most ${MAX_OFFSET}`)),
 )
 
