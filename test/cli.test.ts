@@ -62,7 +62,7 @@ describe('affiliate-kit serve', () => {
   }, 60_000)
 
   it.each([
-    [{ holdPeriod: 30 }, /unknown key "holdPeriod"/],
+    [{ holdPeriod: 30 }, /unknown field "holdPeriod"/],
     [{ holdPeriodDays: -1 }, /"holdPeriodDays" must not be negative/],
     [{ commission: { purchase: { type: 'percentage', rate: 130 } } }, /"commission.purchase.rate"/],
     [{ webhooks: [{ url: 'not a url', events: ['referral_converted'] }] }, /"webhooks.0.url"/],

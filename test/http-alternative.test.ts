@@ -115,7 +115,7 @@ describe.each([inProcess, nodeHttp])('alternative shape via $name', (transport) 
 
     const coupon = await s.call('POST', '/coupons', { code: 'ANN10', affiliate_email: 'ann@example.com', discount_type: 'percent', discount_value: '10' })
     expect(coupon.status).toBe(201)
-    const couponRecord = { id: expect.any(Number), code: 'ANN10', affiliate_email: 'ann@example.com', discount_type: 'percent', discount_value: '10', created_at: '2026-03-01T00:00:00.000Z' }
+    const couponRecord = { id: expect.any(Number), code: 'ANN10', affiliate_email: 'ann@example.com', discount_type: 'percent', discount_value: '10', status: 'active', processor_coupon_id: null, stripe_coupon_id: null, lemonsqueezy_discount_code: null, created_at: '2026-03-01T00:00:00.000Z' }
     expect(coupon.body).toEqual({ success: true, data: { coupon: couponRecord } })
     expect((await s.call('POST', '/coupons', { code: 'X1', affiliate_email: 'zz@example.com' })).status).toBe(404)
     expect((await s.call('GET', '/coupons')).body.data).toEqual({ coupons: [couponRecord], total: 1, limit: 20, offset: 0 })

@@ -62,7 +62,7 @@ describe.each([inProcess, nodeHttp])('primary shape (referrals, coupons, payouts
       const ann = await withAffiliate(s)
       const created = await s.call('POST', '/coupons', { affiliate_id: ann.id, coupon_code: 'SAVE10', processor_coupon_id: 'co_1' })
       expect(created.status).toBe(201)
-      expect(created.body.data).toEqual({ id: expect.any(Number), affiliate_id: ann.id, coupon_code: 'SAVE10', processor_coupon_id: 'co_1', created_at: '2026-03-01T00:00:00.000Z' })
+      expect(created.body.data).toEqual({ id: expect.any(Number), affiliate_id: ann.id, coupon_code: 'SAVE10', status: 'active', processor_coupon_id: 'co_1', stripe_coupon_id: 'co_1', lemonsqueezy_discount_code: 'co_1', created_at: '2026-03-01T00:00:00.000Z' })
       const id = created.body.data.id
       expect((await s.call('POST', '/coupons', { affiliate_id: ann.id, coupon_code: 'SAVE10' })).status).toBe(409)
       expect((await s.call('POST', '/coupons', { affiliate_id: 999, coupon_code: 'OTHER' })).status).toBe(404)

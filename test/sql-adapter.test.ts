@@ -44,6 +44,20 @@ describe('pglite adapter', () => {
     await db.close()
   })
 
+  it('migration 4 gives coupons of an existing database the status active', async () => {
+    const db = new PGlite()
+    const program = await createAffiliateProgram({ storage: pgliteStorage({ db }), project: 'legacy' })
+    const ann = await program.affiliates.create({ email: 'ann@example.com' })
+    // Back to the schema before version 4, with a coupon written by that version.
+    await db.exec(`ALTER TABLE affiliate_kit.coupons DROP COLUMN status; DELETE FROM affiliate_kit.schema_migrations WHERE version = 4`)
+    await db.query(`INSERT INTO affiliate_kit.coupons (project_id, affiliate_id, code, created_at) VALUES ($1, $2, 'OLD10', now())`, [program.projectId, ann.id])
+    const reopened = await createAffiliateProgram({ storage: pgliteStorage({ db }), project: 'legacy' })
+    expect((await reopened.coupons.list()).items).toMatchObject([{ code: 'OLD10', status: 'active' }])
+    const { attribution } = await reopened.conversions.create({ type: 'purchase', couponCodeUsed: 'OLD10', baseValue: 10 })
+    expect(attribution).toEqual({ affiliateId: ann.id, matchedBy: 'coupon' })
+    await db.close()
+  })
+
   it('uses the configured schema beside the host tables, and rejects unsafe schema names', async () => {
     const db = new PGlite()
     await db.query('CREATE TABLE public.affiliates (id int)')

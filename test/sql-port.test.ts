@@ -165,7 +165,7 @@ for (const adapter of adapters) {
       const parent = await storage.affiliates.insert(affiliateRow(projectId, 'parent@example.com'))
       const child = await storage.affiliates.insert(affiliateRow(projectId, 'child@example.com', { parentId: parent.id }))
       const referral = await storage.referrals.insert({ projectId, email: 'ref@example.com', affiliateId: parent.id, conversionStatus: 'pending', conversionDate: null, firstPurchaseAt: null, createdAt: at('00:00:01') })
-      await storage.coupons.insert({ projectId, affiliateId: parent.id, code: 'SAVE10', processorCouponId: null, discountType: null, discountValue: null, createdAt: at('00:00:01') })
+      await storage.coupons.insert({ projectId, affiliateId: parent.id, code: 'SAVE10', status: 'active', processorCouponId: null, discountType: null, discountValue: null, createdAt: at('00:00:01') })
       await storage.clicks.insert({ projectId, affiliateId: parent.id, ipAddress: null, userAgent: null, landingUrl: null, createdAt: at('00:00:01') })
       expect(await storage.affiliates.delete('other', parent.id)).toBe(false)
       expect(await storage.affiliates.delete(projectId, parent.id)).toBe(true)
@@ -184,7 +184,7 @@ for (const adapter of adapters) {
       await expect(storage.affiliates.insert(affiliateRow(projectId, 'dup2@example.com', { referralCode: 'dupcode' }))).rejects.toMatchObject({ constraint: 'affiliate_referral_code' })
       expect(await storage.affiliates.getByCode(projectId, 'DUPCODE')).toMatchObject({ id: affiliate.id })
       await storage.affiliates.insert(affiliateRow(other, 'dup@example.com', { referralCode: 'DupCode' }))
-      const coupon = { projectId, affiliateId: affiliate.id, code: 'Summer', processorCouponId: null, discountType: null, discountValue: null, createdAt: at('00:00:01') }
+      const coupon = { projectId, affiliateId: affiliate.id, code: 'Summer', status: 'active' as const, processorCouponId: null, discountType: null, discountValue: null, createdAt: at('00:00:01') }
       await storage.coupons.insert(coupon)
       await expect(storage.coupons.insert({ ...coupon, code: 'SUMMER' })).rejects.toMatchObject({ constraint: 'coupon_code' })
       expect((await storage.coupons.list(projectId, { limit: 10, offset: 0, code: 'summer' })).total).toBe(1)

@@ -45,7 +45,7 @@ export function loadConfig(path: string | undefined): ServerConfig {
   if (result.success) return result.output
   const issue = result.issues[0]
   const key = issue.path?.map((item) => String(item.key)).join('.') || '(root)'
-  const message = issue.type === 'strict_object' ? `unknown key "${key}"` : `"${key}" ${issue.message}`
+  const message = issue.type === 'strict_object' ? `unknown field "${key}"` : `"${key}" ${issue.message}`
   throw new ConfigError(`config ${path}: ${message}`)
 }
 

@@ -90,7 +90,7 @@ export function createClient(options: ClientOptions) {
       update: (email: string, body: T.UpdateReferralBody) => call<T.ItemResponse<T.ApiReferral>>('PUT', `/referrals/${enc(email)}`, body),
     },
     coupons: {
-      list: (query: T.ListQuery & { affiliate_id?: number; coupon_code?: string } = {}) => call<T.ListResponse<T.ApiCoupon>>('GET', '/coupons', undefined, { ...query }),
+      list: (query: T.ListQuery & { affiliate_id?: number; coupon_code?: string; status?: T.ApiCoupon['status'] } = {}) => call<T.ListResponse<T.ApiCoupon>>('GET', '/coupons', undefined, { ...query }),
       create: (body: T.CreateCouponBody, request?: RequestOptions) => call<T.ItemResponse<T.ApiCoupon>>('POST', '/coupons', body, undefined, request),
       get: (id: number) => call<T.ItemResponse<T.ApiCoupon>>('GET', `/coupons/${id}`),
       update: (id: number, body: T.UpdateCouponBody) => call<T.ItemResponse<T.ApiCoupon>>('PUT', `/coupons/${id}`, body),

@@ -73,7 +73,12 @@ export interface ApiCoupon {
   id: number
   affiliate_id: number
   coupon_code: string
+  /** Only active coupons attribute conversions. */
+  status: 'active' | 'inactive'
+  /** The processor's coupon id; the same value under all three names. */
   processor_coupon_id: string | null
+  stripe_coupon_id: string | null
+  lemonsqueezy_discount_code: string | null
   created_at: string
 }
 
@@ -184,16 +189,24 @@ export interface UpdateReferralBody {
   status?: ApiReferral['conversion_status']
 }
 
-export interface CreateCouponBody {
-  affiliate_id: number
-  coupon_code: string
-  processor_coupon_id?: string
+/** The processor's coupon id under any one of its names (two names with different values are 400). */
+export interface ProcessorCouponIdFields {
+  processor_coupon_id?: string | null
+  stripe_coupon_id?: string | null
+  lemonsqueezy_discount_code?: string | null
 }
 
-export interface UpdateCouponBody {
+export interface CreateCouponBody extends ProcessorCouponIdFields {
+  affiliate_id: number
+  coupon_code: string
+  /** @default 'active' */
+  status?: ApiCoupon['status']
+}
+
+export interface UpdateCouponBody extends ProcessorCouponIdFields {
   affiliate_id?: number
   coupon_code?: string
-  processor_coupon_id?: string | null
+  status?: ApiCoupon['status']
 }
 
 export interface CreatePayoutBody {

@@ -52,7 +52,7 @@ async function creditedAffiliate(tx: StorageTx, projectId: string, input: Attrib
   }
   if (input.couponCodeUsed !== undefined) {
     const coupon = await tx.coupons.getByCode(projectId, input.couponCodeUsed)
-    const affiliate = coupon ? await tx.affiliates.get(projectId, coupon.affiliateId) : null
+    const affiliate = coupon?.status === 'active' ? await tx.affiliates.get(projectId, coupon.affiliateId) : null
     if (affiliate) return { affiliate, matchedBy: 'coupon', referral }
   }
   throw new NotFoundError('affiliate or referred user not found')

@@ -1,4 +1,4 @@
-// Coupons: codes assigned to affiliates, used for attribution when a conversion names one.
+// Coupons: codes assigned to affiliates, used for attribution when a conversion names an active one.
 import { listWindow, withConflicts } from './conflicts.js'
 import { requireAffiliate } from './affiliates.js'
 import type { ProjectContext } from './context.js'
@@ -39,6 +39,7 @@ export function couponsService(ctx: ProjectContext) {
             projectId,
             affiliateId: affiliate.id,
             code: data.code,
+            status: data.status ?? 'active',
             processorCouponId: data.processorCouponId ?? null,
             discountType: data.discountType ?? null,
             discountValue: data.discountValue ?? null,

@@ -10,8 +10,18 @@ export function validate<S extends v.GenericSchema>(schema: S, input: unknown, r
   const result = v.safeParse(schema, input, { abortEarly: true })
   if (result.success) return result.output
   const issue = result.issues[0]
-  const field = issue.path?.map((item) => String(item.key)).join('.') || rootField
-  throw new ValidationError(field, `${field}: ${issue.message}`)
+  const field = issuePath(issue) || rootField
+  throw new ValidationError(field, issueMessage(issue, field))
+}
+
+/** The dotted path of an issue's field: `wiseDetails.email`; '' for the input itself. */
+function issuePath(issue: v.BaseIssue<unknown>): string {
+  return issue.path?.map((item) => String(item.key)).join('.') ?? ''
+}
+
+/** `field: message`, or `unknown field "field"` for a key a strict object does not know. */
+function issueMessage(issue: v.BaseIssue<unknown>, field: string): string {
+  return issue.type === 'strict_object' ? `unknown field "${field}"` : `${field}: ${issue.message}`
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -35,13 +45,27 @@ export const id = v.pipe(
 const text = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`))
 export const money = v.union([v.number(), v.string()], 'must be a number')
 export const currency = v.pipe(v.string('must be a string'), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'must be a three-letter currency code'))
+/**
+ * Earliest and latest instants accepted: years 1000 to 9999 UTC. Every storage keeps these exactly
+ * (PGlite reads years below 100 back as 19xx / 20xx; past 9999 ISO 8601 needs six-digit years).
+ */
+export const DATE_RANGE = { min: Date.parse('1000-01-01T00:00:00.000Z'), max: Date.parse('9999-12-31T23:59:59.999Z') }
+export const DATE_RANGE_MESSAGE = 'must be a date between 1000-01-01 and 9999-12-31 (UTC)'
+/** A valid Date inside DATE_RANGE. */
+export const inDateRange = (date: Date) => date.getTime() >= DATE_RANGE.min && date.getTime() <= DATE_RANGE.max
+/** Largest list offset: 2^31 - 1, which every storage pages to. */
+export const MAX_OFFSET = 2_147_483_647
+
 const timestamp = v.pipe(
   v.union([v.date(), v.string()], 'must be an ISO 8601 date'),
   v.transform((input) => (input instanceof Date ? input : new Date(input))),
   v.check((date) => !Number.isNaN(date.getTime()), 'must be an ISO 8601 date'),
+  v.check(inDateRange, DATE_RANGE_MESSAGE),
 )
 const limit = v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1')))
-const offset = v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative')))
+const offset = v.optional(
+  v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(MAX_OFFSET, `must be at most ${MAX_OFFSET}`)),
+)
 
 export const affiliateStatus = v.picklist(['active', 'inactive', 'pending', 'blocked'], 'must be active, inactive, pending or blocked')
 const payoutPreference = v.picklist(['paypal', 'wise', 'manual'], 'must be paypal, wise or manual')
@@ -151,9 +175,12 @@ export const listConversionsInput = v.strictObject({
 })
 export type ListConversionsInput = v.InferInput<typeof listConversionsInput>
 
+export const couponStatus = v.picklist(['active', 'inactive'], 'must be active or inactive')
+
 export const createCouponInput = v.strictObject({
   affiliateId: id,
   code: couponCode,
+  status: v.optional(couponStatus),
   processorCouponId: v.optional(v.nullable(text(255))),
   discountType: v.optional(v.nullable(text(50))),
   discountValue: v.optional(v.nullable(text(50))),
@@ -163,13 +190,14 @@ export type CreateCouponInput = v.InferInput<typeof createCouponInput>
 export const updateCouponInput = v.strictObject({
   affiliateId: v.optional(id),
   code: v.optional(couponCode),
+  status: v.optional(couponStatus),
   processorCouponId: v.optional(v.nullable(text(255))),
   discountType: v.optional(v.nullable(text(50))),
   discountValue: v.optional(v.nullable(text(50))),
 })
 export type UpdateCouponInput = v.InferInput<typeof updateCouponInput>
 
-export const listCouponsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), code: v.optional(couponCode) })
+export const listCouponsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), code: v.optional(couponCode), status: v.optional(couponStatus) })
 export type ListCouponsInput = v.InferInput<typeof listCouponsInput>
 
 export const payoutMethod = v.picklist(['manual', 'paypal', 'wise', 'bank', 'crypto', 'other'], 'must be manual, paypal, wise, bank, crypto or other')

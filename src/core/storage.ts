@@ -9,6 +9,7 @@ import type {
   Conversion,
   ConversionType,
   Coupon,
+  CouponStatus,
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
@@ -155,6 +156,7 @@ export interface ConversionRepository {
 export interface CouponFilter extends ListWindow {
   affiliateId?: number
   code?: string
+  status?: CouponStatus
 }
 
 export interface CouponRepository {

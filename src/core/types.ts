@@ -179,11 +179,15 @@ export interface Conversion {
   createdAt: Date
 }
 
+/** Only active coupons attribute conversions. */
+export type CouponStatus = 'active' | 'inactive'
+
 export interface Coupon {
   id: number
   projectId: string
   affiliateId: number
   code: string
+  status: CouponStatus
   processorCouponId: string | null
   discountType: string | null
   discountValue: string | null

@@ -10,6 +10,7 @@ import type {
   ConversionStatus,
   ConversionType,
   Coupon,
+  CouponStatus,
   PayoutMethod,
   PayoutMethodPreference,
   Payout,
@@ -99,6 +100,7 @@ export interface CouponView {
   affiliateId: number
   affiliateEmail: string | null
   code: string
+  status: CouponStatus
   processorCouponId: string | null
   discountType: string | null
   discountValue: string | null
@@ -208,6 +210,7 @@ export function couponView(coupon: Coupon, affiliate: Pick<Affiliate, 'email'> |
     affiliateId: coupon.affiliateId,
     affiliateEmail: affiliate?.email ?? null,
     code: coupon.code,
+    status: coupon.status,
     processorCouponId: coupon.processorCouponId,
     discountType: coupon.discountType,
     discountValue: coupon.discountValue,

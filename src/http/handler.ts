@@ -15,6 +15,7 @@ import { operationAnswers } from './operations.js'
 import type { RouteContext, RouteDef, RouteResult } from './route.js'
 import { Router } from './router.js'
 import { parseTarget } from './target.js'
+import { storableText } from './text.js'
 import { affiliateRoutes } from './routes/affiliates.js'
 import { conversionRoutes } from './routes/conversions.js'
 import { couponRoutes } from './routes/coupons.js'
@@ -77,29 +78,35 @@ function under(path: string, base: string): string | null {
   return path.startsWith(`${base}/`) ? path.slice(base.length) : null
 }
 
-const wellFormed = (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed() && !text.includes('\u0000')
+/** Deepest nesting of arrays and objects a body may have; no request of this API needs more than a few levels. */
+const MAX_BODY_DEPTH = 32
 
 const child = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`)
 
-/** No storage can keep lone surrogates or NUL characters: refuse them up front, naming the field. */
-function checkStrings(value: unknown, path: string): void {
-  if (typeof value === 'string') {
-    if (!wellFormed(value)) throw new HttpError('invalid_request', `${path || 'body'}: must be well-formed Unicode without NUL characters`, path || 'body')
-  } else if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) checkNested(value[index], path, index)
-  } else if (value && typeof value === 'object') {
-    for (const key in value) {
-      if (!wellFormed(key)) throw new HttpError('invalid_request', 'body: field names must be well-formed Unicode without NUL characters', 'body')
-      checkNested((value as Record<string, unknown>)[key], path, key)
+/**
+ * No storage can keep lone surrogates or NUL characters: refuse them up front, naming the field.
+ * Walks the body with an explicit stack (no recursion, so no stack overflow) and refuses bodies
+ * nested deeper than MAX_BODY_DEPTH.
+ */
+function checkBody(body: object): void {
+  const pending: Array<{ value: object; path: string; depth: number }> = [{ value: body, path: '', depth: 1 }]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, path, depth } = next
+    if (depth > MAX_BODY_DEPTH) {
+      throw new HttpError('invalid_request', `${path}: nested deeper than ${MAX_BODY_DEPTH} levels`, path)
+    }
+    const entries: Iterable<[string | number, unknown]> = Array.isArray(value) ? value.entries() : Object.entries(value)
+    for (const [key, member] of entries) {
+      if (typeof key === 'string' && !storableText(key)) {
+        throw new HttpError('invalid_request', 'body: field names must be well-formed Unicode without NUL characters', 'body')
+      }
+      if (typeof member === 'string' && !storableText(member)) {
+        const field = child(path, key)
+        throw new HttpError('invalid_request', `${field}: must be well-formed Unicode without NUL characters`, field)
+      }
+      if (typeof member === 'object' && member !== null) pending.push({ value: member, path: child(path, key), depth: depth + 1 })
     }
   }
-}
-
-/** Well-formed strings and non-strings pass without building the field's path. */
-function checkNested(value: unknown, path: string, key: string | number): void {
-  const nested = typeof value === 'object' && value !== null
-  const badString = typeof value === 'string' && !wellFormed(value)
-  if (nested || badString) checkStrings(value, child(path, key))
 }
 
 export function createHandler(program: AffiliateProgram, options: HandlerOptions = {}): FetchHandler {
@@ -166,7 +173,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new HttpError('invalid_request', 'body: must be a JSON object', 'body')
     }
-    checkStrings(value, '')
+    checkBody(value)
     return value
   }
 

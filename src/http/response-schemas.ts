@@ -67,7 +67,10 @@ export const couponRecord = v.strictObject({
   id,
   affiliate_id: id,
   coupon_code: v.string(),
+  status: v.picklist(['active', 'inactive']),
   processor_coupon_id: v.nullable(v.string()),
+  stripe_coupon_id: v.nullable(v.string()),
+  lemonsqueezy_discount_code: v.nullable(v.string()),
   created_at: timestamp,
 })
 

@@ -6,6 +6,7 @@ import { validate } from '../core/schemas.js'
 import type { Scope } from '../core/types.js'
 import { AffiliateError } from '../core/errors.js'
 import { HttpError } from './errors.js'
+import { storableText } from './text.js'
 import type { Method } from './router.js'
 import type { ListPage } from './shapes/primary.js'
 
@@ -45,6 +46,7 @@ export function parseQuery<S extends v.GenericSchema>(schema: S, query: URLSearc
   const input: Record<string, string> = {}
   for (const [key, value] of query) {
     if (key in input) throw new HttpError('invalid_request', `${key}: must be given once`, key)
+    if (!storableText(value)) throw new HttpError('invalid_request', `${key}: must not contain NUL characters`, key)
     input[key] = value
   }
   return validate(schema, input, 'query')

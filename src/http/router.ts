@@ -1,6 +1,8 @@
-// A small method + path router: patterns like /affiliates/:email, params URL-decoded, and the
-// 404 / 405 (with Allow) answers for paths or methods that match nothing.
+// A small method + path router: patterns like /affiliates/:email, params URL-decoded (malformed
+// encodings and NUL characters are 400), and the 404 / 405 (with Allow) answers for paths or
+// methods that match nothing.
 import { HttpError } from './errors.js'
+import { storableText } from './text.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
@@ -51,11 +53,14 @@ function matchParts(parts: string[], segments: string[]): Record<string, string>
     const part = parts[i]!
     if (part[0] !== ':') continue
     const name = part.slice(1)
+    let value: string
     try {
-      params[name] = decodeURIComponent(segments[i]!)
+      value = decodeURIComponent(segments[i]!)
     } catch {
       throw new HttpError('invalid_request', `${name}: is not validly URL-encoded`, name)
     }
+    if (!storableText(value)) throw new HttpError('invalid_request', `${name}: must not contain NUL characters`, name)
+    params[name] = value
   }
   return params
 }

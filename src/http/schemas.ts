@@ -2,7 +2,7 @@
 // (snake_case; camelCase where the alternative shape of docs/api.md says so). Exported by name so the
 // OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
-import { affiliateStatus, conversionStatusChange, conversionType, eventType, payoutMethod, referralStatus } from '../core/schemas.js'
+import { affiliateStatus, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, eventType, inDateRange, MAX_OFFSET, payoutMethod, referralStatus } from '../core/schemas.js'
 
 const str = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`))
 const email = v.pipe(v.string('must be a string'), v.maxLength(254, 'must be at most 254 characters'))
@@ -27,7 +27,7 @@ const intParam = (min: number) =>
     v.minValue(min, min === 0 ? 'must not be negative' : `must be at least ${min}`),
   )
 const limit = v.optional(intParam(1))
-const offset = v.optional(intParam(0))
+const offset = v.optional(v.pipe(intParam(0), v.maxValue(MAX_OFFSET, `must be at most ${MAX_OFFSET}`)))
 const idParam = v.optional(intParam(1))
 const boolParam = v.optional(
   v.pipe(
@@ -41,6 +41,7 @@ const dateParam = v.optional(
     v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/, 'must be an ISO 8601 date'),
     v.transform((input) => new Date(input)),
     v.check((date) => !Number.isNaN(date.getTime()), 'must be an ISO 8601 date'),
+    v.check(inDateRange, DATE_RANGE_MESSAGE),
   ),
 )
 
@@ -57,7 +58,7 @@ export const listConversionsQuery = v.strictObject({
   to: dateParam,
 })
 export const listReferralsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, status: v.optional(referralStatus) })
-export const listCouponsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, coupon_code: v.optional(str(64)) })
+export const listCouponsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, coupon_code: v.optional(str(64)), status: v.optional(couponStatus) })
 export const listPayoutsQuery = v.strictObject({ limit, offset, affiliate_id: idParam })
 export const listQueryAlternative = v.strictObject({ limit, offset })
 
@@ -123,15 +124,23 @@ export const updateReferralBody = v.strictObject({
   affiliate_id: v.optional(v.nullable(id)),
   status: v.optional(referralStatus),
 })
+/** The processor's coupon id under its generic name and the names clients of Stripe and Lemon Squeezy send. */
+const processorCouponIds = {
+  processor_coupon_id: v.optional(v.nullable(str(255))),
+  stripe_coupon_id: v.optional(v.nullable(str(255))),
+  lemonsqueezy_discount_code: v.optional(v.nullable(str(255))),
+}
 export const createCouponBody = v.strictObject({
   affiliate_id: id,
   coupon_code: str(64),
-  processor_coupon_id: v.optional(v.nullable(str(255))),
+  status: v.optional(couponStatus),
+  ...processorCouponIds,
 })
 export const updateCouponBody = v.strictObject({
   affiliate_id: v.optional(id),
   coupon_code: v.optional(str(64)),
-  processor_coupon_id: v.optional(v.nullable(str(255))),
+  status: v.optional(couponStatus),
+  ...processorCouponIds,
 })
 export const createPayoutBody = v.strictObject({
   affiliate_id: v.optional(id),
@@ -183,6 +192,8 @@ export const createCouponBodyAlternative = v.strictObject({
   affiliate_email: email,
   discount_type: v.optional(str(50)),
   discount_value: v.optional(str(50)),
+  status: v.optional(couponStatus),
+  ...processorCouponIds,
 })
 export const createPayoutBodyAlternative = v.strictObject({
   affiliate_id: v.optional(alternativeId),

@@ -6,6 +6,7 @@ import { createAffiliateProgram, testClock, type StoragePort } from '../../src/i
 import type { AdapterUnderTest, CaseContext } from './harness.js'
 import { affiliateCases } from './affiliates.case.js'
 import { conversionCases } from './conversions.case.js'
+import { couponCases } from './coupons.case.js'
 import { commissionCases } from './commission.case.js'
 import { statusCases } from './status.case.js'
 import { payoutCases } from './payouts.case.js'
@@ -56,6 +57,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
 
     affiliateCases(context)
     conversionCases(context)
+    couponCases(context)
     commissionCases(context)
     statusCases(context)
     payoutCases(context)

@@ -2,7 +2,7 @@
 // `call`, which sends a Request through the handler and parses the answer.
 import { memoryStorage } from '../../src/adapters/memory.js'
 import { testClock, type TestClock } from '../../src/core/clock.js'
-import { createAffiliateProgram, type AffiliateProgram } from '../../src/index.js'
+import { createAffiliateProgram, type AffiliateProgram, type StoragePort } from '../../src/index.js'
 import type { ProjectSettingsInput } from '../../src/core/schemas.js'
 import type { Scope } from '../../src/core/types.js'
 import { afterEach, expect } from 'vitest'
@@ -64,9 +64,9 @@ export interface Setup {
   keyWith(scopes: Scope[]): Promise<string>
 }
 
-export async function setup(options: { handler?: HandlerOptions; settings?: ProjectSettingsInput } = {}): Promise<Setup> {
+export async function setup(options: { handler?: HandlerOptions; settings?: ProjectSettingsInput; storage?: StoragePort } = {}): Promise<Setup> {
   const clock = testClock('2026-03-01T00:00:00.000Z')
-  const program = await createAffiliateProgram({ storage: memoryStorage(), clock, ...(options.settings ? { settings: options.settings } : {}) })
+  const program = await createAffiliateProgram({ storage: options.storage ?? memoryStorage(), clock, ...(options.settings ? { settings: options.settings } : {}) })
   const { key } = await program.keys.create()
   const handler = createHandler(program, { rateLimit: { limit: 100_000 }, ...options.handler })
   return {

@@ -255,7 +255,8 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
         state.coupons.group('project', projectId),
         (row) =>
           (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) &&
-          (code === undefined || row.code.toLowerCase() === code),
+          (code === undefined || row.code.toLowerCase() === code) &&
+          (filter.status === undefined || row.status === filter.status),
         filter,
       )
       return { items: page.items, total: page.total }

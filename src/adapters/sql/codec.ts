@@ -140,11 +140,13 @@ export class SqlTable<T> {
       where.push(condition.replace('?', `$${params.length}`))
     }
     const clause = where.join(' AND ')
+    // Bound as bigint parameters: no truncation to 32 bits (the core has validated both as safe integers).
+    const windowParams = [...params, window.limit, window.offset]
     const rows = await run(
       db,
       `SELECT *, count(*) OVER () AS total_count FROM ${this.name} WHERE ${clause}
-       ORDER BY created_at DESC, id DESC LIMIT ${window.limit | 0} OFFSET ${window.offset | 0}`,
-      params,
+       ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1}::bigint OFFSET $${params.length + 2}::bigint`,
+      windowParams,
     )
     let total = rows[0] ? Number(rows[0].total_count) : 0
     if (rows.length === 0 && window.offset > 0) {

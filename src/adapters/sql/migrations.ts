@@ -248,6 +248,11 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
     ],
   },
   {
+    version: 4,
+    name: 'coupon status',
+    statements: [`ALTER TABLE {s}.coupons ADD COLUMN status text NOT NULL DEFAULT 'active'`],
+  },
+  {
     // An unanswered Idempotency-Key claim is leased: a repeat after the lease may take it over
     // (the process that claimed it died between claim and answer).
     version: 5,

@@ -98,6 +98,7 @@ export function createTables(s: string) {
       ...base,
       affiliateId: ['affiliate_id', 'id'],
       code: ['code', 'text'],
+      status: ['status', 'text'],
       processorCouponId: ['processor_coupon_id', 'text'],
       discountType: ['discount_type', 'text'],
       discountValue: ['discount_value', 'text'],

@@ -3,7 +3,7 @@
 // the `{ success: false, error: { code, message, details: { field, issue } } }` error form.
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
 import type { ErrorInfo, HttpErrorCode } from '../errors.js'
-import type { ListPage } from './primary.js'
+import { processorCouponIds, type ListPage } from './primary.js'
 
 const ALTERNATIVE_CODES: Record<HttpErrorCode, string> = {
   invalid_request: 'invalid_request',
@@ -85,6 +85,8 @@ export function alternativeCoupon(view: CouponView): unknown {
     affiliate_email: view.affiliateEmail,
     discount_type: view.discountType,
     discount_value: view.discountValue,
+    status: view.status,
+    ...processorCouponIds(view),
     created_at: view.createdAt.toISOString(),
   }
 }

@@ -88,12 +88,19 @@ export function primaryReferral(view: ReferralView, withCode: boolean): unknown 
   }
 }
 
+/** The processor coupon id under every name clients read it by (one stored value). */
+export function processorCouponIds(view: CouponView) {
+  const id = view.processorCouponId
+  return { processor_coupon_id: id, stripe_coupon_id: id, lemonsqueezy_discount_code: id }
+}
+
 export function primaryCoupon(view: CouponView): unknown {
   return {
     id: view.id,
     affiliate_id: view.affiliateId,
     coupon_code: view.code,
-    processor_coupon_id: view.processorCouponId,
+    status: view.status,
+    ...processorCouponIds(view),
     created_at: view.createdAt.toISOString(),
   }
 }

@@ -1,0 +1,29 @@
+// The three storages HTTP-level tests run against: memory, PGlite (in memory) and PostgreSQL on a
+// fresh schema (skipped, with the reason in the title, when DATABASE_URL is not set).
+import { memoryStorage } from '../../src/adapters/memory.js'
+import { pgliteStorage } from '../../src/adapters/pglite.js'
+import type { StoragePort } from '../../src/index.js'
+import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from '../sql/pg-schema.js'
+
+export interface StorageUnderTest {
+  name: string
+  /** Set when the storage cannot run here. */
+  skip?: string
+  make(): { storage: StoragePort; cleanup: () => Promise<void> }
+}
+
+export const STORAGES: StorageUnderTest[] = [
+  { name: 'memory', make: () => ({ storage: memoryStorage(), cleanup: async () => {} }) },
+  {
+    name: 'pglite',
+    make: () => {
+      const storage = pgliteStorage()
+      return { storage, cleanup: () => storage.close() }
+    },
+  },
+  {
+    name: 'postgres',
+    ...(DATABASE_URL ? {} : { skip: NO_DATABASE_REASON }),
+    make: () => freshPostgresStorage(),
+  },
+]
