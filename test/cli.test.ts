@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { pgliteStorage } from '../src/adapters/pglite.js'
+import { createAffiliateProgram } from '../src/index.js'
 import { api, run } from './cli/process.js'
 
 const dirs: string[] = []
@@ -118,5 +120,24 @@ describe('affiliate-kit keys and migrate', () => {
     const badScope = run(['keys', 'create', '--scopes', 'everything', '--database', database])
     expect(await badScope.exited).toBe(1)
     expect(badScope.output()).toMatch(/unknown scope "everything"/)
+  }, 120_000)
+
+  it('leave the stored project settings alone when no --config is given', async () => {
+    const dataDir = join(tempDir(), 'data')
+    const settings = { currency: 'EUR', holdPeriodDays: 30, commission: { purchase: { type: 'percentage' as const, rate: 25 } }, allowPrivateNetworks: true }
+    const before = await createAffiliateProgram({ storage: pgliteStorage({ dataDir }), settings })
+    await before.close()
+
+    for (const args of [['migrate'], ['keys', 'create'], ['keys', 'list']]) {
+      const command = run([...args, '--database', `pglite:${dataDir}`])
+      expect(await command.exited).toBe(0)
+    }
+
+    const after = await createAffiliateProgram({ storage: pgliteStorage({ dataDir }) })
+    try {
+      expect(await after.settings()).toEqual(settings)
+    } finally {
+      await after.close()
+    }
   }, 120_000)
 })

@@ -68,7 +68,8 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const { storage } = await openStorage(values.database)
-  const program = await createAffiliateProgram({ storage, settings: projectSettingsOf(loadConfig(values.config)) })
+  // Settings given replace the stored ones, so only an explicit --config may change them here.
+  const program = await createAffiliateProgram({ storage, ...(values.config ? { settings: projectSettingsOf(loadConfig(values.config)) } : {}) })
   try {
     if (command === 'migrate') {
       log('database is migrated and ready')

@@ -2,7 +2,7 @@
 // 24 h and replayed to repeats; the same key with another body, or while the first is still
 // running, is 409. 5xx answers are not stored (the claim is released so a retry can run).
 // A claim is leased: when the process holding it dies before answering, a repeat of the same
-// request after the lease runs it again (rerun semantics per route: README, Idempotency-Key).
+// request after the lease runs it again (what a rerun answers per route: docs/idempotency.md).
 import { sha256Hex } from '../core/random.js'
 import type { StoragePort } from '../core/storage.js'
 import { HttpError } from './errors.js'
