@@ -1,6 +1,6 @@
 // /coupons: list (filter by affiliate_id, coupon_code, status), create, retrieve, update, delete.
 // The processor's coupon id arrives as processor_coupon_id, stripe_coupon_id or
-// lemonsqueezy_discount_code (clients of the hosted service send the processor's own name).
+// lemonsqueezy_discount_code (clients written for other affiliate services send the processor's own name).
 import type { RouteDef } from '../route.js'
 import { defined, renameFields, alternativeWindow, page, parseBody, parseQuery, pathId } from '../route.js'
 import { HttpError } from '../errors.js'
