@@ -17,6 +17,9 @@ import type {
   Page,
   Payout,
   Project,
+  ProviderEvent,
+  ProviderEventStatus,
+  ProviderLink,
   Referral,
   ReferralStatus,
   TotalsDelta,
@@ -39,6 +42,7 @@ export type UniqueConstraint =
   | 'conversion_reference'
   | 'coupon_code'
   | 'api_key_hash'
+  | 'provider_event'
 
 /** A new row without its id. An adapter may keep the object itself as the row: pass a fresh one, once. */
 export type Insert<T extends { id: unknown }> = Omit<T, 'id'>
@@ -259,6 +263,37 @@ export interface IdempotencyRepository {
   release(projectId: string, key: string): Promise<void>
 }
 
+export interface ProviderEventFilter extends ListWindow {
+  provider?: string
+  status?: ProviderEventStatus
+  reference?: string
+}
+
+export type ProviderEventInsertResult = { inserted: true; event: ProviderEvent } | { inserted: false; existing: ProviderEvent }
+
+/** Payment-provider events as received (the log operators read) and the links they taught us. */
+export interface ProviderEventRepository {
+  /**
+   * Inserts unless the project already has the same (provider, eventId), in which case nothing
+   * is written and that event is returned. Decided by a unique index (atomic across processes).
+   */
+  insert(event: Insert<ProviderEvent>): Promise<ProviderEventInsertResult>
+  get(projectId: string, id: number): Promise<ProviderEvent | null>
+  update(projectId: string, id: number, patch: Patch<ProviderEvent>): Promise<ProviderEvent | null>
+  /**
+   * Moves the event to `processing` (updatedAt = now) when it is in `condition.status` and, with
+   * updatedBefore, was last updated before it: one caller wins a waiting or stale event.
+   */
+  claim(projectId: string, id: number, condition: { status: ProviderEventStatus; updatedBefore?: Date }, now: Date): Promise<boolean>
+  /** Newest first (createdAt desc, id desc). */
+  list(projectId: string, filter: ProviderEventFilter): Promise<Page<ProviderEvent>>
+  /** The provider's events waiting for `waitingFor`, oldest occurredAt first (then id). */
+  listWaiting(projectId: string, provider: string, waitingFor: string): Promise<ProviderEvent[]>
+  /** Creates or replaces the link (project, provider, kind, externalId). */
+  saveLink(link: ProviderLink): Promise<void>
+  getLink(projectId: string, provider: string, kind: string, externalId: string): Promise<ProviderLink | null>
+}
+
 /** Generic cell-rate state for the rate limiter: the theoretical arrival time per key. */
 export interface RateLimitStore {
   /**
@@ -280,6 +315,7 @@ export interface StorageTx {
   webhookEndpoints: WebhookEndpointRepository
   outbox: OutboxRepository
   idempotency: IdempotencyRepository
+  providerEvents: ProviderEventRepository
 }
 
 export interface StoragePort extends StorageTx {

@@ -14,6 +14,7 @@ import { validationCases } from './validation.case.js'
 import { ledgerPropertyCases } from './ledger-property.case.js'
 import { storagePortCases } from './storage-port.case.js'
 import { webhookOutboxCases } from './webhook-outbox.case.js'
+import { providerStripeCases } from './providers-stripe.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -63,5 +64,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     ledgerPropertyCases(context)
     storagePortCases(context)
     webhookOutboxCases(context)
+    providerStripeCases(context)
   })
 }
