@@ -15,6 +15,7 @@ import { ledgerPropertyCases } from './ledger-property.case.js'
 import { storagePortCases } from './storage-port.case.js'
 import { webhookOutboxCases } from './webhook-outbox.case.js'
 import { providerStripeCases } from './providers-stripe.case.js'
+import { providerEventCases } from './provider-events.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -64,6 +65,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     ledgerPropertyCases(context)
     storagePortCases(context)
     webhookOutboxCases(context)
+    providerEventCases(context)
     providerStripeCases(context)
   })
 }
