@@ -7,7 +7,7 @@ import { memoryStorage } from '../src/adapters/memory.js'
 import { createAffiliateProgram, testClock } from '../src/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
 import { snapshot } from './conformance/helpers.js'
-import { invoicePaid, unusedEvent } from './providers/stripe-fixtures.js'
+import { checkoutCompleted, invoicePaid, unusedEvent } from './providers/stripe-fixtures.js'
 import { deliverStripe, SCENARIO_SETTINGS, scenarioAffiliates, STRIPE_SECRET } from './providers/stripe-scenario.js'
 
 const stripe = new Stripe('sk_test_not_used')
@@ -25,6 +25,28 @@ const paid = () =>
 
 const post = (handler: (request: Request) => Promise<Response>, body: string, header: string) =>
   handler(new Request('https://shop.example/hook', { method: 'POST', body, headers: { 'Stripe-Signature': header } }))
+
+describe('stripe handler: mapping', () => {
+  it('credits the affiliate of the coupon a checkout used when the invoice lists discount ids only (current API)', async () => {
+    const { program, clock, handler } = await setup()
+    await deliverStripe(handler, checkoutCompleted({ at: '2026-01-31T10:00:00Z', customer: 'cus_Fay', email: 'fay@example.com', coupon: 'BOB20' }), clock)
+    const invoice = invoicePaid({ at: '2026-01-31T10:00:01Z', id: 'in_Fay1', customer: 'cus_Fay', email: 'fay@example.com', subtotal: 5000, discount: { amount: 1000, coupon: 'BOB20' }, tax: 400, billingReason: 'manual', paymentIntent: 'pi_Fay1' })
+    expect(invoice.data.object.discounts).toEqual(['di_in_Fay1'])
+    expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'applied' })
+    // 30% of 50.00 - 10.00 = 12.00
+    expect((await program.affiliates.get('bob@affiliates.example')).earnings.total).toBe('12.00')
+  })
+
+  it('a customer whose checkout had no referral waits, and is listed with the reason', async () => {
+    const { program, clock, handler } = await setup()
+    await deliverStripe(handler, checkoutCompleted({ at: '2026-01-31T10:00:00Z', customer: 'cus_Gus', email: 'gus@example.com' }), clock)
+    const invoice = invoicePaid({ at: '2026-01-31T10:00:01Z', id: 'in_Gus1', customer: 'cus_Gus', email: 'gus@example.com', subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Gus1' })
+    expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'waiting' })
+    const [listed] = (await program.providerEvents.list({ reference: 'in_Gus1' })).items
+    expect(listed).toMatchObject({ status: 'waiting', waitingFor: 'customer:cus_Gus', detail: expect.stringContaining('no affiliate for gus@example.com') })
+    expect((await program.conversions.list()).total).toBe(0)
+  })
+})
 
 describe('stripe handler: signatures', () => {
   it('accepts a signature made by the stripe package and creates the conversion once per event', async () => {

@@ -65,32 +65,44 @@ const customerKey = (customerId: string | null, email: string | null) => (custom
 /** Remembers the customer (merging what earlier events taught) and makes them a referred user. */
 async function applyCustomer(target: ApplyTarget, action: CustomerAction): Promise<Outcome> {
   const { storage, scope, provider } = target
-  let { email, referral } = action
+  let { email, referral, couponCode: coupon } = action
   if (action.customerId !== null) {
     const known = await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
     email = email ?? known?.data.email ?? null
     // The first referral a customer arrived with keeps the credit.
     referral = known?.data.referral ?? referral
-    await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'customer', externalId: action.customerId, data: { email, referral } })
+    coupon = known?.data.coupon ?? coupon
+    const data = { email, referral, coupon }
+    await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'customer', externalId: action.customerId, data })
   }
   const wake = [...(action.customerId !== null ? [customerKey(action.customerId, null)] : []), ...(email !== null ? [`email:${email}`] : [])]
   const who = action.customerId ?? email ?? 'customer'
-  if (email === null) return outcome('applied', `${who}: remembered; its email is not known yet`, { wake })
-  if (referral === null) return outcome('applied', `${who}: remembered (${email}); no referral`, { wake })
+  const done = (detail: string) => outcome('applied', `${who}: ${detail}`, { wake })
+  if (email === null) return done('remembered; its email is not known yet')
+  const credit = referral !== null ? { referralCode: referral } : await couponAffiliate(scope, coupon)
+  if (credit === null) return done(`remembered (${email}); no referral`)
+  const via = referral !== null ? `referral code ${referral}` : `coupon ${coupon}`
   try {
     await scope.referrals.get(email)
-    return outcome('applied', `${who}: ${email} is already a referred user`, { wake })
+    return done(`${email} is already a referred user`)
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error
   }
   try {
-    await scope.referrals.create({ email, referralCode: referral })
-    return outcome('applied', `${who}: ${email} became a referred user of referral code ${referral}`, { wake })
+    await scope.referrals.create({ email, ...credit })
+    return done(`${email} became a referred user through ${via}`)
   } catch (error) {
-    if (error instanceof ConflictError) return outcome('applied', `${who}: ${email} is already a referred user`, { wake })
-    if (error instanceof AffiliateError) return outcome('applied', `${who}: referral ${referral} not used: ${error.message}`, { wake })
+    if (error instanceof ConflictError) return done(`${email} is already a referred user`)
+    if (error instanceof AffiliateError) return done(`${via} not used: ${error.message}`)
     throw error
   }
+}
+
+/** The affiliate owning the coupon code, through the core's coupons. */
+async function couponAffiliate(scope: ProjectScope, code: string | null): Promise<{ affiliateId: number } | null> {
+  if (code === null || !COUPON.test(code)) return null
+  const [coupon] = (await scope.coupons.list({ code, limit: 1 })).items
+  return coupon ? { affiliateId: coupon.affiliateId } : null
 }
 
 /** Creates the conversion of a payment, or says what it waits for. */

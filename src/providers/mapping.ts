@@ -44,6 +44,8 @@ export interface CustomerAction {
   email: string | null
   /** An affiliate's referral code. */
   referral: string | null
+  /** A coupon used at checkout: its affiliate is credited when there is no referral code. */
+  couponCode: string | null
 }
 
 export type ProviderAction = PaidAction | RefundedAction | CustomerAction

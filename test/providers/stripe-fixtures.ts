@@ -31,9 +31,9 @@ function envelope<T>(type: string, at: string, object: T, apiVersion = NEW_API):
 }
 
 type SessionFields = 'id' | 'object' | 'mode' | 'status' | 'payment_status' | 'customer' | 'customer_email' | 'customer_details' |
-  'client_reference_id' | 'metadata' | 'subscription' | 'invoice' | 'amount_subtotal' | 'amount_total' | 'currency' | 'created' | 'livemode'
+  'client_reference_id' | 'discounts' | 'metadata' | 'subscription' | 'invoice' | 'amount_subtotal' | 'amount_total' | 'currency' | 'created' | 'livemode'
 
-export function checkoutCompleted(input: { at: string; customer: string; email: string; referral?: string; metadataReferral?: string; subscription?: string }) {
+export function checkoutCompleted(input: { at: string; customer: string; email: string; referral?: string; metadataReferral?: string; subscription?: string; coupon?: string }) {
   const session: Pick<Stripe.Checkout.Session, SessionFields> = {
     id: `cs_test_${input.customer}`,
     object: 'checkout.session',
@@ -44,6 +44,7 @@ export function checkoutCompleted(input: { at: string; customer: string; email: 
     customer_email: null,
     customer_details: { address: null, business_name: null, email: input.email, individual_name: null, name: 'Test Customer', phone: null, tax_exempt: 'none', tax_ids: [] },
     client_reference_id: input.referral ?? null,
+    discounts: input.coupon ? [{ coupon: input.coupon, promotion_code: `promo_${input.coupon}` }] : [],
     metadata: input.metadataReferral ? { referral: input.metadataReferral } : {},
     subscription: input.subscription ?? null,
     invoice: null,
@@ -84,7 +85,7 @@ export interface InvoiceInput {
   email: string
   /** Before discounts and tax. */
   subtotal: number
-  discount?: { amount: number; coupon: string; promotionCode?: string }
+  discount?: { amount: number; coupon: string }
   tax: number
   subscription?: string
   billingReason: Stripe.Invoice.BillingReason
@@ -111,27 +112,8 @@ export function invoicePaid(input: InvoiceInput) {
     amount_due: input.subtotal - discount + input.tax,
     amount_paid: input.subtotal - discount + input.tax,
     amount_remaining: 0,
-    discounts: input.discount
-      ? [
-          {
-            id: `di_${input.id}`,
-            object: 'discount',
-            checkout_session: null,
-            customer: input.customer,
-            customer_account: null,
-            end: null,
-            invoice: input.id,
-            invoice_item: null,
-            promotion_code: input.discount.promotionCode
-              ? ({ id: `promo_${input.discount.promotionCode}`, object: 'promotion_code', code: input.discount.promotionCode } as Stripe.PromotionCode)
-              : null,
-            source: { coupon: input.discount.coupon, type: 'coupon' },
-            start: unix(input.at),
-            subscription: input.subscription ?? null,
-            subscription_item: null,
-          },
-        ]
-      : [],
+    // Webhook payloads are never expanded: the current API lists discount ids only.
+    discounts: input.discount ? [`di_${input.id}`] : [],
     parent: input.subscription
       ? { quote_details: null, subscription_details: { metadata: {}, subscription: input.subscription }, type: 'subscription_details' }
       : null,
@@ -155,12 +137,31 @@ interface LegacyInvoiceFields {
   subscription: string | null
   charge: string
   payment_intent: string
+  /** The discount object, its coupon included, as those versions sent it. */
+  discount: (Omit<Stripe.Discount, 'source'> & { coupon: Pick<Stripe.Coupon, 'id' | 'object' | 'percent_off' | 'amount_off' | 'duration' | 'valid'> }) | null
 }
 
 /** invoice.paid as API versions before 2025-03-31 sent it (subscription, charge on the invoice). */
 export function legacyInvoicePaid(input: InvoiceInput & { charge: string }) {
   const { payments: _payments, parent: _parent, ...current } = invoicePaid(input).data.object
-  const invoice: typeof current & LegacyInvoiceFields = { ...current, subscription: input.subscription ?? null, charge: input.charge, payment_intent: input.paymentIntent }
+  const discount: LegacyInvoiceFields['discount'] = input.discount
+    ? {
+        id: `di_${input.id}`,
+        object: 'discount',
+        checkout_session: null,
+        coupon: { id: input.discount.coupon, object: 'coupon', percent_off: 20, amount_off: null, duration: 'once', valid: true },
+        customer: input.customer,
+        customer_account: null,
+        end: null,
+        invoice: input.id,
+        invoice_item: null,
+        promotion_code: null,
+        start: unix(input.at),
+        subscription: input.subscription ?? null,
+        subscription_item: null,
+      }
+    : null
+  const invoice: typeof current & LegacyInvoiceFields = { ...current, subscription: input.subscription ?? null, charge: input.charge, payment_intent: input.paymentIntent, discount }
   return envelope('invoice.paid', input.at, invoice, OLD_API)
 }
 

@@ -28,7 +28,8 @@ export const SCENARIO_SETTINGS = {
 export async function scenarioAffiliates(program: AffiliateProgram): Promise<void> {
   await program.affiliates.create({ email: 'ann@affiliates.example', referralCode: 'ANN' })
   const bob = await program.affiliates.create({ email: 'bob@affiliates.example', referralCode: 'BOB' })
-  await program.coupons.create({ affiliateId: bob.id, code: 'BOB20', processorCouponId: 'coupon_bob20' })
+  // The code is the Stripe coupon id: webhooks name coupons by id.
+  await program.coupons.create({ affiliateId: bob.id, code: 'BOB20', processorCouponId: 'BOB20' })
 }
 
 const alice = { customer: 'cus_Alice', email: 'alice@example.com' }
@@ -46,7 +47,7 @@ export function scenarioEvents(): Array<StripeEventFixture<unknown>> {
     checkoutCompleted({ at: '2026-01-10T09:00:00Z', ...carol }),
     legacyInvoicePaid({
       at: '2026-01-10T09:00:10Z', id: 'in_Carol1', ...carol, subtotal: 10000, tax: 800, billingReason: 'manual',
-      discount: { amount: 2000, coupon: 'coupon_bob20', promotionCode: 'BOB20' }, paymentIntent: 'pi_Carol1', charge: 'ch_Carol1',
+      discount: { amount: 2000, coupon: 'BOB20' }, paymentIntent: 'pi_Carol1', charge: 'ch_Carol1',
     }),
     month('in_Alice1', '2026-01-19T10:00:00Z', 'pi_Alice1'),
     month('in_Alice2', '2026-02-19T10:00:00Z', 'pi_Alice2'),

@@ -22,7 +22,7 @@ export function mapStripeEvent(body: unknown): MappedEvent {
       return { ...base, reference: idOf(object.customer) ?? base.reference, actions: [checkoutCustomer(object)] }
     case 'customer.created':
     case 'customer.updated':
-      return { ...base, actions: [{ kind: 'customer', customerId: text(object.id), email: lower(object.email), referral: referralIn(object.metadata) }] }
+      return { ...base, actions: [{ kind: 'customer', customerId: text(object.id), email: lower(object.email), referral: referralIn(object.metadata), couponCode: null }] }
     case 'invoice.paid':
       return invoicePaid(base, object)
     default:
@@ -45,6 +45,8 @@ function checkoutCustomer(session: Record<string, unknown>): ProviderAction {
     customerId: idOf(session.customer),
     email: lower(details.email) ?? lower(session.customer_email),
     referral: text(session.client_reference_id) ?? referralIn(session.metadata),
+    // Webhooks carry the coupon id of each discount (never the promotion code's text).
+    couponCode: (Array.isArray(session.discounts) ? session.discounts : []).map((discount) => (isRecord(discount) ? idOf(discount.coupon) : null)).find((id) => id !== null) ?? null,
   }
 }
 
