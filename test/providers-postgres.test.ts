@@ -7,7 +7,8 @@ import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAffiliateProgram, type StoragePort } from '../src/index.js'
 import { invoicePaid } from './providers/stripe-fixtures.js'
-import { SCENARIO_SETTINGS, scenarioAffiliates, STRIPE_SECRET } from './providers/stripe-scenario.js'
+import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
+import { STRIPE_SECRET } from './providers/stripe-scenario.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
 const suite = DATABASE_URL ? describe : describe.skip
@@ -44,7 +45,7 @@ suite(`payment providers on postgres: two processes${DATABASE_URL ? '' : ` (skip
 
   it('two processes receiving the same invoice.paid at once create one conversion and record it once', async () => {
     const program = await createAffiliateProgram({ storage, project: 'two-processes', settings: SCENARIO_SETTINGS })
-    await scenarioAffiliates(program)
+    await scenarioAffiliates(program, 'BOB20')
     await program.referrals.create({ email: 'eve@example.com', referralCode: 'ANN' })
     const event = invoicePaid({ at: new Date().toISOString(), id: 'in_Eve1', customer: 'cus_Eve', email: 'eve@example.com', subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Eve1' })
     const body = JSON.stringify(event)

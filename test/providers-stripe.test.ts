@@ -8,14 +8,15 @@ import { createAffiliateProgram, testClock } from '../src/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
 import { snapshot } from './conformance/helpers.js'
 import { checkoutCompleted, invoicePaid, unusedEvent } from './providers/stripe-fixtures.js'
-import { deliverStripe, SCENARIO_SETTINGS, scenarioAffiliates, STRIPE_SECRET } from './providers/stripe-scenario.js'
+import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
+import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
 
 const stripe = new Stripe('sk_test_not_used')
 
 async function setup(secret: string | string[] = STRIPE_SECRET) {
   const clock = testClock('2026-02-01T00:00:00Z')
   const program = await createAffiliateProgram({ storage: memoryStorage(), clock, settings: SCENARIO_SETTINGS })
-  await scenarioAffiliates(program)
+  await scenarioAffiliates(program, 'BOB20')
   await program.referrals.create({ email: 'dan@example.com', referralCode: 'ANN' })
   return { program, clock, handler: stripeHandler({ program, webhookSecret: secret }) }
 }
@@ -27,6 +28,23 @@ const post = (handler: (request: Request) => Promise<Response>, body: string, he
   handler(new Request('https://shop.example/hook', { method: 'POST', body, headers: { 'Stripe-Signature': header } }))
 
 describe('stripe handler: mapping', () => {
+  it('a free trial invoice pays nothing; the first paid invoice after it earns the purchase rule, the next the recurring rule', async () => {
+    const { program, clock, handler } = await setup()
+    const dan = { customer: 'cus_Dan', email: 'dan@example.com', subscription: 'sub_Dan', tax: 0 }
+    const trial = invoicePaid({ at: '2026-01-01T00:00:00Z', id: 'in_DanTrial', ...dan, subtotal: 0, billingReason: 'subscription_create', paymentIntent: 'pi_none' })
+    expect(await (await deliverStripe(handler, trial, clock)).json()).toMatchObject({ status: 'ignored', detail: 'in_DanTrial: zero amount, no commission' })
+    const first = invoicePaid({ at: '2026-01-15T00:00:00Z', id: 'in_Dan1', ...dan, subtotal: 1000, billingReason: 'subscription_cycle', paymentIntent: 'pi_Dan1' })
+    const second = invoicePaid({ at: '2026-01-31T00:00:00Z', id: 'in_Dan2', ...dan, subtotal: 1000, billingReason: 'subscription_cycle', paymentIntent: 'pi_Dan2' })
+    await deliverStripe(handler, first, clock)
+    await deliverStripe(handler, second, clock)
+    const conversions = (await program.conversions.list()).items.reverse()
+    expect(conversions.map((c) => [c.reference, c.basis, c.value])).toEqual([
+      ['in_Dan1', 'purchase', '3.00'],
+      ['in_Dan2', 'recurring', '2.00'],
+    ])
+  })
+
+
   it('credits the affiliate of the coupon a checkout used when the invoice lists discount ids only (current API)', async () => {
     const { program, clock, handler } = await setup()
     await deliverStripe(handler, checkoutCompleted({ at: '2026-01-31T10:00:00Z', customer: 'cus_Fay', email: 'fay@example.com', coupon: 'BOB20' }), clock)

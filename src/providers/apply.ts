@@ -113,18 +113,21 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     for (const key of keys) await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'payment', externalId: key, data })
   }
   const wake = keys.map((key) => `payment:${key}`)
-  const subscription = action.subscriptionId
-  if (action.firstPayment && subscription !== null) {
-    // Renewals wait until the subscription's first invoice was seen (paid, or free in a trial).
-    await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'subscription', externalId: subscription, data: { first: action.reference } })
-    wake.push(`subscription:${subscription}`)
+  const known = action.customerId === null ? null : await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
+  const email = action.email ?? known?.data.email ?? null
+  if (action.firstPayment && email !== null) {
+    // The customer's first payment was seen (paid, or free as a trial starts): renewals may apply.
+    await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'first-payment', externalId: email, data: { reference: action.reference } })
+    wake.push(`first:${email}`)
+  }
+  // A free first payment still has to be seen with its customer's email (it lets renewals apply).
+  if (email === null && action.firstPayment) {
+    return outcome('waiting', `${action.reference}: waiting for the customer's email`, { waitingFor: customerKey(action.customerId, email) })
   }
   if (action.amount <= 0n) {
     await remember({ reference: action.reference, conversionId: null })
     return outcome('ignored', `${action.reference}: zero amount, no commission`, { wake })
   }
-  const known = action.customerId === null ? null : await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
-  const email = action.email ?? known?.data.email ?? null
   const waitCustomer = customerKey(action.customerId, email)
   if (email === null) return outcome('waiting', `${action.reference}: waiting for the customer's email`, { waitingFor: waitCustomer })
   const input = {
@@ -138,11 +141,11 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     ...(action.couponCode !== null && COUPON.test(action.couponCode) ? { couponCodeUsed: action.couponCode } : {}),
   }
   try {
-    if (!action.firstPayment && subscription !== null && !(await storage.providerEvents.getLink(scope.projectId, provider, 'subscription', subscription))) {
-      // A renewal that would count as the customer's first purchase came before its subscription's first invoice.
+    if (!action.firstPayment && !(await storage.providerEvents.getLink(scope.projectId, provider, 'first-payment', email))) {
+      // A renewal that would count as the customer's first purchase came before the first one.
       const preview = await scope.conversions.preview(input)
       if (preview.basis === 'purchase') {
-        return outcome('waiting', `${action.reference}: renewal waiting for the first invoice of ${subscription}`, { waitingFor: `subscription:${subscription}` })
+        return outcome('waiting', `${action.reference}: renewal waiting for the first payment of ${email}`, { waitingFor: `first:${email}` })
       }
     }
     const { conversion, duplicate } = await scope.conversions.create(input)
@@ -150,7 +153,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     const what = duplicate ? 'already recorded as' : 'created'
     return outcome('applied', `${action.reference}: ${what} conversion ${conversion.id} (${conversion.basis}, commission ${conversion.value} ${conversion.currency})`, {
       conversionId: conversion.id,
-      wake,
+      wake: [...wake, `first:${email}`],
     })
   } catch (error) {
     if (error instanceof NotFoundError) {

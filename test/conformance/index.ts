@@ -14,7 +14,7 @@ import { validationCases } from './validation.case.js'
 import { ledgerPropertyCases } from './ledger-property.case.js'
 import { storagePortCases } from './storage-port.case.js'
 import { webhookOutboxCases } from './webhook-outbox.case.js'
-import { providerStripeCases } from './providers-stripe.case.js'
+import { providerCases } from './providers.case.js'
 import { providerEventCases } from './provider-events.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
@@ -66,6 +66,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     storagePortCases(context)
     webhookOutboxCases(context)
     providerEventCases(context)
-    providerStripeCases(context)
+    providerCases(context)
   })
 }
