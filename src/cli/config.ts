@@ -11,6 +11,18 @@ const webhook = v.strictObject({
   mode: v.optional(v.picklist(['service', 'standard'], 'must be service or standard')),
 })
 
+const secrets = v.union(
+  [v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))],
+  'must be a secret or a list of secrets',
+)
+const tolerance = v.optional(v.pipe(v.number('must be a number'), v.minValue(1, 'must be at least 1')))
+/** Payment providers whose webhooks the server receives at /api/v1/providers/<name>/events. */
+const providers = v.strictObject({
+  stripe: v.optional(v.strictObject({ webhookSecret: secrets, toleranceSeconds: tolerance })),
+  paddle: v.optional(v.strictObject({ webhookSecret: secrets, toleranceSeconds: tolerance })),
+  lemonSqueezy: v.optional(v.strictObject({ webhookSecret: secrets })),
+})
+
 export const serverConfig = v.strictObject({
   ...projectSettingsInput.entries,
   webhooks: v.optional(v.array(webhook)),
@@ -21,6 +33,7 @@ export const serverConfig = v.strictObject({
     }),
   ),
   shape: v.optional(v.picklist(['primary', 'alternative'], 'must be primary or alternative')),
+  providers: v.optional(providers),
 })
 export type ServerConfig = v.InferOutput<typeof serverConfig>
 
@@ -47,6 +60,6 @@ export function loadConfig(path: string | undefined): ServerConfig {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, providers: _providers, ...settings } = config
   return settings
 }

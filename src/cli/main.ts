@@ -6,6 +6,7 @@ import { SCOPES, type Scope } from '../core/types.js'
 import { ConfigError, loadConfig, projectSettingsOf } from './config.js'
 import { openStorage } from './database.js'
 import { serve } from './serve.js'
+import { providersCommand, PROVIDERS_USAGE } from './providers-command.js'
 
 const USAGE = `usage:
   affiliate-kit serve [--port 8787] [--host 127.0.0.1] [--database <memory|postgres://...|pglite:dir>] [--config <file>]
@@ -13,6 +14,7 @@ const USAGE = `usage:
   affiliate-kit keys list [--database ...]
   affiliate-kit keys revoke <id> [--database ...]
   affiliate-kit migrate [--database ...]
+${PROVIDERS_USAGE}
 
 The database defaults to embedded PGlite in ./affiliate-data.
 AFFILIATE_KIT_API_KEY=rgk_... makes sure that key exists (scope *) when serving.`
@@ -20,6 +22,7 @@ AFFILIATE_KIT_API_KEY=rgk_... makes sure that key exists (scope *) when serving.
 const log = (line: string) => console.log(line)
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'providers') return providersCommand(argv.slice(1), log)
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -8,6 +8,7 @@ import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../http/node.js'
 import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openStorage } from './database.js'
+import { providerHandlers, withProviders } from './providers-mount.js'
 
 export interface ServeOptions {
   port: number
@@ -60,7 +61,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
     onError: (error: unknown) => options.log(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
   })
-  const server = createServer(toNodeHandler(handler))
+  const providers = providerHandlers(program, config.providers, (error) => options.log(`provider event error: ${(error as Error)?.stack ?? String(error)}`))
+  const server = createServer(withProviders(toNodeHandler(handler), providers))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => resolve())
@@ -71,6 +73,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   program.webhooks.start()
   options.log(`storage: ${description}`)
   options.log(`listening on ${url}`)
+  for (const name of providers.keys()) options.log(`receiving ${name} events at ${url}/providers/${name}/events`)
 
   let closing: Promise<void> | undefined
   const close = () =>

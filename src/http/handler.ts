@@ -15,6 +15,7 @@ import { affiliateRoutes } from './routes/affiliates.js'
 import { conversionRoutes } from './routes/conversions.js'
 import { couponRoutes } from './routes/coupons.js'
 import { payoutRoutes } from './routes/payouts.js'
+import { providerEventRoutes } from './routes/provider-events.js'
 import { referralRoutes } from './routes/referrals.js'
 import { webhookTest } from './routes/webhook-test.js'
 import { alternativeError } from './shapes/alternative.js'
@@ -35,7 +36,7 @@ export interface HandlerOptions {
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
-export const ROUTES: RouteDef[] = [...affiliateRoutes, ...referralRoutes, ...conversionRoutes, ...couponRoutes, ...payoutRoutes]
+export const ROUTES: RouteDef[] = [...affiliateRoutes, ...referralRoutes, ...conversionRoutes, ...couponRoutes, ...payoutRoutes, ...providerEventRoutes]
 const WEBHOOK_TEST: RouteDef = { method: 'POST', path: '/project/:projectId/webhooks/:webhookId/test', scope: 'webhooks:write', handle: webhookTest }
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
 
