@@ -287,8 +287,8 @@ export interface ProviderEventRepository {
   claim(projectId: string, id: number, condition: { status: ProviderEventStatus; updatedBefore?: Date }, now: Date): Promise<boolean>
   /** Newest first (createdAt desc, id desc). */
   list(projectId: string, filter: ProviderEventFilter): Promise<Page<ProviderEvent>>
-  /** The provider's events waiting for `waitingFor`, oldest occurredAt first (then id). */
-  listWaiting(projectId: string, provider: string, waitingFor: string): Promise<ProviderEvent[]>
+  /** The provider's events waiting for any of `waitingFor`, oldest occurredAt first (then id). */
+  listWaiting(projectId: string, provider: string, waitingFor: readonly string[]): Promise<ProviderEvent[]>
   /** Creates or replaces the link (project, provider, kind, externalId). */
   saveLink(link: ProviderLink): Promise<void>
   getLink(projectId: string, provider: string, kind: string, externalId: string): Promise<ProviderLink | null>

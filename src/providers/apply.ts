@@ -5,7 +5,7 @@ import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
 import { formatMoney, minorDigits, parseMoney, roundHalfUp } from '../core/money.js'
 import type { ProjectScope } from '../core/program.js'
 import type { StoragePort } from '../core/storage.js'
-import type { ProviderEventStatus } from '../core/types.js'
+import type { ProviderEventStatus, ProviderLink } from '../core/types.js'
 import type { CustomerAction, MappedEvent, PaidAction, ProviderAction, RefundedAction } from './mapping.js'
 
 export interface ApplyTarget {
@@ -22,7 +22,11 @@ export interface Outcome {
   waitingFor: string | null
   /** Keys whose waiting events may now apply. */
   wake: string[]
+  /** Links to save with the outcome (in the same transaction, before waking). */
+  links: Link[]
 }
+
+export type Link = Pick<ProviderLink, 'kind' | 'externalId' | 'data'>
 
 const COUPON = /^[A-Za-z0-9_.-]{1,64}$/
 
@@ -33,6 +37,7 @@ const outcome = (status: Outcome['status'], detail: string, extra: Partial<Outco
   refundAmount: null,
   waitingFor: null,
   wake: [],
+  links: [],
   ...extra,
 })
 
@@ -41,12 +46,14 @@ export async function applyEvent(target: ApplyTarget, mapped: MappedEvent): Prom
   if (mapped.ignored !== undefined || mapped.actions.length === 0) return outcome('ignored', mapped.ignored ?? 'nothing to apply')
   let result: Outcome | null = null
   const wake: string[] = []
+  const links: Link[] = []
   for (const action of mapped.actions) {
     const next = await applyAction(target, action, mapped.occurredAt)
     wake.push(...next.wake)
+    links.push(...next.links)
     if (!result || action.kind !== 'customer') result = next
   }
-  return { ...result!, wake }
+  return { ...result!, wake, links }
 }
 
 function applyAction(target: ApplyTarget, action: ProviderAction, occurredAt: Date): Promise<Outcome> {
@@ -109,15 +116,16 @@ async function couponAffiliate(scope: ProjectScope, code: string | null): Promis
 async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Date): Promise<Outcome> {
   const { storage, scope, provider } = target
   const keys = [action.reference, ...action.aliases]
-  const remember = async (data: Record<string, string | null>) => {
-    for (const key of keys) await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'payment', externalId: key, data })
+  const links: Link[] = []
+  const remember = (data: Record<string, string | null>) => {
+    for (const key of keys) links.push({ kind: 'payment', externalId: key, data })
   }
   const wake = keys.map((key) => `payment:${key}`)
-  const known = action.customerId === null ? null : await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
+  const known = action.email !== null || action.customerId === null ? null : await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
   const email = action.email ?? known?.data.email ?? null
   if (action.firstPayment && email !== null) {
     // The customer's first payment was seen (paid, or free as a trial starts): renewals may apply.
-    await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'first-payment', externalId: email, data: { reference: action.reference } })
+    links.push({ kind: 'first-payment', externalId: email, data: { reference: action.reference } })
     wake.push(`first:${email}`)
   }
   // A free first payment still has to be seen with its customer's email (it lets renewals apply).
@@ -125,8 +133,8 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     return outcome('waiting', `${action.reference}: waiting for the customer's email`, { waitingFor: customerKey(action.customerId, email) })
   }
   if (action.amount <= 0n) {
-    await remember({ reference: action.reference, conversionId: null })
-    return outcome('ignored', `${action.reference}: zero amount, no commission`, { wake })
+    remember({ reference: action.reference, conversionId: null })
+    return outcome('ignored', `${action.reference}: zero amount, no commission`, { wake, links })
   }
   const waitCustomer = customerKey(action.customerId, email)
   if (email === null) return outcome('waiting', `${action.reference}: waiting for the customer's email`, { waitingFor: waitCustomer })
@@ -145,21 +153,22 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
       // A renewal that would count as the customer's first purchase came before the first one.
       const preview = await scope.conversions.preview(input)
       if (preview.basis === 'purchase') {
-        return outcome('waiting', `${action.reference}: renewal waiting for the first payment of ${email}`, { waitingFor: `first:${email}` })
+        return outcome('waiting', `${action.reference}: renewal waiting for the first payment of ${email}`, { waitingFor: `first:${email}`, links })
       }
     }
     const { conversion, duplicate } = await scope.conversions.create(input)
-    await remember({ reference: action.reference, conversionId: String(conversion.id) })
+    remember({ reference: action.reference, conversionId: String(conversion.id) })
     const what = duplicate ? 'already recorded as' : 'created'
     return outcome('applied', `${action.reference}: ${what} conversion ${conversion.id} (${conversion.basis}, commission ${conversion.value} ${conversion.currency})`, {
       conversionId: conversion.id,
       wake: [...wake, `first:${email}`],
+      links,
     })
   } catch (error) {
     if (error instanceof NotFoundError) {
-      return outcome('waiting', `${action.reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer })
+      return outcome('waiting', `${action.reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer, links })
     }
-    if (error instanceof AffiliateError) return outcome('ignored', `${action.reference}: ${error.message}`)
+    if (error instanceof AffiliateError) return outcome('ignored', `${action.reference}: ${error.message}`, { links })
     throw error
   }
 }
@@ -204,6 +213,7 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
         ? await scope.conversions.update(conversionId, { status: 'refunded', reason })
         : await scope.conversions.update(conversionId, { refundAmount: formatMoney(refund, digits), reason })
     if (action.single) {
+      // Saved at once, inside the lock: a second event naming the same refund must see it.
       await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'refund', externalId: action.single.refundId, data: { conversionId: String(conversionId) } })
     }
     const amount = `${formatMoney(refund, digits)} ${currency}`

@@ -102,7 +102,16 @@ export function record(value: unknown, field: string): Record<string, unknown> {
 
 /** The event as JSON-safe data for the event log (bigints as integer text, dates as ISO text). */
 export function storedMapping(mapped: MappedEvent): unknown {
-  return JSON.parse(JSON.stringify(mapped, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)))
+  const actions = mapped.actions.map((action) => {
+    if (action.kind === 'paid') return { ...action, amount: action.amount.toString() }
+    if (action.kind === 'customer') return action
+    return {
+      ...action,
+      ...(action.soFar ? { soFar: { refunded: action.soFar.refunded.toString(), of: action.soFar.of.toString() } } : {}),
+      ...(action.single ? { single: { refundId: action.single.refundId, amount: action.single.amount.toString() } } : {}),
+    }
+  })
+  return { ...mapped, occurredAt: mapped.occurredAt.toISOString(), actions }
 }
 
 /** The event back from storedMapping's form. */

@@ -50,60 +50,63 @@ export async function receiveEvent(target: ReceiveTarget, mapped: MappedEvent): 
   return { event, duplicate: false }
 }
 
-/** Applies a claimed record's event, saves the outcome, and wakes what it unblocked. */
+/** Applies a claimed record's event, saves the outcome, and applies the events it unblocked. */
 async function run(target: ReceiveTarget, record: ProviderEvent, mapped: MappedEvent): Promise<ProviderEvent> {
-  const { storage, scope } = target
-  let result: Outcome
-  try {
-    result = await applyEvent(target, mapped)
-  } catch (error) {
-    // Let the provider's retry take it over at once instead of waiting for the stale time.
-    await storage.providerEvents.update(scope.projectId, record.id, { updatedAt: new Date(0) }).catch(() => undefined)
-    throw error
-  }
-  const saved = await save(target, record, result)
-  const wake = [...result.wake]
+  const result = await applyOrRelease(target, record, mapped, { updatedAt: new Date(0) })
   // A waiting event re-checks once after it is saved: the event it waits for may have been
   // applied by another request between this one's check and its save.
-  if (result.status === 'waiting' && result.waitingFor !== null) wake.push(result.waitingFor)
-  await wakeAll(target, wake)
+  const recheck = result.status === 'waiting' && result.waitingFor !== null ? [result.waitingFor] : []
+  const { saved, waiting } = await finish(target, record, result, recheck)
+  await wakeAll(target, waiting, new Set([...result.wake, ...recheck]))
   return saved
 }
 
-async function save(target: ReceiveTarget, record: ProviderEvent, result: Outcome): Promise<ProviderEvent> {
-  const updated = await target.storage.providerEvents.update(target.scope.projectId, record.id, {
-    status: result.status,
-    detail: result.detail,
-    conversionId: result.conversionId,
-    refundAmount: result.refundAmount,
-    waitingFor: result.status === 'waiting' ? result.waitingFor : null,
-    updatedAt: target.now(),
-  })
-  return updated ?? record
+/** Applies the event; on an unexpected error puts `release` on the record (so it can be retried) and rethrows. */
+async function applyOrRelease(target: ReceiveTarget, record: ProviderEvent, mapped: MappedEvent, release: Partial<ProviderEvent>): Promise<Outcome> {
+  try {
+    return await applyEvent(target, mapped)
+  } catch (error) {
+    await target.storage.providerEvents.update(target.scope.projectId, record.id, release).catch(() => undefined)
+    throw error
+  }
 }
 
-/** Applies the events waiting for each key (oldest first), and what those unblock in turn. */
-async function wakeAll(target: ReceiveTarget, keys: string[]): Promise<void> {
+/**
+ * In one transaction: saves the outcome's links, the record's outcome, and reads the events
+ * waiting for what the outcome unblocked.
+ */
+async function finish(target: ReceiveTarget, record: ProviderEvent, result: Outcome, recheck: string[]) {
   const { storage, scope, provider } = target
-  const queue = [...new Set(keys)]
-  const seen = new Set<string>()
+  const projectId = scope.projectId
+  return storage.transaction(async (tx) => {
+    for (const link of result.links) await tx.providerEvents.saveLink({ projectId, provider, ...link })
+    const saved = await tx.providerEvents.update(projectId, record.id, {
+      status: result.status,
+      detail: result.detail,
+      conversionId: result.conversionId,
+      refundAmount: result.refundAmount,
+      waitingFor: result.status === 'waiting' ? result.waitingFor : null,
+      updatedAt: target.now(),
+    })
+    const keys = [...new Set([...result.wake, ...recheck])]
+    const waiting = keys.length === 0 ? [] : await tx.providerEvents.listWaiting(projectId, provider, keys)
+    return { saved: saved ?? record, waiting }
+  })
+}
+
+/** Applies waiting events (oldest payment first), and those they unblock in turn. */
+async function wakeAll(target: ReceiveTarget, first: ProviderEvent[], seen: Set<string>): Promise<void> {
+  const { storage, scope } = target
+  const queue = [...first]
   while (queue.length > 0) {
-    const key = queue.shift()!
-    if (seen.has(key)) continue
-    seen.add(key)
-    for (const waiting of await storage.providerEvents.listWaiting(scope.projectId, provider, key)) {
-      // Only one request applies a waiting event: the one whose claim moves it to processing.
-      if (!(await storage.providerEvents.claim(scope.projectId, waiting.id, { status: 'waiting' }, target.now()))) continue
-      let result: Outcome
-      try {
-        result = await applyEvent(target, revivedMapping(waiting.mapped))
-      } catch (error) {
-        await storage.providerEvents.update(scope.projectId, waiting.id, { status: 'waiting', updatedAt: target.now() }).catch(() => undefined)
-        throw error
-      }
-      await save(target, waiting, result)
-      for (const next of result.wake) if (!seen.has(next)) queue.push(next)
-      // Still waiting on the same key: applying it again now would change nothing.
-    }
+    const waiting = queue.shift()!
+    // Only one request applies a waiting event: the one whose claim moves it to processing.
+    if (!(await storage.providerEvents.claim(scope.projectId, waiting.id, { status: 'waiting' }, target.now()))) continue
+    const result = await applyOrRelease(target, waiting, revivedMapping(waiting.mapped), { status: 'waiting', updatedAt: target.now() })
+    const fresh = result.wake.filter((key) => !seen.has(key))
+    for (const key of fresh) seen.add(key)
+    const { waiting: unblocked } = await finish(target, waiting, result, [])
+    // A key already woken was read before; only events waiting on new keys are new here.
+    queue.push(...unblocked.filter((event) => event.waitingFor !== null && fresh.includes(event.waitingFor) && !queue.some((queued) => queued.id === event.id)))
   }
 }

@@ -69,8 +69,11 @@ export function providerEventCases(context: CaseContext): void {
       expect((await program.providerEvents.list({ provider: 'stripe', status: 'waiting' })).items.map((e) => e.eventId)).toEqual(['c', 'b'])
       expect((await program.providerEvents.list({ reference: 'in_a' })).items.map((e) => e.eventId)).toEqual(['a'])
       expect((await program.providerEvents.list({ limit: 1, offset: 1 })).items.map((e) => e.eventId)).toEqual(['c'])
-      expect((await storage.providerEvents.listWaiting(projectId, 'stripe', 'customer:c')).map((e) => e.eventId)).toEqual(['c', 'b'])
-      expect(await storage.providerEvents.listWaiting(projectId, 'paddle', 'customer:c')).toEqual([])
+      await storage.providerEvents.insert(event(projectId, { eventId: 'e', status: 'waiting', waitingFor: 'payment:p', occurredAt: day(7), createdAt: day(5) }))
+      expect((await storage.providerEvents.listWaiting(projectId, 'stripe', ['customer:c'])).map((e) => e.eventId)).toEqual(['c', 'b'])
+      expect((await storage.providerEvents.listWaiting(projectId, 'stripe', ['customer:c', 'payment:p', 'none'])).map((e) => e.eventId)).toEqual(['c', 'e', 'b'])
+      expect(await storage.providerEvents.listWaiting(projectId, 'paddle', ['customer:c'])).toEqual([])
+      expect(await storage.providerEvents.listWaiting(projectId, 'stripe', [])).toEqual([])
       const listed = (await program.providerEvents.list({ limit: 1 })).items[0]!
       expect(listed).not.toHaveProperty('mapped')
       await expect(program.providerEvents.list({ status: 'lost' as never })).rejects.toMatchObject({ code: 'invalid_request', field: 'status' })

@@ -41,9 +41,8 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
       )
     },
     async listWaiting(projectId, provider, waitingFor) {
-      return table
-        .group('waiting', `${projectId}|${provider}|${waitingFor}`)
-        .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
+      const rows = new Set(waitingFor.flatMap((key) => table.group('waiting', `${projectId}|${provider}|${key}`)))
+      return [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
     },
     async saveLink(link) {
       setMapEntry(state.providerLinks, linkKey(link), Object.freeze({ ...link, data: { ...link.data } }), log)

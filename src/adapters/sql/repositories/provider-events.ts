@@ -49,11 +49,12 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
         filter,
       ),
     async listWaiting(projectId, provider, waitingFor) {
+      if (waitingFor.length === 0) return []
       const rows = await run(
         db,
-        `SELECT * FROM ${table.name} WHERE project_id = $1 AND provider = $2 AND waiting_for = $3 AND status = 'waiting'
+        `SELECT * FROM ${table.name} WHERE project_id = $1 AND provider = $2 AND waiting_for = ANY($3::text[]) AND status = 'waiting'
          ORDER BY occurred_at, id`,
-        [projectId, provider, waitingFor],
+        [projectId, provider, [...waitingFor]],
       )
       return rows.map((row) => table.read(row))
     },
