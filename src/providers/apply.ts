@@ -128,16 +128,13 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     links.push({ kind: 'first-payment', externalId: email, data: { reference: action.reference } })
     wake.push(`first:${email}`)
   }
-  // A free first payment still has to be seen with its customer's email (it lets renewals apply).
-  if (email === null && action.firstPayment) {
-    return outcome('waiting', `${action.reference}: waiting for the customer's email`, { waitingFor: customerKey(action.customerId, email) })
-  }
+  const waitCustomer = customerKey(action.customerId, email)
+  // Even a free first payment waits for its customer's email: seeing it lets renewals apply.
+  if (email === null) return outcome('waiting', `${action.reference}: waiting for the customer's email`, { waitingFor: waitCustomer })
   if (action.amount <= 0n) {
     remember({ reference: action.reference, conversionId: null })
     return outcome('ignored', `${action.reference}: zero amount, no commission`, { wake, links })
   }
-  const waitCustomer = customerKey(action.customerId, email)
-  if (email === null) return outcome('waiting', `${action.reference}: waiting for the customer's email`, { waitingFor: waitCustomer })
   const input = {
     type: 'purchase' as const,
     email,

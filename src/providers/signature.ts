@@ -28,3 +28,30 @@ export function anySignatureMatches(secrets: string[], payload: string, signatur
     return signatures.some((signature) => sameHex(expected, signature))
   })
 }
+
+/** A signature header carrying a timestamp and one or more HMACs of a payload built from it. */
+export interface TimestampedScheme {
+  header: string
+  /** Between the header's key=value parts: ',' for Stripe, ';' for Paddle. */
+  separator: string
+  timestampKey: string
+  signatureKey: string
+  signedPayload(timestamp: number, rawBody: string): string
+}
+
+/** Null when a signature matches under a secret and the timestamp is within the tolerance, else why not. */
+export function verifyTimestamped(scheme: TimestampedScheme, secrets: string[], rawBody: string, header: string | null, now: Date, toleranceSeconds: number): string | null {
+  if (!header) return `missing ${scheme.header} header`
+  let timestamp: number | null = null
+  const signatures: string[] = []
+  for (const part of header.split(scheme.separator)) {
+    const [key, value] = part.trim().split('=', 2) as [string, string | undefined]
+    if (key === scheme.timestampKey && value !== undefined && /^\d{1,12}$/.test(value)) timestamp = Number(value)
+    if (key === scheme.signatureKey && value) signatures.push(value)
+  }
+  if (timestamp === null) return `no ${scheme.timestampKey} in ${scheme.header}`
+  if (signatures.length === 0) return `no ${scheme.signatureKey} signature in ${scheme.header}`
+  if (!anySignatureMatches(secrets, scheme.signedPayload(timestamp, rawBody), signatures)) return 'no signature matches'
+  if (Math.abs(now.getTime() / 1000 - timestamp) > toleranceSeconds) return 'timestamp outside the tolerance'
+  return null
+}

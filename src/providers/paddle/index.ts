@@ -2,7 +2,7 @@
 // Paddle-Signature is `ts=<unix seconds>;h1=<hex>`, h1 the HMAC-SHA256 of `<ts>:<raw body>`
 // with the destination's secret key; several h1 are accepted during a secret rotation.
 import { providerHandler, type FetchHandler, type ProviderHandlerOptions } from '../handler.js'
-import { anySignatureMatches, secretList, type Secrets } from '../signature.js'
+import { secretList, verifyTimestamped, type Secrets, type TimestampedScheme } from '../signature.js'
 import { mapPaddleEvent, PADDLE_EVENTS } from './map.js'
 
 export interface PaddleHandlerOptions extends ProviderHandlerOptions {
@@ -12,19 +12,16 @@ export interface PaddleHandlerOptions extends ProviderHandlerOptions {
   toleranceSeconds?: number
 }
 
+const PADDLE: TimestampedScheme = {
+  header: 'Paddle-Signature',
+  separator: ';',
+  timestampKey: 'ts',
+  signatureKey: 'h1',
+  signedPayload: (timestamp, rawBody) => `${timestamp}:${rawBody}`,
+}
+
 export function verifyPaddleSignature(secrets: string[], rawBody: string, header: string | null, now: Date, toleranceSeconds: number): string | null {
-  if (!header) return 'missing Paddle-Signature header'
-  let timestamp: number | null = null
-  const signatures: string[] = []
-  for (const part of header.split(';')) {
-    const [key, value] = part.trim().split('=', 2) as [string, string | undefined]
-    if (key === 'ts' && value !== undefined && /^\d{1,12}$/.test(value)) timestamp = Number(value)
-    if (key === 'h1' && value) signatures.push(value)
-  }
-  if (timestamp === null || signatures.length === 0) return 'Paddle-Signature needs ts and h1'
-  if (!anySignatureMatches(secrets, `${timestamp}:${rawBody}`, signatures)) return 'no signature matches'
-  if (Math.abs(now.getTime() / 1000 - timestamp) > toleranceSeconds) return 'timestamp outside the tolerance'
-  return null
+  return verifyTimestamped(PADDLE, secrets, rawBody, header, now, toleranceSeconds)
 }
 
 export function paddleHandler(options: PaddleHandlerOptions): FetchHandler {
