@@ -5,6 +5,7 @@ import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory.js'
 import { createAffiliateProgram, testClock } from '../src/index.js'
+import { createHandler } from '../src/http/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
 import { snapshot } from './conformance/helpers.js'
 import { checkoutCompleted, invoicePaid, unusedEvent } from './providers/stripe-fixtures.js'
@@ -119,6 +120,28 @@ describe('stripe handler: signatures', () => {
     expect(get.status).toBe(405)
     const listed = await program.providerEvents.list({ status: 'ignored' })
     expect(listed.items.map((e) => e.type)).toEqual(['payment_intent.succeeded'])
+  })
+
+  it('a signed event with a NUL or a lone surrogate in a string answers 400 and records nothing', async () => {
+    const { program, clock, handler } = await setup()
+    for (const bad of ['\u0000', '\ud800']) {
+      const event = { ...paid(), id: `evt_bad${bad}` }
+      expect((await deliverStripe(handler, event, clock)).status).toBe(400)
+    }
+    expect((await program.providerEvents.list()).total).toBe(0)
+  })
+
+  it('lists received events in the alternative shape under data.providerEvents', async () => {
+    const { program, clock, handler } = await setup()
+    await deliverStripe(handler, paid(), clock)
+    const { key } = await program.keys.create({ name: 'alt' })
+    const api = createHandler(program, { shape: 'alternative', rateLimit: false })
+    const response = await api(new Request('http://shop.example/api/v1/provider-events?provider=stripe', { headers: { Authorization: `Bearer ${key}` } }))
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({
+      success: true,
+      data: { providerEvents: [{ provider: 'stripe', type: 'invoice.paid', reference: 'in_Dan1', status: 'applied', conversionId: expect.any(Number) }], total: 1 },
+    })
   })
 
   it('the same event delivered ten times at once creates one conversion', async () => {

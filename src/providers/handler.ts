@@ -29,6 +29,14 @@ export type FetchHandler = (request: Request) => Promise<Response>
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } })
 
+/** No storage keeps lone UTF-16 surrogates or NUL characters. */
+function storable(value: unknown): boolean {
+  if (typeof value === 'string') return (value as string & { isWellFormed(): boolean }).isWellFormed() && !value.includes('\u0000')
+  if (Array.isArray(value)) return value.every(storable)
+  if (value && typeof value === 'object') return Object.entries(value).every(([key, item]) => storable(key) && storable(item))
+  return true
+}
+
 export function providerHandler(provider: ProviderDefinition, options: ProviderHandlerOptions): FetchHandler {
   const { program } = options
   const scope = options.project === undefined ? program : program.project(options.project)
@@ -50,7 +58,9 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
     if (refused !== null) return json(400, { error: `invalid signature: ${refused}` })
     let mapped: MappedEvent
     try {
-      mapped = provider.map(JSON.parse(raw) as unknown, request.headers)
+      const body = JSON.parse(raw) as unknown
+      if (!storable(body)) return json(400, { error: `not a ${provider.name} event: strings with lone surrogates or NUL characters` })
+      mapped = provider.map(body, request.headers)
     } catch (error) {
       if (error instanceof SyntaxError || error instanceof MalformedEvent) return json(400, { error: `not a ${provider.name} event: ${error.message}` })
       throw error
