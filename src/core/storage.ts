@@ -291,6 +291,8 @@ export interface ProviderEventRepository {
   listWaiting(projectId: string, provider: string, waitingFor: readonly string[]): Promise<ProviderEvent[]>
   /** Creates or replaces the link (project, provider, kind, externalId). */
   saveLink(link: ProviderLink): Promise<void>
+  /** saveLink for several links at once (the last of two with the same key wins). */
+  saveLinks(links: readonly ProviderLink[]): Promise<void>
   getLink(projectId: string, provider: string, kind: string, externalId: string): Promise<ProviderLink | null>
 }
 

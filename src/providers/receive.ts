@@ -79,7 +79,7 @@ async function finish(target: ReceiveTarget, record: ProviderEvent, result: Outc
   const { storage, scope, provider } = target
   const projectId = scope.projectId
   return storage.transaction(async (tx) => {
-    for (const link of result.links) await tx.providerEvents.saveLink({ projectId, provider, ...link })
+    await tx.providerEvents.saveLinks(result.links.map((link) => ({ projectId, provider, ...link })))
     const saved = await tx.providerEvents.update(projectId, record.id, {
       status: result.status,
       detail: result.detail,

@@ -88,6 +88,11 @@ export function providerEventCases(context: CaseContext): void {
       expect(await storage.providerEvents.getLink(program.projectId, 'stripe', 'customer', 'cus_1')).toEqual({ ...link, data: { email: 'a@example.com', referral: 'ANN' } })
       expect(await storage.providerEvents.getLink(program.projectId, 'paddle', 'customer', 'cus_1')).toBeNull()
       expect(await storage.providerEvents.getLink(other.program.projectId, 'stripe', 'customer', 'cus_1')).toBeNull()
+      const payment = (externalId: string, conversionId: string) => ({ projectId: program.projectId, provider: 'stripe', kind: 'payment', externalId, data: { conversionId } })
+      await storage.providerEvents.saveLinks([payment('in_1', '1'), payment('pi_1', '1'), payment('in_1', '2')])
+      expect((await storage.providerEvents.getLink(program.projectId, 'stripe', 'payment', 'in_1'))?.data).toEqual({ conversionId: '2' })
+      expect((await storage.providerEvents.getLink(program.projectId, 'stripe', 'payment', 'pi_1'))?.data).toEqual({ conversionId: '1' })
+      await storage.providerEvents.saveLinks([])
     })
 
     it('rolls a provider event back with its transaction', async () => {

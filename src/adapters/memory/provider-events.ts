@@ -9,6 +9,7 @@ const linkKey = (link: Pick<ProviderLink, 'projectId' | 'provider' | 'kind' | 'e
 
 export function providerEventRepository(state: MemoryState, log: UndoLog): ProviderEventRepository {
   const table = state.providerEvents
+  const saveLink = (link: ProviderLink) => setMapEntry(state.providerLinks, linkKey(link), Object.freeze({ ...link, data: { ...link.data } }), log)
   return {
     async insert(event) {
       const existing = table.findUnique('provider_event', `${event.projectId}|${event.provider}|${event.eventId}`)
@@ -45,7 +46,10 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
       return [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
     },
     async saveLink(link) {
-      setMapEntry(state.providerLinks, linkKey(link), Object.freeze({ ...link, data: { ...link.data } }), log)
+      saveLink(link)
+    },
+    async saveLinks(links) {
+      for (const link of links) saveLink(link)
     },
     async getLink(projectId, provider, kind, externalId) {
       return found(state.providerLinks.get(linkKey({ projectId, provider, kind, externalId })))

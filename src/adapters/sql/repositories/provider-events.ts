@@ -1,6 +1,7 @@
 // The SQL provider-event log and provider links. A unique (project, provider, event id) index
 // makes a re-delivered event, also one racing in another process, find the first row.
 import type { ProviderEventRepository } from '../../../core/storage.js'
+import type { ProviderLink } from '../../../core/types.js'
 import { decode, encode, run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
@@ -15,6 +16,19 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
     ON CONFLICT (project_id, provider, event_id) DO NOTHING RETURNING *`
   const find = (projectId: string, provider: string, eventId: string) =>
     table.findOne(db, 'project_id = $1 AND provider = $2 AND event_id = $3', [projectId, provider, eventId])
+  async function saveLinks(list: readonly ProviderLink[]): Promise<void> {
+    // One row per key (an upsert may not touch a row twice), the last one winning.
+    const rows = [...new Map(list.map((link) => [`${link.projectId}|${link.provider}|${link.kind}|${link.externalId}`, link])).values()]
+    if (rows.length === 0) return
+    const params = rows.flatMap((link) => [link.projectId, link.provider, link.kind, link.externalId, JSON.stringify(link.data)])
+    const values = rows.map((_, row) => `($${row * 5 + 1}, $${row * 5 + 2}, $${row * 5 + 3}, $${row * 5 + 4}, $${row * 5 + 5}::jsonb)`)
+    await run(
+      db,
+      `INSERT INTO ${links} (project_id, provider, kind, external_id, data) VALUES ${values.join(', ')}
+       ON CONFLICT (project_id, provider, kind, external_id) DO UPDATE SET data = excluded.data`,
+      params,
+    )
+  }
   return {
     async insert(event) {
       const params = columns.map(([field, [, kind]]) => encode(kind, (event as unknown as Record<string, unknown>)[field]))
@@ -58,14 +72,8 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
       )
       return rows.map((row) => table.read(row))
     },
-    async saveLink(link) {
-      await run(
-        db,
-        `INSERT INTO ${links} (project_id, provider, kind, external_id, data) VALUES ($1, $2, $3, $4, $5::jsonb)
-         ON CONFLICT (project_id, provider, kind, external_id) DO UPDATE SET data = excluded.data`,
-        [link.projectId, link.provider, link.kind, link.externalId, JSON.stringify(link.data)],
-      )
-    },
+    saveLink: (link) => saveLinks([link]),
+    saveLinks,
     async getLink(projectId, provider, kind, externalId) {
       const rows = await run(
         db,
