@@ -93,7 +93,8 @@ async function applyCustomer(target: ApplyTarget, action: CustomerAction): Promi
     await scope.referrals.get(email)
     return done(`${email} is already a referred user`)
   } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error
+    if (!(error instanceof AffiliateError)) throw error
+    if (!(error instanceof NotFoundError)) return outcome('ignored', `${who}: ${error.message}`, { wake })
   }
   try {
     await scope.referrals.create({ email, ...credit })

@@ -29,6 +29,8 @@ export type FetchHandler = (request: Request) => Promise<Response>
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } })
 
+const MAX_TIME = Date.UTC(10_000, 0, 1)
+
 /** No storage keeps lone UTF-16 surrogates or NUL characters. */
 function storable(value: unknown): boolean {
   if (typeof value === 'string') return (value as string & { isWellFormed(): boolean }).isWellFormed() && !value.includes('\u0000')
@@ -61,9 +63,12 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
       const body = JSON.parse(raw) as unknown
       if (!storable(body)) return json(400, { error: `not a ${provider.name} event: strings with lone surrogates or NUL characters` })
       mapped = provider.map(body, request.headers)
+      const at = mapped.occurredAt.getTime()
+      if (!(at >= 0 && at < MAX_TIME)) throw new MalformedEvent('its time is not a date between 1970 and 9999')
     } catch (error) {
-      if (error instanceof SyntaxError || error instanceof MalformedEvent) return json(400, { error: `not a ${provider.name} event: ${error.message}` })
-      throw error
+      // Whatever the mapping cannot read is a body that is not the provider's event.
+      if (!(error instanceof SyntaxError || error instanceof MalformedEvent)) options.onError?.(error)
+      return json(400, { error: `not a ${provider.name} event: ${(error as Error).message}` })
     }
     try {
       const { event, duplicate } = await receiveEvent(target, mapped)

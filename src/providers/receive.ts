@@ -58,7 +58,8 @@ async function run(target: ReceiveTarget, record: ProviderEvent, mapped: MappedE
   const recheck = result.status === 'waiting' && result.waitingFor !== null ? [result.waitingFor] : []
   const { saved, waiting } = await finish(target, record, result, recheck)
   await wakeAll(target, waiting, new Set([...result.wake, ...recheck]))
-  return saved
+  // The re-check may have applied it.
+  return recheck.length === 0 ? saved : ((await target.storage.providerEvents.get(target.scope.projectId, record.id)) ?? saved)
 }
 
 /** Applies the event; on an unexpected error puts `release` on the record (so it can be retried) and rethrows. */

@@ -12,7 +12,7 @@ export const LEMON_SQUEEZY_SECRET = 'ls_test_scenario_secret'
 export async function deliverLemonSqueezy(handler: FetchHandler, event: unknown, _clock?: TestClock, secret = LEMON_SQUEEZY_SECRET, tamper?: (body: string) => string): Promise<Response> {
   const body = JSON.stringify(event)
   const signature = createHmac('sha256', secret).update(body).digest('hex')
-  const headers = { 'X-Signature': signature, 'X-Event-Name': (event as LemonSqueezyEvent<unknown>).meta.event_name, 'Content-Type': 'application/json' }
+  const headers = { 'X-Signature': signature, 'X-Event-Name': String((event as Partial<LemonSqueezyEvent<unknown>>).meta?.event_name), 'Content-Type': 'application/json' }
   return handler(new Request('https://shop.example/api/v1/providers/lemon-squeezy/events', { method: 'POST', body: tamper ? tamper(body) : body, headers }))
 }
 
