@@ -78,7 +78,7 @@ function scenarioCases(context: CaseContext, scenario: ProviderScenario): void {
         ['alice@example.com', 'recurring', 'active', '9.80'],
         ['alice@example.com', 'recurring_expired', 'active', '0.00'],
       ])
-      const log = await program.providerEvents.list({ provider: scenario.name as 'stripe', limit: 100 })
+      const log = await program.providerEvents.list({ provider: scenario.name, limit: 100 })
       expect(log.total).toBe(allEvents(scenario).length)
       expect(log.items.filter((event) => event.status === 'waiting' || event.status === 'processing')).toEqual([])
     })

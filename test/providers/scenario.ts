@@ -6,7 +6,7 @@ import type { AffiliateProgram, TestClock } from '../../src/index.js'
 import type { FetchHandler } from '../../src/providers/handler.js'
 
 export interface ProviderScenario {
-  name: string
+  name: 'stripe' | 'paddle' | 'lemon-squeezy'
   /** Bob's coupon code as the provider names the discount. */
   bobCoupon: string
   handler(program: AffiliateProgram): FetchHandler
