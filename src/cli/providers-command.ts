@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util'
 import { createAffiliateProgram } from '../index.js'
 import type { ListProviderEventsInput } from '../core/schemas.js'
-import { ConfigError, loadConfig, projectSettingsOf } from './config.js'
+import { ConfigError } from './config.js'
 import { openStorage } from './database.js'
 
 export const PROVIDERS_USAGE = `  affiliate-kit providers events [--provider stripe|paddle|lemon-squeezy] [--status applied|ignored|waiting|processing] [--reference <id>] [--limit 50] [--database ...]`
@@ -15,7 +15,6 @@ export async function providersCommand(argv: string[], log: (line: string) => vo
     allowPositionals: true,
     options: {
       database: { type: 'string' },
-      config: { type: 'string' },
       provider: { type: 'string' },
       status: { type: 'string' },
       reference: { type: 'string' },
@@ -26,7 +25,8 @@ export async function providersCommand(argv: string[], log: (line: string) => vo
   const limit = Number(values.limit)
   if (!Number.isSafeInteger(limit) || limit < 1) throw new ConfigError(`--limit must be a positive integer; got "${values.limit}"`)
   const { storage } = await openStorage(values.database)
-  const program = await createAffiliateProgram({ storage, settings: projectSettingsOf(loadConfig(values.config)) })
+  // Read only: the project's stored settings are left as they are.
+  const program = await createAffiliateProgram({ storage })
   try {
     const filter = {
       limit,

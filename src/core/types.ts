@@ -302,7 +302,7 @@ export interface ProviderEvent {
   detail: string | null
   /** The conversion it created or changed. */
   conversionId: number | null
-  /** Base value refunded by this event, as decimal text in `refundCurrency`. */
+  /** Base value this event refunded, as decimal text in the payment's currency. */
   refundAmount: string | null
   /** What a waiting event waits for, e.g. customer:cus_123 or payment:in_123. */
   waitingFor: string | null

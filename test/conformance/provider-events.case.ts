@@ -40,6 +40,8 @@ export function providerEventCases(context: CaseContext): void {
       expect((await storage.providerEvents.insert(event(other.program.projectId))).inserted).toBe(true)
       const id = first.inserted ? first.event.id : 0
       expect(await storage.providerEvents.get(other.program.projectId, id)).toBeNull()
+      expect(await program.providerEvents.get(id)).toMatchObject({ id, eventId: 'evt_1', status: 'processing' })
+      await expect(other.program.providerEvents.get(id)).rejects.toMatchObject({ code: 'not_found' })
       expect((await program.providerEvents.list()).total).toBe(2)
     })
 
