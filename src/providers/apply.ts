@@ -206,10 +206,17 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
     const refund = target - already
     if (refund <= 0n) return outcome('ignored', `refund of ${ref}: already applied to conversion ${conversionId}`, { conversionId })
     const reason = `${provider} refund of ${ref}`
-    const updated =
-      target === base
-        ? await scope.conversions.update(conversionId, { status: 'refunded', reason })
-        : await scope.conversions.update(conversionId, { refundAmount: formatMoney(refund, digits), reason })
+    let updated
+    try {
+      updated =
+        target === base
+          ? await scope.conversions.update(conversionId, { status: 'refunded', reason })
+          : await scope.conversions.update(conversionId, { refundAmount: formatMoney(refund, digits), reason })
+    } catch (error) {
+      // For example refunded in full by another process a moment ago.
+      if (error instanceof AffiliateError) return outcome('ignored', `refund of ${ref}: ${error.message}`, { conversionId })
+      throw error
+    }
     if (action.single) {
       // Saved at once, inside the lock: a second event naming the same refund must see it.
       await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'refund', externalId: action.single.refundId, data: { conversionId: String(conversionId) } })
