@@ -103,6 +103,8 @@ describe('OpenAPI document', () => {
     await check('POST', '/payouts', {}, { affiliate_id: ann.id, amount: 1_000 })
     await check('GET', '/payouts/:id', { id: payout.id })
     await check('GET', '/payouts', {})
+    await check('GET', '/provider-events?provider=stripe&status=applied', {})
+    await check('GET', '/provider-events?status=lost', {})
     await check('DELETE', '/coupons/:id', { id: coupon.id })
     await check('DELETE', '/conversions/:id', { id: created.id })
     await check('DELETE', '/affiliates/:email', { email: 'ann@example.com' })

@@ -40,6 +40,16 @@ afterAll(async () => {
 })
 
 describe('npm pack, install, npx affiliate-kit serve', () => {
+  it('ships the payment provider entry points (ESM and CommonJS)', async () => {
+    const installed = join(work, 'node_modules/affiliate-kit/dist/providers')
+    const stripe = (await import(pathToFileURL(join(installed, 'stripe.js')).href)) as typeof import('../src/providers/stripe/index.js')
+    const paddle = (await import(pathToFileURL(join(installed, 'paddle.js')).href)) as typeof import('../src/providers/paddle/index.js')
+    const lemon = (await import(pathToFileURL(join(installed, 'lemon-squeezy.js')).href)) as typeof import('../src/providers/lemon-squeezy/index.js')
+    expect([typeof stripe.stripeHandler, typeof paddle.paddleHandler, typeof lemon.lemonSqueezyHandler]).toEqual(['function', 'function', 'function'])
+    const required = execFileSync(process.execPath, ['-e', "console.log(typeof require('affiliate-kit/stripe').stripeHandler, typeof require('affiliate-kit/lemon-squeezy').lemonSqueezyHandler)"], { cwd: work })
+    expect(required.toString().trim()).toBe('function function')
+  })
+
   it('serves the README walk-through and delivers a signed webhook', async () => {
     const { port } = receiver.address() as AddressInfo
     writeFileSync(

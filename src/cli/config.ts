@@ -12,6 +12,18 @@ const webhook = v.strictObject({
   mode: v.optional(v.picklist(['service', 'standard'], 'must be service or standard')),
 })
 
+const secrets = v.union(
+  [v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))],
+  'must be a secret or a list of secrets',
+)
+const tolerance = v.optional(v.pipe(v.number('must be a number'), v.minValue(1, 'must be at least 1')))
+/** Payment providers whose webhooks the server receives at /api/v1/providers/<name>/events. */
+const providers = v.strictObject({
+  stripe: v.optional(v.strictObject({ webhookSecret: secrets, toleranceSeconds: tolerance })),
+  paddle: v.optional(v.strictObject({ webhookSecret: secrets, toleranceSeconds: tolerance })),
+  lemonSqueezy: v.optional(v.strictObject({ webhookSecret: secrets })),
+})
+
 export const serverConfig = v.strictObject({
   ...projectSettingsInput.entries,
   webhooks: v.optional(v.array(webhook)),
@@ -25,6 +37,7 @@ export const serverConfig = v.strictObject({
   metrics: v.optional(v.boolean('must be true or false')),
   logLevel: v.optional(v.picklist(LOG_LEVELS, 'must be debug, info, warn or error')),
   logFormat: v.optional(v.picklist(['json', 'text'], 'must be json or text')),
+  providers: v.optional(providers),
 })
 export type ServerConfig = v.InferOutput<typeof serverConfig>
 
@@ -51,6 +64,6 @@ export function loadConfig(path: string | undefined): ServerConfig {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, ...settings } = config
   return settings
 }

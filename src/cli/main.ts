@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, projectSettingsOf } from './config.js'
 import { openStorage } from './database.js'
 import { serve } from './serve.js'
 import { WEBHOOKS_USAGE, webhooksCommand } from './webhooks-command.js'
+import { providersCommand, PROVIDERS_USAGE } from './providers-command.js'
 
 const USAGE = `usage:
   affiliate-kit serve [--port 8787] [--host 127.0.0.1] [--database <memory|postgres://...|pglite:dir>] [--config <file>]
@@ -16,6 +17,7 @@ const USAGE = `usage:
   affiliate-kit keys revoke <id> [--database ...]
   affiliate-kit migrate [--database ...]
 ${WEBHOOKS_USAGE}
+${PROVIDERS_USAGE}
 
 The database defaults to embedded PGlite in ./affiliate-data.
 AFFILIATE_KIT_API_KEY=rgk_... makes sure that key exists (scope *) when serving.`
@@ -23,6 +25,7 @@ AFFILIATE_KIT_API_KEY=rgk_... makes sure that key exists (scope *) when serving.
 const log = (line: string) => console.log(line)
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'providers') return providersCommand(argv.slice(1), log)
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -13,6 +13,7 @@ import { createMetrics } from '../ops/metrics.js'
 import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openStorage } from './database.js'
 import { serverLogger } from './logging.js'
+import { providerHandlers, withProviders } from './providers-mount.js'
 
 export interface ServeOptions {
   port: number
@@ -85,7 +86,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     health: true,
     metrics: metrics ?? false,
   })
-  const server = createServer(toNodeHandler(handler))
+  const providers = providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: (error as Error)?.stack ?? String(error) }))
+  const server = createServer(withProviders(toNodeHandler(handler), providers))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => resolve())
@@ -95,6 +97,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const url = `http://${host}:${port}/api/v1`
   program.webhooks.start()
   logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
+  for (const name of providers.keys()) logger.info(`receiving ${name} events at ${url}/providers/${name}/events`, { provider: name })
 
   let closing: Promise<void> | undefined
   const close = () =>

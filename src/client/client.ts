@@ -96,6 +96,10 @@ export function createClient(options: ClientOptions) {
       update: (id: number, body: T.UpdateCouponBody) => call<T.ItemResponse<T.ApiCoupon>>('PUT', `/coupons/${id}`, body),
       delete: (id: number) => call<void>('DELETE', `/coupons/${id}`),
     },
+    providerEvents: {
+      /** Payment-provider events received, newest first, with what each did. */
+      list: (query: T.ListProviderEventsQuery = {}) => call<T.ListResponse<T.ApiProviderEvent>>('GET', '/provider-events', undefined, { ...query }),
+    },
     payouts: {
       list: (query: T.ListQuery & { affiliate_id?: number } = {}) => call<T.ListResponse<T.ApiPayout>>('GET', '/payouts', undefined, { ...query }),
       create: (body: T.CreatePayoutBody, request?: RequestOptions) => call<T.ItemResponse<T.ApiPayout>>('POST', '/payouts', body, undefined, request),

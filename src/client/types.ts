@@ -228,3 +228,26 @@ export interface ListQuery {
   limit?: number
   offset?: number
 }
+
+/** A received payment-provider event and what it did (GET /provider-events). */
+export interface ApiProviderEvent {
+  id: number
+  provider: 'stripe' | 'paddle' | 'lemon-squeezy'
+  event_id: string
+  type: string
+  reference: string | null
+  status: 'processing' | 'applied' | 'ignored' | 'waiting'
+  detail: string | null
+  conversion_id: number | null
+  refund_amount: string | null
+  waiting_for: string | null
+  occurred_at: string
+  received_at: string
+  updated_at: string
+}
+
+export interface ListProviderEventsQuery extends ListQuery {
+  provider?: ApiProviderEvent['provider']
+  status?: ApiProviderEvent['status']
+  reference?: string
+}

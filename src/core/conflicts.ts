@@ -10,6 +10,7 @@ const CONFLICTS: Record<UniqueConstraint, [field: string, message: string]> = {
   conversion_reference: ['reference', 'a conversion with this reference already exists'],
   coupon_code: ['code', 'this coupon code already exists'],
   api_key_hash: ['key', 'API key collision'],
+  provider_event: ['eventId', 'this provider event was already received'],
 }
 
 /** Runs work, reporting a UniqueViolation as a ConflictError naming the field. */

@@ -262,7 +262,8 @@ export function conversionCreation(ctx: ProjectContext) {
       const amountUsd = usd instanceof Promise ? await usd : usd
       try {
         const now = ctx.clock.now()
-        const { conversion, tier2, planned } = await retryOnRace(() => storage.transaction((tx) => write(tx, project, request, fx, amountUsd, now)))
+        const at = occurrence(request, now)
+        const { conversion, tier2, planned } = await retryOnRace(() => storage.transaction((tx) => write(tx, project, request, fx, amountUsd, at)))
         return {
           conversion: conversionView(conversion, currency, now),
           attribution: { affiliateId: planned.affiliate.id, matchedBy: planned.matchedBy },
@@ -281,7 +282,7 @@ export function conversionCreation(ctx: ProjectContext) {
       const request = parseRequest(input, project)
       const fx = await exchange(request, project)
       const now = ctx.clock.now()
-      const planned = await storage.transaction((tx) => plan(ctx, tx, project, request, fx, now))
+      const planned = await storage.transaction((tx) => plan(ctx, tx, project, request, fx, occurrence(request, now)))
       const digits = minorDigits(project.settings.currency)
       const slug = planned.affiliate.partnerSlug
       const money = (minor: bigint) => decimalText({ units: minor, scale: digits })
@@ -307,6 +308,12 @@ export function conversionCreation(ctx: ProjectContext) {
       }
     },
   }
+}
+
+/** The time a conversion is computed at: its occurredAt when given and not in the future, else now. */
+function occurrence(request: ConversionRequest, now: Date): Date {
+  const at = request.data.occurredAt
+  return at !== undefined && at.getTime() < now.getTime() ? at : now
 }
 
 /**

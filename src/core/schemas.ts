@@ -144,6 +144,12 @@ export const createConversionInput = v.strictObject({
   couponCodeUsed: v.optional(couponCode),
   paymentProcessor: v.optional(text(100)),
   productId: v.optional(text(255)),
+  /**
+   * When the payment happened (a payment provider's event time): the commission, hold period and
+   * renewal window are computed at this time instead of now. A time after now counts as now.
+   * @default now
+   */
+  occurredAt: v.optional(timestamp),
 })
 export type CreateConversionInput = v.InferInput<typeof createConversionInput>
 
@@ -228,6 +234,17 @@ export const createApiKeyInput = v.strictObject({
   scopes: v.optional(v.pipe(v.array(scope), v.minLength(1, 'must name at least one scope'))),
 })
 export type CreateApiKeyInput = v.InferInput<typeof createApiKeyInput>
+
+export const providerName = v.picklist(['stripe', 'paddle', 'lemon-squeezy'], 'must be stripe, paddle or lemon-squeezy')
+export const providerEventStatus = v.picklist(['processing', 'applied', 'ignored', 'waiting'], 'must be processing, applied, ignored or waiting')
+export const listProviderEventsInput = v.strictObject({
+  limit,
+  offset,
+  provider: v.optional(providerName),
+  status: v.optional(providerEventStatus),
+  reference: v.optional(text(255)),
+})
+export type ListProviderEventsInput = v.InferInput<typeof listProviderEventsInput>
 
 export const eventType = v.picklist([...EVENT_TYPES], `must be one of ${EVENT_TYPES.join(', ')}`)
 

@@ -18,6 +18,9 @@ import type {
   Page,
   Payout,
   Project,
+  ProviderEvent,
+  ProviderEventStatus,
+  ProviderLink,
   Referral,
   ReferralStatus,
   TotalsDelta,
@@ -40,6 +43,7 @@ export type UniqueConstraint =
   | 'conversion_reference'
   | 'coupon_code'
   | 'api_key_hash'
+  | 'provider_event'
 
 /** A new row without its id. An adapter may keep the object itself as the row: pass a fresh one, once. */
 export type Insert<T extends { id: unknown }> = Omit<T, 'id'>
@@ -268,6 +272,39 @@ export interface IdempotencyRepository {
   release(projectId: string, key: string, claimedAt: Date): Promise<void>
 }
 
+export interface ProviderEventFilter extends ListWindow {
+  provider?: string
+  status?: ProviderEventStatus
+  reference?: string
+}
+
+export type ProviderEventInsertResult = { inserted: true; event: ProviderEvent } | { inserted: false; existing: ProviderEvent }
+
+/** Payment-provider events as received (the log operators read) and the links they taught us. */
+export interface ProviderEventRepository {
+  /**
+   * Inserts unless the project already has the same (provider, eventId), in which case nothing
+   * is written and that event is returned. Decided by a unique index (atomic across processes).
+   */
+  insert(event: Insert<ProviderEvent>): Promise<ProviderEventInsertResult>
+  get(projectId: string, id: number): Promise<ProviderEvent | null>
+  update(projectId: string, id: number, patch: Patch<ProviderEvent>): Promise<ProviderEvent | null>
+  /**
+   * Moves the event to `processing` (updatedAt = now) when it is in `condition.status` and, with
+   * updatedBefore, was last updated before it: one caller wins a waiting or stale event.
+   */
+  claim(projectId: string, id: number, condition: { status: ProviderEventStatus; updatedBefore?: Date }, now: Date): Promise<boolean>
+  /** Newest first (createdAt desc, id desc). */
+  list(projectId: string, filter: ProviderEventFilter): Promise<Page<ProviderEvent>>
+  /** The provider's events waiting for any of `waitingFor`, oldest occurredAt first (then id). */
+  listWaiting(projectId: string, provider: string, waitingFor: readonly string[]): Promise<ProviderEvent[]>
+  /** Creates or replaces the link (project, provider, kind, externalId). */
+  saveLink(link: ProviderLink): Promise<void>
+  /** saveLink for several links at once (the last of two with the same key wins). */
+  saveLinks(links: readonly ProviderLink[]): Promise<void>
+  getLink(projectId: string, provider: string, kind: string, externalId: string): Promise<ProviderLink | null>
+}
+
 /** Generic cell-rate state for the rate limiter: the theoretical arrival time per key. */
 export interface RateLimitStore {
   /**
@@ -289,6 +326,7 @@ export interface StorageTx {
   webhookEndpoints: WebhookEndpointRepository
   outbox: OutboxRepository
   idempotency: IdempotencyRepository
+  providerEvents: ProviderEventRepository
 }
 
 export interface StoragePort extends StorageTx {

@@ -289,3 +289,46 @@ export interface Page<T> {
   items: T[]
   total: number
 }
+
+/** What a received payment-provider event did (see src/providers). */
+export type ProviderEventStatus = 'processing' | 'applied' | 'ignored' | 'waiting'
+
+/** One payment-provider event as received, with its outcome. Unique per (project, provider, eventId). */
+export interface ProviderEvent {
+  id: number
+  projectId: string
+  /** 'stripe', 'paddle' or 'lemon-squeezy'. */
+  provider: string
+  /** The provider's event id. */
+  eventId: string
+  /** The provider's event type, e.g. invoice.paid. */
+  type: string
+  /** The payment (invoice, transaction, order) or customer the event is about. */
+  reference: string | null
+  status: ProviderEventStatus
+  /** Why it was ignored or is waiting, or what it did, in words. */
+  detail: string | null
+  /** The conversion it created or changed. */
+  conversionId: number | null
+  /** Base value this event refunded, as decimal text in the payment's currency. */
+  refundAmount: string | null
+  /** What a waiting event waits for, e.g. customer:cus_123 or payment:in_123. */
+  waitingFor: string | null
+  /** The provider-neutral mapping of the event (kept to apply it later). */
+  mapped: unknown
+  /** When the provider says the event happened. */
+  occurredAt: Date
+  /** When it was received. */
+  createdAt: Date
+  updatedAt: Date
+}
+
+/** A remembered fact about a provider object: a customer's email and referral, a payment's invoice. */
+export interface ProviderLink {
+  projectId: string
+  provider: string
+  /** 'customer' or 'payment'. */
+  kind: string
+  externalId: string
+  data: Record<string, string | null>
+}

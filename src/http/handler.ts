@@ -20,6 +20,7 @@ import { affiliateRoutes } from './routes/affiliates.js'
 import { conversionRoutes } from './routes/conversions.js'
 import { couponRoutes } from './routes/coupons.js'
 import { payoutRoutes } from './routes/payouts.js'
+import { providerEventRoutes } from './routes/provider-events.js'
 import { referralRoutes } from './routes/referrals.js'
 import { webhookTest } from './routes/webhook-test.js'
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js'
@@ -51,7 +52,7 @@ export interface HandlerOptions {
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
-export const ROUTES: RouteDef[] = [...affiliateRoutes, ...referralRoutes, ...conversionRoutes, ...couponRoutes, ...payoutRoutes, ...webhookDeliveryRoutes]
+export const ROUTES: RouteDef[] = [...affiliateRoutes, ...referralRoutes, ...conversionRoutes, ...couponRoutes, ...payoutRoutes, ...webhookDeliveryRoutes, ...providerEventRoutes]
 const WEBHOOK_TEST: RouteDef = { method: 'POST', path: '/project/:projectId/webhooks/:webhookId/test', scope: 'webhooks:write', handle: webhookTest }
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
 /** The route label of requests refused before a route was found (401, 404, 429...). */

@@ -5,6 +5,7 @@ import type * as v from 'valibot'
 import type { Scope } from '../core/types.js'
 import * as R from './response-schemas.js'
 import * as S from './schemas.js'
+import { listProviderEventsQuery } from './routes/provider-events.js'
 
 type Schema = v.GenericSchema
 type ObjectSchema = v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>
@@ -38,6 +39,7 @@ const PL = ref('PayoutList', R.list(R.payoutRecord))
 const K = ref('ClickResponse', R.item(R.clickRecord))
 const D = ref('DeliveryResponse', R.item(R.deliveryDetailRecord))
 const DL = ref('DeliveryList', R.list(R.deliveryRecord))
+const PEL = ref('ProviderEventList', R.list(R.providerEventRecord))
 
 /** Every route of the primary shape under the base path. */
 export const OPERATIONS: Operation[] = [
@@ -63,6 +65,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'GET', path: '/payouts', scope: 'payouts:read', summary: 'List payouts, newest first', query: S.listPayoutsQuery, responses: { 200: PL }, errors: [400] },
   { method: 'POST', path: '/payouts', scope: 'payouts:write', summary: 'Record a payout made outside the service', body: S.createPayoutBody, responses: { 201: P }, errors: [400, 404] },
   { method: 'GET', path: '/payouts/:id', scope: 'payouts:read', summary: 'Retrieve a payout', responses: { 200: P }, errors: [400, 404] },
+  { method: 'GET', path: '/provider-events', scope: 'conversions:read', summary: 'List received payment-provider events and what each did, newest first', query: listProviderEventsQuery, responses: { 200: PEL }, errors: [400] },
   { method: 'POST', path: '/clicks', scope: 'referrals:write', summary: 'Count a click on a referral link', body: S.trackClickBody, responses: { 201: K }, errors: [400, 404] },
   { method: 'GET', path: '/webhooks/:webhookId/deliveries', scope: 'webhooks:read', summary: "List a webhook endpoint's deliveries, newest first", query: S.listDeliveriesQuery, responses: { 200: DL }, errors: [400, 404] },
   { method: 'GET', path: '/webhooks/:webhookId/deliveries/:deliveryId', scope: 'webhooks:read', summary: 'Retrieve a delivery with its attempts', responses: { 200: D }, errors: [400, 404] },

@@ -86,6 +86,22 @@ export const payoutRecord = v.strictObject({
   unpaid_earnings_after: v.number(),
 })
 
+export const providerEventRecord = v.strictObject({
+  id,
+  provider: v.picklist(['stripe', 'paddle', 'lemon-squeezy']),
+  event_id: v.string(),
+  type: v.string(),
+  reference: v.nullable(v.string()),
+  status: v.picklist(['processing', 'applied', 'ignored', 'waiting']),
+  detail: v.nullable(v.string()),
+  conversion_id: v.nullable(id),
+  refund_amount: v.nullable(decimalString),
+  waiting_for: v.nullable(v.string()),
+  occurred_at: timestamp,
+  received_at: timestamp,
+  updated_at: timestamp,
+})
+
 export const clickRecord = v.strictObject({ id, affiliate_id: id, created_at: timestamp })
 
 export const deliveryRecord = v.strictObject({

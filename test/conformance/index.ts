@@ -16,6 +16,8 @@ import { ledgerPropertyCases } from './ledger-property.case.js'
 import { storagePortCases } from './storage-port.case.js'
 import { webhookOutboxCases } from './webhook-outbox.case.js'
 import { idempotencyCases } from './idempotency.case.js'
+import { providerCases } from './providers.case.js'
+import { providerEventCases } from './provider-events.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -67,5 +69,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     storagePortCases(context)
     webhookOutboxCases(context)
     idempotencyCases(context)
+    providerEventCases(context)
+    providerCases(context)
   })
 }

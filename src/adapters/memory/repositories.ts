@@ -16,6 +16,7 @@ import type {
 import { UniqueViolation } from '../../core/storage.js'
 import type { AffiliateTotals, IdempotencyRecord } from '../../core/types.js'
 import { outboxRepository } from './outbox.js'
+import { providerEventRepository } from './provider-events.js'
 import { found, inProject, setMapEntry, withTotals, type CurrentLog, type MemoryState } from './state.js'
 import { newestFirstPage, type UndoLog } from './table.js'
 
@@ -366,5 +367,6 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
     webhookEndpoints,
     outbox,
     idempotency,
+    providerEvents: providerEventRepository(state, log),
   }
 }

@@ -12,6 +12,8 @@ import type {
   IdempotencyRecord,
   Payout,
   Project,
+  ProviderEvent,
+  ProviderLink,
   Referral,
   WebhookEndpoint,
   WebhookEvent,
@@ -58,6 +60,14 @@ export class MemoryState {
   /** Events recorded but not yet stored as rows (see materializeOutbox). */
   fanout: Array<{ event: NewEvent; endpointIds: number[] }> = []
   idempotency = new Map<string, IdempotencyRecord>()
+  providerEvents = new Table<ProviderEvent>(
+    [{ name: 'provider_event', key: (row) => `${row.projectId}|${row.provider}|${row.eventId}` }],
+    {
+      project: (row) => row.projectId,
+      waiting: (row) => (row.status === 'waiting' && row.waitingFor !== null ? `${row.projectId}|${row.provider}|${row.waitingFor}` : null),
+    },
+  )
+  providerLinks = new Map<string, ProviderLink>()
   rateLimits = new Map<string, number>()
 }
 

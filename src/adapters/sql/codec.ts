@@ -14,6 +14,7 @@ const CONSTRAINTS: Record<string, UniqueConstraint> = {
   referrals_email_key: 'referral_email',
   conversions_reference_key: 'conversion_reference',
   coupons_code_key: 'coupon_code',
+  provider_events_event_key: 'provider_event',
 }
 
 /** Rethrows a unique violation as the port's UniqueViolation; other errors unchanged. */

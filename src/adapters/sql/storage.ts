@@ -18,6 +18,7 @@ import {
   webhookEndpointRepository,
 } from './repositories/entities.js'
 import { idempotencyRepository, outboxRepository, type EndpointCache } from './repositories/outbox.js'
+import { providerEventRepository } from './repositories/provider-events.js'
 import { createTables, type Tables } from './tables.js'
 
 export interface SqlStorageOptions {
@@ -44,6 +45,7 @@ function repositories(db: SqlClient, t: Tables): StorageTx {
     webhookEndpoints: webhookEndpointRepository(db, t, cache),
     outbox: outboxRepository(db, t, cache),
     idempotency: idempotencyRepository(db, t),
+    providerEvents: providerEventRepository(db, t),
   }
 }
 

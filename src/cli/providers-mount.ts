@@ -1,0 +1,33 @@
+// The standalone server's payment-provider endpoints: POST /api/v1/providers/<name>/events for
+// each provider in the config, answered in front of the API handler. No API key: the provider's
+// signature authenticates the request.
+import type { AffiliateProgram } from '../core/program.js'
+import { toNodeHandler, type NodeHandler } from '../http/node.js'
+import type { FetchHandler } from '../providers/handler.js'
+import { lemonSqueezyHandler } from '../providers/lemon-squeezy/index.js'
+import { paddleHandler } from '../providers/paddle/index.js'
+import { stripeHandler } from '../providers/stripe/index.js'
+import type { ServerConfig } from './config.js'
+
+const ROUTE = /^\/api\/v1\/providers\/([a-z-]+)\/events\/?(?:\?.*)?$/
+
+/** The configured providers' handlers by URL name (stripe, paddle, lemon-squeezy). */
+export function providerHandlers(program: AffiliateProgram, config: ServerConfig['providers'], onError?: (error: unknown) => void): Map<string, FetchHandler> {
+  const handlers = new Map<string, FetchHandler>()
+  const common = { program, ...(onError ? { onError } : {}) }
+  if (config?.stripe) handlers.set('stripe', stripeHandler({ ...common, ...config.stripe }))
+  if (config?.paddle) handlers.set('paddle', paddleHandler({ ...common, ...config.paddle }))
+  if (config?.lemonSqueezy) handlers.set('lemon-squeezy', lemonSqueezyHandler({ ...common, ...config.lemonSqueezy }))
+  return handlers
+}
+
+/** Sends provider event requests to their handler and everything else to `api`. */
+export function withProviders(api: NodeHandler, handlers: Map<string, FetchHandler>): NodeHandler {
+  if (handlers.size === 0) return api
+  const routes = new Map([...handlers].map(([name, handler]) => [name, toNodeHandler(handler)]))
+  return (req, res, next) => {
+    const name = ROUTE.exec(req.url ?? '')?.[1]
+    const route = name === undefined ? undefined : routes.get(name)
+    return (route ?? api)(req, res, next)
+  }
+}

@@ -1,0 +1,245 @@
+// Applies the provider-neutral actions of one event to a project through its public API:
+// customers become referred users, payments become conversions, refunds shrink them. Whatever
+// cannot be applied yet says what it waits for (a customer, a payment, a first payment).
+import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
+import { formatMoney, minorDigits, parseMoney, roundHalfUp } from '../core/money.js'
+import type { ProjectScope } from '../core/program.js'
+import type { StoragePort } from '../core/storage.js'
+import type { ProviderEventStatus, ProviderLink } from '../core/types.js'
+import type { CustomerAction, MappedEvent, PaidAction, ProviderAction, RefundedAction } from './mapping.js'
+
+export interface ApplyTarget {
+  scope: ProjectScope
+  storage: StoragePort
+  provider: string
+}
+
+export interface Outcome {
+  status: Exclude<ProviderEventStatus, 'processing'>
+  detail: string
+  conversionId: number | null
+  refundAmount: string | null
+  waitingFor: string | null
+  /** Keys whose waiting events may now apply. */
+  wake: string[]
+  /** Links to save with the outcome (in the same transaction, before waking). */
+  links: Link[]
+}
+
+export type Link = Pick<ProviderLink, 'kind' | 'externalId' | 'data'>
+
+const COUPON = /^[A-Za-z0-9_.-]{1,64}$/
+
+const outcome = (status: Outcome['status'], detail: string, extra: Partial<Outcome> = {}): Outcome => ({
+  status,
+  detail,
+  conversionId: null,
+  refundAmount: null,
+  waitingFor: null,
+  wake: [],
+  links: [],
+  ...extra,
+})
+
+/** Applies every action in order; the event's outcome is that of its last payment or refund. */
+export async function applyEvent(target: ApplyTarget, mapped: MappedEvent): Promise<Outcome> {
+  if (mapped.ignored !== undefined || mapped.actions.length === 0) return outcome('ignored', mapped.ignored ?? 'nothing to apply')
+  let result: Outcome | null = null
+  const wake: string[] = []
+  const links: Link[] = []
+  for (const action of mapped.actions) {
+    const next = await applyAction(target, action, mapped.occurredAt)
+    wake.push(...next.wake)
+    links.push(...next.links)
+    if (!result || action.kind !== 'customer') result = next
+  }
+  return { ...result!, wake, links }
+}
+
+function applyAction(target: ApplyTarget, action: ProviderAction, occurredAt: Date): Promise<Outcome> {
+  switch (action.kind) {
+    case 'customer':
+      return applyCustomer(target, action)
+    case 'paid':
+      return applyPaid(target, action, occurredAt)
+    case 'refunded':
+      return applyRefund(target, action)
+  }
+}
+
+const customerKey = (customerId: string | null, email: string | null) => (customerId !== null ? `customer:${customerId}` : `email:${email}`)
+
+/** Remembers the customer (merging what earlier events taught) and makes them a referred user. */
+async function applyCustomer(target: ApplyTarget, action: CustomerAction): Promise<Outcome> {
+  const { storage, scope, provider } = target
+  let { email, referral, couponCode: coupon } = action
+  if (action.customerId !== null) {
+    const known = await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
+    email = email ?? known?.data.email ?? null
+    // The first referral a customer arrived with keeps the credit.
+    referral = known?.data.referral ?? referral
+    coupon = known?.data.coupon ?? coupon
+    const data = { email, referral, coupon }
+    await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'customer', externalId: action.customerId, data })
+  }
+  const wake = [...(action.customerId !== null ? [customerKey(action.customerId, null)] : []), ...(email !== null ? [`email:${email}`] : [])]
+  const who = action.customerId ?? email ?? 'customer'
+  const done = (detail: string) => outcome('applied', `${who}: ${detail}`, { wake })
+  if (email === null) return done('remembered; its email is not known yet')
+  const credit = referral !== null ? { referralCode: referral } : await couponAffiliate(scope, coupon)
+  if (credit === null) return done(`remembered (${email}); no referral`)
+  const via = referral !== null ? `referral code ${referral}` : `coupon ${coupon}`
+  try {
+    await scope.referrals.get(email)
+    return done(`${email} is already a referred user`)
+  } catch (error) {
+    if (!(error instanceof AffiliateError)) throw error
+    if (!(error instanceof NotFoundError)) return outcome('ignored', `${who}: ${error.message}`, { wake })
+  }
+  try {
+    await scope.referrals.create({ email, ...credit })
+    return done(`${email} became a referred user through ${via}`)
+  } catch (error) {
+    if (error instanceof ConflictError) return done(`${email} is already a referred user`)
+    if (error instanceof AffiliateError) return done(`${via} not used: ${error.message}`)
+    throw error
+  }
+}
+
+/** The affiliate owning the coupon code, through the core's coupons. */
+async function couponAffiliate(scope: ProjectScope, code: string | null): Promise<{ affiliateId: number } | null> {
+  if (code === null || !COUPON.test(code)) return null
+  const [coupon] = (await scope.coupons.list({ code, limit: 1 })).items
+  return coupon ? { affiliateId: coupon.affiliateId } : null
+}
+
+/** Creates the conversion of a payment, or says what it waits for. */
+async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Date): Promise<Outcome> {
+  const { storage, scope, provider } = target
+  const keys = [action.reference, ...action.aliases]
+  const links: Link[] = []
+  const remember = (data: Record<string, string | null>) => {
+    for (const key of keys) links.push({ kind: 'payment', externalId: key, data })
+  }
+  const wake = keys.map((key) => `payment:${key}`)
+  const known = action.email !== null || action.customerId === null ? null : await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
+  const email = action.email ?? known?.data.email ?? null
+  if (action.firstPayment && email !== null) {
+    // The customer's first payment was seen (paid, or free as a trial starts): renewals may apply.
+    links.push({ kind: 'first-payment', externalId: email, data: { reference: action.reference } })
+    wake.push(`first:${email}`)
+  }
+  const waitCustomer = customerKey(action.customerId, email)
+  // Even a free first payment waits for its customer's email: seeing it lets renewals apply.
+  if (email === null) return outcome('waiting', `${action.reference}: waiting for the customer's email`, { waitingFor: waitCustomer })
+  if (action.amount <= 0n) {
+    remember({ reference: action.reference, conversionId: null })
+    return outcome('ignored', `${action.reference}: zero amount, no commission`, { wake, links })
+  }
+  const input = {
+    type: 'purchase' as const,
+    email,
+    baseValue: formatMoney(action.amount, minorDigits(action.currency)),
+    baseValueCurrency: action.currency,
+    reference: action.reference,
+    occurredAt,
+    paymentProcessor: provider,
+    ...(action.couponCode !== null && COUPON.test(action.couponCode) ? { couponCodeUsed: action.couponCode } : {}),
+  }
+  try {
+    if (!action.firstPayment && !(await storage.providerEvents.getLink(scope.projectId, provider, 'first-payment', email))) {
+      // A renewal that would count as the customer's first purchase came before the first one.
+      const preview = await scope.conversions.preview(input)
+      if (preview.basis === 'purchase') {
+        return outcome('waiting', `${action.reference}: renewal waiting for the first payment of ${email}`, { waitingFor: `first:${email}`, links })
+      }
+    }
+    const { conversion, duplicate } = await scope.conversions.create(input)
+    remember({ reference: action.reference, conversionId: String(conversion.id) })
+    const what = duplicate ? 'already recorded as' : 'created'
+    return outcome('applied', `${action.reference}: ${what} conversion ${conversion.id} (${conversion.basis}, commission ${conversion.value} ${conversion.currency})`, {
+      conversionId: conversion.id,
+      wake: [...wake, `first:${email}`],
+      links,
+    })
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      return outcome('waiting', `${action.reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer, links })
+    }
+    if (error instanceof AffiliateError) return outcome('ignored', `${action.reference}: ${error.message}`, { links })
+    throw error
+  }
+}
+
+/** Shrinks the payment's conversion by what this refund adds to the refunds already applied. */
+async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise<Outcome> {
+  const { storage, scope, provider } = target
+  const ref = action.paymentReference
+  const payment = await storage.providerEvents.getLink(scope.projectId, provider, 'payment', ref)
+  if (!payment) return outcome('waiting', `refund of ${ref}: waiting for the payment`, { waitingFor: `payment:${ref}` })
+  const conversionId = payment.data.conversionId == null ? null : Number(payment.data.conversionId)
+  if (conversionId === null) return outcome('ignored', `refund of ${ref}: the payment earned no commission`)
+  if (action.single) {
+    const seen = await storage.providerEvents.getLink(scope.projectId, provider, 'refund', action.single.refundId)
+    if (seen) return outcome('ignored', `refund ${action.single.refundId} was already applied`, { conversionId })
+  }
+  return withLock(`${scope.projectId}|${conversionId}`, async () => {
+    let conversion
+    try {
+      conversion = await scope.conversions.get(conversionId)
+    } catch (error) {
+      if (error instanceof NotFoundError) return outcome('ignored', `refund of ${ref}: conversion ${conversionId} no longer exists`)
+      throw error
+    }
+    if (conversion.status === 'refunded' || conversion.status === 'rejected' || conversion.baseValue === null) {
+      return outcome('ignored', `refund of ${ref}: conversion ${conversionId} is ${conversion.status}`, { conversionId })
+    }
+    const currency = conversion.baseValueCurrency!
+    const digits = minorDigits(currency)
+    const base = parseMoney(conversion.baseValue, digits, 'baseValue')
+    const already = parseMoney(conversion.refundedBaseValue, digits, 'refundedBaseValue')
+    let target = already
+    if (action.full) target = base
+    else if (action.soFar && action.soFar.of > 0n) target = roundHalfUp(base * action.soFar.refunded, action.soFar.of)
+    else if (action.single) target = already + action.single.amount
+    if (target > base) target = base
+    const refund = target - already
+    if (refund <= 0n) return outcome('ignored', `refund of ${ref}: already applied to conversion ${conversionId}`, { conversionId })
+    const reason = `${provider} refund of ${ref}`
+    let updated
+    try {
+      updated =
+        target === base
+          ? await scope.conversions.update(conversionId, { status: 'refunded', reason })
+          : await scope.conversions.update(conversionId, { refundAmount: formatMoney(refund, digits), reason })
+    } catch (error) {
+      // For example refunded in full by another process a moment ago.
+      if (error instanceof AffiliateError) return outcome('ignored', `refund of ${ref}: ${error.message}`, { conversionId })
+      throw error
+    }
+    if (action.single) {
+      // Saved at once, inside the lock: a second event naming the same refund must see it.
+      await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'refund', externalId: action.single.refundId, data: { conversionId: String(conversionId) } })
+    }
+    const amount = `${formatMoney(refund, digits)} ${currency}`
+    return outcome('applied', `refund of ${ref}: ${amount} of conversion ${conversionId} refunded (${updated.status}, commission ${updated.value} ${updated.currency})`, {
+      conversionId,
+      refundAmount: formatMoney(refund, digits),
+    })
+  })
+}
+
+const locks = new Map<string, Promise<unknown>>()
+
+/** Runs refunds of one conversion one after another within this process. */
+async function withLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = locks.get(key) ?? Promise.resolve()
+  const run = previous.then(work, work)
+  const settled = run.catch(() => undefined)
+  locks.set(key, settled)
+  try {
+    return await run
+  } finally {
+    if (locks.get(key) === settled) locks.delete(key)
+  }
+}

@@ -1,0 +1,88 @@
+// The Fetch handler every provider shares: POST only, raw body verified by the provider's
+// signature before anything is parsed, the event mapped, received and answered 200 with what it
+// did. A bad signature is 400 and writes nothing; so is a body that is not the provider's event.
+import type { AffiliateProgram } from '../core/program.js'
+import { MalformedEvent, type MappedEvent } from './mapping.js'
+import { receiveEvent } from './receive.js'
+
+export interface ProviderHandlerOptions {
+  /** The program whose project receives the events. */
+  program: AffiliateProgram
+  /** Id of the project the events belong to. @default the program's own project */
+  project?: string
+  /** Larger bodies are refused with 413. @default 1048576 (1 MiB) */
+  maxBodyBytes?: number
+  /** Called with unexpected errors (the provider gets a 500 and retries). */
+  onError?: (error: unknown) => void
+}
+
+/** What a provider module supplies: its signature check and its mapping. */
+export interface ProviderDefinition {
+  name: string
+  /** Null when the signature is good, else why not. */
+  verify(rawBody: string, headers: Headers, now: Date): string | null
+  map(body: unknown, headers: Headers): MappedEvent
+}
+
+export type FetchHandler = (request: Request) => Promise<Response>
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } })
+
+const MAX_TIME = Date.UTC(10_000, 0, 1)
+
+/** No storage keeps lone UTF-16 surrogates or NUL characters. */
+function storable(value: unknown): boolean {
+  if (typeof value === 'string') return (value as string & { isWellFormed(): boolean }).isWellFormed() && !value.includes('\u0000')
+  if (Array.isArray(value)) return value.every(storable)
+  if (value && typeof value === 'object') return Object.entries(value).every(([key, item]) => storable(key) && storable(item))
+  return true
+}
+
+export function providerHandler(provider: ProviderDefinition, options: ProviderHandlerOptions): FetchHandler {
+  const { program } = options
+  const scope = options.project === undefined ? program : program.project(options.project)
+  const maxBytes = options.maxBodyBytes ?? 1_048_576
+  const target = { scope, storage: program.storage, provider: provider.name, now: () => program.clock.now() }
+
+  return async (request) => {
+    if (request.method !== 'POST') return json(405, { error: 'use POST' }, { Allow: 'POST' })
+    const declared = Number(request.headers.get('content-length') ?? '0')
+    if (declared > maxBytes) return json(413, { error: 'body too large' })
+    let raw: string
+    try {
+      raw = await request.text()
+    } catch {
+      return json(400, { error: 'unreadable body' })
+    }
+    if (Buffer.byteLength(raw, 'utf8') > maxBytes) return json(413, { error: 'body too large' })
+    const refused = provider.verify(raw, request.headers, program.clock.now())
+    if (refused !== null) return json(400, { error: `invalid signature: ${refused}` })
+    let mapped: MappedEvent
+    try {
+      const body = JSON.parse(raw) as unknown
+      if (!storable(body)) return json(400, { error: `not a ${provider.name} event: strings with lone surrogates or NUL characters` })
+      mapped = provider.map(body, request.headers)
+      const at = mapped.occurredAt.getTime()
+      if (!(at >= 0 && at < MAX_TIME)) throw new MalformedEvent('its time is not a date between 1970 and 9999')
+    } catch (error) {
+      // Whatever the mapping cannot read is a body that is not the provider's event.
+      if (!(error instanceof SyntaxError || error instanceof MalformedEvent)) options.onError?.(error)
+      return json(400, { error: `not a ${provider.name} event: ${(error as Error).message}` })
+    }
+    try {
+      const { event, duplicate } = await receiveEvent(target, mapped)
+      return json(200, {
+        received: true,
+        duplicate,
+        event_id: event.eventId,
+        status: event.status,
+        detail: event.detail,
+        conversion_id: event.conversionId,
+      })
+    } catch (error) {
+      options.onError?.(error)
+      return json(500, { error: 'internal error; the provider will retry' })
+    }
+  }
+}

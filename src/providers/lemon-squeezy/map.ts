@@ -1,0 +1,59 @@
+// Lemon Squeezy events in the provider-neutral terms. Payloads have no event id: the event name,
+// object and its updated_at identify a delivery. Orders and subscription invoices carry the
+// customer's email; checkout custom data carries the referral (and a coupon, since the discount
+// code itself is not in the payload).
+import { isRecord, MalformedEvent, minorUnits, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
+
+/** The events the handler uses; tick these in the webhook's settings. */
+export const LEMON_SQUEEZY_EVENTS = ['order_created', 'order_refunded', 'subscription_payment_success', 'subscription_payment_refunded'] as const
+const USED: readonly string[] = LEMON_SQUEEZY_EVENTS
+
+export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
+  const event = record(body, 'event')
+  const meta = record(event.meta, 'meta')
+  const type = text(meta.event_name)
+  const data = record(event.data, 'data')
+  const attributes = record(data.attributes, 'data.attributes')
+  const objectId = data.id === undefined || data.id === null ? null : String(data.id)
+  const updated = new Date(String(attributes.updated_at ?? attributes.created_at))
+  if (type === null || objectId === null || Number.isNaN(updated.getTime())) throw new MalformedEvent('meta.event_name, data.id and updated_at are required')
+  const reference = `${data.type === 'orders' ? 'ls-order' : 'ls-invoice'}-${objectId}`
+  const base = { eventId: `${type}:${String(data.type)}:${objectId}:${updated.toISOString()}`, type, occurredAt: updated, reference }
+  if (!USED.includes(type)) return { ...base, actions: [], ignored: `${type} is not an event affiliate-kit uses` }
+  if (type === 'order_refunded' || type === 'subscription_payment_refunded') return { ...base, actions: [refund(reference, attributes)] }
+  if (type === 'subscription_payment_success' && attributes.billing_reason === 'initial') {
+    return { ...base, actions: [], ignored: `${reference}: the first invoice of a subscription; its order_created pays the commission` }
+  }
+  const customData = isRecord(meta.custom_data) ? meta.custom_data : {}
+  const customerId = attributes.customer_id === undefined || attributes.customer_id === null ? null : String(attributes.customer_id)
+  const email = text(attributes.user_email)?.trim().toLowerCase() ?? null
+  const currency = text(attributes.currency)
+  if (currency === null) throw new MalformedEvent('currency is required')
+  const coupon = text(customData.coupon)
+  const referral = text(customData.referral) ?? text(customData.referral_code) ?? text(customData.affiliate_code)
+  const actions: ProviderAction[] = []
+  if (referral !== null || coupon !== null) actions.push({ kind: 'customer', customerId, email, referral, couponCode: coupon })
+  actions.push({
+    kind: 'paid',
+    reference,
+    customerId,
+    email,
+    amount: minorUnits(attributes.subtotal, 'subtotal') + minorUnits(attributes.setup_fee ?? 0, 'setup_fee') - minorUnits(attributes.discount_total ?? 0, 'discount_total'),
+    currency: currency.toUpperCase(),
+    couponCode: coupon,
+    subscriptionId: attributes.subscription_id === undefined || attributes.subscription_id === null ? null : String(attributes.subscription_id),
+    // An order is a customer's first payment; a subscription invoice past the first is a renewal.
+    firstPayment: type === 'order_created',
+    aliases: [],
+  })
+  return { ...base, actions }
+}
+
+function refund(reference: string, attributes: Record<string, unknown>): ProviderAction {
+  return {
+    kind: 'refunded',
+    paymentReference: reference,
+    full: attributes.refunded === true && minorUnits(attributes.refunded_amount ?? 0, 'refunded_amount') >= minorUnits(attributes.total, 'total'),
+    soFar: { refunded: minorUnits(attributes.refunded_amount ?? 0, 'refunded_amount'), of: minorUnits(attributes.total, 'total') },
+  }
+}

@@ -1,0 +1,133 @@
+// The provider-neutral mapping: what a payment provider's event means in the core's terms.
+// Every provider module turns its verified event into a MappedEvent; apply.ts does the rest.
+
+/** A payment that may earn a commission (an invoice, transaction or order that was paid). */
+export interface PaidAction {
+  kind: 'paid'
+  /** The payment's id (invoice, transaction, order): the conversion's reference. */
+  reference: string
+  customerId: string | null
+  email: string | null
+  /** Before tax and after discounts, in minor units of `currency`. */
+  amount: bigint
+  /** ISO 4217, upper case. */
+  currency: string
+  /** The promotion or coupon code used, matched against the affiliates' coupons. */
+  couponCode: string | null
+  subscriptionId: string | null
+  /** True for one-off payments and the first payment of a subscription. */
+  firstPayment: boolean
+  /** Other ids a later refund may name this payment by (payment intent, charge). */
+  aliases: string[]
+}
+
+/** A refund of an earlier payment. */
+export interface RefundedAction {
+  kind: 'refunded'
+  /** The refunded payment's reference, or one of its aliases. */
+  paymentReference: string
+  /** Everything was refunded. */
+  full: boolean
+  /**
+   * The provider's running total: `refunded` so far out of `of` (both in the payment's minor
+   * units, tax included or not, as long as both alike): the commission shrinks pro rata.
+   */
+  soFar?: { refunded: bigint; of: bigint }
+  /** One refund of `amount` base-value minor units, applied once per refund id. */
+  single?: { refundId: string; amount: bigint }
+}
+
+/** Who a customer is and which referral their checkout carried. */
+export interface CustomerAction {
+  kind: 'customer'
+  customerId: string | null
+  email: string | null
+  /** An affiliate's referral code. */
+  referral: string | null
+  /** A coupon used at checkout: its affiliate is credited when there is no referral code. */
+  couponCode: string | null
+}
+
+export type ProviderAction = PaidAction | RefundedAction | CustomerAction
+
+export interface MappedEvent {
+  eventId: string
+  /** The provider's event type. */
+  type: string
+  occurredAt: Date
+  /** The payment or customer the event is about (for listing by reference). */
+  reference: string | null
+  /** What to apply, in order; empty when the event is ignored. */
+  actions: ProviderAction[]
+  /** Why nothing is applied (unknown type, zero amount...). */
+  ignored?: string
+}
+
+/** A signed event whose body is not the object shape the mapping expects. */
+export class MalformedEvent extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'MalformedEvent'
+  }
+}
+
+/** Reads an integer amount from a number or integer text; throws MalformedEvent otherwise. */
+export function minorUnits(value: unknown, field: string): bigint {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value)
+  if (typeof value === 'string' && /^-?\d{1,18}$/.test(value)) return BigInt(value)
+  throw new MalformedEvent(`${field} must be an integer amount`)
+}
+
+/** The string at a field, or null when absent or empty. */
+export function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null
+}
+
+/** An id that may be an expanded object ({ id }). */
+export function idOf(value: unknown): string | null {
+  if (typeof value === 'string') return text(value)
+  if (value && typeof value === 'object' && 'id' in value) return text((value as { id: unknown }).id)
+  return null
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The object at `value`, or MalformedEvent naming `field`. */
+export function record(value: unknown, field: string): Record<string, unknown> {
+  if (!isRecord(value)) throw new MalformedEvent(`${field} must be an object`)
+  return value
+}
+
+/** The event as JSON-safe data for the event log (bigints as integer text, dates as ISO text). */
+export function storedMapping(mapped: MappedEvent): unknown {
+  const actions = mapped.actions.map((action) => {
+    if (action.kind === 'paid') return { ...action, amount: action.amount.toString() }
+    if (action.kind === 'customer') return action
+    return {
+      ...action,
+      ...(action.soFar ? { soFar: { refunded: action.soFar.refunded.toString(), of: action.soFar.of.toString() } } : {}),
+      ...(action.single ? { single: { refundId: action.single.refundId, amount: action.single.amount.toString() } } : {}),
+    }
+  })
+  return { ...mapped, occurredAt: mapped.occurredAt.toISOString(), actions }
+}
+
+/** The event back from storedMapping's form. */
+export function revivedMapping(stored: unknown): MappedEvent {
+  const data = stored as MappedEvent & { occurredAt: string }
+  const big = (value: unknown) => BigInt(value as string)
+  const actions = data.actions.map((action): ProviderAction => {
+    if (action.kind === 'paid') return { ...action, amount: big(action.amount) }
+    if (action.kind === 'refunded') {
+      return {
+        ...action,
+        ...(action.soFar ? { soFar: { refunded: big(action.soFar.refunded), of: big(action.soFar.of) } } : {}),
+        ...(action.single ? { single: { refundId: action.single.refundId, amount: big(action.single.amount) } } : {}),
+      }
+    }
+    return action
+  })
+  return { ...data, occurredAt: new Date(data.occurredAt), actions }
+}

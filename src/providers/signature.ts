@@ -1,0 +1,57 @@
+// HMAC-SHA256 helpers shared by the providers' signature checks: hex digests compared in
+// constant time, and a secret option that may list several secrets during a rotation.
+import { createHmac, timingSafeEqual } from 'node:crypto'
+
+export function hmacHex(secret: string, payload: string): string {
+  return createHmac('sha256', secret).update(payload, 'utf8').digest('hex')
+}
+
+/** True when `candidate` is the hex digest `expected` (constant time, any case). */
+export function sameHex(expected: string, candidate: string): boolean {
+  if (!/^[0-9a-fA-F]+$/.test(candidate) || candidate.length !== expected.length) return false
+  return timingSafeEqual(Buffer.from(expected, 'hex'), Buffer.from(candidate.toLowerCase(), 'hex'))
+}
+
+/** One secret or several (the new one and the one being rotated out). */
+export type Secrets = string | readonly string[]
+
+export function secretList(secrets: Secrets): string[] {
+  const list = (typeof secrets === 'string' ? [secrets] : [...secrets]).filter((secret) => secret !== '')
+  if (list.length === 0) throw new Error('affiliate-kit: a provider handler needs its webhook secret')
+  return list
+}
+
+/** Whether any signature matches the payload under any secret. */
+export function anySignatureMatches(secrets: string[], payload: string, signatures: string[]): boolean {
+  return secrets.some((secret) => {
+    const expected = hmacHex(secret, payload)
+    return signatures.some((signature) => sameHex(expected, signature))
+  })
+}
+
+/** A signature header carrying a timestamp and one or more HMACs of a payload built from it. */
+export interface TimestampedScheme {
+  header: string
+  /** Between the header's key=value parts: ',' for Stripe, ';' for Paddle. */
+  separator: string
+  timestampKey: string
+  signatureKey: string
+  signedPayload(timestamp: number, rawBody: string): string
+}
+
+/** Null when a signature matches under a secret and the timestamp is within the tolerance, else why not. */
+export function verifyTimestamped(scheme: TimestampedScheme, secrets: string[], rawBody: string, header: string | null, now: Date, toleranceSeconds: number): string | null {
+  if (!header) return `missing ${scheme.header} header`
+  let timestamp: number | null = null
+  const signatures: string[] = []
+  for (const part of header.split(scheme.separator)) {
+    const [key, value] = part.trim().split('=', 2) as [string, string | undefined]
+    if (key === scheme.timestampKey && value !== undefined && /^\d{1,12}$/.test(value)) timestamp = Number(value)
+    if (key === scheme.signatureKey && value) signatures.push(value)
+  }
+  if (timestamp === null) return `no ${scheme.timestampKey} in ${scheme.header}`
+  if (signatures.length === 0) return `no ${scheme.signatureKey} signature in ${scheme.header}`
+  if (!anySignatureMatches(secrets, scheme.signedPayload(timestamp, rawBody), signatures)) return 'no signature matches'
+  if (Math.abs(now.getTime() / 1000 - timestamp) > toleranceSeconds) return 'timestamp outside the tolerance'
+  return null
+}

@@ -1,0 +1,30 @@
+// affiliate-kit/stripe: a Fetch handler for Stripe webhooks. Paste its URL as a Stripe webhook
+// endpoint; paid invoices become conversions, renewals recurring ones, refunds shrink them.
+import { providerHandler, type FetchHandler, type ProviderHandlerOptions } from '../handler.js'
+import { secretList, type Secrets } from '../signature.js'
+import { mapStripeEvent, STRIPE_EVENTS } from './map.js'
+import { verifyStripeSignature } from './signature.js'
+
+export interface StripeHandlerOptions extends ProviderHandlerOptions {
+  /** The endpoint's signing secret (whsec_...), or several while one is being rolled. */
+  webhookSecret: Secrets
+  /** How far the signature's timestamp may be from now. @default 300 */
+  toleranceSeconds?: number
+}
+
+export function stripeHandler(options: StripeHandlerOptions): FetchHandler {
+  const secrets = secretList(options.webhookSecret)
+  const tolerance = options.toleranceSeconds ?? 300
+  return providerHandler(
+    {
+      name: 'stripe',
+      verify: (raw, headers, now) => verifyStripeSignature(secrets, raw, headers.get('stripe-signature'), now, tolerance),
+      map: (body) => mapStripeEvent(body),
+    },
+    options,
+  )
+}
+
+export { verifyStripeSignature, mapStripeEvent, STRIPE_EVENTS }
+export type { FetchHandler, ProviderHandlerOptions } from '../handler.js'
+export type { MappedEvent, ProviderAction, PaidAction, RefundedAction, CustomerAction } from '../mapping.js'

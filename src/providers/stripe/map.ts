@@ -1,0 +1,136 @@
+// Stripe events in the provider-neutral terms. Reads only the fields it needs, as plain JSON,
+// so events of any API version map: invoices name their subscription at `subscription` (before
+// 2025-03-31) or `parent.subscription_details.subscription`; a charge names its invoice (before)
+// or only its payment intent, which the invoice lists under `payments` (from 2025-03-31).
+import { idOf, isRecord, MalformedEvent, minorUnits, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
+
+/** The events the handler uses; select these when creating the webhook endpoint in Stripe. */
+export const STRIPE_EVENTS = ['checkout.session.completed', 'customer.created', 'customer.updated', 'invoice.paid', 'charge.refunded'] as const
+const USED: readonly string[] = STRIPE_EVENTS
+
+export function mapStripeEvent(body: unknown): MappedEvent {
+  const event = record(body, 'event')
+  const eventId = text(event.id)
+  const type = text(event.type)
+  if (eventId === null || type === null || typeof event.created !== 'number') throw new MalformedEvent('id, type and created are required')
+  const object = record(record(event.data, 'data').object, 'data.object')
+  const occurredAt = new Date(event.created * 1000)
+  const base = { eventId, type, occurredAt, reference: text(object.id) }
+  if (!USED.includes(type)) return { ...base, actions: [], ignored: `${type} is not an event affiliate-kit uses` }
+  switch (type) {
+    case 'checkout.session.completed':
+      return { ...base, reference: idOf(object.customer) ?? base.reference, actions: [checkoutCustomer(object)] }
+    case 'customer.created':
+    case 'customer.updated':
+      return { ...base, actions: [{ kind: 'customer', customerId: text(object.id), email: lower(object.email), referral: referralIn(object.metadata), couponCode: null }] }
+    case 'invoice.paid':
+      return invoicePaid(base, object)
+    default:
+      return { ...base, reference: paymentOfCharge(object), actions: [chargeRefund(object)] }
+  }
+}
+
+const lower = (value: unknown) => text(value)?.trim().toLowerCase() ?? null
+
+/** The referral code a checkout or customer carries in its metadata. */
+function referralIn(metadata: unknown): string | null {
+  if (!isRecord(metadata)) return null
+  return text(metadata.referral) ?? text(metadata.referral_code) ?? text(metadata.affiliate_code)
+}
+
+function checkoutCustomer(session: Record<string, unknown>): ProviderAction {
+  const details = isRecord(session.customer_details) ? session.customer_details : {}
+  return {
+    kind: 'customer',
+    customerId: idOf(session.customer),
+    email: lower(details.email) ?? lower(session.customer_email),
+    referral: text(session.client_reference_id) ?? referralIn(session.metadata),
+    // Webhooks carry the coupon id of each discount (never the promotion code's text).
+    couponCode: (Array.isArray(session.discounts) ? session.discounts : []).map((discount) => (isRecord(discount) ? idOf(discount.coupon) : null)).find((id) => id !== null) ?? null,
+  }
+}
+
+function invoicePaid(base: Omit<MappedEvent, 'actions'>, invoice: Record<string, unknown>): MappedEvent {
+  const reference = text(invoice.id)
+  if (reference === null) throw new MalformedEvent('invoice id is required')
+  const currency = text(invoice.currency)
+  if (currency === null) throw new MalformedEvent('invoice currency is required')
+  const amount =
+    invoice.total_excluding_tax !== null && invoice.total_excluding_tax !== undefined
+      ? minorUnits(invoice.total_excluding_tax, 'total_excluding_tax')
+      : minorUnits(invoice.total, 'total') - taxOf(invoice)
+  const subscriptionId = idOf(invoice.subscription) ?? subscriptionOfParent(invoice.parent)
+  const transitions = isRecord(invoice.status_transitions) ? invoice.status_transitions : {}
+  const occurredAt = typeof transitions.paid_at === 'number' ? new Date(transitions.paid_at * 1000) : base.occurredAt
+  return {
+    ...base,
+    occurredAt,
+    reference,
+    actions: [
+      {
+        kind: 'paid',
+        reference,
+        customerId: idOf(invoice.customer),
+        email: lower(invoice.customer_email),
+        amount,
+        currency: currency.toUpperCase(),
+        couponCode: couponOf(invoice),
+        subscriptionId,
+        // Only the invoice that starts a subscription earns the purchase rule; cycles, upgrades
+        // and manual invoices of a subscription are renewals. Invoices without one are one-off.
+        firstPayment: subscriptionId === null || invoice.billing_reason === 'subscription_create',
+        aliases: paymentsOf(invoice),
+      },
+    ],
+  }
+}
+
+function taxOf(invoice: Record<string, unknown>): bigint {
+  if (typeof invoice.tax === 'number') return BigInt(invoice.tax)
+  if (!Array.isArray(invoice.total_taxes)) return 0n
+  return invoice.total_taxes.reduce<bigint>((sum, tax) => sum + (isRecord(tax) && typeof tax.amount === 'number' ? BigInt(tax.amount) : 0n), 0n)
+}
+
+function subscriptionOfParent(parent: unknown): string | null {
+  if (!isRecord(parent) || !isRecord(parent.subscription_details)) return null
+  return idOf(parent.subscription_details.subscription)
+}
+
+/** The promotion code's text when expanded, else the coupon id (both API eras). */
+function couponOf(invoice: Record<string, unknown>): string | null {
+  const discounts = [invoice.discount, ...(Array.isArray(invoice.discounts) ? invoice.discounts : [])].filter(isRecord)
+  for (const discount of discounts) {
+    const promotion = discount.promotion_code
+    if (isRecord(promotion) && text(promotion.code)) return text(promotion.code)
+    const source = isRecord(discount.source) ? discount.source.coupon : undefined
+    const coupon = idOf(source) ?? idOf(discount.coupon)
+    if (coupon !== null) return coupon
+  }
+  return null
+}
+
+/** The payment intents and charges that paid the invoice: a refund names one of these. */
+function paymentsOf(invoice: Record<string, unknown>): string[] {
+  const ids = [idOf(invoice.payment_intent), idOf(invoice.charge)]
+  const payments = isRecord(invoice.payments) && Array.isArray(invoice.payments.data) ? invoice.payments.data : []
+  for (const item of payments) {
+    if (!isRecord(item) || !isRecord(item.payment)) continue
+    ids.push(idOf(item.payment.payment_intent), idOf(item.payment.charge))
+  }
+  return [...new Set(ids.filter((id): id is string => id !== null))]
+}
+
+function paymentOfCharge(charge: Record<string, unknown>): string {
+  const reference = idOf(charge.invoice) ?? idOf(charge.payment_intent) ?? text(charge.id)
+  if (reference === null) throw new MalformedEvent('charge id is required')
+  return reference
+}
+
+function chargeRefund(charge: Record<string, unknown>): ProviderAction {
+  return {
+    kind: 'refunded',
+    paymentReference: paymentOfCharge(charge),
+    full: charge.refunded === true,
+    soFar: { refunded: minorUnits(charge.amount_refunded, 'amount_refunded'), of: minorUnits(charge.amount, 'amount') },
+  }
+}

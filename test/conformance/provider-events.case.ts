@@ -1,0 +1,111 @@
+// The provider-event log of the storage port: one row per (project, provider, event id), claims
+// that only one caller wins, filters, waiting lists in payment order, links, project isolation.
+import { describe, expect, it } from 'vitest'
+import type { ProviderEvent } from '../../src/core/types.js'
+import type { CaseContext } from './harness.js'
+
+type NewProviderEvent = Omit<ProviderEvent, 'id'>
+
+function event(projectId: string, overrides: Partial<NewProviderEvent> = {}): NewProviderEvent {
+  const at = new Date('2026-01-01T00:00:00Z')
+  return {
+    projectId,
+    provider: 'stripe',
+    eventId: 'evt_1',
+    type: 'invoice.paid',
+    reference: 'in_1',
+    status: 'processing',
+    detail: null,
+    conversionId: null,
+    refundAmount: null,
+    waitingFor: null,
+    mapped: { actions: [] },
+    occurredAt: at,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  }
+}
+
+export function providerEventCases(context: CaseContext): void {
+  describe('storage: provider events', () => {
+    it('stores an event once per (provider, event id); the same id of another provider or project is another event', async () => {
+      const { program, storage } = await context.program()
+      const other = await context.program()
+      const first = await storage.providerEvents.insert(event(program.projectId))
+      expect(first.inserted).toBe(true)
+      const again = await storage.providerEvents.insert(event(program.projectId, { type: 'changed' }))
+      expect(again).toMatchObject({ inserted: false, existing: { eventId: 'evt_1', type: 'invoice.paid' } })
+      expect((await storage.providerEvents.insert(event(program.projectId, { provider: 'paddle' }))).inserted).toBe(true)
+      expect((await storage.providerEvents.insert(event(other.program.projectId))).inserted).toBe(true)
+      const id = first.inserted ? first.event.id : 0
+      expect(await storage.providerEvents.get(other.program.projectId, id)).toBeNull()
+      expect(await program.providerEvents.get(id)).toMatchObject({ id, eventId: 'evt_1', status: 'processing' })
+      await expect(other.program.providerEvents.get(id)).rejects.toMatchObject({ code: 'not_found' })
+      expect((await program.providerEvents.list()).total).toBe(2)
+    })
+
+    it('claims a waiting event for one caller only, and a processing one only when stale', async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const inserted = await storage.providerEvents.insert(event(projectId, { status: 'waiting', waitingFor: 'customer:cus_1' }))
+      const id = inserted.inserted ? inserted.event.id : 0
+      const now = new Date('2026-01-01T00:05:00Z')
+      const claims = await Promise.all([1, 2, 3].map(() => storage.providerEvents.claim(projectId, id, { status: 'waiting' }, now)))
+      expect(claims.filter(Boolean)).toHaveLength(1)
+      expect(await storage.providerEvents.get(projectId, id)).toMatchObject({ status: 'processing', updatedAt: now })
+      expect(await storage.providerEvents.claim(projectId, id, { status: 'processing', updatedBefore: now }, now)).toBe(false)
+      const later = new Date('2026-01-01T00:10:00Z')
+      expect(await storage.providerEvents.claim(projectId, id, { status: 'processing', updatedBefore: later }, later)).toBe(true)
+    })
+
+    it('lists newest first with filters, and waiting events oldest payment first', async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const day = (n: number) => new Date(Date.UTC(2026, 0, n))
+      await storage.providerEvents.insert(event(projectId, { eventId: 'a', reference: 'in_a', status: 'applied', createdAt: day(1) }))
+      await storage.providerEvents.insert(event(projectId, { eventId: 'b', reference: 'in_b', status: 'waiting', waitingFor: 'customer:c', occurredAt: day(9), createdAt: day(2) }))
+      await storage.providerEvents.insert(event(projectId, { eventId: 'c', reference: 'in_c', status: 'waiting', waitingFor: 'customer:c', occurredAt: day(5), createdAt: day(3) }))
+      await storage.providerEvents.insert(event(projectId, { eventId: 'd', provider: 'paddle', status: 'ignored', createdAt: day(4) }))
+      expect((await program.providerEvents.list()).items.map((e) => e.eventId)).toEqual(['d', 'c', 'b', 'a'])
+      expect((await program.providerEvents.list({ provider: 'stripe', status: 'waiting' })).items.map((e) => e.eventId)).toEqual(['c', 'b'])
+      expect((await program.providerEvents.list({ reference: 'in_a' })).items.map((e) => e.eventId)).toEqual(['a'])
+      expect((await program.providerEvents.list({ limit: 1, offset: 1 })).items.map((e) => e.eventId)).toEqual(['c'])
+      await storage.providerEvents.insert(event(projectId, { eventId: 'e', status: 'waiting', waitingFor: 'payment:p', occurredAt: day(7), createdAt: day(5) }))
+      expect((await storage.providerEvents.listWaiting(projectId, 'stripe', ['customer:c'])).map((e) => e.eventId)).toEqual(['c', 'b'])
+      expect((await storage.providerEvents.listWaiting(projectId, 'stripe', ['customer:c', 'payment:p', 'none'])).map((e) => e.eventId)).toEqual(['c', 'e', 'b'])
+      expect(await storage.providerEvents.listWaiting(projectId, 'paddle', ['customer:c'])).toEqual([])
+      expect(await storage.providerEvents.listWaiting(projectId, 'stripe', [])).toEqual([])
+      const listed = (await program.providerEvents.list({ limit: 1 })).items[0]!
+      expect(listed).not.toHaveProperty('mapped')
+      await expect(program.providerEvents.list({ status: 'lost' as never })).rejects.toMatchObject({ code: 'invalid_request', field: 'status' })
+    })
+
+    it('saves, replaces and reads links per project and provider', async () => {
+      const { program, storage } = await context.program()
+      const other = await context.program()
+      const link = { projectId: program.projectId, provider: 'stripe', kind: 'customer', externalId: 'cus_1', data: { email: 'a@example.com', referral: null } }
+      await storage.providerEvents.saveLink(link)
+      await storage.providerEvents.saveLink({ ...link, data: { email: 'a@example.com', referral: 'ANN' } })
+      expect(await storage.providerEvents.getLink(program.projectId, 'stripe', 'customer', 'cus_1')).toEqual({ ...link, data: { email: 'a@example.com', referral: 'ANN' } })
+      expect(await storage.providerEvents.getLink(program.projectId, 'paddle', 'customer', 'cus_1')).toBeNull()
+      expect(await storage.providerEvents.getLink(other.program.projectId, 'stripe', 'customer', 'cus_1')).toBeNull()
+      const payment = (externalId: string, conversionId: string) => ({ projectId: program.projectId, provider: 'stripe', kind: 'payment', externalId, data: { conversionId } })
+      await storage.providerEvents.saveLinks([payment('in_1', '1'), payment('pi_1', '1'), payment('in_1', '2')])
+      expect((await storage.providerEvents.getLink(program.projectId, 'stripe', 'payment', 'in_1'))?.data).toEqual({ conversionId: '2' })
+      expect((await storage.providerEvents.getLink(program.projectId, 'stripe', 'payment', 'pi_1'))?.data).toEqual({ conversionId: '1' })
+      await storage.providerEvents.saveLinks([])
+    })
+
+    it('rolls a provider event back with its transaction', async () => {
+      const { program, storage } = await context.program()
+      await storage
+        .transaction(async (tx) => {
+          await tx.providerEvents.insert(event(program.projectId, { eventId: 'rolled' }))
+          throw new Error('rollback')
+        })
+        .catch(() => undefined)
+      expect((await program.providerEvents.list()).total).toBe(0)
+    })
+  })
+}

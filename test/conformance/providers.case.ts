@@ -1,0 +1,110 @@
+// Every payment provider's scenario through its handler on every adapter: the affiliates'
+// balances after each step equal figures computed by hand; the same events delivered twice, and
+// shuffled, end in the identical ledger.
+import { describe, expect, it } from 'vitest'
+import type { AffiliateProgram, TestClock } from '../../src/index.js'
+import { balancesOf, ledgerOf, shuffled } from '../providers/ledger.js'
+import { lemonSqueezyScenario } from '../providers/lemon-squeezy-scenario.js'
+import { paddleScenario } from '../providers/paddle-scenario.js'
+import { allEvents, SCENARIO_SETTINGS, scenarioAffiliates, type ProviderScenario } from '../providers/scenario.js'
+import { stripeScenario } from '../providers/stripe-scenario.js'
+import type { CaseContext } from './harness.js'
+
+const ANN = 'ann@affiliates.example'
+const BOB = 'bob@affiliates.example'
+const zero = { total: '0.00', paid: '0.00', unpaid: '0.00', credit: '0.00' }
+
+export function providerCases(context: CaseContext): void {
+  for (const scenario of [stripeScenario, paddleScenario, lemonSqueezyScenario]) scenarioCases(context, scenario)
+}
+
+function scenarioCases(context: CaseContext, scenario: ProviderScenario): void {
+  describe(`payment provider: ${scenario.name}`, () => {
+    async function setup() {
+      const made = await context.program({ settings: SCENARIO_SETTINGS })
+      await scenarioAffiliates(made.program, scenario.bobCoupon)
+      return made
+    }
+
+    /** Delivers as the provider did: each event just after it was sent. */
+    async function deliverInOrder(program: AffiliateProgram, clock: TestClock, events: unknown[]) {
+      for (const event of events) {
+        clock.set(new Date(scenario.sentAt(event).getTime() + 1000))
+        const response = await scenario.deliver(scenario.handler(program), event, clock)
+        expect(response.status, await response.clone().text()).toBe(200)
+      }
+    }
+
+    it('scenario: balances after each step equal the hand-computed figures to the cent', async () => {
+      const { program, clock } = await setup()
+      const { steps } = scenario
+      const step = (events: unknown[]) => deliverInOrder(program, clock, events)
+
+      // 30% of (100.00 - 20.00 discount), tax 8.00 excluded = 24.00, credited through Bob's coupon.
+      await step(steps.carol)
+      expect(await balancesOf(program, BOB)).toEqual({ total: '24.00', paid: '0.00', unpaid: '24.00', credit: '0.00' })
+
+      await step(steps.aliceSignup)
+      expect(await balancesOf(program, ANN)).toEqual(zero)
+
+      // First paid month: purchase rule, 30% of 49.00 = 14.70.
+      await step(steps.month1)
+      expect(await program.referrals.get('alice@example.com')).toMatchObject({ affiliateEmail: ANN })
+      expect(await balancesOf(program, ANN)).toEqual({ total: '14.70', paid: '0.00', unpaid: '14.70', credit: '0.00' })
+      // Second month: recurring rule, 20% of 49.00 = 9.80.
+      await step(steps.month2)
+      expect(await balancesOf(program, ANN)).toEqual({ total: '24.50', paid: '0.00', unpaid: '24.50', credit: '0.00' })
+
+      clock.set('2026-02-20T09:00:00Z')
+      await program.payouts.create({ affiliateEmail: ANN, amount: '24.50' })
+      expect(await balancesOf(program, ANN)).toEqual({ total: '24.50', paid: '24.50', unpaid: '0.00', credit: '0.00' })
+
+      // Half of month 1 (26.95 of 53.90, or 24.50 of 49.00 before tax) refunded after the payout:
+      // commission 14.70 -> 7.35; the 7.35 already paid comes back as credit.
+      await step(steps.partialRefund)
+      expect(await balancesOf(program, ANN)).toEqual({ total: '17.15', paid: '24.50', unpaid: '-7.35', credit: '7.35' })
+
+      // Carol's payment refunded in full: Bob earns nothing.
+      await step(steps.fullRefund)
+      expect(await balancesOf(program, BOB)).toEqual(zero)
+
+      // The third month is two months after the first paid one: the recurring duration has ended.
+      await step(steps.month3)
+      expect(await balancesOf(program, ANN)).toEqual({ total: '17.15', paid: '24.50', unpaid: '-7.35', credit: '7.35' })
+      const conversions = (await program.conversions.list({ limit: 100 })).items.reverse()
+      expect(conversions.map((c) => [c.customerEmail, c.basis, c.status, c.value])).toEqual([
+        ['carol@example.com', 'purchase', 'refunded', '24.00'],
+        ['alice@example.com', 'purchase', 'active', '7.35'],
+        ['alice@example.com', 'recurring', 'active', '9.80'],
+        ['alice@example.com', 'recurring_expired', 'active', '0.00'],
+      ])
+      const log = await program.providerEvents.list({ provider: scenario.name, limit: 100 })
+      expect(log.total).toBe(allEvents(scenario).length)
+      expect(log.items.filter((event) => event.status === 'waiting' || event.status === 'processing')).toEqual([])
+    })
+
+    it('the same events delivered twice, and shuffled, end in the identical ledger', async () => {
+      const events = allEvents(scenario)
+      const inOrder = await setup()
+      await deliverInOrder(inOrder.program, inOrder.clock, events)
+      const expected = await ledgerOf(inOrder.program)
+      expect(expected.conversions).toHaveLength(4)
+
+      for (const event of events) {
+        const again = await scenario.deliver(scenario.handler(inOrder.program), event, inOrder.clock)
+        expect(await again.json()).toMatchObject({ duplicate: true })
+      }
+      expect(await ledgerOf(inOrder.program)).toEqual(expected)
+
+      for (const seed of [1, 2, 3]) {
+        const { program, clock } = await setup()
+        clock.set('2026-03-20T00:00:00Z')
+        const handler = scenario.handler(program)
+        for (const event of shuffled(events, seed)) expect((await scenario.deliver(handler, event, clock)).status).toBe(200)
+        expect(await ledgerOf(program), `shuffle seed ${seed}`).toEqual(expected)
+        const waiting = await program.providerEvents.list({ status: 'waiting', limit: 100 })
+        expect(waiting.items.map((event) => event.detail), `shuffle seed ${seed}`).toEqual([])
+      }
+    })
+  })
+}

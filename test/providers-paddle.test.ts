@@ -1,0 +1,82 @@
+// The Paddle and Lemon Squeezy handlers' doors: signatures made by the documented algorithms (and,
+// for Paddle, accepted by the official SDK's verifier) pass; a wrong secret, an old timestamp and
+// a changed body answer 400 and write nothing.
+import { NodeRuntime, Webhooks } from '@paddle/paddle-node-sdk'
+import { describe, expect, it } from 'vitest'
+import { memoryStorage } from '../src/adapters/memory.js'
+import { createAffiliateProgram, systemClock, testClock, type Clock } from '../src/index.js'
+import { lemonSqueezyHandler } from '../src/providers/lemon-squeezy/index.js'
+import { paddleHandler } from '../src/providers/paddle/index.js'
+import { snapshot } from './conformance/helpers.js'
+import { deliverLemonSqueezy, LEMON_SQUEEZY_SECRET } from './providers/lemon-squeezy-scenario.js'
+import { order } from './providers/lemon-squeezy-fixtures.js'
+import { customerCreated, transactionCompleted } from './providers/paddle-fixtures.js'
+import { PADDLE_SECRET, paddleSignature } from './providers/paddle-scenario.js'
+import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
+
+// The SDK's verifier needs its Node runtime (its Paddle client sets it up the same way).
+NodeRuntime.initialize()
+
+async function program(clock: Clock = testClock('2026-02-01T00:00:00Z')) {
+  const made = await createAffiliateProgram({ storage: memoryStorage(), clock, settings: SCENARIO_SETTINGS })
+  await scenarioAffiliates(made, 'BOB20')
+  return made
+}
+
+const post = (handler: (request: Request) => Promise<Response>, body: string, headers: Record<string, string>) =>
+  handler(new Request('https://shop.example/hook', { method: 'POST', body, headers }))
+
+describe('paddle handler: signatures', () => {
+  it("accepts a signature the Paddle SDK's own verifier accepts, and maps the customer and transaction", async () => {
+    const app = await program(systemClock)
+    const handler = paddleHandler({ program: app, webhookSecret: PADDLE_SECRET })
+    const now = new Date().toISOString()
+    for (const event of [
+      customerCreated({ at: now, id: 'ctm_hal', email: 'hal@example.com' }),
+      transactionCompleted({ at: now, id: 'txn_hal1', customer: 'ctm_hal', subtotal: 2000, tax: 0, origin: 'web', referral: 'ANN' }),
+    ]) {
+      const body = JSON.stringify(event)
+      const header = paddleSignature(body, PADDLE_SECRET, Math.floor(Date.now() / 1000))
+      expect(await new Webhooks().isSignatureValid(body, PADDLE_SECRET, header)).toBe(true)
+      expect(await new Webhooks().isSignatureValid(body, 'pdl_other', header)).toBe(false)
+      const response = await post(handler, body, { 'Paddle-Signature': header })
+      expect(await response.json()).toMatchObject({ status: 'applied' })
+    }
+    expect((await app.affiliates.get('ann@affiliates.example')).earnings.total).toBe('6.00')
+  })
+
+  it('a wrong secret, a replayed old timestamp and a tampered body answer 400 and change nothing', async () => {
+    const clock = testClock('2026-02-01T00:00:00Z')
+    const app = await program(clock)
+    const handler = paddleHandler({ program: app, webhookSecret: ['pdl_new', PADDLE_SECRET] })
+    const before = await snapshot(app)
+    const body = JSON.stringify(customerCreated({ at: '2026-02-01T00:00:00Z', id: 'ctm_ivy', email: 'ivy@example.com' }))
+    const now = Math.floor(clock.now().getTime() / 1000)
+    const answers = await Promise.all([
+      post(handler, body, { 'Paddle-Signature': paddleSignature(body, 'pdl_wrong', now) }),
+      post(handler, body, { 'Paddle-Signature': paddleSignature(body, PADDLE_SECRET, now - 301) }),
+      post(handler, body.replace('ivy@', 'eve@'), { 'Paddle-Signature': paddleSignature(body, PADDLE_SECRET, now) }),
+      post(handler, body, {}),
+    ])
+    expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 400])
+    expect(await snapshot(app)).toBe(before)
+    expect((await app.providerEvents.list()).total).toBe(0)
+    // The rotated-out secret still verifies.
+    expect((await post(handler, body, { 'Paddle-Signature': paddleSignature(body, PADDLE_SECRET, now) })).status).toBe(200)
+  })
+})
+
+describe('lemon squeezy handler: signatures', () => {
+  it('accepts the documented X-Signature; a wrong secret or a tampered body answers 400 and changes nothing; a replay is a duplicate', async () => {
+    const app = await program()
+    const handler = lemonSqueezyHandler({ program: app, webhookSecret: LEMON_SQUEEZY_SECRET })
+    const event = order('order_created', { at: '2026-01-31T00:00:00Z', id: 77, customer: 700, email: 'jo@example.com', subtotal: 1000, tax: 0, customData: { referral: 'ANN' } })
+    const before = await snapshot(app)
+    expect((await deliverLemonSqueezy(handler, event, undefined, 'wrong-secret')).status).toBe(400)
+    expect((await deliverLemonSqueezy(handler, event, undefined, LEMON_SQUEEZY_SECRET, (body) => body.replace('"subtotal":1000', '"subtotal":100000'))).status).toBe(400)
+    expect(await snapshot(app)).toBe(before)
+    expect(await (await deliverLemonSqueezy(handler, event)).json()).toMatchObject({ status: 'applied', duplicate: false })
+    expect(await (await deliverLemonSqueezy(handler, event)).json()).toMatchObject({ status: 'applied', duplicate: true })
+    expect((await app.conversions.list()).items.map((c) => [c.reference, c.value])).toEqual([['ls-order-77', '3.00']])
+  })
+})

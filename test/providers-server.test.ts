@@ -1,0 +1,70 @@
+// The standalone server with `providers` in its config: POST /api/v1/providers/stripe/events takes
+// signed Stripe events without an API key, GET /api/v1/provider-events lists them (both shapes,
+// and through the typed client), and `affiliate-kit providers events` prints them.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Stripe from 'stripe'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createClient } from '../src/client/index.js'
+import { api, run } from './cli/process.js'
+import { checkoutCompleted, invoicePaid } from './providers/stripe-fixtures.js'
+
+const KEY = `rgk_${'Prov1ders2Key3'.repeat(3)}abc`
+const SECRET = 'whsec_server_test'
+const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-providers-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function signed(event: unknown) {
+  const body = JSON.stringify(event)
+  return { body, headers: { 'Stripe-Signature': new Stripe('sk_test_not_used').webhooks.generateTestHeaderString({ payload: body, secret: SECRET }), 'Content-Type': 'application/json' } }
+}
+
+describe('affiliate-kit serve with providers', () => {
+  it('receives Stripe events at /api/v1/providers/stripe/events and lists them by API and CLI', async () => {
+    const config = join(dir, 'affiliate.config.json')
+    writeFileSync(config, JSON.stringify({ commission: { purchase: { type: 'percentage', rate: 30 } }, providers: { stripe: { webhookSecret: SECRET } } }))
+    const database = `pglite:${join(dir, 'data')}`
+    const server = run(['serve', '--port', '0', '--database', database, '--config', config], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
+    const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
+    await server.waitFor(/receiving stripe events at \S+\/providers\/stripe\/events/)
+    try {
+      await api(url!, KEY, 'POST', '/affiliates', { email: 'ann@example.com', referral_code: 'ANN' })
+      const now = new Date().toISOString()
+      const endpoint = `${url}/providers/stripe/events`
+      for (const event of [
+        checkoutCompleted({ at: now, customer: 'cus_Srv', email: 'srv@example.com', referral: 'ANN' }),
+        invoicePaid({ at: now, id: 'in_Srv1', customer: 'cus_Srv', email: 'srv@example.com', subtotal: 1000, tax: 100, billingReason: 'manual', paymentIntent: 'pi_Srv1' }),
+      ]) {
+        const response = await fetch(endpoint, { method: 'POST', ...signed(event) })
+        expect(response.status).toBe(200)
+      }
+      const forged = await fetch(endpoint, { method: 'POST', body: '{"id":"evt_x"}', headers: { 'Stripe-Signature': 't=1,v1=00' } })
+      expect(forged.status).toBe(400)
+      expect((await api(url!, KEY, 'GET', '/affiliates/ann%40example.com')).body).toMatchObject({ data: { total_earnings: '3.00' } })
+
+      const listed = await api(url!, KEY, 'GET', '/provider-events?provider=stripe&reference=in_Srv1')
+      expect(listed).toMatchObject({ status: 200, body: { success: true, pagination: { total: 1 }, data: [{ provider: 'stripe', type: 'invoice.paid', reference: 'in_Srv1', status: 'applied', conversion_id: expect.any(Number) }] } })
+      expect((await api(url!, KEY, 'GET', '/provider-events?status=maybe')).status).toBe(400)
+      expect((await fetch(`${url}/provider-events`)).status).toBe(401)
+      const client = createClient({ baseURL: url!, apiKey: KEY })
+      const viaClient = await client.providerEvents.list({ status: 'applied' })
+      expect(viaClient.data.map((event) => event.type).sort()).toEqual(['checkout.session.completed', 'invoice.paid'])
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+
+    const cli = run(['providers', 'events', '--database', database, '--reference', 'in_Srv1'], { cwd: dir })
+    expect(await cli.exited).toBe(0)
+    expect(cli.output()).toMatch(/\tstripe\tinvoice\.paid\tin_Srv1\tapplied\tin_Srv1: created conversion \d+ \(purchase, commission 3\.00 USD\)/)
+    expect(cli.output()).toContain('1 of 1 events')
+  }, 120_000)
+
+  it('refuses a provider config without its secret, naming the key', async () => {
+    const config = join(dir, 'bad.config.json')
+    writeFileSync(config, JSON.stringify({ providers: { stripe: {} } }))
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', config], { cwd: dir })
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toContain('providers.stripe.webhookSecret')
+  })
+})

@@ -1,0 +1,155 @@
+// The Stripe handler's door: signatures made by the stripe package verify (also under a rolled
+// secret, and among several v1 signatures); a wrong secret, an old timestamp or a changed body is
+// 400 and writes nothing; re-deliveries and unknown types are 200 and recorded.
+import Stripe from 'stripe'
+import { describe, expect, it } from 'vitest'
+import { memoryStorage } from '../src/adapters/memory.js'
+import { createAffiliateProgram, testClock } from '../src/index.js'
+import { createHandler } from '../src/http/index.js'
+import { stripeHandler } from '../src/providers/stripe/index.js'
+import { snapshot } from './conformance/helpers.js'
+import { checkoutCompleted, invoicePaid, unusedEvent } from './providers/stripe-fixtures.js'
+import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
+import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
+
+const stripe = new Stripe('sk_test_not_used')
+
+async function setup(secret: string | string[] = STRIPE_SECRET) {
+  const clock = testClock('2026-02-01T00:00:00Z')
+  const program = await createAffiliateProgram({ storage: memoryStorage(), clock, settings: SCENARIO_SETTINGS })
+  await scenarioAffiliates(program, 'BOB20')
+  await program.referrals.create({ email: 'dan@example.com', referralCode: 'ANN' })
+  return { program, clock, handler: stripeHandler({ program, webhookSecret: secret }) }
+}
+
+const paid = () =>
+  invoicePaid({ at: '2026-01-31T23:59:00Z', id: 'in_Dan1', customer: 'cus_Dan', email: 'dan@example.com', subtotal: 1000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Dan1' })
+
+const post = (handler: (request: Request) => Promise<Response>, body: string, header: string) =>
+  handler(new Request('https://shop.example/hook', { method: 'POST', body, headers: { 'Stripe-Signature': header } }))
+
+describe('stripe handler: mapping', () => {
+  it('a free trial invoice pays nothing; the first paid invoice after it earns the purchase rule, the next the recurring rule', async () => {
+    const { program, clock, handler } = await setup()
+    const dan = { customer: 'cus_Dan', email: 'dan@example.com', subscription: 'sub_Dan', tax: 0 }
+    const trial = invoicePaid({ at: '2026-01-01T00:00:00Z', id: 'in_DanTrial', ...dan, subtotal: 0, billingReason: 'subscription_create', paymentIntent: 'pi_none' })
+    expect(await (await deliverStripe(handler, trial, clock)).json()).toMatchObject({ status: 'ignored', detail: 'in_DanTrial: zero amount, no commission' })
+    const first = invoicePaid({ at: '2026-01-15T00:00:00Z', id: 'in_Dan1', ...dan, subtotal: 1000, billingReason: 'subscription_cycle', paymentIntent: 'pi_Dan1' })
+    const second = invoicePaid({ at: '2026-01-31T00:00:00Z', id: 'in_Dan2', ...dan, subtotal: 1000, billingReason: 'subscription_cycle', paymentIntent: 'pi_Dan2' })
+    await deliverStripe(handler, first, clock)
+    await deliverStripe(handler, second, clock)
+    const conversions = (await program.conversions.list()).items.reverse()
+    expect(conversions.map((c) => [c.reference, c.basis, c.value])).toEqual([
+      ['in_Dan1', 'purchase', '3.00'],
+      ['in_Dan2', 'recurring', '2.00'],
+    ])
+  })
+
+
+  it('credits the affiliate of the coupon a checkout used when the invoice lists discount ids only (current API)', async () => {
+    const { program, clock, handler } = await setup()
+    await deliverStripe(handler, checkoutCompleted({ at: '2026-01-31T10:00:00Z', customer: 'cus_Fay', email: 'fay@example.com', coupon: 'BOB20' }), clock)
+    const invoice = invoicePaid({ at: '2026-01-31T10:00:01Z', id: 'in_Fay1', customer: 'cus_Fay', email: 'fay@example.com', subtotal: 5000, discount: { amount: 1000, coupon: 'BOB20' }, tax: 400, billingReason: 'manual', paymentIntent: 'pi_Fay1' })
+    expect(invoice.data.object.discounts).toEqual(['di_in_Fay1'])
+    expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'applied' })
+    // 30% of 50.00 - 10.00 = 12.00
+    expect((await program.affiliates.get('bob@affiliates.example')).earnings.total).toBe('12.00')
+  })
+
+  it('a customer whose checkout had no referral waits, and is listed with the reason', async () => {
+    const { program, clock, handler } = await setup()
+    await deliverStripe(handler, checkoutCompleted({ at: '2026-01-31T10:00:00Z', customer: 'cus_Gus', email: 'gus@example.com' }), clock)
+    const invoice = invoicePaid({ at: '2026-01-31T10:00:01Z', id: 'in_Gus1', customer: 'cus_Gus', email: 'gus@example.com', subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Gus1' })
+    expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'waiting' })
+    const [listed] = (await program.providerEvents.list({ reference: 'in_Gus1' })).items
+    expect(listed).toMatchObject({ status: 'waiting', waitingFor: 'customer:cus_Gus', detail: expect.stringContaining('no affiliate for gus@example.com') })
+    expect((await program.conversions.list()).total).toBe(0)
+  })
+})
+
+describe('stripe handler: signatures', () => {
+  it('accepts a signature made by the stripe package and creates the conversion once per event', async () => {
+    const { program, clock, handler } = await setup()
+    const event = paid()
+    const first = await deliverStripe(handler, event, clock)
+    expect(await first.json()).toMatchObject({ status: 'applied', duplicate: false })
+    const again = await deliverStripe(handler, event, clock)
+    expect(await again.json()).toMatchObject({ status: 'applied', duplicate: true })
+    expect((await program.conversions.list()).items.map((c) => [c.reference, c.value])).toEqual([['in_Dan1', '3.00']])
+  })
+
+  it('a wrong secret, a replayed old timestamp and a tampered body answer 400 and change nothing', async () => {
+    const { program, clock, handler } = await setup()
+    const before = await snapshot(program)
+    const event = paid()
+    const payload = JSON.stringify(event)
+    const now = Math.floor(clock.now().getTime() / 1000)
+    const wrongSecret = await deliverStripe(handler, event, clock, 'whsec_someone_else')
+    const old = await post(handler, payload, stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_SECRET, timestamp: now - 301 }))
+    const tampered = await deliverStripe(handler, event, clock, STRIPE_SECRET, (body) => body.replace('"total":1000', '"total":100000'))
+    const missing = await handler(new Request('https://shop.example/hook', { method: 'POST', body: payload }))
+    for (const response of [wrongSecret, old, tampered, missing]) {
+      expect(response.status).toBe(400)
+      expect(await response.json()).toMatchObject({ error: expect.stringContaining('invalid signature') })
+    }
+    expect(await snapshot(program)).toBe(before)
+    expect((await program.providerEvents.list()).total).toBe(0)
+  })
+
+  it('verifies under any of several secrets (rolled secret) and any of several v1 signatures', async () => {
+    const { program, clock, handler } = await setup(['whsec_new', 'whsec_old'])
+    const event = paid()
+    expect((await deliverStripe(handler, event, clock, 'whsec_old')).status).toBe(200)
+    const other = { ...unusedEvent('2026-01-31T23:59:30Z') }
+    const payload = JSON.stringify(other)
+    const t = Math.floor(clock.now().getTime() / 1000)
+    const good = stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_new', timestamp: t }).split('v1=')[1]
+    const response = await post(handler, payload, `t=${t},v1=${'0'.repeat(64)},v1=${good},v0=ignored`)
+    expect(response.status).toBe(200)
+    expect((await program.providerEvents.list()).total).toBe(2)
+  })
+
+  it('records unknown event types as ignored with the reason; refuses a signed body that is not an event', async () => {
+    const { program, clock, handler } = await setup()
+    const response = await deliverStripe(handler, unusedEvent('2026-01-31T23:00:00Z'), clock)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ status: 'ignored', detail: 'payment_intent.succeeded is not an event affiliate-kit uses' })
+    const notEvent = await deliverStripe(handler, { hello: 'world' }, clock)
+    expect(notEvent.status).toBe(400)
+    const get = await handler(new Request('https://shop.example/hook'))
+    expect(get.status).toBe(405)
+    const listed = await program.providerEvents.list({ status: 'ignored' })
+    expect(listed.items.map((e) => e.type)).toEqual(['payment_intent.succeeded'])
+  })
+
+  it('a signed event with a NUL or a lone surrogate in a string answers 400 and records nothing', async () => {
+    const { program, clock, handler } = await setup()
+    for (const bad of ['\u0000', '\ud800']) {
+      const event = { ...paid(), id: `evt_bad${bad}` }
+      expect((await deliverStripe(handler, event, clock)).status).toBe(400)
+    }
+    expect((await program.providerEvents.list()).total).toBe(0)
+  })
+
+  it('lists received events in the alternative shape under data.providerEvents', async () => {
+    const { program, clock, handler } = await setup()
+    await deliverStripe(handler, paid(), clock)
+    const { key } = await program.keys.create({ name: 'alt' })
+    const api = createHandler(program, { shape: 'alternative', rateLimit: false })
+    const response = await api(new Request('http://shop.example/api/v1/provider-events?provider=stripe', { headers: { Authorization: `Bearer ${key}` } }))
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({
+      success: true,
+      data: { providerEvents: [{ provider: 'stripe', type: 'invoice.paid', reference: 'in_Dan1', status: 'applied', conversionId: expect.any(Number) }], total: 1 },
+    })
+  })
+
+  it('the same event delivered ten times at once creates one conversion', async () => {
+    const { program, clock, handler } = await setup()
+    const event = paid()
+    const answers = await Promise.all(Array.from({ length: 10 }, () => deliverStripe(handler, event, clock)))
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200))
+    expect((await program.conversions.list()).total).toBe(1)
+    expect((await program.providerEvents.list()).total).toBe(1)
+  })
+})

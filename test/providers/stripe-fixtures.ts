@@ -1,0 +1,214 @@
+// Stripe events shaped like the published objects (API reference, webhook payloads), written for
+// these tests. Every field a fixture carries is type-checked against the `stripe` package's
+// types (Pick<Stripe.X, ...>); the pre-2025-03-31 fields that the current types no longer have
+// (invoice.subscription / charge / payment_intent, charge.invoice) are typed by hand below.
+import type Stripe from 'stripe'
+
+type EventEnvelope = Pick<Stripe.Event, 'id' | 'object' | 'api_version' | 'created' | 'livemode' | 'pending_webhooks' | 'request'>
+export interface StripeEventFixture<T> extends EventEnvelope {
+  type: string
+  data: { object: T }
+}
+
+const NEW_API = '2025-03-31.basil'
+const OLD_API = '2024-06-20'
+const unix = (iso: string) => Math.floor(new Date(iso).getTime() / 1000)
+
+let counter = 0
+function envelope<T>(type: string, at: string, object: T, apiVersion = NEW_API): StripeEventFixture<T> {
+  counter += 1
+  return {
+    id: `evt_${type.replace(/\W/g, '_')}_${unix(at)}_${counter}`,
+    object: 'event',
+    api_version: apiVersion,
+    created: unix(at),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  }
+}
+
+type SessionFields = 'id' | 'object' | 'mode' | 'status' | 'payment_status' | 'customer' | 'customer_email' | 'customer_details' |
+  'client_reference_id' | 'discounts' | 'metadata' | 'subscription' | 'invoice' | 'amount_subtotal' | 'amount_total' | 'currency' | 'created' | 'livemode'
+
+export function checkoutCompleted(input: { at: string; customer: string; email: string; referral?: string; metadataReferral?: string; subscription?: string; coupon?: string }) {
+  const session: Pick<Stripe.Checkout.Session, SessionFields> = {
+    id: `cs_test_${input.customer}`,
+    object: 'checkout.session',
+    mode: input.subscription ? 'subscription' : 'payment',
+    status: 'complete',
+    payment_status: 'paid',
+    customer: input.customer,
+    customer_email: null,
+    customer_details: { address: null, business_name: null, email: input.email, individual_name: null, name: 'Test Customer', phone: null, tax_exempt: 'none', tax_ids: [] },
+    client_reference_id: input.referral ?? null,
+    discounts: input.coupon ? [{ coupon: input.coupon, promotion_code: `promo_${input.coupon}` }] : [],
+    metadata: input.metadataReferral ? { referral: input.metadataReferral } : {},
+    subscription: input.subscription ?? null,
+    invoice: null,
+    amount_subtotal: 4900,
+    amount_total: 5390,
+    currency: 'usd',
+    created: unix(input.at),
+    livemode: false,
+  }
+  return envelope('checkout.session.completed', input.at, session)
+}
+
+export function customerCreated(input: { at: string; customer: string; email: string; referral?: string }) {
+  const customer: Pick<Stripe.Customer, 'id' | 'object' | 'email' | 'name' | 'metadata' | 'created' | 'livemode' | 'balance' | 'description' | 'default_source' | 'shipping'> = {
+    id: input.customer,
+    object: 'customer',
+    email: input.email,
+    name: 'Test Customer',
+    metadata: input.referral ? { referral: input.referral } : {},
+    created: unix(input.at),
+    livemode: false,
+    balance: 0,
+    description: null,
+    default_source: null,
+    shipping: null,
+  }
+  return envelope('customer.created', input.at, customer)
+}
+
+type InvoiceFields = 'id' | 'object' | 'customer' | 'customer_email' | 'currency' | 'status' | 'billing_reason' | 'subtotal' |
+  'subtotal_excluding_tax' | 'total' | 'total_excluding_tax' | 'total_taxes' | 'amount_due' | 'amount_paid' | 'amount_remaining' |
+  'discounts' | 'parent' | 'status_transitions' | 'created' | 'livemode' | 'period_start' | 'period_end'
+
+export interface InvoiceInput {
+  at: string
+  id: string
+  customer: string
+  email: string
+  /** Before discounts and tax. */
+  subtotal: number
+  discount?: { amount: number; coupon: string }
+  tax: number
+  subscription?: string
+  billingReason: Stripe.Invoice.BillingReason
+  /** The payment intent that paid it. */
+  paymentIntent: string
+}
+
+/** invoice.paid of the current API: subscription under parent, payments listed on the invoice. */
+export function invoicePaid(input: InvoiceInput) {
+  const discount = input.discount?.amount ?? 0
+  const invoice: Pick<Stripe.Invoice, InvoiceFields> & { payments: { object: 'list'; data: Array<Pick<Stripe.InvoicePayment, 'id' | 'object' | 'amount_paid' | 'currency' | 'status' | 'is_default'> & { payment: Pick<Stripe.InvoicePayment.Payment, 'type' | 'payment_intent'> }>; has_more: boolean; url: string } } = {
+    id: input.id,
+    object: 'invoice',
+    customer: input.customer,
+    customer_email: input.email,
+    currency: 'usd',
+    status: 'paid',
+    billing_reason: input.billingReason,
+    subtotal: input.subtotal,
+    subtotal_excluding_tax: input.subtotal,
+    total: input.subtotal - discount + input.tax,
+    total_excluding_tax: input.subtotal - discount,
+    total_taxes: input.tax === 0 ? [] : [{ amount: input.tax, tax_behavior: 'exclusive', tax_rate_details: { tax_rate: 'txr_test' }, taxability_reason: 'standard_rated', taxable_amount: input.subtotal - discount, type: 'tax_rate_details' }],
+    amount_due: input.subtotal - discount + input.tax,
+    amount_paid: input.subtotal - discount + input.tax,
+    amount_remaining: 0,
+    // Webhook payloads are never expanded: the current API lists discount ids only.
+    discounts: input.discount ? [`di_${input.id}`] : [],
+    parent: input.subscription
+      ? { quote_details: null, subscription_details: { metadata: {}, subscription: input.subscription }, type: 'subscription_details' }
+      : null,
+    status_transitions: { finalized_at: unix(input.at), marked_uncollectible_at: null, paid_at: unix(input.at), voided_at: null },
+    created: unix(input.at),
+    livemode: false,
+    period_start: unix(input.at),
+    period_end: unix(input.at),
+    payments: {
+      object: 'list',
+      data: [{ id: `inpay_${input.id}`, object: 'invoice_payment', amount_paid: input.subtotal - discount + input.tax, currency: 'usd', status: 'paid', is_default: true, payment: { type: 'payment_intent', payment_intent: input.paymentIntent } }],
+      has_more: false,
+      url: `/v1/invoice_payments?invoice=${input.id}`,
+    },
+  }
+  return envelope('invoice.paid', input.at, invoice)
+}
+
+/** Fields of API versions before 2025-03-31 that the current types no longer carry. */
+interface LegacyInvoiceFields {
+  subscription: string | null
+  charge: string
+  payment_intent: string
+  /** The discount object, its coupon included, as those versions sent it. */
+  discount: (Omit<Stripe.Discount, 'source'> & { coupon: Pick<Stripe.Coupon, 'id' | 'object' | 'percent_off' | 'amount_off' | 'duration' | 'valid'> }) | null
+}
+
+/** invoice.paid as API versions before 2025-03-31 sent it (subscription, charge on the invoice). */
+export function legacyInvoicePaid(input: InvoiceInput & { charge: string }) {
+  const { payments: _payments, parent: _parent, ...current } = invoicePaid(input).data.object
+  const discount: LegacyInvoiceFields['discount'] = input.discount
+    ? {
+        id: `di_${input.id}`,
+        object: 'discount',
+        checkout_session: null,
+        coupon: { id: input.discount.coupon, object: 'coupon', percent_off: 20, amount_off: null, duration: 'once', valid: true },
+        customer: input.customer,
+        customer_account: null,
+        end: null,
+        invoice: input.id,
+        invoice_item: null,
+        promotion_code: null,
+        start: unix(input.at),
+        subscription: input.subscription ?? null,
+        subscription_item: null,
+      }
+    : null
+  const invoice: typeof current & LegacyInvoiceFields = { ...current, subscription: input.subscription ?? null, charge: input.charge, payment_intent: input.paymentIntent, discount }
+  return envelope('invoice.paid', input.at, invoice, OLD_API)
+}
+
+type ChargeFields = 'id' | 'object' | 'amount' | 'amount_captured' | 'amount_refunded' | 'captured' | 'currency' | 'customer' | 'paid' |
+  'payment_intent' | 'refunded' | 'status' | 'created' | 'livemode' | 'metadata' | 'receipt_email'
+
+export interface ChargeInput {
+  at: string
+  id: string
+  customer: string
+  paymentIntent: string
+  /** Tax included, as charged. */
+  amount: number
+  refundedSoFar: number
+}
+
+/** charge.refunded of the current API: the charge names its payment intent only. */
+export function chargeRefunded(input: ChargeInput) {
+  const charge: Pick<Stripe.Charge, ChargeFields> = {
+    id: input.id,
+    object: 'charge',
+    amount: input.amount,
+    amount_captured: input.amount,
+    amount_refunded: input.refundedSoFar,
+    captured: true,
+    currency: 'usd',
+    customer: input.customer,
+    paid: true,
+    payment_intent: input.paymentIntent,
+    refunded: input.refundedSoFar === input.amount,
+    status: 'succeeded',
+    created: unix(input.at),
+    livemode: false,
+    metadata: {},
+    receipt_email: null,
+  }
+  return envelope('charge.refunded', input.at, charge)
+}
+
+/** charge.refunded as API versions before 2025-03-31 sent it: the charge names its invoice. */
+export function legacyChargeRefunded(input: ChargeInput & { invoice: string }) {
+  const charge: ReturnType<typeof chargeRefunded>['data']['object'] & { invoice: string } = { ...chargeRefunded(input).data.object, invoice: input.invoice }
+  return envelope('charge.refunded', input.at, charge, OLD_API)
+}
+
+/** An event type the handler does not use. */
+export function unusedEvent(at: string) {
+  const intent: Pick<Stripe.PaymentIntent, 'id' | 'object' | 'amount' | 'currency' | 'status'> = { id: 'pi_unused', object: 'payment_intent', amount: 100, currency: 'usd', status: 'succeeded' }
+  return envelope('payment_intent.succeeded', at, intent)
+}
