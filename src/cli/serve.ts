@@ -1,18 +1,21 @@
-// `affiliate-kit serve`: the standalone server. Validates config, opens storage, ensures an API
-// key, syncs webhook endpoints from the config, serves /api/v1, runs the webhook dispatcher, and
-// drains in-flight requests and deliveries on SIGTERM/SIGINT.
+// `affiliate-kit serve`: the standalone server. Validates config, opens storage, syncs webhook
+// endpoints from the config, listens (so a port in use stops the start before any key is made),
+// ensures an API key, runs the webhook dispatcher, and drains in-flight requests and deliveries
+// on close.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createAffiliateProgram, type AffiliateProgram } from '../index.js'
+import type { AffiliateProgram } from '../index.js'
 import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../http/node.js'
 import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
-import { openStorage } from './database.js'
+import { openProgram } from './database.js'
 
 export interface ServeOptions {
   port: number
   host: string
   database?: string
+  /** Where `database` came from, when the log should say so (e.g. DATABASE_URL). */
+  databaseSource?: string
   config?: string
   apiKey?: string
   log: (line: string) => void
@@ -50,26 +53,31 @@ async function syncWebhooks(program: AffiliateProgram, config: ServerConfig) {
 
 export async function serve(options: ServeOptions): Promise<{ url: string; close: () => Promise<void> }> {
   const config = loadConfig(options.config)
-  const { storage, description } = await openStorage(options.database)
-  const program = await createAffiliateProgram({ storage, settings: projectSettingsOf(config) })
-  await ensureApiKey(program, options.apiKey, options.log)
-  await syncWebhooks(program, config)
-
-  const handler = createHandler(program, {
-    ...(config.shape ? { shape: config.shape } : {}),
-    ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
-    onError: (error: unknown) => options.log(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
-  })
-  const server = createServer(toNodeHandler(handler))
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port, options.host, () => resolve())
-  })
+  const { program, description } = await openProgram(options.database, projectSettingsOf(config))
+  const server = createServer()
+  try {
+    await syncWebhooks(program, config)
+    const handler = createHandler(program, {
+      ...(config.shape ? { shape: config.shape } : {}),
+      ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
+      onError: (error: unknown) => options.log(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
+    })
+    server.on('request', toNodeHandler(handler))
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options.port, options.host, () => resolve())
+    })
+    await ensureApiKey(program, options.apiKey, options.log)
+  } catch (error) {
+    server.close()
+    await program.close()
+    throw error
+  }
   const { port } = server.address() as AddressInfo
   const host = options.host.includes(':') ? `[${options.host}]` : options.host
   const url = `http://${host}:${port}/api/v1`
   program.webhooks.start()
-  options.log(`storage: ${description}`)
+  options.log(`storage: ${description}${options.databaseSource ? ` (from ${options.databaseSource})` : ''}`)
   options.log(`listening on ${url}`)
 
   let closing: Promise<void> | undefined

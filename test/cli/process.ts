@@ -30,7 +30,8 @@ export function run(
   const [program, ...prefix] = options.command ?? [process.execPath, '--import', TSX, MAIN]
   const child = spawn(program!, [...prefix, ...args], {
     cwd: options.cwd ?? process.cwd(),
-    env: { ...process.env, AFFILIATE_KIT_API_KEY: '', ...options.env },
+    // The command reads these; a test's own DATABASE_URL must not leak into a child unasked.
+    env: { ...process.env, AFFILIATE_KIT_API_KEY: '', DATABASE_URL: '', PORT: '', HOST: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.group === true,
   })

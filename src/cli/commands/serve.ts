@@ -1,0 +1,56 @@
+// `affiliate-kit serve`: reads its flags and environment (PORT, HOST, DATABASE_URL,
+// AFFILIATE_KIT_API_KEY), runs the server until SIGTERM or SIGINT, then drains it.
+import type { Command } from '../command.js'
+import { DATABASE_HELP, databaseTarget } from '../database.js'
+import { CliError } from '../errors.js'
+import { serve } from '../serve.js'
+
+/** A flag, else a non-empty environment variable, else the default. */
+function setting(flag: string | undefined, variable: string, fallback: string): string {
+  return flag ?? (process.env[variable] || fallback)
+}
+
+function portOf(text: string): number {
+  const port = Number(text)
+  if (!/^\d+$/.test(text) || port > 65_535) throw new CliError(`--port (or PORT) must be 0 to 65535; got "${text}"`)
+  return port
+}
+
+export const serveCommand: Command = {
+  name: 'serve',
+  usage: 'affiliate-kit serve [--port 8787] [--host 127.0.0.1] [--database memory|postgres://...|pglite:<dir>] [--config <file>]',
+  help: `Starts the /api/v1 server and the webhook dispatcher; SIGTERM or SIGINT drains and stops it.
+
+  --port <n>         port to listen on (0: any free port)      env PORT, default 8787
+  --host <address>   address to listen on (0.0.0.0: all)       env HOST, default 127.0.0.1
+${DATABASE_HELP}
+  --config <file>    JSON settings: currency, commissions, webhooks, rateLimit, shape
+
+AFFILIATE_KIT_API_KEY=rgk_... makes sure that key exists (scope *); without it the first start
+creates a key and prints it once.`,
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    database: { type: 'string' },
+    config: { type: 'string' },
+  },
+  async run(values, _positionals, log) {
+    const { target, source } = databaseTarget(values.database as string | undefined)
+    const server = await serve({
+      port: portOf(setting(values.port as string | undefined, 'PORT', '8787')),
+      host: setting(values.host as string | undefined, 'HOST', '127.0.0.1'),
+      ...(target ? { database: target } : {}),
+      ...(source === 'DATABASE_URL' ? { databaseSource: source } : {}),
+      ...(values.config ? { config: values.config as string } : {}),
+      ...(process.env.AFFILIATE_KIT_API_KEY ? { apiKey: process.env.AFFILIATE_KIT_API_KEY } : {}),
+      log,
+    })
+    await new Promise<void>((resolve) => {
+      process.once('SIGTERM', () => resolve())
+      process.once('SIGINT', () => resolve())
+    })
+    log('shutting down: draining requests and webhook deliveries')
+    await server.close()
+    return 0
+  },
+}
