@@ -7,7 +7,7 @@ import { createAffiliateProgram, type AffiliateProgram } from '../index.js'
 import type { ProjectSettingsInput } from '../core/schemas.js'
 import type { StoragePort } from '../core/storage.js'
 import type { OptionValues } from './command.js'
-import { CliError, redact } from './errors.js'
+import { CliError, redactUrl } from './errors.js'
 
 export const DEFAULT_DATA_DIR = './affiliate-data'
 
@@ -36,12 +36,12 @@ export async function openStorage(target: string | undefined): Promise<Opened> {
     return { storage: memoryStorage(), description: 'memory (nothing is kept after exit)', explain: (error) => error }
   }
   if (/^postgres(ql)?:\/\//.test(target)) return openPostgres(target)
-  throw new CliError(`--database must be memory, a postgres:// URL or pglite:<dir>; got "${redact(target)}"`)
+  throw new CliError(`--database must be memory, a postgres:// URL or pglite:<dir>; got "${redactUrl(target)}"`)
 }
 
 async function openPostgres(target: string): Promise<Opened> {
   if (!URL.canParse(target)) {
-    throw new CliError(`the database URL ${redact(target)} is malformed; percent-encode special characters in the user and password (@ as %40, : as %3A, / as %2F, # as %23)`)
+    throw new CliError(`the database URL ${redactUrl(target)} is malformed; percent-encode special characters in the user and password (@ as %40, : as %3A, / as %2F, # as %23)`)
   }
   const url = new URL(target)
   let postgresStorage: typeof import('../adapters/postgres.js').postgresStorage

@@ -17,26 +17,29 @@ export class CliError extends Error {
 
 export const usageError = (message: string) => new CliError(message, 2)
 
-/** `scheme://user:password@host` with the password (up to the last @) replaced by ***. */
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s]*@/gi
+/** `scheme://user:password@` in a line of text (a password without spaces or @). */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@]*@/gi
+/** The same in one URL value, up to its last @: a malformed password may hold @ and spaces. */
+const WHOLE_URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)(.*)@/i
 
-/** The text with every URL password, and each of the given secrets (raw or decoded), masked. */
-export function redact(text: string, secrets: readonly string[] = []): string {
-  let masked = text.replace(URL_PASSWORD, '$1***@')
+/** One URL (or any one value) with its password masked. */
+export const redactUrl = (url: string) => url.replace(WHOLE_URL_PASSWORD, '$1***@')
+
+/** The line with every URL password, and each of the given secrets (raw or decoded), masked. */
+export function redact(line: string, secrets: readonly string[] = []): string {
+  let masked = line.replace(URL_PASSWORD, '$1***@')
   for (const secret of secrets) {
     for (const form of new Set([secret, safeDecode(secret)])) if (form.length >= 3) masked = masked.split(form).join('***')
   }
   return masked
 }
 
-/** The passwords inside URLs among the given texts (argv, DATABASE_URL). */
-export function urlPasswords(texts: ReadonlyArray<string | undefined>): string[] {
-  return texts.flatMap((text) => [...(text ?? '').matchAll(new RegExp(URL_PASSWORD.source, 'gi'))].map((match) => passwordOf(match[0])))
-}
-
-function passwordOf(userinfoPrefix: string): string {
-  const afterScheme = userinfoPrefix.slice(userinfoPrefix.indexOf('://') + 3, -1)
-  return afterScheme.slice(afterScheme.indexOf(':') + 1)
+/** The passwords of the URLs among the given values (argv, DATABASE_URL). */
+export function urlPasswords(values: ReadonlyArray<string | undefined>): string[] {
+  return values.flatMap((value) => {
+    const password = value?.match(WHOLE_URL_PASSWORD)?.[2]
+    return password ? [password] : []
+  })
 }
 
 function safeDecode(text: string): string {

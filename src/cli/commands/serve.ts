@@ -35,6 +35,11 @@ creates a key and prints it once.`,
     config: { type: 'string' },
   },
   async run(values, _positionals, log) {
+    // Listening for the signals from the start: a stop asked for during start-up waits for it.
+    const stopped = new Promise<void>((resolve) => {
+      process.once('SIGTERM', () => resolve())
+      process.once('SIGINT', () => resolve())
+    })
     const { target, source } = databaseTarget(values.database as string | undefined)
     const server = await serve({
       port: portOf(setting(values.port as string | undefined, 'PORT', '8787')),
@@ -45,10 +50,7 @@ creates a key and prints it once.`,
       ...(process.env.AFFILIATE_KIT_API_KEY ? { apiKey: process.env.AFFILIATE_KIT_API_KEY } : {}),
       log,
     })
-    await new Promise<void>((resolve) => {
-      process.once('SIGTERM', () => resolve())
-      process.once('SIGINT', () => resolve())
-    })
+    await stopped
     log('shutting down: draining requests and webhook deliveries')
     await server.close()
     return 0
