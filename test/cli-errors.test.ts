@@ -129,10 +129,10 @@ describe('affiliate-kit runtime errors', () => {
   })
 })
 
-describe('affiliate-kit serve environment', () => {
-  it('a data directory is not created when the command line is wrong', async () => {
+describe('affiliate-kit with a mistyped command', () => {
+  it.each([[['srve']], [['keys', 'creat']], [['migrat', '--database', 'memory']]])('%j creates no ./affiliate-data', async (args) => {
     const cwd = tempDir()
-    await finished(['serve', '--bogus'], { cwd })
+    expect((await finished(args, { cwd })).code).toBe(2)
     expect(existsSync(join(cwd, 'affiliate-data'))).toBe(false)
   })
 })

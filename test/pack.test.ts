@@ -2,7 +2,7 @@
 // `npx affiliate-kit serve --database memory`, then the README's curl walk-through over HTTP,
 // including the signed webhook arriving at a local receiver; without pg, PostgreSQL asks for it.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -99,6 +99,12 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     }
     expect(refused).toBe(true)
   }, 120_000)
+
+  it('npx affiliate-kit --version prints the installed version', async () => {
+    const version = run(['affiliate-kit', '--version'], { cwd: work, command: ['npx', '--no-install'] })
+    expect(await version.exited).toBe(0)
+    expect(version.output().trim().split('\n').at(-1)).toBe((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version)
+  }, 60_000)
 
   it('--database postgres:// without pg installed says "npm i pg" in one line, also from DATABASE_URL', async () => {
     for (const [args, env] of [
