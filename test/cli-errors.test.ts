@@ -130,7 +130,7 @@ describe('affiliate-kit runtime errors', () => {
 })
 
 describe('affiliate-kit with a mistyped command', () => {
-  it.each([[['srve']], [['keys', 'creat']], [['migrat', '--database', 'memory']]])('%j creates no ./affiliate-data', async (args) => {
+  it.each([[['srve']], [['keys', 'creat']], [['migrat']]])('%j creates no ./affiliate-data', async (args) => {
     const cwd = tempDir()
     expect((await finished(args, { cwd })).code).toBe(2)
     expect(existsSync(join(cwd, 'affiliate-data'))).toBe(false)
