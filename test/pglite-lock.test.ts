@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { threadId } from 'node:worker_threads'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DataDirLockedError, pgliteStorage } from '../src/adapters/pglite.js'
 import { LOCK_FILE } from '../src/adapters/data-dir-lock.js'
@@ -25,8 +26,8 @@ const read = (path: string) => readFileSync(path, 'utf8').trim()
 const bootId = () => read('/proc/sys/kernel/random/boot_id')
 const startOf = (pid: number) => read(`/proc/${pid}/stat`).split(') ').at(-1)!.split(' ')[19]!
 
-function writeLock(dataDir: string, holder: { pid: number; host?: string; boot?: string | null; start?: string | null }) {
-  writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify({ host: hostname(), boot: bootId(), start: null, token: 'left-behind', ...holder }))
+function writeLock(dataDir: string, holder: { pid: number; host?: string; boot?: string | null; start?: string | null; thread?: number }) {
+  writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify({ host: hostname(), boot: bootId(), start: null, thread: threadId, token: 'left-behind', ...holder }))
 }
 
 async function opensAndKeeps(dataDir: string, email: string) {
@@ -84,8 +85,17 @@ describe('pgliteStorage({ dataDir }) lock', () => {
 
   it('takes over a lock left with its own pid by an earlier run (a container restart: always pid 1)', async () => {
     const dataDir = tempDir()
-    writeLock(dataDir, { pid: process.pid, start: startOf(process.pid) })
+    writeLock(dataDir, { pid: process.pid, start: '1' })
     await opensAndKeeps(dataDir, 'restart@example.com')
+    // Without a start time (no /proc), this process's own open locks decide.
+    writeLock(dataDir, { pid: process.pid, start: null })
+    await opensAndKeeps(dataDir, 'restart-again@example.com')
+  })
+
+  it("refuses a lock of another thread of this process (each worker thread has its own storages)", () => {
+    const dataDir = tempDir()
+    writeLock(dataDir, { pid: process.pid, start: startOf(process.pid), thread: threadId + 1 })
+    expect(() => pgliteStorage({ dataDir })).toThrow('in use by this process')
   })
 
   it('takes over a lock from before the last boot and an unreadable lock file', async () => {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
+import { threadId } from 'node:worker_threads'
 
 export const LOCK_FILE = 'affiliate-kit.lock'
 
@@ -30,6 +31,8 @@ interface Holder {
   /** Kernel boot id and process start time (Linux): tell a reused pid from the holder. */
   boot: string | null
   start: string | null
+  /** The worker thread (0: main) holding it; each thread has its own `held` map. */
+  thread: number
   token: string
 }
 
@@ -54,14 +57,14 @@ function readHolder(path: string): Holder | null {
   try {
     return JSON.parse(text) as Holder
   } catch {
-    return { pid: 0, host: hostname(), boot: null, start: null, token: '' } // not ours to read: treat as dead
+    return { pid: 0, host: hostname(), boot: null, start: null, thread: 0, token: '' } // not ours to read: treat as dead
   }
 }
 
 function isAlive(holder: Holder): boolean {
   if (holder.host !== hostname()) return true // another machine or container: we cannot tell, so it holds
   if (holder.boot && holder.boot !== bootId()) return false
-  if (holder.pid === process.pid) return [...held.values()].includes(holder.token) // pid 1 after a container restart
+  if (holder.pid === process.pid) return isThisProcess(holder)
   if (!(holder.pid > 0)) return false
   try {
     process.kill(holder.pid, 0)
@@ -70,6 +73,13 @@ function isAlive(holder: Holder): boolean {
   }
   const start = startTime(holder.pid)
   return !(holder.start && start && start !== holder.start)
+}
+
+/** Our own pid: this process, or an earlier one with the same pid (pid 1 after a container restart). */
+function isThisProcess(holder: Holder): boolean {
+  const start = startTime(process.pid)
+  if (holder.start && start && holder.start !== start) return false
+  return holder.thread !== threadId || [...held.values()].includes(holder.token)
 }
 
 /** Creates the lock file with its content in one step (a link), so no reader sees it half written. */
@@ -114,7 +124,7 @@ export function lockDataDir(dataDir: string): () => void {
   const dir = resolve(dataDir)
   mkdirSync(dir, { recursive: true })
   const path = join(dir, LOCK_FILE)
-  const holder: Holder = { pid: process.pid, host: hostname(), boot: bootId(), start: startTime(process.pid), token: randomBytes(12).toString('hex') }
+  const holder: Holder = { pid: process.pid, host: hostname(), boot: bootId(), start: startTime(process.pid), thread: threadId, token: randomBytes(12).toString('hex') }
   for (let attempt = 0; ; attempt += 1) {
     if (tryCreate(path, holder)) break
     const current = readHolder(path)
