@@ -1,33 +1,15 @@
 // `affiliate-kit serve` reads PORT, HOST and DATABASE_URL when the flags are absent (flags win),
 // and says where the data goes; keys commands use DATABASE_URL too.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
-import { afterAll, describe, expect, it } from 'vitest'
-import { api, run } from './cli/process.js'
+import { describe, expect, it } from 'vitest'
+import { api, freePort, run } from './cli/process.js'
 import { freshDatabase } from './cli/postgres-database.js'
+import { tempDirs } from './cli/temp-dirs.js'
 import { DATABASE_URL, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
-const dirs: string[] = []
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-cli-env-'))
-  dirs.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
-
-async function freePort(host: string): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, host, resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+const tempDir = tempDirs('affiliate-kit-cli-env')
 
 describe('affiliate-kit serve environment variables', () => {
   it('listens on PORT and HOST when --port and --host are absent; the flags win over them', async () => {

@@ -1,39 +1,16 @@
 // Every failure of the affiliate-kit command is one line on stderr saying what to do, with no
 // stack and no password; --version and per-command --help answer; a mistyped command touches
 // nothing; a port in use stops serve before it makes (and prints) an API key.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { run } from './cli/process.js'
+import { describe, expect, it } from 'vitest'
+import { freePort, runToEnd } from './cli/process.js'
+import { tempDirs } from './cli/temp-dirs.js'
 import { DATABASE_URL } from './sql/pg-schema.js'
 
-const dirs: string[] = []
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-cli-errors-'))
-  dirs.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
-
-async function finished(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  const child = run(args, { cwd: options.cwd ?? tempDir(), ...(options.env ? { env: options.env } : {}) })
-  const code = await child.exited
-  return { code, output: child.output().trim() }
-}
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+const tempDir = tempDirs('affiliate-kit-cli-errors')
+const finished = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => runToEnd(args, { ...options, cwd: options.cwd ?? tempDir() })
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
@@ -47,7 +24,7 @@ describe('affiliate-kit usage errors, --version, --help', () => {
     [['keys', 'list', '--port', '1'], 2, 'affiliate-kit: unknown option --port; run "affiliate-kit keys list --help"'],
     [['keys', 'revoke'], 2, 'affiliate-kit: missing <id>; run "affiliate-kit keys revoke --help"'],
     [['keys', 'revoke', '1', '2'], 2, 'affiliate-kit: unexpected argument "2"; run "affiliate-kit keys revoke --help"'],
-    [['serve', '--port', '99999'], 1, 'affiliate-kit: --port (or PORT) must be 0 to 65535; got "99999"'],
+    [['serve', '--port', '99999'], 1, 'affiliate-kit: --port must be 0 to 65535; got "99999"'],
     [['--version'], 0, VERSION],
   ])('%j exits %i with one line and creates no data directory', async (args, code, line) => {
     const cwd = tempDir()
@@ -87,7 +64,7 @@ describe('affiliate-kit runtime errors', () => {
   }, 60_000)
 
   it('a refused PostgreSQL connection is one line without the password', async () => {
-    const port = await closedPort()
+    const port = await freePort()
     const result = await finished(['migrate', '--database', `postgres://ann:S3cret-pw@127.0.0.1:${port}/shop`])
     expect(result).toEqual({
       code: 1,
@@ -119,6 +96,10 @@ describe('affiliate-kit runtime errors', () => {
     expect(refused.code).toBe(1)
     expect(refused.output).toMatch(/^affiliate-kit: PostgreSQL at [^\n]+: (role "affiliate_kit_no_such_role" does not exist|password authentication failed for user "affiliate_kit_no_such_role"); fix the user or password in the URL$/)
     expect(refused.output).not.toContain('Hunter2')
+  })
+
+  it('a bad PORT is named as such', async () => {
+    expect(await finished(['serve', '--database', 'memory'], { env: { PORT: 'http' } })).toEqual({ code: 1, output: 'affiliate-kit: PORT must be 0 to 65535; got "http"' })
   })
 
   it('an unknown --database names the accepted forms and hides a password', async () => {

@@ -2,30 +2,17 @@
 // second server or a keys command is refused with one line naming the server's pid; after a
 // kill -9 the next opener takes the stale lock over and finds the data intact. On PostgreSQL,
 // keys commands work while the server runs and a revocation counts from the next request.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { api, run } from './cli/process.js'
+import { describe, expect, it } from 'vitest'
+import { api, run, runToEnd } from './cli/process.js'
 import { freshDatabase } from './cli/postgres-database.js'
+import { tempDirs } from './cli/temp-dirs.js'
 import { DATABASE_URL, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
-const dirs: string[] = []
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-cli-lock-'))
-  dirs.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
-
-/** Runs the command to its end (in a temp dir, so a stray default database lands there). */
-async function finished(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = run(args, { env, cwd: tempDir() })
-  const code = await child.exited
-  return { code, output: child.output().trim() }
-}
+const tempDir = tempDirs('affiliate-kit-cli-lock')
+/** Runs the command to its end in a temp dir, so a stray default database would land there. */
+const finished = (args: string[], env: NodeJS.ProcessEnv = {}) => runToEnd(args, { env, cwd: tempDir() })
 
 describe('affiliate-kit on one PGlite directory', () => {
   it('refuses a second server and keys commands while the server runs, and takes over after kill -9 with the data intact', async () => {

@@ -3,24 +3,17 @@
 // pid after a container restart) is taken over; close releases. The CLI's own processes are in
 // cli-lock.test.ts.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { hostname, tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DataDirLockedError, pgliteStorage } from '../src/adapters/pglite.js'
 import { LOCK_FILE } from '../src/adapters/data-dir-lock.js'
 import { createAffiliateProgram } from '../src/index.js'
+import { tempDirs } from './cli/temp-dirs.js'
 
-const dirs: string[] = []
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-lock-'))
-  dirs.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
+const tempDir = tempDirs('affiliate-kit-lock')
 
 const read = (path: string) => readFileSync(path, 'utf8').trim()
 const bootId = () => read('/proc/sys/kernel/random/boot_id')

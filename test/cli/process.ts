@@ -1,5 +1,6 @@
 // Runs the affiliate-kit command as a child process and reads what it prints.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
@@ -92,4 +93,20 @@ export async function api(base: string, key: string, method: string, path: strin
   })
   const text = await response.text()
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : null }
+}
+
+/** Runs the command to its end: exit code and output (stdout and stderr), trimmed. */
+export async function runToEnd(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
+  const child = run(args, options)
+  const code = await child.exited
+  return { code, output: child.output().trim() }
+}
+
+/** A port nothing listens on right now (bound, then released). */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, host, resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }

@@ -5,14 +5,16 @@ import { DATABASE_HELP, databaseTarget } from '../database.js'
 import { CliError } from '../errors.js'
 import { serve } from '../serve.js'
 
-/** A flag, else a non-empty environment variable, else the default. */
-function setting(flag: string | undefined, variable: string, fallback: string): string {
-  return flag ?? (process.env[variable] || fallback)
+/** A flag, else a non-empty environment variable, else the default; with the name it came by. */
+function setting(flag: string, value: string | undefined, variable: string, fallback: string): { value: string; name: string } {
+  if (value !== undefined) return { value, name: flag }
+  const fromEnv = process.env[variable]
+  return fromEnv ? { value: fromEnv, name: variable } : { value: fallback, name: flag }
 }
 
-function portOf(text: string): number {
-  const port = Number(text)
-  if (!/^\d+$/.test(text) || port > 65_535) throw new CliError(`--port (or PORT) must be 0 to 65535; got "${text}"`)
+function portOf({ value, name }: { value: string; name: string }): number {
+  const port = Number(value)
+  if (!/^\d+$/.test(value) || port > 65_535) throw new CliError(`${name} must be 0 to 65535; got "${value}"`)
   return port
 }
 
@@ -42,8 +44,8 @@ creates a key and prints it once.`,
     })
     const { target, source } = databaseTarget(values.database as string | undefined)
     const server = await serve({
-      port: portOf(setting(values.port as string | undefined, 'PORT', '8787')),
-      host: setting(values.host as string | undefined, 'HOST', '127.0.0.1'),
+      port: portOf(setting('--port', values.port as string | undefined, 'PORT', '8787')),
+      host: setting('--host', values.host as string | undefined, 'HOST', '127.0.0.1').value,
       ...(target ? { database: target } : {}),
       ...(source === 'DATABASE_URL' ? { databaseSource: source } : {}),
       ...(values.config ? { config: values.config as string } : {}),
