@@ -25,6 +25,7 @@ describe('affiliate-kit usage errors, --version, --help', () => {
     [['keys', 'revoke'], 2, 'affiliate-kit: missing <id>; run "affiliate-kit keys revoke --help"'],
     [['keys', 'revoke', '1', '2'], 2, 'affiliate-kit: unexpected argument "2"; run "affiliate-kit keys revoke --help"'],
     [['serve', '--port', '99999'], 1, 'affiliate-kit: --port must be 0 to 65535; got "99999"'],
+    [['keys', 'revoke', '99', '--database', 'memory'], 1, 'affiliate-kit: no API key has id 99; "affiliate-kit keys list" shows the ids'],
     [['--version'], 0, VERSION],
   ])('%j exits %i with one line and creates no data directory', async (args, code, line) => {
     const cwd = tempDir()

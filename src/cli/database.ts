@@ -57,7 +57,7 @@ async function openPostgres(target: string): Promise<Opened> {
   return { storage: postgresStorage({ connectionString: target }), description: where, explain: (error) => postgresError(error, url, where) }
 }
 
-/** pg's connection and login failures, as what to fix. */
+/** pg's connection and login failures, as what to fix; any other failure to open, named. */
 function postgresError(error: unknown, url: URL, where: string): unknown {
   const { code, message } = error as { code?: string; message?: string }
   const database = decodeURIComponent(url.pathname.slice(1)) || 'postgres'
@@ -67,7 +67,7 @@ function postgresError(error: unknown, url: URL, where: string): unknown {
   if (code === '3D000') return new CliError(`${where}: database "${database}" does not exist; create it (createdb ${database}) or fix the URL`)
   if (code === '28000' || code === '28P01') return new CliError(`${where}: ${message}; fix the user or password in the URL`)
   if (code === '42501') return new CliError(`${where}: ${message}; the user needs rights to create the affiliate_kit schema and its tables`)
-  return error
+  return new CliError(`${where}: ${String(message ?? error).split('\n')[0]}`)
 }
 
 /** Opens the storage and the program on it (running migrations); closes the storage on failure. */

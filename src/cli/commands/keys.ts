@@ -1,6 +1,7 @@
 // `affiliate-kit keys create|list|revoke`: API keys in the database the server uses. On embedded
 // PGlite the server holds the data directory, so these refuse while it runs and say what to do;
 // on PostgreSQL they work while it runs (the server reads the key record on every request).
+import { NotFoundError } from '../../core/errors.js'
 import { SCOPES, type Scope } from '../../core/types.js'
 import type { Command } from '../command.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
@@ -48,7 +49,9 @@ export const keysRevokeCommand: Command = {
   async run(values, [text], log) {
     const id = Number(text)
     if (!/^\d+$/.test(text!) || !Number.isSafeInteger(id) || id < 1) throw new CliError(`keys revoke needs the numeric key id (see "keys list"); got "${text}"`)
-    await withProgram(values, (program) => program.keys.revoke(id))
+    await withProgram(values, (program) => program.keys.revoke(id)).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? new CliError(`no API key has id ${id}; "affiliate-kit keys list" shows the ids`) : error
+    })
     log(`revoked key ${id}`)
     return 0
   },
