@@ -2,7 +2,6 @@
 // PGlite persisted in ./affiliate-data; `memory`; or a postgres:// URL. Adapters load lazily, so
 // `pg` is needed only for PostgreSQL. Failing to open or reach the database is one CliError line.
 import { resolve } from 'node:path'
-import { DataDirLockedError } from '../adapters/data-dir-lock.js'
 import { createAffiliateProgram, type AffiliateProgram } from '../index.js'
 import type { ProjectSettingsInput } from '../core/schemas.js'
 import type { StoragePort } from '../core/storage.js'
@@ -21,6 +20,8 @@ export function databaseTarget(flag: string | undefined): { target: string | und
 interface Opened {
   storage: StoragePort
   description: string
+  /** The embedded PGlite directory, when that is the storage. */
+  dataDir?: string
   /** Turns a failure of the first queries into a line naming the database. */
   explain: (error: unknown) => unknown
 }
@@ -29,7 +30,7 @@ export async function openStorage(target: string | undefined): Promise<Opened> {
   if (target === undefined || target.startsWith('file:') || target.startsWith('pglite:')) {
     const dataDir = resolve(target?.replace(/^(file|pglite):(\/\/)?/, '') || DEFAULT_DATA_DIR)
     const { pgliteStorage } = await import('../adapters/pglite.js')
-    return { storage: pgliteStorage({ dataDir }), description: `embedded PGlite in ${dataDir}`, explain: (error) => error }
+    return { storage: pgliteStorage({ dataDir }), description: `embedded PGlite in ${dataDir}`, dataDir, explain: (error) => error }
   }
   if (target === 'memory') {
     const { memoryStorage } = await import('../adapters/memory.js')
@@ -71,11 +72,14 @@ function postgresError(error: unknown, url: URL, where: string): unknown {
 }
 
 /** Opens the storage and the program on it (running migrations); closes the storage on failure. */
-export async function openProgram(target: string | undefined, settings?: ProjectSettingsInput): Promise<{ program: AffiliateProgram; description: string }> {
-  const { storage, description, explain } = await openStorage(target)
+export async function openProgram(
+  target: string | undefined,
+  settings?: ProjectSettingsInput,
+): Promise<{ program: AffiliateProgram; description: string; dataDir?: string }> {
+  const { storage, description, dataDir, explain } = await openStorage(target)
   try {
     const program = await createAffiliateProgram({ storage, ...(settings ? { settings } : {}) })
-    return { program, description }
+    return { program, description, ...(dataDir ? { dataDir } : {}) }
   } catch (error) {
     await storage.close().catch(() => {})
     throw explain(error)
@@ -85,23 +89,12 @@ export async function openProgram(target: string | undefined, settings?: Project
 /** The --database line of every command's help. */
 export const DATABASE_HELP = '  --database <db>    memory, postgres://..., or pglite:<dir>   env DATABASE_URL, default pglite:./affiliate-data'
 
-/**
- * Runs fn on the program of --database / DATABASE_URL, closing it afterwards. Embedded PGlite
- * refuses a second process, so a running server means: stop it first (one line says so).
- */
+/** Runs fn on the program of --database / DATABASE_URL, closing it afterwards. */
 export async function withProgram<T>(values: OptionValues, fn: (program: AffiliateProgram) => Promise<T>): Promise<T> {
-  let opened: Awaited<ReturnType<typeof openProgram>>
+  const { program } = await openProgram(databaseTarget(values.database as string | undefined).target)
   try {
-    opened = await openProgram(databaseTarget(values.database as string | undefined).target)
-  } catch (error) {
-    if (!(error instanceof DataDirLockedError)) throw error
-    throw new CliError(
-      `${error.dataDir} is in use by process ${error.pid} (a running server?): stop it, run this command, then start it again; with PostgreSQL (--database postgres://...) keys and migrate work while the server runs`,
-    )
-  }
-  try {
-    return await fn(opened.program)
+    return await fn(program)
   } finally {
-    await opened.program.close()
+    await program.close()
   }
 }

@@ -1,7 +1,7 @@
 // `affiliate-kit serve`: the standalone server. Validates config, opens storage, syncs webhook
 // endpoints from the config, listens (so a port in use stops the start before any key is made),
-// ensures an API key, runs the webhook dispatcher, and drains in-flight requests and deliveries
-// on close.
+// ensures an API key, takes keys commands on embedded PGlite, runs the webhook dispatcher, and
+// drains in-flight requests and deliveries on close.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { AffiliateProgram } from '../index.js'
@@ -9,6 +9,7 @@ import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../http/node.js'
 import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
+import { serveKeySocket } from './key-socket.js'
 
 export interface ServeOptions {
   port: number
@@ -53,8 +54,9 @@ async function syncWebhooks(program: AffiliateProgram, config: ServerConfig) {
 
 export async function serve(options: ServeOptions): Promise<{ url: string; close: () => Promise<void> }> {
   const config = loadConfig(options.config)
-  const { program, description } = await openProgram(options.database, projectSettingsOf(config))
+  const { program, description, dataDir } = await openProgram(options.database, projectSettingsOf(config))
   const server = createServer()
+  let closeKeySocket: (() => Promise<void>) | null = null
   try {
     await syncWebhooks(program, config)
     const handler = createHandler(program, {
@@ -68,6 +70,9 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       server.listen(options.port, options.host, () => resolve())
     })
     await ensureApiKey(program, options.apiKey, options.log)
+    // Embedded PGlite admits no second process: keys commands come through this server instead.
+    if (dataDir) closeKeySocket = await serveKeySocket(dataDir, program.keys)
+    if (dataDir && !closeKeySocket) options.log(`keys commands cannot reach this server (no socket in ${dataDir}); stop it to run them`)
   } catch (error) {
     server.close()
     await program.close()
@@ -85,7 +90,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     (closing ??= (async () => {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
-      await drained
+      await Promise.all([drained, closeKeySocket?.()])
       await program.close()
     })())
   return { url, close }

@@ -1,11 +1,24 @@
 // `affiliate-kit keys create|list|revoke`: API keys in the database the server uses. On embedded
-// PGlite the server holds the data directory, so these refuse while it runs and say what to do;
-// on PostgreSQL they work while it runs (the server reads the key record on every request).
-import { NotFoundError } from '../../core/errors.js'
+// PGlite a running server holds the data directory, so they go through the server (key-socket.ts);
+// on PostgreSQL they open the database beside it (the server reads the key record on every request).
+import { DataDirLockedError } from '../../adapters/data-dir-lock.js'
 import { SCOPES, type Scope } from '../../core/types.js'
-import type { Command } from '../command.js'
+import type { Command, OptionValues } from '../command.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
 import { CliError } from '../errors.js'
+import { keySocketClient, type KeyOperations } from '../key-socket.js'
+
+/** Runs fn on the keys of the database, or through the server that holds its PGlite directory. */
+async function withKeys<T>(values: OptionValues, fn: (keys: KeyOperations) => Promise<T>): Promise<T> {
+  try {
+    return await withProgram(values, (program) => fn(program.keys))
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error
+    const server = await keySocketClient(error.dataDir)
+    if (server) return fn(server)
+    throw new CliError(`${error.dataDir} is in use by process ${error.pid}, which does not take keys commands: stop it, run this command, then start it again`)
+  }
+}
 
 export const keysCreateCommand: Command = {
   name: 'keys create',
@@ -21,7 +34,7 @@ ${DATABASE_HELP}`,
     const unknown = scopes?.find((scope) => scope !== '*' && !(SCOPES as readonly string[]).includes(scope))
     if (unknown !== undefined) throw new CliError(`--scopes: unknown scope "${unknown}"; known: *, ${SCOPES.join(', ')}`)
     const name = values.name as string | undefined
-    const { key, record } = await withProgram(values, (program) => program.keys.create({ ...(name ? { name } : {}), ...(scopes ? { scopes } : {}) }))
+    const { key, record } = await withKeys(values, (keys) => keys.create({ ...(name ? { name } : {}), ...(scopes ? { scopes } : {}) }))
     log(`${key}\n(id ${record.id}, scopes ${record.scopes.join(',')}; shown once)`)
     return 0
   },
@@ -33,7 +46,7 @@ export const keysListCommand: Command = {
   help: `Lists API keys: id, prefix, scopes, name, active or revoked.\n\n${DATABASE_HELP}`,
   options: { database: { type: 'string' } },
   async run(values, _positionals, log) {
-    for (const key of await withProgram(values, (program) => program.keys.list())) {
+    for (const key of await withKeys(values, (keys) => keys.list())) {
       log(`${key.id}\t${key.prefix}…\t${key.scopes.join(',')}\t${key.name ?? ''}\t${key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active'}`)
     }
     return 0
@@ -49,8 +62,9 @@ export const keysRevokeCommand: Command = {
   async run(values, [text], log) {
     const id = Number(text)
     if (!/^\d+$/.test(text!) || !Number.isSafeInteger(id) || id < 1) throw new CliError(`keys revoke needs the numeric key id (see "keys list"); got "${text}"`)
-    await withProgram(values, (program) => program.keys.revoke(id)).catch((error: unknown) => {
-      throw error instanceof NotFoundError ? new CliError(`no API key has id ${id}; "affiliate-kit keys list" shows the ids`) : error
+    await withKeys(values, (keys) => keys.revoke(id)).catch((error: unknown) => {
+      const notFound = (error as { code?: string }).code === 'not_found'
+      throw notFound ? new CliError(`no API key has id ${id}; "affiliate-kit keys list" shows the ids`) : error
     })
     log(`revoked key ${id}`)
     return 0
