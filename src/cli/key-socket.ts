@@ -40,6 +40,7 @@ export async function serveKeySocket(dataDir: string, keys: KeyOperations): Prom
   rmSync(path, { force: true }) // left by a server that was killed: we hold the directory's lock now
   // Half-open: the request ends with the end of its stream, the answer is written after it.
   const server = createServer({ allowHalfOpen: true }, (socket) => {
+    socket.setTimeout(10_000, () => socket.destroy()) // an idle client must not hold up the server's stop
     void readAll(socket)
       .then((text) => answer(keys, JSON.parse(text) as Request))
       .then(
