@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { afterAll } from 'vitest'
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
 // By URL, so the loader resolves whatever the child's working directory is.
@@ -16,6 +17,16 @@ export interface Running {
   stop(): Promise<number | null>
   exited: Promise<number | null>
 }
+
+/** Children still running when a test file ends (a failed test never stopped them) are killed. */
+const started = new Set<{ child: ChildProcess; group: boolean }>()
+afterAll(() => {
+  for (const { child, group } of started) {
+    if (child.exitCode !== null || child.signalCode !== null) continue
+    if (group) process.kill(-child.pid!, 'SIGKILL')
+    else child.kill('SIGKILL')
+  }
+})
 
 /** Starts `command args` (default: the CLI from source through tsx). */
 export function run(
@@ -36,6 +47,7 @@ export function run(
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.group === true,
   })
+  started.add({ child, group: options.group === true })
   let text = ''
   const listeners = new Set<() => void>()
   const collect = (chunk: Buffer) => {
