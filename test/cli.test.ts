@@ -1,22 +1,14 @@
 // The affiliate-kit command: serve (config validation, first key, env key, persistence across
 // restarts with PGlite, graceful stop), keys create|list|revoke, migrate.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { pgliteStorage } from '../src/adapters/pglite.js'
 import { createAffiliateProgram } from '../src/index.js'
 import { api, run } from './cli/process.js'
+import { tempDirs } from './cli/temp-dirs.js'
 
-const dirs: string[] = []
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-cli-'))
-  dirs.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
+const tempDir = tempDirs('affiliate-kit-cli')
 
 const KEY = `rgk_${'Cli0Test1Key2'.repeat(3)}xyz`
 

@@ -1,8 +1,8 @@
 // The way a newcomer meets the package: `npm pack`, install the tarball into an empty folder,
 // `npx affiliate-kit serve --database memory`, then the README's curl walk-through over HTTP,
-// including the signed webhook arriving at a local receiver.
+// including the signed webhook arriving at a local receiver; without pg, PostgreSQL asks for it.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -109,4 +109,22 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     }
     expect(refused).toBe(true)
   }, 120_000)
+
+  it('npx affiliate-kit --version prints the installed version', async () => {
+    const version = run(['affiliate-kit', '--version'], { cwd: work, command: ['npx', '--no-install'] })
+    expect(await version.exited).toBe(0)
+    expect(version.output().trim().split('\n').at(-1)).toBe((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version)
+  }, 60_000)
+
+  it('--database postgres:// without pg installed says "npm i pg" in one line, also from DATABASE_URL', async () => {
+    for (const [args, env] of [
+      [['--database', 'postgres://shop:S3cret@127.0.0.1:5432/shop'], {}],
+      [[], { DATABASE_URL: 'postgres://shop:S3cret@127.0.0.1:5432/shop' }],
+    ] as const) {
+      const missing = run(['affiliate-kit', 'serve', '--port', '0', ...args], { cwd: work, command: ['npx', '--no-install'], env })
+      expect(await missing.exited).toBe(1)
+      const lines = missing.output().trim().split('\n').filter((line) => !line.startsWith('npm warn')) // npx's own notes about this machine's npm config
+      expect(lines).toEqual(['affiliate-kit: PostgreSQL needs the pg package beside affiliate-kit: run "npm i pg"'])
+    }
+  }, 60_000)
 })

@@ -1,14 +1,22 @@
 // pgliteStorage(): the SQL storage over PGlite (embedded Postgres), persisted in dataDir, in
 // memory, or on the host's own PGlite instance. PGlite has one connection: its transaction
 // mutex serializes our transactions with every other query, and it rolls back after errors.
+// A data directory is locked for as long as the storage is open (see data-dir-lock.ts).
 import { PGlite } from '@electric-sql/pglite'
 import type { StoragePort } from '../core/storage.js'
+import { lockDataDir } from './data-dir-lock.js'
 import { preparedQuery } from './sql/pglite-statements.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from './sql/executor.js'
 import { sqlStorage, type SqlStorageOptions } from './sql/storage.js'
 
+export { DataDirLockedError } from './data-dir-lock.js'
+
 export interface PgliteStorageOptions extends SqlStorageOptions {
-  /** Directory the database persists in. @default in memory (nothing persisted) */
+  /**
+   * Directory the database persists in, locked while this storage is open: another opener, in
+   * this process or another, gets a `DataDirLockedError` naming the holder's pid.
+   * @default in memory (nothing persisted)
+   */
   dataDir?: string
   /** The host's own PGlite instance; `close()` then leaves it open. */
   db?: PGlite
@@ -19,7 +27,15 @@ export interface PgliteStorageOptions extends SqlStorageOptions {
  * `pgliteStorage({ db })` on your own instance. Tables live in `schema`; migrations run on first use.
  */
 export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
-  const db = options.db ?? new PGlite(options.dataDir)
+  const dataDir = options.db ? undefined : localDirectory(options.dataDir)
+  const unlock = dataDir === undefined ? () => {} : lockDataDir(dataDir)
+  let db: PGlite
+  try {
+    db = options.db ?? new PGlite(options.dataDir)
+  } catch (error) {
+    unlock()
+    throw error
+  }
   const rows = (result: { rows: unknown[] }) => result.rows as SqlRow[]
   const executor: SqlExecutor = {
     inTransaction: false,
@@ -30,8 +46,18 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
         fn(nestedClient(async (text, params) => (params?.length ? preparedQuery(db, text, params) : rows(await tx.query(text))) as never)),
       ),
     close: async () => {
-      if (!options.db) await db.close()
+      try {
+        if (!options.db) await db.close()
+      } finally {
+        unlock()
+      }
     },
   }
   return sqlStorage(executor, options)
+}
+
+/** The file system directory of a PGlite dataDir (`./dir` or `file://dir`); undefined for memory. */
+function localDirectory(dataDir: string | undefined): string | undefined {
+  if (!dataDir || dataDir.startsWith('memory://') || dataDir.startsWith('idb://')) return undefined
+  return dataDir.replace(/^file:\/\//, '')
 }

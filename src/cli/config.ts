@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
 import { eventType, projectSettingsInput } from '../core/schemas.js'
 import { LOG_LEVELS } from '../ops/logger.js'
+import { CliError } from './errors.js'
 
 const webhook = v.strictObject({
   url: v.pipe(v.string('must be a string'), v.url('must be a URL')),
@@ -41,7 +42,7 @@ export const serverConfig = v.strictObject({
 })
 export type ServerConfig = v.InferOutput<typeof serverConfig>
 
-export class ConfigError extends Error {
+export class ConfigError extends CliError {
   override name = 'ConfigError'
 }
 

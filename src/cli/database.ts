@@ -1,26 +1,107 @@
-// --database: where the standalone server keeps its data. Omitted: embedded PGlite persisted in
-// ./affiliate-data; `memory`; or a postgres:// URL. Adapters load lazily, so `pg` is needed
-// only for PostgreSQL.
+// --database (or DATABASE_URL): where the standalone server keeps its data. Omitted: embedded
+// PGlite persisted in ./affiliate-data; `memory`; or a postgres:// URL. Adapters load lazily, so
+// `pg` is needed only for PostgreSQL. Failing to open or reach the database is one CliError line.
 import { resolve } from 'node:path'
+import { createAffiliateProgram, type AffiliateProgram, type ProgramOptions } from '../index.js'
+import type { ProjectSettingsInput } from '../core/schemas.js'
 import type { StoragePort } from '../core/storage.js'
+import type { OptionValues } from './command.js'
+import { CliError, redactUrl } from './errors.js'
 import type { SqlStorageOptions } from '../adapters/sql/storage.js'
 
 export const DEFAULT_DATA_DIR = './affiliate-data'
 
+/** --database, else a non-empty DATABASE_URL, else undefined (embedded PGlite). */
+export function databaseTarget(flag: string | undefined): { target: string | undefined; source: string } {
+  if (flag) return { target: flag, source: '--database' }
+  if (process.env.DATABASE_URL) return { target: process.env.DATABASE_URL, source: 'DATABASE_URL' }
+  return { target: undefined, source: 'default' }
+}
+
+interface Opened {
+  storage: StoragePort
+  description: string
+  /** The embedded PGlite directory, when that is the storage. */
+  dataDir?: string
+  /** Turns a failure of the first queries into a line naming the database. */
+  explain: (error: unknown) => unknown
+}
+
 /** `sql` options (such as onMigrated) go to the PGlite and PostgreSQL adapters. */
-export async function openStorage(target: string | undefined, sql: SqlStorageOptions = {}): Promise<{ storage: StoragePort; description: string }> {
+export async function openStorage(target: string | undefined, sql: SqlStorageOptions = {}): Promise<Opened> {
   if (target === undefined || target.startsWith('file:') || target.startsWith('pglite:')) {
     const dataDir = resolve(target?.replace(/^(file|pglite):(\/\/)?/, '') || DEFAULT_DATA_DIR)
     const { pgliteStorage } = await import('../adapters/pglite.js')
-    return { storage: pgliteStorage({ ...sql, dataDir }), description: `embedded PGlite in ${dataDir}` }
+    return { storage: pgliteStorage({ ...sql, dataDir }), description: `embedded PGlite in ${dataDir}`, dataDir, explain: (error) => error }
   }
   if (target === 'memory') {
     const { memoryStorage } = await import('../adapters/memory.js')
-    return { storage: memoryStorage(), description: 'memory (nothing is kept after exit)' }
+    return { storage: memoryStorage(), description: 'memory (nothing is kept after exit)', explain: (error) => error }
   }
-  if (/^postgres(ql)?:\/\//.test(target)) {
-    const { postgresStorage } = await import('../adapters/postgres.js')
-    return { storage: postgresStorage({ ...sql, connectionString: target }), description: `PostgreSQL at ${new URL(target).host}` }
+  if (/^postgres(ql)?:\/\//.test(target)) return openPostgres(target, sql)
+  throw new CliError(`--database must be memory, a postgres:// URL or pglite:<dir>; got "${redactUrl(target)}"`)
+}
+
+async function openPostgres(target: string, sql: SqlStorageOptions): Promise<Opened> {
+  if (!URL.canParse(target)) {
+    throw new CliError(`the database URL ${redactUrl(target)} is malformed; percent-encode special characters in the user and password (@ as %40, : as %3A, / as %2F, # as %23)`)
   }
-  throw new Error(`--database must be memory, a postgres:// URL or pglite:<dir>; got "${target}"`)
+  const url = new URL(target)
+  let postgresStorage: typeof import('../adapters/postgres.js').postgresStorage
+  try {
+    ;({ postgresStorage } = await import('../adapters/postgres.js'))
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && /'pg'/.test((error as Error).message)) {
+      throw new CliError('PostgreSQL needs the pg package beside affiliate-kit: run "npm i pg"')
+    }
+    throw error
+  }
+  const where = `PostgreSQL at ${url.host}`
+  return { storage: postgresStorage({ ...sql, connectionString: target }), description: where, explain: (error) => postgresError(error, url, where) }
+}
+
+/** pg's connection and login failures, as what to fix; any other failure to open, named. */
+function postgresError(error: unknown, url: URL, where: string): unknown {
+  const { code, message } = error as { code?: string; message?: string }
+  const database = decodeURIComponent(url.pathname.slice(1)) || 'postgres'
+  if (code === 'ECONNREFUSED') return new CliError(`cannot connect to ${where}: connection refused; is PostgreSQL running, and are the host and port in the URL right?`)
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CliError(`cannot connect to ${where}: unknown host "${url.hostname}"; fix the host in the URL`)
+  if (code === 'ETIMEDOUT') return new CliError(`cannot connect to ${where}: timed out; check the host, the port and the network`)
+  if (code === '3D000') return new CliError(`${where}: database "${database}" does not exist; create it (createdb ${database}) or fix the URL`)
+  if (code === '28000' || code === '28P01') return new CliError(`${where}: ${message}; fix the user or password in the URL`)
+  if (code === '42501') return new CliError(`${where}: ${message}; the user needs rights to create the affiliate_kit schema and its tables`)
+  return new CliError(`${where}: ${String(message ?? error).split('\n')[0]}`)
+}
+
+/** Opens the storage and the program on it (running migrations); closes the storage on failure. */
+export async function openProgram(
+  target: string | undefined,
+  options: {
+    /** Replace the stored settings (absent: the stored ones stay). */
+    settings?: ProjectSettingsInput
+    sql?: SqlStorageOptions
+    program?: Omit<ProgramOptions, 'storage' | 'settings'>
+  } = {},
+): Promise<{ program: AffiliateProgram; description: string; dataDir?: string }> {
+  const { storage, description, dataDir, explain } = await openStorage(target, options.sql)
+  try {
+    const program = await createAffiliateProgram({ ...options.program, storage, ...(options.settings ? { settings: options.settings } : {}) })
+    return { program, description, ...(dataDir ? { dataDir } : {}) }
+  } catch (error) {
+    await storage.close().catch(() => {})
+    throw explain(error)
+  }
+}
+
+/** The --database line of every command's help. */
+export const DATABASE_HELP = '  --database <db>    memory, postgres://..., or pglite:<dir>   env DATABASE_URL, default pglite:./affiliate-data'
+
+/** Runs fn on the program of --database / DATABASE_URL, closing it afterwards. */
+export async function withProgram<T>(values: OptionValues, fn: (program: AffiliateProgram) => Promise<T>): Promise<T> {
+  const { program } = await openProgram(databaseTarget(values.database as string | undefined).target)
+  try {
+    return await fn(program)
+  } finally {
+    await program.close()
+  }
 }

@@ -1,117 +1,79 @@
 #!/usr/bin/env node
-// The `affiliate-kit` command: serve | keys create|list|revoke | migrate.
-import { parseArgs } from 'node:util'
-import { createAffiliateProgram } from '../index.js'
-import { SCOPES, type Scope } from '../core/types.js'
-import { ConfigError, loadConfig, projectSettingsOf } from './config.js'
-import { openStorage } from './database.js'
-import { serve } from './serve.js'
-import { WEBHOOKS_USAGE, webhooksCommand } from './webhooks-command.js'
-import { providersCommand, PROVIDERS_USAGE } from './providers-command.js'
+// The `affiliate-kit` command: finds the command named by argv (one file per command group in
+// commands/), reads its options, runs it, and turns any failure into one line on stderr.
+import { readFileSync, realpathSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { commandHelp, parseCommand, type Command } from './command.js'
+import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './commands/keys.js'
+import { migrateCommand } from './commands/migrate.js'
+import { providersEventsCommand } from './commands/providers.js'
+import { serveCommand } from './commands/serve.js'
+import { webhooksDeliveriesCommand, webhooksRetryCommand } from './commands/webhooks.js'
+import { describeError, redact, urlPasswords, usageError } from './errors.js'
 
-const USAGE = `usage:
-  affiliate-kit serve [--port 8787] [--host 127.0.0.1] [--database <memory|postgres://...|pglite:dir>] [--config <file>]
-                     [--log-level debug|info|warn|error] [--log-format text|json]
-  affiliate-kit keys create [--name <name>] [--scopes a,b] [--database ...]
-  affiliate-kit keys list [--database ...]
-  affiliate-kit keys revoke <id> [--database ...]
-  affiliate-kit migrate [--database ...]
-${WEBHOOKS_USAGE}
-${PROVIDERS_USAGE}
+const COMMANDS: Command[] = [
+  serveCommand,
+  keysCreateCommand,
+  keysListCommand,
+  keysRevokeCommand,
+  migrateCommand,
+  webhooksDeliveriesCommand,
+  webhooksRetryCommand,
+  providersEventsCommand,
+]
 
-The database defaults to embedded PGlite in ./affiliate-data.
+const usage = () => `usage:
+${COMMANDS.map((command) => `  ${command.usage}`).join('\n')}
+  affiliate-kit <command> --help | --version
+
+The database defaults to embedded PGlite in ./affiliate-data (DATABASE_URL sets another).
 AFFILIATE_KIT_API_KEY=rgk_... makes sure that key exists (scope *) when serving.`
+
+/** The package version, from the package.json two levels above this file (src/cli or dist/cli). */
+function version(): string {
+  try {
+    const packageJson = join(dirname(realpathSync(process.argv[1]!)), '..', '..', 'package.json')
+    return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version
+  } catch {
+    return 'unknown'
+  }
+}
 
 const log = (line: string) => console.log(line)
 
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'providers') return providersCommand(argv.slice(1), log)
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      port: { type: 'string', default: '8787' },
-      host: { type: 'string', default: '127.0.0.1' },
-      database: { type: 'string' },
-      config: { type: 'string' },
-      name: { type: 'string' },
-      scopes: { type: 'string' },
-      status: { type: 'string' },
-      'log-level': { type: 'string' },
-      'log-format': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
-  const [command, sub, arg] = positionals
-  if (values.help || !command) {
-    log(USAGE)
-    return values.help ? 0 : 2
-  }
-  if (command === 'serve') {
-    const port = Number(values.port)
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ConfigError(`--port must be 0 to 65535; got "${values.port}"`)
-    const server = await serve({
-      port,
-      host: values.host!,
-      ...(values.database ? { database: values.database } : {}),
-      ...(values.config ? { config: values.config } : {}),
-      ...(process.env.AFFILIATE_KIT_API_KEY ? { apiKey: process.env.AFFILIATE_KIT_API_KEY } : {}),
-      ...(values['log-level'] ? { logLevel: values['log-level'] } : {}),
-      ...(values['log-format'] ? { logFormat: values['log-format'] } : {}),
-      log,
-    })
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve()
-      process.once('SIGTERM', stop)
-      process.once('SIGINT', stop)
-    })
-    log('shutting down: draining requests and webhook deliveries')
-    await server.close()
+  const [first, second] = argv
+  if (first === '--version' || first === '-V') {
+    log(version())
     return 0
   }
-
-  const { storage } = await openStorage(values.database)
-  // Settings given replace the stored ones, so only an explicit --config may change them here.
-  const program = await createAffiliateProgram({ storage, ...(values.config ? { settings: projectSettingsOf(loadConfig(values.config)) } : {}) })
-  try {
-    if (command === 'migrate') {
-      log('database is migrated and ready')
-      return 0
-    }
-    if (command === 'webhooks') return await webhooksCommand(program, sub, arg, { status: values.status, log })
-    if (command === 'keys' && sub === 'create') {
-      const scopes = values.scopes ? (values.scopes.split(',').map((scope) => scope.trim()) as Scope[]) : undefined
-      const unknown = scopes?.find((scope) => scope !== '*' && !(SCOPES as readonly string[]).includes(scope))
-      if (unknown) throw new ConfigError(`--scopes: unknown scope "${unknown}"; known: *, ${SCOPES.join(', ')}`)
-      const { key, record } = await program.keys.create({ ...(values.name ? { name: values.name } : {}), ...(scopes ? { scopes } : {}) })
-      log(`${key}\n(id ${record.id}, scopes ${record.scopes.join(',')}; shown once)`)
-      return 0
-    }
-    if (command === 'keys' && sub === 'list') {
-      for (const key of await program.keys.list()) {
-        log(`${key.id}\t${key.prefix}…\t${key.scopes.join(',')}\t${key.name ?? ''}\t${key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active'}`)
-      }
-      return 0
-    }
-    if (command === 'keys' && sub === 'revoke') {
-      const id = Number(arg)
-      if (!Number.isSafeInteger(id) || id < 1) throw new ConfigError('keys revoke needs the numeric key id (see "keys list")')
-      await program.keys.revoke(id)
-      log(`revoked key ${id}`)
-      return 0
-    }
-    log(USAGE)
-    return 2
-  } finally {
-    await program.close()
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    ;(first === undefined ? console.error : log)(usage())
+    return first === undefined ? 2 : 0
   }
+  const command = COMMANDS.find((candidate) => candidate.name === first || candidate.name === `${first} ${second}`)
+  if (!command) {
+    const group = COMMANDS.filter((candidate) => candidate.name.startsWith(`${first} `))
+    if (group.length === 0) throw usageError(`unknown command "${first}"; run "affiliate-kit --help"`)
+    if (second === undefined || second === '--help' || second === '-h') {
+      log(`usage:\n${group.map((candidate) => `  ${candidate.usage}`).join('\n')}`)
+      return second === undefined ? 2 : 0
+    }
+    throw usageError(`unknown command "${first} ${second}"; run "affiliate-kit ${first} --help"`)
+  }
+  const { values, positionals } = parseCommand(command, argv.slice(command.name.split(' ').length))
+  if (values.help) {
+    log(commandHelp(command))
+    return 0
+  }
+  return command.run(values, positionals, log)
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const known = error instanceof ConfigError || (error as { code?: string })?.code === 'invalid_request' || (error as { code?: string })?.code === 'not_found'
-    console.error(known ? `affiliate-kit: ${(error as Error).message}` : error)
-    process.exit(1)
+    const line = describeError(error, Boolean(process.env.AFFILIATE_KIT_DEBUG))
+    console.error(`affiliate-kit: ${redact(line, urlPasswords([process.env.DATABASE_URL, ...process.argv]))}`)
+    process.exit((error as { exitCode?: number }).exitCode ?? 1)
   },
 )

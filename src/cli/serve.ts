@@ -1,17 +1,20 @@
-// `affiliate-kit serve`: the standalone server. Validates config, opens storage, ensures an API
-// key, syncs webhook endpoints from the config, serves /api/v1, runs the webhook dispatcher, and
-// drains in-flight requests and deliveries on SIGTERM/SIGINT. Logs through serverLogger
-// (logging.ts); serves /healthz, /readyz and, with `metrics: true` in the config, /metrics.
+// `affiliate-kit serve`: the standalone server. Validates config, opens storage, syncs webhook
+// endpoints from the config, listens (so a port in use stops the start before any key is made),
+// ensures an API key, takes keys commands on embedded PGlite, runs the webhook dispatcher and the
+// configured payment-provider endpoints, and drains in-flight requests and deliveries on close.
+// Logs through serverLogger (logging.ts); serves /healthz, /readyz and, with `metrics: true` in
+// the config, /metrics.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createAffiliateProgram, type AffiliateProgram } from '../index.js'
+import type { AffiliateProgram } from '../index.js'
 import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../http/node.js'
 import type { AppliedMigration } from '../adapters/sql/migrations.js'
 import type { Logger } from '../ops/logger.js'
 import { createMetrics } from '../ops/metrics.js'
 import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
-import { openStorage } from './database.js'
+import { openProgram } from './database.js'
+import { serveKeySocket } from './key-socket.js'
 import { serverLogger } from './logging.js'
 import { providerHandlers, withProviders } from './providers-mount.js'
 
@@ -19,6 +22,8 @@ export interface ServeOptions {
   port: number
   host: string
   database?: string
+  /** Where `database` came from, when the log should say so (e.g. DATABASE_URL). */
+  databaseSource?: string
   config?: string
   apiKey?: string
   /** --log-level and --log-format (else LOG_LEVEL / LOG_FORMAT, else the config file). */
@@ -71,27 +76,42 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const config = loadConfig(options.config)
   const logger = serverLogger({ level: options.logLevel, format: options.logFormat, config })
   let migrations: AppliedMigration[] | null = null
-  const { storage, description } = await openStorage(options.database, { onMigrated: (applied) => (migrations = applied) })
   const metrics = config.metrics ? createMetrics() : undefined
-  const program = await createAffiliateProgram({ storage, settings: projectSettingsOf(config), logger, ...(metrics ? { metrics } : {}) })
-  logger.info(`storage: ${description}`)
-  logMigrations(logger, migrations)
-  await ensureApiKey(program, options.apiKey, logger, options.log)
-  await syncWebhooks(program, config)
-
-  const handler = createHandler(program, {
-    ...(config.shape ? { shape: config.shape } : {}),
-    ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
-    logger,
-    health: true,
-    metrics: metrics ?? false,
+  const { program, description, dataDir } = await openProgram(options.database, {
+    settings: projectSettingsOf(config),
+    sql: { onMigrated: (applied) => (migrations = applied) },
+    program: { logger, ...(metrics ? { metrics } : {}) },
   })
-  const providers = providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: (error as Error)?.stack ?? String(error) }))
-  const server = createServer(withProviders(toNodeHandler(handler), providers))
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port, options.host, () => resolve())
-  })
+  const server = createServer()
+  let closeKeySocket: (() => Promise<void>) | null = null
+  let providers: ReturnType<typeof providerHandlers>
+  try {
+    await syncWebhooks(program, config)
+    const handler = createHandler(program, {
+      ...(config.shape ? { shape: config.shape } : {}),
+      ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
+      logger,
+      health: true,
+      metrics: metrics ?? false,
+    })
+    providers = providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: (error as Error)?.stack ?? String(error) }))
+    server.on('request', withProviders(toNodeHandler(handler), providers))
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options.port, options.host, () => resolve())
+    })
+    // Logged once the port is bound: a port in use stops the start with one line and nothing else.
+    logger.info(`storage: ${description}${options.databaseSource ? ` (from ${options.databaseSource})` : ''}`)
+    logMigrations(logger, migrations)
+    await ensureApiKey(program, options.apiKey, logger, options.log)
+    // Embedded PGlite admits no second process: keys commands come through this server instead.
+    if (dataDir) closeKeySocket = await serveKeySocket(dataDir, program.keys)
+    if (dataDir && !closeKeySocket) logger.warn(`keys commands cannot reach this server (no socket in ${dataDir}); stop it to run them`)
+  } catch (error) {
+    server.close()
+    await program.close()
+    throw error
+  }
   const { port } = server.address() as AddressInfo
   const host = options.host.includes(':') ? `[${options.host}]` : options.host
   const url = `http://${host}:${port}/api/v1`
@@ -104,7 +124,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     (closing ??= (async () => {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
-      await drained
+      await Promise.all([drained, closeKeySocket?.()])
       await program.close()
     })())
   return { url, close }

@@ -1,6 +1,8 @@
 // Runs the affiliate-kit command as a child process and reads what it prints.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { afterAll } from 'vitest'
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
 // By URL, so the loader resolves whatever the child's working directory is.
@@ -16,6 +18,16 @@ export interface Running {
   exited: Promise<number | null>
 }
 
+/** Children still running when a test file ends (a failed test never stopped them) are killed. */
+const started = new Set<{ child: ChildProcess; group: boolean }>()
+afterAll(() => {
+  for (const { child, group } of started) {
+    if (child.exitCode !== null || child.signalCode !== null) continue
+    if (group) process.kill(-child.pid!, 'SIGKILL')
+    else child.kill('SIGKILL')
+  }
+})
+
 /** Starts `command args` (default: the CLI from source through tsx). */
 export function run(
   args: string[],
@@ -30,10 +42,12 @@ export function run(
   const [program, ...prefix] = options.command ?? [process.execPath, '--import', TSX, MAIN]
   const child = spawn(program!, [...prefix, ...args], {
     cwd: options.cwd ?? process.cwd(),
-    env: { ...process.env, AFFILIATE_KIT_API_KEY: '', ...options.env },
+    // The command reads these; a test's own DATABASE_URL must not leak into a child unasked.
+    env: { ...process.env, AFFILIATE_KIT_API_KEY: '', DATABASE_URL: '', PORT: '', HOST: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.group === true,
   })
+  started.add({ child, group: options.group === true })
   let text = ''
   const listeners = new Set<() => void>()
   const collect = (chunk: Buffer) => {
@@ -91,4 +105,20 @@ export async function api(base: string, key: string, method: string, path: strin
   })
   const text = await response.text()
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : null }
+}
+
+/** Runs the command to its end: exit code and output (stdout and stderr), trimmed. */
+export async function runToEnd(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
+  const child = run(args, options)
+  const code = await child.exited
+  return { code, output: child.output().trim() }
+}
+
+/** A port nothing listens on right now (bound, then released). */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, host, resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }

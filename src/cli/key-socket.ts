@@ -1,0 +1,87 @@
+// Key commands through the running server: embedded PGlite allows one process per data directory,
+// so `serve` answers `keys create|list|revoke` on a Unix socket inside that directory (as private
+// as the database files beside it), and the keys commands use it when the server holds the lock.
+// One JSON request per connection, one JSON answer.
+import { rmSync } from 'node:fs'
+import { connect, createServer, type Socket } from 'node:net'
+import { join } from 'node:path'
+import type { ApiKeyView } from '../core/keys.js'
+import type { CreateApiKeyInput } from '../core/schemas.js'
+import type { AffiliateProgram } from '../index.js'
+import { CliError } from './errors.js'
+
+export const KEY_SOCKET = 'affiliate-kit.sock'
+
+/** The key operations the commands need, local (the program) or through the server. */
+export type KeyOperations = Pick<AffiliateProgram['keys'], 'create' | 'list' | 'revoke'>
+
+type Request = { op: 'create'; input: CreateApiKeyInput } | { op: 'list' } | { op: 'revoke'; id: number }
+
+async function answer(keys: KeyOperations, request: Request): Promise<unknown> {
+  if (request.op === 'create') return keys.create(request.input)
+  if (request.op === 'list') return keys.list()
+  if (request.op === 'revoke') return keys.revoke(request.id)
+  throw new Error('unknown operation')
+}
+
+function readAll(socket: Socket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => (text += chunk))
+    socket.on('end', () => resolve(text))
+    socket.on('error', reject)
+  })
+}
+
+/** Serves key operations on dataDir/affiliate-kit.sock; resolves with its close function, or null when it cannot listen. */
+export async function serveKeySocket(dataDir: string, keys: KeyOperations): Promise<(() => Promise<void>) | null> {
+  const path = join(dataDir, KEY_SOCKET)
+  rmSync(path, { force: true }) // left by a server that was killed: we hold the directory's lock now
+  // Half-open: the request ends with the end of its stream, the answer is written after it.
+  const server = createServer({ allowHalfOpen: true }, (socket) => {
+    socket.setTimeout(10_000, () => socket.destroy()) // an idle client must not hold up the server's stop
+    void readAll(socket)
+      .then((text) => answer(keys, JSON.parse(text) as Request))
+      .then(
+        (result) => ({ result: result ?? null }),
+        (error: unknown) => ({ error: { message: (error as Error).message, code: (error as { code?: string }).code ?? null } }),
+      )
+      .then((reply) => socket.end(JSON.stringify(reply)))
+  })
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false)) // e.g. a path over the socket name limit (~107 bytes)
+    server.listen(path, () => resolve(true))
+  })
+  if (!listening) return null
+  return () => new Promise<void>((resolve) => server.close(() => resolve()))
+}
+
+/** Key operations through the server listening in dataDir; null when none answers there. */
+export async function keySocketClient(dataDir: string): Promise<KeyOperations | null> {
+  const path = join(dataDir, KEY_SOCKET)
+  const call = async (request: Request): Promise<unknown> => {
+    const socket = connect(path)
+    socket.end(JSON.stringify(request))
+    const reply = JSON.parse(await readAll(socket)) as { result: unknown } | { error: { message: string; code: string | null } }
+    // The server's answer to a bad request (an unknown id, a bad name) is a line for the user.
+    if ('error' in reply) throw Object.assign(new CliError(reply.error.message), { code: reply.error.code })
+    return reply.result
+  }
+  try {
+    await call({ op: 'list' })
+  } catch {
+    return null
+  }
+  const dated = (view: ApiKeyView): ApiKeyView => ({ ...view, createdAt: new Date(view.createdAt), revokedAt: view.revokedAt && new Date(view.revokedAt) })
+  return {
+    create: async (input) => {
+      const created = (await call({ op: 'create', input: input ?? {} })) as { key: string; record: ApiKeyView }
+      return { key: created.key, record: dated(created.record) }
+    },
+    list: async () => ((await call({ op: 'list' })) as ApiKeyView[]).map(dated),
+    revoke: async (id) => {
+      await call({ op: 'revoke', id })
+    },
+  }
+}

@@ -1,0 +1,111 @@
+// One data directory, several processes: the running server holds its PGlite directory, so a
+// second server or migrate is refused with one line naming the server's pid, and keys commands
+// go through the server; after a kill -9 the next opener takes the stale lock over and finds the
+// data intact. On PostgreSQL, keys commands work beside the server. Either way a revocation
+// counts from the next request.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { pgliteStorage } from '../src/adapters/pglite.js'
+import { api, run, runToEnd } from './cli/process.js'
+import { freshDatabase } from './cli/postgres-database.js'
+import { tempDirs } from './cli/temp-dirs.js'
+import { DATABASE_URL, NO_DATABASE_REASON } from './sql/pg-schema.js'
+
+const tempDir = tempDirs('affiliate-kit-cli-lock')
+/** Runs the command to its end in a temp dir, so a stray default database would land there. */
+const finished = (args: string[], env: NodeJS.ProcessEnv = {}) => runToEnd(args, { env, cwd: tempDir() })
+
+describe('affiliate-kit on one PGlite directory', () => {
+  it('keys commands go through the running server, a second server and migrate are refused, and after kill -9 the lock is taken over with the data intact', async () => {
+    const dir = tempDir()
+    const dataDir = join(dir, 'data')
+    const database = `pglite:${dataDir}`
+    const server = run(['serve', '--port', '0', '--database', database], { cwd: dir })
+    const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
+    const [, first] = await server.waitFor(/shown once, keep it\): (rgk_\w+)/)
+    expect((await api(url!, first!, 'POST', '/affiliates', { email: 'kept@example.com', referral_code: 'KEPT' })).status).toBe(201)
+    const pid = server.child.pid!
+
+    const create = await finished(['keys', 'create', '--name', 'live', '--scopes', 'affiliates:read', '--database', database])
+    expect(create.code).toBe(0)
+    const [live] = create.output.match(/rgk_\w+/)!
+    expect(create.output).toContain('(id 2, scopes affiliates:read; shown once)')
+    expect((await api(url!, live!, 'GET', '/affiliates')).status).toBe(200)
+    const list = await finished(['keys', 'list', '--database', database])
+    expect(list.output).toMatch(/^1\trgk_\w{4}…\t\*\tfirst start\tactive\n2\trgk_\w{4}…\taffiliates:read\tlive\tactive$/)
+    expect(await finished(['keys', 'revoke', '2', '--database', database])).toEqual({ code: 0, output: 'revoked key 2' })
+    expect((await api(url!, live!, 'GET', '/affiliates')).status).toBe(401)
+    expect(await finished(['keys', 'revoke', '9', '--database', database])).toEqual({
+      code: 1,
+      output: 'affiliate-kit: no API key has id 9; "affiliate-kit keys list" shows the ids',
+    })
+
+    expect(await finished(['migrate', '--database', database])).toEqual({
+      code: 1,
+      output: `affiliate-kit: ${dataDir} is in use by process ${pid} (a running server migrates its database when it starts); stop it first to run migrate`,
+    })
+    expect(await finished(['serve', '--port', '0', '--database', database])).toEqual({
+      code: 1,
+      output: `affiliate-kit: data directory ${dataDir} is in use by process ${pid}; only one process may open it at a time; stop that process first, or choose another --database`,
+    })
+
+    server.child.kill('SIGKILL')
+    await server.exited
+    expect(existsSync(join(dataDir, 'affiliate-kit.lock'))).toBe(true)
+    const afterKill = await finished(['keys', 'list', '--database', database])
+    expect(afterKill.code).toBe(0)
+    expect(afterKill.output).toMatch(/^1\t.*\tactive\n2\t.*\trevoked \S+$/)
+    const restarted = run(['serve', '--port', '0', '--database', database], { cwd: dir })
+    const [, url2] = await restarted.waitFor(/listening on (http:\/\/\S+)/)
+    const kept = await api(url2!, first!, 'GET', '/affiliates/kept%40example.com')
+    expect(kept).toMatchObject({ status: 200, body: { data: { referral_code: 'KEPT' } } })
+    expect((await api(url2!, live!, 'GET', '/affiliates')).status).toBe(401)
+    expect(await restarted.stop()).toBe(0)
+    expect(existsSync(join(dataDir, 'affiliate-kit.lock'))).toBe(false)
+  }, 180_000)
+
+  it('keys commands say what to do when the directory is held by a program that is not the server', async () => {
+    const dataDir = join(tempDir(), 'data')
+    const storage = pgliteStorage({ dataDir })
+    try {
+      expect(await finished(['keys', 'list', '--database', `pglite:${dataDir}`])).toEqual({
+        code: 1,
+        output: `affiliate-kit: ${dataDir} is in use by process ${process.pid}, which does not take keys commands: stop it, run this command, then start it again`,
+      })
+    } finally {
+      await storage.close()
+    }
+  }, 60_000)
+})
+
+const onPostgres = DATABASE_URL ? describe : describe.skip
+
+onPostgres(`affiliate-kit keys while the server runs on PostgreSQL${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`}`, () => {
+  it('a key created while the server runs works at once, a revoked one is refused at once, also after kill -9 and a restart', async () => {
+    const db = await freshDatabase()
+    try {
+      const env = { DATABASE_URL: db.url }
+      const server = run(['serve', '--port', '0'], { env, cwd: tempDir() })
+      const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
+
+      const create = await finished(['keys', 'create', '--name', 'live', '--scopes', 'affiliates:read'], env)
+      expect(create.code).toBe(0)
+      const [key] = create.output.match(/rgk_\w+/)!
+      const id = create.output.match(/\(id (\d+)/)![1]!
+      expect((await api(url!, key!, 'GET', '/affiliates')).status).toBe(200)
+
+      expect(await finished(['keys', 'revoke', id], env)).toEqual({ code: 0, output: `revoked key ${id}` })
+      expect((await api(url!, key!, 'GET', '/affiliates')).status).toBe(401)
+
+      server.child.kill('SIGKILL')
+      await server.exited
+      const restarted = run(['serve', '--port', '0'], { env, cwd: tempDir() })
+      const [, url2] = await restarted.waitFor(/listening on (http:\/\/\S+)/)
+      expect((await api(url2!, key!, 'GET', '/affiliates')).status).toBe(401)
+      expect(await restarted.stop()).toBe(0)
+    } finally {
+      await db.drop()
+    }
+  }, 120_000)
+})
