@@ -1,0 +1,93 @@
+// The config file is the truth at each start of `affiliate-kit serve`: a key removed from it takes
+// its default at the next start, also after the previous server was killed -9 mid-life. Runs the
+// server as a real process, on one PGlite directory and on PostgreSQL, with a real local receiver.
+import { writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, run } from './cli/process.js'
+import { freshDatabase } from './cli/postgres-database.js'
+import { tempDirs } from './cli/temp-dirs.js'
+import { DATABASE_URL, NO_DATABASE_REASON } from './sql/pg-schema.js'
+
+const tempDir = tempDirs('affiliate-kit-cli-settings')
+const KEY = `rgk_${'Settings0Restart1'.repeat(2)}`
+
+let receiver: Server
+let received = 0
+let hookUrl = ''
+
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    received += 1
+    request.resume()
+    response.end('ok')
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  // A name, not a literal address: saving it is allowed either way; connecting decides.
+  hookUrl = `http://localhost:${(receiver.address() as AddressInfo).port}/hook`
+})
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())))
+
+async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+async function scenario(database: string) {
+  const dir = tempDir()
+  const config = join(dir, 'affiliate.config.json')
+  const webhooks = [{ url: hookUrl, events: ['referral_converted'] }]
+  const env = { AFFILIATE_KIT_API_KEY: KEY }
+  writeFileSync(config, JSON.stringify({ holdPeriodDays: 30, allowPrivateNetworks: true, webhooks }))
+
+  const first = run(['serve', '--port', '0', '--database', database, '--config', config], { cwd: dir, env })
+  const [, url] = await first.waitFor(/listening on (http:\/\/\S+)/)
+  expect((await api(url!, KEY, 'POST', '/affiliates', { email: 'ann@example.com', referral_code: 'ANN' })).status).toBe(201)
+  const held = await api(url!, KEY, 'POST', '/conversions', { type: 'purchase', referral_code: 'ANN', base_value: 10, reference: 'ch_1' })
+  expect(held.body).toMatchObject({ data: { status: 'pending' } })
+  await until(async () => received === 1)
+  first.child.kill('SIGKILL')
+  await first.exited
+
+  // The same file without holdPeriodDays and allowPrivateNetworks: both are back to their defaults.
+  writeFileSync(config, JSON.stringify({ webhooks }))
+  const second = run(['serve', '--port', '0', '--database', database, '--config', config], { cwd: dir, env })
+  const [, url2] = await second.waitFor(/listening on (http:\/\/\S+)/)
+  try {
+    const released = await api(url2!, KEY, 'POST', '/conversions', { type: 'purchase', referral_code: 'ANN', base_value: 10, reference: 'ch_2' })
+    expect(released.body).toMatchObject({ data: { status: 'active' } })
+    const [endpoint] = (await api(url2!, KEY, 'GET', '/webhooks/1/deliveries')).body!.data as Array<{ id: number; status: string }>
+    let attempts: Array<{ error: string | null }> = []
+    await until(async () => {
+      const detail = await api(url2!, KEY, 'GET', `/webhooks/1/deliveries/${endpoint!.id}`)
+      attempts = detail.body!.data.attempt_history
+      return attempts.length > 0
+    })
+    expect(attempts[0]!.error).toMatch(/loopback, private or reserved address/)
+    expect(received).toBe(1)
+  } finally {
+    expect(await second.stop()).toBe(0)
+  }
+}
+
+describe('settings removed from the config between two starts of affiliate-kit serve (kill -9 between)', () => {
+  it('take their defaults on a PGlite directory', async () => {
+    received = 0
+    await scenario(`pglite:${join(tempDir(), 'data')}`)
+  }, 120_000)
+
+  it.skipIf(!DATABASE_URL)(`take their defaults on PostgreSQL${DATABASE_URL ? '' : ` (${NO_DATABASE_REASON})`}`, async () => {
+    received = 0
+    const database = await freshDatabase()
+    try {
+      await scenario(database.url)
+    } finally {
+      await database.drop()
+    }
+  }, 120_000)
+})
