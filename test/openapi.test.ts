@@ -3,8 +3,9 @@
 import { validate as validateOpenApi } from '@readme/openapi-parser'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { ROUTES } from '../src/http/handler.js'
+import { alternativeRoutes } from '../src/http/alternative/index.js'
 import { OPERATIONS, openApiDocument, responseJsonSchema } from '../src/http/openapi.js'
+import { primaryRoutes } from '../src/http/primary/index.js'
 import { errorBody } from '../src/http/response-schemas.js'
 import { setup, type Reply } from './http/helpers.js'
 
@@ -26,12 +27,12 @@ describe('OpenAPI document', () => {
     }
   })
 
-  it('describes every route of the handler, and only those', () => {
-    const routes = ROUTES.map((route) => `${route.method} ${route.path}`).sort()
-    expect(OPERATIONS.map((operation) => `${operation.method} ${operation.path}`).sort()).toEqual(routes)
-    for (const operation of OPERATIONS) {
-      const path = operation.path.replace(/:(\w+)/g, '{$1}')
-      expect(document.paths[path]?.[operation.method.toLowerCase()], `${operation.method} ${path}`).toBeDefined()
+  it('describes every route of the handler, and only those, in both shapes', () => {
+    for (const [shape, routes] of [['primary', primaryRoutes], ['alternative', alternativeRoutes]] as const) {
+      const described = openApiDocument('/api/v1', shape)
+      const operations = Object.entries(described.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
+      const expected = routes.map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
+      expect(operations.sort(), shape).toEqual([...expected, 'GET /openapi.json'].sort())
     }
   })
 
