@@ -6,7 +6,8 @@ import { openApiDocument } from './openapi.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { hasScope, type VerifiedKey } from '../core/keys.js'
 import { fromFetchRequest, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from './bodies.js'
-import { errorInfo, GENERIC_ERROR, HttpError, type ErrorInfo } from './errors.js'
+import { errorInfo, GENERIC_ERROR, HttpError, snakeField, type ErrorInfo } from './errors.js'
+import type { FieldNames } from '../core/errors.js'
 import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type StoredResponse } from './idempotency.js'
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js'
 import { errorText, type Logger } from '../ops/logger.js'
@@ -131,6 +132,11 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
   const rootRouter = new Router<RouteDef>().add(webhookTestRoute.method, webhookTestRoute.path, webhookTestRoute)
   const routeLabels = new Map<RouteDef, string>(routes.map((route) => [route, `${basePath}${route.path}`]))
   routeLabels.set(webhookTestRoute, `${apiRoot}${webhookTestRoute.path}`)
+  const fieldNames = new Map<RouteDef, FieldNames>()
+  for (const route of routes) {
+    const names = route.fieldNames
+    if (names) fieldNames.set(route, (field) => names[field] ?? snakeField(field))
+  }
 
   let openApiText: string | undefined
 
@@ -225,7 +231,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
         }
         return toStored(await route.run(ctx))
       } catch (error) {
-        const info = errorInfo(error)
+        const info = errorInfo(error, fieldNames.get(route))
         if (!info) throw error
         return errorStored(info)
       }

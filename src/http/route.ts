@@ -3,6 +3,7 @@
 // the OpenAPI document, the typed client's types and the route tests all read the same table.
 import * as v from 'valibot'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
+import { ValidationError } from '../core/errors.js'
 import { validate } from '../core/schemas.js'
 import type { Scope } from '../core/types.js'
 import { HttpError } from './errors.js'
@@ -61,6 +62,8 @@ export interface RouteDef<
   responses: R
   /** Error statuses besides 401, 403 and 429, which every route can answer. */
   errors: number[]
+  /** Wire names of core input fields that are not simply their snake_case (`baseValue: 'amount'`). */
+  fieldNames?: Record<string, string>
   run(ctx: RouteContext<Parsed<Q>, Parsed<B>>): Promise<RouteResult>
 }
 
@@ -78,8 +81,18 @@ export function defineRoute<
 /** `GET /affiliates/:email`: how a route is named in the typed client and the tests. */
 export type RouteKey<R> = R extends RouteDef<infer M, infer P> ? `${M} ${P}` : never
 
+/** Validates request input; its issues name fields as the client sent them (the issue path), as is. */
+function validateRequest<S extends v.GenericSchema>(schema: S, input: unknown, rootField: string): v.InferOutput<S> {
+  try {
+    return validate(schema, input, rootField)
+  } catch (error) {
+    if (error instanceof ValidationError) throw new HttpError('invalid_request', error.message, error.field)
+    throw error
+  }
+}
+
 export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {
-  return validate(schema, body, 'body')
+  return validateRequest(schema, body, 'body')
 }
 
 export function parseQuery<S extends v.GenericSchema>(schema: S, query: URLSearchParams): v.InferOutput<S> {
@@ -89,7 +102,7 @@ export function parseQuery<S extends v.GenericSchema>(schema: S, query: URLSearc
     if (!storableText(value)) throw new HttpError('invalid_request', `${key}: must not contain NUL characters`, key)
     input[key] = value
   }
-  return validate(schema, input, 'query')
+  return validateRequest(schema, input, 'query')
 }
 
 /** A positive integer path id; anything else is 400 naming the resource. */

@@ -3,7 +3,7 @@
 import { defined, defineRoute, page } from '../route.js'
 import { createAffiliateBodyAlternative, listAffiliatesQueryAlternative, updateAffiliateBodyAlternative } from '../schemas.js'
 import { alternativeAffiliate, alternativeData, alternativeList } from '../shapes/alternative.js'
-import { affiliateRef, alternativeWindow, renameFields } from './paging.js'
+import { affiliateRef, alternativeWindow } from './paging.js'
 import * as R from './response-schemas.js'
 
 // The alternative affiliate bodies are camelCase, like the core, except the parent fields.
@@ -38,6 +38,7 @@ export const affiliateRoutes = [
     body: createAffiliateBodyAlternative,
     responses: { 201: R.affiliateResponse },
     errors: [400, 404, 409],
+    fieldNames: FIELD_NAMES,
     async run({ api, body }) {
       const input = defined({
         email: body.email,
@@ -47,7 +48,7 @@ export const affiliateRoutes = [
         parentAffiliateId: body.parent_affiliate_id,
         customFields: body.customFields,
       })
-      const view = await renameFields(api.affiliates.create(input), FIELD_NAMES)
+      const view = await api.affiliates.create(input)
       return { status: 201, body: alternativeData('affiliate', alternativeAffiliate(view, true)) }
     },
   }),
@@ -70,8 +71,9 @@ export const affiliateRoutes = [
     body: updateAffiliateBodyAlternative,
     responses: { 200: R.affiliateResponse },
     errors: [400, 404, 409],
+    fieldNames: FIELD_NAMES,
     async run({ api, params, body }) {
-      const view = await renameFields(api.affiliates.update(affiliateRef(params.email), body), FIELD_NAMES)
+      const view = await api.affiliates.update(affiliateRef(params.email), body)
       return { status: 200, body: alternativeData('affiliate', alternativeAffiliate(view, true)) }
     },
   }),

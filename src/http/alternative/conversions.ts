@@ -6,7 +6,7 @@ import { conversionChanges } from '../primary/conversions.js'
 import { defined, defineRoute, page, pathId } from '../route.js'
 import { createConversionBodyAlternative, listQueryAlternative, updateConversionBody } from '../schemas.js'
 import { alternativeConversion, alternativeData, alternativeList } from '../shapes/alternative.js'
-import { alternativeWindow, renameFields } from './paging.js'
+import { alternativeWindow } from './paging.js'
 import * as R from './response-schemas.js'
 
 /** The records of these conversions, reading each credited affiliate once. */
@@ -46,9 +46,10 @@ export const conversionRoutes = [
     body: createConversionBodyAlternative,
     responses: { 201: R.conversionResponse },
     errors: [400, 404, 409],
+    fieldNames: { baseValue: 'amount', email: 'customer_email' },
     async run({ api, body }) {
       const input = defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code })
-      const result = await renameFields(api.conversions.create(input), { baseValue: 'amount', email: 'customer_email', referralCode: 'referral_code' })
+      const result = await api.conversions.create(input)
       return { status: 201, body: await item(api, result.conversion) }
     },
   }),

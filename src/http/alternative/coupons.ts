@@ -4,7 +4,7 @@ import { couponChanges } from '../primary/coupons.js'
 import { defined, defineRoute, page, pathId } from '../route.js'
 import { createCouponBodyAlternative, listQueryAlternative, updateCouponBody } from '../schemas.js'
 import { alternativeCoupon, alternativeData, alternativeList } from '../shapes/alternative.js'
-import { alternativeWindow, renameFields } from './paging.js'
+import { alternativeWindow } from './paging.js'
 import * as R from './response-schemas.js'
 
 export const couponRoutes = [
@@ -29,9 +29,10 @@ export const couponRoutes = [
     body: createCouponBodyAlternative,
     responses: { 201: R.couponResponse },
     errors: [400, 404, 409],
+    fieldNames: { email: 'affiliate_email' },
     async run({ api, body }) {
       const processorId = processorCouponId(body)
-      const affiliate = await renameFields(api.affiliates.get(body.affiliate_email), { email: 'affiliate_email' })
+      const affiliate = await api.affiliates.get(body.affiliate_email)
       const view = await api.coupons.create(
         defined({ affiliateId: affiliate.id, code: body.code, status: body.status, processorCouponId: processorId, discountType: body.discount_type, discountValue: body.discount_value }),
       )
