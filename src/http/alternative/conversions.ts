@@ -2,7 +2,7 @@
 // the credited affiliate's referral code.
 import type { ProjectScope } from '../../core/program.js'
 import type { ConversionView } from '../../core/views.js'
-import { conversionChanges } from '../primary/conversions.js'
+import { conversionChanges, deleteConversion } from '../primary/conversions.js'
 import { defined, defineRoute, page, pathId } from '../route.js'
 import { createConversionBodyAlternative, listQueryAlternative, updateConversionBody } from '../schemas.js'
 import { alternativeConversion, alternativeData, alternativeList } from '../shapes/alternative.js'
@@ -76,16 +76,5 @@ export const conversionRoutes = [
       return { status: 200, body: await item(api, await api.conversions.update(pathId(params.id, 'conversion'), conversionChanges(body))) }
     },
   }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/conversions/:id',
-    scope: 'conversions:write',
-    summary: 'Delete a conversion',
-    responses: { 204: null },
-    errors: [400, 404],
-    async run({ api, params }) {
-      await api.conversions.delete(pathId(params.id, 'conversion'))
-      return { status: 204 }
-    },
-  }),
+  deleteConversion,
 ] as const

@@ -1,6 +1,6 @@
 // /coupons in the alternative shape: created for an affiliate named by email, with discount fields.
 import { processorCouponId } from '../coupon-ids.js'
-import { couponChanges } from '../primary/coupons.js'
+import { couponChanges, deleteCoupon } from '../primary/coupons.js'
 import { defined, defineRoute, page, pathId } from '../route.js'
 import { createCouponBodyAlternative, listQueryAlternative, updateCouponBody } from '../schemas.js'
 import { alternativeCoupon, alternativeData, alternativeList } from '../shapes/alternative.js'
@@ -63,16 +63,5 @@ export const couponRoutes = [
       return { status: 200, body: alternativeData('coupon', alternativeCoupon(view)) }
     },
   }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/coupons/:id',
-    scope: 'coupons:write',
-    summary: 'Delete a coupon',
-    responses: { 204: null },
-    errors: [400, 404],
-    async run({ api, params }) {
-      await api.coupons.delete(pathId(params.id, 'coupon'))
-      return { status: 204 }
-    },
-  }),
+  deleteCoupon,
 ] as const

@@ -6,6 +6,20 @@ import * as R from '../response-schemas.js'
 import { createConversionBody, listConversionsQuery, updateConversionBody } from '../schemas.js'
 import { primaryConversion, primaryData, primaryList } from '../shapes/primary.js'
 
+/** The same route in both shapes. */
+export const deleteConversion = defineRoute({
+  method: 'DELETE',
+  path: '/conversions/:id',
+  scope: 'conversions:write',
+  summary: 'Delete a conversion',
+  responses: { 204: null },
+  errors: [400, 404],
+  async run({ api, params }) {
+    await api.conversions.delete(pathId(params.id, 'conversion'))
+    return { status: 204 }
+  },
+})
+
 export const conversionRoutes = [
   defineRoute({
     method: 'GET',
@@ -82,18 +96,7 @@ export const conversionRoutes = [
       return { status: 200, body: primaryData(primaryConversion(view)) }
     },
   }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/conversions/:id',
-    scope: 'conversions:write',
-    summary: 'Delete a conversion',
-    responses: { 204: null },
-    errors: [400, 404],
-    async run({ api, params }) {
-      await api.conversions.delete(pathId(params.id, 'conversion'))
-      return { status: 204 }
-    },
-  }),
+  deleteConversion,
 ] as const
 
 /** The core's update input from the PUT /conversions/:id body (the same body in both shapes). */

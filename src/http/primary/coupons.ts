@@ -7,6 +7,20 @@ import * as R from '../response-schemas.js'
 import { createCouponBody, listCouponsQuery, updateCouponBody } from '../schemas.js'
 import { primaryCoupon, primaryData, primaryList } from '../shapes/primary.js'
 
+/** The same route in both shapes. */
+export const deleteCoupon = defineRoute({
+  method: 'DELETE',
+  path: '/coupons/:id',
+  scope: 'coupons:write',
+  summary: 'Delete a coupon',
+  responses: { 204: null },
+  errors: [400, 404],
+  async run({ api, params }) {
+    await api.coupons.delete(pathId(params.id, 'coupon'))
+    return { status: 204 }
+  },
+})
+
 export const couponRoutes = [
   defineRoute({
     method: 'GET',
@@ -58,18 +72,7 @@ export const couponRoutes = [
       return { status: 200, body: primaryData(primaryCoupon(view)) }
     },
   }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/coupons/:id',
-    scope: 'coupons:write',
-    summary: 'Delete a coupon',
-    responses: { 204: null },
-    errors: [400, 404],
-    async run({ api, params }) {
-      await api.coupons.delete(pathId(params.id, 'coupon'))
-      return { status: 204 }
-    },
-  }),
+  deleteCoupon,
 ] as const
 
 /** The core's update input from the PUT /coupons/:id body (the same body in both shapes). */
