@@ -70,3 +70,19 @@ test('a plain fetch handler (not made by createHandler) is served through Reques
   expect(res.headers.get('x-seen')).toBe('yes')
   expect(await res.json()).toEqual({ method: 'POST', path: '/some/path', body: 'hello' })
 })
+
+test("createHandler's result carries fetch and node: node serves node:http directly, fetch answers Requests, toNodeHandler takes either form", async () => {
+  const s = await setup()
+  const handler = s.handler as import('../src/http/index.js').Handler
+  const direct = createServer(handler.node)
+  servers.push(direct)
+  const headers = { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' }
+  const created = await fetch(`${await listen(direct)}/api/v1/affiliates`, { method: 'POST', headers, body: JSON.stringify({ email: 'node@example.com' }) })
+  expect(created.status).toBe(201)
+  const viaFetch = await handler.fetch(new Request('http://test.local/api/v1/affiliates/node%40example.com', { headers }))
+  expect((await viaFetch.json()).data.user_email).toBe('node@example.com')
+  expect(toNodeHandler(handler)).toBe(handler.node)
+  expect(toNodeHandler({ fetch: handler.fetch, node: handler.node })).toBe(handler.node)
+  const fetchOnly = await serve({ fetch: handler.fetch })
+  expect((await fetch(`${fetchOnly}/api/v1/affiliates/node%40example.com`, { headers })).status).toBe(200)
+})

@@ -3,9 +3,11 @@
 import { validate as validateOpenApi } from '@readme/openapi-parser'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { ROUTES } from '../src/http/handler.js'
+import { alternativeRoutes } from '../src/http/alternative/index.js'
 import { OPERATIONS, openApiDocument, responseJsonSchema } from '../src/http/openapi.js'
+import { primaryRoutes } from '../src/http/primary/index.js'
 import { errorBody } from '../src/http/response-schemas.js'
+import * as AR from '../src/http/alternative/response-schemas.js'
 import { setup, type Reply } from './http/helpers.js'
 
 const document = openApiDocument()
@@ -26,12 +28,12 @@ describe('OpenAPI document', () => {
     }
   })
 
-  it('describes every route of the handler, and only those', () => {
-    const routes = ROUTES.map((route) => `${route.method} ${route.path}`).sort()
-    expect(OPERATIONS.map((operation) => `${operation.method} ${operation.path}`).sort()).toEqual(routes)
-    for (const operation of OPERATIONS) {
-      const path = operation.path.replace(/:(\w+)/g, '{$1}')
-      expect(document.paths[path]?.[operation.method.toLowerCase()], `${operation.method} ${path}`).toBeDefined()
+  it('describes every route of the handler, and only those, in both shapes', () => {
+    for (const [shape, routes] of [['primary', primaryRoutes], ['alternative', alternativeRoutes]] as const) {
+      const described = openApiDocument('/api/v1', shape)
+      const operations = Object.entries(described.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
+      const expected = routes.map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
+      expect(operations.sort(), shape).toEqual([...expected, 'GET /openapi.json'].sort())
     }
   })
 
@@ -109,5 +111,71 @@ describe('OpenAPI document', () => {
     await check('DELETE', '/conversions/:id', { id: created.id })
     await check('DELETE', '/affiliates/:email', { email: 'ann@example.com' })
     expect([...checked].sort()).toEqual(OPERATIONS.map((operation) => `${operation.method} ${operation.path}`).sort())
+  })
+
+  it('describes the alternative shape too: valid, served by an alternative handler, matching its real responses', async () => {
+    const alternative = openApiDocument('/api/v1', 'alternative')
+    const result = await validateOpenApi(structuredClone(alternative) as never)
+    expect(result.valid ? [] : result.errors).toEqual([])
+    expect(alternative.components.schemas.Error).toEqual(responseJsonSchema(AR.errorBody))
+
+    const s = await setup({ handler: { shape: 'alternative' } })
+    expect((await s.call('GET', '/openapi.json', undefined, { key: null })).body).toEqual(JSON.parse(JSON.stringify(alternative)))
+    const checked = new Set<string>()
+    async function check(method: string, template: string, params: Record<string, string | number>, body?: unknown): Promise<Reply> {
+      const [pathTemplate, search] = template.split('?')
+      const path = pathTemplate!.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])))
+      const reply = await s.call(method, search ? `${path}?${search}` : path, body)
+      const route = alternativeRoutes.find((candidate) => candidate.method === method && candidate.path === pathTemplate)!
+      expect(route, `${method} ${template}`).toBeDefined()
+      if (reply.status >= 400) {
+        expect(route.errors.concat([401, 403, 429]), `${method} ${path} answered ${reply.status}`).toContain(reply.status)
+        expect(v.safeParse(AR.errorBody, reply.body).success, `${method} ${path} error body`).toBe(true)
+        return reply
+      }
+      const response = (route.responses as Record<number, { schema: v.GenericSchema } | null>)[reply.status]
+      expect(response, `${method} ${path} answered ${reply.status}`).not.toBeUndefined()
+      if (response) {
+        const parsed = v.safeParse(response.schema, reply.body)
+        expect(parsed.issues?.map((issue) => `${issue.path?.map((item) => item.key).join('.')}: ${issue.message}`) ?? [], `${method} ${path}`).toEqual([])
+      } else {
+        expect(reply.text).toBe('')
+      }
+      checked.add(`${method} ${pathTemplate}`)
+      return reply
+    }
+
+    const hook = await s.program.webhooks.create({ url: 'https://hooks.example.com/a', events: ['referral_signed_up'] })
+    await check('POST', '/affiliates', {}, { email: 'ann@example.com', name: 'Ann', referralCode: 'ANN' })
+    await check('POST', '/affiliates', {}, { email: 'ann@example.com', name: 'Ann' })
+    await check('GET', '/affiliates/:email', { email: 'aff_1' })
+    await check('PUT', '/affiliates/:email', { email: 'ann@example.com' }, { paymentDetails: 'IBAN' })
+    await check('GET', '/affiliates?limit=5', {})
+    await check('POST', '/referrals', {}, { email: 'ref@example.com', referral_code: 'ANN' })
+    await check('GET', '/referrals/:email', { email: 'ref@example.com' })
+    await check('PUT', '/referrals/:email', { email: 'ref@example.com' }, { status: 'converted' })
+    await check('GET', '/referrals', {})
+    const delivery = (await check('GET', '/webhooks/:webhookId/deliveries', { webhookId: hook.id })).body.data.deliveries[0]
+    await check('GET', '/webhooks/:webhookId/deliveries/:deliveryId', { webhookId: hook.id, deliveryId: delivery.id })
+    await check('POST', '/webhooks/:webhookId/deliveries/:deliveryId/retry', { webhookId: hook.id, deliveryId: delivery.id })
+    const created = (await check('POST', '/conversions', {}, { customer_email: 'buyer@example.com', amount: 49, referral_code: 'ANN' })).body.data.conversion
+    await check('GET', '/conversions/:id', { id: created.id })
+    await check('PUT', '/conversions/:id', { id: created.id }, { paid: true })
+    await check('GET', '/conversions', {})
+    const coupon = (await check('POST', '/coupons', {}, { code: 'ANN10', affiliate_email: 'ann@example.com', discount_type: 'percent', discount_value: '10' })).body.data.coupon
+    await check('GET', '/coupons/:id', { id: coupon.id })
+    await check('PUT', '/coupons/:id', { id: coupon.id }, { processor_coupon_id: 'co_1' })
+    await check('GET', '/coupons', {})
+    await check('POST', '/clicks', {}, { referral_code: 'ANN' })
+    await check('POST', '/conversions', {}, { customer_email: 'other@example.com', amount: 100, referral_code: 'ANN' })
+    const payout = (await check('POST', '/payouts', {}, { affiliate_id: 'aff_1', amount: 10 })).body.data.payout
+    await check('GET', '/payouts/:id', { id: payout.id })
+    await check('GET', '/payouts', {})
+    await check('GET', '/provider-events?provider=stripe&status=applied', {})
+    await check('GET', '/provider-events?status=lost', {})
+    await check('DELETE', '/coupons/:id', { id: coupon.id })
+    await check('DELETE', '/conversions/:id', { id: created.id })
+    await check('DELETE', '/affiliates/:email', { email: 'aff_1' })
+    expect([...checked].sort()).toEqual(alternativeRoutes.map((route) => `${route.method} ${route.path}`).sort())
   })
 })

@@ -1,4 +1,5 @@
-// createClient: a typed client for the primary shape of /api/v1, on ofetch. Errors are thrown as
+// createClient: a typed client for the primary shape of /api/v1, on ofetch. Each method calls a
+// route of the primary table by its key, typed from that table (types.ts). Errors are thrown as
 // ApiError (status, message, field); 429 answers are retried after their Retry-After.
 import { ofetch, type FetchResponse } from 'ofetch'
 import type * as T from './types.js'
@@ -32,19 +33,30 @@ export class ApiError extends Error {
   }
 }
 
-type Query = Record<string, string | number | boolean | undefined>
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+type Params = Record<string, string | number>
+
+/** A route's path with its :params filled in, URL-encoded. */
+function fillPath(template: string, params: Params): string {
+  return template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])))
+}
 
 export function createClient(options: ClientOptions) {
   const retries = options.rateLimitRetries ?? 2
   const maxWait = options.maxRetryAfterSeconds ?? 60
   const base = options.baseURL.replace(/\/+$/, '')
 
-  async function call<R>(method: Method, path: string, body?: unknown, query?: Query, request: RequestOptions = {}): Promise<R> {
+  /** Calls the route `key` of the primary table: its body, query and answer are typed from it. */
+  async function call<K extends T.PrimaryRouteKey>(
+    key: K,
+    input: { params?: Params; query?: T.RouteQuery<K>; body?: T.RouteBody<K> } = {},
+    request: RequestOptions = {},
+  ): Promise<T.RouteReply<K>> {
+    const [method, template] = key.split(' ') as [string, string]
+    const query = input.query as Record<string, unknown> | undefined
     for (let attempt = 0; ; attempt += 1) {
-      const response: FetchResponse<unknown> = await ofetch.raw(`${base}${path}`, {
+      const response: FetchResponse<unknown> = await ofetch.raw(`${base}${fillPath(template, input.params ?? {})}`, {
         method,
-        ...(body === undefined ? {} : { body: body as Record<string, unknown> }),
+        ...(input.body === undefined ? {} : { body: input.body as Record<string, unknown> }),
         query: query && Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)),
         headers: {
           authorization: `Bearer ${options.apiKey}`,
@@ -60,62 +72,60 @@ export function createClient(options: ClientOptions) {
         continue
       }
       if (response.status >= 400) throw new ApiError(response.status, errorMessage(response._data, response.status), response._data)
-      return (response.status === 204 ? undefined : response._data) as R
+      return (response.status === 204 ? undefined : response._data) as T.RouteReply<K>
     }
   }
 
-  const enc = encodeURIComponent
   return {
     affiliates: {
-      list: (query: T.ListQuery & { status?: 'active' | 'inactive' } = {}) => call<T.ListResponse<T.ApiAffiliate>>('GET', '/affiliates', undefined, { ...query }),
-      create: (body: T.CreateAffiliateBody, request?: RequestOptions) => call<T.ItemResponse<T.ApiAffiliate>>('POST', '/affiliates', body, undefined, request),
-      get: (email: string) => call<T.ItemResponse<T.ApiAffiliate>>('GET', `/affiliates/${enc(email)}`),
-      update: (email: string, body: T.UpdateAffiliateBody) => call<T.ItemResponse<T.ApiAffiliate>>('PUT', `/affiliates/${enc(email)}`, body),
-      delete: (email: string) => call<void>('DELETE', `/affiliates/${enc(email)}`),
+      list: (query: T.RouteQuery<'GET /affiliates'> = {}) => call('GET /affiliates', { query }),
+      create: (body: T.CreateAffiliateBody, request?: RequestOptions) => call('POST /affiliates', { body }, request),
+      get: (email: string) => call('GET /affiliates/:email', { params: { email } }),
+      update: (email: string, body: T.UpdateAffiliateBody) => call('PUT /affiliates/:email', { params: { email }, body }),
+      delete: (email: string) => call('DELETE /affiliates/:email', { params: { email } }),
     },
     conversions: {
-      list: (
-        query: T.ListQuery & { type?: 'signup' | 'purchase'; affiliate_id?: number; referred_user_id?: number; paid?: boolean; from?: string; to?: string } = {},
-      ) => call<T.ListResponse<T.ApiConversion>>('GET', '/conversions', undefined, { ...query }),
-      create: (body: T.CreateConversionBody, request?: RequestOptions) => call<T.ConversionCreated>('POST', '/conversions', body, undefined, request),
-      get: (id: number) => call<T.ItemResponse<T.ApiConversion>>('GET', `/conversions/${id}`),
-      update: (id: number, body: T.UpdateConversionBody) => call<T.ItemResponse<T.ApiConversion>>('PUT', `/conversions/${id}`, body),
-      delete: (id: number) => call<void>('DELETE', `/conversions/${id}`),
+      list: (query: T.RouteQuery<'GET /conversions'> = {}) => call('GET /conversions', { query }),
+      create: (body: T.CreateConversionBody, request?: RequestOptions) => call('POST /conversions', { body }, request),
+      get: (id: number) => call('GET /conversions/:id', { params: { id } }),
+      update: (id: number, body: T.UpdateConversionBody) => call('PUT /conversions/:id', { params: { id }, body }),
+      delete: (id: number) => call('DELETE /conversions/:id', { params: { id } }),
     },
     referrals: {
-      list: (query: T.ListQuery & { affiliate_id?: number; status?: T.ApiReferral['conversion_status'] } = {}) =>
-        call<T.ListResponse<T.ApiReferral>>('GET', '/referrals', undefined, { ...query }),
-      create: (body: T.CreateReferralBody, request?: RequestOptions) => call<T.ItemResponse<T.ApiReferral>>('POST', '/referrals', body, undefined, request),
-      get: (email: string) => call<T.ItemResponse<T.ApiReferral>>('GET', `/referrals/${enc(email)}`),
-      update: (email: string, body: T.UpdateReferralBody) => call<T.ItemResponse<T.ApiReferral>>('PUT', `/referrals/${enc(email)}`, body),
+      list: (query: T.RouteQuery<'GET /referrals'> = {}) => call('GET /referrals', { query }),
+      create: (body: T.CreateReferralBody, request?: RequestOptions) => call('POST /referrals', { body }, request),
+      get: (email: string) => call('GET /referrals/:email', { params: { email } }),
+      update: (email: string, body: T.UpdateReferralBody) => call('PUT /referrals/:email', { params: { email }, body }),
     },
     coupons: {
-      list: (query: T.ListQuery & { affiliate_id?: number; coupon_code?: string; status?: T.ApiCoupon['status'] } = {}) => call<T.ListResponse<T.ApiCoupon>>('GET', '/coupons', undefined, { ...query }),
-      create: (body: T.CreateCouponBody, request?: RequestOptions) => call<T.ItemResponse<T.ApiCoupon>>('POST', '/coupons', body, undefined, request),
-      get: (id: number) => call<T.ItemResponse<T.ApiCoupon>>('GET', `/coupons/${id}`),
-      update: (id: number, body: T.UpdateCouponBody) => call<T.ItemResponse<T.ApiCoupon>>('PUT', `/coupons/${id}`, body),
-      delete: (id: number) => call<void>('DELETE', `/coupons/${id}`),
+      list: (query: T.RouteQuery<'GET /coupons'> = {}) => call('GET /coupons', { query }),
+      create: (body: T.CreateCouponBody, request?: RequestOptions) => call('POST /coupons', { body }, request),
+      get: (id: number) => call('GET /coupons/:id', { params: { id } }),
+      update: (id: number, body: T.UpdateCouponBody) => call('PUT /coupons/:id', { params: { id }, body }),
+      delete: (id: number) => call('DELETE /coupons/:id', { params: { id } }),
     },
     providerEvents: {
       /** Payment-provider events received, newest first, with what each did. */
-      list: (query: T.ListProviderEventsQuery = {}) => call<T.ListResponse<T.ApiProviderEvent>>('GET', '/provider-events', undefined, { ...query }),
+      list: (query: T.RouteQuery<'GET /provider-events'> = {}) => call('GET /provider-events', { query }),
     },
     payouts: {
-      list: (query: T.ListQuery & { affiliate_id?: number } = {}) => call<T.ListResponse<T.ApiPayout>>('GET', '/payouts', undefined, { ...query }),
-      create: (body: T.CreatePayoutBody, request?: RequestOptions) => call<T.ItemResponse<T.ApiPayout>>('POST', '/payouts', body, undefined, request),
-      get: (id: number) => call<T.ItemResponse<T.ApiPayout>>('GET', `/payouts/${id}`),
+      list: (query: T.RouteQuery<'GET /payouts'> = {}) => call('GET /payouts', { query }),
+      create: (body: T.CreatePayoutBody, request?: RequestOptions) => call('POST /payouts', { body }, request),
+      get: (id: number) => call('GET /payouts/:id', { params: { id } }),
     },
     clicks: {
-      create: (body: T.CreateClickBody, request?: RequestOptions) => call<T.ItemResponse<T.ApiClick>>('POST', '/clicks', body, undefined, request),
+      create: (body: T.CreateClickBody, request?: RequestOptions) => call('POST /clicks', { body }, request),
     },
     webhooks: {
-      deliveries: (webhookId: number, query: T.ListQuery & { status?: T.ApiDeliveryStatus; event_type?: string } = {}) =>
-        call<T.ListResponse<T.ApiDelivery>>('GET', `/webhooks/${webhookId}/deliveries`, undefined, { ...query }),
-      delivery: (webhookId: number, deliveryId: number) => call<T.ItemResponse<T.ApiDeliveryDetail>>('GET', `/webhooks/${webhookId}/deliveries/${deliveryId}`),
+      deliveries: (webhookId: number, query: T.RouteQuery<'GET /webhooks/:webhookId/deliveries'> = {}) =>
+        call('GET /webhooks/:webhookId/deliveries', { params: { webhookId }, query }),
+      delivery: (webhookId: number, deliveryId: number) => call('GET /webhooks/:webhookId/deliveries/:deliveryId', { params: { webhookId, deliveryId } }),
       /** Makes the delivery due now (202); the running dispatcher sends it on its next pass. */
       retry: (webhookId: number, deliveryId: number, request?: RequestOptions) =>
-        call<T.ItemResponse<T.ApiDeliveryDetail>>('POST', `/webhooks/${webhookId}/deliveries/${deliveryId}/retry`, undefined, undefined, request),
+        call('POST /webhooks/:webhookId/deliveries/:deliveryId/retry', { params: { webhookId, deliveryId } }, request),
     },
+    /** Any route of the primary table by its key (`'GET /affiliates/:email'`), typed from the table. */
+    call,
   }
 }
 

@@ -1,253 +1,59 @@
-// Wire types of the primary shape (docs/api.md), as the typed client returns them.
+// Wire types of the primary shape (docs/api.md), derived from the primary route table: request
+// bodies and queries from the very schemas the server validates them with, answers from the
+// schemas of its responses. Nothing here restates a field by hand.
+import type * as v from 'valibot'
+import type { PrimaryRoute } from '../http/primary/index.js'
+import type * as R from '../http/response-schemas.js'
+import type { RouteKey } from '../http/route.js'
 
-export interface Pagination {
-  limit: number
-  offset: number
-  total: number
-  has_more: boolean
-}
+/** `GET /affiliates/:email`: a route of the primary table. */
+export type PrimaryRouteKey = RouteKey<PrimaryRoute>
 
-export interface ListResponse<T> {
-  success: true
-  data: T[]
-  pagination: Pagination
-}
+type RouteOf<K extends PrimaryRouteKey, Route = PrimaryRoute> = Route extends PrimaryRoute ? (RouteKey<Route> extends K ? Route : never) : never
+type InputOf<S> = S extends v.GenericSchema ? v.InferInput<S> : never
+/** Query values as a client passes them: numbers and booleans as such, dates as ISO 8601 text. */
+type QueryValue<T> = T extends Date ? string : T
+type QueryOf<S> = S extends v.GenericSchema ? { [F in keyof v.InferOutput<S>]?: QueryValue<Exclude<v.InferOutput<S>[F], undefined>> } : never
+type ReplyOf<Responses> = { [S in keyof Responses]: Responses[S] extends { schema: infer Schema extends v.GenericSchema } ? v.InferOutput<Schema> : undefined }[keyof Responses]
 
-export interface ItemResponse<T> {
-  success: true
-  data: T
-}
+/** The body a route accepts. */
+export type RouteBody<K extends PrimaryRouteKey> = InputOf<NonNullable<RouteOf<K>['body']>>
+/** The query string a route accepts. */
+export type RouteQuery<K extends PrimaryRouteKey> = QueryOf<NonNullable<RouteOf<K>['query']>>
+/** What a route answers on success (undefined for 204). */
+export type RouteReply<K extends PrimaryRouteKey> = ReplyOf<RouteOf<K>['responses']>
 
-export interface ApiAffiliate {
-  id: number
-  user_email: string
-  referral_code: string
-  created_at: string
-  status: 'active' | 'inactive'
-  clicks?: number
-  signups?: number
-  purchases?: number
-  unpaid_earnings: string | null
-  total_earnings: string | null
-  eligible_earnings?: string
-  held_earnings?: string
-  next_release_date?: string | null
-}
-
-export interface ApiConversion {
-  id: number
-  type: 'signup' | 'purchase'
-  affiliate_id: number
-  referred_user_id: number | null
-  value: number
-  base_value: number | null
-  base_value_currency: string | null
-  paid: boolean
-  created_at: string
-  reference: string | null
-  coupon_code_used: string | null
-  status: 'pending' | 'active' | 'review' | 'refunded' | 'rejected'
-}
-
-export interface ApiAttribution {
-  affiliate_id: number
-  matched_by: 'affiliate_id' | 'referral_code' | 'email' | 'coupon'
-}
-
-export interface ConversionCreated extends ItemResponse<ApiConversion> {
-  attribution: ApiAttribution
-  duplicate?: true
-}
-
-export interface ApiReferral {
-  id: number
-  user_email: string
-  conversion_status: 'pending' | 'converted' | 'direct' | 'direct_signup'
-  conversion_date: string | null
-  created_at: string
-  affiliate_id: number | null
-  affiliate_code?: string | null
-}
-
-export interface ApiCoupon {
-  id: number
-  affiliate_id: number
-  coupon_code: string
-  /** Only active coupons attribute conversions. */
-  status: 'active' | 'inactive'
-  /** The processor's coupon id; the same value under all three names. */
-  processor_coupon_id: string | null
-  stripe_coupon_id: string | null
-  lemonsqueezy_discount_code: string | null
-  created_at: string
-}
-
-export interface ApiPayout {
-  id: number
-  affiliate_id: number
-  affiliate_email: string
-  amount: string
-  status: 'Paid'
-  payment_method: 'manual' | 'paypal' | 'wise' | 'bank' | 'crypto' | 'other'
-  payment_date: string
-  conversions_settled: number
-  unpaid_earnings_after: number
-}
-
-export interface ApiClick {
-  id: number
-  affiliate_id: number
-  created_at: string
-}
-
-export type ApiDeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed'
-
-/** One event sent (or to be sent) to one webhook endpoint. */
-export interface ApiDelivery {
-  id: number
-  webhook_id: number
-  event_type: string
-  status: ApiDeliveryStatus
-  attempts: number
-  last_status_code: number | null
-  next_attempt_at: string | null
-  created_at: string
-  updated_at: string
-}
-
-export interface ApiDeliveryAttempt {
-  attempted_at: string
-  status_code: number | null
-  duration_ms: number
-  response_excerpt: string | null
-  error: string | null
-}
-
-export interface ApiDeliveryDetail extends ApiDelivery {
-  /** Oldest first. */
-  attempt_history: ApiDeliveryAttempt[]
-}
-
-type Money = number | string
-
-export interface CreateAffiliateBody {
-  email: string
-  referral_code?: string
-  partner_slug?: string
-  payment_method?: string
-  payment_details?: string
-}
-
-export interface UpdateAffiliateBody {
-  email?: string
-  referral_code?: string
-  status?: 'active' | 'inactive'
-  payout_method?: 'paypal' | 'wise' | 'manual'
-  paypal_email?: string
-  payment_method?: string
-  payment_details?: string
-}
-
-export interface CreateConversionBody {
-  type: 'signup' | 'purchase'
-  affiliate_id?: number
-  referral_code?: string
-  email?: string
-  referred_user_id?: number
-  value?: Money
-  base_value?: Money
-  base_value_currency?: string
-  paid?: boolean
-  reference?: string
-  coupon_code_used?: string
-}
-
-export interface UpdateConversionBody {
-  value?: Money
-  base_value?: Money
-  type?: 'signup' | 'purchase'
-  paid?: boolean
-  reference?: string
-  coupon_code_used?: string
-  base_value_currency?: string
-  status?: 'active' | 'review' | 'refunded' | 'rejected'
-  refund_amount?: Money
-  reason?: string
-}
-
-export interface CreateReferralBody {
-  email: string
-  affiliate_id?: number
-  status?: ApiReferral['conversion_status']
-  user_agent?: string
-  ip_address?: string
-}
-
-export interface UpdateReferralBody {
-  email?: string
-  affiliate_id?: number | null
-  status?: ApiReferral['conversion_status']
-}
-
-/** The processor's coupon id under any one of its names (two names with different values are 400). */
-export interface ProcessorCouponIdFields {
-  processor_coupon_id?: string | null
-  stripe_coupon_id?: string | null
-  lemonsqueezy_discount_code?: string | null
-}
-
-export interface CreateCouponBody extends ProcessorCouponIdFields {
-  affiliate_id: number
-  coupon_code: string
-  /** @default 'active' */
-  status?: ApiCoupon['status']
-}
-
-export interface UpdateCouponBody extends ProcessorCouponIdFields {
-  affiliate_id?: number
-  coupon_code?: string
-  status?: ApiCoupon['status']
-}
-
-export interface CreatePayoutBody {
-  affiliate_id?: number
-  affiliate_email?: string
-  amount: Money
-  method?: ApiPayout['payment_method']
-  payment_date?: string
-}
-
-export interface CreateClickBody {
-  referral_code: string
-  ip_address?: string
-  user_agent?: string
-  landing_url?: string
-}
-
-export interface ListQuery {
-  limit?: number
-  offset?: number
-}
-
+export type Pagination = v.InferOutput<typeof R.pagination>
+export type ApiAffiliate = v.InferOutput<typeof R.affiliateRecord>
+/** The create answer: earnings null, no stats yet. */
+export type ApiAffiliateCreated = v.InferOutput<typeof R.affiliateCreatedRecord>
+export type ApiConversion = v.InferOutput<typeof R.conversionRecord>
+export type ApiAttribution = v.InferOutput<typeof R.attribution>
+export type ConversionCreated = v.InferOutput<typeof R.conversionCreated>
+export type ApiReferral = v.InferOutput<typeof R.referralRecord>
+export type ApiCoupon = v.InferOutput<typeof R.couponRecord>
+export type ApiPayout = v.InferOutput<typeof R.payoutRecord>
+export type ApiClick = v.InferOutput<typeof R.clickRecord>
+export type ApiDelivery = v.InferOutput<typeof R.deliveryRecord>
+export type ApiDeliveryStatus = ApiDelivery['status']
+export type ApiDeliveryAttempt = v.InferOutput<typeof R.deliveryAttemptRecord>
+export type ApiDeliveryDetail = v.InferOutput<typeof R.deliveryDetailRecord>
 /** A received payment-provider event and what it did (GET /provider-events). */
-export interface ApiProviderEvent {
-  id: number
-  provider: 'stripe' | 'paddle' | 'lemon-squeezy'
-  event_id: string
-  type: string
-  reference: string | null
-  status: 'processing' | 'applied' | 'ignored' | 'waiting'
-  detail: string | null
-  conversion_id: number | null
-  refund_amount: string | null
-  waiting_for: string | null
-  occurred_at: string
-  received_at: string
-  updated_at: string
-}
+export type ApiProviderEvent = v.InferOutput<typeof R.providerEventRecord>
+export type ListResponse<T> = { success: true; data: T[]; pagination: Pagination }
+export type ItemResponse<T> = { success: true; data: T }
 
-export interface ListProviderEventsQuery extends ListQuery {
-  provider?: ApiProviderEvent['provider']
-  status?: ApiProviderEvent['status']
-  reference?: string
-}
+export type CreateAffiliateBody = RouteBody<'POST /affiliates'>
+export type UpdateAffiliateBody = RouteBody<'PUT /affiliates/:email'>
+export type CreateConversionBody = RouteBody<'POST /conversions'>
+export type UpdateConversionBody = RouteBody<'PUT /conversions/:id'>
+export type CreateReferralBody = RouteBody<'POST /referrals'>
+export type UpdateReferralBody = RouteBody<'PUT /referrals/:email'>
+export type CreateCouponBody = RouteBody<'POST /coupons'>
+export type UpdateCouponBody = RouteBody<'PUT /coupons/:id'>
+/** The processor's coupon id under any one of its names (two names with different values are 400). */
+export type ProcessorCouponIdFields = Pick<CreateCouponBody, 'processor_coupon_id' | 'stripe_coupon_id' | 'lemonsqueezy_discount_code'>
+export type CreatePayoutBody = RouteBody<'POST /payouts'>
+export type CreateClickBody = RouteBody<'POST /clicks'>
+export type ListQuery = Pick<RouteQuery<'GET /payouts'>, 'limit' | 'offset'>
+export type ListProviderEventsQuery = RouteQuery<'GET /provider-events'>

@@ -49,14 +49,14 @@ export async function loadAffiliateView(ctx: ProjectContext, tx: StorageTx, affi
 
 function checkPartnerSlug(project: Project, slug: string | null | undefined): void {
   if (slug && !project.settings.subPrograms?.[slug]) {
-    throw new ValidationError('partnerSlug', `partnerSlug: no sub-program named ${slug}`)
+    throw new ValidationError('partnerSlug', (name) => `${name('partnerSlug')}: no sub-program named ${slug}`)
   }
 }
 
 async function resolveParent(ctx: ProjectContext, tx: StorageTx, project: Project, input: CreateAffiliateInput): Promise<number | null> {
   if (input.parentAffiliateId === undefined && input.parentReferralCode === undefined) return null
   if (input.parentAffiliateId !== undefined && input.parentReferralCode !== undefined) {
-    throw new ValidationError('parentAffiliateId', 'send parentAffiliateId or parentReferralCode, not both')
+    throw new ValidationError('parentAffiliateId', (name) => `send ${name('parentAffiliateId')} or ${name('parentReferralCode')}, not both`)
   }
   if (!project.settings.multiTier?.enabled) {
     throw new ValidationError('parentReferralCode', 'multi-tier is not enabled on this project')

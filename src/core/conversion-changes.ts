@@ -93,9 +93,9 @@ export function conversionChanges(ctx: ProjectContext) {
   function applyPartialRefund(next: Conversion, refund: bigint): bigint {
     const remaining = remainingBase(next)
     if (next.baseValue === null || remaining <= 0n) {
-      throw new ValidationError('refundAmount', 'refundAmount needs a conversion with a remaining baseValue')
+      throw new ValidationError('refundAmount', (name) => `${name('refundAmount')} needs a conversion with a remaining ${name('baseValue')}`)
     }
-    if (refund > remaining) throw new ValidationError('refundAmount', 'refundAmount exceeds the remaining baseValue')
+    if (refund > remaining) throw new ValidationError('refundAmount', (name) => `${name('refundAmount')} exceeds the remaining ${name('baseValue')}`)
     if (refund === remaining) {
       next.status = 'refunded'
     } else {

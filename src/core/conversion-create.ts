@@ -21,7 +21,7 @@ function parseRequest(input: CreateConversionInput, project: Project) {
   const baseCurrency = data.baseValueCurrency ?? project.settings.currency
   const baseValue = data.baseValue === undefined ? null : parseMoney(data.baseValue, minorDigits(baseCurrency), 'baseValue')
   if (data.type === 'purchase' && baseValue === null) {
-    throw new ValidationError('baseValue', 'baseValue is required for purchases')
+    throw new ValidationError('baseValue', (name) => `${name('baseValue')} is required for purchases`)
   }
   const value = data.value === undefined ? null : parseMoney(data.value, minorDigits(project.settings.currency), 'value')
   return { data, baseCurrency, baseValue, value }

@@ -7,20 +7,36 @@ export type AffiliateErrorCode =
   | 'authentication_error'
   | 'permission_denied'
 
+/** Names an input field: the core's own (camelCase) name, or the wire name a caller such as the HTTP layer uses. */
+export type FieldNames = (field: string) => string
+
+/** A message; one that names input fields does so through `name`, so each caller can show its own names. */
+export type ErrorMessage = string | ((name: FieldNames) => string)
+
+const ownNames: FieldNames = (field) => field
+
 export class AffiliateError extends Error {
+  private readonly text: ErrorMessage
+
   constructor(
     readonly code: AffiliateErrorCode,
-    message: string,
+    message: ErrorMessage,
     /** The input field at fault, when one is. */
     readonly field?: string,
   ) {
-    super(message)
+    super(typeof message === 'string' ? message : message(ownNames))
+    this.text = message
     this.name = 'AffiliateError'
+  }
+
+  /** The message with every input field it mentions named by `name`. */
+  describe(name: FieldNames): string {
+    return typeof this.text === 'string' ? this.text : this.text(name)
   }
 }
 
 export class ValidationError extends AffiliateError {
-  constructor(field: string, message: string) {
+  constructor(field: string, message: ErrorMessage) {
     super('invalid_request', message, field)
     this.name = 'ValidationError'
   }

@@ -30,16 +30,16 @@ const DECIMAL_TEXT = /^(-)?(\d+)(?:\.(\d+))?$/
 export function parseDecimal(input: number | string, field: string): Decimal {
   const text = typeof input === 'number' ? numberText(input, field) : input.trim()
   const match = DECIMAL_TEXT.exec(text)
-  if (!match) throw new ValidationError(field, `${field} must be a decimal number`)
+  if (!match) throw new ValidationError(field, (name) => `${name(field)} must be a decimal number`)
   const [, sign, whole, fraction = ''] = match
   const units = BigInt(`${whole}${fraction}`)
   return { units: sign ? -units : units, scale: fraction.length }
 }
 
 function numberText(input: number, field: string): string {
-  if (!Number.isFinite(input)) throw new ValidationError(field, `${field} must be a finite number`)
+  if (!Number.isFinite(input)) throw new ValidationError(field, (name) => `${name(field)} must be a finite number`)
   const text = String(input)
-  if (text.includes('e')) throw new ValidationError(field, `${field} is out of range`)
+  if (text.includes('e')) throw new ValidationError(field, (name) => `${name(field)} is out of range`)
   return text
 }
 
@@ -51,18 +51,18 @@ const MAX_MAJOR = 10n ** 12n
  */
 export function parseMoney(input: unknown, digits: number, field: string, allowZero = true): bigint {
   if (typeof input !== 'number' && typeof input !== 'string') {
-    throw new ValidationError(field, `${field} must be a number`)
+    throw new ValidationError(field, (name) => `${name(field)} must be a number`)
   }
   const { units, scale } = parseDecimal(input, field)
-  if (units < 0n) throw new ValidationError(field, `${field} must not be negative`)
+  if (units < 0n) throw new ValidationError(field, (name) => `${name(field)} must not be negative`)
   if (scale > digits) {
-    throw new ValidationError(field, `${field} has more than ${digits} decimal places`)
+    throw new ValidationError(field, (name) => `${name(field)} has more than ${digits} decimal places`)
   }
   const minor = units * 10n ** BigInt(digits - scale)
   if (minor >= MAX_MAJOR * 10n ** BigInt(digits)) {
-    throw new ValidationError(field, `${field} must be below 1000000000000`)
+    throw new ValidationError(field, (name) => `${name(field)} must be below 1000000000000`)
   }
-  if (!allowZero && minor === 0n) throw new ValidationError(field, `${field} must be greater than 0`)
+  if (!allowZero && minor === 0n) throw new ValidationError(field, (name) => `${name(field)} must be greater than 0`)
   return minor
 }
 

@@ -17,7 +17,7 @@ export function payoutsService(ctx: ProjectContext) {
     async create(input: CreatePayoutInput): Promise<PayoutView> {
       const data = validate(createPayoutInput, input)
       if (data.affiliateId === undefined && data.affiliateEmail === undefined) {
-        throw new ValidationError('affiliateId', 'affiliateId or affiliateEmail is required')
+        throw new ValidationError('affiliateId', (name) => `${name('affiliateId')} or ${name('affiliateEmail')} is required`)
       }
       const { settings } = await ctx.project()
       const digits = minorDigits(settings.currency)
@@ -25,7 +25,7 @@ export function payoutsService(ctx: ProjectContext) {
       const payout = await storage.transaction(async (tx) => {
         const found = await findAffiliate(tx, projectId, data.affiliateId ?? data.affiliateEmail!)
         if (data.affiliateId !== undefined && data.affiliateEmail !== undefined && found.email !== data.affiliateEmail) {
-          throw new ValidationError('affiliateEmail', 'affiliateEmail does not match affiliateId')
+          throw new ValidationError('affiliateEmail', (name) => `${name('affiliateEmail')} does not match ${name('affiliateId')}`)
         }
         // The lock makes racing payouts for one affiliate run one after another.
         const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!

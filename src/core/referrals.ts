@@ -51,7 +51,7 @@ export function referralsService(ctx: ProjectContext) {
     async create(input: CreateReferralInput): Promise<ReferralView> {
       const data = validate(createReferralInput, input)
       if (data.affiliateId != null && data.referralCode !== undefined) {
-        throw new ValidationError('affiliateId', 'send affiliateId or referralCode, not both')
+        throw new ValidationError('affiliateId', (name) => `send ${name('affiliateId')} or ${name('referralCode')}, not both`)
       }
       return withConflicts(() =>
         storage.transaction(async (tx) => {

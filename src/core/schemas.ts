@@ -2,7 +2,7 @@
 // a ValidationError naming the field. Money stays unparsed here (number or decimal text): it is
 // read exactly by money.ts once the currency, and so the allowed decimals, is known.
 import * as v from 'valibot'
-import { ValidationError } from './errors.js'
+import { ValidationError, type ErrorMessage } from './errors.js'
 import { EVENT_TYPES, SCOPES } from './types.js'
 
 /** Parses input; the first issue becomes a ValidationError naming its field (or `rootField`). */
@@ -20,8 +20,8 @@ function issuePath(issue: v.BaseIssue<unknown>): string {
 }
 
 /** `field: message`, or `unknown field "field"` for a key a strict object does not know. */
-function issueMessage(issue: v.BaseIssue<unknown>, field: string): string {
-  return issue.type === 'strict_object' ? `unknown field "${field}"` : `${field}: ${issue.message}`
+function issueMessage(issue: v.BaseIssue<unknown>, field: string): ErrorMessage {
+  return issue.type === 'strict_object' ? (name) => `unknown field "${name(field)}"` : (name) => `${name(field)}: ${issue.message}`
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/

@@ -1,6 +1,6 @@
 // The request and response as the handler core sees them. createHandler adapts fetch Request /
-// Response to these; toNodeHandler adapts node:http directly (when given a handler made by
-// createHandler), which skips building fetch objects, the largest cost of a small request.
+// Response to these, and node:http requests too (its `node`, node.ts), which skips building fetch
+// objects, the largest cost of a small request.
 import { HttpError } from './errors.js'
 
 export interface IncomingRequest {
@@ -22,8 +22,6 @@ export interface OutgoingResponse {
   body: string | null
 }
 
-/** Where createHandler exposes its core on the returned function, for toNodeHandler. */
-export const RESPOND = Symbol.for('affiliate-kit.http.respond')
 export type Respond = (request: IncomingRequest) => Promise<OutgoingResponse>
 
 export const tooLarge = (maxBytes: number) => new HttpError('payload_too_large', `request body is larger than ${maxBytes} bytes`)

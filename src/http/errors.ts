@@ -1,6 +1,6 @@
 // HTTP errors: ONE table from error code to status, and HttpError for failures found by the HTTP
 // layer itself (bad JSON, wrong content type, unknown route). Anything else is a generic 500.
-import { AffiliateError, type AffiliateErrorCode } from '../core/errors.js'
+import { AffiliateError, type AffiliateErrorCode, type FieldNames } from '../core/errors.js'
 
 export type HttpErrorCode =
   | AffiliateErrorCode
@@ -48,13 +48,16 @@ export interface ErrorInfo {
   headers?: Record<string, string>
 }
 
-export function errorInfo(error: unknown): ErrorInfo | null {
+/**
+ * The failure as the shapes render it. Core errors name input fields through `name` (their wire
+ * names: snake_case by default, a route's own names where it says so).
+ */
+export function errorInfo(error: unknown, name: FieldNames = snakeField): ErrorInfo | null {
   if (error instanceof HttpError) {
     return { status: error.status, code: error.code, message: error.message, field: error.field ?? null, ...(error.headers ? { headers: error.headers } : {}) }
   }
   if (error instanceof AffiliateError && error.code in STATUS_BY_CODE) {
-    const field = error.field ? snakeField(error.field) : null
-    return { status: STATUS_BY_CODE[error.code], code: error.code, message: snakeMessage(error.message), field }
+    return { status: STATUS_BY_CODE[error.code], code: error.code, message: error.describe(name), field: error.field ? name(error.field) : null }
   }
   return null
 }
@@ -66,12 +69,4 @@ const CAMEL = /([a-z0-9])([A-Z])/g
 /** `baseValue` -> `base_value`, `wiseDetails.accountId` -> `wise_details.account_id`. */
 export function snakeField(field: string): string {
   return field.replace(CAMEL, '$1_$2').toLowerCase()
-}
-
-// Core messages name camelCase fields ("baseValue: must be ..."); users sent snake_case.
-const CORE_FIELDS =
-  /\b(baseValue|baseValueCurrency|affiliateId|affiliateEmail|referralCode|referredUserId|couponCodeUsed|paymentMethod|paymentDetails|payoutMethod|paypalEmail|partnerSlug|parentReferralCode|parentAffiliateId|paymentDate|refundAmount|processorCouponId|discountType|discountValue|userAgent|ipAddress|customFields|wiseDetails)\b/g
-
-export function snakeMessage(message: string): string {
-  return message.replace(CORE_FIELDS, (name) => snakeField(name))
 }

@@ -5,27 +5,24 @@
 import { openApiDocument } from './openapi.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { hasScope, type VerifiedKey } from '../core/keys.js'
-import { fromFetchRequest, RESPOND, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from './bodies.js'
-import { errorInfo, GENERIC_ERROR, HttpError, type ErrorInfo } from './errors.js'
+import { fromFetchRequest, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from './bodies.js'
+import { errorInfo, GENERIC_ERROR, HttpError, snakeField, type ErrorInfo } from './errors.js'
+import type { FieldNames } from '../core/errors.js'
 import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type StoredResponse } from './idempotency.js'
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import { createMetrics, type Metrics } from '../ops/metrics.js'
 import { operationAnswers } from './operations.js'
-import type { RouteContext, RouteDef, RouteResult } from './route.js'
+import { serveNode, type NodeHandler } from './node.js'
+import { alternativeRoutes } from './alternative/index.js'
+import { primaryRoutes } from './primary/index.js'
+import { parseBody, parseQuery, type RouteDef, type RouteResult } from './route.js'
 import { Router } from './router.js'
 import { parseTarget } from './target.js'
 import { storableText } from './text.js'
-import { affiliateRoutes } from './routes/affiliates.js'
-import { conversionRoutes } from './routes/conversions.js'
-import { couponRoutes } from './routes/coupons.js'
-import { payoutRoutes } from './routes/payouts.js'
-import { providerEventRoutes } from './routes/provider-events.js'
-import { referralRoutes } from './routes/referrals.js'
-import { webhookTest } from './routes/webhook-test.js'
-import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js'
 import { alternativeError } from './shapes/alternative.js'
 import { primaryError } from './shapes/primary.js'
+import { webhookTestRoute } from './webhook-test.js'
 
 export interface HandlerOptions {
   /** Path prefix of every route; the webhook test route lives at its parent (`/api/project/...`). @default '/api/v1' */
@@ -52,8 +49,12 @@ export interface HandlerOptions {
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
-export const ROUTES: RouteDef[] = [...affiliateRoutes, ...referralRoutes, ...conversionRoutes, ...couponRoutes, ...payoutRoutes, ...webhookDeliveryRoutes, ...providerEventRoutes]
-const WEBHOOK_TEST: RouteDef = { method: 'POST', path: '/project/:projectId/webhooks/:webhookId/test', scope: 'webhooks:write', handle: webhookTest }
+/**
+ * What createHandler returns: a fetch handler (callable itself, and as `fetch`), and `node`, the same
+ * API served straight from node:http requests without building fetch Request / Response objects.
+ */
+export type Handler = FetchHandler & { fetch: FetchHandler; node: NodeHandler }
+
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
 /** The route label of requests refused before a route was found (401, 404, 429...). */
 const UNMATCHED = 'unmatched'
@@ -110,10 +111,10 @@ function checkBody(body: object): void {
   }
 }
 
-export function createHandler(program: AffiliateProgram, options: HandlerOptions = {}): FetchHandler {
+export function createHandler(program: AffiliateProgram, options: HandlerOptions = {}): Handler {
   const basePath = normalizeBase(options.basePath ?? '/api/v1')
   const apiRoot = basePath.replace(/\/v\d+$/, '')
-  const alt = options.shape === 'alternative'
+  const shape = options.shape ?? 'primary'
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   const logger = options.logger ?? null
   const metrics = options.metrics === true ? createMetrics() : options.metrics || null
@@ -124,12 +125,18 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
       : (error: unknown) => console.error('affiliate-kit: unexpected error', error))
   const operations = operationAnswers(program.storage, { health: options.health === true, metrics, logger })
   const limiter = createRateLimiter(options.rateLimit, () => program.storage.rateLimitStore())
-  const renderError = alt ? alternativeError : primaryError
+  const renderError = shape === 'alternative' ? alternativeError : primaryError
+  const routes: readonly RouteDef[] = shape === 'alternative' ? alternativeRoutes : primaryRoutes
   const router = new Router<RouteDef>()
-  for (const route of ROUTES) router.add(route.method, route.path, route)
-  const rootRouter = new Router<RouteDef>().add(WEBHOOK_TEST.method, WEBHOOK_TEST.path, WEBHOOK_TEST)
-  const routeLabels = new Map<RouteDef, string>(ROUTES.map((route) => [route, `${basePath}${route.path}`]))
-  routeLabels.set(WEBHOOK_TEST, `${apiRoot}${WEBHOOK_TEST.path}`)
+  for (const route of routes) router.add(route.method, route.path, route)
+  const rootRouter = new Router<RouteDef>().add(webhookTestRoute.method, webhookTestRoute.path, webhookTestRoute)
+  const routeLabels = new Map<RouteDef, string>(routes.map((route) => [route, `${basePath}${route.path}`]))
+  routeLabels.set(webhookTestRoute, `${apiRoot}${webhookTestRoute.path}`)
+  const fieldNames = new Map<RouteDef, FieldNames>()
+  for (const route of routes) {
+    const names = route.fieldNames
+    if (names) fieldNames.set(route, (field) => names[field] ?? snakeField(field))
+  }
 
   let openApiText: string | undefined
 
@@ -192,7 +199,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     if (inner === '/openapi.json' && request.method === 'GET') {
       // Public, like any API description: no key, no rate limit.
       if (trace) trace.route = `${basePath}/openapi.json`
-      openApiText ??= JSON.stringify(openApiDocument(basePath))
+      openApiText ??= JSON.stringify(openApiDocument(basePath, shape))
       return json(200, openApiText, headers)
     }
     const rootInner = inner === null ? under(path, apiRoot) : null
@@ -210,22 +217,21 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     if (params.projectId !== undefined && params.projectId !== key.projectId) throw new HttpError('not_found', 'project not found')
     if (!hasScope(key.scopes, route.scope)) throw new HttpError('permission_denied', `this API key lacks the ${route.scope} scope`)
 
-    const hasBody = (route.method === 'POST' || route.method === 'PUT') && route.body !== false
-    const raw = hasBody ? await readBody(request) : ''
-    const ctx: RouteContext = {
-      api: program.project(key.projectId),
-      program,
-      projectId: key.projectId,
-      params,
-      query,
-      body: hasBody ? parseJson(raw) : undefined,
-      alt,
-    }
+    const raw = route.body ? await readBody(request) : ''
+    const input = route.body ? parseJson(raw) : undefined
     const run = async (): Promise<StoredResponse> => {
       try {
-        return toStored(await route.handle(ctx))
+        const ctx = {
+          api: program.project(key.projectId),
+          program,
+          projectId: key.projectId,
+          params,
+          query: route.query ? parseQuery(route.query, query) : undefined,
+          body: route.body ? parseBody(route.body, input) : undefined,
+        }
+        return toStored(await route.run(ctx))
       } catch (error) {
-        const info = errorInfo(error)
+        const info = errorInfo(error, fieldNames.get(route))
         if (!info) throw error
         return errorStored(info)
       }
@@ -291,6 +297,6 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     }
   }
 
-  const handler: FetchHandler = async (request) => toFetchResponse(await respond(fromFetchRequest(request)))
-  return Object.assign(handler, { [RESPOND]: respond })
+  const fetch: FetchHandler = async (request) => toFetchResponse(await respond(fromFetchRequest(request)))
+  return Object.assign(fetch, { fetch, node: serveNode(respond) })
 }

@@ -1,6 +1,6 @@
-// affiliate-kit/http: the REST handler, its Node adapter, and the request schemas.
+// affiliate-kit/http: the REST handler, its Node adapter, the request schemas and the route tables.
 export { createHandler } from './handler.js'
-export type { FetchHandler, HandlerOptions } from './handler.js'
+export type { FetchHandler, Handler, HandlerOptions } from './handler.js'
 export { toNodeHandler } from './node.js'
 export type { NodeHandler } from './node.js'
 export type { RateLimitOptions } from './rate-limit.js'
@@ -9,3 +9,6 @@ export type { HttpErrorCode } from './errors.js'
 export * as schemas from './schemas.js'
 export { OPERATIONS, openApiDocument } from './openapi.js'
 export type { Operation } from './openapi.js'
+export { primaryRoutes } from './primary/index.js'
+export { alternativeRoutes } from './alternative/index.js'
+export type { RouteDef, RouteKey } from './route.js'

@@ -1,10 +1,11 @@
 // toNodeHandler(handler): serves a fetch handler from node:http or Express. Uses Express's
 // `req.originalUrl` (so sub-path mounts keep the full path) and copes with a body a parser such
-// as express.json() already consumed (it is re-serialized from `req.body`). A handler made by
-// createHandler is driven directly, without building fetch Request / Response objects.
+// as express.json() already consumed (it is re-serialized from `req.body`). serveNode drives the
+// handler's core directly, without building fetch Request / Response objects: createHandler's
+// `node`, which toNodeHandler uses when it is given one.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
-import { decodeUtf8, RESPOND, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from './bodies.js'
+import { decodeUtf8, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from './bodies.js'
 import type { FetchHandler } from './handler.js'
 
 /** The parts of Express's request we read; plain node:http requests lack them. */
@@ -137,11 +138,10 @@ function send(res: ServerResponse, response: OutgoingResponse): void {
   res.end(body ?? undefined)
 }
 
-export function toNodeHandler(handler: FetchHandler): NodeHandler {
-  const respond = (handler as FetchHandler & { [RESPOND]?: Respond })[RESPOND]
+/** A handler of node:http requests answered by `answer`. */
+function nodeHandler(answer: (req: MaybeExpressRequest) => Promise<OutgoingResponse>): NodeHandler {
   return (req, res, next) => {
-    const answer = respond ? respond(fromNodeRequest(req)) : viaFetch(handler, req)
-    answer
+    answer(req)
       .then((response) => send(res, response))
       .catch((error: unknown) => {
         if (next) next(error)
@@ -151,4 +151,16 @@ export function toNodeHandler(handler: FetchHandler): NodeHandler {
         } else res.destroy(error instanceof Error ? error : undefined)
       })
   }
+}
+
+/** The node:http handler of a handler core (createHandler's `node`). */
+export function serveNode(respond: Respond): NodeHandler {
+  return nodeHandler((req) => respond(fromNodeRequest(req)))
+}
+
+/** Serves a fetch handler, or createHandler's `{ fetch, node }`, from node:http or Express. */
+export function toNodeHandler(handler: FetchHandler | { fetch: FetchHandler; node?: NodeHandler }): NodeHandler {
+  if ('node' in handler && handler.node) return handler.node
+  const fetch = typeof handler === 'function' ? handler : handler.fetch
+  return nodeHandler((req) => viaFetch(fetch, req))
 }

@@ -141,3 +141,23 @@ export const conversionCreated = v.strictObject({
 export const errorBody = v.strictObject({ success: v.literal(false), error: v.string() })
 
 export const webhookTestResult = v.strictObject({ success: v.boolean(), status: v.number(), response: v.string() })
+
+// The named responses of the primary routes (their OpenAPI component names) ------------------
+
+const named = <S extends v.GenericSchema>(name: string, schema: S) => ({ name, schema })
+export const affiliateResponse = named('AffiliateResponse', item(affiliateRecord))
+export const affiliateCreatedResponse = named('AffiliateCreatedResponse', item(affiliateCreatedRecord))
+export const affiliateList = named('AffiliateList', list(affiliateRecord))
+export const conversionResponse = named('ConversionResponse', item(conversionRecord))
+export const conversionCreatedResponse = named('ConversionCreatedResponse', conversionCreated)
+export const conversionList = named('ConversionList', list(conversionRecord))
+export const referralResponse = named('ReferralResponse', item(referralRecord))
+export const referralList = named('ReferralList', list(referralRecord))
+export const couponResponse = named('CouponResponse', item(couponRecord))
+export const couponList = named('CouponList', list(couponRecord))
+export const payoutResponse = named('PayoutResponse', item(payoutRecord))
+export const payoutList = named('PayoutList', list(payoutRecord))
+export const clickResponse = named('ClickResponse', item(clickRecord))
+export const deliveryResponse = named('DeliveryResponse', item(deliveryDetailRecord))
+export const deliveryList = named('DeliveryList', list(deliveryRecord))
+export const providerEventList = named('ProviderEventList', list(providerEventRecord))

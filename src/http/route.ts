@@ -1,26 +1,40 @@
-// What a route is: method, path, required scope, and a handler from parsed request to result.
-// Plus the parsing helpers every route file shares (body and query validation, path ids).
+// What a route is, defined once: method, path, scope, the valibot schemas of its query, body and
+// responses, and `run`, which gets the parsed query and body. The handler serves a table of these;
+// the OpenAPI document, the typed client's types and the route tests all read the same table.
 import * as v from 'valibot'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
+import { ValidationError } from '../core/errors.js'
 import { validate } from '../core/schemas.js'
 import type { Scope } from '../core/types.js'
-import { AffiliateError } from '../core/errors.js'
 import { HttpError } from './errors.js'
 import { storableText } from './text.js'
 import type { Method } from './router.js'
 import type { ListPage } from './shapes/primary.js'
 
-export interface RouteContext {
+/** A strict object schema: the form of every query and body schema. */
+export type ObjectSchema = v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>
+
+/** A documented response: its component name in the OpenAPI document and its schema. */
+export interface ResponseDef {
+  name: string
+  schema: v.GenericSchema
+}
+
+/** Response schema per status; null for a 204 without body. */
+export type Responses = Record<number, ResponseDef | null>
+
+type Parsed<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined
+
+export interface RouteContext<Query = unknown, Body = unknown> {
   /** The API of the project the key belongs to. */
   api: ProjectScope
   program: AffiliateProgram
   projectId: string
   params: Record<string, string>
-  query: URLSearchParams
-  /** The parsed JSON body (POST and PUT only). */
-  body: unknown
-  /** Whether the handler serves the alternative shape (docs/api.md). */
-  alt: boolean
+  /** The query string, parsed by the route's query schema. */
+  query: Query
+  /** The JSON body, parsed by the route's body schema. */
+  body: Body
 }
 
 export interface RouteResult {
@@ -29,17 +43,56 @@ export interface RouteResult {
   body?: unknown
 }
 
-export interface RouteDef {
-  method: Method
-  path: string
+export interface RouteDef<
+  M extends Method = Method,
+  P extends string = string,
+  Q extends ObjectSchema | undefined = ObjectSchema | undefined,
+  B extends ObjectSchema | undefined = ObjectSchema | undefined,
+  R extends Responses = Responses,
+> {
+  method: M
+  /** As the router matches it: /affiliates/:email */
+  path: P
   scope: Scope
-  /** false: a POST that takes no body (none is read; no Content-Type needed). @default true for POST and PUT */
-  body?: false
-  handle(ctx: RouteContext): Promise<RouteResult>
+  summary: string
+  /** Query string schema; without one the query string is ignored. */
+  query?: Q
+  /** Body schema; without one no body is read (no Content-Type needed). */
+  body?: B
+  responses: R
+  /** Error statuses besides 401, 403 and 429, which every route can answer. */
+  errors: number[]
+  /** Wire names of core input fields that are not simply their snake_case (`baseValue: 'amount'`). */
+  fieldNames?: Record<string, string>
+  run(ctx: RouteContext<Parsed<Q>, Parsed<B>>): Promise<RouteResult>
+}
+
+/** A route, its schema types kept for the OpenAPI document and the typed client. */
+export function defineRoute<
+  const M extends Method,
+  const P extends string,
+  Q extends ObjectSchema | undefined = undefined,
+  B extends ObjectSchema | undefined = undefined,
+  const R extends Responses = Responses,
+>(route: RouteDef<M, P, Q, B, R>): RouteDef<M, P, Q, B, R> {
+  return route
+}
+
+/** `GET /affiliates/:email`: how a route is named in the typed client and the tests. */
+export type RouteKey<R> = R extends RouteDef<infer M, infer P> ? `${M} ${P}` : never
+
+/** Validates request input; its issues name fields as the client sent them (the issue path), as is. */
+function validateRequest<S extends v.GenericSchema>(schema: S, input: unknown, rootField: string): v.InferOutput<S> {
+  try {
+    return validate(schema, input, rootField)
+  } catch (error) {
+    if (error instanceof ValidationError) throw new HttpError('invalid_request', error.message, error.field)
+    throw error
+  }
 }
 
 export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {
-  return validate(schema, body, 'body')
+  return validateRequest(schema, body, 'body')
 }
 
 export function parseQuery<S extends v.GenericSchema>(schema: S, query: URLSearchParams): v.InferOutput<S> {
@@ -49,25 +102,13 @@ export function parseQuery<S extends v.GenericSchema>(schema: S, query: URLSearc
     if (!storableText(value)) throw new HttpError('invalid_request', `${key}: must not contain NUL characters`, key)
     input[key] = value
   }
-  return validate(schema, input, 'query')
+  return validateRequest(schema, input, 'query')
 }
 
 /** A positive integer path id; anything else is 400 naming the resource. */
 export function pathId(value: string | undefined, what: string): number {
   if (value === undefined || !/^[1-9]\d{0,14}$/.test(value)) throw new HttpError('invalid_request', `invalid ${what} id`, 'id')
   return Number(value)
-}
-
-/** An affiliate path segment: an email, or in the alternative shape also `aff_12` / `12`. */
-export function affiliateRef(value: string | undefined, alt: boolean): number | string {
-  const segment = value ?? ''
-  if (alt && /^(aff_)?[1-9]\d{0,14}$/.test(segment)) return Number(segment.replace(/^aff_/, ''))
-  return segment
-}
-
-/** Limit default and maximum for the alternative shape's lists (docs/api.md "The alternative shape": 20, max 100). */
-export function alternativeWindow(query: { limit?: number | undefined; offset?: number | undefined }) {
-  return { limit: Math.min(query.limit ?? 20, 100), offset: query.offset ?? 0 }
 }
 
 export function page(result: { total: number; limit: number; offset: number }): ListPage {
@@ -79,20 +120,4 @@ export function defined<T extends object>(input: T): T {
   const output: Partial<T> = {}
   for (const key in input) if (input[key] !== undefined) output[key] = input[key]
   return output as T
-}
-
-/**
- * Reports core errors under the request body's own field names (the core speaks camelCase;
- * the alternative bodies say `amount` for baseValue, `customer_email` for email, ...).
- */
-export async function renameFields<T>(work: Promise<T>, names: Record<string, string>): Promise<T> {
-  try {
-    return await work
-  } catch (error) {
-    const name = error instanceof AffiliateError && error.field ? names[error.field] : undefined
-    if (error instanceof AffiliateError && error.field && name) {
-      throw new HttpError(error.code, error.message.split(error.field).join(name), name)
-    }
-    throw error
-  }
 }

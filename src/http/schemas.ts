@@ -2,7 +2,7 @@
 // (snake_case; camelCase where the alternative shape of docs/api.md says so). Exported by name so the
 // OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
-import { affiliateStatus, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, eventType, inDateRange, MAX_OFFSET, payoutMethod, referralStatus } from '../core/schemas.js'
+import { affiliateStatus, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
 
 const str = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`))
 const email = v.pipe(v.string('must be a string'), v.maxLength(254, 'must be at most 254 characters'))
@@ -210,4 +210,12 @@ export const listDeliveriesQuery = v.strictObject({
   offset,
   status: v.optional(v.picklist(['pending', 'delivering', 'succeeded', 'failed'], 'must be pending, delivering, succeeded or failed')),
   event_type: v.optional(eventType),
+})
+
+/** GET /provider-events (both shapes): paged, filtered by provider, status and reference. */
+export const listProviderEventsQuery = v.strictObject({
+  ...listQueryAlternative.entries,
+  provider: v.optional(providerName),
+  status: v.optional(providerEventStatus),
+  reference: v.optional(v.pipe(v.string(), v.maxLength(255, 'must be at most 255 characters'))),
 })

@@ -52,9 +52,11 @@ export function alternativeAttempt(attempt: DeliveryAttempt): unknown {
   }
 }
 
-/** A delivery with its attempts, oldest first (`attempt_history` / `attemptHistory`). */
-export function deliveryDetail(delivery: Delivery, attempts: DeliveryAttempt[], alt: boolean): unknown {
-  return alt
-    ? { ...alternativeDelivery(delivery), attemptHistory: attempts.map(alternativeAttempt) }
-    : { ...primaryDelivery(delivery), attempt_history: attempts.map(primaryAttempt) }
+/** A delivery with its attempts, oldest first. */
+export function primaryDeliveryDetail(delivery: Delivery, attempts: DeliveryAttempt[]): unknown {
+  return { ...primaryDelivery(delivery), attempt_history: attempts.map(primaryAttempt) }
+}
+
+export function alternativeDeliveryDetail(delivery: Delivery, attempts: DeliveryAttempt[]): unknown {
+  return { ...alternativeDelivery(delivery), attemptHistory: attempts.map(alternativeAttempt) }
 }

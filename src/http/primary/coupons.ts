@@ -1,0 +1,81 @@
+// /coupons in the primary shape: list (filter by affiliate_id, coupon_code, status), create,
+// retrieve, update, delete.
+import type * as v from 'valibot'
+import { processorCouponId } from '../coupon-ids.js'
+import { defined, defineRoute, page, pathId } from '../route.js'
+import * as R from '../response-schemas.js'
+import { createCouponBody, listCouponsQuery, updateCouponBody } from '../schemas.js'
+import { primaryCoupon, primaryData, primaryList } from '../shapes/primary.js'
+
+/** The same route in both shapes. */
+export const deleteCoupon = defineRoute({
+  method: 'DELETE',
+  path: '/coupons/:id',
+  scope: 'coupons:write',
+  summary: 'Delete a coupon',
+  responses: { 204: null },
+  errors: [400, 404],
+  async run({ api, params }) {
+    await api.coupons.delete(pathId(params.id, 'coupon'))
+    return { status: 204 }
+  },
+})
+
+export const couponRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/coupons',
+    scope: 'coupons:read',
+    summary: 'List coupons',
+    query: listCouponsQuery,
+    responses: { 200: R.couponList },
+    errors: [400],
+    async run({ api, query }) {
+      const result = await api.coupons.list(defined({ limit: query.limit, offset: query.offset, affiliateId: query.affiliate_id, code: query.coupon_code, status: query.status }))
+      return { status: 200, body: primaryList(result.items.map(primaryCoupon), page(result)) }
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/coupons',
+    scope: 'coupons:write',
+    summary: 'Create a coupon',
+    body: createCouponBody,
+    responses: { 201: R.couponResponse },
+    errors: [400, 404, 409],
+    async run({ api, body }) {
+      const view = await api.coupons.create(defined({ affiliateId: body.affiliate_id, code: body.coupon_code, status: body.status, processorCouponId: processorCouponId(body) }))
+      return { status: 201, body: primaryData(primaryCoupon(view)) }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/coupons/:id',
+    scope: 'coupons:read',
+    summary: 'Retrieve a coupon',
+    responses: { 200: R.couponResponse },
+    errors: [400, 404],
+    async run({ api, params }) {
+      return { status: 200, body: primaryData(primaryCoupon(await api.coupons.get(pathId(params.id, 'coupon')))) }
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/coupons/:id',
+    scope: 'coupons:write',
+    summary: 'Update a coupon',
+    body: updateCouponBody,
+    responses: { 200: R.couponResponse },
+    errors: [400, 404, 409],
+    async run({ api, params, body }) {
+      const view = await api.coupons.update(pathId(params.id, 'coupon'), couponChanges(body))
+      return { status: 200, body: primaryData(primaryCoupon(view)) }
+    },
+  }),
+  deleteCoupon,
+] as const
+
+/** The core's update input from the PUT /coupons/:id body (the same body in both shapes). */
+export function couponChanges(body: v.InferOutput<typeof updateCouponBody>) {
+  return defined({ affiliateId: body.affiliate_id, code: body.coupon_code, status: body.status, processorCouponId: processorCouponId(body) })
+}
