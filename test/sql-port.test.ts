@@ -1,8 +1,8 @@
 // Port-level behaviour the conformance suite does not reach (outbox, idempotency keys, rate-limit
 // store, cascading deletes, list filters), run on memory (the reference), PGlite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { memoryStorage } from '../src/adapters/memory.js'
-import { pgliteStorage } from '../src/adapters/pglite.js'
+import { memoryStorage } from '../src/adapters/memory/index.js'
+import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import type { Affiliate, EventType, StoragePort } from '../src/index.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
