@@ -3,6 +3,7 @@ import { defineConfig } from 'tsup'
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    storage: 'src/storage.ts',
     'adapters/memory': 'src/adapters/memory/index.ts',
     'http/index': 'src/http/index.ts',
     webhooks: 'src/webhooks/index.ts',
