@@ -65,6 +65,61 @@ export function storagePortCases(context: CaseContext): void {
       expect((await program.webhooks.deliveries({ endpointId: endpoint.id })).total).toBe(2)
     })
 
+    it('deletes an affiliate of its own project only, with its conversions, coupons, clicks and payouts, detaching its referred users and sub-affiliates; a rolled-back delete puts all of it back', async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const window = { limit: 10, offset: 0 }
+      const parent = await program.affiliates.create({ email: 'parent@example.com', referralCode: 'parent' })
+      const child = await storage.affiliates.insert({
+        projectId,
+        email: 'child@example.com',
+        name: null,
+        referralCode: 'child',
+        status: 'active',
+        partnerSlug: null,
+        paymentMethod: null,
+        paymentDetails: null,
+        payoutMethod: null,
+        paypalEmail: null,
+        wiseDetails: null,
+        parentId: parent.id,
+        customFields: null,
+        createdAt: new Date(),
+        totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
+      })
+      await program.trackClick({ referralCode: 'parent' })
+      await program.coupons.create({ affiliateId: parent.id, code: 'PARENT10' })
+      await program.conversions.create({ type: 'purchase', affiliateId: parent.id, baseValue: 100, email: 'buyer@example.com' })
+      await program.payouts.create({ affiliateId: parent.id, amount: 10 })
+      const owned = async () => ({
+        conversions: (await storage.conversions.list(projectId, window)).total,
+        coupons: (await storage.coupons.list(projectId, window)).total,
+        payouts: (await storage.payouts.list(projectId, window)).total,
+        referredBy: (await storage.referrals.getByEmail(projectId, 'buyer@example.com'))?.affiliateId,
+        childParent: (await storage.affiliates.get(projectId, child.id))?.parentId,
+      })
+      const before = { conversions: 1, coupons: 1, payouts: 1, referredBy: parent.id, childParent: parent.id }
+      expect(await owned()).toEqual(before)
+
+      expect(await storage.affiliates.delete('another-project', parent.id)).toBe(false)
+      const undone = new Error('undone')
+      const caught = await storage
+        .transaction(async (tx) => {
+          expect(await tx.affiliates.delete(projectId, parent.id)).toBe(true)
+          expect(await tx.affiliates.get(projectId, child.id)).toMatchObject({ parentId: null })
+          throw undone
+        })
+        .catch((error: unknown) => error)
+      expect(caught).toBe(undone)
+      expect(await storage.affiliates.get(projectId, parent.id)).toMatchObject({ id: parent.id, totals: { clicks: 1 } })
+      expect(await owned()).toEqual(before)
+
+      expect(await storage.affiliates.delete(projectId, parent.id)).toBe(true)
+      expect(await storage.affiliates.get(projectId, parent.id)).toBeNull()
+      expect(await owned()).toEqual({ conversions: 0, coupons: 0, payouts: 0, referredBy: null, childParent: null })
+      expect(await storage.affiliates.delete(projectId, parent.id)).toBe(false)
+    })
+
     it('keeps bigint money and dates exactly through a round trip', async () => {
       const { program, storage } = await context.program()
       const affiliate = await program.affiliates.create({ email: 'exact@example.com' })
