@@ -1,6 +1,7 @@
 // The storage port itself: transactions commit together or not at all.
 import { describe, expect, it } from 'vitest'
 import type { CaseContext } from './harness.js'
+import { affiliateRow } from './helpers.js'
 
 export function storagePortCases(context: CaseContext): void {
   describe('storage port', () => {
@@ -10,23 +11,7 @@ export function storagePortCases(context: CaseContext): void {
       const failure = new Error('boom')
       const caught = await storage
         .transaction(async (tx) => {
-          const affiliate = await tx.affiliates.insert({
-            projectId,
-            email: 'tx@example.com',
-            name: null,
-            referralCode: 'txcode',
-            status: 'active',
-            partnerSlug: null,
-            paymentMethod: null,
-            paymentDetails: null,
-            payoutMethod: null,
-            paypalEmail: null,
-            wiseDetails: null,
-            parentId: null,
-            customFields: null,
-            createdAt: new Date(),
-            totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
-          })
+          const affiliate = await tx.affiliates.insert(affiliateRow(projectId, 'tx@example.com', { referralCode: 'txcode' }))
           await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 5 })
           await tx.referrals.insert({ projectId, email: 'txr@example.com', affiliateId: affiliate.id, conversionStatus: 'pending', conversionDate: null, firstPurchaseAt: null, createdAt: new Date() })
           throw failure
@@ -70,23 +55,7 @@ export function storagePortCases(context: CaseContext): void {
       const projectId = program.projectId
       const window = { limit: 10, offset: 0 }
       const parent = await program.affiliates.create({ email: 'parent@example.com', referralCode: 'parent' })
-      const child = await storage.affiliates.insert({
-        projectId,
-        email: 'child@example.com',
-        name: null,
-        referralCode: 'child',
-        status: 'active',
-        partnerSlug: null,
-        paymentMethod: null,
-        paymentDetails: null,
-        payoutMethod: null,
-        paypalEmail: null,
-        wiseDetails: null,
-        parentId: parent.id,
-        customFields: null,
-        createdAt: new Date(),
-        totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
-      })
+      const child = await storage.affiliates.insert(affiliateRow(projectId, 'child@example.com', { parentId: parent.id }))
       await program.trackClick({ referralCode: 'parent' })
       await program.coupons.create({ affiliateId: parent.id, code: 'PARENT10' })
       await program.conversions.create({ type: 'purchase', affiliateId: parent.id, baseValue: 100, email: 'buyer@example.com' })
