@@ -3,11 +3,12 @@ import { defineConfig } from 'tsup'
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
-    'adapters/memory': 'src/adapters/memory.ts',
+    storage: 'src/storage.ts',
+    'adapters/memory': 'src/adapters/memory/index.ts',
     'http/index': 'src/http/index.ts',
     webhooks: 'src/webhooks/index.ts',
-    'adapters/pglite': 'src/adapters/pglite.ts',
-    'adapters/postgres': 'src/adapters/postgres.ts',
+    'adapters/pglite': 'src/adapters/pglite/index.ts',
+    'adapters/postgres': 'src/adapters/postgres/index.ts',
     'client/index': 'src/client/index.ts',
     'providers/stripe': 'src/providers/stripe/index.ts',
     'providers/paddle': 'src/providers/paddle/index.ts',

@@ -5,7 +5,7 @@ export default defineConfig({
   // Examples import the package by name; tests run them against the sources.
   resolve: {
     alias: [
-      { find: /^affiliate-kit\/memory$/, replacement: fileURLToPath(new URL('./src/adapters/memory.ts', import.meta.url)) },
+      { find: /^affiliate-kit\/memory$/, replacement: fileURLToPath(new URL('./src/adapters/memory/index.ts', import.meta.url)) },
       { find: /^affiliate-kit\/http$/, replacement: fileURLToPath(new URL('./src/http/index.ts', import.meta.url)) },
       { find: /^affiliate-kit$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
     ],

@@ -1,4 +1,5 @@
-// affiliate-kit: the core. Adapters, HTTP and webhooks live in their own entry points.
+// affiliate-kit: what an app needs to run a program. Adapters, HTTP, webhooks and the storage
+// port for adapter authors (affiliate-kit/storage) live in their own entry points.
 import { createAffiliateProgram as createCoreProgram, type AffiliateProgram, type AffiliateProgramOptions } from './core/program.js'
 import { createWebhookRunner, type WebhookRunnerOptions } from './webhooks/runner.js'
 import { observedRunnerOptions } from './ops/delivery-log.js'
@@ -39,8 +40,7 @@ export { hasScope } from './core/keys.js'
 export type { ApiKeyView, VerifiedKey } from './core/keys.js'
 export { gcra } from './core/rate-limit.js'
 export type { RateLimitDecision } from './core/rate-limit.js'
-export { UniqueViolation } from './core/storage.js'
-export type * from './core/storage.js'
+export type { RateLimitStore, StoragePort } from './core/storage.js'
 export type * from './core/types.js'
 export { EVENT_TYPES, SCOPES } from './core/types.js'
 export type * from './core/views.js'

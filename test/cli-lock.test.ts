@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { pgliteStorage } from '../src/adapters/pglite.js'
+import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { api, run, runToEnd } from './cli/process.js'
 import { freshDatabase } from './cli/postgres-database.js'
 import { tempDirs } from './cli/temp-dirs.js'

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { pgliteStorage } from '../src/adapters/pglite.js'
+import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { createAffiliateProgram } from '../src/index.js'
 import { api, run } from './cli/process.js'
 import { tempDirs } from './cli/temp-dirs.js'

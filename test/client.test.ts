@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { memoryStorage } from '../src/adapters/memory.js'
+import { memoryStorage } from '../src/adapters/memory/index.js'
 import { ApiError, createClient, type Client } from '../src/client/index.js'
 import { createHandler, toNodeHandler, type HandlerOptions } from '../src/http/index.js'
 import { createAffiliateProgram } from '../src/index.js'

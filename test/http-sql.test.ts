@@ -1,7 +1,7 @@
 // The handler over PGlite: the SQL limiter store is shared by every program (process) using the
 // storage, and an Idempotency-Key claimed through one handler is seen by another.
 import { expect, test } from 'vitest'
-import { pgliteStorage } from '../src/adapters/pglite.js'
+import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { createAffiliateProgram } from '../src/index.js'
 import { createHandler } from '../src/http/index.js'
 import { caller } from './http/helpers.js'

@@ -50,6 +50,28 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     expect(required.toString().trim()).toBe('function function')
   })
 
+  it('ships affiliate-kit/storage for adapter authors: a UniqueViolation thrown by a custom adapter is a 409 conflict to the app (ESM and CommonJS)', () => {
+    // An adapter of the author's own (here: memory storage wrapped) reports a taken project name.
+    const script = (load: (name: string) => string) => `
+      ${load('affiliate-kit')}
+      ${load('affiliate-kit/memory')}
+      ${load('affiliate-kit/storage')}
+      const base = memoryStorage()
+      const insert = (project) => (project.name === 'taken' ? Promise.reject(new UniqueViolation('project_name')) : base.projects.insert(project))
+      const storage = { ...base, projects: { ...base.projects, insert } }
+      createAffiliateProgram({ storage })
+        .then((program) => program.projects.create({ name: 'taken' }))
+        .then(() => console.log('created'), (error) => console.log(JSON.stringify({ code: error.code, field: error.field })))
+        .then(() => process.exit(0))`
+    const names: Record<string, string> = { 'affiliate-kit': 'createAffiliateProgram', 'affiliate-kit/memory': 'memoryStorage', 'affiliate-kit/storage': 'UniqueViolation' }
+    writeFileSync(join(work, 'adapter.mjs'), script((name) => `import { ${names[name]} } from '${name}'`))
+    writeFileSync(join(work, 'adapter.cjs'), script((name) => `const { ${names[name]} } = require('${name}')`))
+    for (const file of ['adapter.mjs', 'adapter.cjs']) {
+      const output = execFileSync(process.execPath, [file], { cwd: work }).toString().trim()
+      expect(JSON.parse(output)).toEqual({ code: 'conflict', field: 'name' })
+    }
+  })
+
   it('serves the README walk-through and delivers a signed webhook', async () => {
     const { port } = receiver.address() as AddressInfo
     writeFileSync(

@@ -1,5 +1,5 @@
 // The conformance suite against PGlite (in memory).
-import { pgliteStorage } from '../src/adapters/pglite.js'
+import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { runStorageConformance } from './conformance/index.js'
 
 runStorageConformance({

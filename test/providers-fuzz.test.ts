@@ -1,7 +1,7 @@
 // No signed body makes a provider handler answer 500: every field of every scenario event, in turn
 // replaced by null, text, a negative, a huge number, an object or an array, answers 200 or 400.
 import { describe, expect, it } from 'vitest'
-import { memoryStorage } from '../src/adapters/memory.js'
+import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAffiliateProgram, testClock } from '../src/index.js'
 import { lemonSqueezyScenario } from './providers/lemon-squeezy-scenario.js'
 import { paddleScenario } from './providers/paddle-scenario.js'

@@ -3,7 +3,7 @@
 // a changed body answer 400 and write nothing.
 import { NodeRuntime, Webhooks } from '@paddle/paddle-node-sdk'
 import { describe, expect, it } from 'vitest'
-import { memoryStorage } from '../src/adapters/memory.js'
+import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAffiliateProgram, systemClock, testClock, type Clock } from '../src/index.js'
 import { lemonSqueezyHandler } from '../src/providers/lemon-squeezy/index.js'
 import { paddleHandler } from '../src/providers/paddle/index.js'

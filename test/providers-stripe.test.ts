@@ -3,7 +3,7 @@
 // 400 and writes nothing; re-deliveries and unknown types are 200 and recorded.
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { memoryStorage } from '../src/adapters/memory.js'
+import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAffiliateProgram, testClock } from '../src/index.js'
 import { createHandler } from '../src/http/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'

@@ -1,10 +1,11 @@
 // Port-level behaviour the conformance suite does not reach (outbox, idempotency keys, rate-limit
 // store, cascading deletes, list filters), run on memory (the reference), PGlite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { memoryStorage } from '../src/adapters/memory.js'
-import { pgliteStorage } from '../src/adapters/pglite.js'
+import { memoryStorage } from '../src/adapters/memory/index.js'
+import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import type { Affiliate, EventType, StoragePort } from '../src/index.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
+import { affiliateRow as sharedAffiliateRow } from './conformance/helpers.js'
 
 const adapters: Array<{ name: string; skip?: string; make: () => { storage: StoragePort; cleanup: () => Promise<void> } }> = [
   { name: 'memory', make: () => ({ storage: memoryStorage(), cleanup: async () => {} }) },
@@ -21,26 +22,7 @@ const adapters: Array<{ name: string; skip?: string; make: () => { storage: Stor
 const at = (iso: string) => new Date(`2026-01-01T${iso}Z`)
 let projectCounter = 0
 
-function affiliateRow(projectId: string, email: string, extra: Partial<Affiliate> = {}) {
-  return {
-    projectId,
-    email,
-    name: null,
-    referralCode: email.split('@')[0]!,
-    status: 'active' as const,
-    partnerSlug: null,
-    paymentMethod: null,
-    paymentDetails: null,
-    payoutMethod: null,
-    paypalEmail: null,
-    wiseDetails: null,
-    parentId: null,
-    customFields: null,
-    createdAt: at('00:00:00'),
-    totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
-    ...extra,
-  }
-}
+const affiliateRow = (projectId: string, email: string, extra: Partial<Affiliate> = {}) => sharedAffiliateRow(projectId, email, { createdAt: at('00:00:00'), ...extra })
 
 for (const adapter of adapters) {
   const suite = adapter.skip ? describe.skip : describe

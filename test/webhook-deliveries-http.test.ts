@@ -4,7 +4,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { memoryStorage } from '../src/adapters/memory.js'
+import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createClient } from '../src/client/index.js'
 import { createHandler, toNodeHandler } from '../src/http/index.js'
 import { createAffiliateProgram, testClock } from '../src/index.js'

@@ -1,11 +1,11 @@
 // The SSRF guard (docs/webhooks.md "Private networks"): literal private hosts refused at save time, and the address
-// actually connected to checked at send time; plus test deliveries (sendTestDelivery).
+// actually connected to checked at send time; plus test deliveries (webhooks.test).
 import { lookup } from 'node:dns/promises'
 import { hostname } from 'node:os'
 import { verify as octokitVerify } from '@octokit/webhooks-methods'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EVENT_TYPES } from '../src/index.js'
-import { isForbiddenAddress, sendTestDelivery } from '../src/webhooks/index.js'
+import { isForbiddenAddress } from '../src/webhooks/index.js'
 import { answer, closedPort, signUp, startReceiver, webhookProgram, type Receiver } from './webhooks-helpers.js'
 
 const receivers: Receiver[] = []
@@ -94,7 +94,7 @@ describe('test delivery', () => {
     const { program } = await webhookProgram()
     const hook = await receiver(answer(200, 'thanks'))
     const endpoint = await program.webhooks.create({ url: hook.url, events: ['payout.created'], secret: 's3cret' })
-    const result = await sendTestDelivery(program, endpoint.id, type)
+    const result = await program.webhooks.test(endpoint.id, type)
     expect(result).toEqual({ success: true, status: 200, response: 'thanks' })
     expect(hook.requests).toHaveLength(1)
     const request = hook.requests[0]!
@@ -114,13 +114,13 @@ describe('test delivery', () => {
     const { program } = await webhookProgram()
     const hook = await receiver(answer(500, 'nope'))
     const endpoint = await program.webhooks.create({ url: hook.url, events: ['payout.created'] })
-    expect(await sendTestDelivery(program, endpoint.id, 'payout.created')).toEqual({ success: false, status: 500, response: 'nope' })
+    expect(await program.webhooks.test(endpoint.id, 'payout.created')).toEqual({ success: false, status: 500, response: 'nope' })
     expect((await program.webhooks.deliveries()).items[0]).toMatchObject({ status: 'failed', attempts: 1 })
     expect(await program.webhooks.dispatch()).toBe(0)
 
     const port = await closedPort()
     await program.webhooks.update(endpoint.id, { url: `http://127.0.0.1:${port}/x` })
-    const refused = await sendTestDelivery(program, endpoint.id, 'referral_converted')
+    const refused = await program.webhooks.test(endpoint.id, 'referral_converted')
     expect(refused).toMatchObject({ success: false, status: 0 })
     expect(refused.response).toMatch(/ECONNREFUSED/)
   })
@@ -129,11 +129,11 @@ describe('test delivery', () => {
     const { program } = await webhookProgram()
     const hook = await receiver()
     const endpoint = await program.webhooks.create({ url: hook.url, events: ['payout.created'] })
-    await expect(sendTestDelivery(program, endpoint.id, 'nonsense' as never)).rejects.toMatchObject({ code: 'invalid_request', field: 'eventType' })
+    await expect(program.webhooks.test(endpoint.id, 'nonsense' as never)).rejects.toMatchObject({ code: 'invalid_request', field: 'eventType' })
     const other = await program.projects.create({ name: 'elsewhere' })
-    await expect(sendTestDelivery(program.project(other.id), endpoint.id, 'payout.created')).rejects.toMatchObject({ code: 'not_found' })
-    await expect(sendTestDelivery(program, 424242, 'payout.created')).rejects.toMatchObject({ code: 'not_found' })
-    await expect(sendTestDelivery(program, -1, 'payout.created')).rejects.toMatchObject({ code: 'invalid_request', field: 'webhookId' })
+    await expect(program.project(other.id).webhooks.test(endpoint.id, 'payout.created')).rejects.toMatchObject({ code: 'not_found' })
+    await expect(program.webhooks.test(424242, 'payout.created')).rejects.toMatchObject({ code: 'not_found' })
+    await expect(program.webhooks.test(-1, 'payout.created')).rejects.toMatchObject({ code: 'invalid_request', field: 'webhookId' })
     expect(hook.requests).toHaveLength(0)
     expect((await program.webhooks.deliveries()).total).toBe(0)
   })

@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAffiliateProgram, testClock, type AffiliateProgram, type TestClock } from '../src/index.js'
-import { memoryStorage } from '../src/adapters/memory.js'
+import { memoryStorage } from '../src/adapters/memory/index.js'
 import type { WebhookRunnerOptions } from '../src/webhooks/index.js'
 
 export interface ReceivedRequest {

@@ -31,11 +31,11 @@ interface Opened {
 export async function openStorage(target: string | undefined, sql: SqlStorageOptions = {}): Promise<Opened> {
   if (target === undefined || target.startsWith('file:') || target.startsWith('pglite:')) {
     const dataDir = resolve(target?.replace(/^(file|pglite):(\/\/)?/, '') || DEFAULT_DATA_DIR)
-    const { pgliteStorage } = await import('../adapters/pglite.js')
+    const { pgliteStorage } = await import('../adapters/pglite/index.js')
     return { storage: pgliteStorage({ ...sql, dataDir }), description: `embedded PGlite in ${dataDir}`, dataDir, explain: (error) => error }
   }
   if (target === 'memory') {
-    const { memoryStorage } = await import('../adapters/memory.js')
+    const { memoryStorage } = await import('../adapters/memory/index.js')
     return { storage: memoryStorage(), description: 'memory (nothing is kept after exit)', explain: (error) => error }
   }
   if (/^postgres(ql)?:\/\//.test(target)) return openPostgres(target, sql)
@@ -47,9 +47,9 @@ async function openPostgres(target: string, sql: SqlStorageOptions): Promise<Ope
     throw new CliError(`the database URL ${redactUrl(target)} is malformed; percent-encode special characters in the user and password (@ as %40, : as %3A, / as %2F, # as %23)`)
   }
   const url = new URL(target)
-  let postgresStorage: typeof import('../adapters/postgres.js').postgresStorage
+  let postgresStorage: typeof import('../adapters/postgres/index.js').postgresStorage
   try {
-    ;({ postgresStorage } = await import('../adapters/postgres.js'))
+    ;({ postgresStorage } = await import('../adapters/postgres/index.js'))
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && /'pg'/.test((error as Error).message)) {
       throw new CliError('PostgreSQL needs the pg package beside affiliate-kit: run "npm i pg"')

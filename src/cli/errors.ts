@@ -2,7 +2,7 @@
 // a password (database URLs are redacted wherever they appear). Known failures become CliError
 // where they happen; this file turns anything else into the best line it can.
 import { AffiliateError } from '../core/errors.js'
-import { DataDirLockedError } from '../adapters/data-dir-lock.js'
+import { DataDirLockedError } from '../adapters/pglite/data-dir-lock.js'
 
 /** A failure the user can fix; the message is the whole line. Exit code 2: argv could not be read. */
 export class CliError extends Error {

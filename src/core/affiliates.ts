@@ -173,5 +173,3 @@ export function affiliatesService(ctx: ProjectContext) {
     },
   }
 }
-
-export type AffiliatesService = ReturnType<typeof affiliatesService>

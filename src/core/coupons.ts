@@ -85,5 +85,3 @@ export function couponsService(ctx: ProjectContext) {
     },
   }
 }
-
-export type CouponsService = ReturnType<typeof couponsService>

@@ -1,11 +1,6 @@
 // Typed errors of the core. The HTTP layer maps `code` to a status with one table.
 
-export type AffiliateErrorCode =
-  | 'invalid_request'
-  | 'not_found'
-  | 'conflict'
-  | 'authentication_error'
-  | 'permission_denied'
+export type AffiliateErrorCode = 'invalid_request' | 'not_found' | 'conflict'
 
 /** Names an input field: the core's own (camelCase) name, or the wire name a caller such as the HTTP layer uses. */
 export type FieldNames = (field: string) => string

@@ -103,5 +103,3 @@ export function keysService(ctx: ProjectContext) {
     },
   }
 }
-
-export type KeysService = ReturnType<typeof keysService>

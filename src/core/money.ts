@@ -16,8 +16,6 @@ export function minorDigits(currency: string): number {
   return 2
 }
 
-export const CURRENCY_PATTERN = /^[A-Z]{3}$/
-
 /** An exact decimal: value = units / 10^scale. */
 export interface Decimal {
   units: bigint

@@ -85,5 +85,3 @@ export function payoutsService(ctx: ProjectContext) {
     },
   }
 }
-
-export type PayoutsService = ReturnType<typeof payoutsService>

@@ -135,5 +135,3 @@ export function referralsService(ctx: ProjectContext) {
     },
   }
 }
-
-export type ReferralsService = ReturnType<typeof referralsService>

@@ -169,5 +169,3 @@ export function webhookEndpointsService(ctx: ProjectContext) {
     },
   }
 }
-
-export type WebhookEndpointsService = ReturnType<typeof webhookEndpointsService>

@@ -4,6 +4,8 @@ import { AffiliateError, type AffiliateErrorCode, type FieldNames } from '../cor
 
 export type HttpErrorCode =
   | AffiliateErrorCode
+  | 'authentication_error'
+  | 'permission_denied'
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'

@@ -1,7 +1,6 @@
 // POST {api root}/project/{projectId}/webhooks/{webhookId}/test (docs/api.md "Webhook test delivery"):
 // outside the versioned base path, the same in both shapes; the key must belong to that project
 // (else 404) and hold webhooks:write.
-import { sendTestDelivery } from '../webhooks/test-delivery.js'
 import { defineRoute, pathId } from './route.js'
 import * as R from './response-schemas.js'
 import { webhookTestBody } from './schemas.js'
@@ -17,7 +16,7 @@ export const webhookTestRoute = defineRoute({
   async run({ api, params, body }) {
     const webhookId = pathId(params.webhookId, 'webhook')
     await api.webhooks.get(webhookId)
-    const result = await sendTestDelivery(api, webhookId, body.eventType)
+    const result = await api.webhooks.test(webhookId, body.eventType)
     return { status: 200, body: { success: result.success, status: result.status, response: result.response } }
   },
 })

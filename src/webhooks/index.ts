@@ -4,7 +4,5 @@ export { signPayload, standardSignatureHeader, verifySignature, verifyStandardWe
 export type { RawBody, StandardVerifyOptions } from './signing.js'
 export { createWebhookRunner } from './runner.js'
 export type { AttemptReport, WebhookRunnerOptions } from './runner.js'
-export { sendTestDelivery } from './test-delivery.js'
-export type { TestDeliveryResult } from './test-delivery.js'
 export type { WebhookRunner } from '../core/program.js'
 export { isForbiddenAddress } from '../core/network.js'

@@ -1,6 +1,8 @@
-// Helpers shared by conformance cases: snapshots of a project's state, and its recorded events.
+// Helpers shared by conformance cases: snapshots of a project's state, its recorded events, and
+// affiliate rows to insert through the storage port.
 import { expect } from 'vitest'
 import type { AffiliateProgram, EventType, StoragePort } from '../../src/index.js'
+import type { Affiliate, Insert } from '../../src/storage.js'
 import { EVENT_TYPES } from '../../src/index.js'
 
 /** Everything a project's users can read, as JSON, to prove that a failed call changed nothing. */
@@ -41,4 +43,26 @@ export async function expectError(promise: Promise<unknown>, code: string, field
     (caught: unknown) => caught,
   )
   expect(error, `expected an error with code ${code}`).toMatchObject({ code, ...(field ? { field } : {}) })
+}
+
+/** A new affiliate row for `storage.affiliates.insert`: active, no totals, code from the email. */
+export function affiliateRow(projectId: string, email: string, extra: Partial<Insert<Affiliate>> = {}): Insert<Affiliate> {
+  return {
+    projectId,
+    email,
+    name: null,
+    referralCode: email.split('@')[0]!,
+    status: 'active',
+    partnerSlug: null,
+    paymentMethod: null,
+    paymentDetails: null,
+    payoutMethod: null,
+    paypalEmail: null,
+    wiseDetails: null,
+    parentId: null,
+    customFields: null,
+    createdAt: new Date(),
+    totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
+    ...extra,
+  }
 }

@@ -1,6 +1,7 @@
 // The storage port itself: transactions commit together or not at all.
 import { describe, expect, it } from 'vitest'
 import type { CaseContext } from './harness.js'
+import { affiliateRow } from './helpers.js'
 
 export function storagePortCases(context: CaseContext): void {
   describe('storage port', () => {
@@ -10,23 +11,7 @@ export function storagePortCases(context: CaseContext): void {
       const failure = new Error('boom')
       const caught = await storage
         .transaction(async (tx) => {
-          const affiliate = await tx.affiliates.insert({
-            projectId,
-            email: 'tx@example.com',
-            name: null,
-            referralCode: 'txcode',
-            status: 'active',
-            partnerSlug: null,
-            paymentMethod: null,
-            paymentDetails: null,
-            payoutMethod: null,
-            paypalEmail: null,
-            wiseDetails: null,
-            parentId: null,
-            customFields: null,
-            createdAt: new Date(),
-            totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
-          })
+          const affiliate = await tx.affiliates.insert(affiliateRow(projectId, 'tx@example.com', { referralCode: 'txcode' }))
           await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 5 })
           await tx.referrals.insert({ projectId, email: 'txr@example.com', affiliateId: affiliate.id, conversionStatus: 'pending', conversionDate: null, firstPurchaseAt: null, createdAt: new Date() })
           throw failure
@@ -63,6 +48,45 @@ export function storagePortCases(context: CaseContext): void {
       )
       expect(claimed.map((item) => item.event.body)).toEqual(['{"n":1}', '{"n":2}'])
       expect((await program.webhooks.deliveries({ endpointId: endpoint.id })).total).toBe(2)
+    })
+
+    it('deletes an affiliate of its own project only, with its conversions, coupons, clicks and payouts, detaching its referred users and sub-affiliates; a rolled-back delete puts all of it back', async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const window = { limit: 10, offset: 0 }
+      const parent = await program.affiliates.create({ email: 'parent@example.com', referralCode: 'parent' })
+      const child = await storage.affiliates.insert(affiliateRow(projectId, 'child@example.com', { parentId: parent.id }))
+      await program.trackClick({ referralCode: 'parent' })
+      await program.coupons.create({ affiliateId: parent.id, code: 'PARENT10' })
+      await program.conversions.create({ type: 'purchase', affiliateId: parent.id, baseValue: 100, email: 'buyer@example.com' })
+      await program.payouts.create({ affiliateId: parent.id, amount: 10 })
+      const owned = async () => ({
+        conversions: (await storage.conversions.list(projectId, window)).total,
+        coupons: (await storage.coupons.list(projectId, window)).total,
+        payouts: (await storage.payouts.list(projectId, window)).total,
+        referredBy: (await storage.referrals.getByEmail(projectId, 'buyer@example.com'))?.affiliateId,
+        childParent: (await storage.affiliates.get(projectId, child.id))?.parentId,
+      })
+      const before = { conversions: 1, coupons: 1, payouts: 1, referredBy: parent.id, childParent: parent.id }
+      expect(await owned()).toEqual(before)
+
+      expect(await storage.affiliates.delete('another-project', parent.id)).toBe(false)
+      const undone = new Error('undone')
+      const caught = await storage
+        .transaction(async (tx) => {
+          expect(await tx.affiliates.delete(projectId, parent.id)).toBe(true)
+          expect(await tx.affiliates.get(projectId, child.id)).toMatchObject({ parentId: null })
+          throw undone
+        })
+        .catch((error: unknown) => error)
+      expect(caught).toBe(undone)
+      expect(await storage.affiliates.get(projectId, parent.id)).toMatchObject({ id: parent.id, totals: { clicks: 1 } })
+      expect(await owned()).toEqual(before)
+
+      expect(await storage.affiliates.delete(projectId, parent.id)).toBe(true)
+      expect(await storage.affiliates.get(projectId, parent.id)).toBeNull()
+      expect(await owned()).toEqual({ conversions: 0, coupons: 0, payouts: 0, referredBy: null, childParent: null })
+      expect(await storage.affiliates.delete(projectId, parent.id)).toBe(false)
     })
 
     it('keeps bigint money and dates exactly through a round trip', async () => {

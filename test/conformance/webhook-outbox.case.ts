@@ -1,7 +1,7 @@
 // The webhook outbox at the port (what the dispatcher relies on): leases on claims, attempts,
 // manual requeue, and test deliveries (outbox.insertTestDelivery).
 import { describe, expect, it } from 'vitest'
-import type { ClaimedDelivery } from '../../src/index.js'
+import type { ClaimedDelivery } from '../../src/storage.js'
 import type { CaseContext } from './harness.js'
 
 export function webhookOutboxCases(context: CaseContext): void {

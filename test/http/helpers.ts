@@ -1,6 +1,6 @@
 // Helpers for the HTTP tests: a program over the memory adapter with a test clock, API keys, and
 // `call`, which sends a Request through the handler and parses the answer.
-import { memoryStorage } from '../../src/adapters/memory.js'
+import { memoryStorage } from '../../src/adapters/memory/index.js'
 import { testClock, type TestClock } from '../../src/core/clock.js'
 import { createAffiliateProgram, type AffiliateProgram, type StoragePort } from '../../src/index.js'
 import type { ProjectSettingsInput } from '../../src/core/schemas.js'

@@ -1,7 +1,7 @@
 // The three storages HTTP-level tests run against: memory, PGlite (in memory) and PostgreSQL on a
 // fresh schema (skipped, with the reason in the title, when DATABASE_URL is not set).
-import { memoryStorage } from '../../src/adapters/memory.js'
-import { pgliteStorage } from '../../src/adapters/pglite.js'
+import { memoryStorage } from '../../src/adapters/memory/index.js'
+import { pgliteStorage } from '../../src/adapters/pglite/index.js'
 import type { StoragePort } from '../../src/index.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from '../sql/pg-schema.js'
 

@@ -3,7 +3,7 @@
 // once and prints the answers' statuses as one JSON line.
 // Usage: node --import tsx test/providers/stripe-child.ts <json args>
 import { createInterface } from 'node:readline'
-import { postgresStorage } from '../../src/adapters/postgres.js'
+import { postgresStorage } from '../../src/adapters/postgres/index.js'
 import { createAffiliateProgram } from '../../src/index.js'
 import { stripeHandler } from '../../src/providers/stripe/index.js'
 

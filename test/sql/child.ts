@@ -2,8 +2,8 @@
 // instance), says "ready", waits for "go" on stdin, does its part and prints one JSON line.
 // Usage: node --import tsx test/sql/child.ts <mode> <json args>
 import { createInterface } from 'node:readline'
-import { pgliteStorage } from '../../src/adapters/pglite.js'
-import { postgresStorage } from '../../src/adapters/postgres.js'
+import { pgliteStorage } from '../../src/adapters/pglite/index.js'
+import { postgresStorage } from '../../src/adapters/postgres/index.js'
 import { createHandler } from '../../src/http/index.js'
 import { createAffiliateProgram, type StoragePort } from '../../src/index.js'
 

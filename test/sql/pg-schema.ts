@@ -1,6 +1,6 @@
 // Test helpers for PostgreSQL: a fresh schema per test file, dropped afterwards.
 import pg from 'pg'
-import { postgresStorage } from '../../src/adapters/postgres.js'
+import { postgresStorage } from '../../src/adapters/postgres/index.js'
 
 export const DATABASE_URL = process.env.DATABASE_URL
 

@@ -1,7 +1,7 @@
 // A dispatcher process for the multi-process webhook tests: postgres storage on the given schema,
 // program.webhooks.start() until a "stop" line arrives on stdin (or the parent kills it).
 // Usage: node --import tsx dispatcher-child.ts '{"schema":"...","project":"...","concurrency":16}'
-import { postgresStorage } from '../../src/adapters/postgres.js'
+import { postgresStorage } from '../../src/adapters/postgres/index.js'
 import { createAffiliateProgram } from '../../src/index.js'
 
 interface Args {

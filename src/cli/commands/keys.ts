@@ -1,7 +1,7 @@
 // `affiliate-kit keys create|list|revoke`: API keys in the database the server uses. On embedded
 // PGlite a running server holds the data directory, so they go through the server (key-socket.ts);
 // on PostgreSQL they open the database beside it (the server reads the key record on every request).
-import { DataDirLockedError } from '../../adapters/data-dir-lock.js'
+import { DataDirLockedError } from '../../adapters/pglite/data-dir-lock.js'
 import { SCOPES, type Scope } from '../../core/types.js'
 import type { Command, OptionValues } from '../command.js'
 import { DATABASE_HELP, withProgram } from '../database.js'

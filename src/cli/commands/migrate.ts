@@ -1,5 +1,5 @@
 // `affiliate-kit migrate`: creates or upgrades the tables, then exits (the server also does it).
-import { DataDirLockedError } from '../../adapters/data-dir-lock.js'
+import { DataDirLockedError } from '../../adapters/pglite/data-dir-lock.js'
 import type { Command } from '../command.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
 import { CliError } from '../errors.js'

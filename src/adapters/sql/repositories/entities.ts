@@ -11,7 +11,7 @@ import type {
   WebhookEndpointRepository,
 } from '../../../core/storage.js'
 import type { TotalsDelta } from '../../../core/types.js'
-import { atomic, decode, encode, run } from '../codec.js'
+import { decode, encode, run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import { affiliateTotals, type Tables } from '../tables.js'
 import type { EndpointCache } from './outbox.js'
@@ -96,19 +96,9 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: EndpointCac
       if (sets.length === 0) return
       await run(db, `UPDATE ${table.name} SET ${sets.join(', ')} WHERE project_id = $1 AND id = $2`, params)
     },
-    delete(projectId, id) {
-      return atomic(db, async (tx) => {
-        const params = [projectId, id]
-        const exists = await run(tx, `SELECT id FROM ${table.name} WHERE project_id = $1 AND id = $2 FOR UPDATE`, params)
-        if (exists.length === 0) return false
-        for (const name of [t.conversions.name, t.coupons.name, t.clicks.name, t.payouts.name]) {
-          await run(tx, `DELETE FROM ${name} WHERE project_id = $1 AND affiliate_id = $2`, params)
-        }
-        await run(tx, `UPDATE ${t.referrals.name} SET affiliate_id = NULL WHERE project_id = $1 AND affiliate_id = $2`, params)
-        await run(tx, `UPDATE ${table.name} SET parent_id = NULL WHERE project_id = $1 AND parent_id = $2`, params)
-        return table.delete(tx, projectId, id)
-      })
-    },
+    // Its conversions, coupons, clicks and payouts go and its referrals and sub-affiliates are
+    // detached by the foreign keys of migration 2, in this one statement.
+    delete: (projectId, id) => table.delete(db, projectId, id),
     list: (projectId, filter) => table.page(db, projectId, [['status = ANY(?::text[])', filter.statuses]], filter),
   }
 }
@@ -185,19 +175,7 @@ export function webhookEndpointRepository(db: SqlClient, t: Tables, cache: Endpo
       return rows.map((row) => table.read(row))
     },
     update: async (projectId, id, patch) => changed(await table.update(db, projectId, id, patch)),
-    delete(projectId, id) {
-      cache?.endpoints.clear()
-      return atomic(db, async (tx) => {
-        const params = [projectId, id]
-        await run(
-          tx,
-          `DELETE FROM ${t.attempts.name} WHERE delivery_id IN
-             (SELECT id FROM ${t.deliveries.name} WHERE project_id = $1 AND endpoint_id = $2)`,
-          params,
-        )
-        await run(tx, `DELETE FROM ${t.deliveries.name} WHERE project_id = $1 AND endpoint_id = $2`, params)
-        return table.delete(tx, projectId, id)
-      })
-    },
+    // Its deliveries and their attempts go by the foreign keys of migration 2.
+    delete: async (projectId, id) => changed(await table.delete(db, projectId, id)),
   }
 }

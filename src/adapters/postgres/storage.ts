@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import type { Pool, PoolConfig } from 'pg'
-import type { StoragePort } from '../core/storage.js'
-import { nestedClient, type SqlExecutor, type SqlRow } from './sql/executor.js'
-import { sqlStorage, type SqlStorageOptions } from './sql/storage.js'
+import type { StoragePort } from '../../core/storage.js'
+import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
+import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
 
 export type PostgresStorageOptions = SqlStorageOptions & {
   /**

@@ -1,10 +1,43 @@
 // memoryStorage(): the whole storage port in process memory, for tests and prototypes.
 // One async mutex serializes transactions; an undo log rolls back a transaction that throws.
-import type { RateLimitStore, StoragePort, StorageTx } from '../core/storage.js'
-import { Mutex } from './memory/mutex.js'
-import { repositories } from './memory/repositories.js'
-import { MemoryState, type CurrentLog } from './memory/state.js'
-import type { UndoLog } from './memory/table.js'
+import type { RateLimitStore, StoragePort, StorageTx } from '../../core/storage.js'
+import { Mutex } from './mutex.js'
+import { conversionRepository } from './repositories/conversions.js'
+import {
+  affiliateRepository,
+  apiKeyRepository,
+  clickRepository,
+  couponRepository,
+  payoutRepository,
+  projectRepository,
+  referralRepository,
+  webhookEndpointRepository,
+} from './repositories/entities.js'
+import { idempotencyRepository } from './repositories/idempotency.js'
+import { outboxRepository } from './repositories/outbox.js'
+import { providerEventRepository } from './repositories/provider-events.js'
+import { MemoryState, type CurrentLog } from './state.js'
+import type { UndoLog } from './table.js'
+
+function repositories(state: MemoryState, current: CurrentLog): StorageTx {
+  // Every write records its inverse in the running transaction's log.
+  const log = { push: (undo: () => void) => current.entries.push(undo) } as UndoLog
+  const { outbox, materializeOutbox } = outboxRepository(state, log)
+  return {
+    projects: projectRepository(state, log),
+    apiKeys: apiKeyRepository(state, log),
+    affiliates: affiliateRepository(state, log),
+    referrals: referralRepository(state, log),
+    conversions: conversionRepository(state, log),
+    coupons: couponRepository(state, log),
+    clicks: clickRepository(state, log),
+    payouts: payoutRepository(state, log),
+    webhookEndpoints: webhookEndpointRepository(state, log, materializeOutbox),
+    outbox,
+    idempotency: idempotencyRepository(state, log),
+    providerEvents: providerEventRepository(state, log),
+  }
+}
 
 /** Wraps every method of every repository so each root call runs as its own transaction. */
 function rootRepositories(run: <T>(fn: (tx: StorageTx) => Promise<T>) => Promise<T>): StorageTx {

@@ -1,9 +1,9 @@
 // The in-memory outbox: events noted at record time, turned into event and delivery rows by the
 // first outbox read; claims with leases, attempts, manual requeue, test deliveries.
-import type { OutboxRepository } from '../../core/storage.js'
-import type { Delivery } from '../../core/types.js'
-import { eventRow, found, inProject, type MemoryState } from './state.js'
-import { newestFirstPage, type UndoLog } from './table.js'
+import type { OutboxRepository } from '../../../core/storage.js'
+import type { Delivery } from '../../../core/types.js'
+import { eventRow, found, inProject, type MemoryState } from '../state.js'
+import { newestFirstPage, type UndoLog } from '../table.js'
 
 export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: OutboxRepository; materializeOutbox: () => void } {
   /** Stores the noted events and one pending delivery per endpoint each (see enqueue). */

@@ -3,13 +3,11 @@
 // mutex serializes our transactions with every other query, and it rolls back after errors.
 // A data directory is locked for as long as the storage is open (see data-dir-lock.ts).
 import { PGlite } from '@electric-sql/pglite'
-import type { StoragePort } from '../core/storage.js'
+import type { StoragePort } from '../../core/storage.js'
 import { lockDataDir } from './data-dir-lock.js'
-import { preparedQuery } from './sql/pglite-statements.js'
-import { nestedClient, type SqlExecutor, type SqlRow } from './sql/executor.js'
-import { sqlStorage, type SqlStorageOptions } from './sql/storage.js'
-
-export { DataDirLockedError } from './data-dir-lock.js'
+import { preparedQuery } from './prepared-statements.js'
+import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
+import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
 
 export interface PgliteStorageOptions extends SqlStorageOptions {
   /**

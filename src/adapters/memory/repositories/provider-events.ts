@@ -1,8 +1,8 @@
 // The in-memory provider-event log and provider links.
-import type { ProviderEventRepository } from '../../core/storage.js'
-import type { ProviderEvent, ProviderLink } from '../../core/types.js'
-import { found, inProject, setMapEntry, type MemoryState } from './state.js'
-import { newestFirstPage, type UndoLog } from './table.js'
+import type { ProviderEventRepository } from '../../../core/storage.js'
+import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
+import { found, inProject, setMapEntry, type MemoryState } from '../state.js'
+import { newestFirstPage, type UndoLog } from '../table.js'
 
 const linkKey = (link: Pick<ProviderLink, 'projectId' | 'provider' | 'kind' | 'externalId'>) =>
   `${link.projectId}|${link.provider}|${link.kind}|${link.externalId}`

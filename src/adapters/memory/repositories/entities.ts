@@ -1,31 +1,23 @@
-// The in-memory repositories of the storage port (the outbox lives in outbox.ts). Every write
-// goes through a Table, which records its inverse in the running transaction's undo log.
+// The in-memory repositories of the plain entities: projects, API keys, affiliates, referrals,
+// coupons, clicks, payouts and webhook endpoints. Every write goes through a Table, which records
+// its inverse in the running transaction's undo log.
 import type {
   AffiliateRepository,
   ApiKeyRepository,
   ClickRepository,
-  ConversionRepository,
   CouponRepository,
-  IdempotencyRepository,
   PayoutRepository,
   ProjectRepository,
   ReferralRepository,
-  StorageTx,
   WebhookEndpointRepository,
-} from '../../core/storage.js'
-import { UniqueViolation } from '../../core/storage.js'
-import type { AffiliateTotals, IdempotencyRecord } from '../../core/types.js'
-import { outboxRepository } from './outbox.js'
-import { providerEventRepository } from './provider-events.js'
-import { found, inProject, setMapEntry, withTotals, type CurrentLog, type MemoryState } from './state.js'
-import { newestFirstPage, type UndoLog } from './table.js'
+} from '../../../core/storage.js'
+import { UniqueViolation } from '../../../core/storage.js'
+import type { AffiliateTotals } from '../../../core/types.js'
+import { found, inProject, setMapEntry, withTotals, type MemoryState } from '../state.js'
+import { newestFirstPage, type UndoLog } from '../table.js'
 
-export function repositories(state: MemoryState, current: CurrentLog): StorageTx {
-  // Every write records its inverse in the running transaction's log.
-  const log = {
-    push: (undo: () => void) => current.entries.push(undo),
-  } as UndoLog
-  const projects: ProjectRepository = {
+export function projectRepository(state: MemoryState, log: UndoLog): ProjectRepository {
+  return {
     async insert(project) {
       for (const existing of state.projects.values()) {
         if (existing.name === project.name) throw new UniqueViolation('project_name')
@@ -48,8 +40,10 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
       return { ...updated }
     },
   }
+}
 
-  const apiKeys: ApiKeyRepository = {
+export function apiKeyRepository(state: MemoryState, log: UndoLog): ApiKeyRepository {
+  return {
     async insert(key) {
       return state.apiKeys.insert(key, log)
     },
@@ -66,8 +60,10 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
       return true
     },
   }
+}
 
-  const affiliates: AffiliateRepository = {
+export function affiliateRepository(state: MemoryState, log: UndoLog): AffiliateRepository {
+  return {
     async insert(affiliate) {
       return state.affiliates.insert(affiliate, log)
     },
@@ -126,8 +122,10 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
       return { items: page.items, total: page.total }
     },
   }
+}
 
-  const referrals: ReferralRepository = {
+export function referralRepository(state: MemoryState, log: UndoLog): ReferralRepository {
+  return {
     async insert(referral) {
       return state.referrals.insert(referral, log)
     },
@@ -155,82 +153,10 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
       return { items: page.items, total: page.total }
     },
   }
+}
 
-  const unpaid = (group: 'unpaidActive' | 'unpaidWithHold', projectId: string, affiliateId: number) =>
-    state.conversions.group(group, affiliateId).filter((row) => row.projectId === projectId)
-
-  const conversions: ConversionRepository = {
-    async insert(conversion) {
-      if (conversion.reference !== null) {
-        const existing = state.conversions.findUnique('conversion_reference', `${conversion.projectId}|${conversion.reference}`)
-        if (existing) return { inserted: false, existing }
-      }
-      return { inserted: true, conversion: state.conversions.insert(conversion, log) }
-    },
-    async get(projectId, id) {
-      return found(inProject(state.conversions.get(id), projectId))
-    },
-    async listChildren(projectId, parentId) {
-      return state.conversions
-        .group('parent', parentId)
-        .filter((row) => row.projectId === projectId)
-        .sort((a, b) => a.id - b.id)
-    },
-    async getByReference(projectId, reference) {
-      return found(state.conversions.findUnique('conversion_reference', `${projectId}|${reference}`))
-    },
-    async update(projectId, id, patch) {
-      const existing = inProject(state.conversions.get(id), projectId)
-      if (!existing) return null
-      const updated = { ...existing, ...patch }
-      state.conversions.replace(updated, log)
-      return updated
-    },
-    async delete(projectId, id) {
-      return inProject(state.conversions.get(id), projectId) ? state.conversions.remove(id, log) : false
-    },
-    async list(projectId, filter) {
-      const page = newestFirstPage(
-        state.conversions.group('project', projectId),
-        (row) =>
-          (filter.type === undefined || row.type === filter.type) &&
-          (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) &&
-          (filter.referredUserId === undefined || row.referredUserId === filter.referredUserId) &&
-          (filter.paid === undefined || row.paid === filter.paid) &&
-          (filter.from === undefined || row.createdAt >= filter.from) &&
-          (filter.to === undefined || row.createdAt < filter.to),
-        filter,
-      )
-      return { items: page.items, total: page.total }
-    },
-    async heldSummary(projectId, affiliateId, now) {
-      const at = now.getTime()
-      let amount = 0n
-      let nextReleaseAt: Date | null = null
-      for (const row of unpaid('unpaidWithHold', projectId, affiliateId)) {
-        if (row.holdUntil.getTime() <= at) continue
-        amount += row.value
-        if (nextReleaseAt === null || row.holdUntil.getTime() < nextReleaseAt.getTime()) nextReleaseAt = row.holdUntil
-      }
-      return { amount, nextReleaseAt }
-    },
-    async settleOldestFirst({ projectId, affiliateId, budget, now, payoutId }) {
-      const eligible = unpaid('unpaidActive', projectId, affiliateId)
-        .filter((row) => row.holdUntil <= now)
-        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
-      let amount = 0n
-      let count = 0
-      for (const row of eligible) {
-        if (amount + row.value > budget) break
-        amount += row.value
-        count += 1
-        state.conversions.replace({ ...row, paid: true, paidByPayoutId: payoutId }, log)
-      }
-      return { count, amount }
-    },
-  }
-
-  const coupons: CouponRepository = {
+export function couponRepository(state: MemoryState, log: UndoLog): CouponRepository {
+  return {
     async insert(coupon) {
       return state.coupons.insert(coupon, log)
     },
@@ -263,14 +189,18 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
       return { items: page.items, total: page.total }
     },
   }
+}
 
-  const clicks: ClickRepository = {
+export function clickRepository(state: MemoryState, log: UndoLog): ClickRepository {
+  return {
     async insert(click) {
       return state.clicks.insert(click, log)
     },
   }
+}
 
-  const payouts: PayoutRepository = {
+export function payoutRepository(state: MemoryState, log: UndoLog): PayoutRepository {
+  return {
     async insert(payout) {
       return state.payouts.insert(payout, log)
     },
@@ -290,8 +220,10 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
       return { items: page.items, total: page.total }
     },
   }
+}
 
-  const webhookEndpoints: WebhookEndpointRepository = {
+export function webhookEndpointRepository(state: MemoryState, log: UndoLog, materializeOutbox: () => void): WebhookEndpointRepository {
+  return {
     async insert(endpoint) {
       return state.endpoints.insert(endpoint, log)
     },
@@ -299,10 +231,7 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
       return found(inProject(state.endpoints.get(id), projectId))
     },
     async list(projectId) {
-      return state.endpoints
-        .group('project', projectId)
-        .sort((a, b) => a.id - b.id)
-        
+      return state.endpoints.group('project', projectId).sort((a, b) => a.id - b.id)
     },
     async update(projectId, id, patch) {
       const existing = inProject(state.endpoints.get(id), projectId)
@@ -320,53 +249,5 @@ export function repositories(state: MemoryState, current: CurrentLog): StorageTx
       }
       return state.endpoints.remove(id, log)
     },
-  }
-  const { outbox, materializeOutbox } = outboxRepository(state, log)
-
-  /** Whether `claim` may take the key of `existing` (see IdempotencyRepository.claim). */
-  const idempotencyKeyFree = (existing: IdempotencyRecord, claim: IdempotencyRecord): boolean =>
-    existing.expiresAt <= claim.createdAt ||
-    (existing.response === null && existing.fingerprint === claim.fingerprint && existing.leaseUntil <= claim.createdAt)
-
-  /** The record of the key when it is still the claim taken at `claimedAt`. */
-  const ownClaim = (projectId: string, key: string, claimedAt: Date): IdempotencyRecord | undefined => {
-    const existing = state.idempotency.get(`${projectId}|${key}`)
-    return existing?.createdAt.getTime() === claimedAt.getTime() ? existing : undefined
-  }
-
-  const idempotency: IdempotencyRepository = {
-    async claim(record) {
-      const key = `${record.projectId}|${record.key}`
-      const existing = state.idempotency.get(key)
-      if (existing && !idempotencyKeyFree(existing, record)) return { ...existing }
-      setMapEntry(state.idempotency, key, { ...record }, log)
-      return null
-    },
-    async renew(projectId, key, claimedAt, leaseUntil) {
-      const existing = ownClaim(projectId, key, claimedAt)
-      if (existing?.response === null) setMapEntry(state.idempotency, `${projectId}|${key}`, { ...existing, leaseUntil }, log)
-    },
-    async complete(projectId, key, claimedAt, response) {
-      const existing = ownClaim(projectId, key, claimedAt)
-      if (existing) setMapEntry(state.idempotency, `${projectId}|${key}`, { ...existing, response }, log)
-    },
-    async release(projectId, key, claimedAt) {
-      if (ownClaim(projectId, key, claimedAt)) setMapEntry(state.idempotency, `${projectId}|${key}`, undefined, log)
-    },
-  }
-
-  return {
-    projects,
-    apiKeys,
-    affiliates,
-    referrals,
-    conversions,
-    coupons,
-    clicks,
-    payouts,
-    webhookEndpoints,
-    outbox,
-    idempotency,
-    providerEvents: providerEventRepository(state, log),
   }
 }

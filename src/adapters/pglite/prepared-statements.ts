@@ -3,7 +3,7 @@
 // five, with no re-parsing. PGlite's own query() prepares every statement afresh.
 import { parse, protocol, type PGlite } from '@electric-sql/pglite'
 import { createHash } from 'node:crypto'
-import type { SqlRow } from './executor.js'
+import type { SqlRow } from '../sql/executor.js'
 
 const { serialize } = protocol
 const prepared = new WeakMap<PGlite, Map<string, { name: string; types: number[] }>>()

@@ -1,0 +1,81 @@
+// The in-memory conversions repository: idempotent insert by reference, the held balance and
+// oldest-first settling over the unpaid indexes.
+import type { ConversionRepository } from '../../../core/storage.js'
+import { found, inProject, type MemoryState } from '../state.js'
+import { newestFirstPage, type UndoLog } from '../table.js'
+
+const unpaid = (state: MemoryState, group: 'unpaidActive' | 'unpaidWithHold', projectId: string, affiliateId: number) =>
+  state.conversions.group(group, affiliateId).filter((row) => row.projectId === projectId)
+
+export function conversionRepository(state: MemoryState, log: UndoLog): ConversionRepository {
+  return {
+    async insert(conversion) {
+      if (conversion.reference !== null) {
+        const existing = state.conversions.findUnique('conversion_reference', `${conversion.projectId}|${conversion.reference}`)
+        if (existing) return { inserted: false, existing }
+      }
+      return { inserted: true, conversion: state.conversions.insert(conversion, log) }
+    },
+    async get(projectId, id) {
+      return found(inProject(state.conversions.get(id), projectId))
+    },
+    async listChildren(projectId, parentId) {
+      return state.conversions
+        .group('parent', parentId)
+        .filter((row) => row.projectId === projectId)
+        .sort((a, b) => a.id - b.id)
+    },
+    async getByReference(projectId, reference) {
+      return found(state.conversions.findUnique('conversion_reference', `${projectId}|${reference}`))
+    },
+    async update(projectId, id, patch) {
+      const existing = inProject(state.conversions.get(id), projectId)
+      if (!existing) return null
+      const updated = { ...existing, ...patch }
+      state.conversions.replace(updated, log)
+      return updated
+    },
+    async delete(projectId, id) {
+      return inProject(state.conversions.get(id), projectId) ? state.conversions.remove(id, log) : false
+    },
+    async list(projectId, filter) {
+      const page = newestFirstPage(
+        state.conversions.group('project', projectId),
+        (row) =>
+          (filter.type === undefined || row.type === filter.type) &&
+          (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) &&
+          (filter.referredUserId === undefined || row.referredUserId === filter.referredUserId) &&
+          (filter.paid === undefined || row.paid === filter.paid) &&
+          (filter.from === undefined || row.createdAt >= filter.from) &&
+          (filter.to === undefined || row.createdAt < filter.to),
+        filter,
+      )
+      return { items: page.items, total: page.total }
+    },
+    async heldSummary(projectId, affiliateId, now) {
+      const at = now.getTime()
+      let amount = 0n
+      let nextReleaseAt: Date | null = null
+      for (const row of unpaid(state, 'unpaidWithHold', projectId, affiliateId)) {
+        if (row.holdUntil.getTime() <= at) continue
+        amount += row.value
+        if (nextReleaseAt === null || row.holdUntil.getTime() < nextReleaseAt.getTime()) nextReleaseAt = row.holdUntil
+      }
+      return { amount, nextReleaseAt }
+    },
+    async settleOldestFirst({ projectId, affiliateId, budget, now, payoutId }) {
+      const eligible = unpaid(state, 'unpaidActive', projectId, affiliateId)
+        .filter((row) => row.holdUntil <= now)
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+      let amount = 0n
+      let count = 0
+      for (const row of eligible) {
+        if (amount + row.value > budget) break
+        amount += row.value
+        count += 1
+        state.conversions.replace({ ...row, paid: true, paidByPayoutId: payoutId }, log)
+      }
+      return { count, amount }
+    },
+  }
+}

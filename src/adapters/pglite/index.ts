@@ -1,0 +1,4 @@
+// affiliate-kit/pglite: the SQL storage over PGlite (embedded Postgres).
+export { DataDirLockedError } from './data-dir-lock.js'
+export { pgliteStorage } from './storage.js'
+export type { PgliteStorageOptions } from './storage.js'

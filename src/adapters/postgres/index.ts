@@ -1,0 +1,3 @@
+// affiliate-kit/postgres: the SQL storage over a node-postgres Pool.
+export { postgresStorage } from './storage.js'
+export type { PostgresStorageOptions } from './storage.js'
