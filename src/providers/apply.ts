@@ -57,10 +57,11 @@ export async function applyEvent(target: ApplyTarget, mapped: MappedEvent): Prom
   const links: Link[] = []
   const last = mapped.actions.length - 1
   for (const [index, action] of mapped.actions.entries()) {
-    // Only the last action's outcome is the event's: only it may be settled with its conversion.
-    const settle = target.settle
-    const settling = index === last && settle ? { ...target, settle: (tx: StorageTx, next: Outcome) => settle(tx, { ...next, wake: [...wake, ...next.wake], links: [...links, ...next.links] }) } : { ...target, settle: undefined }
-    const next = await applyAction(settling, action, mapped.occurredAt)
+    // Only the last action's outcome (with what the earlier ones wake and link) is the event's
+    // whole outcome, so only the last action may settle it with its conversion.
+    const settle = index === last ? target.settle : undefined
+    const whole = (next: Outcome): Outcome => ({ ...next, wake: [...wake, ...next.wake], links: [...links, ...next.links] })
+    const next = await applyAction({ ...target, settle: settle && ((tx, outcome) => settle(tx, whole(outcome))) }, action, mapped.occurredAt)
     wake.push(...next.wake)
     links.push(...next.links)
     if (!result || action.kind !== 'customer') result = next
