@@ -111,6 +111,15 @@ export interface CreateConversionResult {
   tier2: ConversionView | null
 }
 
+export interface CreateConversionOptions {
+  /**
+   * Runs inside the conversion's transaction once it is written (not when the reference is a
+   * duplicate): what it writes through `tx` commits or rolls back with the conversion, and its
+   * throw rolls the conversion back. For bookkeeping that must not outlive or miss the conversion.
+   */
+  inTransaction?: (tx: StorageTx, created: CreateConversionResult) => Promise<void>
+}
+
 export function conversionCreation(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
@@ -251,7 +260,7 @@ export function conversionCreation(ctx: ProjectContext) {
   }
 
   return {
-    async create(input: CreateConversionInput): Promise<CreateConversionResult> {
+    async create(input: CreateConversionInput, options: CreateConversionOptions = {}): Promise<CreateConversionResult> {
       const project = await ctx.project()
       const request = parseRequest(input, project)
       const currency = project.settings.currency
@@ -263,13 +272,19 @@ export function conversionCreation(ctx: ProjectContext) {
       try {
         const now = ctx.clock.now()
         const at = occurrence(request, now)
-        const { conversion, tier2, planned } = await retryOnRace(() => storage.transaction((tx) => write(tx, project, request, fx, amountUsd, at)))
-        return {
-          conversion: conversionView(conversion, currency, now),
-          attribution: { affiliateId: planned.affiliate.id, matchedBy: planned.matchedBy },
-          duplicate: false,
-          tier2: tier2 && conversionView(tier2, currency, now),
-        }
+        return await retryOnRace(() =>
+          storage.transaction(async (tx) => {
+            const { conversion, tier2, planned } = await write(tx, project, request, fx, amountUsd, at)
+            const created: CreateConversionResult = {
+              conversion: conversionView(conversion, currency, now),
+              attribution: { affiliateId: planned.affiliate.id, matchedBy: planned.matchedBy },
+              duplicate: false,
+              tier2: tier2 && conversionView(tier2, currency, now),
+            }
+            if (options.inTransaction) await options.inTransaction(tx, created)
+            return created
+          }),
+        )
       } catch (error) {
         if (error instanceof DuplicateReference) return duplicateResult(error, currency)
         throw error

@@ -4,7 +4,8 @@
 import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
 import { formatMoney, minorDigits, parseMoney, roundHalfUp } from '../core/money.js'
 import type { ProjectScope } from '../core/program.js'
-import type { StoragePort } from '../core/storage.js'
+import type { CreateConversionResult } from '../core/conversion-create.js'
+import type { StoragePort, StorageTx } from '../core/storage.js'
 import type { ProviderEventStatus, ProviderLink } from '../core/types.js'
 import type { CustomerAction, MappedEvent, PaidAction, ProviderAction, RefundedAction } from './mapping.js'
 
@@ -12,6 +13,11 @@ export interface ApplyTarget {
   scope: ProjectScope
   storage: StoragePort
   provider: string
+  /**
+   * Saves the event's outcome inside the transaction that creates its conversion (so the record
+   * and the conversion commit together, in one transaction instead of two).
+   */
+  settle?: (tx: StorageTx, outcome: Outcome) => Promise<void>
 }
 
 export interface Outcome {
@@ -24,6 +30,8 @@ export interface Outcome {
   wake: string[]
   /** Links to save with the outcome (in the same transaction, before waking). */
   links: Link[]
+  /** True when `settle` saved this outcome with the conversion: nothing is left to save. */
+  settled?: boolean
 }
 
 export type Link = Pick<ProviderLink, 'kind' | 'externalId' | 'data'>
@@ -47,8 +55,13 @@ export async function applyEvent(target: ApplyTarget, mapped: MappedEvent): Prom
   let result: Outcome | null = null
   const wake: string[] = []
   const links: Link[] = []
-  for (const action of mapped.actions) {
-    const next = await applyAction(target, action, mapped.occurredAt)
+  const last = mapped.actions.length - 1
+  for (const [index, action] of mapped.actions.entries()) {
+    // Only the last action's outcome (with what the earlier ones wake and link) is the event's
+    // whole outcome, so only the last action may settle it with its conversion.
+    const settle = index === last ? target.settle : undefined
+    const whole = (next: Outcome): Outcome => ({ ...next, wake: [...wake, ...next.wake], links: [...links, ...next.links] })
+    const next = await applyAction({ ...target, settle: settle && ((tx, outcome) => settle(tx, whole(outcome))) }, action, mapped.occurredAt)
     wake.push(...next.wake)
     links.push(...next.links)
     if (!result || action.kind !== 'customer') result = next
@@ -118,9 +131,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
   const { storage, scope, provider } = target
   const keys = [action.reference, ...action.aliases]
   const links: Link[] = []
-  const remember = (data: Record<string, string | null>) => {
-    for (const key of keys) links.push({ kind: 'payment', externalId: key, data })
-  }
+  const payments = (data: Record<string, string | null>): Link[] => keys.map((key) => ({ kind: 'payment', externalId: key, data }))
   const wake = keys.map((key) => `payment:${key}`)
   const known = action.email !== null || action.customerId === null ? null : await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
   const email = action.email ?? known?.data.email ?? null
@@ -133,7 +144,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
   // Even a free first payment waits for its customer's email: seeing it lets renewals apply.
   if (email === null) return outcome('waiting', `${action.reference}: waiting for the customer's email`, { waitingFor: waitCustomer })
   if (action.amount <= 0n) {
-    remember({ reference: action.reference, conversionId: null })
+    links.push(...payments({ reference: action.reference, conversionId: null }))
     return outcome('ignored', `${action.reference}: zero amount, no commission`, { wake, links })
   }
   const input = {
@@ -154,14 +165,18 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
         return outcome('waiting', `${action.reference}: renewal waiting for the first payment of ${email}`, { waitingFor: `first:${email}`, links })
       }
     }
-    const { conversion, duplicate } = await scope.conversions.create(input)
-    remember({ reference: action.reference, conversionId: String(conversion.id) })
-    const what = duplicate ? 'already recorded as' : 'created'
-    return outcome('applied', `${action.reference}: ${what} conversion ${conversion.id} (${conversion.basis}, commission ${conversion.value} ${conversion.currency})`, {
-      conversionId: conversion.id,
-      wake: [...wake, `first:${email}`],
-      links,
-    })
+    const applied = ({ conversion, duplicate }: CreateConversionResult): Outcome => {
+      const what = duplicate ? 'already recorded as' : 'created'
+      return outcome('applied', `${action.reference}: ${what} conversion ${conversion.id} (${conversion.basis}, commission ${conversion.value} ${conversion.currency})`, {
+        conversionId: conversion.id,
+        wake: [...wake, `first:${email}`],
+        links: [...links, ...payments({ reference: action.reference, conversionId: String(conversion.id) })],
+      })
+    }
+    const { settle } = target
+    const created = await scope.conversions.create(input, settle ? { inTransaction: (tx, result) => settle(tx, applied(result)) } : {})
+    // A duplicate reference wrote nothing, so settle did not run.
+    return { ...applied(created), settled: settle !== undefined && !created.duplicate }
   } catch (error) {
     if (error instanceof NotFoundError) {
       return outcome('waiting', `${action.reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer, links })

@@ -26,12 +26,20 @@ export interface ProviderDefinition {
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } })
+// Every Response copies its init headers into a list of its own, so one Headers serves them all.
+const JSON_HEADERS = new Headers({ 'Content-Type': 'application/json' })
+
+const json = (status: number, body: unknown, headers?: Record<string, string>) =>
+  new Response(JSON.stringify(body), { status, headers: headers ? { 'Content-Type': 'application/json', ...headers } : JSON_HEADERS })
 
 const MAX_TIME = Date.UTC(10_000, 0, 1)
 
-/** No storage keeps lone UTF-16 surrogates or NUL characters. */
+/** JSON escapes that may decode to a NUL or a lone surrogate (raw ones are not valid JSON strings). */
+const RISKY_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/
+
+/** No storage keeps lone UTF-16 surrogates or NUL characters; only a body escaping one needs the walk. */
+const storableBody = (raw: string, body: unknown) => ((raw as string & { isWellFormed(): boolean }).isWellFormed() && !RISKY_ESCAPE.test(raw)) || storable(body)
+
 function storable(value: unknown): boolean {
   if (typeof value === 'string') return (value as string & { isWellFormed(): boolean }).isWellFormed() && !value.includes('\u0000')
   if (Array.isArray(value)) return value.every(storable)
@@ -61,7 +69,7 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
     let mapped: MappedEvent
     try {
       const body = JSON.parse(raw) as unknown
-      if (!storable(body)) return json(400, { error: `not a ${provider.name} event: strings with lone surrogates or NUL characters` })
+      if (!storableBody(raw, body)) return json(400, { error: `not a ${provider.name} event: strings with lone surrogates or NUL characters` })
       mapped = provider.map(body, request.headers)
       const at = mapped.occurredAt.getTime()
       if (!(at >= 0 && at < MAX_TIME)) throw new MalformedEvent('its time is not a date between 1970 and 9999')

@@ -1,6 +1,7 @@
 // Receiving one verified provider event: record it once per (project, provider, event id), apply
 // it, store what it did, then apply the waiting events it unblocked. A re-delivered event is
 // answered from its record and applies nothing.
+import type { StorageTx } from '../core/storage.js'
 import type { ProviderEvent } from '../core/types.js'
 import { applyEvent, type ApplyTarget, type Outcome } from './apply.js'
 import { revivedMapping, storedMapping, type MappedEvent } from './mapping.js'
@@ -52,11 +53,16 @@ export async function receiveEvent(target: ReceiveTarget, mapped: MappedEvent): 
 
 /** Applies a claimed record's event, saves the outcome, and applies the events it unblocked. */
 async function run(target: ReceiveTarget, record: ProviderEvent, mapped: MappedEvent): Promise<ProviderEvent> {
-  const result = await applyOrRelease(target, record, mapped, { updatedAt: new Date(0) })
+  // Filled when the outcome is saved inside the transaction that creates its conversion.
+  const settled: { finished?: Finished } = {}
+  const settle = async (tx: StorageTx, outcome: Outcome) => {
+    settled.finished = await save(tx, target, record, outcome, [])
+  }
+  const result = await applyOrRelease({ ...target, settle }, record, mapped, { updatedAt: new Date(0) })
   // A waiting event re-checks once after it is saved: the event it waits for may have been
   // applied by another request between this one's check and its save.
   const recheck = result.status === 'waiting' && result.waitingFor !== null ? [result.waitingFor] : []
-  const { saved, waiting } = await finish(target, record, result, recheck)
+  const { saved, waiting } = result.settled && settled.finished ? settled.finished : await finish(target, record, result, recheck)
   await wakeAll(target, waiting, new Set([...result.wake, ...recheck]))
   // The re-check may have applied it.
   return recheck.length === 0 ? saved : ((await target.storage.providerEvents.get(target.scope.projectId, record.id)) ?? saved)
@@ -72,27 +78,35 @@ async function applyOrRelease(target: ReceiveTarget, record: ProviderEvent, mapp
   }
 }
 
+interface Finished {
+  saved: ProviderEvent
+  waiting: ProviderEvent[]
+}
+
 /**
  * In one transaction: saves the outcome's links, the record's outcome, and reads the events
  * waiting for what the outcome unblocked.
  */
-async function finish(target: ReceiveTarget, record: ProviderEvent, result: Outcome, recheck: string[]) {
-  const { storage, scope, provider } = target
+function finish(target: ReceiveTarget, record: ProviderEvent, result: Outcome, recheck: string[]): Promise<Finished> {
+  return target.storage.transaction((tx) => save(tx, target, record, result, recheck))
+}
+
+/** finish's work inside a transaction it is given. */
+async function save(tx: StorageTx, target: ReceiveTarget, record: ProviderEvent, result: Outcome, recheck: string[]): Promise<Finished> {
+  const { scope, provider } = target
   const projectId = scope.projectId
-  return storage.transaction(async (tx) => {
-    await tx.providerEvents.saveLinks(result.links.map((link) => ({ projectId, provider, ...link })))
-    const saved = await tx.providerEvents.update(projectId, record.id, {
-      status: result.status,
-      detail: result.detail,
-      conversionId: result.conversionId,
-      refundAmount: result.refundAmount,
-      waitingFor: result.status === 'waiting' ? result.waitingFor : null,
-      updatedAt: target.now(),
-    })
-    const keys = [...new Set([...result.wake, ...recheck])]
-    const waiting = keys.length === 0 ? [] : await tx.providerEvents.listWaiting(projectId, provider, keys)
-    return { saved: saved ?? record, waiting }
+  await tx.providerEvents.saveLinks(result.links.map((link) => ({ projectId, provider, ...link })))
+  const saved = await tx.providerEvents.update(projectId, record.id, {
+    status: result.status,
+    detail: result.detail,
+    conversionId: result.conversionId,
+    refundAmount: result.refundAmount,
+    waitingFor: result.status === 'waiting' ? result.waitingFor : null,
+    updatedAt: target.now(),
   })
+  const keys = [...new Set([...result.wake, ...recheck])]
+  const waiting = keys.length === 0 ? [] : await tx.providerEvents.listWaiting(projectId, provider, keys)
+  return { saved: saved ?? record, waiting }
 }
 
 /** Applies waiting events (oldest payment first), and those they unblock in turn. */

@@ -150,6 +150,49 @@ export function conversionCases(context: CaseContext): void {
     })
   })
 
+  describe('conversions: work in the conversion\'s transaction (inTransaction)', () => {
+    const link = (projectId: string, externalId: string, conversionId: number) => ({ projectId, provider: 'stripe', kind: 'payment', externalId, data: { conversionId: String(conversionId) } })
+
+    it('commits what the work writes with the conversion, and gives it the created conversion', async () => {
+      const { program, storage } = await context.program()
+      const affiliate = await program.affiliates.create({ email: 'tx@example.com' })
+      const seen: number[] = []
+      const created = await program.conversions.create(
+        { type: 'purchase', affiliateId: affiliate.id, baseValue: '10.00', reference: 'in_tx_1' },
+        {
+          inTransaction: async (tx, result) => {
+            seen.push(result.conversion.id)
+            await tx.providerEvents.saveLinks([link(program.projectId, 'in_tx_1', result.conversion.id)])
+          },
+        },
+      )
+      expect(seen).toEqual([created.conversion.id])
+      expect((await storage.providerEvents.getLink(program.projectId, 'stripe', 'payment', 'in_tx_1'))?.data).toEqual({ conversionId: String(created.conversion.id) })
+    })
+
+    it('rolls the conversion back when the work throws, and skips the work for a duplicate reference', async () => {
+      const { program, storage } = await context.program()
+      const affiliate = await program.affiliates.create({ email: 'tx2@example.com' })
+      const input = { type: 'purchase' as const, affiliateId: affiliate.id, baseValue: '10.00', reference: 'in_tx_2', email: 'buyer@example.com' }
+      const before = await snapshot(program)
+      const failing = program.conversions.create(input, {
+        inTransaction: async (tx, result) => {
+          await tx.providerEvents.saveLinks([link(program.projectId, 'in_tx_2', result.conversion.id)])
+          throw new Error('bookkeeping failed')
+        },
+      })
+      await expect(failing).rejects.toThrow('bookkeeping failed')
+      expect(await snapshot(program)).toBe(before)
+      expect(await storage.providerEvents.getLink(program.projectId, 'stripe', 'payment', 'in_tx_2')).toBeNull()
+
+      const first = await program.conversions.create(input)
+      let calls = 0
+      const again = await program.conversions.create(input, { inTransaction: async () => void (calls += 1) })
+      expect(again).toMatchObject({ duplicate: true, conversion: { id: first.conversion.id } })
+      expect(calls).toBe(0)
+    })
+  })
+
   describe('conversions: events (rule 6)', () => {
     it('records referral_converted and referral_updated with the members docs/webhooks.md lists', async () => {
       const { program, storage } = await context.program({ exchangeRates: (from, to) => (from === 'EUR' && to === 'USD' ? '1.1' : null) })
