@@ -46,5 +46,11 @@ function parseProblem(error: Error & { code?: string }): string {
   return error.message.split('. ')[0]!
 }
 
+/** A whole number of at least 1 written in plain digits (`1e3`, `0x10`, `-1`, ` 2` are not), else null. */
+export function positiveInteger(text: string): number | null {
+  const value = Number(text)
+  return /^\d+$/.test(text) && Number.isSafeInteger(value) && value >= 1 ? value : null
+}
+
 /** The --help text of a command. */
 export const commandHelp = (command: Command) => `usage: ${command.usage}\n\n${command.help}`

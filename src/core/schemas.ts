@@ -3,7 +3,7 @@
 // read exactly by money.ts once the currency, and so the allowed decimals, is known.
 import * as v from 'valibot'
 import { ValidationError, type ErrorMessage } from './errors.js'
-import { EVENT_TYPES, SCOPES } from './types.js'
+import { DELIVERY_STATUSES, EVENT_TYPES, SCOPES } from './types.js'
 
 /** Parses input; the first issue becomes a ValidationError naming its field (or `rootField`). */
 export function validate<S extends v.GenericSchema>(schema: S, input: unknown, rootField = 'input'): v.InferOutput<S> {
@@ -181,6 +181,7 @@ export const listConversionsInput = v.strictObject({
 })
 export type ListConversionsInput = v.InferInput<typeof listConversionsInput>
 
+export const deliveryStatus = v.picklist(DELIVERY_STATUSES, 'must be pending, delivering, succeeded or failed')
 export const couponStatus = v.picklist(['active', 'inactive'], 'must be active or inactive')
 
 export const createCouponInput = v.strictObject({

@@ -244,7 +244,8 @@ export interface WebhookEvent {
   createdAt: Date
 }
 
-export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed'
+export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
 export interface Delivery {
   id: number

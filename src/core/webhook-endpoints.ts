@@ -2,7 +2,7 @@
 // through /api/v1. Secrets are write-only: views never carry them.
 import type { ProjectContext } from './context.js'
 import { NotFoundError, ValidationError } from './errors.js'
-import { eventType, id as idSchema, validate } from './schemas.js'
+import { deliveryStatus, eventType, id as idSchema, validate } from './schemas.js'
 import type { Delivery, DeliveryAttempt, EventType, WebhookEndpoint, WebhookSigningMode } from './types.js'
 import { listWindow } from './conflicts.js'
 import { isForbiddenHost } from './network.js'
@@ -59,7 +59,7 @@ const deliveryFilter = v.strictObject({
   limit: v.optional(v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'))),
   offset: v.optional(v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'))),
   endpointId: v.optional(v.pipe(v.number(), v.safeInteger('must be an integer'))),
-  status: v.optional(v.picklist(['pending', 'delivering', 'succeeded', 'failed'], 'must be pending, delivering, succeeded or failed')),
+  status: v.optional(deliveryStatus),
   eventType: v.optional(eventType),
 })
 export type DeliveryFilterInput = v.InferInput<typeof deliveryFilter>

@@ -1,6 +1,7 @@
 // valibot schemas of the primary shape's response bodies: the OpenAPI document is generated from
 // them, and the tests check real responses against the same schemas.
 import * as v from 'valibot'
+import { DELIVERY_STATUSES } from '../core/types.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
@@ -108,7 +109,7 @@ export const deliveryRecord = v.strictObject({
   id,
   webhook_id: id,
   event_type: v.string(),
-  status: v.picklist(['pending', 'delivering', 'succeeded', 'failed']),
+  status: v.picklist(DELIVERY_STATUSES),
   attempts: v.number(),
   last_status_code: v.nullable(v.number()),
   next_attempt_at: v.nullable(timestamp),

@@ -2,7 +2,7 @@
 // (snake_case; camelCase where the alternative shape of docs/api.md says so). Exported by name so the
 // OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
-import { affiliateStatus, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
+import { affiliateStatus, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
 
 const str = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`))
 const email = v.pipe(v.string('must be a string'), v.maxLength(254, 'must be at most 254 characters'))
@@ -208,7 +208,7 @@ export const createPayoutBodyAlternative = v.strictObject({
 export const listDeliveriesQuery = v.strictObject({
   limit,
   offset,
-  status: v.optional(v.picklist(['pending', 'delivering', 'succeeded', 'failed'], 'must be pending, delivering, succeeded or failed')),
+  status: v.optional(deliveryStatus),
   event_type: v.optional(eventType),
 })
 

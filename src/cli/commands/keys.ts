@@ -3,7 +3,7 @@
 // on PostgreSQL they open the database beside it (the server reads the key record on every request).
 import { DataDirLockedError } from '../../adapters/pglite/data-dir-lock.js'
 import { SCOPES, type Scope } from '../../core/types.js'
-import type { Command, OptionValues } from '../command.js'
+import { positiveInteger, type Command, type OptionValues } from '../command.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
 import { CliError } from '../errors.js'
 import { keySocketClient, type KeyOperations } from '../key-socket.js'
@@ -60,8 +60,8 @@ export const keysRevokeCommand: Command = {
   options: { database: { type: 'string' } },
   positionals: ['id'],
   async run(values, [text], log) {
-    const id = Number(text)
-    if (!/^\d+$/.test(text!) || !Number.isSafeInteger(id) || id < 1) throw new CliError(`keys revoke needs the numeric key id (see "keys list"); got "${text}"`)
+    const id = positiveInteger(text!)
+    if (id === null) throw new CliError(`keys revoke needs the numeric key id (see "keys list"); got "${text}"`)
     await withKeys(values, (keys) => keys.revoke(id)).catch((error: unknown) => {
       const notFound = (error as { code?: string }).code === 'not_found'
       throw notFound ? new CliError(`no API key has id ${id}; "affiliate-kit keys list" shows the ids`) : error

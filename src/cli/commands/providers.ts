@@ -1,7 +1,7 @@
 // `affiliate-kit providers events`: the payment-provider events received and what each did, so an
 // operator can answer "why did this invoice not pay a commission?" from a shell.
 import type { ListProviderEventsInput } from '../../core/schemas.js'
-import type { Command } from '../command.js'
+import { positiveInteger, type Command } from '../command.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
 import { CliError } from '../errors.js'
 
@@ -24,8 +24,8 @@ ${DATABASE_HELP}`,
   },
   async run(values, _positionals, log) {
     const limitText = (values.limit as string | undefined) ?? '50'
-    const limit = Number(limitText)
-    if (!/^\d+$/.test(limitText) || !Number.isSafeInteger(limit) || limit < 1) throw new CliError(`--limit must be a positive integer; got "${limitText}"`)
+    const limit = positiveInteger(limitText)
+    if (limit === null) throw new CliError(`--limit must be a positive integer; got "${limitText}"`)
     const filter = {
       limit,
       ...(values.provider ? { provider: values.provider } : {}),

@@ -2,18 +2,17 @@
 // retry <delivery-id>`: the delivery log of the default project's endpoints, and manual retries
 // (the delivery becomes due now; a server on the same database sends it on its next pass).
 import type { AffiliateProgram } from '../../index.js'
-import type { DeliveryStatus } from '../../core/types.js'
-import type { Command } from '../command.js'
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../core/types.js'
+import { positiveInteger, type Command } from '../command.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
 import { CliError } from '../errors.js'
 
 const HEADER = ['id', 'event', 'status', 'attempts', 'last_status', 'next_attempt_at', 'created_at', 'last_error']
-const STATUSES: readonly DeliveryStatus[] = ['pending', 'delivering', 'succeeded', 'failed']
 const LOCKED_HELP = 'With embedded PGlite, stop the server first (one process owns the data directory).'
 
 function numericId(value: string, what: string): number {
-  const id = Number(value)
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(id) || id < 1) throw new CliError(`${what} needs a numeric id; got "${value}"`)
+  const id = positiveInteger(value)
+  if (id === null) throw new CliError(`${what} needs a numeric id; got "${value}"`)
   return id
 }
 
@@ -42,15 +41,15 @@ async function listDeliveries(program: AffiliateProgram, endpointId: number, sta
 
 export const webhooksDeliveriesCommand: Command = {
   name: 'webhooks deliveries',
-  usage: `affiliate-kit webhooks deliveries <endpoint-id> [--status ${STATUSES.join('|')}] [--database <db>]`,
+  usage: `affiliate-kit webhooks deliveries <endpoint-id> [--status ${DELIVERY_STATUSES.join('|')}] [--database <db>]`,
   help: `Prints the endpoint's 50 newest deliveries of the default project, tab separated.\n${LOCKED_HELP}\n\n  --status <s>       only deliveries in this status\n${DATABASE_HELP}`,
   options: { status: { type: 'string' }, database: { type: 'string' } },
   positionals: ['endpoint-id'],
   async run(values, [endpoint], log) {
     const endpointId = numericId(endpoint!, 'webhooks deliveries <endpoint-id>')
     const status = values.status as string | undefined
-    if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
-      throw new CliError(`--status must be ${STATUSES.join(', ')}; got "${status}"`)
+    if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
+      throw new CliError(`--status must be ${DELIVERY_STATUSES.join(', ')}; got "${status}"`)
     }
     await withProgram(values, (program) => listDeliveries(program, endpointId, status as DeliveryStatus | undefined, log))
     return 0

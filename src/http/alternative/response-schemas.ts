@@ -2,6 +2,7 @@
 // shape"): the alternative OpenAPI document is generated from them, and tests check real
 // responses against them.
 import * as v from 'valibot'
+import { DELIVERY_STATUSES } from '../../core/types.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const id = v.pipe(v.number(), v.integer())
@@ -76,7 +77,7 @@ export const deliveryRecord = v.strictObject({
   id,
   webhookId: id,
   eventType: v.string(),
-  status: v.picklist(['pending', 'delivering', 'succeeded', 'failed']),
+  status: v.picklist(DELIVERY_STATUSES),
   attempts: v.number(),
   lastStatusCode: v.nullable(v.number()),
   nextAttemptAt: v.nullable(timestamp),
