@@ -2,41 +2,28 @@
 // its default at the next start, also after the previous server was killed -9 mid-life. Runs the
 // server as a real process, on one PGlite directory and on PostgreSQL, with a real local receiver.
 import { writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, run } from './cli/process.js'
 import { freshDatabase } from './cli/postgres-database.js'
 import { tempDirs } from './cli/temp-dirs.js'
 import { DATABASE_URL, NO_DATABASE_REASON } from './sql/pg-schema.js'
+import { startReceiver, until, type Receiver } from './webhooks-helpers.js'
 
 const tempDir = tempDirs('affiliate-kit-cli-settings')
 const KEY = `rgk_${'Settings0Restart1'.repeat(2)}`
 
-let receiver: Server
-let received = 0
+let receiver: Receiver
 let hookUrl = ''
 
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    received += 1
-    request.resume()
-    response.end('ok')
-  })
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  receiver = await startReceiver()
   // A name, not a literal address: saving it is allowed either way; connecting decides.
-  hookUrl = `http://localhost:${(receiver.address() as AddressInfo).port}/hook`
+  hookUrl = `http://localhost:${receiver.port}/hook`
 })
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())))
+afterAll(() => receiver.close())
 
-async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+const received = () => receiver.requests.length
 
 async function scenario(database: string) {
   const dir = tempDir()
@@ -50,7 +37,7 @@ async function scenario(database: string) {
   expect((await api(url!, KEY, 'POST', '/affiliates', { email: 'ann@example.com', referral_code: 'ANN' })).status).toBe(201)
   const held = await api(url!, KEY, 'POST', '/conversions', { type: 'purchase', referral_code: 'ANN', base_value: 10, reference: 'ch_1' })
   expect(held.body).toMatchObject({ data: { status: 'pending' } })
-  await until(async () => received === 1)
+  await until(async () => received() === 1, 15_000)
   first.child.kill('SIGKILL')
   await first.exited
 
@@ -67,9 +54,9 @@ async function scenario(database: string) {
       const detail = await api(url2!, KEY, 'GET', `/webhooks/1/deliveries/${endpoint!.id}`)
       attempts = detail.body!.data.attempt_history
       return attempts.length > 0
-    })
+    }, 15_000)
     expect(attempts[0]!.error).toMatch(/loopback, private or reserved address/)
-    expect(received).toBe(1)
+    expect(received()).toBe(1)
   } finally {
     expect(await second.stop()).toBe(0)
   }
@@ -77,12 +64,12 @@ async function scenario(database: string) {
 
 describe('settings removed from the config between two starts of affiliate-kit serve (kill -9 between)', () => {
   it('take their defaults on a PGlite directory', async () => {
-    received = 0
+    receiver.requests.length = 0
     await scenario(`pglite:${join(tempDir(), 'data')}`)
   }, 120_000)
 
   it.skipIf(!DATABASE_URL)(`take their defaults on PostgreSQL${DATABASE_URL ? '' : ` (${NO_DATABASE_REASON})`}`, async () => {
-    received = 0
+    receiver.requests.length = 0
     const database = await freshDatabase()
     try {
       await scenario(database.url)

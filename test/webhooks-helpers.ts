@@ -67,6 +67,15 @@ export async function startReceiver(handler: Reply = answer(200, 'ok'), port = 0
   }
 }
 
+/** Polls `condition` every 50 ms until it holds; throws after `timeoutMs`. */
+export async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
 /** A port nothing listens on (bound, then released). */
 export async function closedPort(): Promise<number> {
   const server = createServer()

@@ -8,7 +8,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAffiliateProgram, type AffiliateProgram, type StoragePort } from '../src/index.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
-import { startReceiver, type Receiver } from './webhooks-helpers.js'
+import { startReceiver, until, type Receiver } from './webhooks-helpers.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const skipReason = DATABASE_URL ? '' : NO_DATABASE_REASON
@@ -46,14 +46,6 @@ function startDispatcher(args: object): Dispatcher {
       const code = await exited
       if (code !== 0) throw new Error(`dispatcher exited with ${code}: ${stderr}`)
     },
-  }
-}
-
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
 

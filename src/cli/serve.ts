@@ -10,7 +10,7 @@ import type { AffiliateProgram } from '../index.js'
 import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../http/node.js'
 import type { AppliedMigration } from '../adapters/sql/migrations.js'
-import type { Logger } from '../ops/logger.js'
+import { errorText, type Logger } from '../ops/logger.js'
 import { createMetrics } from '../ops/metrics.js'
 import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
@@ -94,7 +94,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       health: true,
       metrics: metrics ?? false,
     })
-    providers = providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: (error as Error)?.stack ?? String(error) }))
+    providers = providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
     server.on('request', withProviders(toNodeHandler(handler), providers))
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
