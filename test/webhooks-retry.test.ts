@@ -108,15 +108,21 @@ describe('webhook retries', () => {
     const hook = await receiver(answer(500))
     await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
     for (let index = 0; index < 20; index++) await signUp(program, `j${index}@example.com`)
-    const start = clock.now().getTime()
     expect(await program.webhooks.dispatch()).toBe(20)
     const { items } = await program.webhooks.deliveries({ limit: 50 })
-    const delays = items.map((item) => item.nextAttemptAt!.getTime() - start)
+    // The wait counts from the end of each attempt (its start plus its real duration).
+    const delays = await Promise.all(
+      items.map(async (item) => {
+        const [attempt] = await program.webhooks.attempts(item.id)
+        return item.nextAttemptAt!.getTime() - (attempt!.attemptedAt.getTime() + Math.round(attempt!.durationMs))
+      }),
+    )
     expect(delays.every((delay) => delay >= 4000 && delay <= 6000)).toBe(true)
     expect(new Set(delays).size).toBeGreaterThan(10)
 
     hook.reply(answer(200))
-    clock.advance({ seconds: 6 })
+    // 6 s of jitter at most, plus the attempts' own durations (well under a second here).
+    clock.advance({ seconds: 7 })
     expect(await program.webhooks.dispatch()).toBe(20)
     const done = items[0]!
     expect((await program.webhooks.deliveries({ status: 'succeeded' })).total).toBe(20)
