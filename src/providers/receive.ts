@@ -19,7 +19,57 @@ export interface ReceiveTarget extends ApplyTarget {
   now(): Date
 }
 
+/** What saving an outcome found: the saved record and the events waiting for what it unblocked. */
+interface Finished {
+  saved: ProviderEvent
+  waiting: ProviderEvent[]
+}
+
+/** Writes the record's outcome inside a transaction: an insert of the final record, or an update of the claimed one. */
+type WriteRecord = (tx: StorageTx, result: Outcome) => Promise<ProviderEvent>
+
+/** Thrown inside a transaction to roll it back when the event's record already exists. */
+class AlreadyRecorded extends Error {}
+
 export async function receiveEvent(target: ReceiveTarget, mapped: MappedEvent): Promise<Received> {
+  if (withoutSideEffects(mapped)) {
+    const received = await receiveOnce(target, mapped)
+    if (received) return received
+  }
+  return receiveClaimed(target, mapped)
+}
+
+/**
+ * An ignored event or a lone payment changes nothing before its outcome is saved (a payment's
+ * conversion is written in the transaction that saves it), so it may be applied before its
+ * record exists, and the record written once, final.
+ */
+function withoutSideEffects(mapped: MappedEvent): boolean {
+  return mapped.ignored !== undefined || mapped.actions.length === 0 || (mapped.actions.length === 1 && mapped.actions[0]!.kind === 'paid')
+}
+
+/**
+ * Applies the event, then inserts its record in its final state: in the conversion's transaction
+ * when it creates one, else in a transaction of its own. Null when a record of the event already
+ * exists: the transaction rolled back, nothing was written, and receiveClaimed answers.
+ */
+async function receiveOnce(target: ReceiveTarget, mapped: MappedEvent): Promise<Received | null> {
+  const createdAt = target.now()
+  const insert: WriteRecord = async (tx, result) => {
+    const inserted = await tx.providerEvents.insert(finalRecord(target, mapped, result, createdAt))
+    if (!inserted.inserted) throw new AlreadyRecorded()
+    return inserted.event
+  }
+  try {
+    return { event: await run(target, mapped, insert), duplicate: false }
+  } catch (error) {
+    if (error instanceof AlreadyRecorded) return null
+    throw error
+  }
+}
+
+/** Records the event as `processing` first (one request wins it), then applies it and saves what it did. */
+async function receiveClaimed(target: ReceiveTarget, mapped: MappedEvent): Promise<Received> {
   const { storage, scope, provider } = target
   const projectId = scope.projectId
   const now = target.now()
@@ -47,66 +97,77 @@ export async function receiveEvent(target: ReceiveTarget, mapped: MappedEvent): 
     if (!reclaimed) return { event: inserted.existing, duplicate: true }
     record = inserted.existing
   }
-  const event = await run(target, record, mapped)
-  return { event, duplicate: false }
+  const update: WriteRecord = async (tx, result) => (await tx.providerEvents.update(projectId, record.id, outcomeFields(target, result))) ?? record
+  // When applying fails, the record looks stale at once: the provider's retry takes it over.
+  const release = () => storage.providerEvents.update(projectId, record.id, { updatedAt: new Date(0) })
+  return { event: await run(target, mapped, update, release), duplicate: false }
 }
 
-/** Applies a claimed record's event, saves the outcome, and applies the events it unblocked. */
-async function run(target: ReceiveTarget, record: ProviderEvent, mapped: MappedEvent): Promise<ProviderEvent> {
+const outcomeFields = (target: ReceiveTarget, result: Outcome) => ({
+  status: result.status,
+  detail: result.detail,
+  conversionId: result.conversionId,
+  refundAmount: result.refundAmount,
+  waitingFor: result.status === 'waiting' ? result.waitingFor : null,
+  updatedAt: target.now(),
+})
+
+function finalRecord(target: ReceiveTarget, mapped: MappedEvent, result: Outcome, createdAt: Date): Omit<ProviderEvent, 'id'> {
+  return {
+    projectId: target.scope.projectId,
+    provider: target.provider,
+    eventId: mapped.eventId,
+    type: mapped.type,
+    reference: mapped.reference,
+    ...outcomeFields(target, result),
+    mapped: storedMapping(mapped),
+    occurredAt: mapped.occurredAt,
+    createdAt,
+  }
+}
+
+/**
+ * Applies the event, saves its outcome through `write`, and applies the events it unblocked. An
+ * unexpected error while applying runs `release` and is rethrown.
+ */
+async function run(target: ReceiveTarget, mapped: MappedEvent, write: WriteRecord, release?: () => Promise<unknown>): Promise<ProviderEvent> {
   // Filled when the outcome is saved inside the transaction that creates its conversion.
   const settled: { finished?: Finished } = {}
   const settle = async (tx: StorageTx, outcome: Outcome) => {
-    settled.finished = await save(tx, target, record, outcome, [])
+    settled.finished = await save(tx, target, outcome, [], write)
   }
-  const result = await applyOrRelease({ ...target, settle }, record, mapped, { updatedAt: new Date(0) })
+  const result = await applyOrRelease({ ...target, settle }, mapped, release)
   // A waiting event re-checks once after it is saved: the event it waits for may have been
   // applied by another request between this one's check and its save.
   const recheck = result.status === 'waiting' && result.waitingFor !== null ? [result.waitingFor] : []
-  const { saved, waiting } = result.settled && settled.finished ? settled.finished : await finish(target, record, result, recheck)
+  const { saved, waiting } =
+    result.settled && settled.finished ? settled.finished : await target.storage.transaction((tx) => save(tx, target, result, recheck, write))
   await wakeAll(target, waiting, new Set([...result.wake, ...recheck]))
   // The re-check may have applied it.
-  return recheck.length === 0 ? saved : ((await target.storage.providerEvents.get(target.scope.projectId, record.id)) ?? saved)
+  return recheck.length === 0 ? saved : ((await target.storage.providerEvents.get(target.scope.projectId, saved.id)) ?? saved)
 }
 
-/** Applies the event; on an unexpected error puts `release` on the record (so it can be retried) and rethrows. */
-async function applyOrRelease(target: ReceiveTarget, record: ProviderEvent, mapped: MappedEvent, release: Partial<ProviderEvent>): Promise<Outcome> {
+async function applyOrRelease(target: ReceiveTarget, mapped: MappedEvent, release?: () => Promise<unknown>): Promise<Outcome> {
   try {
     return await applyEvent(target, mapped)
   } catch (error) {
-    await target.storage.providerEvents.update(target.scope.projectId, record.id, release).catch(() => undefined)
+    await release?.().catch(() => undefined)
     throw error
   }
 }
 
-interface Finished {
-  saved: ProviderEvent
-  waiting: ProviderEvent[]
-}
-
 /**
- * In one transaction: saves the outcome's links, the record's outcome, and reads the events
+ * Inside a transaction: writes the record's outcome, the outcome's links, and reads the events
  * waiting for what the outcome unblocked.
  */
-function finish(target: ReceiveTarget, record: ProviderEvent, result: Outcome, recheck: string[]): Promise<Finished> {
-  return target.storage.transaction((tx) => save(tx, target, record, result, recheck))
-}
-
-/** finish's work inside a transaction it is given. */
-async function save(tx: StorageTx, target: ReceiveTarget, record: ProviderEvent, result: Outcome, recheck: string[]): Promise<Finished> {
+async function save(tx: StorageTx, target: ReceiveTarget, result: Outcome, recheck: string[], write: WriteRecord): Promise<Finished> {
   const { scope, provider } = target
   const projectId = scope.projectId
+  const saved = await write(tx, result)
   await tx.providerEvents.saveLinks(result.links.map((link) => ({ projectId, provider, ...link })))
-  const saved = await tx.providerEvents.update(projectId, record.id, {
-    status: result.status,
-    detail: result.detail,
-    conversionId: result.conversionId,
-    refundAmount: result.refundAmount,
-    waitingFor: result.status === 'waiting' ? result.waitingFor : null,
-    updatedAt: target.now(),
-  })
   const keys = [...new Set([...result.wake, ...recheck])]
   const waiting = keys.length === 0 ? [] : await tx.providerEvents.listWaiting(projectId, provider, keys)
-  return { saved: saved ?? record, waiting }
+  return { saved, waiting }
 }
 
 /** Applies waiting events (oldest payment first), and those they unblock in turn. */
@@ -117,10 +178,14 @@ async function wakeAll(target: ReceiveTarget, first: ProviderEvent[], seen: Set<
     const waiting = queue.shift()!
     // Only one request applies a waiting event: the one whose claim moves it to processing.
     if (!(await storage.providerEvents.claim(scope.projectId, waiting.id, { status: 'waiting' }, target.now()))) continue
-    const result = await applyOrRelease(target, waiting, revivedMapping(waiting.mapped), { status: 'waiting', updatedAt: target.now() })
+    // On an error it goes back to waiting, so the next event it waits for tries it again.
+    const result = await applyOrRelease(target, revivedMapping(waiting.mapped), () =>
+      storage.providerEvents.update(scope.projectId, waiting.id, { status: 'waiting', updatedAt: target.now() }),
+    )
     const fresh = result.wake.filter((key) => !seen.has(key))
     for (const key of fresh) seen.add(key)
-    const { waiting: unblocked } = await finish(target, waiting, result, [])
+    const update: WriteRecord = async (tx, outcome) => (await tx.providerEvents.update(scope.projectId, waiting.id, outcomeFields(target, outcome))) ?? waiting
+    const { waiting: unblocked } = await storage.transaction((tx) => save(tx, target, result, [], update))
     // A key already woken was read before; only events waiting on new keys are new here.
     queue.push(...unblocked.filter((event) => event.waitingFor !== null && fresh.includes(event.waitingFor) && !queue.some((queued) => queued.id === event.id)))
   }
