@@ -1,9 +1,10 @@
 // The standalone server's payment-provider endpoints: POST /api/v1/providers/<name>/events for
 // each provider in the config, answered in front of the API handler. No API key: the provider's
-// signature authenticates the request.
+// signature authenticates the request. Each is served through its `node` member: no fetch Request
+// or Response objects are built.
 import type { AffiliateProgram } from '../core/program.js'
 import { toNodeHandler, type NodeHandler } from '../http/node.js'
-import type { FetchHandler } from '../providers/handler.js'
+import type { ProviderHandler } from '../providers/handler.js'
 import { lemonSqueezyHandler } from '../providers/lemon-squeezy/index.js'
 import { paddleHandler } from '../providers/paddle/index.js'
 import { stripeHandler } from '../providers/stripe/index.js'
@@ -12,8 +13,8 @@ import type { ServerConfig } from './config.js'
 const ROUTE = /^\/api\/v1\/providers\/([a-z-]+)\/events\/?(?:\?.*)?$/
 
 /** The configured providers' handlers by URL name (stripe, paddle, lemon-squeezy). */
-export function providerHandlers(program: AffiliateProgram, config: ServerConfig['providers'], onError?: (error: unknown) => void): Map<string, FetchHandler> {
-  const handlers = new Map<string, FetchHandler>()
+export function providerHandlers(program: AffiliateProgram, config: ServerConfig['providers'], onError?: (error: unknown) => void): Map<string, ProviderHandler> {
+  const handlers = new Map<string, ProviderHandler>()
   const common = { program, ...(onError ? { onError } : {}) }
   if (config?.stripe) handlers.set('stripe', stripeHandler({ ...common, ...config.stripe }))
   if (config?.paddle) handlers.set('paddle', paddleHandler({ ...common, ...config.paddle }))
@@ -22,7 +23,7 @@ export function providerHandlers(program: AffiliateProgram, config: ServerConfig
 }
 
 /** Sends provider event requests to their handler and everything else to `api`. */
-export function withProviders(api: NodeHandler, handlers: Map<string, FetchHandler>): NodeHandler {
+export function withProviders(api: NodeHandler, handlers: Map<string, ProviderHandler>): NodeHandler {
   if (handlers.size === 0) return api
   const routes = new Map([...handlers].map(([name, handler]) => [name, toNodeHandler(handler)]))
   return (req, res, next) => {

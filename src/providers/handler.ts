@@ -1,7 +1,11 @@
-// The Fetch handler every provider shares: POST only, raw body verified by the provider's
-// signature before anything is parsed, the event mapped, received and answered 200 with what it
-// did. A bad signature is 400 and writes nothing; so is a body that is not the provider's event.
+// The handler every provider shares: POST only, raw body verified by the provider's signature
+// before anything is parsed, the event mapped, received and answered 200 with what it did. A bad
+// signature is 400 and writes nothing; so is a body that is not the provider's event. It serves
+// fetch Requests, and node:http requests straight (its `node`), without building fetch objects.
 import type { AffiliateProgram } from '../core/program.js'
+import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../http/bodies.js'
+import { HttpError } from '../http/errors.js'
+import { serveNode, type NodeHandler } from '../http/node.js'
 import { MalformedEvent, type MappedEvent } from './mapping.js'
 import { receiveEvent } from './receive.js'
 
@@ -16,21 +20,27 @@ export interface ProviderHandlerOptions {
   onError?: (error: unknown) => void
 }
 
+/** A request header's value by its lower-case name, or null. */
+export type HeaderOf = (name: string) => string | null
+
 /** What a provider module supplies: its signature check and its mapping. */
 export interface ProviderDefinition {
   name: string
   /** Null when the signature is good, else why not. */
-  verify(rawBody: string, headers: Headers, now: Date): string | null
-  map(body: unknown, headers: Headers): MappedEvent
+  verify(rawBody: string, header: HeaderOf, now: Date): string | null
+  map(body: unknown): MappedEvent
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
-// Every Response copies its init headers into a list of its own, so one Headers serves them all.
-const JSON_HEADERS = new Headers({ 'Content-Type': 'application/json' })
+/** A provider's handler: a fetch handler (callable itself, and as `fetch`), and `node` for node:http and Express. */
+export type ProviderHandler = FetchHandler & { fetch: FetchHandler; node: NodeHandler }
 
-const json = (status: number, body: unknown, headers?: Record<string, string>) =>
-  new Response(JSON.stringify(body), { status, headers: headers ? { 'Content-Type': 'application/json', ...headers } : JSON_HEADERS })
+const json = (status: number, body: unknown, headers?: Record<string, string>): OutgoingResponse => ({
+  status,
+  headers: { 'Content-Type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+})
 
 const MAX_TIME = Date.UTC(10_000, 0, 1)
 
@@ -47,30 +57,30 @@ function storable(value: unknown): boolean {
   return true
 }
 
-export function providerHandler(provider: ProviderDefinition, options: ProviderHandlerOptions): FetchHandler {
+export function providerHandler(provider: ProviderDefinition, options: ProviderHandlerOptions): ProviderHandler {
   const { program } = options
   const scope = options.project === undefined ? program : program.project(options.project)
   const maxBytes = options.maxBodyBytes ?? 1_048_576
   const target = { scope, storage: program.storage, provider: provider.name, now: () => program.clock.now() }
 
-  return async (request) => {
+  async function respond(request: IncomingRequest): Promise<OutgoingResponse> {
     if (request.method !== 'POST') return json(405, { error: 'use POST' }, { Allow: 'POST' })
-    const declared = Number(request.headers.get('content-length') ?? '0')
+    const declared = Number(request.header('content-length') ?? '0')
     if (declared > maxBytes) return json(413, { error: 'body too large' })
     let raw: string
     try {
-      raw = await request.text()
-    } catch {
+      raw = await request.text(maxBytes)
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 413) return json(413, { error: 'body too large' })
       return json(400, { error: 'unreadable body' })
     }
-    if (Buffer.byteLength(raw, 'utf8') > maxBytes) return json(413, { error: 'body too large' })
-    const refused = provider.verify(raw, request.headers, program.clock.now())
+    const refused = provider.verify(raw, request.header, program.clock.now())
     if (refused !== null) return json(400, { error: `invalid signature: ${refused}` })
     let mapped: MappedEvent
     try {
       const body = JSON.parse(raw) as unknown
       if (!storableBody(raw, body)) return json(400, { error: `not a ${provider.name} event: strings with lone surrogates or NUL characters` })
-      mapped = provider.map(body, request.headers)
+      mapped = provider.map(body)
       const at = mapped.occurredAt.getTime()
       if (!(at >= 0 && at < MAX_TIME)) throw new MalformedEvent('its time is not a date between 1970 and 9999')
     } catch (error) {
@@ -93,4 +103,7 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
       return json(500, { error: 'internal error; the provider will retry' })
     }
   }
+
+  const fetch: FetchHandler = async (request) => toFetchResponse(await respond(fromFetchRequest(request)))
+  return Object.assign(fetch, { fetch, node: serveNode(respond) })
 }

@@ -1,15 +1,13 @@
-// HMAC-SHA256 helpers shared by the providers' signature checks: hex digests compared in
-// constant time, and a secret option that may list several secrets during a rotation.
+// HMAC-SHA256 helpers shared by the providers' signature checks: one digest per secret, compared
+// with the hex signatures as bytes in constant time, and a secret option that may list several
+// secrets during a rotation.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
-export function hmacHex(secret: string, payload: string): string {
-  return createHmac('sha256', secret).update(payload, 'utf8').digest('hex')
-}
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/
 
-/** True when `candidate` is the hex digest `expected` (constant time, any case). */
-export function sameHex(expected: string, candidate: string): boolean {
-  if (!/^[0-9a-fA-F]+$/.test(candidate) || candidate.length !== expected.length) return false
-  return timingSafeEqual(Buffer.from(expected, 'hex'), Buffer.from(candidate.toLowerCase(), 'hex'))
+/** True when `candidate` is the hex form (any case) of the digest `expected` (compared in constant time). */
+function sameDigest(expected: Buffer, candidate: string): boolean {
+  return SHA256_HEX.test(candidate) && timingSafeEqual(expected, Buffer.from(candidate, 'hex'))
 }
 
 /** One secret or several (the new one and the one being rotated out). */
@@ -21,11 +19,11 @@ export function secretList(secrets: Secrets): string[] {
   return list
 }
 
-/** Whether any signature matches the payload under any secret. */
+/** Whether any hex signature is the HMAC-SHA256 of the payload under any secret: one HMAC per secret. */
 export function anySignatureMatches(secrets: string[], payload: string, signatures: string[]): boolean {
   return secrets.some((secret) => {
-    const expected = hmacHex(secret, payload)
-    return signatures.some((signature) => sameHex(expected, signature))
+    const expected = createHmac('sha256', secret).update(payload, 'utf8').digest()
+    return signatures.some((signature) => sameDigest(expected, signature))
   })
 }
 

@@ -1,7 +1,7 @@
 // affiliate-kit/lemon-squeezy: a Fetch handler for Lemon Squeezy webhooks. X-Signature is the
 // hex HMAC-SHA256 of the raw body with the webhook's signing secret. The payload has no
 // timestamp, so a replayed request is answered from the event log and applies nothing.
-import { providerHandler, type FetchHandler, type ProviderHandlerOptions } from '../handler.js'
+import { providerHandler, type ProviderHandler, type ProviderHandlerOptions } from '../handler.js'
 import { anySignatureMatches, secretList, type Secrets } from '../signature.js'
 import { LEMON_SQUEEZY_EVENTS, mapLemonSqueezyEvent } from './map.js'
 
@@ -15,12 +15,12 @@ export function verifyLemonSqueezySignature(secrets: string[], rawBody: string, 
   return anySignatureMatches(secrets, rawBody, [header.trim()]) ? null : 'no signature matches'
 }
 
-export function lemonSqueezyHandler(options: LemonSqueezyHandlerOptions): FetchHandler {
+export function lemonSqueezyHandler(options: LemonSqueezyHandlerOptions): ProviderHandler {
   const secrets = secretList(options.webhookSecret)
   return providerHandler(
     {
       name: 'lemon-squeezy',
-      verify: (raw, headers) => verifyLemonSqueezySignature(secrets, raw, headers.get('x-signature')),
+      verify: (raw, header) => verifyLemonSqueezySignature(secrets, raw, header('x-signature')),
       map: (body) => mapLemonSqueezyEvent(body),
     },
     options,
@@ -28,4 +28,4 @@ export function lemonSqueezyHandler(options: LemonSqueezyHandlerOptions): FetchH
 }
 
 export { LEMON_SQUEEZY_EVENTS, mapLemonSqueezyEvent }
-export type { FetchHandler, ProviderHandlerOptions } from '../handler.js'
+export type { FetchHandler, ProviderHandler, ProviderHandlerOptions } from '../handler.js'

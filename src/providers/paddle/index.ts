@@ -1,7 +1,7 @@
 // affiliate-kit/paddle: a Fetch handler for Paddle Billing notifications (webhooks).
 // Paddle-Signature is `ts=<unix seconds>;h1=<hex>`, h1 the HMAC-SHA256 of `<ts>:<raw body>`
 // with the destination's secret key; several h1 are accepted during a secret rotation.
-import { providerHandler, type FetchHandler, type ProviderHandlerOptions } from '../handler.js'
+import { providerHandler, type ProviderHandler, type ProviderHandlerOptions } from '../handler.js'
 import { secretList, verifyTimestamped, type Secrets, type TimestampedScheme } from '../signature.js'
 import { mapPaddleEvent, PADDLE_EVENTS } from './map.js'
 
@@ -24,13 +24,13 @@ export function verifyPaddleSignature(secrets: string[], rawBody: string, header
   return verifyTimestamped(PADDLE, secrets, rawBody, header, now, toleranceSeconds)
 }
 
-export function paddleHandler(options: PaddleHandlerOptions): FetchHandler {
+export function paddleHandler(options: PaddleHandlerOptions): ProviderHandler {
   const secrets = secretList(options.webhookSecret)
   const tolerance = options.toleranceSeconds ?? 300
   return providerHandler(
     {
       name: 'paddle',
-      verify: (raw, headers, now) => verifyPaddleSignature(secrets, raw, headers.get('paddle-signature'), now, tolerance),
+      verify: (raw, header, now) => verifyPaddleSignature(secrets, raw, header('paddle-signature'), now, tolerance),
       map: (body) => mapPaddleEvent(body),
     },
     options,
@@ -38,4 +38,4 @@ export function paddleHandler(options: PaddleHandlerOptions): FetchHandler {
 }
 
 export { mapPaddleEvent, PADDLE_EVENTS }
-export type { FetchHandler, ProviderHandlerOptions } from '../handler.js'
+export type { FetchHandler, ProviderHandler, ProviderHandlerOptions } from '../handler.js'

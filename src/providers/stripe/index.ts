@@ -1,6 +1,6 @@
 // affiliate-kit/stripe: a Fetch handler for Stripe webhooks. Paste its URL as a Stripe webhook
 // endpoint; paid invoices become conversions, renewals recurring ones, refunds shrink them.
-import { providerHandler, type FetchHandler, type ProviderHandlerOptions } from '../handler.js'
+import { providerHandler, type ProviderHandler, type ProviderHandlerOptions } from '../handler.js'
 import { secretList, type Secrets } from '../signature.js'
 import { mapStripeEvent, STRIPE_EVENTS } from './map.js'
 import { verifyStripeSignature } from './signature.js'
@@ -12,13 +12,13 @@ export interface StripeHandlerOptions extends ProviderHandlerOptions {
   toleranceSeconds?: number
 }
 
-export function stripeHandler(options: StripeHandlerOptions): FetchHandler {
+export function stripeHandler(options: StripeHandlerOptions): ProviderHandler {
   const secrets = secretList(options.webhookSecret)
   const tolerance = options.toleranceSeconds ?? 300
   return providerHandler(
     {
       name: 'stripe',
-      verify: (raw, headers, now) => verifyStripeSignature(secrets, raw, headers.get('stripe-signature'), now, tolerance),
+      verify: (raw, header, now) => verifyStripeSignature(secrets, raw, header('stripe-signature'), now, tolerance),
       map: (body) => mapStripeEvent(body),
     },
     options,
@@ -26,5 +26,5 @@ export function stripeHandler(options: StripeHandlerOptions): FetchHandler {
 }
 
 export { verifyStripeSignature, mapStripeEvent, STRIPE_EVENTS }
-export type { FetchHandler, ProviderHandlerOptions } from '../handler.js'
+export type { FetchHandler, ProviderHandler, ProviderHandlerOptions } from '../handler.js'
 export type { MappedEvent, ProviderAction, PaidAction, RefundedAction, CustomerAction } from '../mapping.js'
