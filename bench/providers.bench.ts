@@ -1,20 +1,33 @@
 // Payment-provider events through the Stripe handler (the built dist/; `npm run build` first):
 // signed invoice.paid events per second, each creating one conversion, next to direct
 // conversions.create calls for the same kind of payment, measured in the same run, on the memory
-// adapter and on PGlite. Rounds alternate between the two; medians are reported.
-// Target: ratio >= 0.70.
+// adapter, PGlite and (with DATABASE_URL, in a schema of its own) PostgreSQL. Two comparisons:
+// - fetch: the handler called with fetch Requests in-process vs conversions.create in-process;
+// - node:http: the handler in a node:http server (toNodeHandler: its `node`) vs a bare node:http server that reads
+//   the same body and calls conversions.create, both over one keep-alive loopback connection.
+// Rounds alternate between the two sides; medians are reported. Target: ratio >= 0.70.
 import { createHmac } from 'node:crypto'
-import { createAffiliateProgram, type StoragePort } from '../dist/index.js'
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type RequestListener, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import pg from 'pg'
+import { createAffiliateProgram, type AffiliateProgram, type StoragePort } from '../dist/index.js'
 import { memoryStorage } from '../dist/adapters/memory.js'
 import { pgliteStorage } from '../dist/adapters/pglite.js'
+import { postgresStorage } from '../dist/adapters/postgres.js'
+import { toNodeHandler } from '../dist/http/index.js'
 import { stripeHandler } from '../dist/providers/stripe.js'
 
 const SECRET = 'whsec_bench'
+const DATABASE_URL = process.env.DATABASE_URL
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-const created = Math.floor(Date.now() / 1000)
+const fmt = (value: number) => Math.round(value).toLocaleString('en')
+/** Garbage left by the untimed setup is collected before each timed loop (run.ts passes --expose-gc). */
+const collect = () => (globalThis as { gc?: () => void }).gc?.()
 
 /** A signed invoice.paid of a referred customer, as Stripe sends it (signing is not timed). */
-function signedInvoice(n: number): Request {
+function signedInvoice(n: number): { body: string; signature: string } {
+  // Signed when the round is prepared: a whole run takes longer than the 300 s tolerance.
+  const created = Math.floor(Date.now() / 1000)
   const email = `handler${n}@example.com`
   const body = JSON.stringify({
     id: `evt_bench_${n}`, object: 'event', api_version: '2025-03-31.basil', created, livemode: false, pending_webhooks: 1, type: 'invoice.paid',
@@ -25,51 +38,161 @@ function signedInvoice(n: number): Request {
       payments: { object: 'list', data: [{ id: `inpay_${n}`, object: 'invoice_payment', payment: { type: 'payment_intent', payment_intent: `pi_bench_${n}` } }], has_more: false },
     } },
   })
-  const header = `t=${created},v1=${createHmac('sha256', SECRET).update(`${created}.${body}`).digest('hex')}`
-  return new Request('http://bench/api/v1/providers/stripe/events', { method: 'POST', body, headers: { 'Stripe-Signature': header } })
+  return { body, signature: `t=${created},v1=${createHmac('sha256', SECRET).update(`${created}.${body}`).digest('hex')}` }
 }
 
+const directInput = (n: number) => ({ type: 'purchase' as const, email: `direct${n}@example.com`, baseValue: '19.99', baseValueCurrency: 'USD', reference: `in_direct_${n}` })
+
 async function timed(count: number, work: (index: number) => Promise<unknown>): Promise<number> {
+  collect()
   const started = performance.now()
   for (let index = 0; index < count; index += 1) await work(index)
   return count / ((performance.now() - started) / 1000)
 }
 
-async function compare(name: string, storage: StoragePort, rounds: number, perRound: number): Promise<void> {
-  const program = await createAffiliateProgram({ storage })
-  const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
-  const handler = stripeHandler({ program, webhookSecret: SECRET })
+interface Side {
+  /** Untimed: what the round's calls need (customers referred by Ann, requests built). */
+  prepare(first: number, count: number): Promise<void>
+  call(n: number): Promise<unknown>
+}
+
+/** Alternates rounds of the handler side and the direct side; prints both medians and their ratio. */
+async function compare(label: string, rounds: number, perRound: number, next: () => number, handler: Side, direct: Side): Promise<void> {
   const handlerRates: number[] = []
   const directRates: number[] = []
   for (let round = 0; round < rounds; round += 1) {
-    const offset = round * perRound
-    // Both paths pay for customers already referred by Ann (set up outside the timing).
-    for (let index = 0; index < perRound; index += 1) {
-      await program.referrals.create({ email: `handler${offset + index}@example.com`, affiliateId: ann.id })
-      await program.referrals.create({ email: `direct${offset + index}@example.com`, affiliateId: ann.id })
+    for (const [side, rates] of [[handler, handlerRates], [direct, directRates]] as const) {
+      const first = next()
+      await side.prepare(first, perRound)
+      rates.push(await timed(perRound, (index) => side.call(first + index)))
     }
-    const requests = Array.from({ length: perRound }, (_, index) => signedInvoice(offset + index))
-    handlerRates.push(
-      await timed(perRound, async (index) => {
-        const response = await handler(requests[index]!)
-        if (response.status !== 200) throw new Error(`handler answered ${response.status}: ${await response.text()}`)
-      }),
-    )
-    directRates.push(
-      await timed(perRound, (index) =>
-        program.conversions.create({ type: 'purchase', email: `direct${offset + index}@example.com`, baseValue: '19.99', baseValueCurrency: 'USD', reference: `in_direct_${offset + index}` }),
-      ),
-    )
   }
-  const total = (await program.conversions.list({ limit: 1 })).total
-  if (total !== rounds * perRound * 2) throw new Error(`expected ${rounds * perRound * 2} conversions, found ${total}`)
-  await program.close()
-  const viaHandler = median(handlerRates)
-  const direct = median(directRates)
-  const round = (value: number) => Math.round(value).toLocaleString('en')
-  console.log(`${name}: stripe invoice.paid through the handler: ${round(viaHandler)}/s median of ${rounds} rounds (${handlerRates.map(round).join(' / ')})`)
-  console.log(`  baseline, direct conversions.create: ${round(direct)}/s; ratio ${(viaHandler / direct).toFixed(2)} (target >= 0.70)`)
+  const ratio = median(handlerRates) / median(directRates)
+  console.log(`  ${label}: handler ${fmt(median(handlerRates))}/s (${handlerRates.map(fmt).join(' / ')}); direct ${fmt(median(directRates))}/s (${directRates.map(fmt).join(' / ')}); ratio ${ratio.toFixed(2)}`)
 }
 
-await compare('memory', memoryStorage(), 5, 4_000)
-await compare('pglite', pgliteStorage(), 3, 300)
+/** Both paths pay for customers already referred by Ann (set up outside the timing). */
+async function referCustomers(program: AffiliateProgram, affiliateId: number, prefix: string, first: number, count: number): Promise<void> {
+  for (let n = first; n < first + count; n += 1) await program.referrals.create({ email: `${prefix}${n}@example.com`, affiliateId })
+}
+
+function fetchComparison(program: AffiliateProgram, affiliateId: number): [Side, Side] {
+  const handler = stripeHandler({ program, webhookSecret: SECRET })
+  let requests = new Map<number, Request>()
+  return [
+    {
+      async prepare(first, count) {
+        await referCustomers(program, affiliateId, 'handler', first, count)
+        requests = new Map()
+        for (let n = first; n < first + count; n += 1) {
+          const { body, signature } = signedInvoice(n)
+          requests.set(n, new Request('http://bench/api/v1/providers/stripe/events', { method: 'POST', body, headers: { 'Stripe-Signature': signature } }))
+        }
+      },
+      async call(n) {
+        const response = await handler(requests.get(n)!)
+        if (response.status !== 200) throw new Error(`handler answered ${response.status}: ${await response.text()}`)
+      },
+    },
+    { prepare: (first, count) => referCustomers(program, affiliateId, 'direct', first, count), call: (n) => program.conversions.create(directInput(n)) },
+  ]
+}
+
+async function listen(listener: RequestListener): Promise<{ server: Server; port: number }> {
+  const server = createServer(listener)
+  // The untimed setup between rounds may take longer than the default 5 s keep-alive timeout.
+  server.keepAliveTimeout = 0
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { server, port: (server.address() as AddressInfo).port }
+}
+
+function post(agent: Agent, port: number, path: string, body: string, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'Content-Type': 'application/json', ...headers } }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => (response.statusCode === 200 ? resolve(Buffer.concat(chunks).toString()) : reject(new Error(`answered ${response.statusCode}: ${Buffer.concat(chunks)}`))))
+    })
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => resolve(Buffer.concat(chunks).toString()))
+    req.on('error', reject)
+  })
+}
+
+async function nodeComparison(program: AffiliateProgram, affiliateId: number, work: (sides: [Side, Side]) => Promise<void>): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const viaHandler = await listen(toNodeHandler(stripeHandler({ program, webhookSecret: SECRET })))
+  // The baseline server: reads the body, creates the conversion named by the path, answers JSON.
+  const bare = await listen((req, res) => {
+    readBody(req)
+      .then(() => program.conversions.create(directInput(Number(req.url!.slice(1)))))
+      .then(({ conversion }) => {
+        const body = JSON.stringify({ conversion_id: conversion.id })
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }).end(body)
+      })
+      .catch((error: unknown) => res.writeHead(500).end(String(error)))
+  })
+  let invoices = new Map<number, { body: string; signature: string }>()
+  try {
+    await work([
+      {
+        async prepare(first, count) {
+          await referCustomers(program, affiliateId, 'handler', first, count)
+          invoices = new Map()
+          for (let n = first; n < first + count; n += 1) invoices.set(n, signedInvoice(n))
+        },
+        call(n) {
+          const { body, signature } = invoices.get(n)!
+          return post(agent, viaHandler.port, '/api/v1/providers/stripe/events', body, { 'Stripe-Signature': signature })
+        },
+      },
+      {
+        async prepare(first, count) {
+          await referCustomers(program, affiliateId, 'direct', first, count)
+          // The same bytes travel to the bare server as to the handler.
+          invoices = new Map()
+          for (let n = first; n < first + count; n += 1) invoices.set(n, signedInvoice(n))
+        },
+        call: (n) => post(agent, bare.port, `/${n}`, invoices.get(n)!.body, {}),
+      },
+    ])
+  } finally {
+    agent.destroy()
+    await Promise.all([viaHandler.server, bare.server].map((server) => new Promise((resolve) => server.close(resolve))))
+  }
+}
+
+async function bench(name: string, storage: StoragePort, sizes: { rounds: number; fetch: number; node: number }): Promise<void> {
+  const program = await createAffiliateProgram({ storage })
+  const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
+  let counter = 0
+  const next = () => (counter += 1_000_000)
+  console.log(`${name}: stripe invoice.paid through the handler vs direct conversions.create`)
+  await compare('fetch, in-process', sizes.rounds, sizes.fetch, next, ...fetchComparison(program, ann.id))
+  await nodeComparison(program, ann.id, (sides) => compare('node:http, loopback', sizes.rounds, sizes.node, next, ...sides))
+  const expected = sizes.rounds * 2 * (sizes.fetch + sizes.node)
+  const total = (await program.conversions.list({ limit: 1 })).total
+  if (total !== expected) throw new Error(`expected ${expected} conversions, found ${total}`)
+  await program.close()
+}
+
+await bench('memory', memoryStorage(), { rounds: 5, fetch: 4_000, node: 2_000 })
+await bench('pglite', pgliteStorage(), { rounds: 3, fetch: 300, node: 300 })
+if (DATABASE_URL) {
+  const schema = `affiliate_kit_providers_bench_${process.pid}`
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 })
+  try {
+    await bench('postgresql', postgresStorage({ pool, schema }), { rounds: 3, fetch: 500, node: 500 })
+  } finally {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+    await pool.end()
+  }
+} else console.log('postgresql: skipped (set DATABASE_URL)')

@@ -4,6 +4,7 @@
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
+import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { createAffiliateProgram, testClock } from '../src/index.js'
 import { createHandler } from '../src/http/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
@@ -14,9 +15,9 @@ import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
 
 const stripe = new Stripe('sk_test_not_used')
 
-async function setup(secret: string | string[] = STRIPE_SECRET) {
+async function setup(secret: string | string[] = STRIPE_SECRET, storage = memoryStorage()) {
   const clock = testClock('2026-02-01T00:00:00Z')
-  const program = await createAffiliateProgram({ storage: memoryStorage(), clock, settings: SCENARIO_SETTINGS })
+  const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
   await scenarioAffiliates(program, 'BOB20')
   await program.referrals.create({ email: 'dan@example.com', referralCode: 'ANN' })
   return { program, clock, handler: stripeHandler({ program, webhookSecret: secret }) }
@@ -152,4 +153,21 @@ describe('stripe handler: signatures', () => {
     expect((await program.conversions.list()).total).toBe(1)
     expect((await program.providerEvents.list()).total).toBe(1)
   })
+})
+
+describe('stripe handler: one record per event', () => {
+  for (const [name, storage] of [['memory', memoryStorage], ['pglite', pgliteStorage]] as const) {
+    it(`${name}: a re-delivery of an invoice that waited is a duplicate, and the conversion it could now create is rolled back`, async () => {
+      const { program, clock, handler } = await setup(STRIPE_SECRET, storage())
+      const invoice = invoicePaid({ at: '2026-01-31T10:00:01Z', id: 'in_Gus1', customer: 'cus_Gus', email: 'gus@example.com', subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Gus1' })
+      expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'waiting', duplicate: false })
+      // Gus is referred now, so applying the invoice again would create its conversion.
+      await program.referrals.create({ email: 'gus@example.com', referralCode: 'ANN' })
+      const before = await snapshot(program)
+      expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'waiting', duplicate: true, conversion_id: null })
+      expect(await snapshot(program)).toBe(before)
+      expect((await program.providerEvents.list()).items.map((event) => [event.reference, event.status])).toEqual([['in_Gus1', 'waiting']])
+      await program.close()
+    })
+  }
 })
