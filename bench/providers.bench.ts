@@ -184,13 +184,13 @@ async function bench(name: string, storage: StoragePort, sizes: { rounds: number
   await program.close()
 }
 
-await bench('memory', memoryStorage(), { rounds: 5, fetch: 4_000, node: 2_000 })
-await bench('pglite', pgliteStorage(), { rounds: 3, fetch: 300, node: 300 })
+await bench('memory', memoryStorage(), { rounds: 7, fetch: 2_000, node: 1_000 })
+await bench('pglite', pgliteStorage(), { rounds: 7, fetch: 100, node: 100 })
 if (DATABASE_URL) {
   const schema = `affiliate_kit_providers_bench_${process.pid}`
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 })
   try {
-    await bench('postgresql', postgresStorage({ pool, schema }), { rounds: 3, fetch: 500, node: 500 })
+    await bench('postgresql', postgresStorage({ pool, schema }), { rounds: 7, fetch: 200, node: 200 })
   } finally {
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
     await pool.end()
