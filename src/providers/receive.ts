@@ -97,7 +97,7 @@ async function receiveClaimed(target: ReceiveTarget, mapped: MappedEvent): Promi
     if (!reclaimed) return { event: inserted.existing, duplicate: true }
     record = inserted.existing
   }
-  const update: WriteRecord = async (tx, result) => (await tx.providerEvents.update(projectId, record.id, outcomeFields(target, result))) ?? record
+  const update = updateOf(target, record)
   // When applying fails, the record looks stale at once: the provider's retry takes it over.
   const release = () => storage.providerEvents.update(projectId, record.id, { updatedAt: new Date(0) })
   return { event: await run(target, mapped, update, release), duplicate: false }
@@ -111,6 +111,12 @@ const outcomeFields = (target: ReceiveTarget, result: Outcome) => ({
   waitingFor: result.status === 'waiting' ? result.waitingFor : null,
   updatedAt: target.now(),
 })
+
+/** Writes the outcome onto a record that exists (claimed by this request). */
+const updateOf =
+  (target: ReceiveTarget, record: ProviderEvent): WriteRecord =>
+  async (tx, result) =>
+    (await tx.providerEvents.update(target.scope.projectId, record.id, outcomeFields(target, result))) ?? record
 
 function finalRecord(target: ReceiveTarget, mapped: MappedEvent, result: Outcome, createdAt: Date): Omit<ProviderEvent, 'id'> {
   return {
@@ -184,8 +190,7 @@ async function wakeAll(target: ReceiveTarget, first: ProviderEvent[], seen: Set<
     )
     const fresh = result.wake.filter((key) => !seen.has(key))
     for (const key of fresh) seen.add(key)
-    const update: WriteRecord = async (tx, outcome) => (await tx.providerEvents.update(scope.projectId, waiting.id, outcomeFields(target, outcome))) ?? waiting
-    const { waiting: unblocked } = await storage.transaction((tx) => save(tx, target, result, [], update))
+    const { waiting: unblocked } = await storage.transaction((tx) => save(tx, target, result, [], updateOf(target, waiting)))
     // A key already woken was read before; only events waiting on new keys are new here.
     queue.push(...unblocked.filter((event) => event.waitingFor !== null && fresh.includes(event.waitingFor) && !queue.some((queued) => queued.id === event.id)))
   }
