@@ -19,14 +19,17 @@ export interface DailyRow extends DailyCounts {
 }
 
 export interface TrackingRepository {
-  /** Adds each delta to the counters of (project, affiliate, day), creating the row (atomic, never read-modify-write). */
+  /**
+   * Adds each delta to the counters of (project, affiliate, day) and to the project's own counters
+   * of that day, creating the rows (atomic, never read-modify-write).
+   */
   addDaily(projectId: string, affiliateId: number, day: string, delta: Partial<DailyCounts>): Promise<void>
   /**
    * Records that `visitor` (a salted hash) reached the affiliate's link on `day`; true the first
    * time, false when already recorded. Decided by a unique key (atomic across processes).
    */
   markVisitor(projectId: string, affiliateId: number, day: string, visitor: string): Promise<boolean>
-  /** Per-day sums over one affiliate, or all, for from <= day < to, by day ascending; days without rows are absent. */
+  /** Per-day counters of one affiliate, or of the project, for from <= day < to, by day ascending; days without counts are absent. */
   daily(projectId: string, range: { from: string; to: string; affiliateId?: number }): Promise<DailyRow[]>
   /** The project's secret visitor salt; stores `candidate` when the project has none yet and returns the one that stands. */
   visitorSalt(projectId: string, candidate: string): Promise<string>

@@ -5,12 +5,15 @@ import { setMapEntry } from '../state.js'
 import type { UndoLog } from '../table.js'
 
 export class TrackingState {
-  /** `${projectId}|${day}` -> affiliate id -> counts: a range read walks days, not affiliates' history. */
+  /** `${projectId}|${day}` -> affiliate id (0: the whole project) -> counts: a range read walks days. */
   daily = new Map<string, Map<number, DailyCounts>>()
   visitors = new Set<string>()
   salts = new Map<string, string>()
   referredAt = new Map<string, Date>()
 }
+
+/** The affiliate id of the project-wide counters (real ids start at 1). */
+const PROJECT_ROW = 0
 
 const empty = (): DailyCounts => ({ clicks: 0, visitors: 0, signups: 0, purchases: 0, revenue: 0n, commission: 0n })
 
@@ -39,6 +42,8 @@ export function trackingRepository(state: TrackingState, log: UndoLog): Tracking
         setMapEntry(state.daily, key, byAffiliate, log)
       }
       setMapEntry(byAffiliate, affiliateId, plus(byAffiliate.get(affiliateId) ?? empty(), delta), log)
+      // The project's own row (affiliate 0): program-wide stats read one entry per day.
+      setMapEntry(byAffiliate, PROJECT_ROW, plus(byAffiliate.get(PROJECT_ROW) ?? empty(), delta), log)
     },
     async markVisitor(projectId, affiliateId, day, visitor) {
       const key = `${projectId}|${affiliateId}|${day}|${visitor}`
@@ -50,11 +55,8 @@ export function trackingRepository(state: TrackingState, log: UndoLog): Tracking
     async daily(projectId, { from, to, affiliateId }) {
       const rows: DailyRow[] = []
       for (let day = from; day < to; day = nextDay(day)) {
-        const byAffiliate = state.daily.get(`${projectId}|${day}`)
-        if (!byAffiliate) continue
-        let sum: DailyCounts | null = null
-        for (const [id, counts] of byAffiliate) if (affiliateId === undefined || id === affiliateId) sum = plus(sum ?? empty(), counts)
-        if (sum) rows.push({ day, ...sum })
+        const counts = state.daily.get(`${projectId}|${day}`)?.get(affiliateId ?? PROJECT_ROW)
+        if (counts) rows.push({ day, ...counts })
       }
       return rows
     },

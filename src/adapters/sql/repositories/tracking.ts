@@ -13,6 +13,9 @@ const COUNTERS: ReadonlyArray<readonly [keyof DailyCounts, string]> = [
   ['commission', 'commission_minor'],
 ]
 
+/** The affiliate id of the project-wide counters (real ids start at 1). */
+const PROJECT_ROW = 0
+
 export function trackingRepository(db: SqlClient, schema: string): TrackingRepository {
   const daily = `${schema}.tracking_daily`
   return {
@@ -21,10 +24,12 @@ export function trackingRepository(db: SqlClient, schema: string): TrackingRepos
       if (changed.length === 0) return
       const params: unknown[] = [projectId, affiliateId, day, ...changed.map(([field]) => String(delta[field]))]
       const columns = changed.map(([, column]) => column)
+      const values = columns.map((_, index) => `$${index + 4}`).join(', ')
+      // The affiliate's row and the project's (affiliate 0): program-wide stats read one row per day too.
       await run(
         db,
         `INSERT INTO ${daily} (project_id, affiliate_id, day, ${columns.join(', ')})
-         VALUES ($1, $2, $3, ${columns.map((_, index) => `$${index + 4}`).join(', ')})
+         VALUES ($1, $2, $3, ${values}), ($1, ${PROJECT_ROW}, $3, ${values})
          ON CONFLICT (project_id, affiliate_id, day) DO UPDATE SET ${columns.map((column) => `${column} = ${daily}.${column} + excluded.${column}`).join(', ')}`,
         params,
       )
@@ -43,9 +48,9 @@ export function trackingRepository(db: SqlClient, schema: string): TrackingRepos
         db,
         `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(clicks) AS clicks, sum(visitors) AS visitors, sum(signups) AS signups,
                 sum(purchases) AS purchases, sum(revenue_minor) AS revenue, sum(commission_minor) AS commission
-         FROM ${daily} WHERE project_id = $1 AND day >= $2::date AND day < $3::date ${affiliateId === undefined ? '' : 'AND affiliate_id = $4'}
+         FROM ${daily} WHERE project_id = $1 AND affiliate_id = $4 AND day >= $2::date AND day < $3::date
          GROUP BY day ORDER BY day`,
-        affiliateId === undefined ? [projectId, from, to] : [projectId, from, to, affiliateId],
+        [projectId, from, to, affiliateId ?? PROJECT_ROW],
       )
       return rows.map((row) => ({
         day: String(row.day),
