@@ -6,10 +6,18 @@ export type StatsInterval = 'day' | 'week' | 'month'
 /** A function giving the calendar day of an instant in `timeZone`. Build one and reuse it: formatters are slow to create. */
 export function dayFormatter(timeZone: string): (at: Date) => string {
   const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+  // Time zones change offset only on whole minutes: one answer per minute spares formatting on every click.
+  let minute = Number.NaN
+  let day = ''
   return (at) => {
-    const parts = format.formatToParts(at)
-    const part = (type: string) => parts.find((item) => item.type === type)!.value
-    return `${part('year')}-${part('month')}-${part('day')}`
+    const current = Math.floor(at.getTime() / 60_000)
+    if (current !== minute) {
+      const parts = format.formatToParts(at)
+      const part = (type: string) => parts.find((item) => item.type === type)!.value
+      day = `${part('year')}-${part('month')}-${part('day')}`
+      minute = current
+    }
+    return day
   }
 }
 

@@ -218,8 +218,9 @@ export function createTrackingHandler(program: AffiliateProgram, options: Tracki
     }
     answer(request).then(
       (response) => {
-        const headers = response.body === null ? response.headers : { ...response.headers, 'Content-Length': String(Buffer.byteLength(response.body)) }
-        res.writeHead(response.status, headers)
+        // Content-Length even for a bodiless 302: without it node:http frames the answer as chunked.
+        response.headers['Content-Length'] = response.body === null ? '0' : String(Buffer.byteLength(response.body))
+        res.writeHead(response.status, response.headers)
         res.end(req.method === 'HEAD' ? undefined : (response.body ?? undefined))
       },
       (error: unknown) => {
