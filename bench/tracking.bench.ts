@@ -4,10 +4,11 @@
 // rounds (medians): once with one returning visitor (counted once a day, then only checked) and
 // once with a new visitor per request (every request counts). 2) The stats query on PostgreSQL
 // (DATABASE_URL) at 1,000,000 clicks vs 1,000, counters seeded straight in SQL. Asserts nothing.
-import { fork, type ChildProcess } from 'node:child_process'
-import { Agent, createServer, request } from 'node:http'
+import { fork } from 'node:child_process'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { measure, median, type BenchServer, type Load } from './load.js'
 
 const CONCURRENCY = 32
 const WARMUP_MS = 300
@@ -35,62 +36,19 @@ async function serve(kind: Kind): Promise<void> {
   server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }))
 }
 
-interface Server {
-  child: ChildProcess
-  port: number
-}
-
-async function startChild(kind: Kind): Promise<Server> {
+async function startChild(kind: Kind): Promise<BenchServer> {
   const child = fork(fileURLToPath(import.meta.url), ['serve', kind], { execArgv: ['--import', 'tsx'], stdio: 'inherit' })
   const info = await new Promise<{ port: number }>((resolve) => child.once('message', resolve as never))
   return { child, ...info }
 }
 
-function serverCpu(server: Server): Promise<number> {
-  return new Promise((resolve) => {
-    server.child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system))
-    server.child.send('cpu')
-  })
-}
-
-async function measure(server: Server, newVisitors: boolean): Promise<{ rps: number; cpuUs: number }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY })
-  let counting = false
-  let count = 0
-  let sent = 0
-  let stop = false
-  const once = () =>
-    new Promise<void>((resolve) => {
-      sent += 1
-      const headers = { 'user-agent': newVisitors ? `bench-visitor-${process.pid}-${sent}` : 'bench-visitor' }
-      const req = request({ host: '127.0.0.1', port: server.port, path: '/r/ANN', headers, agent }, (res) => {
-        res.resume()
-        res.on('end', () => {
-          if (counting && res.statusCode === 302) count += 1
-          resolve()
-        })
-      })
-      req.on('error', () => resolve())
-      req.end()
-    })
-  const workers = Array.from({ length: CONCURRENCY }, async () => {
-    while (!stop) await once()
-  })
-  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS))
-  const cpuBefore = await serverCpu(server)
-  counting = true
-  const started = performance.now()
-  await new Promise((resolve) => setTimeout(resolve, DURATION_MS))
-  counting = false
-  const elapsed = performance.now() - started
-  const cpu = (await serverCpu(server)) - cpuBefore
-  stop = true
-  await Promise.all(workers)
-  agent.destroy()
-  return { rps: (count * 1000) / elapsed, cpuUs: cpu / count }
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const SHAPE = { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS }
+const load = (newVisitors: boolean): Load => ({
+  method: 'GET',
+  path: '/r/ANN',
+  headers: (sent) => ({ 'user-agent': newVisitors ? `bench-visitor-${process.pid}-${sent}` : 'bench-visitor' }),
+})
+const measureRedirects = (server: BenchServer, newVisitors: boolean) => measure(server, load(newVisitors), SHAPE)
 
 async function redirects(): Promise<void> {
   console.log(`node ${process.version}, ${CONCURRENCY} in flight, ${ROUNDS} rounds of ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up`)
@@ -99,9 +57,9 @@ async function redirects(): Promise<void> {
   const figures = { bare: [] as number[], returning: [] as number[], fresh: [] as number[], returningCpu: [] as number[], freshCpu: [] as number[], bareCpu: [] as number[] }
   const ratios = { returning: [] as number[], fresh: [] as number[] }
   for (let round = 0; round < ROUNDS; round += 1) {
-    const base = await measure(bare, false)
-    const returning = await measure(lib, false)
-    const fresh = await measure(lib, true)
+    const base = await measureRedirects(bare, false)
+    const returning = await measureRedirects(lib, false)
+    const fresh = await measureRedirects(lib, true)
     figures.bare.push(base.rps)
     figures.bareCpu.push(base.cpuUs)
     figures.returning.push(returning.rps)
