@@ -1,6 +1,6 @@
 import { defineConfig } from 'tsup'
 
-export default defineConfig({
+export default defineConfig([{
   entry: {
     index: 'src/index.ts',
     storage: 'src/storage.ts',
@@ -14,11 +14,21 @@ export default defineConfig({
     'providers/paddle': 'src/providers/paddle/index.ts',
     'providers/lemon-squeezy': 'src/providers/lemon-squeezy/index.ts',
     'cli/main': 'src/cli/main.ts',
+    'tracking/index': 'src/tracking/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
-  clean: true,
   sourcemap: true,
   target: 'node20',
   splitting: true,
-})
+},
+// The browser snippet: minified ESM for bundlers, checked against its 2 KB budget (scripts/snippet-size.mjs).
+{
+  entry: { 'browser/index': 'src/browser/index.ts' },
+  format: ['esm'],
+  dts: true,
+  minify: true,
+  platform: 'browser',
+  target: 'es2020',
+  sourcemap: true,
+}])

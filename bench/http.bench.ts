@@ -4,10 +4,11 @@
 // time per request. Each server runs in its own child process; this process generates the load
 // (keep-alive agent, a fixed number of requests in flight, fixed duration), interleaving the
 // loads over several rounds and printing medians. Asserts nothing.
-import { fork, type ChildProcess } from 'node:child_process'
-import { Agent, createServer, request } from 'node:http'
+import { fork } from 'node:child_process'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { measure, median, type BenchServer, type Figure, type Load } from './load.js'
 
 const CONCURRENCY = 32
 const WARMUP_MS = 300
@@ -56,79 +57,12 @@ async function startChild(kind: Kind): Promise<Server> {
   return { child, ...info }
 }
 
-interface Load {
-  method: 'GET' | 'POST'
-  path: string
-  headers: Record<string, string>
-  body?: () => string
-}
-
-interface Server {
-  child: ChildProcess
-  port: number
+interface Server extends BenchServer {
   key?: string
   buyerId?: number
 }
 
-/** CPU time (user + system, microseconds) the server process has used so far. */
-function serverCpu(server: Server): Promise<number> {
-  return new Promise((resolve) => {
-    server.child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system))
-    server.child.send('cpu')
-  })
-}
-
-interface Figure {
-  rps: number
-  /** Server CPU microseconds per answered request: what the server spends, whatever the load generator can push. */
-  cpuUs: number
-}
-
-async function measure(server: Server, load: Load): Promise<Figure> {
-  const { port } = server
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY })
-  let counting = false
-  let count = 0
-  let errors = 0
-  let stop = false
-  const once = () =>
-    new Promise<void>((resolve) => {
-      const body = load.body?.()
-      const headers = body ? { ...load.headers, 'content-length': String(Buffer.byteLength(body)) } : load.headers
-      const req = request({ host: '127.0.0.1', port, method: load.method, path: load.path, headers, agent }, (res) => {
-        res.resume()
-        res.on('end', () => {
-          if (res.statusCode! >= 400) errors += 1
-          if (counting) count += 1
-          resolve()
-        })
-      })
-      req.on('error', () => {
-        errors += 1
-        resolve()
-      })
-      req.end(body)
-    })
-  const worker = async () => {
-    while (!stop) await once()
-  }
-  const workers = Array.from({ length: CONCURRENCY }, worker)
-  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS))
-  const cpuBefore = await serverCpu(server)
-  counting = true
-  const started = performance.now()
-  await new Promise((resolve) => setTimeout(resolve, DURATION_MS))
-  counting = false
-  const elapsed = performance.now() - started
-  const cpu = (await serverCpu(server)) - cpuBefore
-  stop = true
-  await Promise.all(workers)
-  agent.destroy()
-  if (errors > 0) console.log(`  (${errors} error responses)`)
-  return { rps: (count * 1000) / elapsed, cpuUs: cpu / count }
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const SHAPE = { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS }
 
 const percent = (ratio: number) => `${(ratio * 100).toFixed(0)}%`.padStart(4)
 
@@ -155,7 +89,7 @@ async function main(): Promise<void> {
   ]
   const results = loads.map(() => [] as Figure[])
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [index, [, server, load]] of loads.entries()) results[index]!.push(await measure(server, load))
+    for (const [index, [, server, load]] of loads.entries()) results[index]!.push(await measure(server, load, SHAPE))
   }
   bare.child.kill('SIGINT')
   lib.child.kill('SIGINT')

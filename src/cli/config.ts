@@ -25,6 +25,17 @@ const providers = v.strictObject({
   lemonSqueezy: v.optional(v.strictObject({ webhookSecret: secrets })),
 })
 
+/** Referral links and browser reports (docs/tracking.md), served beside the API. */
+const tracking = v.strictObject({
+  landingUrl: v.pipe(v.string('must be a string'), v.url('must be a URL'), v.regex(/^https?:/i, 'must be an http or https URL')),
+  allowedOrigins: v.optional(v.array(v.pipe(v.string('must be a string'), v.url('must be an origin such as https://shop.example'), v.regex(/^https?:\/\/[^/]+\/?$/i, 'must be an origin such as https://shop.example')))),
+  cookieDays: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))),
+  cookieName: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, _ or -'))),
+  queryParams: v.optional(v.pipe(v.array(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a query parameter name'))), v.minLength(1, 'must name at least one parameter'))),
+  prefix: v.optional(v.pipe(v.string('must be a string'), v.regex(/^\/[a-z0-9_-]+$/i, 'must be a path such as /r'))),
+  trustProxy: v.optional(v.boolean('must be true or false')),
+})
+
 export const serverConfig = v.strictObject({
   ...projectSettingsInput.entries,
   webhooks: v.optional(v.array(webhook)),
@@ -39,6 +50,7 @@ export const serverConfig = v.strictObject({
   logLevel: v.optional(v.picklist(LOG_LEVELS, 'must be debug, info, warn or error')),
   logFormat: v.optional(v.picklist(['json', 'text'], 'must be json or text')),
   providers: v.optional(providers),
+  tracking: v.optional(tracking),
 })
 export type ServerConfig = v.InferOutput<typeof serverConfig>
 
@@ -65,6 +77,6 @@ export function loadConfig(path: string | undefined): ServerConfig {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, ...settings } = config
   return settings
 }

@@ -17,6 +17,7 @@ import { openProgram } from './database.js'
 import { serveKeySocket } from './key-socket.js'
 import { serverLogger } from './logging.js'
 import { providerHandlers, withProviders } from './providers-mount.js'
+import { withTracking } from './tracking-mount.js'
 
 export interface ServeOptions {
   port: number
@@ -95,7 +96,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       metrics: metrics ?? false,
     })
     providers = providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
-    server.on('request', withProviders(toNodeHandler(handler), providers))
+    server.on('request', withTracking(program, config.tracking, withProviders(toNodeHandler(handler), providers)))
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
       server.listen(options.port, options.host, () => resolve())

@@ -2,6 +2,7 @@
 // and click tracking, which feeds the `clicks` stat.
 import { withConflicts, listWindow } from './conflicts.js'
 import type { ProjectContext } from './context.js'
+import { countDay } from './daily-counts.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { EMPTY_TOTALS } from './ledger.js'
 import { newReferralCode } from './random.js'
@@ -168,6 +169,7 @@ export function affiliatesService(ctx: ProjectContext) {
           createdAt: ctx.clock.now(),
         })
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 1 })
+        await countDay(ctx, tx, affiliate.id, click.createdAt, { clicks: 1 })
         return { id: click.id, affiliateId: affiliate.id, createdAt: click.createdAt }
       })
     },

@@ -1,4 +1,5 @@
 // What every use-case of one project needs: storage, clock, FX and the project's settings.
+import { dayFormatter } from './calendar.js'
 import type { Clock } from './clock.js'
 import { ValidationError } from './errors.js'
 import { parseDecimal, type Decimal } from './money.js'
@@ -25,6 +26,8 @@ export interface ProjectContext {
   fxRate(from: string, to: string, field: string): Promise<Decimal>
   /** Like fxRate but null instead of an error (for informational amounts such as amount_usd). */
   tryFxRate(from: string, to: string): Promise<Decimal | null>
+  /** The calendar day (YYYY-MM-DD) of an instant in the project's time zone. */
+  dayOf(at: Date): Promise<string>
 }
 
 export function createProjectContext(
@@ -44,11 +47,17 @@ export function createProjectContext(
       return null
     }
   }
+  let days = { timeZone: '', format: (_at: Date) => '' }
   return {
     ...base,
     projectId,
     project: loadProject,
     tryFxRate,
+    async dayOf(at) {
+      const timeZone = (await loadProject()).settings.timeZone ?? 'UTC'
+      if (days.timeZone !== timeZone) days = { timeZone, format: dayFormatter(timeZone) }
+      return days.format(at)
+    },
     async fxRate(from, to, field) {
       const rate = await tryFxRate(from, to)
       if (!rate) throw new ValidationError(field, `no exchange rate available for ${from}->${to}`)

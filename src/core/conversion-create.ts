@@ -1,6 +1,8 @@
 // Creating a conversion: attribution, commission, hold, renewals, multi-tier, idempotency by
 // reference (docs/commissions.md, attribution.md, idempotency.md), and preview, which runs the same plan writing nothing.
 import { attribute, type MatchedBy } from './attribution.js'
+import { applyAttributionModel, moveReferredUser } from './attribution-model.js'
+import { countDay } from './daily-counts.js'
 import { addDays } from './clock.js'
 import { calculateCommission, commissionSettingsFor, convertMoney, ONE, tier2Commission, type Commission } from './commission.js'
 import type { ProjectContext } from './context.js'
@@ -31,6 +33,8 @@ interface Plan {
   affiliate: Affiliate
   matchedBy: MatchedBy
   referral: Referral | null
+  /** A newer referral takes the referred user over (attribution settings). */
+  moveReferral: boolean
   commission: Commission
   status: StoredConversionStatus
   holdUntil: Date
@@ -40,7 +44,8 @@ interface Plan {
 
 async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, now: Date): Promise<Plan> {
   const { data } = request
-  const { affiliate, matchedBy, referral } = await attribute(tx, ctx.projectId, data)
+  const matched = await attribute(tx, ctx.projectId, data)
+  const { affiliate, matchedBy, referral, moveReferral } = await applyAttributionModel(tx, ctx.projectId, matched, project.settings.attribution, now)
   const renewal = data.type === 'purchase' ? (referral?.firstPurchaseAt ?? null) : null
   const calculated = calculateCommission({
     type: data.type,
@@ -66,6 +71,7 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     affiliate,
     matchedBy,
     referral,
+    moveReferral,
     commission,
     status: needsReview ? 'review' : 'active',
     holdUntil: addDays(now, project.settings.holdPeriodDays),
@@ -177,6 +183,7 @@ export function conversionCreation(ctx: ProjectContext) {
     if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
     const conversion = result.conversion
     await tx.affiliates.adjustTotals(projectId, planned.affiliate.id, ledgerDelta(null, conversion))
+    await countDay(ctx, tx, planned.affiliate.id, now, dailyDelta(conversion, request, fx, project))
     await recordEvents(tx, conversion, planned.affiliate, referral, project, amountUsd, data)
 
     let tier2: Conversion | null = null
@@ -197,6 +204,7 @@ export function conversionCreation(ctx: ProjectContext) {
       if (!inserted.inserted) throw new ConflictError('the tier-2 reference of this conversion is already used', 'reference')
       tier2 = inserted.conversion
       await tx.affiliates.adjustTotals(projectId, planned.tier2.parent.id, ledgerDelta(null, tier2))
+      if (tier2.status === 'active') await countDay(ctx, tx, planned.tier2.parent.id, now, { commission: tier2.value })
       await recordEvents(tx, tier2, planned.tier2.parent, referral, project, amountUsd, data)
     }
     return { conversion, tier2, planned }
@@ -205,6 +213,7 @@ export function conversionCreation(ctx: ProjectContext) {
   /** Finds or creates the referred user and records a first purchase on it. */
   async function linkReferral(tx: StorageTx, planned: Plan, email: string | undefined, type: string, now: Date) {
     let referral = planned.referral
+    if (referral && planned.moveReferral) referral = await moveReferredUser(ctx, tx, referral, planned.affiliate, now)
     if (!referral && email !== undefined) {
       referral = await tx.referrals.insert({
         projectId,
@@ -216,6 +225,7 @@ export function conversionCreation(ctx: ProjectContext) {
         createdAt: now,
       })
       await tx.affiliates.adjustTotals(projectId, planned.affiliate.id, { signups: 1 })
+      await countDay(ctx, tx, planned.affiliate.id, now, { signups: 1 })
     }
     if (referral && type === 'purchase' && referral.firstPurchaseAt === null) {
       referral = await tx.referrals.update(projectId, referral.id, {
@@ -323,6 +333,14 @@ export function conversionCreation(ctx: ProjectContext) {
       }
     },
   }
+}
+
+/** What a new conversion adds to its day: counted ones only (review earns nothing); revenue in the project currency. */
+function dailyDelta(conversion: Conversion, request: ConversionRequest, fx: Decimal, project: Project) {
+  if (conversion.status !== 'active') return {}
+  if (conversion.type !== 'purchase' || request.baseValue === null) return { commission: conversion.value }
+  const revenue = convertMoney(request.baseValue, request.baseCurrency, project.settings.currency, fx)
+  return { commission: conversion.value, purchases: 1, revenue }
 }
 
 /** The time a conversion is computed at: its occurredAt when given and not in the future, else now. */

@@ -20,7 +20,12 @@ export interface VerifiedKey {
   projectId: string
   keyId: number
   scopes: Scope[]
+  /** A publishable key (`rgp_`): it may only record clicks and signups from the browser. */
+  publishable: boolean
 }
+
+const SECRET_KEY = /^rgk_[0-9A-Za-z]{20,64}$/
+const PUBLISHABLE_KEY = /^rgp_[0-9A-Za-z]{20,64}$/
 
 function keyView(record: ApiKeyRecord): ApiKeyView {
   const { id, name, prefix, scopes, createdAt, revokedAt } = record
@@ -51,12 +56,13 @@ function keyDigest(key: string): string {
  * from the next request on.
  */
 export async function verifyApiKey(storage: StoragePort, key: string): Promise<VerifiedKey | null> {
-  if (!/^rgk_[0-9A-Za-z]{20,64}$/.test(key)) return null
+  const publishable = PUBLISHABLE_KEY.test(key)
+  if (!publishable && !SECRET_KEY.test(key)) return null
   const hash = keyDigest(key)
   // Found by the SHA-256 digest of the key: the lookup's timing says nothing usable about the key.
   const record = await storage.apiKeys.findByHash(hash)
   if (!record || record.revokedAt) return null
-  return { projectId: record.projectId, keyId: record.id, scopes: record.scopes }
+  return { projectId: record.projectId, keyId: record.id, scopes: publishable ? [] : record.scopes, publishable }
 }
 
 export function keysService(ctx: ProjectContext) {
@@ -83,9 +89,19 @@ export function keysService(ctx: ProjectContext) {
       return { key, record: await insert(key, data.name ?? null, data.scopes ?? ['*']) }
     },
 
+    /**
+     * Creates a publishable key (`rgp_...`), safe to ship in a web page: it has no scope on the
+     * API and may only record clicks and signups through the tracking handler (docs/tracking.md).
+     */
+    async createPublishable(input: { name?: string } = {}): Promise<{ key: string; record: ApiKeyView }> {
+      const data = validate(createApiKeyInput, { ...(input.name === undefined ? {} : { name: input.name }) })
+      const key = `rgp_${newApiKey().slice(4)}`
+      return { key, record: await insert(key, data.name ?? null, []) }
+    },
+
     /** Makes sure this exact key exists for the project (e.g. from AFFILIATE_KIT_API_KEY). */
     async ensure(key: string, scopes: Scope[] = ['*']): Promise<ApiKeyView> {
-      if (!/^rgk_[0-9A-Za-z]{20,64}$/.test(key)) throw new ValidationError('key', 'API keys look like rgk_ followed by 20 to 64 letters or digits')
+      if (!SECRET_KEY.test(key)) throw new ValidationError('key', 'API keys look like rgk_ followed by 20 to 64 letters or digits')
       const existing = await storage.apiKeys.findByHash(sha256Hex(key))
       if (existing) {
         if (existing.projectId !== projectId) throw new NotFoundError('this key belongs to another project', 'key')

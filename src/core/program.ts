@@ -13,6 +13,8 @@ import { payoutsService } from './payouts.js'
 import { providerEventsService } from './provider-events.js'
 import { newProjectId } from './random.js'
 import { referralsService } from './referrals.js'
+import { statsService } from './stats.js'
+import { visitsService } from './visits.js'
 import { eventType, id, validate, type ProjectSettingsInput } from './schemas.js'
 import { normalizeSettings } from './settings.js'
 import type { StoragePort } from './storage.js'
@@ -85,6 +87,10 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>, runner: () =
     },
     /** Counts a click on an affiliate's referral link. */
     trackClick: affiliates.trackClick,
+    /** Visits through referral links and signups reported from the browser (affiliate-kit/tracking). */
+    tracking: visitsService(ctx),
+    /** Clicks, visitors, signups, purchases, revenue and commission per day, week or month. */
+    stats: statsService(ctx),
     async settings(): Promise<ProjectSettings> {
       return (await ctx.project()).settings
     },

@@ -3,6 +3,7 @@
 import { listWindow, withConflicts } from './conflicts.js'
 import { requireAffiliate } from './affiliates.js'
 import type { ProjectContext } from './context.js'
+import { countDay } from './daily-counts.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { referralSignedUp } from './events.js'
 import {
@@ -74,6 +75,7 @@ export function referralsService(ctx: ProjectContext) {
           })
           if (affiliate) {
             await tx.affiliates.adjustTotals(projectId, affiliate.id, { signups: 1 })
+            await countDay(ctx, tx, affiliate.id, now, { signups: 1 })
             await tx.outbox.enqueue(
               referralSignedUp(referral, {
                 affiliate,
@@ -108,7 +110,10 @@ export function referralsService(ctx: ProjectContext) {
             if (data.affiliateId !== null) await requireAffiliate(tx, projectId, data.affiliateId)
             patch.affiliateId = data.affiliateId
             if (referral.affiliateId !== null) await tx.affiliates.adjustTotals(projectId, referral.affiliateId, { signups: -1 })
-            if (data.affiliateId !== null) await tx.affiliates.adjustTotals(projectId, data.affiliateId, { signups: 1 })
+            if (data.affiliateId !== null) {
+              await tx.affiliates.adjustTotals(projectId, data.affiliateId, { signups: 1 })
+              await countDay(ctx, tx, data.affiliateId, ctx.clock.now(), { signups: 1 })
+            }
           }
           if (data.status !== undefined) {
             patch.conversionStatus = data.status

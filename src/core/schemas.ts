@@ -270,6 +270,19 @@ export const commissionSettings = v.strictObject({
     }),
   ),
 })
+const dayCount = v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))
+/** An IANA time zone name the runtime knows (`Europe/Paris`, `UTC`). */
+export const timeZone = v.pipe(
+  v.string('must be a string'),
+  v.check((name) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: name })
+      return name.length <= 64
+    } catch {
+      return false
+    }
+  }, 'must be an IANA time zone such as "Europe/Paris"'),
+)
 export const projectSettingsInput = v.strictObject({
   currency: v.optional(currency),
   holdPeriodDays: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(3650, 'must be at most 3650'))),
@@ -283,5 +296,12 @@ export const projectSettingsInput = v.strictObject({
     ),
   ),
   allowPrivateNetworks: v.optional(v.boolean('must be a boolean')),
+  timeZone: v.optional(timeZone),
+  attribution: v.optional(
+    v.strictObject({
+      model: v.optional(v.picklist(['first_click', 'last_click'], 'must be first_click or last_click')),
+      windowDays: v.optional(dayCount),
+    }),
+  ),
 })
 export type ProjectSettingsInput = v.InferInput<typeof projectSettingsInput>

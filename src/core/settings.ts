@@ -9,6 +9,9 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   commission: { purchase: { type: 'percentage', rate: 30 } },
 }
 
+/** Days a referral counts when `attribution` leaves windowDays out (the referral cookie's default lifetime). */
+export const DEFAULT_WINDOW_DAYS = 60
+
 /**
  * Validates settings and checks every amount against the currency. The result is the complete
  * settings of a project: an absent key takes its default, never a previously stored value (the
@@ -25,6 +28,10 @@ export function normalizeSettings(input: ProjectSettingsInput = {}): ProjectSett
   if (data.subPrograms) settings.subPrograms = data.subPrograms as NonNullable<ProjectSettings['subPrograms']>
   if (data.webhookRetryDelaysSeconds) settings.webhookRetryDelaysSeconds = data.webhookRetryDelaysSeconds
   if (data.allowPrivateNetworks !== undefined) settings.allowPrivateNetworks = data.allowPrivateNetworks
+  if (data.timeZone !== undefined) settings.timeZone = data.timeZone
+  if (data.attribution) {
+    settings.attribution = { model: data.attribution.model ?? 'first_click', windowDays: data.attribution.windowDays ?? DEFAULT_WINDOW_DAYS }
+  }
   const digits = minorDigits(settings.currency)
   checkAmounts(settings.commission, digits, 'commission')
   for (const [slug, program] of Object.entries(settings.subPrograms ?? {})) {

@@ -27,6 +27,7 @@ import type {
   WebhookEndpoint,
   WebhookEvent,
 } from './types.js'
+import type { TrackingRepository } from './tracking-storage.js'
 
 /** Thrown by an adapter when a write breaks a uniqueness rule. */
 export class UniqueViolation extends Error {
@@ -327,6 +328,7 @@ export interface StorageTx {
   outbox: OutboxRepository
   idempotency: IdempotencyRepository
   providerEvents: ProviderEventRepository
+  tracking: TrackingRepository
 }
 
 export interface StoragePort extends StorageTx {

@@ -71,6 +71,19 @@ export interface ProjectSettings {
   webhookRetryDelaysSeconds?: number[]
   /** Lets webhooks reach loopback and private addresses (tests, local receivers). @default false */
   allowPrivateNetworks?: boolean
+  /** IANA time zone of the project's days (stats buckets). @default 'UTC' */
+  timeZone?: string
+  /** Who keeps a referred customer, and for how long a referral counts (docs/attribution.md). @default none: the request's fields decide */
+  attribution?: AttributionSettings
+}
+
+export type AttributionModel = 'first_click' | 'last_click'
+
+export interface AttributionSettings {
+  /** @default 'first_click' */
+  model: AttributionModel
+  /** Days a referral counts for its first purchase. @default 60 */
+  windowDays: number
 }
 
 export interface ApiKeyRecord {

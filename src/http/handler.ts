@@ -215,6 +215,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     const { route, params } = inner !== null ? router.match(request.method, inner) : rootRouter.match(request.method, rootInner!)
     if (trace) trace.route = routeLabels.get(route)!
     if (params.projectId !== undefined && params.projectId !== key.projectId) throw new HttpError('not_found', 'project not found')
+    if (key.publishable) throw new HttpError('permission_denied', 'publishable keys (rgp_) may only record clicks and signups through the tracking handler')
     if (!hasScope(key.scopes, route.scope)) throw new HttpError('permission_denied', `this API key lacks the ${route.scope} scope`)
 
     const raw = route.body ? await readBody(request) : ''

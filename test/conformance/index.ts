@@ -18,6 +18,7 @@ import { webhookOutboxCases } from './webhook-outbox.case.js'
 import { idempotencyCases } from './idempotency.case.js'
 import { providerCases } from './providers.case.js'
 import { providerEventCases } from './provider-events.case.js'
+import { trackingCases } from './tracking.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -71,5 +72,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     idempotencyCases(context)
     providerEventCases(context)
     providerCases(context)
+    trackingCases(context)
   })
 }

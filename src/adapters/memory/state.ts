@@ -18,6 +18,7 @@ import type {
   WebhookEndpoint,
   WebhookEvent,
 } from '../../core/types.js'
+import { TrackingState } from './repositories/tracking.js'
 import { Table, type UndoLog } from './table.js'
 
 export class MemoryState {
@@ -69,6 +70,7 @@ export class MemoryState {
   )
   providerLinks = new Map<string, ProviderLink>()
   rateLimits = new Map<string, number>()
+  tracking = new TrackingState()
 }
 
 /** The event's fields read one by one: its body may be a getter that spreading would drop. */

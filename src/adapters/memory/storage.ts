@@ -16,6 +16,7 @@ import {
 import { idempotencyRepository } from './repositories/idempotency.js'
 import { outboxRepository } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
+import { trackingRepository } from './repositories/tracking.js'
 import { MemoryState, type CurrentLog } from './state.js'
 import type { UndoLog } from './table.js'
 
@@ -36,6 +37,7 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
     outbox,
     idempotency: idempotencyRepository(state, log),
     providerEvents: providerEventRepository(state, log),
+    tracking: trackingRepository(state.tracking, log),
   }
 }
 

@@ -19,6 +19,7 @@ import {
 } from './repositories/entities.js'
 import { idempotencyRepository, outboxRepository, type EndpointCache } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
+import { trackingRepository } from './repositories/tracking.js'
 import { createTables, type Tables } from './tables.js'
 
 export interface SqlStorageOptions {
@@ -46,6 +47,7 @@ function repositories(db: SqlClient, t: Tables): StorageTx {
     outbox: outboxRepository(db, t, cache),
     idempotency: idempotencyRepository(db, t),
     providerEvents: providerEventRepository(db, t),
+    tracking: trackingRepository(db, t.schema),
   }
 }
 

@@ -6,6 +6,7 @@ import { couponRoutes } from './coupons.js'
 import { payoutRoutes } from './payouts.js'
 import { referralRoutes } from './referrals.js'
 import { alternativeProviderEventRoutes } from '../provider-events.js'
+import { alternativeStatsRoutes } from '../stats.js'
 import { webhookDeliveryRoutes } from './webhook-deliveries.js'
 
-export const alternativeRoutes = [...affiliateRoutes, ...conversionRoutes, ...referralRoutes, ...couponRoutes, ...payoutRoutes, ...webhookDeliveryRoutes, ...alternativeProviderEventRoutes] as const
+export const alternativeRoutes = [...affiliateRoutes, ...conversionRoutes, ...referralRoutes, ...couponRoutes, ...payoutRoutes, ...webhookDeliveryRoutes, ...alternativeProviderEventRoutes, ...alternativeStatsRoutes] as const

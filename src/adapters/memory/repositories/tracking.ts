@@ -1,0 +1,76 @@
+// The in-memory tracking store: per-day counters, visitor-day marks, visitor salts and referral
+// times, in Maps of its own (each write undone with the transaction that made it).
+import type { DailyCounts, DailyRow, TrackingRepository } from '../../../core/tracking-storage.js'
+import { setMapEntry } from '../state.js'
+import type { UndoLog } from '../table.js'
+
+export class TrackingState {
+  /** `${projectId}|${day}` -> affiliate id (0: the whole project) -> counts: a range read walks days. */
+  daily = new Map<string, Map<number, DailyCounts>>()
+  visitors = new Set<string>()
+  salts = new Map<string, string>()
+  referredAt = new Map<string, Date>()
+}
+
+/** The affiliate id of the project-wide counters (real ids start at 1). */
+const PROJECT_ROW = 0
+
+const empty = (): DailyCounts => ({ clicks: 0, visitors: 0, signups: 0, purchases: 0, revenue: 0n, commission: 0n })
+
+function plus(counts: DailyCounts, delta: Partial<DailyCounts>): DailyCounts {
+  return {
+    clicks: counts.clicks + (delta.clicks ?? 0),
+    visitors: counts.visitors + (delta.visitors ?? 0),
+    signups: counts.signups + (delta.signups ?? 0),
+    purchases: counts.purchases + (delta.purchases ?? 0),
+    revenue: counts.revenue + (delta.revenue ?? 0n),
+    commission: counts.commission + (delta.commission ?? 0n),
+  }
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+}
+
+export function trackingRepository(state: TrackingState, log: UndoLog): TrackingRepository {
+  return {
+    async addDaily(projectId, affiliateId, day, delta) {
+      const key = `${projectId}|${day}`
+      let byAffiliate = state.daily.get(key)
+      if (!byAffiliate) {
+        byAffiliate = new Map()
+        setMapEntry(state.daily, key, byAffiliate, log)
+      }
+      setMapEntry(byAffiliate, affiliateId, plus(byAffiliate.get(affiliateId) ?? empty(), delta), log)
+      // The project's own row (affiliate 0): program-wide stats read one entry per day.
+      setMapEntry(byAffiliate, PROJECT_ROW, plus(byAffiliate.get(PROJECT_ROW) ?? empty(), delta), log)
+    },
+    async markVisitor(projectId, affiliateId, day, visitor) {
+      const key = `${projectId}|${affiliateId}|${day}|${visitor}`
+      if (state.visitors.has(key)) return false
+      state.visitors.add(key)
+      log.push(() => state.visitors.delete(key))
+      return true
+    },
+    async daily(projectId, { from, to, affiliateId }) {
+      const rows: DailyRow[] = []
+      for (let day = from; day < to; day = nextDay(day)) {
+        const counts = state.daily.get(`${projectId}|${day}`)?.get(affiliateId ?? PROJECT_ROW)
+        if (counts) rows.push({ day, ...counts })
+      }
+      return rows
+    },
+    async visitorSalt(projectId, candidate) {
+      const existing = state.salts.get(projectId)
+      if (existing !== undefined) return existing
+      setMapEntry(state.salts, projectId, candidate, log)
+      return candidate
+    },
+    async referredAt(projectId, referralId) {
+      return state.referredAt.get(`${projectId}|${referralId}`) ?? null
+    },
+    async setReferredAt(projectId, referralId, at) {
+      setMapEntry(state.referredAt, `${projectId}|${referralId}`, at, log)
+    },
+  }
+}

@@ -1,0 +1,39 @@
+// The tracking part of the storage port: per-day counters (stats read O(days), never O(events)),
+// the visitor-day marks that make a click count once per visitor per day, the project's visitor
+// salt, and when a referred user was last referred (the attribution window's start).
+
+/** What one affiliate did on one calendar day of the project's time zone. Money in minor units. */
+export interface DailyCounts {
+  clicks: number
+  /** Distinct visitors of that day (a visitor seen on two days counts on both). */
+  visitors: number
+  signups: number
+  purchases: number
+  revenue: bigint
+  commission: bigint
+}
+
+export interface DailyRow extends DailyCounts {
+  /** YYYY-MM-DD */
+  day: string
+}
+
+export interface TrackingRepository {
+  /**
+   * Adds each delta to the counters of (project, affiliate, day) and to the project's own counters
+   * of that day, creating the rows (atomic, never read-modify-write).
+   */
+  addDaily(projectId: string, affiliateId: number, day: string, delta: Partial<DailyCounts>): Promise<void>
+  /**
+   * Records that `visitor` (a salted hash) reached the affiliate's link on `day`; true the first
+   * time, false when already recorded. Decided by a unique key (atomic across processes).
+   */
+  markVisitor(projectId: string, affiliateId: number, day: string, visitor: string): Promise<boolean>
+  /** Per-day counters of one affiliate, or of the project, for from <= day < to, by day ascending; days without counts are absent. */
+  daily(projectId: string, range: { from: string; to: string; affiliateId?: number }): Promise<DailyRow[]>
+  /** The project's secret visitor salt; stores `candidate` when the project has none yet and returns the one that stands. */
+  visitorSalt(projectId: string, candidate: string): Promise<string>
+  /** When the referred user was last referred to its affiliate; null when never recorded (its createdAt counts). */
+  referredAt(projectId: string, referralId: number): Promise<Date | null>
+  setReferredAt(projectId: string, referralId: number, at: Date): Promise<void>
+}

@@ -1,0 +1,95 @@
+// Visits through referral links and signups reported from the browser (docs/tracking.md): a visit
+// counts one click and one visitor per visitor per day; a browser signup creates the referred
+// user, or applies the attribution settings to an existing one.
+import { moveReferredUser, referralExpiry } from './attribution-model.js'
+import type { ProjectContext } from './context.js'
+import { countDay } from './daily-counts.js'
+import { email as emailSchema, referralCode as codeSchema, validate } from './schemas.js'
+import { NotFoundError } from './errors.js'
+import { referralSignedUp } from './events.js'
+import type { Affiliate } from './types.js'
+import * as v from 'valibot'
+
+export interface VisitInput {
+  referralCode: string
+  /** Set for sub-program links (`/r/<partner_slug>/<code>`): the affiliate must belong to it. */
+  partnerSlug?: string
+  /** The visitor's salted hash for a day of the project's time zone; never a raw IP address. */
+  visitor: (day: string) => string
+}
+
+export interface VisitResult {
+  /** The active affiliate the link names; null for an unknown or inactive code (nothing counted). */
+  affiliate: Pick<Affiliate, 'id' | 'referralCode'> | null
+  /** Whether this visit counted (false for the same visitor again the same day). */
+  counted: boolean
+}
+
+export type BrowserSignupOutcome = 'created' | 'moved' | 'unchanged'
+
+const browserSignupInput = v.strictObject({ email: emailSchema, referralCode: codeSchema })
+
+export function visitsService(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
+
+  return {
+    /** Counts a visit through an affiliate's link (GET /r/:code). */
+    async visit(input: VisitInput): Promise<VisitResult> {
+      const code = v.safeParse(codeSchema, input.referralCode)
+      if (!code.success) return { affiliate: null, counted: false }
+      return storage.transaction(async (tx) => {
+        const affiliate = await tx.affiliates.getByCode(projectId, code.output)
+        if (!affiliate || affiliate.status !== 'active') return { affiliate: null, counted: false }
+        if (input.partnerSlug !== undefined && affiliate.partnerSlug !== input.partnerSlug) return { affiliate: null, counted: false }
+        const named = { id: affiliate.id, referralCode: affiliate.referralCode }
+        const now = ctx.clock.now()
+        const day = await ctx.dayOf(now)
+        if (!(await tx.tracking.markVisitor(projectId, affiliate.id, day, input.visitor(day)))) return { affiliate: named, counted: false }
+        await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 1 })
+        await tx.tracking.addDaily(projectId, affiliate.id, day, { clicks: 1, visitors: 1 })
+        return { affiliate: named, counted: true }
+      })
+    },
+
+    /** The project's secret salt for visitor hashes, created on first use from `candidate`. */
+    visitorSalt(candidate: string): Promise<string> {
+      return storage.tracking.visitorSalt(projectId, candidate)
+    },
+
+    /**
+     * A signup reported from the browser with the referral it carries. A new email becomes a
+     * referred user of the code's affiliate; an existing one moves only when the attribution
+     * settings let a newer referral take over (docs/attribution.md).
+     */
+    async browserSignup(input: { email: string; referralCode: string }): Promise<BrowserSignupOutcome> {
+      const data = validate(browserSignupInput, input)
+      return storage.transaction(async (tx) => {
+        const affiliate = await tx.affiliates.getByCode(projectId, data.referralCode)
+        if (!affiliate || affiliate.status !== 'active') throw new NotFoundError('no affiliate has this referral code', 'referralCode')
+        const now = ctx.clock.now()
+        const existing = await tx.referrals.getByEmail(projectId, data.email)
+        if (!existing) {
+          const referral = await tx.referrals.insert({
+            projectId,
+            email: data.email,
+            affiliateId: affiliate.id,
+            conversionStatus: 'pending',
+            conversionDate: null,
+            firstPurchaseAt: null,
+            createdAt: now,
+          })
+          await tx.affiliates.adjustTotals(projectId, affiliate.id, { signups: 1 })
+          await countDay(ctx, tx, affiliate.id, now, { signups: 1 })
+          await tx.outbox.enqueue(referralSignedUp(referral, { affiliate, referred: referral, at: now, userAgent: '', ipAddress: '' }))
+          return 'created'
+        }
+        const settings = (await ctx.project()).settings.attribution
+        if (!settings || existing.affiliateId === affiliate.id || existing.firstPurchaseAt !== null) return 'unchanged'
+        const lapsed = existing.affiliateId === null || now.getTime() >= (await referralExpiry(tx, projectId, existing, settings)).getTime()
+        if (settings.model !== 'last_click' && !lapsed) return 'unchanged'
+        await moveReferredUser(ctx, tx, existing, affiliate, now)
+        return 'moved'
+      })
+    },
+  }
+}

@@ -1,0 +1,260 @@
+// createTrackingHandler(program, options): the referral-link surface beside the API handler
+// (docs/tracking.md). GET <prefix>/:code and <prefix>/:partner_slug/:code count a visit once per
+// visitor per day, set the referral cookie and redirect; <prefix>/-/clicks and -/signups take
+// reports from the browser snippet with a publishable key; <prefix>/-/affiliate-kit.js serves it.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { referralClient } from '../browser/referral-client.js'
+import type { AffiliateProgram, ProjectScope } from '../core/program.js'
+import { errorInfo } from '../http/errors.js'
+import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.js'
+import { readReferralCookie, referralCookieHeader } from './cookie.js'
+import { normalizeOrigins, redirectTarget } from './redirect-target.js'
+import { newVisitorSalt, visitorHash } from './visitor.js'
+
+export interface TrackingOptions {
+  /** Where visitors go when a link has no allowed `?to=`, and for unknown or inactive codes. */
+  landingUrl: string
+  /** Origins `?to=` may point at and the snippet may report from (CORS), besides the landing URL's own. @default [] */
+  allowedOrigins?: string[]
+  /** Path of the referral links: `<prefix>/<code>`. @default '/r' */
+  prefix?: string
+  /** @default 'ak_ref' */
+  cookieName?: string
+  /** Lifetime of the referral cookie. @default 60 */
+  cookieDays?: number
+  /** Query parameters the served snippet reads a referral code from. @default ['ref', 'via'] */
+  queryParams?: string[]
+  /** Browser reports per visitor (hashed client address); false turns it off. @default { limit: 30, windowSeconds: 60 } */
+  rateLimit?: RateLimitOptions | false
+  /** Take the client address from the first X-Forwarded-For entry and https from X-Forwarded-Proto (behind a reverse proxy). @default false */
+  trustProxy?: boolean
+}
+
+/** What the handler reads of a request, from fetch or node:http alike. */
+interface TrackingRequest {
+  method: string
+  /** Path and query. */
+  target: string
+  header(name: string): string | null
+  /** The connected client's address, '' when unknown. */
+  address: string
+  secure: boolean
+  text(): Promise<string>
+}
+
+interface TrackingResponse {
+  status: number
+  headers: Record<string, string>
+  body: string | null
+}
+
+export type TrackingFetchHandler = (request: Request, info?: { clientAddress?: string }) => Promise<Response>
+export type TrackingHandler = TrackingFetchHandler & {
+  fetch: TrackingFetchHandler
+  node: (req: IncomingMessage, res: ServerResponse, next?: () => void) => void
+}
+
+const MAX_BODY_BYTES = 4096
+const CODE = /^[A-Za-z0-9_-]{3,64}$/
+const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): TrackingResponse {
+  return { status, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }, body: JSON.stringify(body) }
+}
+
+export function createTrackingHandler(program: AffiliateProgram, options: TrackingOptions): TrackingHandler {
+  const landingUrl = new URL(options.landingUrl).href
+  const allowed = normalizeOrigins([new URL(landingUrl).origin, ...(options.allowedOrigins ?? [])])
+  const prefix = `/${options.prefix ?? 'r'}`.replace(/\/+/g, '/').replace(/\/$/, '')
+  const cookieName = options.cookieName ?? 'ak_ref'
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cookieName)) throw new TypeError('cookieName must be letters, digits, _ or -')
+  const cookieSeconds = (options.cookieDays ?? 60) * 86_400
+  const limiter = createRateLimiter(options.rateLimit ?? { limit: 30, windowSeconds: 60 }, () => program.storage.rateLimitStore())
+  let salt: Promise<string> | null = null
+  const visitorSalt = () => {
+    salt ??= program.tracking.visitorSalt(newVisitorSalt())
+    salt.catch(() => (salt = null))
+    return salt
+  }
+  let script: string | undefined
+
+  function clientAddress(request: TrackingRequest): string {
+    const forwarded = options.trustProxy ? request.header('x-forwarded-for') : null
+    return forwarded ? forwarded.split(',')[0]!.trim() : request.address
+  }
+
+  async function redirect(request: TrackingRequest, segments: string[], query: URLSearchParams): Promise<TrackingResponse> {
+    const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }
+    headers.Location = redirectTarget(query.get('to'), landingUrl, allowed)
+    const [slug, code] = segments.length === 2 ? segments : [undefined, segments[0]]
+    if (code === undefined || !CODE.test(code) || (slug !== undefined && !SLUG.test(slug))) return { status: 302, headers, body: null }
+    const salted = await visitorSalt()
+    const address = clientAddress(request)
+    const userAgent = request.header('user-agent') ?? ''
+    const visit = await program.tracking.visit({
+      referralCode: code,
+      ...(slug === undefined ? {} : { partnerSlug: slug }),
+      visitor: (day) => visitorHash(salted, day, address, userAgent),
+    })
+    if (!visit.affiliate) return { status: 302, headers, body: null }
+    const nowSeconds = Math.floor(program.clock.now().getTime() / 1000)
+    const current = readReferralCookie(request.header('cookie'), cookieName, nowSeconds)
+    const model = (await program.settings()).attribution?.model ?? 'first_click'
+    // First click keeps a referral the browser already carries; last click replaces it.
+    if (!current || (model === 'last_click' && current.code !== visit.affiliate.referralCode)) {
+      const cookie = { code: visit.affiliate.referralCode, expires: nowSeconds + cookieSeconds }
+      const secure = request.secure || (options.trustProxy === true && request.header('x-forwarded-proto') === 'https')
+      headers['Set-Cookie'] = referralCookieHeader(cookieName, cookie, { secure, nowSeconds })
+    }
+    return { status: 302, headers, body: null }
+  }
+
+  function cors(request: TrackingRequest): Record<string, string> | null {
+    const origin = request.header('origin')
+    if (origin === null) return {}
+    if (!allowed.has(origin)) return null
+    return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' }
+  }
+
+  async function browserReport(request: TrackingRequest, action: string): Promise<TrackingResponse> {
+    const corsHeaders = cors(request)
+    if (corsHeaders === null) return json(403, { error: 'this origin may not report to the tracking handler' }, { Vary: 'Origin' })
+    if (request.method === 'OPTIONS') {
+      return {
+        status: 204,
+        headers: { ...corsHeaders, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'authorization, content-type', 'Access-Control-Max-Age': '600' },
+        body: null,
+      }
+    }
+    if (request.method !== 'POST') return json(405, { error: `${request.method} is not allowed here` }, { ...corsHeaders, Allow: 'POST, OPTIONS' })
+    const match = /^Bearer[ ]+(rgp_\S+)\s*$/i.exec(request.header('authorization') ?? '')
+    const key = match ? await program.verifyApiKey(match[1]!) : null
+    if (!key?.publishable) return json(401, { error: 'send a publishable key: Authorization: Bearer rgp_...' }, corsHeaders)
+    const address = clientAddress(request)
+    const salted = await visitorSalt()
+    if (limiter) {
+      const outcome = await limiter(`tracking:${visitorHash(salted, 'rate', address, '')}`, program.clock.now().getTime())
+      Object.assign(corsHeaders, outcome.headers)
+      if (!outcome.allowed) return json(429, { error: 'too many reports from this visitor; retry after the Retry-After seconds' }, corsHeaders)
+    }
+    if (!/^application\/json\s*(;|$)/i.test(request.header('content-type') ?? '')) return json(415, { error: 'Content-Type must be application/json' }, corsHeaders)
+    const raw = await request.text()
+    let body: unknown
+    try {
+      body = JSON.parse(raw)
+    } catch {
+      return json(400, { error: 'body: is not valid JSON' }, corsHeaders)
+    }
+    const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : null
+    const code = fields?.referral_code
+    if (typeof code !== 'string') return json(400, { error: 'referral_code: must be a string' }, corsHeaders)
+    const scope: ProjectScope = program.project(key.projectId)
+    try {
+      if (action === 'clicks') {
+        if (Object.keys(fields!).some((name) => name !== 'referral_code')) return json(400, { error: 'body: only referral_code is accepted' }, corsHeaders)
+        const userAgent = request.header('user-agent') ?? ''
+        const visit = await scope.tracking.visit({ referralCode: code, visitor: (day) => visitorHash(salted, day, address, userAgent) })
+        if (!visit.affiliate) return json(404, { error: 'no active affiliate has this referral code' }, corsHeaders)
+        return json(visit.counted ? 201 : 200, { counted: visit.counted }, corsHeaders)
+      }
+      const { email, referral_code: _code, ...rest } = fields!
+      if (Object.keys(rest).length > 0) return json(400, { error: `unknown field "${Object.keys(rest)[0]}"` }, corsHeaders)
+      const outcome = await scope.tracking.browserSignup({ email: email as string, referralCode: code })
+      return json(outcome === 'created' ? 201 : 200, { outcome }, corsHeaders)
+    } catch (error) {
+      const info = errorInfo(error)
+      if (!info || info.status >= 500) throw error
+      return json(info.status, { error: info.message }, corsHeaders)
+    }
+  }
+
+  function snippet(): TrackingResponse {
+    const config = { params: options.queryParams ?? ['ref', 'via'], cookieName, cookieDays: cookieSeconds / 86_400 }
+    // The page names its key and the model in data- attributes of the script tag; the endpoint is the script's own origin.
+    script ??= `(function(){var s=document.currentScript,c=${JSON.stringify(config)};c.endpoint=new URL(${JSON.stringify(`${prefix}/-`)},s.src).href;c.key=s.dataset.key;c.model=s.dataset.model;var k=(${referralClient.toString()})(c);window.affiliateKit=k;k.capture();})();`
+    return { status: 200, headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=300' }, body: script }
+  }
+
+  async function answer(request: TrackingRequest): Promise<TrackingResponse> {
+    const mark = request.target.indexOf('?')
+    const path = mark === -1 ? request.target : request.target.slice(0, mark)
+    if (path !== prefix && !path.startsWith(`${prefix}/`)) return json(404, { error: `no route for ${request.method} ${path}` })
+    const segments = path.slice(prefix.length).split('/').filter((segment) => segment !== '')
+    if (segments[0] === '-') {
+      if (segments.length === 2 && (segments[1] === 'clicks' || segments[1] === 'signups')) return browserReport(request, segments[1])
+      if (segments.length === 2 && segments[1] === 'affiliate-kit.js' && (request.method === 'GET' || request.method === 'HEAD')) return snippet()
+      return json(404, { error: `no route for ${request.method} ${path}` })
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') return json(405, { error: 'referral links answer GET' }, { Allow: 'GET, HEAD' })
+    if (segments.length > 2) return { status: 302, headers: { Location: landingUrl, 'Cache-Control': 'no-store' }, body: null }
+    const query = new URLSearchParams(mark === -1 ? '' : request.target.slice(mark))
+    return redirect(request, segments.map(decodeSegment), query)
+  }
+
+  const fetch: TrackingFetchHandler = async (request, info) => {
+    const url = new URL(request.url)
+    const response = await answer({
+      method: request.method,
+      target: `${url.pathname}${url.search}`,
+      header: (name) => request.headers.get(name),
+      address: info?.clientAddress ?? '',
+      secure: url.protocol === 'https:',
+      text: () => request.text().then((text) => text.slice(0, MAX_BODY_BYTES)),
+    })
+    return new Response(request.method === 'HEAD' ? null : response.body, { status: response.status, headers: response.headers })
+  }
+
+  const node: TrackingHandler['node'] = (req, res, next) => {
+    const request: TrackingRequest = {
+      method: req.method ?? 'GET',
+      target: req.url ?? '/',
+      header(name) {
+        const value = req.headers[name]
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+      },
+      address: req.socket.remoteAddress ?? '',
+      secure: 'encrypted' in req.socket && req.socket.encrypted === true,
+      text: () => readBody(req),
+    }
+    answer(request).then(
+      (response) => {
+        // Content-Length even for a bodiless 302: without it node:http frames the answer as chunked.
+        response.headers['Content-Length'] = response.body === null ? '0' : String(Buffer.byteLength(response.body))
+        res.writeHead(response.status, response.headers)
+        res.end(req.method === 'HEAD' ? undefined : (response.body ?? undefined))
+      },
+      (error: unknown) => {
+        if (next) next()
+        else {
+          res.statusCode = 500
+          res.end()
+        }
+        void error
+      },
+    )
+  }
+
+  return Object.assign(fetch, { fetch, node })
+}
+
+/** A path segment as typed; a malformed escape stays as it is (and then matches no code). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
+    })
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.once('error', reject)
+  })
+}

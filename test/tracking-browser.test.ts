@@ -1,0 +1,153 @@
+// Referral tracking in a real browser (Debian's Chromium through playwright-core): a local shop
+// page with the served snippet, reached through referral links; signup through the snippet and
+// payment through the local REST API credit the right affiliate, under first and last click.
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext } from 'playwright-core'
+import { memoryStorage } from '../src/adapters/memory/index.js'
+import { createHandler } from '../src/http/index.js'
+import { createAffiliateProgram, type AffiliateProgram } from '../src/index.js'
+import { createTrackingHandler } from '../src/tracking/index.js'
+import { launchBrowser } from './browser-helpers.js'
+
+type Model = 'first_click' | 'last_click'
+
+interface Shop {
+  program: AffiliateProgram
+  origin: string
+  server: Server
+}
+
+function readJson(req: IncomingMessage): Promise<{ email: string; ref: string | null }> {
+  return new Promise((resolve, reject) => {
+    let text = ''
+    req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
+    req.once('end', () => resolve(JSON.parse(text) as { email: string; ref: string | null }))
+    req.once('error', reject)
+  })
+}
+
+/** A shop on 127.0.0.1: /shop with the snippet, /checkout (the shop's back end), the API and the links. */
+async function openShop(model: Model): Promise<Shop> {
+  const program = await createAffiliateProgram({ storage: memoryStorage(), settings: { attribution: { model, windowDays: 30 } } })
+  await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
+  await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB' })
+  const secret = (await program.keys.create()).key
+  const publishable = (await program.keys.createPublishable({ name: 'shop' })).key
+  const api = createHandler(program).node
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const tracking = createTrackingHandler(program, { landingUrl: `${origin}/shop` }).node
+  server.on('request', (req, res) => {
+    const url = req.url ?? '/'
+    if (url.startsWith('/r/') || url === '/r') return tracking(req, res)
+    if (url.startsWith('/api/')) return api(req, res)
+    if (url === '/checkout' && req.method === 'POST') {
+      // The shop's server: records the payment through the local REST API with its secret key.
+      void readJson(req).then(async ({ email, ref }) => {
+        const response = await fetch(`${origin}/api/v1/conversions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 'purchase', email, ...(ref ? { referral_code: ref } : {}), base_value: 49, reference: `order-${email}` }),
+        })
+        res.writeHead(response.status, { 'content-type': 'application/json' })
+        res.end(await response.text())
+      })
+      return
+    }
+    if (url.startsWith('/shop')) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      res.end(`<!doctype html><html lang="en"><head><title>Shop</title>
+<script src="/r/-/affiliate-kit.js" data-key="${publishable}" data-model="${model}"></script></head>
+<body><h1>Shop</h1></body></html>`)
+      return
+    }
+    res.writeHead(404)
+    res.end()
+  })
+  return { program, origin, server }
+}
+
+describe('referral tracking in Chromium', () => {
+  let browser: Browser
+  const shops: Shop[] = []
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    for (const shop of shops) shop.server.close()
+  })
+
+  async function visitor(name: string): Promise<BrowserContext> {
+    return browser.newContext({ userAgent: `tracking-test ${name}` })
+  }
+
+  async function pay(context: BrowserContext, shop: Shop, email: string): Promise<{ status: number; body: { attribution: { affiliate_id: number } } }> {
+    const page = context.pages()[0]!
+    return page.evaluate(
+      async ([url, customer]) => {
+        const ref = (window as unknown as { affiliateKit: { getReferral(): string | null } }).affiliateKit.getReferral()
+        const response = await fetch(url!, { method: 'POST', body: JSON.stringify({ email: customer, ref }) })
+        return { status: response.status, body: await response.json() }
+      },
+      [`${shop.origin}/checkout`, email],
+    )
+  }
+
+  for (const model of ['first_click', 'last_click'] as const) {
+    it(`${model}: link, cookie, click, signup and payment credit the right affiliate; a second link moves the referral only under last click`, async () => {
+      const shop = await openShop(model)
+      shops.push(shop)
+      const { program, origin } = shop
+      const ann = await program.affiliates.get('ann@example.com')
+      const bob = await program.affiliates.get('bob@example.com')
+
+      // Visitor 1: ANN's link, signup through the snippet, payment through the shop's API call.
+      const first = await visitor('one')
+      const page = await first.newPage()
+      const landed = await page.goto(`${origin}/r/ANN?to=%2Fshop%3Ffrom%3Dlink`)
+      expect(page.url()).toBe(`${origin}/shop?from=link`)
+      const redirect = await landed!.request().redirectedFrom()!.response()
+      expect(redirect!.status()).toBe(302)
+      const [cookie] = await first.cookies(origin)
+      expect(cookie).toMatchObject({ name: 'ak_ref', sameSite: 'Lax', httpOnly: false, secure: false })
+      expect(cookie!.value).toMatch(/^ANN\.\d+$/)
+      expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
+      expect(await page.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<boolean> } }).affiliateKit.signup('one@example.com'))).toBe(true)
+      expect((await program.referrals.get('one@example.com')).affiliateId).toBe(ann.id)
+      const paid = await pay(first, shop, 'one@example.com')
+      expect(paid.status).toBe(201)
+      expect(paid.body.attribution.affiliate_id).toBe(ann.id)
+
+      // Visitor 2: ANN's link and signup, then BOB's link inside the window, then payment.
+      const second = await visitor('two')
+      const page2 = await second.newPage()
+      await page2.goto(`${origin}/r/ANN`)
+      await page2.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<boolean> } }).affiliateKit.signup('two@example.com'))
+      await page2.goto(`${origin}/r/BOB`)
+      const [cookie2] = await second.cookies(origin)
+      expect(cookie2!.value).toMatch(model === 'last_click' ? /^BOB\./ : /^ANN\./)
+      expect((await program.affiliates.get('bob@example.com')).clicks).toBe(1)
+      const paid2 = await pay(second, shop, 'two@example.com')
+      expect(paid2.status).toBe(201)
+      const credited = model === 'last_click' ? bob.id : ann.id
+      expect(paid2.body.attribution.affiliate_id).toBe(credited)
+      expect((await program.referrals.get('two@example.com')).affiliateId).toBe(credited)
+
+      // Visitor 3: lands with ?ref= (no link): the snippet stores the referral and reports the click.
+      const third = await visitor('three')
+      const page3 = await third.newPage()
+      await page3.goto(`${origin}/shop?ref=BOB`)
+      await expect.poll(async () => (await program.affiliates.get('bob@example.com')).clicks).toBe(2)
+      expect(await page3.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^BOB\.\d+$/)
+      expect(await page3.evaluate(() => (window as unknown as { affiliateKit: { getReferral(): string | null } }).affiliateKit.getReferral())).toBe('BOB')
+
+      const stats = await program.stats.program()
+      expect(stats.totals).toMatchObject({ clicks: 4, visitors: 4, signups: model === 'last_click' ? 3 : 2, purchases: 2 })
+      await Promise.all([first.close(), second.close(), third.close()])
+    }, 60_000)
+  }
+})
