@@ -4,3 +4,4 @@
 export { UniqueViolation } from './core/storage.js'
 export type * from './core/storage.js'
 export type * from './core/types.js'
+export type * from './web/session-store.js'

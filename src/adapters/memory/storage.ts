@@ -16,6 +16,8 @@ import {
 import { idempotencyRepository } from './repositories/idempotency.js'
 import { outboxRepository } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
+import { memorySessionStore } from './repositories/sessions.js'
+import type { WithSessionStore } from '../../web/session-store.js'
 import { MemoryState, type CurrentLog } from './state.js'
 import type { UndoLog } from './table.js'
 
@@ -63,7 +65,7 @@ export interface MemoryStorageOptions {
 }
 
 /** In-memory storage. Data lives as long as the object; nothing is written to disk. */
-export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
+export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort & WithSessionStore {
   const state = new MemoryState()
   const mutex = new Mutex(options.lockWaitTimeoutMs ?? 10_000)
   const current: CurrentLog = { entries: [] }
@@ -96,6 +98,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
     ...rootRepositories(transaction),
     transaction,
     rateLimitStore: () => rateLimitStore,
+    sessions: memorySessionStore(),
     ping: async () => {},
     close: async () => {},
   }

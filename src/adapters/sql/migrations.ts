@@ -294,6 +294,32 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
       )`,
     ],
   },
+  // 7 belongs to link tracking.
+  {
+    version: 8,
+    name: 'browser sessions and sign-in tokens',
+    statements: [
+      `CREATE TABLE {s}.web_sessions (
+        digest text PRIMARY KEY,
+        audience text NOT NULL,
+        project_id text NOT NULL REFERENCES {s}.projects (id) ON DELETE CASCADE,
+        subject text NOT NULL,
+        created_at timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL,
+        idle_expires_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX web_sessions_subject_idx ON {s}.web_sessions (project_id, audience, subject)`,
+      `CREATE TABLE {s}.web_sign_in_tokens (
+        digest text PRIMARY KEY,
+        audience text NOT NULL,
+        project_id text NOT NULL REFERENCES {s}.projects (id) ON DELETE CASCADE,
+        subject text NOT NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+    ],
+  },
 ]
 
 export interface AppliedMigration {

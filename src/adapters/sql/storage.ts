@@ -19,6 +19,8 @@ import {
 } from './repositories/entities.js'
 import { idempotencyRepository, outboxRepository, type EndpointCache } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
+import { sqlSessionStore } from './repositories/sessions.js'
+import type { WithSessionStore } from '../../web/session-store.js'
 import { createTables, type Tables } from './tables.js'
 
 export interface SqlStorageOptions {
@@ -50,7 +52,7 @@ function repositories(db: SqlClient, t: Tables): StorageTx {
 }
 
 /** Builds the storage port over an executor; `close()` closes the executor. */
-export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {}): StoragePort {
+export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {}): StoragePort & WithSessionStore {
   const schema = options.schema ?? 'affiliate_kit'
   const tables = createTables(quoteSchema(schema))
   const inTransaction = new AsyncLocalStorage<true>()
@@ -106,6 +108,7 @@ export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {
     ...repositories(rootClient, tables),
     transaction: (fn) => transaction((tx) => fn(tx)),
     rateLimitStore: () => rateLimitStore,
+    sessions: sqlSessionStore(rootClient, tables.schema),
     ping: async () => {
       await rootClient.query('SELECT 1')
     },
