@@ -3,6 +3,9 @@
 import { html, type Html } from '../web/html.js'
 import type { ConversionView } from '../core/views.js'
 
+/** Whether a decimal amount such as '0.00' is zero. */
+export const isZero = (amount: string): boolean => /^-?0(\.0+)?$/.test(amount)
+
 export const money = (amount: string, currency: string): string => `${amount} ${currency}`
 
 export const day = (at: Date): Html => html`<time datetime="${at.toISOString()}">${at.toISOString().slice(0, 10)}</time>`
@@ -17,7 +20,7 @@ const STATUS_LABELS: Record<ConversionView['status'], string> = {
 
 /** A conversion's status; a partly refunded one says so beside its status. */
 export function conversionStatus(conversion: ConversionView): Html {
-  const partlyRefunded = conversion.status !== 'refunded' && conversion.refundedBaseValue !== '0' && !/^0(\.0+)?$/.test(conversion.refundedBaseValue)
+  const partlyRefunded = conversion.status !== 'refunded' && !isZero(conversion.refundedBaseValue)
   return html`<span class="badge ${conversion.status}">${STATUS_LABELS[conversion.status]}</span>${
     partlyRefunded ? html` <span class="badge refunded">Partly refunded: ${conversion.refundedBaseValue} ${conversion.baseValueCurrency ?? ''}</span>` : null
   }`

@@ -1,7 +1,7 @@
 // Overview: referral link (copy button with the script, selectable text without), earnings as
 // the API reports them (held, eligible, paid, unpaid, next release), counts and coupons.
 import { html } from '../../web/html.js'
-import { day, money } from '../format.js'
+import { day, isZero, money } from '../format.js'
 import type { PageResult, SignedInRequest } from '../page.js'
 
 export async function overviewPage({ program, affiliate, referralLink }: SignedInRequest): Promise<PageResult> {
@@ -28,7 +28,7 @@ ${figure('held', 'On hold', money(earnings.held, currency))}
 ${figure('eligible', 'Ready for payout', money(earnings.eligible, currency))}
 ${figure('paid', 'Paid', money(earnings.paid, currency))}
 ${figure('unpaid', 'Unpaid', money(earnings.unpaid, currency))}
-${earnings.credit !== '0' && !/^0(\.0+)?$/.test(earnings.credit) ? figure('credit', 'Paid ahead (credit)', money(earnings.credit, currency)) : null}
+${!isZero(earnings.credit) ? figure('credit', 'Paid ahead (credit)', money(earnings.credit, currency)) : null}
 <div class="figure"><dt id="fig-next-release">Next release from hold</dt><dd aria-labelledby="fig-next-release" data-figure="next-release">${
     earnings.nextReleaseDate ?? 'Nothing on hold'
   }</dd></div>
