@@ -16,6 +16,7 @@ import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
 import { serveKeySocket } from './key-socket.js'
 import { serverLogger } from './logging.js'
+import { configuredPortal, withPortal } from './portal-mount.js'
 import { providerHandlers, withProviders } from './providers-mount.js'
 
 export interface ServeOptions {
@@ -77,7 +78,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const logger = serverLogger({ level: options.logLevel, format: options.logFormat, config })
   let migrations: AppliedMigration[] | null = null
   const metrics = config.metrics ? createMetrics() : undefined
-  const { program, description, dataDir } = await openProgram(options.database, {
+  const { program, sessions, description, dataDir } = await openProgram(options.database, {
     settings: projectSettingsOf(config),
     sql: { onMigrated: (applied) => (migrations = applied) },
     program: { logger, ...(metrics ? { metrics } : {}) },
@@ -95,7 +96,9 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       metrics: metrics ?? false,
     })
     providers = providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
-    server.on('request', withProviders(toNodeHandler(handler), providers))
+    const api = withProviders(toNodeHandler(handler), providers)
+    const portalPath = config.portal?.path ?? '/portal'
+    server.on('request', config.portal?.enabled ? withPortal(api, configuredPortal(program, sessions, config.portal), portalPath) : api)
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
       server.listen(options.port, options.host, () => resolve())
@@ -117,6 +120,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const url = `http://${host}:${port}/api/v1`
   program.webhooks.start()
   logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
+  if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
   for (const name of providers.keys()) logger.info(`receiving ${name} events at ${url}/providers/${name}/events`, { provider: name })
 
   let closing: Promise<void> | undefined

@@ -26,6 +26,7 @@ import { portalPaths } from './paths.js'
 import type { PortalProgram } from './program.js'
 
 export interface SignInRequest {
+  affiliateId: number
   /** The affiliate's email, as stored. */
   email: string
   /** The one-time sign-in link to send to it. */
@@ -178,7 +179,7 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
     const email = (form.get('email') ?? '').trim()
     try {
       const { url: link, expiresAt, affiliate } = await issueLink(email)
-      await options.onSignInRequested!({ email: affiliate.email, link: link.startsWith('/') ? `${url.origin}${link}` : link, expiresAt })
+      await options.onSignInRequested!({ affiliateId: affiliate.id, email: affiliate.email, link: link.startsWith('/') ? `${url.origin}${link}` : link, expiresAt })
     } catch (error) {
       // Unknown, malformed and blocked addresses get the same answer as known ones.
       if (!(error instanceof AffiliateError)) onError(error)
