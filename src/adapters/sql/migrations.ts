@@ -320,6 +320,23 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
       )`,
     ],
   },
+  {
+    version: 9,
+    name: 'admin console audit log',
+    statements: [
+      `CREATE TABLE {s}.admin_audit_log (
+        id bigserial PRIMARY KEY,
+        project_id text NOT NULL REFERENCES {s}.projects (id) ON DELETE CASCADE,
+        actor_id text NOT NULL,
+        actor_name text NOT NULL,
+        action text NOT NULL,
+        target text,
+        detail text,
+        at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX admin_audit_log_project_idx ON {s}.admin_audit_log (project_id, id)`,
+    ],
+  },
 ]
 
 export interface AppliedMigration {

@@ -5,7 +5,8 @@ import { conversionRoutes } from './conversions.js'
 import { couponRoutes } from './coupons.js'
 import { payoutRoutes } from './payouts.js'
 import { referralRoutes } from './referrals.js'
+import { alternativeAuditLogRoutes } from '../audit-log.js'
 import { alternativeProviderEventRoutes } from '../provider-events.js'
 import { webhookDeliveryRoutes } from './webhook-deliveries.js'
 
-export const alternativeRoutes = [...affiliateRoutes, ...conversionRoutes, ...referralRoutes, ...couponRoutes, ...payoutRoutes, ...webhookDeliveryRoutes, ...alternativeProviderEventRoutes] as const
+export const alternativeRoutes = [...affiliateRoutes, ...conversionRoutes, ...referralRoutes, ...couponRoutes, ...payoutRoutes, ...webhookDeliveryRoutes, ...alternativeProviderEventRoutes, ...alternativeAuditLogRoutes] as const
