@@ -11,6 +11,7 @@ export default defineConfig({
     'adapters/postgres': 'src/adapters/postgres/index.ts',
     'client/index': 'src/client/index.ts',
     'portal/index': 'src/portal/index.ts',
+    'admin/index': 'src/admin/index.ts',
     'providers/stripe': 'src/providers/stripe/index.ts',
     'providers/paddle': 'src/providers/paddle/index.ts',
     'providers/lemon-squeezy': 'src/providers/lemon-squeezy/index.ts',

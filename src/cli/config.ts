@@ -48,6 +48,15 @@ const portal = v.strictObject({
   ),
 })
 
+/** The admin console (docs/admin.md "The standalone server"). */
+const admin = v.strictObject({
+  enabled: v.boolean('must be true or false'),
+  path: v.optional(v.pipe(v.string('must be a string'), v.regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path such as /admin'))),
+  secureCookies: v.optional(v.boolean('must be true or false')),
+  idleTimeoutSeconds: seconds,
+  absoluteTimeoutSeconds: seconds,
+})
+
 export const serverConfig = v.strictObject({
   ...projectSettingsInput.entries,
   webhooks: v.optional(v.array(webhook)),
@@ -63,6 +72,7 @@ export const serverConfig = v.strictObject({
   logFormat: v.optional(v.picklist(['json', 'text'], 'must be json or text')),
   providers: v.optional(providers),
   portal: v.optional(portal),
+  admin: v.optional(admin),
 })
 export type ServerConfig = v.InferOutput<typeof serverConfig>
 
@@ -89,6 +99,6 @@ export function loadConfig(path: string | undefined): ServerConfig {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, portal: _portal, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, portal: _portal, admin: _admin, ...settings } = config
   return settings
 }

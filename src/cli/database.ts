@@ -1,6 +1,7 @@
 // --database (or DATABASE_URL): where the standalone server keeps its data. Omitted: embedded
 // PGlite persisted in ./affiliate-data; `memory`; or a postgres:// URL. Adapters load lazily, so
 // `pg` is needed only for PostgreSQL. Failing to open or reach the database is one CliError line.
+import type { AuditLog, WithAuditLog } from '../admin/audit-log.js'
 import { resolve } from 'node:path'
 import { createAffiliateProgram, type AffiliateProgram, type ProgramOptions } from '../index.js'
 import type { ProjectSettingsInput } from '../core/schemas.js'
@@ -20,7 +21,7 @@ export function databaseTarget(flag: string | undefined): { target: string | und
 }
 
 interface Opened {
-  storage: StoragePort & WithSessionStore
+  storage: StoragePort & WithSessionStore & WithAuditLog
   description: string
   /** The embedded PGlite directory, when that is the storage. */
   dataDir?: string
@@ -83,11 +84,11 @@ export async function openProgram(
     sql?: SqlStorageOptions
     program?: Omit<ProgramOptions, 'storage' | 'settings'>
   } = {},
-): Promise<{ program: AffiliateProgram; sessions: SessionStore; description: string; dataDir?: string }> {
+): Promise<{ program: AffiliateProgram; sessions: SessionStore; auditLog: AuditLog; description: string; dataDir?: string }> {
   const { storage, description, dataDir, explain } = await openStorage(target, options.sql)
   try {
     const program = await createAffiliateProgram({ ...options.program, storage, ...(options.settings ? { settings: options.settings } : {}) })
-    return { program, sessions: storage.sessions, description, ...(dataDir ? { dataDir } : {}) }
+    return { program, sessions: storage.sessions, auditLog: storage.auditLog, description, ...(dataDir ? { dataDir } : {}) }
   } catch (error) {
     await storage.close().catch(() => {})
     throw explain(error)

@@ -29,8 +29,8 @@ export function configuredPortal(program: AffiliateProgram, sessions: SessionSto
   }
 }
 
-/** Sends requests under `basePath` to the portal and everything else to `api`. */
-export function withPortal(api: NodeHandler, portal: Portal, basePath: string): NodeHandler {
+/** Sends requests under `basePath` to the pages (the portal or the admin console) and everything else to `api`. */
+export function withPortal(api: NodeHandler, portal: { node: NodeHandler }, basePath: string): NodeHandler {
   return (req, res, next) => {
     const path = (req.url ?? '/').split('?')[0]!
     const inside = path === basePath || path.startsWith(`${basePath}/`)

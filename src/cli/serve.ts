@@ -16,6 +16,7 @@ import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
 import { serveKeySocket } from './key-socket.js'
 import { serverLogger } from './logging.js'
+import { configuredAdmin } from './admin-mount.js'
 import { configuredPortal, withPortal } from './portal-mount.js'
 import { providerHandlers, withProviders } from './providers-mount.js'
 
@@ -78,7 +79,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const logger = serverLogger({ level: options.logLevel, format: options.logFormat, config })
   let migrations: AppliedMigration[] | null = null
   const metrics = config.metrics ? createMetrics() : undefined
-  const { program, sessions, description, dataDir } = await openProgram(options.database, {
+  const { program, sessions, auditLog, description, dataDir } = await openProgram(options.database, {
     settings: projectSettingsOf(config),
     sql: { onMigrated: (applied) => (migrations = applied) },
     program: { logger, ...(metrics ? { metrics } : {}) },
@@ -94,11 +95,14 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       logger,
       health: true,
       metrics: metrics ?? false,
+      auditLog,
     })
     providers = providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
     const api = withProviders(toNodeHandler(handler), providers)
     const portalPath = config.portal?.path ?? '/portal'
-    server.on('request', config.portal?.enabled ? withPortal(api, configuredPortal(program, sessions, config.portal), portalPath) : api)
+    const withPortalPages = config.portal?.enabled ? withPortal(api, configuredPortal(program, sessions, config.portal), portalPath) : api
+    const adminPath = config.admin?.path ?? '/admin'
+    server.on('request', config.admin?.enabled ? withPortal(withPortalPages, configuredAdmin(program, { sessions, auditLog }, config.admin), adminPath) : withPortalPages)
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
       server.listen(options.port, options.host, () => resolve())
@@ -121,6 +125,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   program.webhooks.start()
   logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
+  if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)
   for (const name of providers.keys()) logger.info(`receiving ${name} events at ${url}/providers/${name}/events`, { provider: name })
 
   let closing: Promise<void> | undefined

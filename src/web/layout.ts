@@ -17,7 +17,7 @@ export interface FrameOptions {
   stylesheetUrl: string
   scriptUrl: string
   /** Signed-in pages: navigation and a sign-out form (a POST with its CSRF token). */
-  signedIn?: { nav: NavItem[]; who: string; signOutUrl: string; csrfToken: string }
+  signedIn?: { nav: NavItem[]; who: string; signOutUrl?: string; csrfToken: string }
   body: Html
 }
 
@@ -41,7 +41,11 @@ ${
     ? html`<nav aria-label="Main"><ul>${signedIn.nav.map(
         (item) => html`<li><a href="${item.href}"${item.current ? html` aria-current="page"` : null}>${item.label}</a></li>`,
       )}</ul></nav>
-<form class="inline" method="post" action="${signedIn.signOutUrl}"><input type="hidden" name="csrf" value="${signedIn.csrfToken}"><span class="muted">${signedIn.who}</span> <button class="secondary" type="submit">Sign out</button></form>`
+${
+        signedIn.signOutUrl
+          ? html`<form class="inline" method="post" action="${signedIn.signOutUrl}"><input type="hidden" name="csrf" value="${signedIn.csrfToken}"><span class="muted">${signedIn.who}</span> <button class="secondary" type="submit">Sign out</button></form>`
+          : html`<span class="muted">${signedIn.who}</span>`
+      }`
     : null
 }
 </div></header>
