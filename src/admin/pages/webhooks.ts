@@ -19,7 +19,7 @@ export async function webhooksPage({ program, url, paths, csrf, webhooks }: Admi
   for (const delivery of deliveries.items) {
     const attempts = await program.webhooks.attempts(delivery.id)
     const last = attempts.at(-1)
-    const answer = last ? (last.error ?? last.responseExcerpt ?? '') : ''
+    const answer = last ? [last.error, last.responseExcerpt].filter((part) => part !== null && part !== '').join(': ') : ''
     rows.push(html`<tr data-delivery="${delivery.id}"><td>#${delivery.id}</td><td>${delivery.eventType}</td><td>#${delivery.endpointId}</td><td><span class="badge" data-delivery-status>${delivery.status}</span></td><td class="num">${delivery.attempts}</td><td class="num">${delivery.lastStatusCode ?? ''}</td><td><code>${answer.slice(0, 200)}</code></td><td>${
       delivery.status === 'delivering'
         ? null
@@ -43,7 +43,7 @@ ${
     ? html`<form class="inline" method="post" action="${paths.webhookTest(endpoint.id)}"><input type="hidden" name="csrf" value="${csrf}"><label class="skip" for="test-type-${endpoint.id}">Test event for endpoint ${endpoint.id}</label><select id="test-type-${endpoint.id}" name="event_type">${EVENT_TYPES.map((type) => html`<option value="${type}">${type}</option>`)}</select> <button type="submit" class="secondary">Send test</button></form>`
     : null
 }
-<form class="inline" method="post" action="${paths.webhookRotate(endpoint.id)}"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary" aria-label="Rotate the secret of endpoint ${endpoint.id}">Rotate secret</button></form></td></tr>`,
+<form class="inline" method="post" action="${paths.webhookRotate(endpoint.id)}"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary" aria-label="Rotate secret of endpoint ${endpoint.id}">Rotate secret</button></form></td></tr>`,
       )}</tbody>
 </table></div>`
 }
