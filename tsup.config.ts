@@ -10,6 +10,8 @@ export default defineConfig([{
     'adapters/pglite': 'src/adapters/pglite/index.ts',
     'adapters/postgres': 'src/adapters/postgres/index.ts',
     'client/index': 'src/client/index.ts',
+    'portal/index': 'src/portal/index.ts',
+    'admin/index': 'src/admin/index.ts',
     'providers/stripe': 'src/providers/stripe/index.ts',
     'providers/paddle': 'src/providers/paddle/index.ts',
     'providers/lemon-squeezy': 'src/providers/lemon-squeezy/index.ts',

@@ -8,7 +8,13 @@ import { OPERATIONS, openApiDocument, responseJsonSchema } from '../src/http/ope
 import { primaryRoutes } from '../src/http/primary/index.js'
 import { errorBody } from '../src/http/response-schemas.js'
 import * as AR from '../src/http/alternative/response-schemas.js'
+import { memoryStorage } from '../src/adapters/memory/index.js'
 import { setup, type Reply } from './http/helpers.js'
+
+/** One audit log entry, so GET /audit-log answers a non-empty list. */
+async function recordAuditEntry(storage: ReturnType<typeof memoryStorage>, projectId: string) {
+  await storage.auditLog.record({ projectId, actorId: 'key:1', actorName: 'Owner', action: 'affiliate.approve', target: 'affiliate:1', detail: null, at: new Date('2026-03-01T00:00:00Z') })
+}
 
 const document = openApiDocument()
 
@@ -47,7 +53,9 @@ describe('OpenAPI document', () => {
   })
 
   it('matches real responses of every operation, successes and errors', async () => {
-    const s = await setup({ settings: { holdPeriodDays: 7 } })
+    const storage = memoryStorage()
+    const s = await setup({ settings: { holdPeriodDays: 7 }, storage, handler: { auditLog: storage } })
+    await recordAuditEntry(storage, s.program.projectId)
     const checked = new Set<string>()
     async function check(method: string, template: string, params: Record<string, string | number>, body?: unknown): Promise<Reply> {
       const path = template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])))
@@ -111,6 +119,8 @@ describe('OpenAPI document', () => {
     await check('GET', '/affiliates/:email/stats', { email: 'nobody@example.com' })
     await check('GET', '/stats?from=2026-01-01&to=2026-02-01&interval=month', {})
     await check('GET', '/stats?interval=year', {})
+    await check('GET', '/audit-log?limit=5', {})
+    await check('GET', '/audit-log?offset=-1', {})
     await check('DELETE', '/coupons/:id', { id: coupon.id })
     await check('DELETE', '/conversions/:id', { id: created.id })
     await check('DELETE', '/affiliates/:email', { email: 'ann@example.com' })
@@ -123,7 +133,9 @@ describe('OpenAPI document', () => {
     expect(result.valid ? [] : result.errors).toEqual([])
     expect(alternative.components.schemas.Error).toEqual(responseJsonSchema(AR.errorBody))
 
-    const s = await setup({ handler: { shape: 'alternative' } })
+    const storage = memoryStorage()
+    const s = await setup({ storage, handler: { shape: 'alternative', auditLog: storage } })
+    await recordAuditEntry(storage, s.program.projectId)
     expect((await s.call('GET', '/openapi.json', undefined, { key: null })).body).toEqual(JSON.parse(JSON.stringify(alternative)))
     const checked = new Set<string>()
     async function check(method: string, template: string, params: Record<string, string | number>, body?: unknown): Promise<Reply> {
@@ -180,6 +192,8 @@ describe('OpenAPI document', () => {
     await check('GET', '/affiliates/:email/stats?interval=week', { email: 'ann@example.com' })
     await check('GET', '/stats?from=2026-01-01&to=2026-02-01&interval=month', {})
     await check('GET', '/stats?interval=year', {})
+    await check('GET', '/audit-log?limit=5', {})
+    await check('GET', '/audit-log?offset=-1', {})
     await check('DELETE', '/coupons/:id', { id: coupon.id })
     await check('DELETE', '/conversions/:id', { id: created.id })
     await check('DELETE', '/affiliates/:email', { email: 'aff_1' })

@@ -36,6 +36,38 @@ const tracking = v.strictObject({
   trustProxy: v.optional(v.boolean('must be true or false')),
 })
 
+const seconds = v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be a whole number of seconds'), v.minValue(1, 'must be at least 1')))
+const cssValue = v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters'))
+/** The affiliate portal (docs/portal.md "The standalone server"); theme values are checked again when it starts. */
+const portal = v.strictObject({
+  enabled: v.boolean('must be true or false'),
+  path: v.optional(v.pipe(v.string('must be a string'), v.regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path such as /portal'))),
+  publicUrl: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'))),
+  secureCookies: v.optional(v.boolean('must be true or false')),
+  idleTimeoutSeconds: seconds,
+  absoluteTimeoutSeconds: seconds,
+  signInLinkTtlSeconds: seconds,
+  /** Sends the portal.sign_in_requested webhook event for the "email me a link" form. */
+  emailSignIn: v.optional(v.boolean('must be true or false')),
+  theme: v.optional(
+    v.strictObject({
+      title: v.optional(cssValue),
+      logoUrl: v.optional(cssValue),
+      font: v.optional(cssValue),
+      colors: v.optional(v.record(v.picklist(['primary', 'onPrimary', 'background', 'surface', 'text', 'muted', 'border', 'danger'], 'must be a theme colour name'), cssValue)),
+    }),
+  ),
+})
+
+/** The admin console (docs/admin.md "The standalone server"). */
+const admin = v.strictObject({
+  enabled: v.boolean('must be true or false'),
+  path: v.optional(v.pipe(v.string('must be a string'), v.regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path such as /admin'))),
+  secureCookies: v.optional(v.boolean('must be true or false')),
+  idleTimeoutSeconds: seconds,
+  absoluteTimeoutSeconds: seconds,
+})
+
 export const serverConfig = v.strictObject({
   ...projectSettingsInput.entries,
   webhooks: v.optional(v.array(webhook)),
@@ -51,6 +83,8 @@ export const serverConfig = v.strictObject({
   logFormat: v.optional(v.picklist(['json', 'text'], 'must be json or text')),
   providers: v.optional(providers),
   tracking: v.optional(tracking),
+  portal: v.optional(portal),
+  admin: v.optional(admin),
 })
 export type ServerConfig = v.InferOutput<typeof serverConfig>
 
@@ -77,6 +111,6 @@ export function loadConfig(path: string | undefined): ServerConfig {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, portal: _portal, admin: _admin, ...settings } = config
   return settings
 }

@@ -16,6 +16,8 @@ import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
 import { serveKeySocket } from './key-socket.js'
 import { serverLogger } from './logging.js'
+import { configuredAdmin } from './admin-mount.js'
+import { configuredPortal, withPortal } from './portal-mount.js'
 import { providerHandlers, withProviders } from './providers-mount.js'
 import { withTracking } from './tracking-mount.js'
 
@@ -78,7 +80,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const logger = serverLogger({ level: options.logLevel, format: options.logFormat, config })
   let migrations: AppliedMigration[] | null = null
   const metrics = config.metrics ? createMetrics() : undefined
-  const { program, description, dataDir } = await openProgram(options.database, {
+  const { program, sessions, auditLog, description, dataDir } = await openProgram(options.database, {
     settings: projectSettingsOf(config),
     sql: { onMigrated: (applied) => (migrations = applied) },
     program: { logger, ...(metrics ? { metrics } : {}) },
@@ -94,9 +96,14 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       logger,
       health: true,
       metrics: metrics ?? false,
+      auditLog,
     })
     providers = providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
-    server.on('request', withTracking(program, config.tracking, withProviders(toNodeHandler(handler), providers)))
+    const api = withTracking(program, config.tracking, withProviders(toNodeHandler(handler), providers))
+    const portalPath = config.portal?.path ?? '/portal'
+    const withPortalPages = config.portal?.enabled ? withPortal(api, configuredPortal(program, sessions, config.portal), portalPath) : api
+    const adminPath = config.admin?.path ?? '/admin'
+    server.on('request', config.admin?.enabled ? withPortal(withPortalPages, configuredAdmin(program, { sessions, auditLog }, config.admin), adminPath) : withPortalPages)
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
       server.listen(options.port, options.host, () => resolve())
@@ -118,6 +125,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const url = `http://${host}:${port}/api/v1`
   program.webhooks.start()
   logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
+  if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
+  if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)
   for (const name of providers.keys()) logger.info(`receiving ${name} events at ${url}/providers/${name}/events`, { provider: name })
 
   let closing: Promise<void> | undefined

@@ -148,3 +148,11 @@ export function payoutCreated(payout: Payout, context: Party & { at: Date }): Ne
     },
   }))
 }
+
+/** An affiliate asked the portal for a sign-in link: the host emails `link` (docs/portal.md). */
+export function portalSignInRequested(affiliate: Affiliate, context: { link: string; expiresAt: Date; at: Date }): NewEvent {
+  return event('portal.sign_in_requested', affiliate.projectId, context.at, () => ({
+    ...common('portal.sign_in_requested', affiliate.projectId, context.at, { affiliate, referred: null }),
+    sign_in: { link: context.link, expires_at: context.expiresAt.toISOString() },
+  }))
+}

@@ -8,63 +8,88 @@ import { payoutCreated } from './events.js'
 import { computeBalances } from './ledger.js'
 import { formatMoney, minorDigits, parseMoney } from './money.js'
 import { createPayoutInput, listPayoutsInput, validate, type CreatePayoutInput, type ListPayoutsInput } from './schemas.js'
+import type { StorageTx } from './storage.js'
+import type { Payout } from './types.js'
 import { payoutView, type PayoutView } from './views.js'
 
 export function payoutsService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
+  function parse(input: CreatePayoutInput, currency: string) {
+    const data = validate(createPayoutInput, input)
+    if (data.affiliateId === undefined && data.affiliateEmail === undefined) {
+      throw new ValidationError('affiliateId', (name) => `${name('affiliateId')} or ${name('affiliateEmail')} is required`)
+    }
+    return { data, amount: parseMoney(data.amount, minorDigits(currency), 'amount', false) }
+  }
+
+  async function pay(tx: StorageTx, { data, amount }: ReturnType<typeof parse>, currency: string): Promise<Payout> {
+    const digits = minorDigits(currency)
+    const found = await findAffiliate(tx, projectId, data.affiliateId ?? data.affiliateEmail!)
+    if (data.affiliateId !== undefined && data.affiliateEmail !== undefined && found.email !== data.affiliateEmail) {
+      throw new ValidationError('affiliateEmail', (name) => `${name('affiliateEmail')} does not match ${name('affiliateId')}`)
+    }
+    // The lock makes racing payouts for one affiliate run one after another.
+    const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+    const now = ctx.clock.now()
+    const held = await tx.conversions.heldSummary(projectId, affiliate.id, now)
+    const before = computeBalances(affiliate.totals, held)
+    if (amount > before.unpaid) {
+      throw new ValidationError(
+        'amount',
+        `amount exceeds the affiliate's unpaid earnings of ${formatMoney(before.unpaid > 0n ? before.unpaid : 0n, digits)}`,
+      )
+    }
+    const saved = await tx.payouts.insert({
+      projectId,
+      affiliateId: affiliate.id,
+      affiliateEmail: affiliate.email,
+      amount,
+      currency,
+      method: data.method ?? 'manual',
+      status: 'paid',
+      paymentDate: data.paymentDate ?? now,
+      conversionsSettled: 0,
+      unpaidAfter: before.unpaid - amount,
+      createdAt: now,
+    })
+    const settled = await tx.conversions.settleOldestFirst({
+      projectId,
+      affiliateId: affiliate.id,
+      budget: affiliate.totals.credit + amount,
+      now,
+      payoutId: saved.id,
+    })
+    await tx.affiliates.adjustTotals(projectId, affiliate.id, { paidValue: settled.amount, credit: amount - settled.amount })
+    const payout = { ...saved, conversionsSettled: settled.count }
+    if (settled.count > 0) await tx.payouts.setConversionsSettled(projectId, saved.id, settled.count)
+    await tx.outbox.enqueue(payoutCreated(payout, { affiliate, referred: null, at: now }))
+    return payout
+  }
+
   return {
     async create(input: CreatePayoutInput): Promise<PayoutView> {
-      const data = validate(createPayoutInput, input)
-      if (data.affiliateId === undefined && data.affiliateEmail === undefined) {
-        throw new ValidationError('affiliateId', (name) => `${name('affiliateId')} or ${name('affiliateEmail')} is required`)
+      const { settings } = await ctx.project()
+      const request = parse(input, settings.currency)
+      return payoutView(await storage.transaction((tx) => pay(tx, request, settings.currency)))
+    },
+
+    /**
+     * Records several payouts in one transaction (a batch paid through PayPal Payouts or Wise):
+     * either every payout is recorded or, when one is refused, none is.
+     */
+    async createBatch(inputs: CreatePayoutInput[]): Promise<PayoutView[]> {
+      if (!Array.isArray(inputs) || inputs.length === 0 || inputs.length > 1000) {
+        throw new ValidationError('payouts', 'a batch holds 1 to 1000 payouts')
       }
       const { settings } = await ctx.project()
-      const digits = minorDigits(settings.currency)
-      const amount = parseMoney(data.amount, digits, 'amount', false)
-      const payout = await storage.transaction(async (tx) => {
-        const found = await findAffiliate(tx, projectId, data.affiliateId ?? data.affiliateEmail!)
-        if (data.affiliateId !== undefined && data.affiliateEmail !== undefined && found.email !== data.affiliateEmail) {
-          throw new ValidationError('affiliateEmail', (name) => `${name('affiliateEmail')} does not match ${name('affiliateId')}`)
-        }
-        // The lock makes racing payouts for one affiliate run one after another.
-        const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
-        const now = ctx.clock.now()
-        const held = await tx.conversions.heldSummary(projectId, affiliate.id, now)
-        const before = computeBalances(affiliate.totals, held)
-        if (amount > before.unpaid) {
-          throw new ValidationError(
-            'amount',
-            `amount exceeds the affiliate's unpaid earnings of ${formatMoney(before.unpaid > 0n ? before.unpaid : 0n, digits)}`,
-          )
-        }
-        const saved = await tx.payouts.insert({
-          projectId,
-          affiliateId: affiliate.id,
-          affiliateEmail: affiliate.email,
-          amount,
-          currency: settings.currency,
-          method: data.method ?? 'manual',
-          status: 'paid',
-          paymentDate: data.paymentDate ?? now,
-          conversionsSettled: 0,
-          unpaidAfter: before.unpaid - amount,
-          createdAt: now,
-        })
-        const settled = await tx.conversions.settleOldestFirst({
-          projectId,
-          affiliateId: affiliate.id,
-          budget: affiliate.totals.credit + amount,
-          now,
-          payoutId: saved.id,
-        })
-        await tx.affiliates.adjustTotals(projectId, affiliate.id, { paidValue: settled.amount, credit: amount - settled.amount })
-        const payout = { ...saved, conversionsSettled: settled.count }
-        if (settled.count > 0) await tx.payouts.setConversionsSettled(projectId, saved.id, settled.count)
-        await tx.outbox.enqueue(payoutCreated(payout, { affiliate, referred: null, at: now }))
-        return payout
+      const requests = inputs.map((input) => parse(input, settings.currency))
+      const payouts = await storage.transaction(async (tx) => {
+        const saved = []
+        for (const request of requests) saved.push(await pay(tx, request, settings.currency))
+        return saved
       })
-      return payoutView(payout)
+      return payouts.map(payoutView)
     },
 
     async get(id: number): Promise<PayoutView> {

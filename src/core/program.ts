@@ -10,6 +10,7 @@ import { couponsService } from './coupons.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { keysService, verifyApiKey, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
+import { portalSignInService } from './portal-sign-in.js'
 import { providerEventsService } from './provider-events.js'
 import { newProjectId } from './random.js'
 import { referralsService } from './referrals.js'
@@ -72,6 +73,8 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>, runner: () =
     conversions,
     coupons: couponsService(ctx),
     payouts: payoutsService(ctx),
+    /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
+    portal: portalSignInService(ctx),
     /** Payment-provider events received (affiliate-kit/stripe, /paddle, /lemon-squeezy) and what each did. */
     providerEvents: providerEventsService(ctx),
     keys: keysService(ctx),

@@ -15,12 +15,14 @@ export type EventType =
   | 'referral_canceled'
   | 'referral_updated'
   | 'payout.created'
+  | 'portal.sign_in_requested'
 export const EVENT_TYPES: readonly EventType[] = [
   'referral_signed_up',
   'referral_converted',
   'referral_canceled',
   'referral_updated',
   'payout.created',
+  'portal.sign_in_requested',
 ]
 
 export const SCOPES = [

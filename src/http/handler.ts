@@ -24,6 +24,7 @@ import { alternativeError } from './shapes/alternative.js'
 import { primaryError } from './shapes/primary.js'
 import { webhookTestRoute } from './webhook-test.js'
 
+import type { AuditLog, WithAuditLog } from '../admin/audit-log.js'
 export interface HandlerOptions {
   /** Path prefix of every route; the webhook test route lives at its parent (`/api/project/...`). @default '/api/v1' */
   basePath?: string
@@ -45,6 +46,11 @@ export interface HandlerOptions {
    * dispatcher (createAffiliateProgram's `metrics`). @default false
    */
   metrics?: boolean | Metrics
+  /**
+   * The admin console's audit log, served at GET /audit-log (docs/admin.md): the storage object
+   * (each adapter carries one) or its `auditLog`. @default none: the route answers 404
+   */
+  auditLog?: AuditLog | WithAuditLog
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -117,6 +123,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
   const shape = options.shape ?? 'primary'
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   const logger = options.logger ?? null
+  const auditLog = options.auditLog === undefined ? null : 'auditLog' in options.auditLog ? options.auditLog.auditLog : options.auditLog
   const metrics = options.metrics === true ? createMetrics() : options.metrics || null
   const onError =
     options.onError ??
@@ -229,6 +236,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
           params,
           query: route.query ? parseQuery(route.query, query) : undefined,
           body: route.body ? parseBody(route.body, input) : undefined,
+          auditLog,
         }
         return toStored(await route.run(ctx))
       } catch (error) {

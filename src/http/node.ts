@@ -121,17 +121,23 @@ function toFetchRequest(req: MaybeExpressRequest): Request {
   return new Request(requestUrl(req), init)
 }
 
-async function viaFetch(handler: FetchHandler, req: MaybeExpressRequest): Promise<OutgoingResponse> {
+/** A response for node: a header sent more than once (Set-Cookie) is a list. */
+type NodeResponse = Omit<OutgoingResponse, 'headers'> & { headers: Record<string, string | string[]> }
+
+async function viaFetch(handler: FetchHandler, req: MaybeExpressRequest): Promise<NodeResponse> {
   const response = await handler(toFetchRequest(req))
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string | string[]> = {}
   response.headers.forEach((value, name) => {
-    headers[name] = value
+    if (name !== 'set-cookie') headers[name] = value
   })
+  // forEach names Set-Cookie once per cookie: keep them all.
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length > 0) headers['set-cookie'] = cookies
   return { status: response.status, headers, body: response.body ? await response.text() : null }
 }
 
 /** Sends a response this adapter owns from here on (its headers object gets Content-Length). */
-function send(res: ServerResponse, response: OutgoingResponse): void {
+function send(res: ServerResponse, response: NodeResponse): void {
   const { headers, body } = response
   if (body !== null) headers['Content-Length'] = String(Buffer.byteLength(body))
   res.writeHead(response.status, headers)
@@ -139,7 +145,7 @@ function send(res: ServerResponse, response: OutgoingResponse): void {
 }
 
 /** A handler of node:http requests answered by `answer`. */
-function nodeHandler(answer: (req: MaybeExpressRequest) => Promise<OutgoingResponse>): NodeHandler {
+function nodeHandler(answer: (req: MaybeExpressRequest) => Promise<NodeResponse>): NodeHandler {
   return (req, res, next) => {
     answer(req)
       .then((response) => send(res, response))

@@ -103,6 +103,16 @@ export const providerEventRecord = v.strictObject({
   updated_at: timestamp,
 })
 
+export const auditEntryRecord = v.strictObject({
+  id,
+  actor_id: v.string(),
+  actor_name: v.string(),
+  action: v.string(),
+  target: v.nullable(v.string()),
+  detail: v.nullable(v.string()),
+  at: timestamp,
+})
+
 export const clickRecord = v.strictObject({ id, affiliate_id: id, created_at: timestamp })
 
 export const deliveryRecord = v.strictObject({
@@ -162,3 +172,4 @@ export const clickResponse = named('ClickResponse', item(clickRecord))
 export const deliveryResponse = named('DeliveryResponse', item(deliveryDetailRecord))
 export const deliveryList = named('DeliveryList', list(deliveryRecord))
 export const providerEventList = named('ProviderEventList', list(providerEventRecord))
+export const auditLogList = named('AuditLogList', list(auditEntryRecord))

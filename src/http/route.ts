@@ -2,6 +2,7 @@
 // responses, and `run`, which gets the parsed query and body. The handler serves a table of these;
 // the OpenAPI document, the typed client's types and the route tests all read the same table.
 import * as v from 'valibot'
+import type { AuditLog } from '../admin/audit-log.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
 import { ValidationError } from '../core/errors.js'
 import { validate } from '../core/schemas.js'
@@ -35,6 +36,8 @@ export interface RouteContext<Query = unknown, Body = unknown> {
   query: Query
   /** The JSON body, parsed by the route's body schema. */
   body: Body
+  /** The admin console's audit log (createHandler option auditLog); null when not given. */
+  auditLog: AuditLog | null
 }
 
 export interface RouteResult {

@@ -1,6 +1,6 @@
 // Generated sample payloads for test deliveries: the same builders as real events, fed with
 // clearly fake records (ids 0, example.com emails), so receivers see the real shape.
-import { payoutCreated, referralCanceled, referralConverted, referralSignedUp, referralUpdated } from '../core/events.js'
+import { payoutCreated, portalSignInRequested, referralCanceled, referralConverted, referralSignedUp, referralUpdated } from '../core/events.js'
 import type { NewEvent } from '../core/storage.js'
 import type { Affiliate, Conversion, EventType, Payout, Referral } from '../core/types.js'
 
@@ -87,5 +87,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
       }
       return payoutCreated(payout, { affiliate, referred: null, at })
     }
+    case 'portal.sign_in_requested':
+      return portalSignInRequested(affiliate, { link: 'https://example.com/portal/sign-in?token=sample', expiresAt: new Date(at.getTime() + 900_000), at })
   }
 }

@@ -17,6 +17,10 @@ import { idempotencyRepository } from './repositories/idempotency.js'
 import { outboxRepository } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
+import { memorySessionStore } from './repositories/sessions.js'
+import { memoryAuditLog } from './repositories/audit-log.js'
+import type { WithAuditLog } from '../../admin/audit-log.js'
+import type { WithSessionStore } from '../../web/session-store.js'
 import { MemoryState, type CurrentLog } from './state.js'
 import type { UndoLog } from './table.js'
 
@@ -65,7 +69,7 @@ export interface MemoryStorageOptions {
 }
 
 /** In-memory storage. Data lives as long as the object; nothing is written to disk. */
-export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
+export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort & WithSessionStore & WithAuditLog {
   const state = new MemoryState()
   const mutex = new Mutex(options.lockWaitTimeoutMs ?? 10_000)
   const current: CurrentLog = { entries: [] }
@@ -98,6 +102,8 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
     ...rootRepositories(transaction),
     transaction,
     rateLimitStore: () => rateLimitStore,
+    sessions: memorySessionStore(),
+    auditLog: memoryAuditLog(),
     ping: async () => {},
     close: async () => {},
   }

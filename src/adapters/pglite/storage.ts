@@ -4,6 +4,8 @@
 // A data directory is locked for as long as the storage is open (see data-dir-lock.ts).
 import { PGlite } from '@electric-sql/pglite'
 import type { StoragePort } from '../../core/storage.js'
+import type { WithSessionStore } from '../../web/session-store.js'
+import type { WithAuditLog } from '../../admin/audit-log.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { preparedQuery } from './prepared-statements.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
@@ -24,7 +26,7 @@ export interface PgliteStorageOptions extends SqlStorageOptions {
  * Storage in PGlite: `pgliteStorage()` in memory, `pgliteStorage({ dataDir })` persisted, or
  * `pgliteStorage({ db })` on your own instance. Tables live in `schema`; migrations run on first use.
  */
-export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
+export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort & WithSessionStore & WithAuditLog {
   const dataDir = options.db ? undefined : localDirectory(options.dataDir)
   const unlock = dataDir === undefined ? () => {} : lockDataDir(dataDir)
   let db: PGlite

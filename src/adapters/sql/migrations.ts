@@ -330,6 +330,48 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
       )`,
     ],
   },
+  {
+    version: 8,
+    name: 'browser sessions and sign-in tokens',
+    statements: [
+      `CREATE TABLE {s}.web_sessions (
+        digest text PRIMARY KEY,
+        audience text NOT NULL,
+        project_id text NOT NULL REFERENCES {s}.projects (id) ON DELETE CASCADE,
+        subject text NOT NULL,
+        created_at timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL,
+        idle_expires_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX web_sessions_subject_idx ON {s}.web_sessions (project_id, audience, subject)`,
+      `CREATE TABLE {s}.web_sign_in_tokens (
+        digest text PRIMARY KEY,
+        audience text NOT NULL,
+        project_id text NOT NULL REFERENCES {s}.projects (id) ON DELETE CASCADE,
+        subject text NOT NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+    ],
+  },
+  {
+    version: 9,
+    name: 'admin console audit log',
+    statements: [
+      `CREATE TABLE {s}.admin_audit_log (
+        id bigserial PRIMARY KEY,
+        project_id text NOT NULL REFERENCES {s}.projects (id) ON DELETE CASCADE,
+        actor_id text NOT NULL,
+        actor_name text NOT NULL,
+        action text NOT NULL,
+        target text,
+        detail text,
+        at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX admin_audit_log_project_idx ON {s}.admin_audit_log (project_id, id)`,
+    ],
+  },
 ]
 
 export interface AppliedMigration {

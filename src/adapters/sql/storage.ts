@@ -20,6 +20,10 @@ import {
 import { idempotencyRepository, outboxRepository, type EndpointCache } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
+import { sqlSessionStore } from './repositories/sessions.js'
+import { sqlAuditLog } from './repositories/audit-log.js'
+import type { WithAuditLog } from '../../admin/audit-log.js'
+import type { WithSessionStore } from '../../web/session-store.js'
 import { createTables, type Tables } from './tables.js'
 
 export interface SqlStorageOptions {
@@ -52,7 +56,7 @@ function repositories(db: SqlClient, t: Tables): StorageTx {
 }
 
 /** Builds the storage port over an executor; `close()` closes the executor. */
-export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {}): StoragePort {
+export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {}): StoragePort & WithSessionStore & WithAuditLog {
   const schema = options.schema ?? 'affiliate_kit'
   const tables = createTables(quoteSchema(schema))
   const inTransaction = new AsyncLocalStorage<true>()
@@ -108,6 +112,8 @@ export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {
     ...repositories(rootClient, tables),
     transaction: (fn) => transaction((tx) => fn(tx)),
     rateLimitStore: () => rateLimitStore,
+    sessions: sqlSessionStore(rootClient, tables.schema),
+    auditLog: sqlAuditLog(rootClient, tables.schema),
     ping: async () => {
       await rootClient.query('SELECT 1')
     },

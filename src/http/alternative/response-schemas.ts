@@ -109,6 +109,16 @@ export const providerEventRecord = v.strictObject({
   updatedAt: timestamp,
 })
 
+const auditEntryRecord = v.strictObject({
+  id,
+  actorId: v.string(),
+  actorName: v.string(),
+  action: v.string(),
+  target: v.nullable(v.string()),
+  detail: v.nullable(v.string()),
+  at: timestamp,
+})
+
 const item = <S extends v.GenericSchema>(name: string, record: S) => v.strictObject({ success: v.literal(true), data: v.strictObject({ [name]: record }) })
 const list = <S extends v.GenericSchema>(name: string, record: S) =>
   v.strictObject({ success: v.literal(true), data: v.strictObject({ [name]: v.array(record), total: v.number(), limit: v.number(), offset: v.number() }) })
@@ -137,3 +147,4 @@ export const clickResponse = named('ClickResponse', item('click', clickRecord))
 export const deliveryResponse = named('DeliveryResponse', item('delivery', deliveryDetailRecord))
 export const deliveryList = named('DeliveryList', list('deliveries', deliveryRecord))
 export const providerEventList = named('ProviderEventList', list('providerEvents', providerEventRecord))
+export const auditLogList = named('AuditLogList', list('auditLog', auditEntryRecord))

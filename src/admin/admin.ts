@@ -1,0 +1,298 @@
+// createAdminConsole(program, options): the program owner's console as a Fetch handler mounted
+// under a path (default /admin). Sign-in exchanges an API key with every scope for a session of
+// its own kind (a portal session never opens it), or the host's authorize hook says who is
+// there. Every change goes through the program's public calls and lands in the audit log; every
+// POST carries a CSRF token. See docs/admin.md.
+import { AffiliateError, ConflictError, NotFoundError, ValidationError } from '../core/errors.js'
+import { systemClock, type Clock } from '../core/clock.js'
+import { hasScope } from '../core/keys.js'
+import { toNodeHandler, type NodeHandler } from '../http/node.js'
+import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
+import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
+import { FormError, readForm } from '../web/forms.js'
+import { html, type Html } from '../web/html.js'
+import { frame, type NavItem } from '../web/layout.js'
+import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
+import { csrfTokenFor, csrfTokenMatches, isSecretShaped, newSecret } from '../web/secrets.js'
+import type { SessionStore, WithSessionStore } from '../web/session-store.js'
+import { webSessions, type SessionPolicy } from '../web/sessions.js'
+import { STYLESHEET } from '../web/stylesheet.js'
+import { resolveTheme, type Theme } from '../web/theme.js'
+import type { AuditLog, WithAuditLog } from './audit-log.js'
+import type { AdminActor, AdminRequest, AdminResult } from './page.js'
+import { affiliatesPage, changeAffiliateStatus } from './pages/affiliates.js'
+import { auditLogPage } from './pages/audit-log.js'
+import { createKey, keysPage, revokeKey } from './pages/keys.js'
+import { exportBatch, markBatchPaid, payoutsPage, recordPayout } from './pages/payouts.js'
+import { providerEventsPage } from './pages/provider-events.js'
+import { decideReview, reviewPage } from './pages/review.js'
+import { FORM_EXPIRED, KEY_REFUSED, SESSION_ENDED, SIGNED_OUT, signInPage } from './pages/sign-in.js'
+import { retryDelivery, rotateSecret, sendTest, webhooksPage } from './pages/webhooks.js'
+import { adminPaths } from './paths.js'
+import type { AdminProgram } from './program.js'
+import type { ConsoleWebhooks } from './webhooks.js'
+
+export interface AdminConsoleOptions {
+  /** Where console sessions live: the storage object (each adapter carries one) or its `sessions`. Needed unless `authorize` is given. */
+  sessions?: SessionStore | WithSessionStore
+  /** Where every console action is recorded: the storage object (each adapter carries one) or its `auditLog`. */
+  auditLog: AuditLog | WithAuditLog
+  /** The webhook dispatcher: retried deliveries are sent at once and test events can be sent. @default none */
+  webhooks?: ConsoleWebhooks
+  /**
+   * For a console embedded behind the host's own sign-in: who is making this request (an id and a
+   * name for the audit log), or null to refuse it (403). Replaces the API key sign-in. @default none
+   */
+  authorize?: (request: Request) => AdminActor | null | Promise<AdminActor | null>
+  /** Path the console is served under. @default '/admin' */
+  basePath?: string
+  /** Colours, font, logo and title. @default title 'Admin console' */
+  theme?: Theme
+  /** Session lifetimes (signInLinkTtlSeconds is not used). */
+  session?: SessionPolicy
+  /** Whether cookies carry Secure. @default true when the request URL is https */
+  secureCookies?: boolean
+  /** @default the program's clock */
+  clock?: Clock
+  /** Unexpected errors (the page shows a generic message). @default console.error */
+  onError?: (error: unknown) => void
+}
+
+export interface AdminConsole {
+  (request: Request): Promise<Response>
+  fetch(request: Request): Promise<Response>
+  /** The same console for node:http and Express. */
+  node: NodeHandler
+}
+
+const SESSION_COOKIE = 'ak_admin'
+const PRE_SESSION_COOKIE = 'ak_admin_pre'
+const KEY_SUBJECT = /^key:([1-9][0-9]{0,14})$/
+const ID = '([1-9][0-9]{0,14})'
+
+type Action = (context: AdminRequest, form: URLSearchParams, id: number) => Promise<AdminResult>
+
+/** The console's POST actions by path pattern; the id in the path, when there is one, is passed on. */
+const ACTIONS: Array<[RegExp, Action]> = [
+  [new RegExp(`^/affiliates/${ID}/status$`), (context, form, id) => changeAffiliateStatus(context, id, form)],
+  [/^\/review$/, (context, form) => decideReview(context, form)],
+  [/^\/payouts$/, (context, form) => recordPayout(context, form)],
+  [/^\/payouts\/export$/, (context, form) => exportBatch(context, form)],
+  [/^\/payouts\/batch$/, (context, form) => markBatchPaid(context, form)],
+  [new RegExp(`^/webhooks/deliveries/${ID}/retry$`), (context, _form, id) => retryDelivery(context, id)],
+  [new RegExp(`^/webhooks/${ID}/test$`), (context, form, id) => sendTest(context, id, form)],
+  [new RegExp(`^/webhooks/${ID}/rotate-secret$`), (context, _form, id) => rotateSecret(context, id)],
+  [/^\/keys$/, (context, form) => createKey(context, form)],
+  [new RegExp(`^/keys/${ID}/revoke$`), (context, _form, id) => revokeKey(context, id)],
+]
+
+function normalizeBase(basePath: string | undefined): string {
+  const base = (basePath ?? '/admin').replace(/\/+$/, '')
+  if (base !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(base)) throw new TypeError('basePath must be a path such as /admin')
+  return base
+}
+
+export function createAdminConsole(program: AdminProgram, options: AdminConsoleOptions): AdminConsole {
+  const { authorize } = options
+  if (!options.sessions && !authorize) throw new TypeError('createAdminConsole needs sessions (for the API key sign-in) or an authorize hook')
+  const clock = options.clock ?? program.clock ?? systemClock
+  const store = options.sessions === undefined ? null : 'sessions' in options.sessions ? options.sessions.sessions : options.sessions
+  const sessions = store ? webSessions(store, 'admin', clock, options.session) : null
+  const auditLog = 'auditLog' in options.auditLog ? options.auditLog.auditLog : options.auditLog
+  const base = normalizeBase(options.basePath)
+  const theme = resolveTheme({ title: 'Admin console', ...options.theme })
+  const stylesheet = staticAsset(theme.variables + STYLESHEET, 'text/css; charset=utf-8')
+  const script = staticAsset(ENHANCEMENT_SCRIPT, 'text/javascript; charset=utf-8')
+  const paths = adminPaths(base, { stylesheet: stylesheet.version, script: script.version })
+  const security = securityHeaders(theme.logoOrigin)
+  const onError = options.onError ?? ((error: unknown) => console.error('affiliate-kit admin console:', error))
+  const cookieScope = (url: URL): CookieScope => ({ path: base || '/', secure: options.secureCookies ?? url.protocol === 'https:' })
+
+  interface SignedIn {
+    actor: AdminActor
+    csrf: string
+    current: string
+  }
+  const NAV: Array<[string, string]> = [
+    [paths.affiliates, 'Affiliates'],
+    [paths.review, 'Review'],
+    [paths.payouts, 'Payouts'],
+    [paths.webhooks, 'Webhooks'],
+    [paths.keys, 'API keys'],
+    [paths.providerEvents, 'Provider events'],
+    [paths.auditLog, 'Audit log'],
+  ]
+  const page = (title: string, body: Html, status: number, extra: { cookies?: string[]; signedIn?: SignedIn } = {}) => {
+    const signedIn = extra.signedIn
+      ? {
+          nav: NAV.map(([href, label]): NavItem => ({ href, label, current: href === extra.signedIn!.current })),
+          who: extra.signedIn.actor.name,
+          csrfToken: extra.signedIn.csrf,
+          ...(sessions && !authorize ? { signOutUrl: paths.signOut } : {}),
+        }
+      : undefined
+    return pageResponse(
+      frame({ theme, title, stylesheetUrl: paths.stylesheet, scriptUrl: paths.script, ...(signedIn ? { signedIn } : {}), body }),
+      status,
+      { security, cookies: extra.cookies ?? [] },
+    )
+  }
+
+  /** The pre-session secret of the sign-in form (and, with the authorize hook, of every form). */
+  function preSession(request: Request, url: URL): { secret: string; cookies: string[] } {
+    const existing = readCookie(request, PRE_SESSION_COOKIE)
+    if (isSecretShaped(existing)) return { secret: existing, cookies: [] }
+    const secret = newSecret()
+    return { secret, cookies: [cookieHeader(PRE_SESSION_COOKIE, secret, cookieScope(url), authorize ? undefined : 3600)] }
+  }
+
+  function signedOut(request: Request, url: URL, state: Parameters<typeof signInPage>[2], status = 200, cookies: string[] = []): Response {
+    const pre = preSession(request, url)
+    return page('Sign in', signInPage(paths, csrfTokenFor(pre.secret), state), status, { cookies: [...cookies, ...pre.cookies] })
+  }
+
+  /** The key's id and name when it is active, of this project, and has every scope. */
+  async function adminKey(keyId: number): Promise<AdminActor | null> {
+    const key = (await program.keys.list()).find((candidate) => candidate.id === keyId)
+    if (!key || key.revokedAt !== null || !hasScope(key.scopes, '*')) return null
+    return { id: `key:${key.id}`, name: key.name ? `${key.name} (key ${key.prefix}…)` : `key ${key.prefix}…` }
+  }
+
+  async function signIn(request: Request, url: URL): Promise<Response> {
+    const form = await readForm(request)
+    const pre = readCookie(request, PRE_SESSION_COOKIE)
+    if (!isSecretShaped(pre) || !csrfTokenMatches(pre, form.get('csrf'))) return signedOut(request, url, { error: FORM_EXPIRED }, 403)
+    const verified = await program.verifyApiKey((form.get('key') ?? '').trim())
+    const actor = verified && verified.projectId === program.projectId ? await adminKey(verified.keyId) : null
+    if (!actor) return signedOut(request, url, { error: KEY_REFUSED }, 401)
+    await sessions!.end(readCookie(request, SESSION_COOKIE))
+    const { id } = await sessions!.start(program.projectId, actor.id)
+    await auditLog.record({ projectId: program.projectId, actorId: actor.id, actorName: actor.name, action: 'console.sign_in', target: null, detail: null, at: clock.now() })
+    const scope = cookieScope(url)
+    return redirectResponse(paths.affiliates, {
+      security,
+      cookies: [cookieHeader(SESSION_COOKIE, id, scope, options.session?.absoluteTimeoutSeconds ?? 43_200), cookieHeader(PRE_SESSION_COOKIE, '', scope, 0)],
+    })
+  }
+
+  /** Who is there and the secret their CSRF tokens derive from; or the response refusing them. */
+  async function identify(request: Request, url: URL): Promise<{ actor: AdminActor; secret: string; cookies: string[] } | Response> {
+    if (authorize) {
+      const actor = await authorize(request)
+      if (!actor || typeof actor.id !== 'string' || typeof actor.name !== 'string') {
+        return page('Not allowed', html`<h1>Not allowed</h1><p>You are not allowed to use the admin console.</p>`, 403)
+      }
+      const pre = preSession(request, url)
+      return { actor, secret: pre.secret, cookies: pre.cookies }
+    }
+    const sessionId = readCookie(request, SESSION_COOKIE)
+    const session = await sessions!.resume(sessionId)
+    const keyId = session && session.projectId === program.projectId ? KEY_SUBJECT.exec(session.subject)?.[1] : undefined
+    const actor = keyId === undefined ? null : await adminKey(Number(keyId))
+    if (!session || !actor) {
+      if (session) await sessions!.end(sessionId)
+      const cookies = sessionId ? [cookieHeader(SESSION_COOKIE, '', cookieScope(url), 0)] : []
+      if (request.method === 'GET') return redirectResponse(paths.signIn + (sessionId ? '?ended=1' : ''), { security, cookies })
+      return signedOut(request, url, { message: SESSION_ENDED }, 401, cookies)
+    }
+    return { actor, secret: sessionId!, cookies: [] }
+  }
+
+  async function signedInRoute(request: Request, url: URL, route: string): Promise<Response> {
+    const who = await identify(request, url)
+    if (who instanceof Response) return who
+    const { actor, secret, cookies } = who
+    const csrf = csrfTokenFor(secret)
+    const context: AdminRequest = {
+      request,
+      url,
+      program,
+      actor,
+      paths,
+      csrf,
+      webhooks: options.webhooks ?? null,
+      audit: async (action, target, detail = null) => {
+        await auditLog.record({ projectId: program.projectId, actorId: actor.id, actorName: actor.name, action, target, detail, at: clock.now() })
+      },
+    }
+    const current = `${base}${route === '/' ? '/' : `/${route.split('/')[1]}`}`
+    const signedIn: SignedIn = { actor, csrf, current }
+    let result: AdminResult
+    try {
+      if (request.method === 'POST') {
+        const form = await readForm(request)
+        if (!csrfTokenMatches(secret, form.get('csrf'))) {
+          return page('Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${FORM_EXPIRED}</p>`, 403, { signedIn, cookies })
+        }
+        if (route === '/sign-out') {
+          await sessions!.end(readCookie(request, SESSION_COOKIE))
+          return redirectResponse(`${paths.signIn}?signed_out=1`, { security, cookies: [cookieHeader(SESSION_COOKIE, '', cookieScope(url), 0)] })
+        }
+        const action = ACTIONS.map(([pattern, run]) => [pattern.exec(route), run] as const).find(([match]) => match !== null)!
+        result = await action[1](context, form, Number(action[0]![1] ?? 0))
+      } else if (route === '/review') result = await reviewPage(context)
+      else if (route === '/payouts') result = await payoutsPage(context)
+      else if (route === '/webhooks') result = await webhooksPage(context)
+      else if (route === '/keys') result = await keysPage(context)
+      else if (route === '/provider-events') result = await providerEventsPage(context)
+      else if (route === '/audit-log') result = await auditLogPage(context, auditLog)
+      else result = await affiliatesPage(context)
+    } catch (error) {
+      if (!(error instanceof AffiliateError) && !(error instanceof FormError)) throw error
+      const status = error instanceof FormError ? error.status : error instanceof NotFoundError ? 404 : error instanceof ConflictError ? 409 : 400
+      const title = status === 404 ? 'Not found' : 'Not done'
+      const message = error instanceof ValidationError ? error.describe((field) => field) : error.message
+      return page(title, html`<h1>${title}</h1><p class="error" role="alert">${message}</p><p>Nothing was changed.</p><p><a href="${current}">Go back</a></p>`, status, { signedIn, cookies })
+    }
+    if ('redirect' in result) return redirectResponse(result.redirect, { security, cookies })
+    if ('download' in result) {
+      const { filename, contentType, body } = result.download
+      const headers = new Headers({ ...security, 'content-type': contentType, 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' })
+      return new Response(body, { status: 200, headers })
+    }
+    return page(result.title, result.body, result.status ?? 200, { signedIn, cookies })
+  }
+
+  /** Which methods each route answers; anything else under the base path is a 404. */
+  function allowed(route: string): string[] | null {
+    if (['/', '/webhooks', '/provider-events', '/audit-log', '/assets/admin.css', '/assets/admin.js'].includes(route)) return ['GET']
+    if (['/review', '/payouts', '/keys'].includes(route)) return ['GET', 'POST']
+    if (route === '/sign-in') return authorize ? null : ['GET', 'POST']
+    if (route === '/sign-out') return authorize ? null : ['POST']
+    if (ACTIONS.some(([pattern]) => pattern.test(route))) return ['POST']
+    return null
+  }
+
+  async function dispatch(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    const inside = url.pathname === base || url.pathname.startsWith(`${base}/`)
+    const route = inside ? url.pathname.slice(base.length) || '/' : null
+    const methods = route === null ? null : allowed(route)
+    if (route === null || methods === null) return page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.affiliates}">Go to the console</a></p>`, 404)
+    const method = request.method === 'HEAD' ? 'GET' : request.method
+    if (!methods.includes(method)) {
+      const response = page('Method not allowed', html`<h1>Method not allowed</h1>`, 405)
+      response.headers.set('allow', methods.join(', '))
+      return response
+    }
+    try {
+      if (route === '/assets/admin.css') return assetResponse(stylesheet, request, security)
+      if (route === '/assets/admin.js') return assetResponse(script, request, security)
+      if (route === '/sign-in' && method === 'GET') {
+        const message = url.searchParams.has('signed_out') ? SIGNED_OUT : url.searchParams.has('ended') ? SESSION_ENDED : null
+        return signedOut(request, url, { message })
+      }
+      if (route === '/sign-in') return await signIn(request, url)
+      return await signedInRoute(request, url, route)
+    } catch (error) {
+      if (error instanceof FormError) return page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, error.status)
+      onError(error)
+      return page('Something went wrong', html`<h1>Something went wrong</h1><p>Please try again in a moment.</p>`, 500)
+    }
+  }
+
+  const console_ = ((request: Request) => dispatch(request)) as AdminConsole
+  console_.fetch = dispatch
+  console_.node = toNodeHandler(dispatch)
+  return console_
+}

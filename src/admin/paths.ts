@@ -1,0 +1,48 @@
+// The console's URLs under its mount path, in one place (pages link with these, the router matches them).
+
+export interface AdminPaths {
+  base: string
+  affiliates: string
+  affiliateStatus(id: number): string
+  review: string
+  payouts: string
+  payoutsExport: string
+  payoutsBatch: string
+  webhooks: string
+  deliveryRetry(id: number): string
+  webhookTest(id: number): string
+  webhookRotate(id: number): string
+  keys: string
+  keyRevoke(id: number): string
+  providerEvents: string
+  auditLog: string
+  signIn: string
+  signOut: string
+  stylesheet: string
+  script: string
+}
+
+/** `base` is '/admin' or '' (mounted at the root); `versions` are the assets' content hashes. */
+export function adminPaths(base: string, versions: { stylesheet: string; script: string }): AdminPaths {
+  return {
+    base,
+    affiliates: `${base}/`,
+    affiliateStatus: (id) => `${base}/affiliates/${id}/status`,
+    review: `${base}/review`,
+    payouts: `${base}/payouts`,
+    payoutsExport: `${base}/payouts/export`,
+    payoutsBatch: `${base}/payouts/batch`,
+    webhooks: `${base}/webhooks`,
+    deliveryRetry: (id) => `${base}/webhooks/deliveries/${id}/retry`,
+    webhookTest: (id) => `${base}/webhooks/${id}/test`,
+    webhookRotate: (id) => `${base}/webhooks/${id}/rotate-secret`,
+    keys: `${base}/keys`,
+    keyRevoke: (id) => `${base}/keys/${id}/revoke`,
+    providerEvents: `${base}/provider-events`,
+    auditLog: `${base}/audit-log`,
+    signIn: `${base}/sign-in`,
+    signOut: `${base}/sign-out`,
+    stylesheet: `${base}/assets/admin.css?v=${versions.stylesheet}`,
+    script: `${base}/assets/admin.js?v=${versions.script}`,
+  }
+}

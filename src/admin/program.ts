@@ -1,0 +1,9 @@
+// The part of the program the console reads and writes: only public use-cases, one project.
+import type { Clock } from '../core/clock.js'
+import type { ProjectScope } from '../core/program.js'
+import type { VerifiedKey } from '../core/keys.js'
+
+export type AdminProgram = Pick<ProjectScope, 'projectId' | 'affiliates' | 'conversions' | 'payouts' | 'keys' | 'providerEvents' | 'webhooks'> & {
+  readonly clock?: Clock
+  verifyApiKey(key: string): Promise<VerifiedKey | null>
+}

@@ -1,0 +1,39 @@
+// The standalone server's affiliate portal (config `portal: { enabled: true }`): requests under
+// its path go to the portal, the rest to the API. Its "email me a link" form, when turned on,
+// records the portal.sign_in_requested webhook event for the host to send the email.
+import type { AffiliateProgram } from '../core/program.js'
+import type { NodeHandler } from '../http/node.js'
+import { createPortal, type Portal, type PortalOptions } from '../portal/portal.js'
+import type { SessionStore } from '../web/session-store.js'
+import { ConfigError, type ServerConfig } from './config.js'
+
+type PortalConfig = NonNullable<ServerConfig['portal']>
+
+export function configuredPortal(program: AffiliateProgram, sessions: SessionStore, config: PortalConfig): Portal {
+  const { enabled: _enabled, path, publicUrl, secureCookies, theme, emailSignIn, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds } = config
+  const options: PortalOptions = {
+    sessions,
+    basePath: path ?? '/portal',
+    session: { idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds },
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(secureCookies !== undefined ? { secureCookies } : {}),
+    ...(theme ? { theme } : {}),
+    ...(emailSignIn ? { onSignInRequested: (request) => program.portal.recordSignInRequest(request) } : {}),
+  }
+  try {
+    return createPortal(program, options)
+  } catch (error) {
+    // A theme value the config schema let through but the portal refuses, as one line.
+    if (error instanceof TypeError) throw new ConfigError(`config: portal ${error.message}`)
+    throw error
+  }
+}
+
+/** Sends requests under `basePath` to the pages (the portal or the admin console) and everything else to `api`. */
+export function withPortal(api: NodeHandler, portal: { node: NodeHandler }, basePath: string): NodeHandler {
+  return (req, res, next) => {
+    const path = (req.url ?? '/').split('?')[0]!
+    const inside = path === basePath || path.startsWith(`${basePath}/`)
+    return (inside ? portal.node : api)(req, res, next)
+  }
+}

@@ -1,0 +1,27 @@
+// How the portal shows money, dates and statuses: amounts exactly as the API gives them (decimal
+// text with the currency code, never through floats), dates in UTC.
+import { html, type Html } from '../web/html.js'
+import type { ConversionView } from '../core/views.js'
+
+/** Whether a decimal amount such as '0.00' is zero. */
+export const isZero = (amount: string): boolean => /^-?0(\.0+)?$/.test(amount)
+
+export const money = (amount: string, currency: string): string => `${amount} ${currency}`
+
+export const day = (at: Date): Html => html`<time datetime="${at.toISOString()}">${at.toISOString().slice(0, 10)}</time>`
+
+const STATUS_LABELS: Record<ConversionView['status'], string> = {
+  pending: 'Pending (on hold)',
+  active: 'Approved',
+  review: 'In review',
+  refunded: 'Refunded',
+  rejected: 'Rejected',
+}
+
+/** A conversion's status; a partly refunded one says so beside its status. */
+export function conversionStatus(conversion: ConversionView): Html {
+  const partlyRefunded = conversion.status !== 'refunded' && !isZero(conversion.refundedBaseValue)
+  return html`<span class="badge ${conversion.status}">${STATUS_LABELS[conversion.status]}</span>${
+    partlyRefunded ? html` <span class="badge refunded">Partly refunded: ${conversion.refundedBaseValue} ${conversion.baseValueCurrency ?? ''}</span>` : null
+  }`
+}

@@ -1,0 +1,20 @@
+// What a portal page handler gets (the signed-in affiliate, URLs, the CSRF token of its forms)
+// and gives back (a title and body for the frame, or a redirect).
+import type { AffiliateView } from '../core/views.js'
+import type { Html } from '../web/html.js'
+import type { PortalPaths } from './paths.js'
+import type { PortalProgram } from './program.js'
+
+export interface SignedInRequest {
+  request: Request
+  url: URL
+  program: PortalProgram
+  affiliate: AffiliateView
+  paths: PortalPaths
+  /** The CSRF token every form of the page carries. */
+  csrf: string
+  /** The affiliate's referral link (portal option referralLink). */
+  referralLink: string
+}
+
+export type PageResult = { title: string; body: Html; status?: number } | { redirect: string }

@@ -1,0 +1,56 @@
+// Overview: referral link (copy button with the script, selectable text without), earnings as
+// the API reports them (held, eligible, paid, unpaid, next release), counts and coupons.
+import { html } from '../../web/html.js'
+import { day, isZero, money } from '../format.js'
+import type { PageResult, SignedInRequest } from '../page.js'
+
+export async function overviewPage({ program, affiliate, referralLink }: SignedInRequest): Promise<PageResult> {
+  const coupons = await program.coupons.list({ affiliateId: affiliate.id, status: 'active', limit: 100 })
+  const { earnings, currency } = affiliate
+  const figure = (name: string, label: string, value: string) =>
+    html`<div class="figure"><dt id="fig-${name}">${label}</dt><dd aria-labelledby="fig-${name}" data-figure="${name}">${value}</dd></div>`
+  const body = html`<h1>Overview</h1>
+${affiliate.status === 'pending' ? html`<p class="notice">Your account is waiting for approval; commissions are recorded meanwhile.</p>` : null}
+<section class="card" aria-labelledby="link-title">
+<h2 id="link-title">Your referral link</h2>
+<div class="copy">
+<label class="skip" for="referral-link">Referral link</label>
+<input id="referral-link" type="text" readonly value="${referralLink}">
+<button type="button" data-copy="referral-link" hidden>Copy link</button>
+<span id="referral-link-status" class="muted" role="status" aria-live="polite"></span>
+</div>
+<p class="muted">Referral code: <strong data-figure="referral-code">${affiliate.referralCode}</strong></p>
+</section>
+<section class="card" aria-labelledby="earnings-title">
+<h2 id="earnings-title">Earnings</h2>
+<dl class="grid">
+${figure('held', 'On hold', money(earnings.held, currency))}
+${figure('eligible', 'Ready for payout', money(earnings.eligible, currency))}
+${figure('paid', 'Paid', money(earnings.paid, currency))}
+${figure('unpaid', 'Unpaid', money(earnings.unpaid, currency))}
+${!isZero(earnings.credit) ? figure('credit', 'Paid ahead (credit)', money(earnings.credit, currency)) : null}
+<div class="figure"><dt id="fig-next-release">Next release from hold</dt><dd aria-labelledby="fig-next-release" data-figure="next-release">${
+    earnings.nextReleaseDate ?? 'Nothing on hold'
+  }</dd></div>
+</dl>
+</section>
+<section class="card" aria-labelledby="activity-title">
+<h2 id="activity-title">Activity</h2>
+<dl class="grid">
+${figure('clicks', 'Clicks', String(affiliate.clicks))}
+${figure('signups', 'Signups', String(affiliate.signups))}
+${figure('purchases', 'Purchases', String(affiliate.purchases))}
+</dl>
+</section>
+${/* The 30 / 90 day chart panel goes here once link tracking records daily figures. */ null}
+<section class="card" aria-labelledby="coupons-title">
+<h2 id="coupons-title">Your coupons</h2>
+${
+  coupons.items.length === 0
+    ? html`<p class="muted">No coupons yet.</p>`
+    : html`<ul>${coupons.items.map((coupon) => html`<li><strong>${coupon.code}</strong>${coupon.discountValue ? html` <span class="muted">${coupon.discountValue}${coupon.discountType === 'percentage' ? '%' : ''} off</span>` : null}</li>`)}</ul>`
+}
+</section>
+<p class="muted">Member since ${day(affiliate.createdAt)}.</p>`
+  return { title: 'Overview', body }
+}

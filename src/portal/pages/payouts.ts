@@ -1,0 +1,30 @@
+// Payouts: what the program has paid the affiliate, newest first, paged.
+import { html } from '../../web/html.js'
+import { pageNumber, pager } from '../../web/pager.js'
+import { day, money } from '../format.js'
+import type { PageResult, SignedInRequest } from '../page.js'
+
+const PER_PAGE = 25
+const METHOD_LABELS: Record<string, string> = { manual: 'Manual', paypal: 'PayPal', wise: 'Wise', bank: 'Bank transfer', crypto: 'Crypto', other: 'Other' }
+
+export async function payoutsPage({ program, affiliate, url, paths }: SignedInRequest): Promise<PageResult> {
+  const page = pageNumber(url)
+  if (page === null) return { title: 'Payouts', status: 400, body: html`<h1>Payouts</h1><p class="error">The page number must be a whole number from 1.</p>` }
+  const list = await program.payouts.list({ affiliateId: affiliate.id, limit: PER_PAGE, offset: (page - 1) * PER_PAGE })
+  const body = html`<h1>Payouts</h1>
+<section class="card">
+${
+  list.items.length === 0
+    ? html`<p class="muted">No payouts yet.</p>`
+    : html`<div class="table-wrap"><table>
+<caption class="skip">Your payouts, newest first</caption>
+<thead><tr><th scope="col">Date</th><th scope="col" class="num">Amount</th><th scope="col">Method</th><th scope="col" class="num">Conversions settled</th></tr></thead>
+<tbody>${list.items.map(
+        (payout) => html`<tr><td>${day(payout.paymentDate)}</td><td class="num" data-payout="${payout.id}">${money(payout.amount, payout.currency)}</td><td>${METHOD_LABELS[payout.method] ?? payout.method}</td><td class="num">${payout.conversionsSettled}</td></tr>`,
+      )}</tbody>
+</table></div>`
+}
+${pager(paths.payouts, page, PER_PAGE, list.total, 'Payouts')}
+</section>`
+  return { title: 'Payouts', body }
+}

@@ -1,0 +1,75 @@
+// Settings: how the affiliate wants to be paid (method, PayPal email, payment details), saved
+// through the same validation as the API; a bad value shows the form again with the reason.
+import { ValidationError } from '../../core/errors.js'
+import type { UpdateAffiliateInput } from '../../core/schemas.js'
+import type { AffiliateView } from '../../core/views.js'
+import { html } from '../../web/html.js'
+import type { PageResult, SignedInRequest } from '../page.js'
+
+const METHODS = [
+  ['', 'Not chosen'],
+  ['paypal', 'PayPal'],
+  ['wise', 'Wise'],
+  ['manual', 'Other (see payment details)'],
+] as const
+
+const FIELD_LABELS: Record<string, string> = { payoutMethod: 'Payout method', paypalEmail: 'PayPal email', paymentDetails: 'Payment details' }
+
+interface FormValues {
+  payoutMethod: string
+  paypalEmail: string
+  paymentDetails: string
+}
+
+function settingsForm({ paths, csrf }: SignedInRequest, values: FormValues, message: { error?: string; saved?: boolean }): PageResult {
+  const body = html`<h1>Settings</h1>
+${message.saved ? html`<p class="notice" role="status">Your payout settings are saved.</p>` : null}
+${message.error ? html`<p class="error" role="alert" id="settings-error">${message.error}</p>` : null}
+<section class="card">
+<h2>How you get paid</h2>
+<form method="post" action="${paths.settings}">
+<input type="hidden" name="csrf" value="${csrf}">
+<label for="payout-method">Payout method</label>
+<select id="payout-method" name="payout_method">${METHODS.map(
+    ([value, label]) => html`<option value="${value}"${values.payoutMethod === value ? html` selected` : null}>${label}</option>`,
+  )}</select>
+<label for="paypal-email">PayPal email</label>
+<input id="paypal-email" name="paypal_email" type="email" autocomplete="email" value="${values.paypalEmail}" aria-describedby="paypal-hint">
+<p id="paypal-hint" class="muted">Needed when the payout method is PayPal.</p>
+<label for="payment-details">Payment details</label>
+<textarea id="payment-details" name="payment_details" maxlength="2000" aria-describedby="details-hint">${values.paymentDetails}</textarea>
+<p id="details-hint" class="muted">Anything the program needs to pay you, such as bank details.</p>
+<div class="actions"><button type="submit">Save settings</button></div>
+</form>
+</section>`
+  return { title: 'Settings', body, ...(message.error ? { status: 400 } : {}) }
+}
+
+const valuesOf = (affiliate: AffiliateView): FormValues => ({
+  payoutMethod: affiliate.payoutMethod ?? '',
+  paypalEmail: affiliate.paypalEmail ?? '',
+  paymentDetails: affiliate.paymentDetails ?? '',
+})
+
+export async function settingsPage(context: SignedInRequest): Promise<PageResult> {
+  return settingsForm(context, valuesOf(context.affiliate), { saved: context.url.searchParams.get('saved') === '1' })
+}
+
+export async function saveSettings(context: SignedInRequest, form: URLSearchParams): Promise<PageResult> {
+  const values: FormValues = {
+    payoutMethod: form.get('payout_method') ?? '',
+    paypalEmail: (form.get('paypal_email') ?? '').trim(),
+    paymentDetails: (form.get('payment_details') ?? '').trim(),
+  }
+  try {
+    await context.program.affiliates.update(context.affiliate.id, {
+      payoutMethod: values.payoutMethod === '' ? null : (values.payoutMethod as UpdateAffiliateInput['payoutMethod']),
+      paypalEmail: values.paypalEmail === '' ? null : values.paypalEmail,
+      paymentDetails: values.paymentDetails === '' ? null : values.paymentDetails,
+    })
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error
+    return settingsForm(context, values, { error: error.describe((field) => FIELD_LABELS[field] ?? field) })
+  }
+  return { redirect: `${context.paths.settings}?saved=1` }
+}

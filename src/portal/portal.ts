@@ -1,0 +1,291 @@
+// createPortal(program, options): the affiliate portal as a Fetch handler mounted under a path
+// (default /portal). Signed-out requests see only the sign-in pages; every POST carries a CSRF
+// token; an affiliate only ever reads its own records. See docs/portal.md.
+import { AffiliateError, NotFoundError, ValidationError } from '../core/errors.js'
+import { systemClock, type Clock } from '../core/clock.js'
+import type { AffiliateView } from '../core/views.js'
+import { toNodeHandler, type NodeHandler } from '../http/node.js'
+import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
+import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
+import { FormError, readForm } from '../web/forms.js'
+import { html, type Html } from '../web/html.js'
+import { frame, type NavItem } from '../web/layout.js'
+import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
+import { csrfTokenFor, csrfTokenMatches, isSecretShaped, newSecret } from '../web/secrets.js'
+import type { SessionStore, WithSessionStore } from '../web/session-store.js'
+import { webSessions, type SessionPolicy } from '../web/sessions.js'
+import { STYLESHEET } from '../web/stylesheet.js'
+import { resolveTheme, type Theme } from '../web/theme.js'
+import type { PageResult, SignedInRequest } from './page.js'
+import { conversionPage, conversionsPage } from './pages/conversions.js'
+import { overviewPage } from './pages/overview.js'
+import { payoutsPage } from './pages/payouts.js'
+import { saveSettings, settingsPage } from './pages/settings.js'
+import { FORM_EXPIRED, LINK_INVALID, LINK_SENT, SESSION_ENDED, SIGNED_OUT, signInPage } from './pages/sign-in.js'
+import { portalPaths } from './paths.js'
+import type { PortalProgram } from './program.js'
+
+export interface SignInRequest {
+  affiliateId: number
+  /** The affiliate's email, as stored. */
+  email: string
+  /** The one-time sign-in link to send to it. */
+  link: string
+  expiresAt: Date
+}
+
+export interface PortalOptions {
+  /** Where sessions and sign-in tokens live: the storage object (each adapter carries one) or its `sessions`. */
+  sessions: SessionStore | WithSessionStore
+  /** Path the portal is served under. @default '/portal' */
+  basePath?: string
+  /** Origin of the site the portal is reached at (https://app.example.com), for links made outside a request. @default none: createSignInLink returns a path */
+  publicUrl?: string
+  /** Colours, font, logo and title. */
+  theme?: Theme
+  /** Session and sign-in link lifetimes. */
+  session?: SessionPolicy
+  /** Whether cookies carry Secure. @default true when the request URL (or publicUrl) is https */
+  secureCookies?: boolean
+  /** The link affiliates share. @default `<publicUrl or the request's origin>/?ref=<code>` */
+  referralLink?: (referralCode: string, affiliate: AffiliateView) => string
+  /**
+   * Turns on the "email me a link" form: called with a fresh link for a known, unblocked
+   * affiliate (the page answers the same for unknown addresses). @default off
+   */
+  onSignInRequested?: (request: SignInRequest) => void | Promise<void>
+  /** @default the program's clock */
+  clock?: Clock
+  /** Unexpected errors (the page shows a generic message). @default console.error */
+  onError?: (error: unknown) => void
+}
+
+export interface Portal {
+  (request: Request): Promise<Response>
+  fetch(request: Request): Promise<Response>
+  /** The same portal for node:http and Express. */
+  node: NodeHandler
+  /** A one-time sign-in link for the affiliate with this email (throws NotFoundError when there is none). */
+  createSignInLink(email: string): Promise<{ url: string; expiresAt: Date }>
+  /** Ends every portal session of the affiliate with this email; resolves with how many ended. */
+  signOutEverywhere(email: string): Promise<number>
+}
+
+const SESSION_COOKIE = 'ak_portal'
+const PRE_SESSION_COOKIE = 'ak_portal_pre'
+
+function normalizeBase(basePath: string | undefined): string {
+  const base = (basePath ?? '/portal').replace(/\/+$/, '')
+  if (base !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(base)) throw new TypeError('basePath must be a path such as /portal')
+  return base
+}
+
+export function createPortal(program: PortalProgram, options: PortalOptions): Portal {
+  const store = 'sessions' in options.sessions ? options.sessions.sessions : options.sessions
+  const clock = options.clock ?? program.clock ?? systemClock
+  const sessions = webSessions(store, 'portal', clock, options.session)
+  const base = normalizeBase(options.basePath)
+  const publicUrl = options.publicUrl?.replace(/\/+$/, '')
+  if (publicUrl !== undefined && !(URL.canParse(publicUrl) && /^https?:$/.test(new URL(publicUrl).protocol))) {
+    throw new TypeError('publicUrl must be an http(s) origin such as https://app.example.com')
+  }
+  const theme = resolveTheme(options.theme)
+  const stylesheet = staticAsset(theme.variables + STYLESHEET, 'text/css; charset=utf-8')
+  const script = staticAsset(ENHANCEMENT_SCRIPT, 'text/javascript; charset=utf-8')
+  const paths = portalPaths(base, { stylesheet: stylesheet.version, script: script.version })
+  const security = securityHeaders(theme.logoOrigin)
+  const onError = options.onError ?? ((error: unknown) => console.error('affiliate-kit portal:', error))
+  const emailForm = options.onSignInRequested !== undefined
+
+  const cookieScope = (url: URL): CookieScope => ({ path: base || '/', secure: options.secureCookies ?? url.protocol === 'https:' })
+  const origin = (url: URL) => publicUrl ?? url.origin
+  const referralLinkOf = (affiliate: AffiliateView, url: URL) =>
+    options.referralLink ? options.referralLink(affiliate.referralCode, affiliate) : `${origin(url)}/?ref=${encodeURIComponent(affiliate.referralCode)}`
+
+  const page = (title: string, body: Html, status: number, extra: { cookies?: string[]; signedIn?: SignedInContext } = {}) =>
+    pageResponse(
+      frame({
+        theme,
+        title,
+        stylesheetUrl: paths.stylesheet,
+        scriptUrl: paths.script,
+        ...(extra.signedIn ? { signedIn: navigation(extra.signedIn) } : {}),
+        body,
+      }),
+      status,
+      { security, cookies: extra.cookies ?? [] },
+    )
+
+  interface SignedInContext {
+    affiliate: AffiliateView
+    csrf: string
+    current: string
+  }
+  const navigation = ({ affiliate, csrf, current }: SignedInContext) => {
+    const items: Array<[string, string]> = [
+      [paths.overview, 'Overview'],
+      [paths.conversions, 'Conversions'],
+      [paths.payouts, 'Payouts'],
+      [paths.settings, 'Settings'],
+    ]
+    const nav: NavItem[] = items.map(([href, label]) => ({ href, label, current: href === current }))
+    return { nav, who: affiliate.name ?? affiliate.email, signOutUrl: paths.signOut, csrfToken: csrf }
+  }
+
+  async function issueLink(email: string): Promise<{ url: string; expiresAt: Date; affiliate: AffiliateView }> {
+    const affiliate = await program.affiliates.get(email)
+    if (affiliate.status === 'blocked') throw new ValidationError('email', 'this affiliate is blocked')
+    const { token, expiresAt } = await sessions.issueSignInToken(program.projectId, String(affiliate.id))
+    return { url: `${publicUrl ?? ''}${paths.signIn}?token=${token}`, expiresAt, affiliate }
+  }
+
+  /** The pre-session secret of the sign-in forms, made (and set as a cookie) when absent. */
+  function preSession(request: Request, url: URL): { secret: string; cookies: string[] } {
+    const existing = readCookie(request, PRE_SESSION_COOKIE)
+    if (isSecretShaped(existing)) return { secret: existing, cookies: [] }
+    const secret = newSecret()
+    return { secret, cookies: [cookieHeader(PRE_SESSION_COOKIE, secret, cookieScope(url), 3600)] }
+  }
+
+  function signedOut(request: Request, url: URL, state: Parameters<typeof signInPage>[1], status = 200, cookies: string[] = []): Response {
+    const pre = preSession(request, url)
+    const body = signInPage({ paths, csrf: csrfTokenFor(pre.secret), emailForm }, state)
+    return page('Sign in', body, status, { cookies: [...cookies, ...pre.cookies] })
+  }
+
+  async function signIn(request: Request, url: URL): Promise<Response> {
+    const form = await readForm(request)
+    const token = form.get('token') ?? undefined
+    const pre = readCookie(request, PRE_SESSION_COOKIE)
+    if (!isSecretShaped(pre) || !csrfTokenMatches(pre, form.get('csrf'))) {
+      return signedOut(request, url, { ...(isSecretShaped(token) ? { token } : {}), error: FORM_EXPIRED }, 403)
+    }
+    const record = await sessions.redeemSignInToken(token ?? null)
+    const affiliate = record && record.projectId === program.projectId ? await findAffiliate(Number(record.subject)) : null
+    if (!affiliate || affiliate.status === 'blocked') return signedOut(request, url, { error: LINK_INVALID }, 400)
+    await sessions.end(readCookie(request, SESSION_COOKIE))
+    const { id } = await sessions.start(program.projectId, String(affiliate.id))
+    const scope = cookieScope(url)
+    return redirectResponse(paths.overview, {
+      security,
+      cookies: [cookieHeader(SESSION_COOKIE, id, scope, options.session?.absoluteTimeoutSeconds ?? 43_200), cookieHeader(PRE_SESSION_COOKIE, '', scope, 0)],
+    })
+  }
+
+  async function requestLink(request: Request, url: URL): Promise<Response> {
+    const form = await readForm(request)
+    const pre = readCookie(request, PRE_SESSION_COOKIE)
+    if (!isSecretShaped(pre) || !csrfTokenMatches(pre, form.get('csrf'))) return signedOut(request, url, { error: FORM_EXPIRED }, 403)
+    const email = (form.get('email') ?? '').trim()
+    try {
+      const { url: link, expiresAt, affiliate } = await issueLink(email)
+      await options.onSignInRequested!({ affiliateId: affiliate.id, email: affiliate.email, link: link.startsWith('/') ? `${url.origin}${link}` : link, expiresAt })
+    } catch (error) {
+      // Unknown, malformed and blocked addresses get the same answer as known ones.
+      if (!(error instanceof AffiliateError)) onError(error)
+    }
+    return signedOut(request, url, { message: LINK_SENT })
+  }
+
+  async function findAffiliate(id: number): Promise<AffiliateView | null> {
+    try {
+      return await program.affiliates.get(id)
+    } catch (error) {
+      if (error instanceof NotFoundError) return null
+      throw error
+    }
+  }
+
+  async function signedInRoute(request: Request, url: URL, route: string): Promise<Response> {
+    const sessionId = readCookie(request, SESSION_COOKIE)
+    const session = await sessions.resume(sessionId)
+    const affiliate = session && session.projectId === program.projectId ? await findAffiliate(Number(session.subject)) : null
+    if (!session || !affiliate || affiliate.status === 'blocked') {
+      if (session) await sessions.end(sessionId)
+      const cookies = sessionId ? [cookieHeader(SESSION_COOKIE, '', cookieScope(url), 0)] : []
+      if (request.method === 'GET') return redirectResponse(paths.signIn + (sessionId ? '?ended=1' : ''), { security, cookies })
+      return signedOut(request, url, { message: SESSION_ENDED }, 401, cookies)
+    }
+    const csrf = csrfTokenFor(sessionId!)
+    const context: SignedInRequest = { request, url, program, affiliate, paths, csrf, referralLink: referralLinkOf(affiliate, url) }
+    let result: PageResult
+    if (request.method === 'POST') {
+      const form = await readForm(request)
+      if (!csrfTokenMatches(sessionId!, form.get('csrf'))) {
+        return page('Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${FORM_EXPIRED}</p>`, 403, { signedIn: { affiliate, csrf, current: '' } })
+      }
+      if (route === '/sign-out') {
+        await sessions.end(sessionId)
+        return redirectResponse(`${paths.signIn}?signed_out=1`, { security, cookies: [cookieHeader(SESSION_COOKIE, '', cookieScope(url), 0)] })
+      }
+      result = await saveSettings(context, form)
+    } else {
+      const conversion = /^\/conversions\/([^/]+)$/.exec(route)
+      if (route === '/') result = await overviewPage(context)
+      else if (route === '/conversions') result = await conversionsPage(context)
+      else if (conversion) result = await conversionPage(context, conversion[1]!)
+      else if (route === '/payouts') result = await payoutsPage(context)
+      else result = await settingsPage(context)
+    }
+    if ('redirect' in result) return redirectResponse(result.redirect, { security })
+    const current = route.startsWith('/conversions') ? paths.conversions : `${base}${route}`
+    return page(result.title, result.body, result.status ?? 200, { signedIn: { affiliate, csrf, current } })
+  }
+
+  /** Which methods each route answers; anything else under the base path is a 404. */
+  function allowed(route: string): string[] | null {
+    if (route === '/' || route === '/conversions' || route === '/payouts' || /^\/conversions\/[^/]+$/.test(route)) return ['GET']
+    if (route === '/settings' || route === '/sign-in') return ['GET', 'POST']
+    if (route === '/sign-out' || route === '/sign-in/email') return ['POST']
+    if (route === '/assets/portal.css' || route === '/assets/portal.js') return ['GET']
+    return null
+  }
+
+  async function dispatch(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    const inside = url.pathname === base || url.pathname.startsWith(`${base}/`)
+    const route = inside ? url.pathname.slice(base.length) || '/' : null
+    const methods = route === null ? null : allowed(route)
+    if (route === null || methods === null || (route === '/sign-in/email' && !emailForm)) {
+      return page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.overview}">Go to the overview</a></p>`, 404)
+    }
+    const method = request.method === 'HEAD' ? 'GET' : request.method
+    if (!methods.includes(method)) {
+      const response = page('Method not allowed', html`<h1>Method not allowed</h1>`, 405)
+      response.headers.set('allow', methods.join(', '))
+      return response
+    }
+    try {
+      if (route === '/assets/portal.css') return assetResponse(stylesheet, request, security)
+      if (route === '/assets/portal.js') return assetResponse(script, request, security)
+      if (route === '/sign-in' && method === 'GET') {
+        const token = url.searchParams.get('token') ?? undefined
+        if (token !== undefined && !isSecretShaped(token)) return signedOut(request, url, { error: LINK_INVALID }, 400)
+        const message = url.searchParams.has('signed_out') ? SIGNED_OUT : url.searchParams.has('ended') ? SESSION_ENDED : null
+        return signedOut(request, url, { ...(token ? { token } : {}), message })
+      }
+      if (route === '/sign-in') return await signIn(request, url)
+      if (route === '/sign-in/email') return await requestLink(request, url)
+      return await signedInRoute(request, url, route)
+    } catch (error) {
+      if (error instanceof FormError) return page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, error.status)
+      if (error instanceof NotFoundError) return page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.overview}">Go to the overview</a></p>`, 404)
+      if (error instanceof ValidationError) return page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, 400)
+      onError(error)
+      return page('Something went wrong', html`<h1>Something went wrong</h1><p>Please try again in a moment.</p>`, 500)
+    }
+  }
+
+  const portal = ((request: Request) => dispatch(request)) as Portal
+  portal.fetch = dispatch
+  portal.node = toNodeHandler(dispatch)
+  portal.createSignInLink = async (email) => {
+    const { url, expiresAt } = await issueLink(email)
+    return { url, expiresAt }
+  }
+  portal.signOutEverywhere = async (email) => {
+    const affiliate = await program.affiliates.get(email)
+    return sessions.endAll(program.projectId, String(affiliate.id))
+  }
+  return portal
+}

@@ -1,0 +1,5 @@
+// The part of the program the portal reads and writes: only public use-cases, one project.
+import type { Clock } from '../core/clock.js'
+import type { ProjectScope } from '../core/program.js'
+
+export type PortalProgram = Pick<ProjectScope, 'projectId' | 'affiliates' | 'conversions' | 'coupons' | 'payouts'> & { readonly clock?: Clock }

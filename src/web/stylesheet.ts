@@ -1,0 +1,46 @@
+// The pages' stylesheet. Every colour and the font come from the --ak-* variables of the theme
+// (theme.ts), which are prepended when the file is served.
+export const STYLESHEET = `
+*, *::before, *::after { box-sizing: border-box; }
+body { margin: 0; font-family: var(--ak-font); color: var(--ak-text); background: var(--ak-background); line-height: 1.5; }
+a { color: var(--ak-primary); }
+:focus-visible { outline: 3px solid var(--ak-primary); outline-offset: 2px; }
+.skip { position: absolute; left: -9999px; }
+.skip:focus { left: 1rem; top: 1rem; background: var(--ak-surface); padding: .5rem 1rem; z-index: 1; }
+header.top { background: var(--ak-surface); border-bottom: 1px solid var(--ak-border); }
+header.top .bar { max-width: 64rem; margin: 0 auto; padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; }
+.brand { display: flex; align-items: center; gap: .5rem; font-weight: 600; }
+.brand img { max-height: 2rem; width: auto; }
+nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: 0; }
+nav a { text-decoration: none; padding: .25rem 0; border-bottom: 2px solid transparent; }
+nav a[aria-current="page"] { border-bottom-color: var(--ak-primary); font-weight: 600; }
+main { max-width: 64rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
+h1 { font-size: 1.5rem; margin: 0 0 1rem; }
+h2 { font-size: 1.125rem; margin: 0 0 .75rem; }
+.card { background: var(--ak-surface); border: 1px solid var(--ak-border); border-radius: .5rem; padding: 1rem 1.25rem; margin-bottom: 1rem; }
+.grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); }
+.figure dt { color: var(--ak-muted); font-size: .875rem; }
+.figure dd { margin: 0; font-size: 1.25rem; font-weight: 600; font-variant-numeric: tabular-nums; }
+.muted { color: var(--ak-muted); }
+table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--ak-border); vertical-align: top; }
+th { font-size: .875rem; color: var(--ak-muted); font-weight: 600; }
+td.num, th.num { text-align: right; }
+.table-wrap { overflow-x: auto; }
+.badge { display: inline-block; padding: 0 .5rem; border-radius: 1rem; border: 1px solid var(--ak-border); font-size: .875rem; }
+.badge.refunded, .badge.rejected { color: var(--ak-danger); border-color: var(--ak-danger); }
+label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
+input, select, textarea { font: inherit; color: inherit; background: var(--ak-surface); border: 1px solid var(--ak-muted); border-radius: .375rem; padding: .5rem; width: 100%; max-width: 32rem; }
+textarea { min-height: 6rem; }
+.copy { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
+.copy input { flex: 1 1 20rem; }
+button, .button { font: inherit; cursor: pointer; border-radius: .375rem; padding: .5rem 1rem; border: 1px solid var(--ak-primary); background: var(--ak-primary); color: var(--ak-on-primary); text-decoration: none; display: inline-block; }
+button.secondary { background: transparent; color: var(--ak-primary); }
+form.inline { display: inline; }
+.actions { margin-top: 1rem; display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
+.error { color: var(--ak-danger); font-weight: 600; }
+.notice { border-left: 4px solid var(--ak-primary); padding: .5rem 1rem; background: var(--ak-surface); margin-bottom: 1rem; }
+.pager { display: flex; gap: 1rem; align-items: center; margin-top: 1rem; }
+.narrow { max-width: 28rem; margin: 3rem auto; }
+[hidden] { display: none !important; }
+`

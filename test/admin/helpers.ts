@@ -1,0 +1,55 @@
+// Admin console test helpers: a program on memory storage with a test clock, its console and
+// portal, an admin key, and affiliates owed money; sign-in through the console's form.
+import { memoryStorage } from '../../src/adapters/memory/index.js'
+import { createAdminConsole, type AdminConsole, type AdminConsoleOptions } from '../../src/admin/index.js'
+import { createAffiliateProgram, testClock, type AffiliateProgram, type TestClock } from '../../src/index.js'
+import { createPortal, type Portal } from '../../src/portal/index.js'
+import { Agent } from '../portal/helpers.js'
+
+export interface AdminFixture {
+  program: AffiliateProgram
+  admin: AdminConsole
+  portal: Portal
+  clock: TestClock
+  storage: ReturnType<typeof memoryStorage>
+  /** A key with scope * named "Owner". */
+  adminKey: string
+}
+
+export async function adminFixture(options: Partial<AdminConsoleOptions> = {}): Promise<AdminFixture> {
+  const clock = testClock('2026-02-01T00:00:00Z')
+  const storage = memoryStorage()
+  const program = await createAffiliateProgram({
+    storage,
+    clock,
+    settings: { currency: 'USD', holdPeriodDays: 30, commission: { purchase: { type: 'percentage', rate: 30 } } },
+  })
+  const admin = createAdminConsole(program, { sessions: storage, auditLog: storage, ...options })
+  const portal = createPortal(program, { sessions: storage })
+  const { key } = await program.keys.create({ name: 'Owner', scopes: ['*'] })
+  return { program, admin, portal, clock, storage, adminKey: key }
+}
+
+/** Opens the sign-in page and posts the key; resolves with the answer. */
+export async function signInWithKey(agent: Agent, key: string): Promise<Response> {
+  const csrf = await agent.csrfOf('/admin/sign-in')
+  return agent.post('/admin/sign-in', { csrf, key })
+}
+
+export async function signedInAgent(fixture: AdminFixture): Promise<Agent> {
+  const agent = new Agent(fixture.admin)
+  const response = await signInWithKey(agent, fixture.adminKey)
+  if (response.status !== 303) throw new Error(`admin sign-in answered ${response.status}`)
+  return agent
+}
+
+/** An affiliate with `sales` released purchases (30% commission each), owed after the hold. */
+export async function owedAffiliate(program: AffiliateProgram, email: string, sales: number[], extra: { paypalEmail?: string; name?: string } = {}) {
+  const affiliate = await program.affiliates.create({ email, ...(extra.name ? { name: extra.name } : {}), ...(extra.paypalEmail ? { paypalEmail: extra.paypalEmail, payoutMethod: 'paypal' as const } : {}) })
+  for (const [index, base] of sales.entries()) {
+    await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, email: `buyer${index}-${email}`, baseValue: base, reference: `${email}-${index}` })
+  }
+  return affiliate
+}
+
+export { Agent }
