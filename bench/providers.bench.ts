@@ -38,7 +38,7 @@ async function timed(count: number, work: (index: number) => Promise<unknown>): 
 async function compare(name: string, storage: StoragePort, rounds: number, perRound: number): Promise<void> {
   const program = await createAffiliateProgram({ storage })
   const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
-  const handler = stripeHandler({ program, webhookSecret: SECRET })
+  const handler = stripeHandler({ program, storage, webhookSecret: SECRET })
   const handlerRates: number[] = []
   const directRates: number[] = []
   for (let round = 0; round < rounds; round += 1) {

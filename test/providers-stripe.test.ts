@@ -16,10 +16,11 @@ const stripe = new Stripe('sk_test_not_used')
 
 async function setup(secret: string | string[] = STRIPE_SECRET) {
   const clock = testClock('2026-02-01T00:00:00Z')
-  const program = await createAffiliateProgram({ storage: memoryStorage(), clock, settings: SCENARIO_SETTINGS })
+  const storage = memoryStorage()
+  const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
   await scenarioAffiliates(program, 'BOB20')
   await program.referrals.create({ email: 'dan@example.com', referralCode: 'ANN' })
-  return { program, clock, handler: stripeHandler({ program, webhookSecret: secret }) }
+  return { program, clock, handler: stripeHandler({ program, storage, webhookSecret: secret }) }
 }
 
 const paid = () =>

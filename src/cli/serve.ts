@@ -1,12 +1,14 @@
 // `affiliate-kit serve`: the standalone server. Validates config, opens storage, syncs webhook
 // endpoints from the config, listens (so a port in use stops the start before any key is made),
-// ensures an API key, takes keys commands on embedded PGlite, runs the webhook dispatcher and the
-// configured payment-provider endpoints, and drains in-flight requests and deliveries on close.
+// ensures an API key, takes keys commands on embedded PGlite, runs the webhook dispatcher beside
+// the program and the configured payment-provider endpoints, and drains in-flight requests and
+// deliveries on close.
 // Logs through serverLogger (logging.ts); serves /healthz, /readyz and, with `metrics: true` in
 // the config, /metrics.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { AffiliateProgram } from '../index.js'
+import type { AffiliateProgram } from '../core/program.js'
+import { createWebhookDispatcher } from '../webhooks/dispatcher.js'
 import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../http/node.js'
 import type { AppliedMigration } from '../adapters/sql/migrations.js'
@@ -77,24 +79,26 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const logger = serverLogger({ level: options.logLevel, format: options.logFormat, config })
   let migrations: AppliedMigration[] | null = null
   const metrics = config.metrics ? createMetrics() : undefined
-  const { program, description, dataDir } = await openProgram(options.database, {
+  const { program, storage, description, dataDir } = await openProgram(options.database, {
     settings: projectSettingsOf(config),
     sql: { onMigrated: (applied) => (migrations = applied) },
-    program: { logger, ...(metrics ? { metrics } : {}) },
   })
+  const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
   const server = createServer()
   let closeKeySocket: (() => Promise<void>) | null = null
   let providers: ReturnType<typeof providerHandlers>
   try {
     await syncWebhooks(program, config)
     const handler = createHandler(program, {
+      state: storage.keyedState,
+      webhooks: dispatcher,
       ...(config.shape ? { shape: config.shape } : {}),
       ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
       logger,
       health: true,
       metrics: metrics ?? false,
     })
-    providers = providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
+    providers = providerHandlers(program, storage, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
     server.on('request', withProviders(toNodeHandler(handler), providers))
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -115,7 +119,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const { port } = server.address() as AddressInfo
   const host = options.host.includes(':') ? `[${options.host}]` : options.host
   const url = `http://${host}:${port}/api/v1`
-  program.webhooks.start()
+  dispatcher.start()
   logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
   for (const name of providers.keys()) logger.info(`receiving ${name} events at ${url}/providers/${name}/events`, { provider: name })
 
@@ -125,6 +129,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       const drained = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
       await Promise.all([drained, closeKeySocket?.()])
+      await dispatcher.stop()
       await program.close()
     })())
   return { url, close }

@@ -2,12 +2,15 @@
 // signature before anything is parsed, the event mapped, received and answered 200 with what it
 // did. A bad signature is 400 and writes nothing; so is a body that is not the provider's event.
 import type { AffiliateProgram } from '../core/program.js'
+import type { DomainStore } from '../core/storage.js'
 import { MalformedEvent, type MappedEvent } from './mapping.js'
 import { receiveEvent } from './receive.js'
 
 export interface ProviderHandlerOptions {
   /** The program whose project receives the events. */
   program: AffiliateProgram
+  /** The program's storage: where received events and what they taught (customers, payments) are kept. */
+  storage: DomainStore
   /** Id of the project the events belong to. @default the program's own project */
   project?: string
   /** Larger bodies are refused with 413. @default 1048576 (1 MiB) */
@@ -48,10 +51,10 @@ function storable(value: unknown): boolean {
 }
 
 export function providerHandler(provider: ProviderDefinition, options: ProviderHandlerOptions): FetchHandler {
-  const { program } = options
+  const { program, storage } = options
   const scope = options.project === undefined ? program : program.project(options.project)
   const maxBytes = options.maxBodyBytes ?? 1_048_576
-  const target = { scope, storage: program.storage, provider: provider.name, now: () => program.clock.now() }
+  const target = { scope, storage, provider: provider.name, now: () => program.clock.now() }
 
   return async (request) => {
     if (request.method !== 'POST') return json(405, { error: 'use POST' }, { Allow: 'POST' })

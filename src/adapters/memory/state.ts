@@ -9,7 +9,6 @@ import type {
   Coupon,
   Delivery,
   DeliveryAttempt,
-  IdempotencyRecord,
   Payout,
   Project,
   ProviderEvent,
@@ -59,7 +58,6 @@ export class MemoryState {
   attempts = new Table<DeliveryAttempt>([], { delivery: (row) => row.deliveryId })
   /** Events recorded but not yet stored as rows (see materializeOutbox). */
   fanout: Array<{ event: NewEvent; endpointIds: number[] }> = []
-  idempotency = new Map<string, IdempotencyRecord>()
   providerEvents = new Table<ProviderEvent>(
     [{ name: 'provider_event', key: (row) => `${row.projectId}|${row.provider}|${row.eventId}` }],
     {
@@ -68,7 +66,6 @@ export class MemoryState {
     },
   )
   providerLinks = new Map<string, ProviderLink>()
-  rateLimits = new Map<string, number>()
 }
 
 /** The event's fields read one by one: its body may be a getter that spreading would drop. */

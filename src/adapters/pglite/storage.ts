@@ -3,7 +3,7 @@
 // mutex serializes our transactions with every other query, and it rolls back after errors.
 // A data directory is locked for as long as the storage is open (see data-dir-lock.ts).
 import { PGlite } from '@electric-sql/pglite'
-import type { StoragePort } from '../../core/storage.js'
+import type { StoragePort } from '../storage-port.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { preparedQuery } from './prepared-statements.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import type { Pool, PoolConfig } from 'pg'
-import type { StoragePort } from '../../core/storage.js'
+import type { StoragePort } from '../storage-port.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
 import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
 

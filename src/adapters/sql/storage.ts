@@ -2,8 +2,8 @@
 // entry points. Migrations run on first use; root calls made inside one of this storage's
 // transactions fail loudly (they would deadlock on PGlite and see stale data on PostgreSQL).
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { RateLimitStore, StoragePort, StorageTx } from '../../core/storage.js'
-import { run } from './codec.js'
+import type { StorageTx } from '../../core/storage.js'
+import type { AdapterRepositories, StoragePort } from '../storage-port.js'
 import type { SqlClient, SqlExecutor } from './executor.js'
 import { migrate, quoteSchema, type AppliedMigration } from './migrations.js'
 import { conversionRepository } from './repositories/conversions.js'
@@ -17,7 +17,8 @@ import {
   referralRepository,
   webhookEndpointRepository,
 } from './repositories/entities.js'
-import { idempotencyRepository, outboxRepository, type EndpointCache } from './repositories/outbox.js'
+import { keyedStateStore } from './repositories/keyed-state.js'
+import { outboxRepository, type EndpointCache } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { createTables, type Tables } from './tables.js'
 
@@ -31,7 +32,7 @@ export interface SqlStorageOptions {
   onMigrated?: (applied: AppliedMigration[]) => void
 }
 
-function repositories(db: SqlClient, t: Tables): StorageTx {
+function repositories(db: SqlClient, t: Tables): AdapterRepositories {
   const cache: EndpointCache | null = db.inTransaction ? { endpoints: new Map() } : null
   return {
     projects: projectRepository(db, t),
@@ -44,7 +45,6 @@ function repositories(db: SqlClient, t: Tables): StorageTx {
     payouts: payoutRepository(db, t),
     webhookEndpoints: webhookEndpointRepository(db, t, cache),
     outbox: outboxRepository(db, t, cache),
-    idempotency: idempotencyRepository(db, t),
     providerEvents: providerEventRepository(db, t),
   }
 }
@@ -85,27 +85,10 @@ export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {
     return executor.transaction((client) => inTransaction.run(true, () => fn(repositories(client, tables), client)))
   }
 
-  const rateLimitStore: RateLimitStore = {
-    update: (key, decide) =>
-      transaction(async (_tx, client) => {
-        const table = `${tables.schema}.rate_limits`
-        // The no-op upsert creates or row-locks the key and returns its state in one statement.
-        const rows = await run(
-          client,
-          `INSERT INTO ${table} (key, state) VALUES ($1, NULL) ON CONFLICT (key) DO UPDATE SET key = excluded.key RETURNING state`,
-          [key],
-        )
-        const current = rows[0]?.state
-        const { state, result } = decide(current === null || current === undefined ? null : Number(current))
-        await run(client, `UPDATE ${table} SET state = $2 WHERE key = $1`, [key, state])
-        return result
-      }),
-  }
-
   return {
     ...repositories(rootClient, tables),
     transaction: (fn) => transaction((tx) => fn(tx)),
-    rateLimitStore: () => rateLimitStore,
+    keyedState: keyedStateStore(rootClient, tables),
     ping: async () => {
       await rootClient.query('SELECT 1')
     },

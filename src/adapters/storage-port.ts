@@ -1,0 +1,14 @@
+// What every storage adapter returns: one object implementing the three ports, each defined by
+// the side that uses it. The core's domain store, the webhook dispatcher's outbox store, and
+// HTTP's keyed-state store (as `keyedState`).
+import type { DomainStore, OutboxRepository, StorageTx } from '../core/storage.js'
+import type { KeyedStateStore } from '../http/keyed-state.js'
+import type { DeliveryQueue, OutboxStore } from '../webhooks/outbox-store.js'
+
+export type StoragePort = DomainStore & OutboxStore & { keyedState: KeyedStateStore }
+
+/** An adapter's outbox: the core's part and the dispatcher's. */
+export type AdapterOutbox = OutboxRepository & DeliveryQueue
+
+/** An adapter's repositories: the transaction's, with the whole outbox. */
+export type AdapterRepositories = StorageTx & { outbox: AdapterOutbox }
