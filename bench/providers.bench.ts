@@ -76,8 +76,8 @@ async function referCustomers(program: AffiliateProgram, affiliateId: number, pr
   for (let n = first; n < first + count; n += 1) await program.referrals.create({ email: `${prefix}${n}@example.com`, affiliateId })
 }
 
-function fetchComparison(program: AffiliateProgram, affiliateId: number): [Side, Side] {
-  const handler = stripeHandler({ program, webhookSecret: SECRET })
+function fetchComparison(program: AffiliateProgram, storage: StoragePort, affiliateId: number): [Side, Side] {
+  const handler = stripeHandler({ program, storage, webhookSecret: SECRET })
   let requests = new Map<number, Request>()
   return [
     {
@@ -127,9 +127,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   })
 }
 
-async function nodeComparison(program: AffiliateProgram, affiliateId: number, work: (sides: [Side, Side]) => Promise<void>): Promise<void> {
+async function nodeComparison(program: AffiliateProgram, storage: StoragePort, affiliateId: number, work: (sides: [Side, Side]) => Promise<void>): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  const viaHandler = await listen(toNodeHandler(stripeHandler({ program, webhookSecret: SECRET })))
+  const viaHandler = await listen(toNodeHandler(stripeHandler({ program, storage, webhookSecret: SECRET })))
   // The baseline server: reads the body, creates the conversion named by the path, answers JSON.
   const bare = await listen((req, res) => {
     readBody(req)
@@ -176,8 +176,8 @@ async function bench(name: string, storage: StoragePort, sizes: { rounds: number
   let counter = 0
   const next = () => (counter += 1_000_000)
   console.log(`${name}: stripe invoice.paid through the handler vs direct conversions.create`)
-  await compare('fetch, in-process', sizes.rounds, sizes.fetch, next, ...fetchComparison(program, ann.id))
-  await nodeComparison(program, ann.id, (sides) => compare('node:http, loopback', sizes.rounds, sizes.node, next, ...sides))
+  await compare('fetch, in-process', sizes.rounds, sizes.fetch, next, ...fetchComparison(program, storage, ann.id))
+  await nodeComparison(program, storage, ann.id, (sides) => compare('node:http, loopback', sizes.rounds, sizes.node, next, ...sides))
   const expected = sizes.rounds * 2 * (sizes.fetch + sizes.node)
   const total = (await program.conversions.list({ limit: 1 })).total
   if (total !== expected) throw new Error(`expected ${expected} conversions, found ${total}`)

@@ -4,7 +4,7 @@
 // next to none. Prints figures and ratios, asserts nothing.
 import { spawn } from 'node:child_process'
 import http from 'node:http'
-import { createAffiliateProgram, EVENT_TYPES } from '../dist/index.js'
+import { createAffiliateProgram, createWebhookDispatcher, EVENT_TYPES } from '../dist/index.js'
 import { memoryStorage } from '../dist/adapters/memory.js'
 import { postgresStorage } from '../dist/adapters/postgres.js'
 import pg from 'pg'
@@ -62,13 +62,14 @@ async function dispatcherRun(url: string): Promise<{ perSecond: number; body: st
     await program.referrals.create({ email: `r${index}@example.com`, affiliateId: affiliate.id })
   }
   const [sample] = await storage.outbox.claim({ now: new Date(0), limit: 1, leaseMs: 1 })
+  const dispatcher = createWebhookDispatcher({ storage })
   const started = performance.now()
-  program.webhooks.start({ concurrency: CONCURRENCY, pollIntervalMs: 5 })
+  dispatcher.start({ concurrency: CONCURRENCY, pollIntervalMs: 5 })
   while ((await program.webhooks.deliveries({ status: 'succeeded', limit: 1 })).total < DELIVERIES) {
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   const perSecond = DELIVERIES / ((performance.now() - started) / 1000)
-  await program.webhooks.stop()
+  await dispatcher.stop()
   return { perSecond, body: sample?.event.body ?? '{}' }
 }
 

@@ -1,9 +1,14 @@
-// affiliate-kit/storage: what a storage adapter implements and stores. The port (StoragePort,
-// StorageTx and one repository interface per entity), UniqueViolation for unique-index conflicts,
-// and the records the repositories hold. An app needs none of it beyond the root's StoragePort.
+// affiliate-kit/storage: what a storage adapter implements and stores. StoragePort, the one
+// object an adapter returns, joins three ports: the core's domain store (DomainStore, StorageTx
+// and one repository interface per entity), the webhook dispatcher's outbox store, and HTTP's
+// keyed-state store; UniqueViolation for unique-index conflicts, and the records the repositories
+// hold. An app needs none of it beyond the root's StoragePort.
 export { UniqueViolation } from './core/storage.js'
 export type * from './core/storage.js'
 export type * from './core/types.js'
+export type { StoragePort } from './adapters/storage-port.js'
+export type * from './webhooks/outbox-store.js'
+export type * from './http/keyed-state.js'
 export type * from './core/tracking-storage.js'
 export type * from './web/session-store.js'
 export type * from './admin/audit-log.js'

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHandler } from '../src/http/index.js'
+import { createWebhookDispatcher, type WebhookDispatcher } from '../src/webhooks/index.js'
 import { adminFixture, owedAffiliate, type AdminFixture } from './admin/helpers.js'
 import { launchBrowser, screenshot, seriousViolations } from './browser-helpers.js'
 
@@ -28,6 +29,7 @@ describe('admin console in Chromium', () => {
   let browser: Browser
   let page: Page
   const ids: Record<string, number> = {}
+  let dispatcher: WebhookDispatcher
 
   const apiStatus = async (path: string, key: string) => (await fetch(`${base}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } })).status
 
@@ -40,10 +42,11 @@ describe('admin console in Chromium', () => {
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
     fixture = await adminFixture({
       webhooks: {
-        dispatch: () => fixture.program.webhooks.dispatch(),
-        sendTest: (projectId, endpointId, type) => fixture.program.project(projectId).webhooks.test(endpointId, type),
+        dispatch: () => dispatcher.dispatch(),
+        sendTest: (projectId, endpointId, type) => dispatcher.sendTest(projectId, endpointId, type),
       },
     })
+    dispatcher = createWebhookDispatcher({ storage: fixture.storage, clock: fixture.clock })
     const { program, clock, storage } = fixture
     const settings = await program.settings()
     await program.projects.updateSettings(program.projectId, { ...settings, allowPrivateNetworks: true } as Parameters<typeof program.projects.updateSettings>[1])
@@ -125,7 +128,7 @@ describe('admin console in Chromium', () => {
   })
 
   it('retries a failed delivery once the receiver answers 200', async () => {
-    expect(await fixture.program.webhooks.dispatch()).toBe(3)
+    expect(await dispatcher.dispatch()).toBe(3)
     const failed = (await fixture.program.webhooks.deliveries({})).items[0]!
     expect(failed.lastStatusCode).toBe(500)
     receiverStatus = 200

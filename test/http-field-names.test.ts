@@ -27,7 +27,7 @@ describe('error field names', () => {
 
   it('alternative: camelCase request fields keep their names in the message and in details.field', async () => {
     const s = await setup()
-    const alternative = caller(createHandler(s.program, { shape: 'alternative', rateLimit: false }), s.key)
+    const alternative = caller(createHandler(s.program, { shape: 'alternative', rateLimit: false, webhooks: s.dispatcher }), s.key)
     await alternative('POST', '/affiliates', { email: 'ann@example.com', name: 'Ann' })
     const custom = await alternative('PUT', '/affiliates/ann@example.com', { customFields: 'x' })
     expect(custom.status).toBe(400)
@@ -41,7 +41,7 @@ describe('error field names', () => {
 
   it("alternative: core errors use the route's own names", async () => {
     const s = await setup()
-    const alternative = caller(createHandler(s.program, { shape: 'alternative', rateLimit: false }), s.key)
+    const alternative = caller(createHandler(s.program, { shape: 'alternative', rateLimit: false, webhooks: s.dispatcher }), s.key)
     await alternative('POST', '/affiliates', { email: 'ann@example.com', name: 'Ann', referralCode: 'ANN' })
     const sale = await alternative('POST', '/conversions', { customer_email: 'bob@example.com', amount: 10.001, referral_code: 'ANN' })
     expect(sale.status).toBe(400)

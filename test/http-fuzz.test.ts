@@ -179,8 +179,8 @@ async function fuzz(port: StoragePort, runs: number): Promise<void> {
   await s.program.keys.revoke(revoked.record.id)
   const errors: unknown[] = []
   const handlers = {
-    primary: createHandler(s.program, { rateLimit: { limit: 1_000_000 }, onError: (error) => errors.push(error) }),
-    alternative: createHandler(s.program, { shape: 'alternative', rateLimit: { limit: 1_000_000 }, onError: (error) => errors.push(error) }),
+    primary: createHandler(s.program, { rateLimit: { limit: 1_000_000 }, webhooks: s.dispatcher, onError: (error) => errors.push(error) }),
+    alternative: createHandler(s.program, { shape: 'alternative', rateLimit: { limit: 1_000_000 }, webhooks: s.dispatcher, onError: (error) => errors.push(error) }),
   }
   const before = await snapshot(s.program)
   const statuses = new Map<number, number>()

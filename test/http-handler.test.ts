@@ -192,6 +192,21 @@ describe('webhook test route (outside the base path)', () => {
   })
 })
 
+test('webhook test route of a handler made without a dispatcher: 501 after the usual checks, in both shapes, nothing recorded', async () => {
+  const s = await setup()
+  const hook = await s.program.webhooks.create({ url: 'https://hooks.example.com/in', events: ['referral_converted'] })
+  const path = `/api/project/${s.program.projectId}/webhooks/${hook.id}/test`
+  for (const shape of ['primary', 'alternative'] as const) {
+    const call = caller(createHandler(s.program, { shape, rateLimit: false }), s.key)
+    const refused = await call('POST', path, { eventType: 'referral_converted' })
+    expect(refused.status).toBe(501)
+    expect(refused.text).toContain('this server sends no webhooks')
+    expect((await call('POST', `/api/project/${s.program.projectId}/webhooks/999/test`, { eventType: 'referral_converted' })).status).toBe(404)
+    expect((await call('POST', path, { eventType: 'referral_exploded' })).status).toBe(400)
+  }
+  expect((await s.program.webhooks.deliveries()).total).toBe(0)
+})
+
 test('webhook test route sends a signed test delivery to a real local receiver and reports it', async () => {
   const received: { event: string | undefined; body: string }[] = []
   const receiver = createServer((req, res) => {

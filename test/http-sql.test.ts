@@ -1,5 +1,5 @@
-// The handler over PGlite: the SQL limiter store is shared by every program (process) using the
-// storage, and an Idempotency-Key claimed through one handler is seen by another.
+// The handler over PGlite: the SQL keyed-state store is shared by every program (process) using
+// the storage: the rate limit, and an Idempotency-Key claimed through one handler is seen by another.
 import { expect, test } from 'vitest'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { createAffiliateProgram } from '../src/index.js'
@@ -12,8 +12,8 @@ test('two programs over one PGlite share the rate limit and idempotency keys', a
   const second = await createAffiliateProgram({ storage })
   expect(second.projectId).toBe(first.projectId)
   const { key } = await first.keys.create()
-  const a = caller(createHandler(first, { rateLimit: { limit: 4, windowSeconds: 60 } }), key)
-  const b = caller(createHandler(second, { rateLimit: { limit: 4, windowSeconds: 60 } }), key)
+  const a = caller(createHandler(first, { rateLimit: { limit: 4, windowSeconds: 60 }, state: storage.keyedState }), key)
+  const b = caller(createHandler(second, { rateLimit: { limit: 4, windowSeconds: 60 }, state: storage.keyedState }), key)
   const headers = { 'idempotency-key': 'shared-1' }
   const created = await a('POST', '/affiliates', { email: 'ann@example.com' }, { headers })
   expect(created.status).toBe(201)

@@ -19,7 +19,7 @@ test('keys of project A get 404 for every id and email of project B', async () =
   for (const record of [affiliate, referral, conversion, coupon, payout]) expect(record.id).toEqual(expect.any(Number))
   const before = JSON.stringify(await Promise.all(['/affiliates', '/referrals', '/conversions', '/coupons', '/payouts'].map((p) => callB('GET', p).then((r) => r.body))))
 
-  const alt = caller(createHandler(s.program, { shape: 'alternative', rateLimit: { limit: 100_000 } }), s.key)
+  const alt = caller(createHandler(s.program, { shape: 'alternative', rateLimit: { limit: 100_000 }, webhooks: s.dispatcher }), s.key)
   const requests: [string, string, unknown?][] = [
     ['GET', '/affiliates/bee%40example.com'],
     ['PUT', '/affiliates/bee%40example.com', { status: 'inactive' }],

@@ -8,7 +8,7 @@ import { memoryStorage } from '../src/adapters/memory/index.js'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { postgresStorage } from '../src/adapters/postgres/index.js'
 import { createHandler, type HandlerOptions } from '../src/http/index.js'
-import { createAffiliateProgram, createLogger, createMetrics, testClock, type AffiliateProgram, type StoragePort } from '../src/index.js'
+import { createAffiliateProgram, createLogger, createMetrics, createWebhookDispatcher, testClock, type AffiliateProgram, type StoragePort } from '../src/index.js'
 import { serverLogger } from '../src/cli/logging.js'
 import { caller } from './http/helpers.js'
 import { parsePrometheus, sampleValue } from './ops/prometheus.js'
@@ -24,17 +24,14 @@ async function served(options: { storage?: StoragePort; handler?: HandlerOptions
   const lines: string[] = []
   const logger = createLogger({ format: options.format ?? 'json', level: 'debug', write: (line) => lines.push(line) })
   const metrics = createMetrics()
-  const program = await createAffiliateProgram({
-    storage: options.storage ?? memoryStorage(),
-    clock: testClock(new Date()),
-    settings: { allowPrivateNetworks: true, ...options.settings },
-    logger,
-    metrics,
-  })
+  const storage = options.storage ?? memoryStorage()
+  const clock = testClock(new Date())
+  const program = await createAffiliateProgram({ storage, clock, settings: { allowPrivateNetworks: true, ...options.settings } })
   cleanups.push(() => program.close())
+  const dispatcher = createWebhookDispatcher({ storage, clock, logger, metrics })
   const { key } = await program.keys.create()
   const handler = createHandler(program, { logger, metrics, health: true, ...options.handler })
-  return { program, key, lines, handler, call: caller(handler, key) }
+  return { program, dispatcher, key, lines, handler, call: caller(handler, key) }
 }
 
 const records = (lines: string[]) => lines.map((line) => JSON.parse(line) as Record<string, unknown>)
@@ -135,7 +132,7 @@ describe('failed webhook deliveries are logged', () => {
     const endpoint = await s.program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
     const affiliate = await s.program.affiliates.create({ email: 'aff@example.com' })
     await s.program.referrals.create({ email: 'bob@example.com', affiliateId: affiliate.id })
-    expect(await s.program.webhooks.dispatch()).toBe(1)
+    expect(await s.dispatcher.dispatch()).toBe(1)
     const [delivery] = (await s.program.webhooks.deliveries()).items
     const warned = records(s.lines).filter((record) => record.level === 'warn')
     expect(warned).toEqual([
@@ -150,7 +147,7 @@ describe('failed webhook deliveries are logged', () => {
       }),
     ])
     s.program.clock.now = () => new Date(delivery!.nextAttemptAt!.getTime() + 1)
-    expect(await s.program.webhooks.dispatch()).toBe(1)
+    expect(await s.dispatcher.dispatch()).toBe(1)
     expect(records(s.lines).filter((record) => record.level === 'error')).toEqual([
       expect.objectContaining({ msg: 'webhook delivery failed; no attempt left', delivery_id: delivery!.id, attempt: 2, status_code: 500, next_attempt_at: null }),
     ])
@@ -204,7 +201,7 @@ describe('/metrics', () => {
     await s.call('GET', '/affiliates/bob%40example.com')
     await s.call('POST', '/referrals', { email: 'bob@example.com', affiliate_id: affiliate.id })
     await s.call('POST', '/referrals', { email: 'carol@example.com', affiliate_id: affiliate.id })
-    expect(await s.program.webhooks.dispatch()).toBe(4)
+    expect(await s.dispatcher.dispatch()).toBe(4)
 
     const response = await s.handler(new Request('http://test.local/metrics'))
     expect(response.status).toBe(200)

@@ -119,7 +119,7 @@ suite(`postgres: several processes at once${DATABASE_URL ? '' : ` (skipped: ${NO
     // This process's clock: now, then past the dead claim's lease.
     const clock = testClock(new Date())
     const retrier = await createAffiliateProgram({ storage, clock, project })
-    const call = caller(createHandler(retrier, { rateLimit: false }), key)
+    const call = caller(createHandler(retrier, { rateLimit: false, state: storage.keyedState }), key)
     const body = { type: 'purchase', affiliate_id: affiliateId, base_value: 49, reference: 'ch_lost' }
     const headers = { 'idempotency-key': 'charge-ch_lost' }
     expect((await call('POST', '/conversions', body, { headers })).status).toBe(409)

@@ -27,9 +27,10 @@ describe('provider handlers: mutated signed events', () => {
   for (const scenario of [stripeScenario, paddleScenario, lemonSqueezyScenario]) {
     it(`${scenario.name}: every mutation answers 200 or 400`, async () => {
       const clock = testClock('2026-03-20T00:00:00Z')
-      const program = await createAffiliateProgram({ storage: memoryStorage(), clock, settings: SCENARIO_SETTINGS })
+      const storage = memoryStorage()
+      const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
       await scenarioAffiliates(program, scenario.bobCoupon)
-      const handler = scenario.handler(program)
+      const handler = scenario.handler(program, storage)
       const statuses = new Map<number, number>()
       let n = 0
       for (const event of allEvents(scenario)) {

@@ -20,10 +20,11 @@ afterEach(async () => {
 
 async function setup() {
   const clock = testClock('2026-02-01T00:00:00Z')
-  const program = await createAffiliateProgram({ storage: memoryStorage(), clock, settings: SCENARIO_SETTINGS })
+  const storage = memoryStorage()
+  const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
   await scenarioAffiliates(program, 'BOB20')
   await program.referrals.create({ email: 'dan@example.com', referralCode: 'ANN' })
-  server = createServer(stripeHandler({ program, webhookSecret: STRIPE_SECRET, maxBodyBytes: 4096 }).node)
+  server = createServer(stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET, maxBodyBytes: 4096 }).node)
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/providers/stripe/events`
   // deliverStripe's fetch Request, sent to the server over HTTP instead of to the fetch handler.

@@ -17,10 +17,12 @@ import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
 // The SDK's verifier needs its Node runtime (its Paddle client sets it up the same way).
 NodeRuntime.initialize()
 
+/** A program over its own memory storage, with the storage the provider handlers need. */
 async function program(clock: Clock = testClock('2026-02-01T00:00:00Z')) {
-  const made = await createAffiliateProgram({ storage: memoryStorage(), clock, settings: SCENARIO_SETTINGS })
+  const storage = memoryStorage()
+  const made = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
   await scenarioAffiliates(made, 'BOB20')
-  return made
+  return Object.assign(made, { storage })
 }
 
 const post = (handler: (request: Request) => Promise<Response>, body: string, headers: Record<string, string>) =>
@@ -29,7 +31,7 @@ const post = (handler: (request: Request) => Promise<Response>, body: string, he
 describe('paddle handler: signatures', () => {
   it("accepts a signature the Paddle SDK's own verifier accepts, and maps the customer and transaction", async () => {
     const app = await program(systemClock)
-    const handler = paddleHandler({ program: app, webhookSecret: PADDLE_SECRET })
+    const handler = paddleHandler({ program: app, storage: app.storage, webhookSecret: PADDLE_SECRET })
     const now = new Date().toISOString()
     for (const event of [
       customerCreated({ at: now, id: 'ctm_hal', email: 'hal@example.com' }),
@@ -48,7 +50,7 @@ describe('paddle handler: signatures', () => {
   it('a wrong secret, a replayed old timestamp and a tampered body answer 400 and change nothing', async () => {
     const clock = testClock('2026-02-01T00:00:00Z')
     const app = await program(clock)
-    const handler = paddleHandler({ program: app, webhookSecret: ['pdl_new', PADDLE_SECRET] })
+    const handler = paddleHandler({ program: app, storage: app.storage, webhookSecret: ['pdl_new', PADDLE_SECRET] })
     const before = await snapshot(app)
     const body = JSON.stringify(customerCreated({ at: '2026-02-01T00:00:00Z', id: 'ctm_ivy', email: 'ivy@example.com' }))
     const now = Math.floor(clock.now().getTime() / 1000)
@@ -69,7 +71,7 @@ describe('paddle handler: signatures', () => {
 describe('lemon squeezy handler: signatures', () => {
   it('accepts the documented X-Signature; a wrong secret or a tampered body answers 400 and changes nothing; a replay is a duplicate', async () => {
     const app = await program()
-    const handler = lemonSqueezyHandler({ program: app, webhookSecret: LEMON_SQUEEZY_SECRET })
+    const handler = lemonSqueezyHandler({ program: app, storage: app.storage, webhookSecret: LEMON_SQUEEZY_SECRET })
     const event = order('order_created', { at: '2026-01-31T00:00:00Z', id: 77, customer: 700, email: 'jo@example.com', subtotal: 1000, tax: 0, customData: { referral: 'ANN' } })
     const before = await snapshot(app)
     expect((await deliverLemonSqueezy(handler, event, undefined, 'wrong-secret')).status).toBe(400)

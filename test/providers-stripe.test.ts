@@ -20,7 +20,7 @@ async function setup(secret: string | string[] = STRIPE_SECRET, storage = memory
   const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
   await scenarioAffiliates(program, 'BOB20')
   await program.referrals.create({ email: 'dan@example.com', referralCode: 'ANN' })
-  return { program, clock, handler: stripeHandler({ program, webhookSecret: secret }) }
+  return { program, clock, handler: stripeHandler({ program, storage, webhookSecret: secret }) }
 }
 
 const paid = () =>

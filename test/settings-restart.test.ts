@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { postgresStorage } from '../src/adapters/postgres/index.js'
-import { createAffiliateProgram, type StoragePort } from '../src/index.js'
+import { createAffiliateProgram, createWebhookDispatcher, type StoragePort } from '../src/index.js'
 import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from './sql/pg-schema.js'
 import { signUp, startReceiver, type Receiver } from './webhooks-helpers.js'
 
@@ -65,14 +65,15 @@ describe.each(places)('settings removed from the config between two starts: $nam
     await first.close()
 
     // The restart's config has no key left: every setting is its default.
-    const second = await createAffiliateProgram({ storage: place.open(), settings: {} })
+    const secondStorage = place.open()
+    const second = await createAffiliateProgram({ storage: secondStorage, settings: {} })
     try {
       expect(await second.settings()).toEqual(DEFAULTS)
       // Private addresses are refused again: at save time...
       await expect(second.webhooks.create({ url: hook.url, events: ['payout.created'] })).rejects.toMatchObject({ field: 'url' })
       // ...and when the endpoint saved by the first start is sent to.
       await signUp(second)
-      expect(await second.webhooks.dispatch()).toBe(1)
+      expect(await createWebhookDispatcher({ storage: secondStorage }).dispatch()).toBe(1)
       const [delivery] = (await second.webhooks.deliveries()).items
       const [attempt] = await second.webhooks.attempts(delivery!.id)
       expect(attempt!.error).toMatch(/refused to connect to 127\.0\.0\.1/)

@@ -121,20 +121,20 @@ for (const adapter of adapters) {
     it('claims an idempotency key once while it lives, then again after it expires or is released', async () => {
       const projectId = await project()
       const record = { projectId, key: 'k1', fingerprint: 'f1', response: null, createdAt: at('02:00:00'), leaseUntil: at('02:01:00'), expiresAt: at('03:00:00') }
-      expect(await storage.idempotency.claim(record)).toBeNull()
-      expect(await storage.idempotency.claim({ ...record, fingerprint: 'f2', createdAt: at('02:30:00') })).toMatchObject({ fingerprint: 'f1', response: null })
-      await storage.idempotency.complete(projectId, 'k1', at('02:00:00'), { status: 201, body: '{"id":1}' })
-      expect(await storage.idempotency.claim({ ...record, createdAt: at('02:59:59') })).toMatchObject({ response: { status: 201, body: '{"id":1}' } })
+      expect(await storage.keyedState.claim(record)).toBeNull()
+      expect(await storage.keyedState.claim({ ...record, fingerprint: 'f2', createdAt: at('02:30:00') })).toMatchObject({ fingerprint: 'f1', response: null })
+      await storage.keyedState.settle(projectId, 'k1', at('02:00:00'), { status: 201, body: '{"id":1}' })
+      expect(await storage.keyedState.claim({ ...record, createdAt: at('02:59:59') })).toMatchObject({ response: { status: 201, body: '{"id":1}' } })
       // Expired: the next claim takes the key afresh.
       const third = { ...record, fingerprint: 'f3', createdAt: at('03:00:00'), leaseUntil: at('03:01:00'), expiresAt: at('04:00:00') }
-      expect(await storage.idempotency.claim(third)).toBeNull()
-      expect(await storage.idempotency.claim({ ...record, createdAt: at('03:00:01') })).toMatchObject({ fingerprint: 'f3', response: null })
-      await storage.idempotency.release(projectId, 'k1', at('03:00:00'))
-      expect(await storage.idempotency.claim({ ...record, createdAt: at('03:00:02'), leaseUntil: at('03:01:02'), expiresAt: at('05:00:00') })).toBeNull()
+      expect(await storage.keyedState.claim(third)).toBeNull()
+      expect(await storage.keyedState.claim({ ...record, createdAt: at('03:00:01') })).toMatchObject({ fingerprint: 'f3', response: null })
+      await storage.keyedState.release(projectId, 'k1', at('03:00:00'))
+      expect(await storage.keyedState.claim({ ...record, createdAt: at('03:00:02'), leaseUntil: at('03:01:02'), expiresAt: at('05:00:00') })).toBeNull()
     })
 
     it('serializes concurrent rate-limit updates of one key', async () => {
-      const limiter = storage.rateLimitStore()
+      const limiter = storage.keyedState
       const key = `rl-${adapter.name}-${Math.random()}`
       const seen = await Promise.all(
         Array.from({ length: 25 }, () => limiter.update(key, (state) => ({ state: (state ?? 0) + 1.5, result: state }))),

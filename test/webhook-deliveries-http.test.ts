@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createClient } from '../src/client/index.js'
 import { createHandler, toNodeHandler } from '../src/http/index.js'
-import { createAffiliateProgram, testClock } from '../src/index.js'
+import { createAffiliateProgram, createWebhookDispatcher, testClock } from '../src/index.js'
 import { caller } from './http/helpers.js'
 import { answer, signUp, startReceiver, type Receiver } from './webhooks-helpers.js'
 
@@ -21,16 +21,18 @@ async function failedDelivery(shape: 'primary' | 'alternative' = 'primary') {
   const hook: Receiver = await startReceiver(answer(500, 'down'))
   cleanups.push(() => hook.close())
   const storage = memoryStorage()
-  const program = await createAffiliateProgram({ storage, clock: testClock(new Date()), settings: { allowPrivateNetworks: true, webhookRetryDelaysSeconds: [] } })
+  const clock = testClock(new Date())
+  const program = await createAffiliateProgram({ storage, clock, settings: { allowPrivateNetworks: true, webhookRetryDelaysSeconds: [] } })
   cleanups.push(() => program.close())
+  const dispatcher = createWebhookDispatcher({ storage, clock })
   const endpoint = await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
   await signUp(program)
-  expect(await program.webhooks.dispatch()).toBe(1)
+  expect(await dispatcher.dispatch()).toBe(1)
   const [delivery] = (await program.webhooks.deliveries()).items
   expect(delivery).toMatchObject({ status: 'failed', attempts: 1 })
   const { key } = await program.keys.create()
   const handler = createHandler(program, { shape })
-  return { hook, program, storage, endpoint, delivery: delivery!, key, handler, call: caller(handler, key) }
+  return { hook, program, storage, dispatcher, endpoint, delivery: delivery!, key, handler, call: caller(handler, key) }
 }
 
 describe('delivery log over REST (primary shape)', () => {
@@ -65,7 +67,7 @@ describe('delivery log over REST (primary shape)', () => {
     const retried = await s.call('POST', `/webhooks/${s.endpoint.id}/deliveries/${s.delivery.id}/retry`)
     expect(retried.status).toBe(202)
     expect(retried.body.data).toMatchObject({ id: s.delivery.id, status: 'pending', attempts: 1, next_attempt_at: expect.any(String) })
-    expect(await s.program.webhooks.dispatch()).toBe(1)
+    expect(await s.dispatcher.dispatch()).toBe(1)
     expect(s.hook.requests).toHaveLength(2)
 
     const detail = await api.webhooks.delivery(s.endpoint.id, s.delivery.id)
@@ -78,7 +80,7 @@ describe('delivery log over REST (primary shape)', () => {
     const again = await api.webhooks.retry(s.endpoint.id, s.delivery.id, { idempotencyKey: 'retry-1' })
     expect(again.data.status).toBe('pending')
     expect((await api.webhooks.retry(s.endpoint.id, s.delivery.id, { idempotencyKey: 'retry-1' })).data.status).toBe('pending')
-    expect(await s.program.webhooks.dispatch()).toBe(1)
+    expect(await s.dispatcher.dispatch()).toBe(1)
     expect(s.hook.requests).toHaveLength(3)
   })
 
@@ -162,7 +164,7 @@ describe('delivery log over REST (alternative shape)', () => {
     s.hook.reply(answer(204))
     const retried = await s.call('POST', `/webhooks/${s.endpoint.id}/deliveries/${s.delivery.id}/retry`)
     expect(retried).toMatchObject({ status: 202, body: { data: { delivery: { status: 'pending', attemptHistory: [{ statusCode: 500, error: 'HTTP 500' }] } } } })
-    expect(await s.program.webhooks.dispatch()).toBe(1)
+    expect(await s.dispatcher.dispatch()).toBe(1)
     const detail = await s.call('GET', `/webhooks/${s.endpoint.id}/deliveries/${s.delivery.id}`)
     expect(detail.body.data.delivery).toMatchObject({ status: 'succeeded', attempts: 2, attemptHistory: [{ statusCode: 500 }, { statusCode: 204, error: null }] })
     const missing = await s.call('GET', `/webhooks/${s.endpoint.id}/deliveries/999999`)

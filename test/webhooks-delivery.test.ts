@@ -33,13 +33,13 @@ function body(request: ReceivedRequest): Record<string, unknown> {
 
 describe('webhook delivery', () => {
   it('delivers every event kind with the documented headers, payload members and a verifiable signature', async () => {
-    const { program } = await webhookProgram()
+    const { program, dispatcher } = await webhookProgram()
     const hook = await receiver()
     const secret = 'whsec-plain-secret'
     const endpoint = await program.webhooks.create({ url: hook.url, events: [...EVENT_TYPES], secret })
     const { affiliate, referral, conversion, payout } = await causeEveryEvent(program)
 
-    expect(await program.webhooks.dispatch()).toBe(6)
+    expect(await dispatcher.dispatch()).toBe(6)
     const kinds = hook.requests.map((request) => request.headers['x-service-event'])
     expect([...kinds].sort()).toEqual(
       ['payout.created', 'referral_canceled', 'referral_converted', 'referral_signed_up', 'referral_updated', 'referral_updated'].sort(),
@@ -106,16 +106,16 @@ describe('webhook delivery', () => {
     expect(attempts[0]).toMatchObject({ statusCode: 200, responseExcerpt: 'ok', error: null })
     expect(attempts[0]!.durationMs).toBeGreaterThanOrEqual(0)
     // Nothing is due any more.
-    expect(await program.webhooks.dispatch()).toBe(0)
+    expect(await dispatcher.dispatch()).toBe(0)
     expect(hook.requests).toHaveLength(6)
   })
 
   it('sends only subscribed events, no signature without a secret, and honours prefix and User-Agent options', async () => {
-    const { program } = await webhookProgram({ webhooks: { headerPrefix: 'X-Acme', userAgent: 'Acme-Hooks/2' } })
+    const { program, dispatcher } = await webhookProgram({ webhooks: { headerPrefix: 'X-Acme', userAgent: 'Acme-Hooks/2' } })
     const hook = await receiver()
     await program.webhooks.create({ url: hook.url, events: ['payout.created'] })
     await causeEveryEvent(program)
-    expect(await program.webhooks.dispatch()).toBe(1)
+    expect(await dispatcher.dispatch()).toBe(1)
     const [request] = hook.requests
     expect(request!.headers).toMatchObject({ 'x-acme-event': 'payout.created', 'user-agent': 'Acme-Hooks/2' })
     expect(request!.headers['x-acme-delivery']).toMatch(/^\d+$/)
@@ -124,7 +124,7 @@ describe('webhook delivery', () => {
   })
 
   it('during a rotation: X-Service-Signature carries only the new secret (verified by @octokit/webhooks-methods), the old one travels in X-Service-Signature-Previous until the grace ends', async () => {
-    const { program, clock } = await webhookProgram()
+    const { program, clock, dispatcher } = await webhookProgram()
     const hook = await receiver()
     const endpoint = await program.webhooks.create({ url: hook.url, events: ['payout.created'], secret: 'old-secret' })
     const view = await program.webhooks.rotateSecret(endpoint.id, 'new-secret', 3600)
@@ -132,7 +132,7 @@ describe('webhook delivery', () => {
     const affiliate = await program.affiliates.create({ email: 'rot@example.com' })
     await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: 10 })
     await program.payouts.create({ affiliateId: affiliate.id, amount: 1 })
-    await program.webhooks.dispatch()
+    await dispatcher.dispatch()
     const { body, headers } = hook.requests[0]!
     const signature = headers['x-service-signature'] as string
     const previous = headers['x-service-signature-previous'] as string
@@ -148,7 +148,7 @@ describe('webhook delivery', () => {
 
     clock.advance({ hours: 2 })
     await program.payouts.create({ affiliateId: affiliate.id, amount: 1 })
-    await program.webhooks.dispatch()
+    await dispatcher.dispatch()
     const later = hook.requests[1]!
     expect(later.headers['x-service-signature-previous']).toBeUndefined()
     expect(await octokitVerify('new-secret', later.body, later.headers['x-service-signature'] as string)).toBe(true)
@@ -156,24 +156,24 @@ describe('webhook delivery', () => {
   })
 
   it('the previous-signature header follows the header prefix option', async () => {
-    const { program } = await webhookProgram({ webhooks: { headerPrefix: 'X-Acme' } })
+    const { program, dispatcher } = await webhookProgram({ webhooks: { headerPrefix: 'X-Acme' } })
     const hook = await receiver()
     const endpoint = await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'], secret: 'one' })
     await program.webhooks.rotateSecret(endpoint.id, 'two', 60)
     await signUp(program)
-    await program.webhooks.dispatch()
+    await dispatcher.dispatch()
     const { body, headers } = hook.requests[0]!
     expect(await octokitVerify('two', body, headers['x-acme-signature'] as string)).toBe(true)
     expect(await octokitVerify('one', body, headers['x-acme-signature-previous'] as string)).toBe(true)
   })
 
   it('Standard Webhooks mode: webhook-id/timestamp/signature verified by the standardwebhooks package', async () => {
-    const { program } = await webhookProgram()
+    const { program, dispatcher } = await webhookProgram()
     const hook = await receiver()
     const secret = `whsec_${Buffer.from('a-32-byte-long-secret-for-tests!').toString('base64')}`
     await program.webhooks.create({ url: hook.url, events: [...EVENT_TYPES], secret, mode: 'standard' })
     await causeEveryEvent(program)
-    await program.webhooks.dispatch()
+    await dispatcher.dispatch()
     expect(hook.requests).toHaveLength(6)
     const verifier = new Webhook(secret)
     for (const request of hook.requests) {
@@ -197,14 +197,14 @@ describe('webhook delivery', () => {
   })
 
   it('start() delivers in the background and stop() drains in-flight sends', async () => {
-    const { program } = await webhookProgram()
+    const { program, dispatcher } = await webhookProgram()
     const hook = await receiver()
     hook.reply((_request, response) => setTimeout(() => response.writeHead(200).end('slow ok'), 200))
     await program.webhooks.create({ url: hook.url, events: [...EVENT_TYPES] })
-    program.webhooks.start({ concurrency: 4, pollIntervalMs: 20 })
+    dispatcher.start({ concurrency: 4, pollIntervalMs: 20 })
     await causeEveryEvent(program)
     while (hook.requests.length < 6) await new Promise((resolve) => setTimeout(resolve, 10))
-    await program.webhooks.stop()
+    await dispatcher.stop()
     const log = await program.webhooks.deliveries()
     expect(log.items.map((item) => item.status)).toEqual(new Array(6).fill('succeeded'))
   })

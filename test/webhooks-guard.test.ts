@@ -1,5 +1,5 @@
 // The SSRF guard (docs/webhooks.md "Private networks"): literal private hosts refused at save time, and the address
-// actually connected to checked at send time; plus test deliveries (webhooks.test).
+// actually connected to checked at send time; plus test deliveries (the dispatcher's sendTest).
 import { lookup } from 'node:dns/promises'
 import { hostname } from 'node:os'
 import { verify as octokitVerify } from '@octokit/webhooks-methods'
@@ -38,7 +38,7 @@ describe('SSRF guard', () => {
     'http://0x7f.0.0.1/',
     'http://localhost:8080/',
   ])('refuses %s at save time', async (url) => {
-    const { program } = await webhookProgram({ allowPrivateNetworks: false })
+    const { program, dispatcher } = await webhookProgram({ allowPrivateNetworks: false })
     await expect(program.webhooks.create({ url, events: ['referral_signed_up'] })).rejects.toMatchObject({ code: 'invalid_request', field: 'url' })
     const good = await program.webhooks.create({ url: 'https://hooks.example.com/in', events: ['referral_signed_up'] })
     await expect(program.webhooks.update(good.id, { url })).rejects.toMatchObject({ field: 'url' })
@@ -56,11 +56,11 @@ describe('SSRF guard', () => {
     const resolved = await lookup(name).catch(() => null)
     // The machine name resolves to a loopback or private address on any ordinary host.
     expect(resolved && isForbiddenAddress(resolved.address)).toBe(true)
-    const { program } = await webhookProgram({ allowPrivateNetworks: false })
+    const { program, dispatcher } = await webhookProgram({ allowPrivateNetworks: false })
     const hook = await receiver()
     const endpoint = await program.webhooks.create({ url: `http://${name}:${hook.port}/in`, events: ['referral_signed_up'] })
     await signUp(program)
-    await program.webhooks.dispatch()
+    await dispatcher.dispatch()
     const [delivery] = (await program.webhooks.deliveries()).items
     const [attempt] = await program.webhooks.attempts(delivery!.id)
     expect(attempt).toMatchObject({ statusCode: null })
@@ -70,31 +70,47 @@ describe('SSRF guard', () => {
     // Allowed once the project opts in to private networks.
     await program.projects.updateSettings(program.projectId, { allowPrivateNetworks: true })
     await program.webhooks.retry(delivery!.id)
-    await program.webhooks.dispatch()
+    await dispatcher.dispatch()
     expect(hook.requests).toHaveLength(1)
     expect(hook.requests[0]!.headers['x-service-delivery']).toBe(String(delivery!.id))
     expect(endpoint.url).toContain(name)
   })
 
   it('refuses a literal private address saved while allowed, once the project no longer allows it', async () => {
-    const { program } = await webhookProgram({ allowPrivateNetworks: true })
+    const { program, dispatcher } = await webhookProgram({ allowPrivateNetworks: true })
     const hook = await receiver()
     await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
     await program.projects.updateSettings(program.projectId, { allowPrivateNetworks: false })
     await signUp(program)
-    await program.webhooks.dispatch()
+    await dispatcher.dispatch()
     const [delivery] = (await program.webhooks.deliveries()).items
     expect((await program.webhooks.attempts(delivery!.id))[0]!.error).toMatch(/refused to connect to 127\.0\.0\.1/)
     expect(hook.requests).toHaveLength(0)
+  })
+
+  it("reads the project's settings anew for every batch: allowing private networks lets a retry through", async () => {
+    const { program, dispatcher } = await webhookProgram({ allowPrivateNetworks: true })
+    const hook = await receiver()
+    await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
+    await program.projects.updateSettings(program.projectId, { allowPrivateNetworks: false, webhookRetryDelaysSeconds: [] })
+    await signUp(program)
+    expect(await dispatcher.dispatch()).toBe(1)
+    const [refused] = (await program.webhooks.deliveries()).items
+    expect(refused).toMatchObject({ status: 'failed' })
+    await program.projects.updateSettings(program.projectId, { allowPrivateNetworks: true })
+    await program.webhooks.retry(refused!.id)
+    expect(await dispatcher.dispatch()).toBe(1)
+    expect(await program.webhooks.delivery(refused!.id)).toMatchObject({ status: 'succeeded', attempts: 2 })
+    expect(hook.requests).toHaveLength(1)
   })
 })
 
 describe('test delivery', () => {
   it.each(EVENT_TYPES.map((type) => [type]))('sends generated %s data synchronously, signed, and logs it', async (type) => {
-    const { program } = await webhookProgram()
+    const { program, dispatcher } = await webhookProgram()
     const hook = await receiver(answer(200, 'thanks'))
     const endpoint = await program.webhooks.create({ url: hook.url, events: ['payout.created'], secret: 's3cret' })
-    const result = await program.webhooks.test(endpoint.id, type)
+    const result = await dispatcher.sendTest(program.projectId, endpoint.id, type)
     expect(result).toEqual({ success: true, status: 200, response: 'thanks' })
     expect(hook.requests).toHaveLength(1)
     const request = hook.requests[0]!
@@ -111,29 +127,29 @@ describe('test delivery', () => {
   })
 
   it('reports a failing receiver without retrying, and a refused connection as status 0', async () => {
-    const { program } = await webhookProgram()
+    const { program, dispatcher } = await webhookProgram()
     const hook = await receiver(answer(500, 'nope'))
     const endpoint = await program.webhooks.create({ url: hook.url, events: ['payout.created'] })
-    expect(await program.webhooks.test(endpoint.id, 'payout.created')).toEqual({ success: false, status: 500, response: 'nope' })
+    expect(await dispatcher.sendTest(program.projectId, endpoint.id, 'payout.created')).toEqual({ success: false, status: 500, response: 'nope' })
     expect((await program.webhooks.deliveries()).items[0]).toMatchObject({ status: 'failed', attempts: 1 })
-    expect(await program.webhooks.dispatch()).toBe(0)
+    expect(await dispatcher.dispatch()).toBe(0)
 
     const port = await closedPort()
     await program.webhooks.update(endpoint.id, { url: `http://127.0.0.1:${port}/x` })
-    const refused = await program.webhooks.test(endpoint.id, 'referral_converted')
+    const refused = await dispatcher.sendTest(program.projectId, endpoint.id, 'referral_converted')
     expect(refused).toMatchObject({ success: false, status: 0 })
     expect(refused.response).toMatch(/ECONNREFUSED/)
   })
 
   it('rejects an unknown event type (400) and an endpoint of another project (404), sending nothing', async () => {
-    const { program } = await webhookProgram()
+    const { program, dispatcher } = await webhookProgram()
     const hook = await receiver()
     const endpoint = await program.webhooks.create({ url: hook.url, events: ['payout.created'] })
-    await expect(program.webhooks.test(endpoint.id, 'nonsense' as never)).rejects.toMatchObject({ code: 'invalid_request', field: 'eventType' })
+    await expect(dispatcher.sendTest(program.projectId, endpoint.id, 'nonsense' as never)).rejects.toMatchObject({ code: 'invalid_request', field: 'eventType' })
     const other = await program.projects.create({ name: 'elsewhere' })
-    await expect(program.project(other.id).webhooks.test(endpoint.id, 'payout.created')).rejects.toMatchObject({ code: 'not_found' })
-    await expect(program.webhooks.test(424242, 'payout.created')).rejects.toMatchObject({ code: 'not_found' })
-    await expect(program.webhooks.test(-1, 'payout.created')).rejects.toMatchObject({ code: 'invalid_request', field: 'webhookId' })
+    await expect(dispatcher.sendTest(other.id, endpoint.id, 'payout.created')).rejects.toMatchObject({ code: 'not_found' })
+    await expect(dispatcher.sendTest(program.projectId, 424242, 'payout.created')).rejects.toMatchObject({ code: 'not_found' })
+    await expect(dispatcher.sendTest(program.projectId, -1, 'payout.created')).rejects.toMatchObject({ code: 'invalid_request', field: 'webhookId' })
     expect(hook.requests).toHaveLength(0)
     expect((await program.webhooks.deliveries()).total).toBe(0)
   })

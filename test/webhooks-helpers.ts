@@ -1,10 +1,10 @@
 // Test helpers for webhook delivery: real local HTTP receivers (node:http on port 0) and a program
-// over the memory storage with private networks allowed (receivers listen on 127.0.0.1).
+// with its dispatcher over the memory storage, private networks allowed (receivers listen on 127.0.0.1).
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createAffiliateProgram, testClock, type AffiliateProgram, type TestClock } from '../src/index.js'
+import { createAffiliateProgram, createWebhookDispatcher, testClock, type AffiliateProgram, type StoragePort, type TestClock, type WebhookDispatcher } from '../src/index.js'
 import { memoryStorage } from '../src/adapters/memory/index.js'
-import type { WebhookRunnerOptions } from '../src/webhooks/index.js'
+import type { DeliveryOptions } from '../src/webhooks/index.js'
 
 export interface ReceivedRequest {
   method: string
@@ -86,16 +86,13 @@ export async function closedPort(): Promise<number> {
 }
 
 export async function webhookProgram(
-  options: { clock?: TestClock; allowPrivateNetworks?: boolean; webhooks?: WebhookRunnerOptions } = {},
-): Promise<{ program: AffiliateProgram; clock: TestClock }> {
+  options: { clock?: TestClock; allowPrivateNetworks?: boolean; webhooks?: DeliveryOptions } = {},
+): Promise<{ program: AffiliateProgram; clock: TestClock; dispatcher: WebhookDispatcher; storage: StoragePort }> {
   const clock = options.clock ?? testClock(new Date())
-  const program = await createAffiliateProgram({
-    storage: memoryStorage(),
-    clock,
-    settings: { allowPrivateNetworks: options.allowPrivateNetworks ?? true },
-    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
-  })
-  return { program, clock }
+  const storage = memoryStorage()
+  const program = await createAffiliateProgram({ storage, clock, settings: { allowPrivateNetworks: options.allowPrivateNetworks ?? true } })
+  const dispatcher = createWebhookDispatcher({ storage, clock, ...options.webhooks })
+  return { program, clock, dispatcher, storage }
 }
 
 /** Causes one referral_signed_up event. */
@@ -109,15 +106,15 @@ export async function signUp(program: AffiliateProgram, email = 'signup@example.
  * nothing is sent early, moves the clock to the next attempt, and so on until it leaves `pending`.
  * Returns the clock times of the attempts.
  */
-export async function runSchedule(program: AffiliateProgram, clock: TestClock, deliveryId: number): Promise<number[]> {
+export async function runSchedule(program: AffiliateProgram, dispatcher: WebhookDispatcher, clock: TestClock, deliveryId: number): Promise<number[]> {
   const times: number[] = []
   for (let round = 0; round < 10; round++) {
     times.push(clock.now().getTime())
-    if ((await program.webhooks.dispatch()) !== 1) throw new Error(`round ${round}: expected one send`)
+    if ((await dispatcher.dispatch()) !== 1) throw new Error(`round ${round}: expected one send`)
     const delivery = (await program.webhooks.deliveries()).items.find((item) => item.id === deliveryId)!
     if (delivery.status !== 'pending') return times
     clock.set(new Date(delivery.nextAttemptAt!.getTime() - 1))
-    if ((await program.webhooks.dispatch()) !== 0) throw new Error(`round ${round}: sent before nextAttemptAt`)
+    if ((await dispatcher.dispatch()) !== 0) throw new Error(`round ${round}: sent before nextAttemptAt`)
     clock.advance({ ms: 1 })
   }
   throw new Error('delivery never left pending')

@@ -9,14 +9,14 @@ afterEach(async () => {
 })
 
 it('aborts a hanging receiver at 5 s, four times, then fails; a manual retry then succeeds', { timeout: 60_000 }, async () => {
-  const { program, clock } = await webhookProgram()
+  const { program, clock, dispatcher } = await webhookProgram()
   hook = await startReceiver(() => {
     // Never answers.
   })
   await program.webhooks.create({ url: hook.url, events: ['referral_signed_up'] })
   await signUp(program)
   const [delivery] = (await program.webhooks.deliveries()).items
-  const times = await runSchedule(program, clock, delivery!.id)
+  const times = await runSchedule(program, dispatcher, clock, delivery!.id)
   expect(times).toHaveLength(4)
   const attempts = await program.webhooks.attempts(delivery!.id)
   expect(attempts).toHaveLength(4)
@@ -28,7 +28,7 @@ it('aborts a hanging receiver at 5 s, four times, then fails; a manual retry the
 
   hook.reply((_request, response) => response.writeHead(200).end('ok'))
   await program.webhooks.retry(delivery!.id)
-  await program.webhooks.dispatch()
+  await dispatcher.dispatch()
   expect((await program.webhooks.deliveries()).items[0]).toMatchObject({ status: 'succeeded', attempts: 5, lastStatusCode: 200 })
   expect(hook.requests).toHaveLength(5)
 })

@@ -5,20 +5,17 @@ import { createAdminConsole, type AdminConsole } from '../admin/admin.js'
 import type { AuditLog } from '../admin/audit-log.js'
 import type { AffiliateProgram } from '../core/program.js'
 import type { SessionStore } from '../web/session-store.js'
+import type { ConsoleWebhooks } from '../admin/webhooks.js'
 import type { ServerConfig } from './config.js'
 
 type AdminConfig = NonNullable<ServerConfig['admin']>
 
-export function configuredAdmin(program: AffiliateProgram, stores: { sessions: SessionStore; auditLog: AuditLog }, config: AdminConfig): AdminConsole {
+export function configuredAdmin(program: AffiliateProgram, stores: { sessions: SessionStore; auditLog: AuditLog; webhooks: ConsoleWebhooks }, config: AdminConfig): AdminConsole {
   const { path, secureCookies, idleTimeoutSeconds, absoluteTimeoutSeconds } = config
   return createAdminConsole(program, {
     ...stores,
     basePath: path ?? '/admin',
     session: { idleTimeoutSeconds, absoluteTimeoutSeconds },
     ...(secureCookies !== undefined ? { secureCookies } : {}),
-    webhooks: {
-      dispatch: () => program.webhooks.dispatch(),
-      sendTest: (projectId, endpointId, type) => program.project(projectId).webhooks.test(endpointId, type),
-    },
   })
 }

@@ -1,12 +1,10 @@
 // --database (or DATABASE_URL): where the standalone server keeps its data. Omitted: embedded
 // PGlite persisted in ./affiliate-data; `memory`; or a postgres:// URL. Adapters load lazily, so
 // `pg` is needed only for PostgreSQL. Failing to open or reach the database is one CliError line.
-import type { AuditLog, WithAuditLog } from '../admin/audit-log.js'
 import { resolve } from 'node:path'
-import { createAffiliateProgram, type AffiliateProgram, type ProgramOptions } from '../index.js'
+import { createAffiliateProgram, type AffiliateProgram } from '../core/program.js'
 import type { ProjectSettingsInput } from '../core/schemas.js'
-import type { StoragePort } from '../core/storage.js'
-import type { SessionStore, WithSessionStore } from '../web/session-store.js'
+import type { StoragePort } from '../adapters/storage-port.js'
 import type { OptionValues } from './command.js'
 import { CliError, redactUrl } from './errors.js'
 import type { SqlStorageOptions } from '../adapters/sql/storage.js'
@@ -21,7 +19,7 @@ export function databaseTarget(flag: string | undefined): { target: string | und
 }
 
 interface Opened {
-  storage: StoragePort & WithSessionStore & WithAuditLog
+  storage: StoragePort
   description: string
   /** The embedded PGlite directory, when that is the storage. */
   dataDir?: string
@@ -82,13 +80,12 @@ export async function openProgram(
     /** Replace the stored settings (absent: the stored ones stay). */
     settings?: ProjectSettingsInput
     sql?: SqlStorageOptions
-    program?: Omit<ProgramOptions, 'storage' | 'settings'>
   } = {},
-): Promise<{ program: AffiliateProgram; sessions: SessionStore; auditLog: AuditLog; description: string; dataDir?: string }> {
+): Promise<{ program: AffiliateProgram; storage: StoragePort; description: string; dataDir?: string }> {
   const { storage, description, dataDir, explain } = await openStorage(target, options.sql)
   try {
-    const program = await createAffiliateProgram({ ...options.program, storage, ...(options.settings ? { settings: options.settings } : {}) })
-    return { program, sessions: storage.sessions, auditLog: storage.auditLog, description, ...(dataDir ? { dataDir } : {}) }
+    const program = await createAffiliateProgram({ storage, ...(options.settings ? { settings: options.settings } : {}) })
+    return { program, storage, description, ...(dataDir ? { dataDir } : {}) }
   } catch (error) {
     await storage.close().catch(() => {})
     throw explain(error)

@@ -3,6 +3,7 @@
 // signature authenticates the request. Each is served through its `node` member: no fetch Request
 // or Response objects are built.
 import type { AffiliateProgram } from '../core/program.js'
+import type { DomainStore } from '../core/storage.js'
 import { toNodeHandler, type NodeHandler } from '../http/node.js'
 import type { ProviderHandler } from '../providers/handler.js'
 import { lemonSqueezyHandler } from '../providers/lemon-squeezy/index.js'
@@ -13,9 +14,14 @@ import type { ServerConfig } from './config.js'
 const ROUTE = /^\/api\/v1\/providers\/([a-z-]+)\/events\/?(?:\?.*)?$/
 
 /** The configured providers' handlers by URL name (stripe, paddle, lemon-squeezy). */
-export function providerHandlers(program: AffiliateProgram, config: ServerConfig['providers'], onError?: (error: unknown) => void): Map<string, ProviderHandler> {
+export function providerHandlers(
+  program: AffiliateProgram,
+  storage: DomainStore,
+  config: ServerConfig['providers'],
+  onError?: (error: unknown) => void,
+): Map<string, ProviderHandler> {
   const handlers = new Map<string, ProviderHandler>()
-  const common = { program, ...(onError ? { onError } : {}) }
+  const common = { program, storage, ...(onError ? { onError } : {}) }
   if (config?.stripe) handlers.set('stripe', stripeHandler({ ...common, ...config.stripe }))
   if (config?.paddle) handlers.set('paddle', paddleHandler({ ...common, ...config.paddle }))
   if (config?.lemonSqueezy) handlers.set('lemon-squeezy', lemonSqueezyHandler({ ...common, ...config.lemonSqueezy }))

@@ -1,12 +1,14 @@
 // `affiliate-kit serve`: the standalone server. Validates config, opens storage, syncs webhook
 // endpoints from the config, listens (so a port in use stops the start before any key is made),
-// ensures an API key, takes keys commands on embedded PGlite, runs the webhook dispatcher and the
-// configured payment-provider endpoints, and drains in-flight requests and deliveries on close.
+// ensures an API key, takes keys commands on embedded PGlite, runs the webhook dispatcher beside
+// the program and the configured payment-provider endpoints, and drains in-flight requests and
+// deliveries on close.
 // Logs through serverLogger (logging.ts); serves /healthz, /readyz and, with `metrics: true` in
 // the config, /metrics.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { AffiliateProgram } from '../index.js'
+import type { AffiliateProgram } from '../core/program.js'
+import { createWebhookDispatcher } from '../webhooks/dispatcher.js'
 import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../http/node.js'
 import type { AppliedMigration } from '../adapters/sql/migrations.js'
@@ -80,30 +82,32 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const logger = serverLogger({ level: options.logLevel, format: options.logFormat, config })
   let migrations: AppliedMigration[] | null = null
   const metrics = config.metrics ? createMetrics() : undefined
-  const { program, sessions, auditLog, description, dataDir } = await openProgram(options.database, {
+  const { program, storage, description, dataDir } = await openProgram(options.database, {
     settings: projectSettingsOf(config),
     sql: { onMigrated: (applied) => (migrations = applied) },
-    program: { logger, ...(metrics ? { metrics } : {}) },
   })
+  const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
   const server = createServer()
   let closeKeySocket: (() => Promise<void>) | null = null
   let providers: ReturnType<typeof providerHandlers>
   try {
     await syncWebhooks(program, config)
     const handler = createHandler(program, {
+      state: storage.keyedState,
+      webhooks: dispatcher,
       ...(config.shape ? { shape: config.shape } : {}),
       ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
       logger,
       health: true,
       metrics: metrics ?? false,
-      auditLog,
+      auditLog: storage.auditLog,
     })
-    providers = providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
-    const api = withTracking(program, config.tracking, withProviders(toNodeHandler(handler), providers))
+    providers = providerHandlers(program, storage, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
+    const api = withTracking(program, storage.keyedState, config.tracking, withProviders(toNodeHandler(handler), providers))
     const portalPath = config.portal?.path ?? '/portal'
-    const withPortalPages = config.portal?.enabled ? withPortal(api, configuredPortal(program, sessions, config.portal), portalPath) : api
+    const withPortalPages = config.portal?.enabled ? withPortal(api, configuredPortal(program, storage.sessions, config.portal), portalPath) : api
     const adminPath = config.admin?.path ?? '/admin'
-    server.on('request', config.admin?.enabled ? withPortal(withPortalPages, configuredAdmin(program, { sessions, auditLog }, config.admin), adminPath) : withPortalPages)
+    server.on('request', config.admin?.enabled ? withPortal(withPortalPages, configuredAdmin(program, { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher }, config.admin), adminPath) : withPortalPages)
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
       server.listen(options.port, options.host, () => resolve())
@@ -123,7 +127,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const { port } = server.address() as AddressInfo
   const host = options.host.includes(':') ? `[${options.host}]` : options.host
   const url = `http://${host}:${port}/api/v1`
-  program.webhooks.start()
+  dispatcher.start()
   logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
   if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)
@@ -135,6 +139,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       const drained = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
       await Promise.all([drained, closeKeySocket?.()])
+      await dispatcher.stop()
       await program.close()
     })())
   return { url, close }

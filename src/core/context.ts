@@ -3,7 +3,7 @@ import { dayFormatter } from './calendar.js'
 import type { Clock } from './clock.js'
 import { ValidationError } from './errors.js'
 import { parseDecimal, type Decimal } from './money.js'
-import type { StoragePort } from './storage.js'
+import type { DomainStore } from './storage.js'
 import type { Project } from './types.js'
 import { ONE } from './commission.js'
 
@@ -18,7 +18,7 @@ export type ExchangeRates = (
 ) => number | string | null | undefined | Promise<number | string | null | undefined>
 
 export interface ProjectContext {
-  storage: StoragePort
+  storage: DomainStore
   clock: Clock
   projectId: string
   project(): Promise<Project>
@@ -31,7 +31,7 @@ export interface ProjectContext {
 }
 
 export function createProjectContext(
-  base: { storage: StoragePort; clock: Clock; exchangeRates: ExchangeRates | undefined },
+  base: { storage: DomainStore; clock: Clock; exchangeRates: ExchangeRates | undefined },
   projectId: string,
   loadProject: () => Promise<Project>,
 ): ProjectContext {

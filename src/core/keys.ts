@@ -4,7 +4,7 @@ import type { ProjectContext } from './context.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { newApiKey, sha256Hex } from './random.js'
 import { createApiKeyInput, validate, type CreateApiKeyInput } from './schemas.js'
-import type { StoragePort } from './storage.js'
+import type { DomainStore } from './storage.js'
 import type { ApiKeyRecord, Scope } from './types.js'
 
 export interface ApiKeyView {
@@ -36,33 +36,42 @@ export function hasScope(scopes: readonly Scope[], needed: Scope): boolean {
   return scopes.includes('*') || scopes.includes(needed)
 }
 
-/** Digests of recently presented keys (a client sends the same key with every request); bounded. */
-const recentDigests = new Map<string, string>()
 const RECENT_DIGESTS_MAX = 1024
 
-function keyDigest(key: string): string {
-  let digest = recentDigests.get(key)
-  if (digest === undefined) {
-    if (recentDigests.size >= RECENT_DIGESTS_MAX) recentDigests.clear()
-    digest = sha256Hex(key)
-    recentDigests.set(key, digest)
+/**
+ * The digest of a key, remembering those of recently presented keys (a client sends the same
+ * key with every request); bounded. One per verifier, so no key outlives its handler.
+ */
+function digestCache(): (key: string) => string {
+  const recent = new Map<string, string>()
+  return (key) => {
+    let digest = recent.get(key)
+    if (digest === undefined) {
+      if (recent.size >= RECENT_DIGESTS_MAX) recent.clear()
+      digest = sha256Hex(key)
+      recent.set(key, digest)
+    }
+    return digest
   }
-  return digest
 }
 
+export type KeyVerifier = (key: string) => Promise<VerifiedKey | null>
+
 /**
- * The project and scopes of a presented key; null for unknown, malformed or revoked keys. Only
- * the digest is remembered between calls: the record is read every time, so a revocation counts
- * from the next request on.
+ * Verifies presented keys: the project and scopes of a key; null for unknown, malformed or revoked
+ * keys. Only digests are remembered between calls: the record is read every time, so a
+ * revocation counts from the next request on.
  */
-export async function verifyApiKey(storage: StoragePort, key: string): Promise<VerifiedKey | null> {
-  const publishable = PUBLISHABLE_KEY.test(key)
-  if (!publishable && !SECRET_KEY.test(key)) return null
-  const hash = keyDigest(key)
-  // Found by the SHA-256 digest of the key: the lookup's timing says nothing usable about the key.
-  const record = await storage.apiKeys.findByHash(hash)
-  if (!record || record.revokedAt) return null
-  return { projectId: record.projectId, keyId: record.id, scopes: publishable ? [] : record.scopes, publishable }
+export function keyVerifier(storage: DomainStore): KeyVerifier {
+  const digestOf = digestCache()
+  return async (key) => {
+    const publishable = PUBLISHABLE_KEY.test(key)
+    if (!publishable && !SECRET_KEY.test(key)) return null
+    // Found by the SHA-256 digest of the key: the lookup's timing says nothing usable about the key.
+    const record = await storage.apiKeys.findByHash(digestOf(key))
+    if (!record || record.revokedAt) return null
+    return { projectId: record.projectId, keyId: record.id, scopes: publishable ? [] : record.scopes, publishable }
+  }
 }
 
 export function keysService(ctx: ProjectContext) {

@@ -8,7 +8,7 @@ import { conversionChanges } from './conversion-changes.js'
 import { conversionCreation } from './conversion-create.js'
 import { couponsService } from './coupons.js'
 import { NotFoundError, ValidationError } from './errors.js'
-import { keysService, verifyApiKey, type VerifiedKey } from './keys.js'
+import { keysService, keyVerifier, type KeyVerifier, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
 import { portalSignInService } from './portal-sign-in.js'
 import { providerEventsService } from './provider-events.js'
@@ -16,14 +16,15 @@ import { newProjectId } from './random.js'
 import { referralsService } from './referrals.js'
 import { statsService } from './stats.js'
 import { visitsService } from './visits.js'
-import { eventType, id, validate, type ProjectSettingsInput } from './schemas.js'
+import type { ProjectSettingsInput } from './schemas.js'
 import { normalizeSettings } from './settings.js'
-import type { StoragePort } from './storage.js'
-import type { EventType, Project, ProjectSettings } from './types.js'
+import type { DomainStore } from './storage.js'
+import type { Project, ProjectSettings } from './types.js'
 import { webhookEndpointsService } from './webhook-endpoints.js'
 
 export interface AffiliateProgramOptions {
-  storage: StoragePort
+  /** Any storage adapter (memoryStorage, pgliteStorage, postgresStorage); the program uses its domain store. */
+  storage: DomainStore
   /** @default the system clock */
   clock?: Clock
   /** Needed only for conversions in a currency other than the project's. */
@@ -36,34 +37,9 @@ export interface AffiliateProgramOptions {
    * the stored settings stay as they are.
    */
   settings?: ProjectSettingsInput
-  /**
-   * Builds what sends webhooks (start/stop/dispatch). The `affiliate-kit` entry point supplies
-   * the real dispatcher; the core itself never does I/O beyond the storage port.
-   */
-  webhookRunner?: (program: AffiliateProgram) => WebhookRunner
 }
 
-/** Delivers due webhook deliveries; implemented in src/webhooks. */
-export interface WebhookRunner {
-  /** Keeps dispatching in the background until stop(). */
-  start(options?: { concurrency?: number; pollIntervalMs?: number }): void
-  /** Stops claiming and waits for in-flight sends to finish. */
-  stop(): Promise<void>
-  /** One pass: claims and sends every due delivery once; resolves with how many were attempted. */
-  dispatch(): Promise<number>
-  /** Sends generated sample data of `eventType` to one endpoint now, records it in the log. */
-  sendTest(projectId: string, endpointId: number, eventType: EventType): Promise<TestDeliveryResult>
-}
-
-export interface TestDeliveryResult {
-  success: boolean
-  /** The receiver's HTTP status; 0 when no answer came. */
-  status: number
-  /** The receiver's response text (truncated), or the error when no answer came. */
-  response: string
-}
-
-function projectScope(ctx: ReturnType<typeof createProjectContext>, runner: () => WebhookRunner) {
+function projectScope(ctx: ReturnType<typeof createProjectContext>) {
   const affiliates = affiliatesService(ctx)
   const conversions = { ...conversionCreation(ctx), ...conversionChanges(ctx) }
   return {
@@ -78,16 +54,8 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>, runner: () =
     /** Payment-provider events received (affiliate-kit/stripe, /paddle, /lemon-squeezy) and what each did. */
     providerEvents: providerEventsService(ctx),
     keys: keysService(ctx),
-    webhooks: {
-      ...webhookEndpointsService(ctx),
-      /** Starts the background dispatcher (one per program, serving every project). */
-      start: (options?: Parameters<WebhookRunner['start']>[0]) => runner().start(options),
-      stop: () => runner().stop(),
-      dispatch: () => runner().dispatch(),
-      /** Test delivery (POST /api/project/{projectId}/webhooks/{webhookId}/test). */
-      test: async (webhookId: number, type: EventType) =>
-        runner().sendTest(ctx.projectId, validate(id, webhookId, 'webhookId'), validate(eventType, type, 'eventType')),
-    },
+    /** Webhook endpoints and their delivery log; deliveries are sent by a dispatcher (affiliate-kit/webhooks). */
+    webhooks: webhookEndpointsService(ctx),
     /** Counts a click on an affiliate's referral link. */
     trackClick: affiliates.trackClick,
     /** Visits through referral links and signups reported from the browser (affiliate-kit/tracking). */
@@ -122,7 +90,6 @@ function requireProject(scope: ProjectScope, load: () => Promise<unknown>): Proj
 }
 
 export interface AffiliateProgram extends ProjectScope {
-  readonly storage: StoragePort
   readonly clock: Clock
   /** The same API for another project of this storage. */
   project(projectId: string): ProjectScope
@@ -134,6 +101,13 @@ export interface AffiliateProgram extends ProjectScope {
   }
   /** The project and scopes of a presented API key; null when unknown or revoked. */
   verifyApiKey(key: string): Promise<VerifiedKey | null>
+  /** A verifyApiKey of its own, remembering the digests of the keys it saw (one per HTTP handler). */
+  keyVerifier(): KeyVerifier
+  /** Resolves once the storage answers a trivial query; rejects when it cannot be reached. */
+  ping(): Promise<void>
+  /** How many webhook deliveries, in every project of the storage, are pending or being sent. */
+  deliveryBacklog(): Promise<number>
+  /** Closes the storage (stop a webhook dispatcher first). */
   close(): Promise<void>
 }
 
@@ -151,21 +125,12 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     return project
   }
 
-  let runner: WebhookRunner | undefined
-  const getRunner = (): WebhookRunner => {
-    if (!runner) {
-      if (!options.webhookRunner) throw new Error('no webhook runner: pass webhookRunner, or import createAffiliateProgram from affiliate-kit')
-      runner = options.webhookRunner(program)
-    }
-    return runner
-  }
-
   const scopes = new Map<string, ProjectScope>()
   function scopeFor(projectId: string): ProjectScope {
     let scope = scopes.get(projectId)
     if (!scope) {
       const base = { storage, clock, exchangeRates: options.exchangeRates }
-      const unguarded = projectScope(createProjectContext(base, projectId, () => loadProject(projectId)), getRunner)
+      const unguarded = projectScope(createProjectContext(base, projectId, () => loadProject(projectId)))
       // The home project is known to exist; any other is checked before each use.
       scope = projectId === home?.id ? unguarded : requireProject(unguarded, () => loadProject(projectId))
       scopes.set(projectId, scope)
@@ -209,15 +174,14 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
 
   const program: AffiliateProgram = {
     ...scopeFor(home.id),
-    storage,
     clock,
     project: scopeFor,
     projects,
-    verifyApiKey: (key) => verifyApiKey(storage, key),
-    async close() {
-      if (runner) await runner.stop()
-      await storage.close()
-    },
+    verifyApiKey: keyVerifier(storage),
+    keyVerifier: () => keyVerifier(storage),
+    ping: () => storage.ping(),
+    deliveryBacklog: () => storage.outbox.backlog(),
+    close: () => storage.close(),
   }
   return program
 }

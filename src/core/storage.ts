@@ -1,6 +1,8 @@
-// The storage port: the one interface every adapter implements. Entity-specific methods, no
-// generic query language. Every method is scoped by projectId where rows belong to a project;
-// a row of another project is reported as absent. Money is bigint minor units.
+// The domain store: what the core reads and writes (entities, the events it enqueues in the
+// outbox, the delivery log). Entity-specific methods, no generic query language. Every method is
+// scoped by projectId where rows belong to a project; a row of another project is reported as
+// absent. Money is bigint minor units. The webhook dispatcher's outbox store and HTTP's keyed-state
+// store are ports of their own (src/webhooks/outbox-store.ts, src/http/keyed-state.ts).
 import type {
   Affiliate,
   AffiliateStatus,
@@ -14,7 +16,6 @@ import type {
   DeliveryAttempt,
   DeliveryStatus,
   EventType,
-  IdempotencyRecord,
   Page,
   Payout,
   Project,
@@ -25,7 +26,6 @@ import type {
   ReferralStatus,
   TotalsDelta,
   WebhookEndpoint,
-  WebhookEvent,
 } from './types.js'
 import type { TrackingRepository } from './tracking-storage.js'
 
@@ -206,40 +206,19 @@ export interface NewEvent {
   createdAt: Date
 }
 
-export interface ClaimedDelivery {
-  delivery: Delivery
-  event: WebhookEvent
-  endpoint: WebhookEndpoint
-}
-
 export interface DeliveryFilter extends ListWindow {
   endpointId?: number
   status?: DeliveryStatus
   eventType?: EventType
 }
 
-export interface AttemptOutcome {
-  deliveryId: number
-  attempt: Omit<DeliveryAttempt, 'id' | 'deliveryId' | 'projectId'>
-  /** succeeded / failed are final; pending schedules the next attempt at nextAttemptAt. */
-  status: Exclude<DeliveryStatus, 'delivering'>
-  nextAttemptAt: Date | null
-}
-
+/** The outbox as the core uses it: events enqueued with the change that caused them, and the delivery log. */
 export interface OutboxRepository {
   /**
    * Records the event and one pending delivery (nextAttemptAt = createdAt) for every active
    * endpoint of the project subscribed to its type. May store nothing when none is subscribed.
    */
   enqueue(event: NewEvent): Promise<void>
-  /**
-   * Takes up to `limit` deliveries that are pending and due, or delivering with an expired lease,
-   * oldest due first; marks them delivering with leaseUntil = now + leaseMs. Concurrent callers
-   * (other processes) never receive the same delivery while its lease holds.
-   */
-  claim(options: { now: Date; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]>
-  /** Stores the attempt, increments attempts, sets status / nextAttemptAt / lastStatusCode, clears the lease. */
-  recordAttempt(outcome: AttemptOutcome): Promise<Delivery | null>
   getDelivery(projectId: string, id: number): Promise<Delivery | null>
   /** Newest first. */
   listDeliveries(projectId: string, filter: DeliveryFilter): Promise<Page<Delivery>>
@@ -247,30 +226,8 @@ export interface OutboxRepository {
   listAttempts(projectId: string, deliveryId: number): Promise<DeliveryAttempt[]>
   /** Manual retry: status pending, due at `now`, lease cleared. False when absent or delivering. */
   requeue(projectId: string, id: number, now: Date): Promise<boolean>
-  /**
-   * Test delivery (sent synchronously, outside the schedule): stores the event and one delivery
-   * to that endpoint only, already `delivering` with leaseUntil, attempts 0; the sender then
-   * calls recordAttempt with a final status. Null when the endpoint is not in the project.
-   */
-  insertTestDelivery(request: { event: NewEvent; endpointId: number; leaseUntil: Date }): Promise<ClaimedDelivery | null>
   /** How many deliveries, in every project, are pending or being sent (the outbox backlog). */
   backlog(): Promise<number>
-}
-
-export interface IdempotencyRepository {
-  /**
-   * Stores `record` and returns null when its key is free: no record, an expired one
-   * (expiresAt <= record.createdAt), or an unanswered claim of the same fingerprint whose lease
-   * ran out (leaseUntil <= record.createdAt: its process died or hung). Otherwise returns the
-   * standing record and writes nothing.
-   */
-  claim(record: IdempotencyRecord): Promise<IdempotencyRecord | null>
-  /** Moves the lease of the unanswered claim taken at `claimedAt` (its request is still running). */
-  renew(projectId: string, key: string, claimedAt: Date, leaseUntil: Date): Promise<void>
-  /** Stores the answer of the claim taken at `claimedAt`; nothing when another claim replaced it. */
-  complete(projectId: string, key: string, claimedAt: Date, response: { status: number; body: string }): Promise<void>
-  /** Forgets the unfinished claim taken at `claimedAt` so the request may be tried again. */
-  release(projectId: string, key: string, claimedAt: Date): Promise<void>
 }
 
 export interface ProviderEventFilter extends ListWindow {
@@ -306,15 +263,6 @@ export interface ProviderEventRepository {
   getLink(projectId: string, provider: string, kind: string, externalId: string): Promise<ProviderLink | null>
 }
 
-/** Generic cell-rate state for the rate limiter: the theoretical arrival time per key. */
-export interface RateLimitStore {
-  /**
-   * Atomically applies `decide` to the key's stored state and saves its result;
-   * implementations serialize concurrent calls for the same key.
-   */
-  update<R>(key: string, decide: (state: number | null) => { state: number; result: R }): Promise<R>
-}
-
 export interface StorageTx {
   projects: ProjectRepository
   apiKeys: ApiKeyRepository
@@ -326,19 +274,17 @@ export interface StorageTx {
   payouts: PayoutRepository
   webhookEndpoints: WebhookEndpointRepository
   outbox: OutboxRepository
-  idempotency: IdempotencyRepository
   providerEvents: ProviderEventRepository
   tracking: TrackingRepository
 }
 
-export interface StoragePort extends StorageTx {
+/** The domain store the core runs on: its repositories, transactions, and the database's health. */
+export interface DomainStore extends StorageTx {
   /**
    * Runs fn in one transaction: all its writes commit together or, when fn throws, none do.
    * Use only `tx` inside fn; calling the root storage there fails loudly (it would deadlock).
    */
   transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>
-  /** A limiter store shared by every process using this storage. */
-  rateLimitStore(): RateLimitStore
   /** Resolves once the database answers a trivial query; rejects when it cannot be reached. */
   ping(): Promise<void>
   close(): Promise<void>

@@ -288,19 +288,6 @@ export interface DeliveryAttempt {
   error: string | null
 }
 
-export interface IdempotencyRecord {
-  projectId: string
-  key: string
-  fingerprint: string
-  /** null while the first request is still being answered. */
-  response: { status: number; body: string } | null
-  /** When the claim was taken; it identifies the claim to complete or release. */
-  createdAt: Date
-  /** The lease of an unanswered claim: after it, a repeat of the same request may take the key over. */
-  leaseUntil: Date
-  expiresAt: Date
-}
-
 export interface Page<T> {
   items: T[]
   total: number

@@ -11,6 +11,7 @@ export type HttpErrorCode =
   | 'unsupported_media_type'
   | 'rate_limit_exceeded'
   | 'server_error'
+  | 'not_implemented'
 
 export const STATUS_BY_CODE: Record<HttpErrorCode, number> = {
   invalid_request: 400,
@@ -23,6 +24,7 @@ export const STATUS_BY_CODE: Record<HttpErrorCode, number> = {
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
   server_error: 500,
+  not_implemented: 501,
 }
 
 export class HttpError extends Error {

@@ -10,6 +10,8 @@ import { errorInfo, GENERIC_ERROR, HttpError, snakeField, type ErrorInfo } from 
 import type { FieldNames } from '../core/errors.js'
 import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type StoredResponse } from './idempotency.js'
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js'
+import type { KeyedStateStore } from './keyed-state.js'
+import { memoryKeyedState } from '../adapters/memory/keyed-state.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import { createMetrics, type Metrics } from '../ops/metrics.js'
 import { operationAnswers } from './operations.js'
@@ -22,10 +24,21 @@ import { parseTarget } from './target.js'
 import { storableText } from './text.js'
 import { alternativeError } from './shapes/alternative.js'
 import { primaryError } from './shapes/primary.js'
-import { webhookTestRoute } from './webhook-test.js'
+import { webhookTestRoute, type TestDeliverySender } from './webhook-test.js'
 
 import type { AuditLog, WithAuditLog } from '../admin/audit-log.js'
 export interface HandlerOptions {
+  /**
+   * Where Idempotency-Key claims and rate-limit counters live: pass your storage's
+   * (`storage.keyedState`) so that every process serving the API shares them. @default a store in
+   * this handler's own memory (enough for one process)
+   */
+  state?: KeyedStateStore
+  /**
+   * The webhook dispatcher (createWebhookDispatcher) that sends test deliveries
+   * (POST /api/project/{projectId}/webhooks/{webhookId}/test). @default none: that route answers 501
+   */
+  webhooks?: TestDeliverySender
   /** Path prefix of every route; the webhook test route lives at its parent (`/api/project/...`). @default '/api/v1' */
   basePath?: string
   /** Request and response shapes (docs/api.md "Base path and shapes"). @default 'primary' */
@@ -43,7 +56,7 @@ export interface HandlerOptions {
   /**
    * Serves GET /metrics (Prometheus text) at the server root, without a key: requests by route and
    * status, latency, the outbox backlog. Pass a Metrics of your own to share it with the webhook
-   * dispatcher (createAffiliateProgram's `metrics`). @default false
+   * dispatcher (createWebhookDispatcher's `metrics`). @default false
    */
   metrics?: boolean | Metrics
   /**
@@ -130,8 +143,11 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     (logger
       ? (error: unknown, request: { method: string; url: string }) => logger.error('unexpected error', { method: request.method, error: errorText(error) })
       : (error: unknown) => console.error('affiliate-kit: unexpected error', error))
-  const operations = operationAnswers(program.storage, { health: options.health === true, metrics, logger })
-  const limiter = createRateLimiter(options.rateLimit, () => program.storage.rateLimitStore())
+  const operations = operationAnswers(program, { health: options.health === true, metrics, logger })
+  const state = options.state ?? memoryKeyedState()
+  const limiter = createRateLimiter(options.rateLimit, state)
+  const webhooks = options.webhooks ?? null
+  const verifyApiKey = program.keyVerifier()
   const renderError = shape === 'alternative' ? alternativeError : primaryError
   const routes: readonly RouteDef[] = shape === 'alternative' ? alternativeRoutes : primaryRoutes
   const router = new Router<RouteDef>()
@@ -165,7 +181,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     const header = request.header('authorization')
     const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null
     if (!match) throw new HttpError('authentication_error', 'missing API key: send Authorization: Bearer rgk_...')
-    const key = await program.verifyApiKey(match[1]!)
+    const key = await verifyApiKey(match[1]!)
     if (!key) throw new HttpError('authentication_error', 'invalid or revoked API key')
     return key
   }
@@ -231,7 +247,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
       try {
         const ctx = {
           api: program.project(key.projectId),
-          program,
+          webhooks,
           projectId: key.projectId,
           params,
           query: route.query ? parseQuery(route.query, query) : undefined,
@@ -253,7 +269,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
         fingerprint: idempotencyFingerprint(request.method, path, raw),
         now: program.clock.now(),
       }
-      const stored = await withIdempotency(program.storage, claim, run)
+      const stored = await withIdempotency(state, claim, run)
       if (stored.replayed) headers['Idempotent-Replayed'] = 'true'
       return json(stored.status, stored.status === 204 ? null : stored.body, headers)
     }

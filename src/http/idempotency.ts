@@ -4,8 +4,8 @@
 // A claim is leased: when the process holding it dies before answering, a repeat of the same
 // request after the lease runs it again (what a rerun answers per route: docs/idempotency.md).
 import { sha256Hex } from '../core/random.js'
-import type { StoragePort } from '../core/storage.js'
 import { HttpError } from './errors.js'
+import type { KeyedStateStore } from './keyed-state.js'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 /** How long an unanswered claim blocks repeats before one of them may take the key over. */
@@ -32,13 +32,13 @@ export function checkIdempotencyKey(key: string): string {
  * progress the claim's lease is renewed, so only a dead process's claim can be taken over.
  */
 export async function withIdempotency(
-  storage: StoragePort,
+  state: KeyedStateStore,
   claim: { projectId: string; key: string; fingerprint: string; now: Date; leaseMs?: number },
   run: () => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
   const { projectId, key, fingerprint, now } = claim
   const leaseMs = claim.leaseMs ?? IDEMPOTENCY_LEASE_MS
-  const existing = await storage.idempotency.claim({
+  const existing = await state.claim({
     projectId,
     key,
     fingerprint,
@@ -54,28 +54,28 @@ export async function withIdempotency(
     if (!existing.response) throw new HttpError('conflict', 'Idempotency-Key: a request with this key is still being processed', 'Idempotency-Key')
     return { ...existing.response, replayed: true }
   }
-  const stopRenewing = renewWhileRunning(storage, { projectId, key, now, leaseMs })
+  const stopRenewing = renewWhileRunning(state, { projectId, key, now, leaseMs })
   let response: StoredResponse
   try {
     response = await run()
   } catch (error) {
     stopRenewing()
-    await storage.idempotency.release(projectId, key, now)
+    await state.release(projectId, key, now)
     throw error
   }
   stopRenewing()
-  if (response.status >= 500) await storage.idempotency.release(projectId, key, now)
-  else await storage.idempotency.complete(projectId, key, now, response)
+  if (response.status >= 500) await state.release(projectId, key, now)
+  else await state.settle(projectId, key, now, response)
   return { ...response, replayed: false }
 }
 
 /** Pushes the lease forward every third of it (on the claim's clock plus the time elapsed here). */
-function renewWhileRunning(storage: StoragePort, claim: { projectId: string; key: string; now: Date; leaseMs: number }): () => void {
+function renewWhileRunning(state: KeyedStateStore, claim: { projectId: string; key: string; now: Date; leaseMs: number }): () => void {
   const started = Date.now()
   const timer = setInterval(() => {
     const leaseUntil = new Date(claim.now.getTime() + (Date.now() - started) + claim.leaseMs)
     // A failed renewal only shortens the lease; the request itself goes on.
-    storage.idempotency.renew(claim.projectId, claim.key, claim.now, leaseUntil).catch(() => {})
+    state.renew(claim.projectId, claim.key, claim.now, leaseUntil).catch(() => {})
   }, claim.leaseMs / 3)
   timer.unref?.()
   return () => clearInterval(timer)

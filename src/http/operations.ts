@@ -1,6 +1,6 @@
 // GET /healthz (liveness), /readyz (the database answers) and /metrics (Prometheus text) of
 // createHandler: answered at the server root before authentication, each only when enabled.
-import type { StoragePort } from '../core/storage.js'
+import type { AffiliateProgram } from '../core/program.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
 import type { OutgoingResponse } from './bodies.js'
@@ -25,7 +25,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export function operationAnswers(
-  storage: StoragePort,
+  program: Pick<AffiliateProgram, 'ping' | 'deliveryBacklog'>,
   options: { health: boolean; metrics: Metrics | null; logger: Logger | null },
 ): Map<string, OperationAnswer> | null {
   const answers = new Map<string, OperationAnswer>()
@@ -33,7 +33,7 @@ export function operationAnswers(
     answers.set('/healthz', async () => json(200, { status: 'ok' }))
     answers.set('/readyz', async () => {
       try {
-        await withTimeout(storage.ping(), READY_TIMEOUT_MS)
+        await withTimeout(program.ping(), READY_TIMEOUT_MS)
         return json(200, { status: 'ready' })
       } catch (error) {
         options.logger?.warn('not ready: the database cannot be reached', { error: errorText(error) })
@@ -45,7 +45,7 @@ export function operationAnswers(
   if (metrics) {
     answers.set('/metrics', async () => {
       // The counters still render when the database is down; only the backlog gauge is left out.
-      const backlog = await withTimeout(storage.outbox.backlog(), READY_TIMEOUT_MS).catch(() => null)
+      const backlog = await withTimeout(program.deliveryBacklog(), READY_TIMEOUT_MS).catch(() => null)
       return answer(200, 'text/plain; version=0.0.4; charset=utf-8', metrics.render({ backlog }))
     })
   }

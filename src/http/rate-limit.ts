@@ -1,15 +1,13 @@
-// Per-key rate limiting (docs/limits.md "Rate limit"): GCRA over a pluggable store, and the X-RateLimit-*
-// headers every authenticated response carries (plus Retry-After on 429).
-import { gcra, type RateLimitDecision } from '../core/rate-limit.js'
-import type { RateLimitStore } from '../core/storage.js'
+// Per-key rate limiting (docs/limits.md "Rate limit"): GCRA over the handler's keyed-state store,
+// and the X-RateLimit-* headers every authenticated response carries (plus Retry-After on 429).
+import { gcra, type RateLimitDecision } from './gcra.js'
+import type { KeyedStateStore } from './keyed-state.js'
 
 export interface RateLimitOptions {
   /** Requests allowed per window and key. @default 100 */
   limit?: number
   /** Window length in seconds. @default 60 */
   windowSeconds?: number
-  /** Where limiter state lives. @default program.storage.rateLimitStore() (memory: per process; SQL: shared) */
-  store?: RateLimitStore
 }
 
 export interface RateLimitOutcome {
@@ -19,13 +17,12 @@ export interface RateLimitOutcome {
 
 export type RateLimiter = (key: string, now: number) => Promise<RateLimitOutcome>
 
-export function createRateLimiter(options: RateLimitOptions | false | undefined, fallback: () => RateLimitStore): RateLimiter | null {
+export function createRateLimiter(options: RateLimitOptions | false | undefined, store: KeyedStateStore): RateLimiter | null {
   if (options === false) return null
   const limit = options?.limit ?? 100
   const windowMs = (options?.windowSeconds ?? 60) * 1000
   if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError('rateLimit.limit must be a positive integer')
   if (!(windowMs > 0)) throw new TypeError('rateLimit.windowSeconds must be positive')
-  const store = options?.store ?? fallback()
   return async (key, now) => {
     const decision = await store.update<RateLimitDecision>(key, (state) => gcra(state, now, limit, windowMs))
     const headers: Record<string, string> = {

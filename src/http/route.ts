@@ -11,6 +11,7 @@ import { HttpError } from './errors.js'
 import { storableText } from './text.js'
 import type { Method } from './router.js'
 import type { ListPage } from './shapes/primary.js'
+import type { TestDeliverySender } from './webhook-test.js'
 
 /** A strict object schema: the form of every query and body schema. */
 export type ObjectSchema = v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>
@@ -29,7 +30,8 @@ type Parsed<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined
 export interface RouteContext<Query = unknown, Body = unknown> {
   /** The API of the project the key belongs to. */
   api: ProjectScope
-  program: AffiliateProgram
+  /** The webhook dispatcher handed to createHandler, or null (test deliveries are then refused). */
+  webhooks: TestDeliverySender | null
   projectId: string
   params: Record<string, string>
   /** The query string, parsed by the route's query schema. */

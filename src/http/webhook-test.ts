@@ -1,9 +1,17 @@
 // POST {api root}/project/{projectId}/webhooks/{webhookId}/test (docs/api.md "Webhook test delivery"):
 // outside the versioned base path, the same in both shapes; the key must belong to that project
-// (else 404) and hold webhooks:write.
+// (else 404) and hold webhooks:write. Sent by the dispatcher handed to createHandler (`webhooks`);
+// without one the route answers 501.
+import type { EventType } from '../core/types.js'
+import { HttpError } from './errors.js'
 import { defineRoute, pathId } from './route.js'
 import * as R from './response-schemas.js'
 import { webhookTestBody } from './schemas.js'
+
+/** What the route needs of a webhook dispatcher (createWebhookDispatcher's sendTest). */
+export interface TestDeliverySender {
+  sendTest(projectId: string, endpointId: number, eventType: EventType): Promise<{ success: boolean; status: number; response: string }>
+}
 
 export const webhookTestRoute = defineRoute({
   method: 'POST',
@@ -12,11 +20,14 @@ export const webhookTestRoute = defineRoute({
   summary: 'Send a test event to a webhook endpoint',
   body: webhookTestBody,
   responses: { 200: { name: 'WebhookTestResult', schema: R.webhookTestResult } },
-  errors: [400, 404],
-  async run({ api, params, body }) {
+  errors: [400, 404, 501],
+  async run({ api, webhooks, params, body }) {
     const webhookId = pathId(params.webhookId, 'webhook')
     await api.webhooks.get(webhookId)
-    const result = await api.webhooks.test(webhookId, body.eventType)
+    if (!webhooks) {
+      throw new HttpError('not_implemented', 'this server sends no webhooks: create the handler with a dispatcher (createHandler(program, { webhooks }))')
+    }
+    const result = await webhooks.sendTest(api.projectId, webhookId, body.eventType)
     return { status: 200, body: { success: result.success, status: result.status, response: result.response } }
   },
 })

@@ -1,6 +1,6 @@
 // Webhook delivery attempts as log records and metrics: builds the dispatcher's onAttempt hook
 // from a logger and / or a metrics registry, keeping any hook the caller passed.
-import type { AttemptReport, WebhookRunnerOptions } from '../webhooks/runner.js'
+import type { AttemptReport, DeliveryOptions } from '../webhooks/dispatcher.js'
 import { errorText, type Logger } from './logger.js'
 import type { Metrics } from './metrics.js'
 
@@ -24,7 +24,7 @@ export function logAttempt(logger: Logger, report: AttemptReport): void {
 }
 
 /** The dispatcher options with attempts reported to `logger` and `metrics` (either may be absent). */
-export function observedRunnerOptions(options: WebhookRunnerOptions = {}, logger?: Logger, metrics?: Metrics): WebhookRunnerOptions {
+export function observedDispatcherOptions(options: DeliveryOptions, logger?: Logger, metrics?: Metrics): DeliveryOptions {
   if (!logger && !metrics) return options
   const own = options.onAttempt
   return {

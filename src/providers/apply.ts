@@ -5,13 +5,13 @@ import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
 import { formatMoney, minorDigits, parseMoney, roundHalfUp } from '../core/money.js'
 import type { ProjectScope } from '../core/program.js'
 import type { CreateConversionResult } from '../core/conversion-create.js'
-import type { StoragePort, StorageTx } from '../core/storage.js'
+import type { DomainStore, StorageTx } from '../core/storage.js'
 import type { ProviderEventStatus, ProviderLink } from '../core/types.js'
 import type { CustomerAction, MappedEvent, PaidAction, ProviderAction, RefundedAction } from './mapping.js'
 
 export interface ApplyTarget {
   scope: ProjectScope
-  storage: StoragePort
+  storage: DomainStore
   provider: string
   /**
    * Saves the event's outcome inside the transaction that creates its conversion (so the record

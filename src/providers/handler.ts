@@ -6,12 +6,15 @@ import type { AffiliateProgram } from '../core/program.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../http/bodies.js'
 import { HttpError } from '../http/errors.js'
 import { serveNode, type NodeHandler } from '../http/node.js'
+import type { DomainStore } from '../core/storage.js'
 import { MalformedEvent, type MappedEvent } from './mapping.js'
 import { receiveEvent } from './receive.js'
 
 export interface ProviderHandlerOptions {
   /** The program whose project receives the events. */
   program: AffiliateProgram
+  /** The program's storage: where received events and what they taught (customers, payments) are kept. */
+  storage: DomainStore
   /** Id of the project the events belong to. @default the program's own project */
   project?: string
   /** Larger bodies are refused with 413. @default 1048576 (1 MiB) */
@@ -58,10 +61,10 @@ function storable(value: unknown): boolean {
 }
 
 export function providerHandler(provider: ProviderDefinition, options: ProviderHandlerOptions): ProviderHandler {
-  const { program } = options
+  const { program, storage } = options
   const scope = options.project === undefined ? program : program.project(options.project)
   const maxBytes = options.maxBodyBytes ?? 1_048_576
-  const target = { scope, storage: program.storage, provider: provider.name, now: () => program.clock.now() }
+  const target = { scope, storage, provider: provider.name, now: () => program.clock.now() }
 
   async function respond(request: IncomingRequest): Promise<OutgoingResponse> {
     if (request.method !== 'POST') return json(405, { error: 'use POST' }, { Allow: 'POST' })

@@ -7,6 +7,8 @@ import { referralClient } from '../browser/referral-client.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
 import { errorInfo } from '../http/errors.js'
 import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.js'
+import type { KeyedStateStore } from '../http/keyed-state.js'
+import { memoryKeyedState } from '../adapters/memory/keyed-state.js'
 import { readReferralCookie, referralCookieHeader } from './cookie.js'
 import { normalizeOrigins, redirectTarget } from './redirect-target.js'
 import { newVisitorSalt, visitorHash } from './visitor.js'
@@ -26,6 +28,11 @@ export interface TrackingOptions {
   queryParams?: string[]
   /** Browser reports per visitor (hashed client address); false turns it off. @default { limit: 30, windowSeconds: 60 } */
   rateLimit?: RateLimitOptions | false
+  /**
+   * Where the per-visitor limits are kept: the storage's `keyedState` shares them between
+   * processes. @default a store in this handler's memory
+   */
+  state?: KeyedStateStore
   /** Take the client address from the first X-Forwarded-For entry and https from X-Forwarded-Proto (behind a reverse proxy). @default false */
   trustProxy?: boolean
 }
@@ -69,7 +76,7 @@ export function createTrackingHandler(program: AffiliateProgram, options: Tracki
   const cookieName = options.cookieName ?? 'ak_ref'
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(cookieName)) throw new TypeError('cookieName must be letters, digits, _ or -')
   const cookieSeconds = (options.cookieDays ?? 60) * 86_400
-  const limiter = createRateLimiter(options.rateLimit ?? { limit: 30, windowSeconds: 60 }, () => program.storage.rateLimitStore())
+  const limiter = createRateLimiter(options.rateLimit ?? { limit: 30, windowSeconds: 60 }, options.state ?? memoryKeyedState())
   let salt: Promise<string> | null = null
   const visitorSalt = () => {
     salt ??= program.tracking.visitorSalt(newVisitorSalt())

@@ -1,8 +1,8 @@
-// affiliate-kit/webhooks: signature verification for receivers, signing helpers, and the
-// dispatcher types (the dispatcher itself runs behind program.webhooks.start/stop/dispatch).
+// affiliate-kit/webhooks: the dispatcher that sends the program's webhook deliveries (a peer of
+// the program over the same storage), signature verification for receivers, signing helpers.
 export { signPayload, standardSignatureHeader, verifySignature, verifyStandardWebhook } from './signing.js'
 export type { RawBody, StandardVerifyOptions } from './signing.js'
-export { createWebhookRunner } from './runner.js'
-export type { AttemptReport, WebhookRunnerOptions } from './runner.js'
-export type { WebhookRunner } from '../core/program.js'
+export { createWebhookDispatcher } from './dispatcher.js'
+export type { AttemptReport, DeliveryOptions, TestDeliveryResult, WebhookDispatcher, WebhookDispatcherOptions } from './dispatcher.js'
+export type { OutboxStore } from './outbox-store.js'
 export { isForbiddenAddress } from '../core/network.js'

@@ -3,21 +3,18 @@
 // process is a second program over the same storage whose answer never gets stored.
 import { describe, expect, it } from 'vitest'
 import { createAffiliateProgram, type StoragePort } from '../../src/index.js'
-import { createHandler } from '../../src/http/index.js'
+import { createHandler, type KeyedStateStore } from '../../src/http/index.js'
 import { IDEMPOTENCY_LEASE_MS, withIdempotency } from '../../src/http/idempotency.js'
 import { caller } from '../http/helpers.js'
 import type { CaseContext } from './harness.js'
 
-/** The storage as seen by a process that dies right after its request committed, before answering. */
-function diesBeforeAnswering(storage: StoragePort, died: () => void): StoragePort {
+/** The keyed state as seen by a process that dies right after its request committed, before answering. */
+function diesBeforeAnswering(state: KeyedStateStore, died: () => void): KeyedStateStore {
   return {
-    ...storage,
-    idempotency: {
-      ...storage.idempotency,
-      complete: () => {
-        died()
-        return new Promise<void>(() => {})
-      },
+    ...state,
+    settle: () => {
+      died()
+      return new Promise<void>(() => {})
     },
   }
 }
@@ -39,7 +36,7 @@ export function idempotencyCases(context: CaseContext): void {
       const { program, clock, storage } = await context.program()
       const affiliate = await program.affiliates.create({ email: 'lease@example.com' })
       const { key } = await program.keys.create({ name: 'lease' })
-      const call = caller(createHandler(program, { rateLimit: false }), key)
+      const call = caller(createHandler(program, { rateLimit: false, state: storage.keyedState }), key)
       return { program, clock, storage, affiliate, key, call }
     }
 
@@ -47,10 +44,11 @@ export function idempotencyCases(context: CaseContext): void {
       const { program, clock, storage, affiliate, key, call } = await setup()
       let died!: () => void
       const dead = new Promise<void>((resolve) => (died = resolve))
-      const doomed = await createAffiliateProgram({ storage: diesBeforeAnswering(storage, died), clock, project: program.projectId })
+      const doomed = await createAffiliateProgram({ storage, clock, project: program.projectId })
       const body = { type: 'purchase', affiliate_id: affiliate.id, base_value: 49, reference: 'ch_lease' }
       const headers = { 'idempotency-key': 'charge-ch_lease' }
-      void caller(createHandler(doomed, { rateLimit: false }), key)('POST', '/conversions', body, { headers })
+      const doomedState = diesBeforeAnswering(storage.keyedState, died)
+      void caller(createHandler(doomed, { rateLimit: false, state: doomedState }), key)('POST', '/conversions', body, { headers })
       await dead
 
       const during = await call('POST', '/conversions', body, { headers })
@@ -82,7 +80,7 @@ export function idempotencyCases(context: CaseContext): void {
       const doomed = await createAffiliateProgram({ storage: diesBeforeCommitting(storage, died), clock, project: program.projectId })
       const body = { email: 'ann@example.com' }
       const headers = { 'idempotency-key': 'create-ann' }
-      void caller(createHandler(doomed, { rateLimit: false }), key)('POST', '/affiliates', body, { headers })
+      void caller(createHandler(doomed, { rateLimit: false, state: storage.keyedState }), key)('POST', '/affiliates', body, { headers })
       await dead
 
       expect((await call('POST', '/affiliates', body, { headers })).status).toBe(409)
@@ -101,16 +99,16 @@ export function idempotencyCases(context: CaseContext): void {
       const leaseMs = 150
       const claim = () => ({ projectId: program.projectId, key: 'slow', fingerprint: 'POST /x body', now: new Date(), leaseMs })
       let calls = 0
-      const slow = withIdempotency(storage, claim(), async () => {
+      const slow = withIdempotency(storage.keyedState, claim(), async () => {
         calls += 1
         await new Promise((resolve) => setTimeout(resolve, 3 * leaseMs + 300))
         return { status: 201, body: '{"n":1}' }
       })
       await new Promise((resolve) => setTimeout(resolve, 3 * leaseMs))
-      const repeat = await withIdempotency(storage, claim(), async () => ({ status: 201, body: '{"n":2}' })).catch((error: { status?: number; message: string }) => error.message)
+      const repeat = await withIdempotency(storage.keyedState, claim(), async () => ({ status: 201, body: '{"n":2}' })).catch((error: { status?: number; message: string }) => error.message)
       expect(repeat).toMatch(/still being processed/)
       expect(await slow).toEqual({ status: 201, body: '{"n":1}', replayed: false })
-      expect(await withIdempotency(storage, claim(), async () => ({ status: 201, body: '{"n":3}' }))).toEqual({ status: 201, body: '{"n":1}', replayed: true })
+      expect(await withIdempotency(storage.keyedState, claim(), async () => ({ status: 201, body: '{"n":3}' }))).toEqual({ status: 201, body: '{"n":1}', replayed: true })
       expect(calls).toBe(1)
     })
   })

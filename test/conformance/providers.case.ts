@@ -2,7 +2,7 @@
 // balances after each step equal figures computed by hand; the same events delivered twice, and
 // shuffled, end in the identical ledger.
 import { describe, expect, it } from 'vitest'
-import type { AffiliateProgram, TestClock } from '../../src/index.js'
+import type { AffiliateProgram, StoragePort, TestClock } from '../../src/index.js'
 import { balancesOf, ledgerOf, shuffled } from '../providers/ledger.js'
 import { lemonSqueezyScenario } from '../providers/lemon-squeezy-scenario.js'
 import { paddleScenario } from '../providers/paddle-scenario.js'
@@ -27,18 +27,18 @@ function scenarioCases(context: CaseContext, scenario: ProviderScenario): void {
     }
 
     /** Delivers as the provider did: each event just after it was sent. */
-    async function deliverInOrder(program: AffiliateProgram, clock: TestClock, events: unknown[]) {
+    async function deliverInOrder(program: AffiliateProgram, storage: StoragePort, clock: TestClock, events: unknown[]) {
       for (const event of events) {
         clock.set(new Date(scenario.sentAt(event).getTime() + 1000))
-        const response = await scenario.deliver(scenario.handler(program), event, clock)
+        const response = await scenario.deliver(scenario.handler(program, storage), event, clock)
         expect(response.status, await response.clone().text()).toBe(200)
       }
     }
 
     it('scenario: balances after each step equal the hand-computed figures to the cent', async () => {
-      const { program, clock } = await setup()
+      const { program, clock, storage } = await setup()
       const { steps } = scenario
-      const step = (events: unknown[]) => deliverInOrder(program, clock, events)
+      const step = (events: unknown[]) => deliverInOrder(program, storage, clock, events)
 
       // 30% of (100.00 - 20.00 discount), tax 8.00 excluded = 24.00, credited through Bob's coupon.
       await step(steps.carol)
@@ -86,20 +86,20 @@ function scenarioCases(context: CaseContext, scenario: ProviderScenario): void {
     it('the same events delivered twice, and shuffled, end in the identical ledger', async () => {
       const events = allEvents(scenario)
       const inOrder = await setup()
-      await deliverInOrder(inOrder.program, inOrder.clock, events)
+      await deliverInOrder(inOrder.program, inOrder.storage, inOrder.clock, events)
       const expected = await ledgerOf(inOrder.program)
       expect(expected.conversions).toHaveLength(4)
 
       for (const event of events) {
-        const again = await scenario.deliver(scenario.handler(inOrder.program), event, inOrder.clock)
+        const again = await scenario.deliver(scenario.handler(inOrder.program, inOrder.storage), event, inOrder.clock)
         expect(await again.json()).toMatchObject({ duplicate: true })
       }
       expect(await ledgerOf(inOrder.program)).toEqual(expected)
 
       for (const seed of [1, 2, 3]) {
-        const { program, clock } = await setup()
+        const { program, clock, storage } = await setup()
         clock.set('2026-03-20T00:00:00Z')
-        const handler = scenario.handler(program)
+        const handler = scenario.handler(program, storage)
         for (const event of shuffled(events, seed)) expect((await scenario.deliver(handler, event, clock)).status).toBe(200)
         expect(await ledgerOf(program), `shuffle seed ${seed}`).toEqual(expected)
         const waiting = await program.providerEvents.list({ status: 'waiting', limit: 100 })

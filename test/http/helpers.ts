@@ -2,7 +2,7 @@
 // `call`, which sends a Request through the handler and parses the answer.
 import { memoryStorage } from '../../src/adapters/memory/index.js'
 import { testClock, type TestClock } from '../../src/core/clock.js'
-import { createAffiliateProgram, type AffiliateProgram, type StoragePort } from '../../src/index.js'
+import { createAffiliateProgram, createWebhookDispatcher, type AffiliateProgram, type StoragePort, type WebhookDispatcher } from '../../src/index.js'
 import type { ProjectSettingsInput } from '../../src/core/schemas.js'
 import type { Scope } from '../../src/core/types.js'
 import { afterEach, expect } from 'vitest'
@@ -56,6 +56,8 @@ export function caller(send: (request: Request) => Promise<Response>, defaultKey
 
 export interface Setup {
   program: AffiliateProgram
+  storage: StoragePort
+  dispatcher: WebhookDispatcher
   clock: TestClock
   key: string
   handler: FetchHandler
@@ -66,11 +68,15 @@ export interface Setup {
 
 export async function setup(options: { handler?: HandlerOptions; settings?: ProjectSettingsInput; storage?: StoragePort } = {}): Promise<Setup> {
   const clock = testClock('2026-03-01T00:00:00.000Z')
-  const program = await createAffiliateProgram({ storage: options.storage ?? memoryStorage(), clock, ...(options.settings ? { settings: options.settings } : {}) })
+  const storage = options.storage ?? memoryStorage()
+  const program = await createAffiliateProgram({ storage, clock, ...(options.settings ? { settings: options.settings } : {}) })
+  const dispatcher = createWebhookDispatcher({ storage, clock })
   const { key } = await program.keys.create()
-  const handler = createHandler(program, { rateLimit: { limit: 100_000 }, ...options.handler })
+  const handler = createHandler(program, { rateLimit: { limit: 100_000 }, state: storage.keyedState, webhooks: dispatcher, ...options.handler })
   return {
     program,
+    storage,
+    dispatcher,
     clock,
     key,
     handler,

@@ -23,7 +23,7 @@ export const lemonSqueezyScenario: ProviderScenario = {
   name: 'lemon-squeezy',
   // The discount code is not in the payload: the checkout passes it as custom data.
   bobCoupon: 'BOB20',
-  handler: (program) => lemonSqueezyHandler({ program, webhookSecret: LEMON_SQUEEZY_SECRET }),
+  handler: (program, storage) => lemonSqueezyHandler({ program, storage, webhookSecret: LEMON_SQUEEZY_SECRET }),
   deliver: (handler, event, clock) => deliverLemonSqueezy(handler, event, clock),
   sentAt: (event) => new Date((event as LemonSqueezyEvent<{ updated_at: string }>).data.attributes.updated_at),
   steps: {

@@ -27,7 +27,7 @@ export const paddleScenario: ProviderScenario = {
   name: 'paddle',
   // Transactions name the discount by id.
   bobCoupon: 'dsc_01bob20',
-  handler: (program) => paddleHandler({ program, webhookSecret: PADDLE_SECRET }),
+  handler: (program, storage) => paddleHandler({ program, storage, webhookSecret: PADDLE_SECRET }),
   deliver: (handler, event, clock) => deliverPaddle(handler, event, clock),
   sentAt: (event) => new Date((event as PaddleEventFixture<unknown>).occurred_at),
   steps: {

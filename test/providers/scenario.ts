@@ -3,13 +3,14 @@
 // pays 100.00 once with Bob's 20% coupon (+ 8.00 tax), Ann is paid out 24.50, half of Alice's
 // first month is refunded after that payout, Carol's payment is refunded in full.
 import type { AffiliateProgram, TestClock } from '../../src/index.js'
+import type { DomainStore } from '../../src/storage.js'
 import type { FetchHandler } from '../../src/providers/handler.js'
 
 export interface ProviderScenario {
   name: 'stripe' | 'paddle' | 'lemon-squeezy'
   /** Bob's coupon code as the provider names the discount. */
   bobCoupon: string
-  handler(program: AffiliateProgram): FetchHandler
+  handler(program: AffiliateProgram, storage: DomainStore): FetchHandler
   /** Signs the event the provider's way and posts it. */
   deliver(handler: FetchHandler, event: unknown, clock: TestClock): Promise<Response>
   /** When the provider sent the event. */

@@ -10,7 +10,7 @@ import { stripeHandler } from '../../src/providers/stripe/index.js'
 const args = JSON.parse(process.argv[2]!) as { schema: string; project: string; secret: string; body: string; header: string; times: number }
 const storage = postgresStorage({ connectionString: process.env.DATABASE_URL!, schema: args.schema, max: 10 })
 const program = await createAffiliateProgram({ storage, project: args.project })
-const handler = stripeHandler({ program, webhookSecret: args.secret })
+const handler = stripeHandler({ program, storage, webhookSecret: args.secret })
 
 const lines = createInterface({ input: process.stdin })
 const go = new Promise<void>((resolve) => lines.once('line', () => resolve()))

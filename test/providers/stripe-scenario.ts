@@ -27,7 +27,7 @@ export const stripeScenario: ProviderScenario = {
   name: 'stripe',
   // Webhooks name coupons by their Stripe id.
   bobCoupon: 'BOB20',
-  handler: (program) => stripeHandler({ program, webhookSecret: STRIPE_SECRET }),
+  handler: (program, storage) => stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET }),
   deliver: (handler, event, clock) => deliverStripe(handler, event, clock),
   sentAt: (event) => new Date((event as StripeEventFixture<unknown>).created * 1000),
   steps: {

@@ -32,7 +32,7 @@ const hang = (line: string) => {
 }
 const storage: StoragePort =
   mode === 'answer-lost'
-    ? { ...opened, idempotency: { ...opened.idempotency, complete: () => hang('committed') } }
+    ? { ...opened, keyedState: { ...opened.keyedState, settle: () => hang('committed') } }
     : mode === 'commit-lost'
       ? { ...opened, transaction: (fn) => opened.transaction(async (tx) => (await fn(tx), hang('mid-transaction'))) }
       : opened
@@ -63,7 +63,7 @@ if (mode === 'conversions') {
   )
   console.log(JSON.stringify(results.map((result) => (result.ok ? { paid: true } : { error: result.code, message: result.message }))))
 } else if (mode === 'answer-lost' || mode === 'commit-lost') {
-  const handler = createHandler(program, { rateLimit: false })
+  const handler = createHandler(program, { rateLimit: false, state: storage.keyedState })
   await handler(
     new Request('http://child.local/api/v1/conversions', {
       method: 'POST',

@@ -1,12 +1,11 @@
 // A dispatcher process for the multi-process webhook tests: postgres storage on the given schema,
-// program.webhooks.start() until a "stop" line arrives on stdin (or the parent kills it).
-// Usage: node --import tsx dispatcher-child.ts '{"schema":"...","project":"...","concurrency":16}'
+// a dispatcher started until a "stop" line arrives on stdin (or the parent kills it).
+// Usage: node --import tsx dispatcher-child.ts '{"schema":"...","concurrency":16}'
 import { postgresStorage } from '../../src/adapters/postgres/index.js'
-import { createAffiliateProgram } from '../../src/index.js'
+import { createWebhookDispatcher } from '../../src/index.js'
 
 interface Args {
   schema: string
-  project: string
   concurrency?: number
   leaseMs?: number
   timeoutMs?: number
@@ -14,19 +13,21 @@ interface Args {
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args
 const storage = postgresStorage({ connectionString: process.env.DATABASE_URL!, schema: args.schema, max: 4 })
-const program = await createAffiliateProgram({
+// Ready once the schema is up to date (the first query migrates).
+await storage.ping()
+const dispatcher = createWebhookDispatcher({
   storage,
-  project: args.project,
-  webhooks: { ...(args.leaseMs ? { leaseMs: args.leaseMs } : {}), ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}) },
+  ...(args.leaseMs ? { leaseMs: args.leaseMs } : {}),
+  ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
 })
-program.webhooks.start({ concurrency: args.concurrency ?? 16, pollIntervalMs: 25 })
+dispatcher.start({ concurrency: args.concurrency ?? 16, pollIntervalMs: 25 })
 console.log('ready')
 
 process.stdin.setEncoding('utf8')
 process.stdin.on('data', (chunk: string) => {
   if (!chunk.includes('stop')) return
   void (async () => {
-    await program.webhooks.stop()
+    await dispatcher.stop()
     await storage.close()
     console.log('stopped')
     process.exit(0)

@@ -9,7 +9,6 @@ import type {
   Coupon,
   Delivery,
   DeliveryAttempt,
-  IdempotencyRecord,
   Payout,
   Project,
   ProviderEvent,
@@ -60,7 +59,6 @@ export class MemoryState {
   attempts = new Table<DeliveryAttempt>([], { delivery: (row) => row.deliveryId })
   /** Events recorded but not yet stored as rows (see materializeOutbox). */
   fanout: Array<{ event: NewEvent; endpointIds: number[] }> = []
-  idempotency = new Map<string, IdempotencyRecord>()
   providerEvents = new Table<ProviderEvent>(
     [{ name: 'provider_event', key: (row) => `${row.projectId}|${row.provider}|${row.eventId}` }],
     {
@@ -69,7 +67,6 @@ export class MemoryState {
     },
   )
   providerLinks = new Map<string, ProviderLink>()
-  rateLimits = new Map<string, number>()
   tracking = new TrackingState()
 }
 

@@ -1,6 +1,7 @@
 // memoryStorage(): the whole storage port in process memory, for tests and prototypes.
 // One async mutex serializes transactions; an undo log rolls back a transaction that throws.
-import type { RateLimitStore, StoragePort, StorageTx } from '../../core/storage.js'
+import type { AdapterRepositories, StoragePort } from '../storage-port.js'
+import { memoryKeyedState } from './keyed-state.js'
 import { Mutex } from './mutex.js'
 import { conversionRepository } from './repositories/conversions.js'
 import {
@@ -13,18 +14,15 @@ import {
   referralRepository,
   webhookEndpointRepository,
 } from './repositories/entities.js'
-import { idempotencyRepository } from './repositories/idempotency.js'
 import { outboxRepository } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { memorySessionStore } from './repositories/sessions.js'
 import { memoryAuditLog } from './repositories/audit-log.js'
-import type { WithAuditLog } from '../../admin/audit-log.js'
-import type { WithSessionStore } from '../../web/session-store.js'
 import { MemoryState, type CurrentLog } from './state.js'
 import type { UndoLog } from './table.js'
 
-function repositories(state: MemoryState, current: CurrentLog): StorageTx {
+function repositories(state: MemoryState, current: CurrentLog): AdapterRepositories {
   // Every write records its inverse in the running transaction's log.
   const log = { push: (undo: () => void) => current.entries.push(undo) } as UndoLog
   const { outbox, materializeOutbox } = outboxRepository(state, log)
@@ -39,25 +37,24 @@ function repositories(state: MemoryState, current: CurrentLog): StorageTx {
     payouts: payoutRepository(state, log),
     webhookEndpoints: webhookEndpointRepository(state, log, materializeOutbox),
     outbox,
-    idempotency: idempotencyRepository(state, log),
     providerEvents: providerEventRepository(state, log),
     tracking: trackingRepository(state.tracking, log),
   }
 }
 
 /** Wraps every method of every repository so each root call runs as its own transaction. */
-function rootRepositories(run: <T>(fn: (tx: StorageTx) => Promise<T>) => Promise<T>): StorageTx {
+function rootRepositories(run: <T>(fn: (tx: AdapterRepositories) => Promise<T>) => Promise<T>): AdapterRepositories {
   const probe = repositories(new MemoryState(), { entries: [] })
   const root: Record<string, Record<string, unknown>> = {}
   for (const [repoName, repo] of Object.entries(probe)) {
     const wrapped: Record<string, unknown> = {}
     for (const method of Object.keys(repo)) {
       wrapped[method] = (...args: unknown[]) =>
-        run((tx) => (tx[repoName as keyof StorageTx] as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!(...args))
+        run((tx) => (tx[repoName as keyof AdapterRepositories] as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!(...args))
     }
     root[repoName] = wrapped
   }
-  return root as unknown as StorageTx
+  return root as unknown as AdapterRepositories
 }
 
 export interface MemoryStorageOptions {
@@ -69,13 +66,13 @@ export interface MemoryStorageOptions {
 }
 
 /** In-memory storage. Data lives as long as the object; nothing is written to disk. */
-export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort & WithSessionStore & WithAuditLog {
+export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
   const state = new MemoryState()
   const mutex = new Mutex(options.lockWaitTimeoutMs ?? 10_000)
   const current: CurrentLog = { entries: [] }
   const repos = repositories(state, current)
 
-  const transaction = <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> =>
+  const transaction = <T>(fn: (tx: AdapterRepositories) => Promise<T>): Promise<T> =>
     mutex.run(async () => {
       const log: UndoLog = []
       current.entries = log
@@ -89,19 +86,10 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort &
       }
     })
 
-  // decide is synchronous and transactions never touch limiter state: no lock needed.
-  const rateLimitStore: RateLimitStore = {
-    update: async (key, decide) => {
-      const { state: next, result } = decide(state.rateLimits.get(key) ?? null)
-      state.rateLimits.set(key, next)
-      return result
-    },
-  }
-
   return {
     ...rootRepositories(transaction),
     transaction,
-    rateLimitStore: () => rateLimitStore,
+    keyedState: memoryKeyedState(),
     sessions: memorySessionStore(),
     auditLog: memoryAuditLog(),
     ping: async () => {},

@@ -3,9 +3,7 @@
 // mutex serializes our transactions with every other query, and it rolls back after errors.
 // A data directory is locked for as long as the storage is open (see data-dir-lock.ts).
 import { PGlite } from '@electric-sql/pglite'
-import type { StoragePort } from '../../core/storage.js'
-import type { WithSessionStore } from '../../web/session-store.js'
-import type { WithAuditLog } from '../../admin/audit-log.js'
+import type { StoragePort } from '../storage-port.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { preparedQuery } from './prepared-statements.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
@@ -26,7 +24,7 @@ export interface PgliteStorageOptions extends SqlStorageOptions {
  * Storage in PGlite: `pgliteStorage()` in memory, `pgliteStorage({ dataDir })` persisted, or
  * `pgliteStorage({ db })` on your own instance. Tables live in `schema`; migrations run on first use.
  */
-export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort & WithSessionStore & WithAuditLog {
+export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
   const dataDir = options.db ? undefined : localDirectory(options.dataDir)
   const unlock = dataDir === undefined ? () => {} : lockDataDir(dataDir)
   let db: PGlite

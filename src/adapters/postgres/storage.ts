@@ -3,9 +3,7 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import type { Pool, PoolConfig } from 'pg'
-import type { StoragePort } from '../../core/storage.js'
-import type { WithSessionStore } from '../../web/session-store.js'
-import type { WithAuditLog } from '../../admin/audit-log.js'
+import type { StoragePort } from '../storage-port.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
 import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
 
@@ -33,7 +31,7 @@ export type PostgresStorageOptions = SqlStorageOptions & {
  * with your own `pg` Pool. Tables live in `schema`; migrations run on first use, once, even when
  * several processes start together.
  */
-export function postgresStorage(options: PostgresStorageOptions): StoragePort & WithSessionStore & WithAuditLog {
+export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   const owned = !('pool' in options)
   const pool: Pool = 'pool' in options ? options.pool : new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 } satisfies PoolConfig)
   // An idle client losing its connection must not crash the host process.

@@ -2,8 +2,8 @@
 // entry points. Migrations run on first use; root calls made inside one of this storage's
 // transactions fail loudly (they would deadlock on PGlite and see stale data on PostgreSQL).
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { RateLimitStore, StoragePort, StorageTx } from '../../core/storage.js'
-import { run } from './codec.js'
+import type { StorageTx } from '../../core/storage.js'
+import type { AdapterRepositories, StoragePort } from '../storage-port.js'
 import type { SqlClient, SqlExecutor } from './executor.js'
 import { migrate, quoteSchema, type AppliedMigration } from './migrations.js'
 import { conversionRepository } from './repositories/conversions.js'
@@ -17,13 +17,12 @@ import {
   referralRepository,
   webhookEndpointRepository,
 } from './repositories/entities.js'
-import { idempotencyRepository, outboxRepository, type EndpointCache } from './repositories/outbox.js'
+import { keyedStateStore } from './repositories/keyed-state.js'
+import { outboxRepository, type EndpointCache } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { sqlSessionStore } from './repositories/sessions.js'
 import { sqlAuditLog } from './repositories/audit-log.js'
-import type { WithAuditLog } from '../../admin/audit-log.js'
-import type { WithSessionStore } from '../../web/session-store.js'
 import { createTables, type Tables } from './tables.js'
 
 export interface SqlStorageOptions {
@@ -36,7 +35,7 @@ export interface SqlStorageOptions {
   onMigrated?: (applied: AppliedMigration[]) => void
 }
 
-function repositories(db: SqlClient, t: Tables): StorageTx {
+function repositories(db: SqlClient, t: Tables): AdapterRepositories {
   const cache: EndpointCache | null = db.inTransaction ? { endpoints: new Map() } : null
   return {
     projects: projectRepository(db, t),
@@ -49,14 +48,13 @@ function repositories(db: SqlClient, t: Tables): StorageTx {
     payouts: payoutRepository(db, t),
     webhookEndpoints: webhookEndpointRepository(db, t, cache),
     outbox: outboxRepository(db, t, cache),
-    idempotency: idempotencyRepository(db, t),
     providerEvents: providerEventRepository(db, t),
     tracking: trackingRepository(db, t.schema),
   }
 }
 
 /** Builds the storage port over an executor; `close()` closes the executor. */
-export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {}): StoragePort & WithSessionStore & WithAuditLog {
+export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {}): StoragePort {
   const schema = options.schema ?? 'affiliate_kit'
   const tables = createTables(quoteSchema(schema))
   const inTransaction = new AsyncLocalStorage<true>()
@@ -91,27 +89,10 @@ export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {
     return executor.transaction((client) => inTransaction.run(true, () => fn(repositories(client, tables), client)))
   }
 
-  const rateLimitStore: RateLimitStore = {
-    update: (key, decide) =>
-      transaction(async (_tx, client) => {
-        const table = `${tables.schema}.rate_limits`
-        // The no-op upsert creates or row-locks the key and returns its state in one statement.
-        const rows = await run(
-          client,
-          `INSERT INTO ${table} (key, state) VALUES ($1, NULL) ON CONFLICT (key) DO UPDATE SET key = excluded.key RETURNING state`,
-          [key],
-        )
-        const current = rows[0]?.state
-        const { state, result } = decide(current === null || current === undefined ? null : Number(current))
-        await run(client, `UPDATE ${table} SET state = $2 WHERE key = $1`, [key, state])
-        return result
-      }),
-  }
-
   return {
     ...repositories(rootClient, tables),
     transaction: (fn) => transaction((tx) => fn(tx)),
-    rateLimitStore: () => rateLimitStore,
+    keyedState: keyedStateStore(rootClient, tables),
     sessions: sqlSessionStore(rootClient, tables.schema),
     auditLog: sqlAuditLog(rootClient, tables.schema),
     ping: async () => {

@@ -16,6 +16,7 @@ const ALTERNATIVE_CODES: Record<HttpErrorCode, string> = {
   unsupported_media_type: 'unsupported_media_type',
   rate_limit_exceeded: 'rate_limit_exceeded',
   server_error: 'server_error',
+  not_implemented: 'not_implemented',
 }
 
 export function alternativeError(info: ErrorInfo): unknown {

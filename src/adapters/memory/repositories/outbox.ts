@@ -1,11 +1,11 @@
 // The in-memory outbox: events noted at record time, turned into event and delivery rows by the
 // first outbox read; claims with leases, attempts, manual requeue, test deliveries.
-import type { OutboxRepository } from '../../../core/storage.js'
+import type { AdapterOutbox } from '../../storage-port.js'
 import type { Delivery } from '../../../core/types.js'
 import { eventRow, found, inProject, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
 
-export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: OutboxRepository; materializeOutbox: () => void } {
+export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: AdapterOutbox; materializeOutbox: () => void } {
   /** Stores the noted events and one pending delivery per endpoint each (see enqueue). */
   const materializeOutbox = () => {
     if (state.fanout.length === 0) return
@@ -37,7 +37,7 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ou
     }
   }
 
-  const outbox: OutboxRepository = {
+  const outbox: AdapterOutbox = {
     // Recording only notes the event and its endpoints; rows (and the serialized body) are made
     // by the first outbox read, in event order, so a create pays little for its webhooks.
     async enqueue(event) {

@@ -1,7 +1,6 @@
-// The webhook outbox (events, deliveries with leases claimed FOR UPDATE SKIP LOCKED, attempts)
-// and the idempotency-key store.
-import type { ClaimedDelivery, IdempotencyRepository, OutboxRepository } from '../../../core/storage.js'
-import type { IdempotencyRecord } from '../../../core/types.js'
+// The webhook outbox (events, deliveries with leases claimed FOR UPDATE SKIP LOCKED, attempts).
+import type { ClaimedDelivery } from '../../../webhooks/outbox-store.js'
+import type { AdapterOutbox } from '../../storage-port.js'
 import { atomic, decode, run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
@@ -11,7 +10,7 @@ export interface EndpointCache {
   endpoints: Map<string, Array<{ id: number; events: string[] }>>
 }
 
-export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache | null): OutboxRepository {
+export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache | null): AdapterOutbox {
   const deliveries = t.deliveries
   return {
     async enqueue(event) {
@@ -156,72 +155,6 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache 
         [],
       )
       return Number(rows[0]!.backlog)
-    },
-  }
-}
-
-export function idempotencyRepository(db: SqlClient, t: Tables): IdempotencyRepository {
-  const table = `${t.schema}.idempotency_keys`
-  const read = (row: SqlRow): IdempotencyRecord => ({
-    projectId: String(row.project_id),
-    key: String(row.key),
-    fingerprint: String(row.fingerprint),
-    response: row.response_status === null ? null : { status: Number(row.response_status), body: String(row.response_body) },
-    createdAt: new Date(row.created_at as Date),
-    // Claims stored before leases existed have none: they count as expired.
-    leaseUntil: new Date((row.lease_until ?? row.created_at) as Date),
-    expiresAt: new Date(row.expires_at as Date),
-  })
-  return {
-    async claim(record) {
-      const params = [
-        record.projectId,
-        record.key,
-        record.fingerprint,
-        record.response?.status ?? null,
-        record.response?.body ?? null,
-        record.createdAt,
-        record.leaseUntil,
-        record.expiresAt,
-      ]
-      for (let attempt = 0; attempt < 5; attempt += 1) {
-        // Takes the key when free, expired, or left unanswered by a claim of the same request
-        // whose lease ran out; a standing record makes the upsert write nothing.
-        const claimed = await run(
-          db,
-          `INSERT INTO ${table} (project_id, key, fingerprint, response_status, response_body, created_at, lease_until, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           ON CONFLICT (project_id, key) DO UPDATE SET fingerprint = excluded.fingerprint,
-             response_status = excluded.response_status, response_body = excluded.response_body,
-             created_at = excluded.created_at, lease_until = excluded.lease_until, expires_at = excluded.expires_at
-           WHERE ${table}.expires_at <= excluded.created_at
-             OR (${table}.response_status IS NULL AND ${table}.fingerprint = excluded.fingerprint
-                 AND coalesce(${table}.lease_until, ${table}.created_at) <= excluded.created_at)
-           RETURNING key`,
-          params,
-        )
-        if (claimed.length > 0) return null
-        const live = await run(db, `SELECT * FROM ${table} WHERE project_id = $1 AND key = $2`, [record.projectId, record.key])
-        if (live[0]) return read(live[0])
-      }
-      throw new Error('idempotency.claim: the key kept changing; try again')
-    },
-    async renew(projectId, key, claimedAt, leaseUntil) {
-      await run(
-        db,
-        `UPDATE ${table} SET lease_until = $4 WHERE project_id = $1 AND key = $2 AND created_at = $3 AND response_status IS NULL`,
-        [projectId, key, claimedAt, leaseUntil],
-      )
-    },
-    async complete(projectId, key, claimedAt, response) {
-      await run(
-        db,
-        `UPDATE ${table} SET response_status = $4, response_body = $5 WHERE project_id = $1 AND key = $2 AND created_at = $3`,
-        [projectId, key, claimedAt, response.status, response.body],
-      )
-    },
-    async release(projectId, key, claimedAt) {
-      await run(db, `DELETE FROM ${table} WHERE project_id = $1 AND key = $2 AND created_at = $3`, [projectId, key, claimedAt])
     },
   }
 }

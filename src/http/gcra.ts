@@ -1,5 +1,5 @@
 // GCRA (generic cell rate algorithm): a smooth limit of `limit` requests per window with no
-// double burst at window edges. Pure, so every RateLimitStore shares the same arithmetic.
+// double burst at window edges. Pure, so every keyed-state store shares the same arithmetic.
 
 export interface RateLimitDecision {
   allowed: boolean

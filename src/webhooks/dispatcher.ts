@@ -1,15 +1,21 @@
-// The webhook dispatcher behind program.webhooks.start/stop/dispatch/test: claims due deliveries
+// createWebhookDispatcher: a peer of the program over the same storage. Claims due deliveries
 // from the outbox (leases, so several processes can share a Postgres), signs, POSTs, records every
-// attempt and schedules retries (docs/webhooks.md "Delivery and retries"). One runner serves every project of a storage.
-import type { AffiliateProgram, TestDeliveryResult, WebhookRunner } from '../core/program.js'
-import type { ClaimedDelivery } from '../core/storage.js'
-import type { DeliveryStatus, EventType, ProjectSettings } from '../core/types.js'
+// attempt and schedules retries (docs/webhooks.md "Delivery and retries"); sends test deliveries.
+// One dispatcher serves every project of a storage.
+import { systemClock, type Clock } from '../core/clock.js'
 import { NotFoundError } from '../core/errors.js'
+import { eventType as eventTypeSchema, id as idSchema, validate } from '../core/schemas.js'
+import type { DeliveryStatus, EventType, ProjectSettings } from '../core/types.js'
+import { observedDispatcherOptions } from '../ops/delivery-log.js'
+import type { Logger } from '../ops/logger.js'
+import type { Metrics } from '../ops/metrics.js'
 import { deliveryHeaders } from './headers.js'
+import type { ClaimedDelivery, OutboxStore } from './outbox-store.js'
 import { sampleEvent } from './samples.js'
 import { createTransport, type SendResult, type TransportOptions } from './transport.js'
 
-export interface WebhookRunnerOptions extends TransportOptions {
+/** How deliveries are sent: the tuning shared by every dispatcher. */
+export interface DeliveryOptions extends TransportOptions {
   /** Header prefix. @default 'X-Service' */
   headerPrefix?: string
   /** @default 'Service-Webhooks/1.0' */
@@ -27,6 +33,40 @@ export interface WebhookRunnerOptions extends TransportOptions {
   onError?: (error: unknown) => void
   /** Called after every recorded attempt (for logs and metrics); what it throws goes to onError. */
   onAttempt?: (report: AttemptReport) => void
+}
+
+export interface WebhookDispatcherOptions extends DeliveryOptions {
+  /** The storage the program writes to (any adapter); the dispatcher uses its outbox store. */
+  storage: OutboxStore
+  /** @default the system clock */
+  clock?: Clock
+  /** Receives failed deliveries and dispatcher errors. @default none (errors go to console.error) */
+  logger?: Logger
+  /** Counts delivery attempts by outcome (share it with createHandler's `metrics`). @default none */
+  metrics?: Metrics
+}
+
+/** Delivers due webhook deliveries of every project of its storage. */
+export interface WebhookDispatcher {
+  /** Keeps dispatching in the background until stop(). */
+  start(options?: { concurrency?: number; pollIntervalMs?: number }): void
+  /** Stops claiming and waits for in-flight sends to finish. */
+  stop(): Promise<void>
+  /** One pass: claims and sends every due delivery once; resolves with how many were attempted. */
+  dispatch(): Promise<number>
+  /**
+   * Sends generated sample data of `eventType` to one endpoint of the project now, outside the
+   * schedule, and records it in the delivery log. NotFoundError when the endpoint is not the project's.
+   */
+  sendTest(projectId: string, endpointId: number, eventType: EventType): Promise<TestDeliveryResult>
+}
+
+export interface TestDeliveryResult {
+  success: boolean
+  /** The receiver's HTTP status; 0 when no answer came. */
+  status: number
+  /** The receiver's response text (truncated), or the error when no answer came. */
+  response: string
 }
 
 /** One recorded delivery attempt, as onAttempt receives it. */
@@ -51,22 +91,30 @@ const DEFAULT_DELAYS = [5, 300, 1800]
 /** Retry-After is honoured up to this many seconds (a day). */
 const MAX_RETRY_AFTER_MS = 86_400_000
 
-export function createWebhookRunner(program: AffiliateProgram, options: WebhookRunnerOptions = {}): WebhookRunner {
+/** Settings per project, read once per batch of claimed deliveries (null: the project is gone). */
+type SettingsOf = (projectId: string) => Promise<ProjectSettings | null>
+
+export function createWebhookDispatcher(dispatcherOptions: WebhookDispatcherOptions): WebhookDispatcher {
+  const { storage, clock = systemClock, logger, metrics, ...delivery } = dispatcherOptions
+  const options = observedDispatcherOptions(delivery, logger, metrics)
   const headerOptions = { headerPrefix: options.headerPrefix ?? 'X-Service', userAgent: options.userAgent ?? 'Service-Webhooks/1.0' }
   const leaseMs = options.leaseMs ?? 60_000
   const jitter = options.jitter ?? 0.2
   const defaultConcurrency = options.concurrency ?? 16
   const transport = createTransport(options)
   const onError = options.onError ?? ((error: unknown) => console.error('affiliate-kit webhooks:', error))
-  const { storage, clock } = program
 
-  async function settingsOf(projectId: string): Promise<ProjectSettings | null> {
-    try {
-      return (await program.projects.get(projectId)).settings
-    } catch (error) {
-      // A storage failure is not "no project": let it surface; the lease brings the delivery back.
-      if (error instanceof NotFoundError) return null
-      throw error
+  /** A fresh memo of project settings: a batch reads each project once, the next batch anew. */
+  function settingsMemo(): SettingsOf {
+    const read = new Map<string, Promise<ProjectSettings | null>>()
+    return (projectId) => {
+      let settings = read.get(projectId)
+      if (!settings) {
+        // A storage failure is not "no project": it surfaces; the lease brings the delivery back.
+        settings = storage.projects.get(projectId).then((project) => project?.settings ?? null)
+        read.set(projectId, settings)
+      }
+      return settings
     }
   }
 
@@ -78,7 +126,7 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
   }
 
   /** Sends one claimed delivery and records the attempt. `final`: no automatic retry (test sends). */
-  async function deliver(claimed: ClaimedDelivery, final = false): Promise<SendResult> {
+  async function deliver(claimed: ClaimedDelivery, settingsOf: SettingsOf, final = false): Promise<SendResult> {
     const { delivery, event, endpoint } = claimed
     const settings = await settingsOf(delivery.projectId)
     const now = clock.now()
@@ -137,9 +185,10 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
       }
       const claimed = await storage.outbox.claim({ now: clock.now(), limit: free, leaseMs })
       if (claimed.length === 0) break
+      const settingsOf = settingsMemo()
       for (const item of claimed) {
         sent++
-        const sending: Promise<unknown> = deliver(item)
+        const sending: Promise<unknown> = deliver(item, settingsOf)
           .catch(onError)
           .finally(() => inFlight.delete(sending))
         inFlight.add(sending)
@@ -198,7 +247,8 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
         if (claimed.length === 0) break
         const fresh = claimed.filter((item) => !seen.has(item.delivery.id)).length
         for (const item of claimed) seen.add(item.delivery.id)
-        await Promise.all(claimed.map((item) => deliver(item)))
+        const settingsOf = settingsMemo()
+        await Promise.all(claimed.map((item) => deliver(item, settingsOf)))
         sent += claimed.length
         if (fresh === 0) break
       }
@@ -206,15 +256,18 @@ export function createWebhookRunner(program: AffiliateProgram, options: WebhookR
     },
 
     async sendTest(projectId: string, endpointId: number, eventType: EventType): Promise<TestDeliveryResult> {
-      const settings = (await program.projects.get(projectId)).settings
+      const type = validate(eventTypeSchema, eventType, 'eventType')
+      const webhookId = validate(idSchema, endpointId, 'webhookId')
+      const project = await storage.projects.get(projectId)
+      if (!project) throw new NotFoundError('project not found', 'projectId')
       const now = clock.now()
       const claimed = await storage.outbox.insertTestDelivery({
-        event: sampleEvent(projectId, eventType, now, settings.currency),
-        endpointId,
+        event: sampleEvent(projectId, type, now, project.settings.currency),
+        endpointId: webhookId,
         leaseUntil: new Date(now.getTime() + leaseMs),
       })
       if (!claimed) throw new NotFoundError('webhook endpoint not found', 'webhookId')
-      const result = await deliver(claimed, true)
+      const result = await deliver(claimed, async () => project.settings, true)
       const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300
       return { success, status: result.statusCode ?? 0, response: result.excerpt ?? result.error ?? '' }
     },

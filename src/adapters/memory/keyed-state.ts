@@ -1,0 +1,46 @@
+// The keyed-state store in process memory: Idempotency-Key claims and rate-limiter numbers in
+// two Maps. Calls never wait for a storage transaction: every operation is synchronous inside.
+import type { KeyClaim, KeyedStateStore } from '../../http/keyed-state.js'
+
+/** Whether `claim` may take the key of `existing` (see KeyedStateStore.claim). */
+const keyFree = (existing: KeyClaim, claim: KeyClaim): boolean =>
+  existing.expiresAt <= claim.createdAt ||
+  (existing.response === null && existing.fingerprint === claim.fingerprint && existing.leaseUntil <= claim.createdAt)
+
+export function memoryKeyedState(): KeyedStateStore {
+  const claims = new Map<string, KeyClaim>()
+  const numbers = new Map<string, number>()
+
+  /** The claim of the key when it is still the one taken at `claimedAt`. */
+  const ownClaim = (projectId: string, key: string, claimedAt: Date): KeyClaim | undefined => {
+    const existing = claims.get(`${projectId}|${key}`)
+    return existing?.createdAt.getTime() === claimedAt.getTime() ? existing : undefined
+  }
+
+  return {
+    async claim(claim) {
+      const mapKey = `${claim.projectId}|${claim.key}`
+      const existing = claims.get(mapKey)
+      if (existing && !keyFree(existing, claim)) return { ...existing }
+      claims.set(mapKey, { ...claim })
+      return null
+    },
+    async renew(projectId, key, claimedAt, leaseUntil) {
+      const existing = ownClaim(projectId, key, claimedAt)
+      if (existing?.response === null) existing.leaseUntil = leaseUntil
+    },
+    async settle(projectId, key, claimedAt, response) {
+      const existing = ownClaim(projectId, key, claimedAt)
+      if (existing) existing.response = response
+    },
+    async release(projectId, key, claimedAt) {
+      if (ownClaim(projectId, key, claimedAt)) claims.delete(`${projectId}|${key}`)
+    },
+    // decide is synchronous: nothing can run between the read and the write.
+    async update(key, decide) {
+      const { state, result } = decide(numbers.get(key) ?? null)
+      numbers.set(key, state)
+      return result
+    },
+  }
+}

@@ -1,0 +1,17 @@
+// What every storage adapter returns: one object implementing the ports, each defined by the side
+// that uses it. The core's domain store, the webhook dispatcher's outbox store, HTTP's keyed-state
+// store (as `keyedState`), the browser pages' session store (as `sessions`) and the admin
+// console's audit log (as `auditLog`).
+import type { DomainStore, OutboxRepository, StorageTx } from '../core/storage.js'
+import type { KeyedStateStore } from '../http/keyed-state.js'
+import type { DeliveryQueue, OutboxStore } from '../webhooks/outbox-store.js'
+import type { WithSessionStore } from '../web/session-store.js'
+import type { WithAuditLog } from '../admin/audit-log.js'
+
+export type StoragePort = DomainStore & OutboxStore & { keyedState: KeyedStateStore } & WithSessionStore & WithAuditLog
+
+/** An adapter's outbox: the core's part and the dispatcher's. */
+export type AdapterOutbox = OutboxRepository & DeliveryQueue
+
+/** An adapter's repositories: the transaction's, with the whole outbox. */
+export type AdapterRepositories = StorageTx & { outbox: AdapterOutbox }
