@@ -1,8 +1,9 @@
 // affiliate-kit/storage: what a storage adapter implements and stores. StoragePort, the one
-// object an adapter returns, joins three ports: the core's domain store (DomainStore, StorageTx
-// and one repository interface per entity), the webhook dispatcher's outbox store, and HTTP's
-// keyed-state store; UniqueViolation for unique-index conflicts, and the records the repositories
-// hold. An app needs none of it beyond the root's StoragePort.
+// object an adapter returns, joins the ports, each defined by the side that uses it: the core's
+// domain store (DomainStore, StorageTx and one repository interface per entity), the webhook
+// dispatcher's outbox store, HTTP's keyed-state store, the browser pages' session store and the
+// admin console's audit log; UniqueViolation for unique-index conflicts, and the records the
+// repositories hold. An app needs none of it beyond the root's StoragePort.
 export { UniqueViolation } from './core/storage.js'
 export type * from './core/storage.js'
 export type * from './core/types.js'

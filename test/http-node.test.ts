@@ -86,3 +86,15 @@ test("createHandler's result carries fetch and node: node serves node:http direc
   const fetchOnly = await serve({ fetch: handler.fetch })
   expect((await fetch(`${fetchOnly}/api/v1/affiliates/node%40example.com`, { headers })).status).toBe(200)
 })
+
+test('a fetch handler answering with several Set-Cookie headers gets every one of them through', async () => {
+  const origin = await serve(async () => {
+    const headers = new Headers({ 'content-type': 'text/plain' })
+    headers.append('set-cookie', 'a=1; Path=/; HttpOnly')
+    headers.append('set-cookie', 'b=2; Path=/; Max-Age=0')
+    return new Response('ok', { headers })
+  })
+  const response = await fetch(origin)
+  expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/; HttpOnly', 'b=2; Path=/; Max-Age=0'])
+  expect(await response.text()).toBe('ok')
+})

@@ -143,6 +143,7 @@ describe('affiliate portal in Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.waitForURL(`${base}/portal/sign-in?signed_out=1`)
     expect(await page.getByText('You are signed out').count()).toBe(1)
+    expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, 'portal-signed-out')
     await page.goto(`${base}/portal/`)
     expect(page.url()).toBe(`${base}/portal/sign-in`)

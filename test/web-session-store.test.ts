@@ -2,30 +2,18 @@
 // revocation, single-use sign-in tokens (also when two redeem at once), digests only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pg from 'pg'
-import { memoryStorage } from '../src/adapters/memory/index.js'
-import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { testClock } from '../src/index.js'
 import type { StoragePort } from '../src/index.js'
 import type { WithSessionStore } from '../src/web/session-store.js'
 import { webSessions } from '../src/web/sessions.js'
-import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
+import { STORAGES } from './http/storages.js'
+import { DATABASE_URL } from './sql/pg-schema.js'
 
 type Storage = StoragePort & WithSessionStore
-const adapters: Array<{ name: string; skip?: string; make: () => { storage: Storage; schema?: string; cleanup: () => Promise<void> } }> = [
-  { name: 'memory', make: () => ({ storage: memoryStorage(), cleanup: async () => {} }) },
-  {
-    name: 'pglite',
-    make: () => {
-      const storage = pgliteStorage()
-      return { storage, cleanup: () => storage.close() }
-    },
-  },
-  { name: 'postgres', ...(DATABASE_URL ? {} : { skip: NO_DATABASE_REASON }), make: () => freshPostgresStorage() },
-]
 
 const PROJECT = 'proj_sessions'
 
-for (const adapter of adapters) {
+for (const adapter of STORAGES) {
   const suite = adapter.skip ? describe.skip : describe
   suite(`session store: ${adapter.name}${adapter.skip ? ` (skipped: ${adapter.skip})` : ''}`, () => {
     let storage: Storage

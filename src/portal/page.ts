@@ -6,7 +6,6 @@ import type { PortalPaths } from './paths.js'
 import type { PortalProgram } from './program.js'
 
 export interface SignedInRequest {
-  request: Request
   url: URL
   program: PortalProgram
   affiliate: AffiliateView

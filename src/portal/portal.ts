@@ -11,7 +11,8 @@ import { FormError, readForm } from '../web/forms.js'
 import { html, type Html } from '../web/html.js'
 import { frame, type NavItem } from '../web/layout.js'
 import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
-import { csrfTokenFor, csrfTokenMatches, isSecretShaped, newSecret } from '../web/secrets.js'
+import { preSessionCsrf } from '../web/pre-session.js'
+import { csrfTokenFor, csrfTokenMatches, isSecretShaped } from '../web/secrets.js'
 import type { SessionStore, WithSessionStore } from '../web/session-store.js'
 import { webSessions, type SessionPolicy } from '../web/sessions.js'
 import { STYLESHEET } from '../web/stylesheet.js'
@@ -72,7 +73,7 @@ export interface Portal {
 }
 
 const SESSION_COOKIE = 'ak_portal'
-const PRE_SESSION_COOKIE = 'ak_portal_pre'
+const preSession = preSessionCsrf('ak_portal_pre')
 
 function normalizeBase(basePath: string | undefined): string {
   const base = (basePath ?? '/portal').replace(/\/+$/, '')
@@ -139,25 +140,16 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
     return { url: `${publicUrl ?? ''}${paths.signIn}?token=${token}`, expiresAt, affiliate }
   }
 
-  /** The pre-session secret of the sign-in forms, made (and set as a cookie) when absent. */
-  function preSession(request: Request, url: URL): { secret: string; cookies: string[] } {
-    const existing = readCookie(request, PRE_SESSION_COOKIE)
-    if (isSecretShaped(existing)) return { secret: existing, cookies: [] }
-    const secret = newSecret()
-    return { secret, cookies: [cookieHeader(PRE_SESSION_COOKIE, secret, cookieScope(url), 3600)] }
-  }
-
   function signedOut(request: Request, url: URL, state: Parameters<typeof signInPage>[1], status = 200, cookies: string[] = []): Response {
-    const pre = preSession(request, url)
-    const body = signInPage({ paths, csrf: csrfTokenFor(pre.secret), emailForm }, state)
+    const pre = preSession.issue(request, cookieScope(url))
+    const body = signInPage({ paths, csrf: pre.csrf, emailForm }, state)
     return page('Sign in', body, status, { cookies: [...cookies, ...pre.cookies] })
   }
 
   async function signIn(request: Request, url: URL): Promise<Response> {
     const form = await readForm(request)
     const token = form.get('token') ?? undefined
-    const pre = readCookie(request, PRE_SESSION_COOKIE)
-    if (!isSecretShaped(pre) || !csrfTokenMatches(pre, form.get('csrf'))) {
+    if (!preSession.verify(request, form)) {
       return signedOut(request, url, { ...(isSecretShaped(token) ? { token } : {}), error: FORM_EXPIRED }, 403)
     }
     const record = await sessions.redeemSignInToken(token ?? null)
@@ -168,14 +160,13 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
     const scope = cookieScope(url)
     return redirectResponse(paths.overview, {
       security,
-      cookies: [cookieHeader(SESSION_COOKIE, id, scope, options.session?.absoluteTimeoutSeconds ?? 43_200), cookieHeader(PRE_SESSION_COOKIE, '', scope, 0)],
+      cookies: [cookieHeader(SESSION_COOKIE, id, scope, options.session?.absoluteTimeoutSeconds ?? 43_200), preSession.clear(scope)],
     })
   }
 
   async function requestLink(request: Request, url: URL): Promise<Response> {
     const form = await readForm(request)
-    const pre = readCookie(request, PRE_SESSION_COOKIE)
-    if (!isSecretShaped(pre) || !csrfTokenMatches(pre, form.get('csrf'))) return signedOut(request, url, { error: FORM_EXPIRED }, 403)
+    if (!preSession.verify(request, form)) return signedOut(request, url, { error: FORM_EXPIRED }, 403)
     const email = (form.get('email') ?? '').trim()
     try {
       const { url: link, expiresAt, affiliate } = await issueLink(email)
@@ -207,7 +198,7 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
       return signedOut(request, url, { message: SESSION_ENDED }, 401, cookies)
     }
     const csrf = csrfTokenFor(sessionId!)
-    const context: SignedInRequest = { request, url, program, affiliate, paths, csrf, referralLink: referralLinkOf(affiliate, url) }
+    const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(affiliate, url) }
     let result: PageResult
     if (request.method === 'POST') {
       const form = await readForm(request)

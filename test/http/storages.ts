@@ -3,13 +3,15 @@
 import { memoryStorage } from '../../src/adapters/memory/index.js'
 import { pgliteStorage } from '../../src/adapters/pglite/index.js'
 import type { StoragePort } from '../../src/index.js'
+import type { WithSessionStore } from '../../src/web/session-store.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from '../sql/pg-schema.js'
 
 export interface StorageUnderTest {
   name: string
   /** Set when the storage cannot run here. */
   skip?: string
-  make(): { storage: StoragePort; cleanup: () => Promise<void> }
+  /** `schema`: PostgreSQL's fresh schema, for raw SQL checks. */
+  make(): { storage: StoragePort & WithSessionStore; schema?: string; cleanup: () => Promise<void> }
 }
 
 export const STORAGES: StorageUnderTest[] = [

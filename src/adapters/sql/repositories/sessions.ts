@@ -5,19 +5,6 @@ import type { SqlClient, SqlRow } from '../executor.js'
 
 const date = (value: unknown) => (value instanceof Date ? value : new Date(String(value)))
 
-function sessionOf(row: SqlRow): WebSessionRecord {
-  return {
-    digest: String(row.digest),
-    audience: row.audience as SessionAudience,
-    projectId: String(row.project_id),
-    subject: String(row.subject),
-    createdAt: date(row.created_at),
-    lastSeenAt: date(row.last_seen_at),
-    idleExpiresAt: date(row.idle_expires_at),
-    expiresAt: date(row.expires_at),
-  }
-}
-
 function tokenOf(row: SqlRow): SignInTokenRecord {
   return {
     digest: String(row.digest),
@@ -28,6 +15,8 @@ function tokenOf(row: SqlRow): SignInTokenRecord {
     expiresAt: date(row.expires_at),
   }
 }
+
+const sessionOf = (row: SqlRow): WebSessionRecord => ({ ...tokenOf(row), lastSeenAt: date(row.last_seen_at), idleExpiresAt: date(row.idle_expires_at) })
 
 /** `schema` is the quoted schema name. */
 export function sqlSessionStore(db: SqlClient, schema: string): SessionStore {
