@@ -45,7 +45,7 @@ describe.skipIf(!DATABASE_URL)(`batch payout racing a refund on PostgreSQL${DATA
   it('keeps the batch all-or-nothing and the identities intact, round after round', async () => {
     const outcomes = new Set<string>()
     for (let round = 0; round < 12; round += 1) {
-      const members = []
+      const members: Array<{ id: number; refundable: number }> = []
       for (const name of ['ann', 'bob', 'cy']) {
         const affiliate = await payer.affiliates.create({ email: `${name}-${round}@example.com` })
         const first = await payer.conversions.create({ type: 'purchase', affiliateId: affiliate.id, email: `a-${name}-${round}@example.com`, baseValue: 49, reference: `${name}-${round}-1` })
@@ -53,7 +53,7 @@ describe.skipIf(!DATABASE_URL)(`batch payout racing a refund on PostgreSQL${DATA
         members.push({ id: affiliate.id, refundable: first.conversion.id })
       }
       clock.advance({ days: 31 })
-      const batch = []
+      const batch: Array<{ affiliateId: number; amount: string; method: 'paypal' }> = []
       for (const member of members) batch.push({ affiliateId: member.id, amount: (await payer.affiliates.get(member.id)).earnings.eligible, method: 'paypal' as const })
       const refunded = members[round % 3]!.refundable
       // Alternate which side starts first, so both orders and their overlaps happen.
