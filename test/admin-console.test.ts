@@ -70,7 +70,8 @@ describe('admin console actions', () => {
     const agent = await signedInAgent(fixture)
     const other = await signedInAgent(fixture)
     const otherToken = await other.csrfOf('/admin/keys')
-    for (const fields of [{ status: 'active' }, { status: 'active', csrf: '' }, { status: 'active', csrf: otherToken }]) {
+    const attempts: Array<Record<string, string>> = [{ status: 'active' }, { status: 'active', csrf: '' }, { status: 'active', csrf: otherToken }]
+    for (const fields of attempts) {
       const response = await agent.post(`/admin/affiliates/${pending.id}/status`, fields)
       expect(response.status).toBe(403)
       expect(await response.text()).toContain('expired')

@@ -1,10 +1,10 @@
-// Admin console test helpers: a program on memory storage with a test clock, its console and
-// portal, an admin key, and affiliates owed money; sign-in through the console's form.
-import { memoryStorage } from '../../src/adapters/memory/index.js'
+// Admin console test helpers: the portal fixture (a program on memory storage with a test clock,
+// its portal) plus the console and an admin key; affiliates owed money; sign-in through the form.
+import type { memoryStorage } from '../../src/adapters/memory/index.js'
 import { createAdminConsole, type AdminConsole, type AdminConsoleOptions } from '../../src/admin/index.js'
-import { createAffiliateProgram, testClock, type AffiliateProgram, type TestClock } from '../../src/index.js'
-import { createPortal, type Portal } from '../../src/portal/index.js'
-import { Agent } from '../portal/helpers.js'
+import type { AffiliateProgram, TestClock } from '../../src/index.js'
+import type { Portal } from '../../src/portal/index.js'
+import { Agent, portalFixture } from '../portal/helpers.js'
 
 export interface AdminFixture {
   program: AffiliateProgram
@@ -17,15 +17,8 @@ export interface AdminFixture {
 }
 
 export async function adminFixture(options: Partial<AdminConsoleOptions> = {}): Promise<AdminFixture> {
-  const clock = testClock('2026-02-01T00:00:00Z')
-  const storage = memoryStorage()
-  const program = await createAffiliateProgram({
-    storage,
-    clock,
-    settings: { currency: 'USD', holdPeriodDays: 30, commission: { purchase: { type: 'percentage', rate: 30 } } },
-  })
+  const { program, portal, clock, storage } = await portalFixture()
   const admin = createAdminConsole(program, { sessions: storage, auditLog: storage, ...options })
-  const portal = createPortal(program, { sessions: storage })
   const { key } = await program.keys.create({ name: 'Owner', scopes: ['*'] })
   return { program, admin, portal, clock, storage, adminKey: key }
 }
