@@ -61,6 +61,12 @@ describe('affiliate-kit serve', () => {
     [{ commission: { purchase: { type: 'percentage', rate: 130 } } }, /"commission.purchase.rate"/],
     [{ webhooks: [{ url: 'not a url', events: ['referral_converted'] }] }, /"webhooks.0.url"/],
     [{ shape: 'round' }, /"shape" must be primary or alternative/],
+    [{ tracking: { allowedOrigins: [] } }, /"tracking.landingUrl"/],
+    [{ tracking: { landingUrl: 'ftp://shop.example/' } }, /"tracking.landingUrl" must be an http or https URL/],
+    [{ tracking: { landingUrl: 'https://shop.example/', allowedOrigins: ['https://blog.example/path'] } }, /"tracking.allowedOrigins.0" must be an origin/],
+    [{ tracking: { landingUrl: 'https://shop.example/', cookie: 1 } }, /unknown field "tracking.cookie"/],
+    [{ attribution: { model: 'middle_click' } }, /"attribution.model" must be first_click or last_click/],
+    [{ timeZone: 'Mars/Olympus' }, /"timeZone" must be an IANA time zone/],
   ])('refuses to start with a bad config %j, naming the key', async (config, message) => {
     const dir = tempDir()
     writeFileSync(join(dir, 'config.json'), JSON.stringify(config))

@@ -44,7 +44,8 @@ async function ensureApiKey(program: AffiliateProgram, apiKey: string | undefine
     logger.info('API key from AFFILIATE_KIT_API_KEY is active')
     return
   }
-  const keys = (await program.keys.list()).filter((key) => key.revokedAt === null)
+  // Publishable keys (rgp_) open no API route: only secret keys count here.
+  const keys = (await program.keys.list()).filter((key) => key.revokedAt === null && !key.prefix.startsWith('rgp_'))
   if (keys.length > 0) {
     logger.info(`API keys: ${keys.length} active (prefixes ${keys.map((key) => key.prefix).join(', ')}); create another with "affiliate-kit keys create"`)
     return

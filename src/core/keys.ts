@@ -20,8 +20,8 @@ export interface VerifiedKey {
   projectId: string
   keyId: number
   scopes: Scope[]
-  /** A publishable key (`rgp_`): it may only record clicks and signups from the browser. */
-  publishable: boolean
+  /** Set on a publishable key (`rgp_`): it may only record clicks and signups from the browser. */
+  publishable?: true
 }
 
 const SECRET_KEY = /^rgk_[0-9A-Za-z]{20,64}$/
@@ -70,7 +70,8 @@ export function keyVerifier(storage: DomainStore): KeyVerifier {
     // Found by the SHA-256 digest of the key: the lookup's timing says nothing usable about the key.
     const record = await storage.apiKeys.findByHash(digestOf(key))
     if (!record || record.revokedAt) return null
-    return { projectId: record.projectId, keyId: record.id, scopes: publishable ? [] : record.scopes, publishable }
+    if (publishable) return { projectId: record.projectId, keyId: record.id, scopes: [], publishable: true }
+    return { projectId: record.projectId, keyId: record.id, scopes: record.scopes }
   }
 }
 
