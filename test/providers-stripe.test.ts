@@ -168,6 +168,6 @@ describe('stripe handler: one record per event', () => {
       expect(await snapshot(program)).toBe(before)
       expect((await program.providerEvents.list()).items.map((event) => [event.reference, event.status])).toEqual([['in_Gus1', 'waiting']])
       await program.close()
-    })
+    }, 120_000)
   }
 })
