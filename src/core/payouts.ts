@@ -6,7 +6,7 @@ import type { ProjectContext } from './context.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { payoutCreated } from './events.js'
 import { computeBalances } from './ledger.js'
-import { formatMoney, minorDigits, parseMoney } from './money.js'
+import { Currency } from './money.js'
 import { createPayoutInput, listPayoutsInput, validate, type CreatePayoutInput, type ListPayoutsInput } from './schemas.js'
 import { payoutView, type PayoutView } from './views.js'
 
@@ -20,8 +20,8 @@ export function payoutsService(ctx: ProjectContext) {
         throw new ValidationError('affiliateId', (name) => `${name('affiliateId')} or ${name('affiliateEmail')} is required`)
       }
       const { settings } = await ctx.project()
-      const digits = minorDigits(settings.currency)
-      const amount = parseMoney(data.amount, digits, 'amount', false)
+      const currency = new Currency(settings.currency)
+      const amount = currency.parse(data.amount, 'amount', false).minor
       const payout = await storage.transaction(async (tx) => {
         const found = await findAffiliate(tx, projectId, data.affiliateId ?? data.affiliateEmail!)
         if (data.affiliateId !== undefined && data.affiliateEmail !== undefined && found.email !== data.affiliateEmail) {
@@ -35,7 +35,7 @@ export function payoutsService(ctx: ProjectContext) {
         if (amount > before.unpaid) {
           throw new ValidationError(
             'amount',
-            `amount exceeds the affiliate's unpaid earnings of ${formatMoney(before.unpaid > 0n ? before.unpaid : 0n, digits)}`,
+            `amount exceeds the affiliate's unpaid earnings of ${currency.amount(before.unpaid > 0n ? before.unpaid : 0n).format()}`,
           )
         }
         const saved = await tx.payouts.insert({
@@ -61,7 +61,7 @@ export function payoutsService(ctx: ProjectContext) {
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { paidValue: settled.amount, credit: amount - settled.amount })
         const payout = { ...saved, conversionsSettled: settled.count }
         if (settled.count > 0) await tx.payouts.setConversionsSettled(projectId, saved.id, settled.count)
-        await tx.outbox.enqueue(payoutCreated(payout, { affiliate, referred: null, at: now }))
+        await tx.outbox.enqueue(payoutCreated(payout, { affiliate, referred: null, at: now, currency }))
         return payout
       })
       return payoutView(payout)

@@ -2,7 +2,7 @@
 // currency's minor-unit digits, statuses as users see them (pending derived from the clock).
 // Each view shows its entity's shown fields (src/core/entities.ts) as stored, plus what it derives.
 import { computeBalances, visibleStatus } from './ledger.js'
-import { formatMoney, minorDigits } from './money.js'
+import { Currency, currencyOr } from './money.js'
 import type { affiliateFields, affiliateTotalsFields, conversionFields, couponFields, payoutFields, referralFields } from './entities.js'
 import type { ShownRecord } from './entity.js'
 import type { Affiliate, Conversion, ConversionStatus, Coupon, Payout, Referral } from './types.js'
@@ -60,9 +60,9 @@ export function affiliateView(
   settings: { currency: string; holdPeriodDays: number },
 ): AffiliateView {
   const { totals } = affiliate
-  const digits = minorDigits(settings.currency)
+  const currency = new Currency(settings.currency)
   const balances = computeBalances(totals, held)
-  const money = (minor: bigint) => formatMoney(minor, digits)
+  const money = (minor: bigint) => currency.amount(minor).format()
   return {
     id: affiliate.id,
     email: affiliate.email,
@@ -95,19 +95,20 @@ export function affiliateView(
   }
 }
 
-export function conversionView(conversion: Conversion, currency: string, now: Date): ConversionView {
-  const baseDigits = minorDigits(conversion.baseCurrency ?? currency)
+/** @param currency the project currency, in which the commission is */
+export function conversionView(conversion: Conversion, currency: Currency, now: Date): ConversionView {
+  const baseCurrency = currencyOr(conversion.baseCurrency, currency)
   return {
     id: conversion.id,
     type: conversion.type,
     affiliateId: conversion.affiliateId,
     referredUserId: conversion.referredUserId,
     customerEmail: conversion.customerEmail,
-    value: formatMoney(conversion.value, minorDigits(currency)),
-    currency,
-    baseValue: conversion.baseValue === null ? null : formatMoney(conversion.baseValue, baseDigits),
+    value: currency.amount(conversion.value).format(),
+    currency: currency.code,
+    baseValue: conversion.baseValue === null ? null : baseCurrency.amount(conversion.baseValue).format(),
     baseValueCurrency: conversion.baseCurrency,
-    refundedBaseValue: formatMoney(conversion.refundedBaseValue, baseDigits),
+    refundedBaseValue: baseCurrency.amount(conversion.refundedBaseValue).format(),
     paid: conversion.paid,
     paidByPayoutId: conversion.paidByPayoutId,
     status: visibleStatus(conversion, now),
@@ -152,18 +153,18 @@ export function couponView(coupon: Coupon, affiliate: Pick<Affiliate, 'email'> |
 }
 
 export function payoutView(payout: Payout): PayoutView {
-  const digits = minorDigits(payout.currency)
+  const currency = new Currency(payout.currency)
   return {
     id: payout.id,
     affiliateId: payout.affiliateId,
     affiliateEmail: payout.affiliateEmail,
-    amount: formatMoney(payout.amount, digits),
+    amount: currency.amount(payout.amount).format(),
     currency: payout.currency,
     method: payout.method,
     status: 'Paid',
     paymentDate: payout.paymentDate,
     conversionsSettled: payout.conversionsSettled,
-    unpaidAfter: formatMoney(payout.unpaidAfter, digits),
+    unpaidAfter: currency.amount(payout.unpaidAfter).format(),
     createdAt: payout.createdAt,
   }
 }

@@ -71,11 +71,11 @@ export class MemoryState {
   rateLimits = new Map<string, number>()
 }
 
-/** The event's fields read one by one: its body may be a getter that spreading would drop. */
+/** The stored row of a recorded event: its payload serialized, once. */
 export const eventRow = (event: NewEvent): Omit<WebhookEvent, 'id'> => ({
   projectId: event.projectId,
   type: event.type,
-  body: event.body,
+  body: JSON.stringify(event.payload),
   createdAt: event.createdAt,
 })
 
