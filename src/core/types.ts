@@ -1,22 +1,7 @@
 // Domain records as the core sees them, derived from their definitions in src/core/entities.ts.
 // Money is bigint minor units of the project currency (or of `baseCurrency` for
 // `Conversion.baseValue`); no driver or HTTP type appears here.
-import type {
-  affiliateFields,
-  affiliateTotalsFields,
-  apiKeyFields,
-  clickFields,
-  conversionFields,
-  couponFields,
-  deliveryAttemptFields,
-  deliveryFields,
-  payoutFields,
-  projectFields,
-  providerEventFields,
-  referralFields,
-  webhookEndpointFields,
-  webhookEventFields,
-} from './entities.js'
+import type * as entities from './entities.js'
 import type { RecordOf } from './entity.js'
 
 export type AffiliateStatus = 'active' | 'inactive' | 'pending' | 'blocked'
@@ -57,7 +42,7 @@ export const SCOPES = [
 ] as const
 export type Scope = (typeof SCOPES)[number] | '*'
 
-export interface Project extends RecordOf<typeof projectFields> {}
+export interface Project extends RecordOf<typeof entities.projectFields> {}
 
 export type CommissionRule =
   | { type: 'percentage'; rate: number | string }
@@ -86,10 +71,10 @@ export interface ProjectSettings {
   allowPrivateNetworks?: boolean
 }
 
-export interface ApiKeyRecord extends RecordOf<typeof apiKeyFields> {}
+export interface ApiKeyRecord extends RecordOf<typeof entities.apiKeyFields> {}
 
 /** Running totals kept on the affiliate row, changed by deltas in the same transaction. */
-export interface AffiliateTotals extends RecordOf<typeof affiliateTotalsFields> {}
+export interface AffiliateTotals extends RecordOf<typeof entities.affiliateTotalsFields> {}
 export type TotalsDelta = Partial<AffiliateTotals>
 
 export interface WiseDetails {
@@ -97,11 +82,11 @@ export interface WiseDetails {
   email: string
 }
 
-export interface Affiliate extends RecordOf<typeof affiliateFields> {
+export interface Affiliate extends RecordOf<typeof entities.affiliateFields> {
   totals: AffiliateTotals
 }
 
-export interface Referral extends RecordOf<typeof referralFields> {}
+export interface Referral extends RecordOf<typeof entities.referralFields> {}
 
 export type CommissionBasis =
   | 'purchase'
@@ -111,29 +96,29 @@ export type CommissionBasis =
   | 'explicit'
   | 'tier2'
 
-export interface Conversion extends RecordOf<typeof conversionFields> {}
+export interface Conversion extends RecordOf<typeof entities.conversionFields> {}
 
 /** Only active coupons attribute conversions. */
 export type CouponStatus = 'active' | 'inactive'
 
-export interface Coupon extends RecordOf<typeof couponFields> {}
+export interface Coupon extends RecordOf<typeof entities.couponFields> {}
 
-export interface Click extends RecordOf<typeof clickFields> {}
+export interface Click extends RecordOf<typeof entities.clickFields> {}
 
-export interface Payout extends RecordOf<typeof payoutFields> {}
+export interface Payout extends RecordOf<typeof entities.payoutFields> {}
 
 export type WebhookSigningMode = 'service' | 'standard'
 
-export interface WebhookEndpoint extends RecordOf<typeof webhookEndpointFields> {}
+export interface WebhookEndpoint extends RecordOf<typeof entities.webhookEndpointFields> {}
 
-export interface WebhookEvent extends RecordOf<typeof webhookEventFields> {}
+export interface WebhookEvent extends RecordOf<typeof entities.webhookEventFields> {}
 
 export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
-export interface Delivery extends RecordOf<typeof deliveryFields> {}
+export interface Delivery extends RecordOf<typeof entities.deliveryFields> {}
 
-export interface DeliveryAttempt extends RecordOf<typeof deliveryAttemptFields> {}
+export interface DeliveryAttempt extends RecordOf<typeof entities.deliveryAttemptFields> {}
 
 export interface IdempotencyRecord {
   projectId: string
@@ -157,7 +142,7 @@ export interface Page<T> {
 export type ProviderEventStatus = 'processing' | 'applied' | 'ignored' | 'waiting'
 
 /** One payment-provider event as received, with its outcome. Unique per (project, provider, eventId). */
-export interface ProviderEvent extends RecordOf<typeof providerEventFields> {}
+export interface ProviderEvent extends RecordOf<typeof entities.providerEventFields> {}
 
 /** A remembered fact about a provider object: a customer's email and referral, a payment's invoice. */
 export interface ProviderLink {
