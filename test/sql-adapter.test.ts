@@ -152,7 +152,7 @@ suite(`postgres adapter${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`
     await program.webhooks.create({ url: 'https://hooks.example.com/in', events: ['payout.created'] })
     const now = new Date()
     for (let index = 0; index < 60; index += 1) {
-      await a.outbox.enqueue({ projectId: program.projectId, type: 'payout.created', body: `{"n":${index}}`, createdAt: new Date(now.getTime() - 1000) })
+      await a.outbox.enqueue({ projectId: program.projectId, type: 'payout.created', payload: { n: index }, createdAt: new Date(now.getTime() - 1000) })
     }
     const claims = await Promise.all(
       Array.from({ length: 8 }, (_, index) => (index % 2 ? a : b).outbox.claim({ now, limit: 10, leaseMs: 60_000 })),

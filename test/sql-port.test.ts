@@ -55,7 +55,7 @@ for (const adapter of adapters) {
       })
     }
 
-    const event = (projectId: string, type: EventType, createdAt: Date) => ({ projectId, type, body: `{"type":"${type}"}`, createdAt })
+    const event = (projectId: string, type: EventType, createdAt: Date) => ({ projectId, type, payload: { type }, createdAt })
 
     it('enqueues one delivery per active subscribed endpoint, and none for others', async () => {
       const projectId = await project()

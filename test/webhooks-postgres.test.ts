@@ -76,7 +76,7 @@ suite(`webhooks on PostgreSQL, several dispatcher processes${skipReason ? ` (ski
     for (let start = 0; start < count; start += 500) {
       await storage.transaction(async (tx) => {
         for (let index = start; index < Math.min(count, start + 500); index++) {
-          await tx.outbox.enqueue({ projectId: program.projectId, type: 'referral_signed_up', body: JSON.stringify({ index }), createdAt: now })
+          await tx.outbox.enqueue({ projectId: program.projectId, type: 'referral_signed_up', payload: { index }, createdAt: now })
         }
       })
     }

@@ -2,16 +2,13 @@
 // a wrong key or value stops the start with a message naming it.
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
-import { eventType, projectSettingsInput } from '../core/schemas.js'
+import { projectSettingsInput } from '../core/schemas.js'
+import { createWebhookInput } from '../core/webhook-endpoints.js'
 import { LOG_LEVELS } from '../ops/logger.js'
 import { CliError } from './errors.js'
 
-const webhook = v.strictObject({
-  url: v.pipe(v.string('must be a string'), v.url('must be a URL')),
-  events: v.pipe(v.array(eventType), v.minLength(1, 'must name at least one event')),
-  secret: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'))),
-  mode: v.optional(v.picklist(['service', 'standard'], 'must be service or standard')),
-})
+/** A webhook endpoint the server keeps in place: what webhooks.create takes, always active. */
+const webhook = v.omit(createWebhookInput, ['active'])
 
 const secrets = v.union(
   [v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))],

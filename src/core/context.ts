@@ -2,7 +2,7 @@
 import { dayFormatter } from './calendar.js'
 import type { Clock } from './clock.js'
 import { ValidationError } from './errors.js'
-import { parseDecimal, type Decimal } from './money.js'
+import { Currency, parseDecimal, type Decimal, type Money } from './money.js'
 import type { DomainStore } from './storage.js'
 import type { Project } from './types.js'
 import { ONE } from './commission.js'
@@ -64,4 +64,16 @@ export function createProjectContext(
       return rate
     },
   }
+}
+
+const USD = new Currency('USD')
+
+/**
+ * The amount in US dollars as a JSON number (amount_usd of referral_updated), null without a
+ * base amount or a rate. Synchronous when no rate must be looked up.
+ */
+export function usdAmount(ctx: Pick<ProjectContext, 'tryFxRate'>, base: Money | null): number | null | Promise<number | null> {
+  if (base === null) return null
+  if (base.currency.code === USD.code) return base.toNumber()
+  return ctx.tryFxRate(base.currency.code, USD.code).then((rate) => (rate ? base.convert(USD, rate).toNumber() : null))
 }

@@ -1,12 +1,11 @@
 // Reading, listing, changing and deleting conversions: paid flag, status (refund, reject,
 // review, approve), partial refunds with clawback, value edits (docs/ledger.md).
 import { listWindow, withConflicts } from './conflicts.js'
-import type { ProjectContext } from './context.js'
+import { usdAmount, type ProjectContext } from './context.js'
 import { ConflictError, NotFoundError, ValidationError } from './errors.js'
-import { referralCanceled, referralUpdated } from './events.js'
+import { conversionEvents } from './events.js'
 import { isCounted, ledgerDelta } from './ledger.js'
-import { minorDigits, moneyNumber, parseMoney, roundHalfUp } from './money.js'
-import { convertMoney } from './commission.js'
+import { Currency, currencyOr, roundHalfUp } from './money.js'
 import {
   listConversionsInput,
   updateConversionInput,
@@ -41,11 +40,11 @@ export function conversionChanges(ctx: ProjectContext) {
   }
 
   /** The next state of the conversion and how much of its base value this change refunds. */
-  function nextState(conversion: Conversion, data: ReturnType<typeof parse>, currency: string) {
+  function nextState(conversion: Conversion, data: ReturnType<typeof parse>, currency: Currency) {
     const next: Conversion = { ...conversion }
-    const baseCurrency = data.baseValueCurrency ?? conversion.baseCurrency ?? currency
+    const baseCurrency = currencyOr(data.baseValueCurrency ?? conversion.baseCurrency, currency)
     if (data.baseValueCurrency !== undefined) next.baseCurrency = data.baseValueCurrency
-    if (data.baseValue !== undefined) next.baseValue = parseMoney(data.baseValue, minorDigits(baseCurrency), 'baseValue')
+    if (data.baseValue !== undefined) next.baseValue = baseCurrency.parse(data.baseValue, 'baseValue').minor
     if (data.type !== undefined) next.type = data.type
     if (data.reference !== undefined) next.reference = data.reference
     if (data.couponCodeUsed !== undefined) next.couponCodeUsed = data.couponCodeUsed
@@ -54,7 +53,7 @@ export function conversionChanges(ctx: ProjectContext) {
       throw new ConflictError(`conversion is ${conversion.status}; its status and amounts are final`, 'status')
     }
     if (data.value !== undefined) {
-      const value = parseMoney(data.value, minorDigits(currency), 'value')
+      const value = currency.parse(data.value, 'value').minor
       if (value !== conversion.value && conversion.paid && isCounted(conversion) && data.paid !== false) {
         throw new ConflictError('conversion is paid; mark it unpaid before changing its value', 'value')
       }
@@ -74,7 +73,7 @@ export function conversionChanges(ctx: ProjectContext) {
     }
     let refunded: bigint | null = null
     if (data.refundAmount !== undefined) {
-      refunded = applyPartialRefund(next, parseMoney(data.refundAmount, minorDigits(baseCurrency), 'refundAmount', false))
+      refunded = applyPartialRefund(next, baseCurrency.parse(data.refundAmount, 'refundAmount', false).minor)
     } else if (data.status === 'refunded' && conversion.status !== 'refunded') {
       refunded = remainingBase(conversion)
     }
@@ -105,7 +104,7 @@ export function conversionChanges(ctx: ProjectContext) {
   }
 
   /** Saves one conversion's change with its ledger delta and events. */
-  async function change(tx: StorageTx, conversion: Conversion, data: ReturnType<typeof parse>, currency: string): Promise<Conversion> {
+  async function change(tx: StorageTx, conversion: Conversion, data: ReturnType<typeof parse>, currency: Currency): Promise<Conversion> {
     const { next, refunded } = nextState(conversion, data, currency)
     const { id: _id, projectId: _projectId, createdAt: _createdAt, ...patch } = next
     const saved = (await tx.conversions.update(projectId, conversion.id, patch))!
@@ -127,49 +126,42 @@ export function conversionChanges(ctx: ProjectContext) {
     return validate(updateConversionInput, input)
   }
 
-  async function usdAmount(conversion: Conversion): Promise<number | null> {
-    if (conversion.baseValue === null || conversion.baseCurrency === null) return null
-    const rate = await ctx.tryFxRate(conversion.baseCurrency, 'USD')
-    if (!rate) return null
-    return moneyNumber(convertMoney(conversion.baseValue, conversion.baseCurrency, 'USD', rate), minorDigits('USD'))
-  }
-
-  async function recordEvents(tx: StorageTx, conversion: Conversion, refunded: bigint | null, currency: string) {
+  async function recordEvents(tx: StorageTx, conversion: Conversion, refunded: bigint | null, currency: Currency) {
     const affiliate = await tx.affiliates.get(projectId, conversion.affiliateId)
     if (!affiliate) return
     const referred = conversion.referredUserId === null ? null : await tx.referrals.get(projectId, conversion.referredUserId)
     const at = ctx.clock.now()
-    const context = { affiliate, referred, currency, at }
-    if (refunded !== null) {
-      await tx.outbox.enqueue(referralCanceled(conversion, { ...context, refundAmount: refunded, reason: conversion.refundReason ?? '' }))
-    }
-    await tx.outbox.enqueue(referralUpdated(conversion, { ...context, amountUsd: await usdAmount(conversion) }))
+    const events = conversionEvents(conversion, { affiliate, referred, currency, at })
+    if (refunded !== null) await tx.outbox.enqueue(events.canceled(refunded, conversion.refundReason ?? ''))
+    const base = conversion.baseValue === null ? null : currencyOr(conversion.baseCurrency, currency).amount(conversion.baseValue)
+    await tx.outbox.enqueue(events.updated(await usdAmount(ctx, base)))
   }
 
   return {
     async get(id: number): Promise<ConversionView> {
       const { settings } = await ctx.project()
       const conversion = await storage.transaction((tx) => find(tx, id))
-      return conversionView(conversion, settings.currency, ctx.clock.now())
+      return conversionView(conversion, new Currency(settings.currency), ctx.clock.now())
     },
 
     async update(id: number, input: UpdateConversionInput): Promise<ConversionView> {
       const data = parse(input)
       const { settings } = await ctx.project()
+      const currency = new Currency(settings.currency)
       const updated = await withConflicts(() =>
         storage.transaction(async (tx) => {
-          const saved = await change(tx, await findForChange(tx, id), data, settings.currency)
+          const saved = await change(tx, await findForChange(tx, id), data, currency)
           // A multi-tier parent's share follows the status changes and refunds of its source.
           const cascade = statusAndRefund(data)
           if (!cascade) return saved
           for (const child of await tx.conversions.listChildren(projectId, saved.id)) {
             const current = await findForChange(tx, child.id)
-            if (!TERMINAL.has(current.status)) await change(tx, current, cascade, settings.currency)
+            if (!TERMINAL.has(current.status)) await change(tx, current, cascade, currency)
           }
           return saved
         }),
       )
-      return conversionView(updated, settings.currency, ctx.clock.now())
+      return conversionView(updated, currency, ctx.clock.now())
     },
 
     /** Deletes the conversion; paid money it held returns to the affiliate's credit. */
@@ -188,7 +180,8 @@ export function conversionChanges(ctx: ProjectContext) {
       const { limit: _limit, offset: _offset, ...filters } = data
       const page = await storage.conversions.list(projectId, { ...filters, ...window })
       const now = ctx.clock.now()
-      return { items: page.items.map((row) => conversionView(row, settings.currency, now)), total: page.total, ...window }
+      const currency = new Currency(settings.currency)
+      return { items: page.items.map((row) => conversionView(row, currency, now)), total: page.total, ...window }
     },
   }
 }

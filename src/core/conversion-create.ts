@@ -4,12 +4,12 @@ import { attribute, type MatchedBy } from './attribution.js'
 import { applyAttributionModel, moveReferredUser } from './attribution-model.js'
 import { countDay } from './daily-counts.js'
 import { addDays } from './clock.js'
-import { calculateCommission, commissionSettingsFor, convertMoney, ONE, tier2Commission, type Commission } from './commission.js'
-import type { ProjectContext } from './context.js'
+import { calculateCommission, commissionSettingsFor, ONE, tier2Commission, type Commission } from './commission.js'
+import { usdAmount, type ProjectContext } from './context.js'
 import { ConflictError, ValidationError } from './errors.js'
-import { referralConverted, referralUpdated } from './events.js'
+import { conversionEvents } from './events.js'
 import { ledgerDelta } from './ledger.js'
-import { decimalText, minorDigits, moneyNumber, parseMoney, type Decimal } from './money.js'
+import { currencyOr, Currency, decimalText, type Decimal, type Money } from './money.js'
 import { createConversionInput, validate, type CreateConversionInput } from './schemas.js'
 import { UniqueViolation, type StorageTx } from './storage.js'
 import type { Affiliate, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
@@ -20,13 +20,14 @@ type ConversionRequest = ReturnType<typeof parseRequest>
 /** Validates and reads money exactly; needs no storage. */
 function parseRequest(input: CreateConversionInput, project: Project) {
   const data = validate(createConversionInput, input)
-  const baseCurrency = data.baseValueCurrency ?? project.settings.currency
-  const baseValue = data.baseValue === undefined ? null : parseMoney(data.baseValue, minorDigits(baseCurrency), 'baseValue')
+  const currency = new Currency(project.settings.currency)
+  const baseCurrency = currencyOr(data.baseValueCurrency ?? null, currency)
+  const baseValue = data.baseValue === undefined ? null : baseCurrency.parse(data.baseValue, 'baseValue')
   if (data.type === 'purchase' && baseValue === null) {
     throw new ValidationError('baseValue', (name) => `${name('baseValue')} is required for purchases`)
   }
-  const value = data.value === undefined ? null : parseMoney(data.value, minorDigits(project.settings.currency), 'value')
-  return { data, baseCurrency, baseValue, value }
+  const value = data.value === undefined ? null : currency.parse(data.value, 'value')
+  return { data, currency, baseCurrency, baseValue, value }
 }
 
 interface Plan {
@@ -39,7 +40,7 @@ interface Plan {
   status: StoredConversionStatus
   holdUntil: Date
   fingerprint: string
-  tier2: { parent: Affiliate; value: bigint; rate: string } | null
+  tier2: { parent: Affiliate; value: Money; rate: string } | null
 }
 
 async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, now: Date): Promise<Plan> {
@@ -50,9 +51,9 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const calculated = calculateCommission({
     type: data.type,
     settings: project.settings,
+    currency: request.currency,
     partnerSlug: affiliate.partnerSlug,
-    baseValue: request.baseValue,
-    baseCurrency: request.baseCurrency,
+    base: request.baseValue,
     fxRate: fx,
     firstPurchaseAt: renewal,
     now,
@@ -75,7 +76,7 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     commission,
     status: needsReview ? 'review' : 'active',
     holdUntil: addDays(now, project.settings.holdPeriodDays),
-    fingerprint: [data.type, request.baseValue ?? '', request.baseCurrency, request.value ?? '', affiliate.id].join('|'),
+    fingerprint: [data.type, request.baseValue?.minor ?? '', request.baseCurrency.code, request.value?.minor ?? '', affiliate.id].join('|'),
     tier2,
   }
 }
@@ -130,11 +131,11 @@ export function conversionCreation(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
   function exchange(request: ConversionRequest, project: Project): Decimal | Promise<Decimal> {
-    if (request.baseValue === null || request.baseCurrency === project.settings.currency) return ONE
-    return ctx.fxRate(request.baseCurrency, project.settings.currency, 'baseValueCurrency')
+    if (request.baseValue === null || request.baseCurrency === request.currency) return ONE
+    return ctx.fxRate(request.baseCurrency.code, request.currency.code, 'baseValueCurrency')
   }
 
-  function duplicateResult({ existing, fingerprint, matchedBy }: DuplicateReference, currency: string): CreateConversionResult {
+  function duplicateResult({ existing, fingerprint, matchedBy }: DuplicateReference, currency: Currency): CreateConversionResult {
     if (existing.fingerprint !== fingerprint) {
       throw new ConflictError('a conversion with this reference exists with a different payload', 'reference')
     }
@@ -160,9 +161,9 @@ export function conversionCreation(ctx: ProjectContext) {
       referredUserId: referral?.id ?? null,
       customerEmail: data.email ?? referral?.email ?? null,
       type: data.type,
-      value: planned.commission.value,
-      baseValue: request.baseValue,
-      baseCurrency: request.baseValue === null ? null : request.baseCurrency,
+      value: planned.commission.value.minor,
+      baseValue: request.baseValue === null ? null : request.baseValue.minor,
+      baseCurrency: request.baseValue === null ? null : request.baseCurrency.code,
       refundedBaseValue: 0n,
       paid: data.paid ?? false,
       paidByPayoutId: null,
@@ -183,15 +184,16 @@ export function conversionCreation(ctx: ProjectContext) {
     if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
     const conversion = result.conversion
     await tx.affiliates.adjustTotals(projectId, planned.affiliate.id, ledgerDelta(null, conversion))
-    await countDay(ctx, tx, planned.affiliate.id, now, dailyDelta(conversion, request, fx, project))
-    await recordEvents(tx, conversion, planned.affiliate, referral, project, amountUsd, data)
+    await countDay(ctx, tx, planned.affiliate.id, now, dailyDelta(conversion, request, fx))
+    await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
 
     let tier2: Conversion | null = null
     if (planned.tier2) {
+      const { id: _id, ...stored } = conversion
       const inserted = await tx.conversions.insert({
-        ...row,
+        ...stored,
         affiliateId: planned.tier2.parent.id,
-        value: planned.tier2.value,
+        value: planned.tier2.value.minor,
         reference: row.reference === null ? null : `${row.reference}:tier2`,
         fingerprint: null,
         basis: 'tier2',
@@ -205,7 +207,7 @@ export function conversionCreation(ctx: ProjectContext) {
       tier2 = inserted.conversion
       await tx.affiliates.adjustTotals(projectId, planned.tier2.parent.id, ledgerDelta(null, tier2))
       if (tier2.status === 'active') await countDay(ctx, tx, planned.tier2.parent.id, now, { commission: tier2.value })
-      await recordEvents(tx, tier2, planned.tier2.parent, referral, project, amountUsd, data)
+      await recordEvents(tx, tier2, planned.tier2.parent, referral, request, amountUsd)
     }
     return { conversion, tier2, planned }
   }
@@ -242,42 +244,31 @@ export function conversionCreation(ctx: ProjectContext) {
     conversion: Conversion,
     affiliate: Affiliate,
     referral: Referral | null,
-    project: Project,
+    request: ConversionRequest,
     amountUsd: number | null,
-    data: CreateConversionInput,
   ) {
     const context = {
       affiliate,
       referred: referral,
-      currency: project.settings.currency,
+      currency: request.currency,
       at: conversion.createdAt,
-      paymentProcessor: data.paymentProcessor,
-      productId: data.productId,
-      amountUsd,
+      paymentProcessor: request.data.paymentProcessor,
+      productId: request.data.productId,
     }
-    await tx.outbox.enqueue(referralConverted(conversion, context))
-    await tx.outbox.enqueue(referralUpdated(conversion, context))
-  }
-
-  /** amount_usd of referral_updated: null when no rate can be had. Synchronous when no FX is needed. */
-  function usdAmount(request: ConversionRequest): number | null | Promise<number | null> {
-    const { baseValue, baseCurrency } = request
-    if (baseValue === null) return null
-    if (baseCurrency === 'USD') return moneyNumber(baseValue, minorDigits('USD'))
-    return ctx
-      .tryFxRate(baseCurrency, 'USD')
-      .then((rate) => (rate ? moneyNumber(convertMoney(baseValue, baseCurrency, 'USD', rate), minorDigits('USD')) : null))
+    const events = conversionEvents(conversion, context)
+    await tx.outbox.enqueue(events.converted())
+    await tx.outbox.enqueue(events.updated(amountUsd))
   }
 
   return {
     async create(input: CreateConversionInput, options: CreateConversionOptions = {}): Promise<CreateConversionResult> {
       const project = await ctx.project()
       const request = parseRequest(input, project)
-      const currency = project.settings.currency
+      const { currency } = request
       // Both are plain values unless a rate must be looked up: await only then.
       const fxRate = exchange(request, project)
       const fx = fxRate instanceof Promise ? await fxRate : fxRate
-      const usd = usdAmount(request)
+      const usd = usdAmount(ctx, request.baseValue)
       const amountUsd = usd instanceof Promise ? await usd : usd
       try {
         const now = ctx.clock.now()
@@ -308,26 +299,24 @@ export function conversionCreation(ctx: ProjectContext) {
       const fx = await exchange(request, project)
       const now = ctx.clock.now()
       const planned = await storage.transaction((tx) => plan(ctx, tx, project, request, fx, occurrence(request, now)))
-      const digits = minorDigits(project.settings.currency)
       const slug = planned.affiliate.partnerSlug
-      const money = (minor: bigint) => decimalText({ units: minor, scale: digits })
       return {
         affiliateId: planned.affiliate.id,
         matchedBy: planned.matchedBy,
         basis: planned.commission.basis,
         commissionType: planned.commission.commissionType,
         rate: planned.commission.rate,
-        baseValue: request.baseValue === null ? null : decimalText({ units: request.baseValue, scale: minorDigits(request.baseCurrency) }),
-        baseValueCurrency: request.baseCurrency,
+        baseValue: request.baseValue === null ? null : request.baseValue.format(),
+        baseValueCurrency: request.baseCurrency.code,
         fxRate: decimalText(fx),
-        value: money(planned.commission.value),
+        value: planned.commission.value.format(),
         currency: project.settings.currency,
         status: planned.status === 'review' ? 'review' : planned.holdUntil.getTime() > now.getTime() ? 'pending' : 'active',
         holdUntil: planned.holdUntil,
         subProgram: slug && commissionSettingsFor(project.settings, slug) !== project.settings.commission ? slug : null,
         tier2: planned.tier2 && {
           affiliateId: planned.tier2.parent.id,
-          value: money(planned.tier2.value),
+          value: planned.tier2.value.format(),
           rate: planned.tier2.rate,
         },
       }
@@ -336,10 +325,10 @@ export function conversionCreation(ctx: ProjectContext) {
 }
 
 /** What a new conversion adds to its day: counted ones only (review earns nothing); revenue in the project currency. */
-function dailyDelta(conversion: Conversion, request: ConversionRequest, fx: Decimal, project: Project) {
+function dailyDelta(conversion: Conversion, request: ConversionRequest, fx: Decimal) {
   if (conversion.status !== 'active') return {}
   if (conversion.type !== 'purchase' || request.baseValue === null) return { commission: conversion.value }
-  const revenue = convertMoney(request.baseValue, request.baseCurrency, project.settings.currency, fx)
+  const revenue = request.baseValue.convert(request.currency, fx).minor
   return { commission: conversion.value, purchases: 1, revenue }
 }
 

@@ -1,5 +1,9 @@
-// Webhook event payloads (docs/webhooks.md "Payloads"), serialized once when recorded.
-import { formatMoney, minorDigits, moneyNumber } from './money.js'
+// Webhook event payloads (docs/webhooks.md "Payloads"): plain objects, serialized once by the
+// adapter that records them. Dates and Money stay as they are until then (JSON.stringify writes
+// them as ISO text and numbers), so an event no endpoint wants costs no formatting. What several
+// events about one change share is computed once.
+import { affiliateFields, PAYOUT_PREFERENCES } from './entities.js'
+import { currencyOr, type Currency } from './money.js'
 import type { Affiliate, Conversion, EventType, Payout, Referral } from './types.js'
 import type { NewEvent } from './storage.js'
 
@@ -8,151 +12,123 @@ interface Party {
   referred: Pick<Referral, 'id' | 'email'> | null
 }
 
-function common(type: EventType, projectId: string, at: Date, party: Party) {
+/** The payout preferences the affiliate has set, under their column names (paypal_email...). */
+function payoutPreferences(affiliate: Affiliate): Record<string, unknown> | null {
+  let preferences: Record<string, unknown> | null = null
+  for (const name of PAYOUT_PREFERENCES) {
+    const value = affiliate[name]
+    if (value) (preferences ??= {})[affiliateFields[name].column] = value
+  }
+  return preferences
+}
+
+/** The fields every payload starts with, after `event`. */
+interface Envelope {
+  timestamp: number
+  project_id: string
+  affiliate: Record<string, unknown>
+  referred: { id: string; email: string } | null
+}
+
+function envelope(projectId: string, at: Date, party: Party): Envelope {
   const { affiliate } = party
-  const preferences: { paypal_email?: string; wise_details?: { accountId: string; email: string } } = {}
-  if (affiliate.paypalEmail) preferences.paypal_email = affiliate.paypalEmail
-  if (affiliate.wiseDetails) preferences.wise_details = affiliate.wiseDetails
+  const preferences = payoutPreferences(affiliate)
   return {
-    event: type,
     timestamp: Math.floor(at.getTime() / 1000),
     project_id: projectId,
-    affiliate: {
-      id: String(affiliate.id),
-      email: affiliate.email,
-      ...(Object.keys(preferences).length > 0 ? { payout_preferences: preferences } : {}),
-    },
+    affiliate: preferences
+      ? { id: String(affiliate.id), email: affiliate.email, payout_preferences: preferences }
+      : { id: String(affiliate.id), email: affiliate.email },
     referred: party.referred ? { id: String(party.referred.id), email: party.referred.email } : null,
   }
 }
 
-/**
- * The body is built and serialized on first read, once: adapters that store nothing when no
- * endpoint subscribes never pay for it.
- */
-class RecordedEvent implements NewEvent {
-  private serialized: string | undefined
-  constructor(
-    readonly type: EventType,
-    readonly projectId: string,
-    readonly createdAt: Date,
-    private readonly build: () => object,
-  ) {}
-
-  get body(): string {
-    this.serialized ??= JSON.stringify(this.build())
-    return this.serialized
-  }
-}
-
-function event(type: EventType, projectId: string, at: Date, build: () => object): NewEvent {
-  return new RecordedEvent(type, projectId, at, build)
-}
-
-function baseAmount(conversion: Conversion): number {
-  return conversion.baseValue === null ? 0 : moneyNumber(conversion.baseValue, minorDigits(conversion.baseCurrency ?? 'USD'))
+function event(type: EventType, projectId: string, at: Date, shared: Envelope, section: 'conversion' | 'data' | 'payout' | 'sign_in', body: object): NewEvent {
+  const payload = { event: type, timestamp: shared.timestamp, project_id: shared.project_id, affiliate: shared.affiliate, referred: shared.referred, [section]: body }
+  return { projectId, type, payload, createdAt: at }
 }
 
 export interface ConversionEventContext extends Party {
-  currency: string
+  /** The project currency, in which the commission is. */
+  currency: Currency
   at: Date
   paymentProcessor?: string | undefined
   productId?: string | undefined
 }
 
-export function referralConverted(conversion: Conversion, context: ConversionEventContext): NewEvent {
-  const digits = minorDigits(context.currency)
-  return event('referral_converted', conversion.projectId, context.at, () => ({
-    ...common('referral_converted', conversion.projectId, context.at, context),
-    conversion: {
-      id: String(conversion.id),
-      amount: baseAmount(conversion),
-      currency: conversion.baseCurrency ?? context.currency,
-      commission_amount: moneyNumber(conversion.value, digits),
-      commission_type: conversion.commissionType,
-      commission_rate: conversion.commissionRate === null ? 0 : Number(conversion.commissionRate),
-      payment_processor: context.paymentProcessor ?? '',
-      product_id: context.productId ?? '',
-      order_id: conversion.reference ?? '',
-      conversion_date: conversion.createdAt.toISOString(),
-    },
-  }))
-}
-
-export function referralUpdated(
-  conversion: Conversion,
-  context: ConversionEventContext & { amountUsd: number | null },
-): NewEvent {
-  return event('referral_updated', conversion.projectId, context.at, () => {
-    const base = baseAmount(conversion)
-    return {
-      ...common('referral_updated', conversion.projectId, context.at, context),
-      conversion: {
-        id: String(conversion.id),
-        amount: base,
-        amount_usd: context.amountUsd,
-        commission_amount: moneyNumber(conversion.value, minorDigits(context.currency)),
-        base_value: base,
-        conversion_date: conversion.createdAt.toISOString(),
+/** The events about one conversion change, sharing their common parts. */
+export function conversionEvents(conversion: Conversion, context: ConversionEventContext) {
+  const { projectId } = conversion
+  const { at } = context
+  const shared = envelope(projectId, at, context)
+  const baseCurrency = currencyOr(conversion.baseCurrency, context.currency)
+  const id = String(conversion.id)
+  const amount = conversion.baseValue === null ? 0 : baseCurrency.amount(conversion.baseValue)
+  const commission = context.currency.amount(conversion.value)
+  return {
+    converted: (): NewEvent =>
+      event('referral_converted', projectId, at, shared, 'conversion', {
+        id,
+        amount,
+        currency: baseCurrency.code,
+        commission_amount: commission,
+        commission_type: conversion.commissionType,
+        commission_rate: conversion.commissionRate === null ? 0 : Number(conversion.commissionRate),
+        payment_processor: context.paymentProcessor ?? '',
+        product_id: context.productId ?? '',
+        order_id: conversion.reference ?? '',
+        conversion_date: conversion.createdAt,
+      }),
+    updated: (amountUsd: number | null): NewEvent =>
+      event('referral_updated', projectId, at, shared, 'conversion', {
+        id,
+        amount,
+        amount_usd: amountUsd,
+        commission_amount: commission,
+        base_value: amount,
+        conversion_date: conversion.createdAt,
         reference: conversion.reference ?? '',
-      },
-    }
-  })
-}
-
-export function referralCanceled(
-  conversion: Conversion,
-  context: ConversionEventContext & { refundAmount: bigint; reason: string },
-): NewEvent {
-  const digits = minorDigits(context.currency)
-  const baseDigits = minorDigits(conversion.baseCurrency ?? context.currency)
-  return event('referral_canceled', conversion.projectId, context.at, () => ({
-    ...common('referral_canceled', conversion.projectId, context.at, context),
-    conversion: {
-      id: String(conversion.id),
-      amount: baseAmount(conversion),
-      commission_amount: moneyNumber(conversion.value, digits),
-      refund_amount: moneyNumber(context.refundAmount, baseDigits),
-      reason: context.reason,
-      canceled_date: context.at.toISOString(),
-    },
-  }))
+      }),
+    canceled: (refundAmount: bigint, reason: string): NewEvent =>
+      event('referral_canceled', projectId, at, shared, 'conversion', {
+        id,
+        amount,
+        commission_amount: commission,
+        refund_amount: baseCurrency.amount(refundAmount),
+        reason,
+        canceled_date: at,
+      }),
+  }
 }
 
 export function referralSignedUp(
   referral: Referral,
   context: Party & { at: Date; userAgent: string; ipAddress: string },
 ): NewEvent {
-  return event('referral_signed_up', referral.projectId, context.at, () => ({
-    ...common('referral_signed_up', referral.projectId, context.at, context),
-    data: {
-      referral_code: context.affiliate.referralCode,
-      signup_date: referral.createdAt.toISOString(),
-      user_agent: context.userAgent,
-      ip_address: context.ipAddress,
-    },
-  }))
+  return event('referral_signed_up', referral.projectId, context.at, envelope(referral.projectId, context.at, context), 'data', {
+    referral_code: context.affiliate.referralCode,
+    signup_date: referral.createdAt,
+    user_agent: context.userAgent,
+    ip_address: context.ipAddress,
+  })
 }
 
-export function payoutCreated(payout: Payout, context: Party & { at: Date }): NewEvent {
-  const digits = minorDigits(payout.currency)
-  return event('payout.created', payout.projectId, context.at, () => ({
-    ...common('payout.created', payout.projectId, context.at, context),
-    payout: {
-      id: String(payout.id),
-      amount: formatMoney(payout.amount, digits),
-      currency: payout.currency,
-      method: payout.method,
-      payment_date: payout.paymentDate.toISOString(),
-      conversions_settled: payout.conversionsSettled,
-    },
-  }))
+export function payoutCreated(payout: Payout, context: Party & { at: Date; currency: Currency }): NewEvent {
+  return event('payout.created', payout.projectId, context.at, envelope(payout.projectId, context.at, context), 'payout', {
+    id: String(payout.id),
+    amount: currencyOr(payout.currency, context.currency).amount(payout.amount).format(),
+    currency: payout.currency,
+    method: payout.method,
+    payment_date: payout.paymentDate,
+    conversions_settled: payout.conversionsSettled,
+  })
 }
 
 /** An affiliate asked the portal for a sign-in link: the host emails `link` (docs/portal.md). */
 export function portalSignInRequested(affiliate: Affiliate, context: { link: string; expiresAt: Date; at: Date }): NewEvent {
-  return event('portal.sign_in_requested', affiliate.projectId, context.at, () => ({
-    ...common('portal.sign_in_requested', affiliate.projectId, context.at, { affiliate, referred: null }),
-    sign_in: { link: context.link, expires_at: context.expiresAt.toISOString() },
-  }))
+  const shared = envelope(affiliate.projectId, context.at, { affiliate, referred: null })
+  return event('portal.sign_in_requested', affiliate.projectId, context.at, shared, 'sign_in', {
+    link: context.link,
+    expires_at: context.expiresAt,
+  })
 }

@@ -1,4 +1,5 @@
-// Exact money: bigint minor units, ISO 4217 digits, decimal-text parsing, half-up rounding.
+// Exact money: bigint minor units, ISO 4217 digits, decimal-text parsing, half-up rounding, and
+// Money, an amount that carries its currency (digits looked up once) and formats itself.
 import { ValidationError } from './errors.js'
 
 const ZERO_DIGIT = new Set([
@@ -73,11 +74,6 @@ export function formatMoney(minor: bigint, digits: number): string {
   return negative ? `-${body}` : body
 }
 
-/** Minor units as a JSON number (exact decimal text, so 12.5 not 12.499999). */
-export function moneyNumber(minor: bigint, digits: number): number {
-  return Number(formatMoney(minor, digits))
-}
-
 /** numerator / denominator rounded half away from zero. denominator > 0. */
 export function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
   const negative = numerator < 0n
@@ -92,4 +88,56 @@ export function pow10(exponent: number): bigint {
 
 export function decimalText(decimal: Decimal): string {
   return formatMoney(decimal.units, decimal.scale)
+}
+
+/** A currency with its ISO 4217 minor-unit digits, looked up once. */
+export class Currency {
+  readonly digits: number
+  constructor(readonly code: string) {
+    this.digits = minorDigits(code)
+  }
+
+  /** `minor` minor units of this currency. */
+  amount(minor: bigint): Money {
+    return new Money(minor, this)
+  }
+
+  /** Reads an amount of this currency exactly (see parseMoney). @param allowZero whether 0 is accepted */
+  parse(input: unknown, field: string, allowZero = true): Money {
+    return new Money(parseMoney(input, this.digits, field, allowZero), this)
+  }
+}
+
+/** An exact amount: minor units of its currency. Arithmetic stays on `minor` (bigint). */
+export class Money {
+  constructor(
+    readonly minor: bigint,
+    readonly currency: Currency,
+  ) {}
+
+  /** Decimal text with exactly the currency's digits: "12.50". */
+  format(): string {
+    return formatMoney(this.minor, this.currency.digits)
+  }
+
+  /** A JSON number written from the exact decimal text (12.5, never 12.499999). */
+  toNumber(): number {
+    return Number(this.format())
+  }
+
+  /** In JSON (webhook payloads), the amount is that number. */
+  toJSON(): number {
+    return this.toNumber()
+  }
+
+  /** This amount in `to` at an exact rate (units of `to` per unit of this currency), rounded half-up once. */
+  convert(to: Currency, rate: Decimal): Money {
+    const numerator = this.minor * rate.units * pow10(to.digits)
+    return new Money(roundHalfUp(numerator, pow10(this.currency.digits + rate.scale)), to)
+  }
+}
+
+/** The currency named `code`, or `known` when that is it (or when code is null): no lookup then. */
+export function currencyOr(code: string | null, known: Currency): Currency {
+  return code === null || code === known.code ? known : new Currency(code)
 }

@@ -6,7 +6,7 @@ import type { ProjectContext } from './context.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { payoutCreated } from './events.js'
 import { computeBalances } from './ledger.js'
-import { formatMoney, minorDigits, parseMoney } from './money.js'
+import { Currency } from './money.js'
 import { createPayoutInput, listPayoutsInput, validate, type CreatePayoutInput, type ListPayoutsInput } from './schemas.js'
 import type { StorageTx } from './storage.js'
 import type { Payout } from './types.js'
@@ -15,16 +15,15 @@ import { payoutView, type PayoutView } from './views.js'
 export function payoutsService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
-  function parse(input: CreatePayoutInput, currency: string) {
+  function parse(input: CreatePayoutInput, currency: Currency) {
     const data = validate(createPayoutInput, input)
     if (data.affiliateId === undefined && data.affiliateEmail === undefined) {
       throw new ValidationError('affiliateId', (name) => `${name('affiliateId')} or ${name('affiliateEmail')} is required`)
     }
-    return { data, amount: parseMoney(data.amount, minorDigits(currency), 'amount', false) }
+    return { data, amount: currency.parse(data.amount, 'amount', false).minor }
   }
 
-  async function pay(tx: StorageTx, { data, amount }: ReturnType<typeof parse>, currency: string): Promise<Payout> {
-    const digits = minorDigits(currency)
+  async function pay(tx: StorageTx, { data, amount }: ReturnType<typeof parse>, currency: Currency): Promise<Payout> {
     const found = await findAffiliate(tx, projectId, data.affiliateId ?? data.affiliateEmail!)
     if (data.affiliateId !== undefined && data.affiliateEmail !== undefined && found.email !== data.affiliateEmail) {
       throw new ValidationError('affiliateEmail', (name) => `${name('affiliateEmail')} does not match ${name('affiliateId')}`)
@@ -37,7 +36,7 @@ export function payoutsService(ctx: ProjectContext) {
     if (amount > before.unpaid) {
       throw new ValidationError(
         'amount',
-        `amount exceeds the affiliate's unpaid earnings of ${formatMoney(before.unpaid > 0n ? before.unpaid : 0n, digits)}`,
+        `amount exceeds the affiliate's unpaid earnings of ${currency.amount(before.unpaid > 0n ? before.unpaid : 0n).format()}`,
       )
     }
     const saved = await tx.payouts.insert({
@@ -45,7 +44,7 @@ export function payoutsService(ctx: ProjectContext) {
       affiliateId: affiliate.id,
       affiliateEmail: affiliate.email,
       amount,
-      currency,
+      currency: currency.code,
       method: data.method ?? 'manual',
       status: 'paid',
       paymentDate: data.paymentDate ?? now,
@@ -63,15 +62,15 @@ export function payoutsService(ctx: ProjectContext) {
     await tx.affiliates.adjustTotals(projectId, affiliate.id, { paidValue: settled.amount, credit: amount - settled.amount })
     const payout = { ...saved, conversionsSettled: settled.count }
     if (settled.count > 0) await tx.payouts.setConversionsSettled(projectId, saved.id, settled.count)
-    await tx.outbox.enqueue(payoutCreated(payout, { affiliate, referred: null, at: now }))
+    await tx.outbox.enqueue(payoutCreated(payout, { affiliate, referred: null, at: now, currency }))
     return payout
   }
 
   return {
     async create(input: CreatePayoutInput): Promise<PayoutView> {
-      const { settings } = await ctx.project()
-      const request = parse(input, settings.currency)
-      return payoutView(await storage.transaction((tx) => pay(tx, request, settings.currency)))
+      const currency = new Currency((await ctx.project()).settings.currency)
+      const request = parse(input, currency)
+      return payoutView(await storage.transaction((tx) => pay(tx, request, currency)))
     },
 
     /**
@@ -82,11 +81,11 @@ export function payoutsService(ctx: ProjectContext) {
       if (!Array.isArray(inputs) || inputs.length === 0 || inputs.length > 1000) {
         throw new ValidationError('payouts', 'a batch holds 1 to 1000 payouts')
       }
-      const { settings } = await ctx.project()
-      const requests = inputs.map((input) => parse(input, settings.currency))
+      const currency = new Currency((await ctx.project()).settings.currency)
+      const requests = inputs.map((input) => parse(input, currency))
       const payouts = await storage.transaction(async (tx) => {
         const saved = []
-        for (const request of requests) saved.push(await pay(tx, request, settings.currency))
+        for (const request of requests) saved.push(await pay(tx, request, currency))
         return saved
       })
       return payouts.map(payoutView)

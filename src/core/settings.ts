@@ -1,5 +1,5 @@
 // Project settings: defaults and validation (amounts must fit the currency's minor unit).
-import { parseMoney, minorDigits } from './money.js'
+import { Currency } from './money.js'
 import { projectSettingsInput, validate, type ProjectSettingsInput } from './schemas.js'
 import type { CommissionSettings, ProjectSettings } from './types.js'
 
@@ -32,16 +32,16 @@ export function normalizeSettings(input: ProjectSettingsInput = {}): ProjectSett
   if (data.attribution) {
     settings.attribution = { model: data.attribution.model ?? 'first_click', windowDays: data.attribution.windowDays ?? DEFAULT_WINDOW_DAYS }
   }
-  const digits = minorDigits(settings.currency)
-  checkAmounts(settings.commission, digits, 'commission')
+  const currency = new Currency(settings.currency)
+  checkAmounts(settings.commission, currency, 'commission')
   for (const [slug, program] of Object.entries(settings.subPrograms ?? {})) {
-    checkAmounts(program.commission, digits, `subPrograms.${slug}.commission`)
+    checkAmounts(program.commission, currency, `subPrograms.${slug}.commission`)
   }
   return settings
 }
 
-function checkAmounts(commission: CommissionSettings, digits: number, path: string): void {
-  if (commission.purchase.type === 'fixed') parseMoney(commission.purchase.amount, digits, `${path}.purchase.amount`)
-  if (commission.signup) parseMoney(commission.signup.amount, digits, `${path}.signup.amount`)
-  if (commission.recurring?.amount !== undefined) parseMoney(commission.recurring.amount, digits, `${path}.recurring.amount`)
+function checkAmounts(commission: CommissionSettings, currency: Currency, path: string): void {
+  if (commission.purchase.type === 'fixed') currency.parse(commission.purchase.amount, `${path}.purchase.amount`)
+  if (commission.signup) currency.parse(commission.signup.amount, `${path}.signup.amount`)
+  if (commission.recurring?.amount !== undefined) currency.parse(commission.recurring.amount, `${path}.recurring.amount`)
 }

@@ -46,7 +46,7 @@ export type UniqueConstraint =
   | 'api_key_hash'
   | 'provider_event'
 
-/** A new row without its id. An adapter may keep the object itself as the row: pass a fresh one, once. */
+/** A new row without its id. */
 export type Insert<T extends { id: unknown }> = Omit<T, 'id'>
 export type Patch<T> = Partial<Omit<T, 'id' | 'projectId' | 'createdAt'>>
 
@@ -199,10 +199,11 @@ export interface WebhookEndpointRepository {
   delete(projectId: string, id: number): Promise<boolean>
 }
 
+/** An event to record: its payload is a plain object the adapter serializes once, with JSON.stringify. */
 export interface NewEvent {
   projectId: string
   type: EventType
-  body: string
+  payload: Readonly<Record<string, unknown>>
   createdAt: Date
 }
 

@@ -1,5 +1,8 @@
-// Domain records as the core sees them. Money is bigint minor units of the project currency
-// (or of `baseCurrency` for `Conversion.baseValue`); no driver or HTTP type appears here.
+// Domain records as the core sees them, derived from their definitions in src/core/entities.ts.
+// Money is bigint minor units of the project currency (or of `baseCurrency` for
+// `Conversion.baseValue`); no driver or HTTP type appears here.
+import type * as entities from './entities.js'
+import type { RecordOf } from './entity.js'
 
 export type AffiliateStatus = 'active' | 'inactive' | 'pending' | 'blocked'
 export type PayoutMethodPreference = 'paypal' | 'wise' | 'manual'
@@ -41,12 +44,7 @@ export const SCOPES = [
 ] as const
 export type Scope = (typeof SCOPES)[number] | '*'
 
-export interface Project {
-  id: string
-  name: string
-  settings: ProjectSettings
-  createdAt: Date
-}
+export interface Project extends RecordOf<typeof entities.projectFields> {}
 
 export type CommissionRule =
   | { type: 'percentage'; rate: number | string }
@@ -88,33 +86,10 @@ export interface AttributionSettings {
   windowDays: number
 }
 
-export interface ApiKeyRecord {
-  id: number
-  projectId: string
-  name: string | null
-  /** First 8 characters of the key, for display. */
-  prefix: string
-  /** Hex SHA-256 of the full key. */
-  hash: string
-  scopes: Scope[]
-  createdAt: Date
-  revokedAt: Date | null
-}
+export interface ApiKeyRecord extends RecordOf<typeof entities.apiKeyFields> {}
 
 /** Running totals kept on the affiliate row, changed by deltas in the same transaction. */
-export interface AffiliateTotals {
-  /** Sum of value over counted conversions (status pending or active). */
-  countedValue: bigint
-  /** Sum of value over counted conversions that are paid. */
-  paidValue: bigint
-  /** Payout money not matched to a whole counted conversion (docs/ledger.md "Credit"). */
-  credit: bigint
-  clicks: number
-  /** Referred users linked to the affiliate. */
-  signups: number
-  /** Counted purchase conversions. */
-  purchases: number
-}
+export interface AffiliateTotals extends RecordOf<typeof entities.affiliateTotalsFields> {}
 export type TotalsDelta = Partial<AffiliateTotals>
 
 export interface WiseDetails {
@@ -122,36 +97,11 @@ export interface WiseDetails {
   email: string
 }
 
-export interface Affiliate {
-  id: number
-  projectId: string
-  email: string
-  name: string | null
-  referralCode: string
-  status: AffiliateStatus
-  partnerSlug: string | null
-  paymentMethod: string | null
-  paymentDetails: string | null
-  payoutMethod: PayoutMethodPreference | null
-  paypalEmail: string | null
-  wiseDetails: WiseDetails | null
-  parentId: number | null
-  customFields: Record<string, unknown> | null
-  createdAt: Date
+export interface Affiliate extends RecordOf<typeof entities.affiliateFields> {
   totals: AffiliateTotals
 }
 
-export interface Referral {
-  id: number
-  projectId: string
-  email: string
-  affiliateId: number | null
-  conversionStatus: ReferralStatus
-  conversionDate: Date | null
-  /** Set by the first purchase; renewals are measured from it. */
-  firstPurchaseAt: Date | null
-  createdAt: Date
-}
+export interface Referral extends RecordOf<typeof entities.referralFields> {}
 
 export type CommissionBasis =
   | 'purchase'
@@ -161,132 +111,29 @@ export type CommissionBasis =
   | 'explicit'
   | 'tier2'
 
-export interface Conversion {
-  id: number
-  projectId: string
-  affiliateId: number
-  referredUserId: number | null
-  customerEmail: string | null
-  type: ConversionType
-  /** Commission in project currency minor units. */
-  value: bigint
-  /** Transaction value in `baseCurrency` minor units, reduced by partial refunds. */
-  baseValue: bigint | null
-  baseCurrency: string | null
-  refundedBaseValue: bigint
-  paid: boolean
-  /** The payout that settled it; null when unpaid or marked paid by hand. */
-  paidByPayoutId: number | null
-  status: StoredConversionStatus
-  /** created_at + hold period; equal to created_at when there is none. */
-  holdUntil: Date
-  reference: string | null
-  /** What a repeat request with the same reference must match (docs/idempotency.md "References"). */
-  fingerprint: string | null
-  couponCodeUsed: string | null
-  basis: CommissionBasis
-  commissionType: 'percentage' | 'fixed'
-  /** Percentage rate as decimal text, null for fixed amounts. */
-  commissionRate: string | null
-  tier: 1 | 2
-  parentConversionId: number | null
-  refundReason: string | null
-  createdAt: Date
-}
+export interface Conversion extends RecordOf<typeof entities.conversionFields> {}
 
 /** Only active coupons attribute conversions. */
 export type CouponStatus = 'active' | 'inactive'
 
-export interface Coupon {
-  id: number
-  projectId: string
-  affiliateId: number
-  code: string
-  status: CouponStatus
-  processorCouponId: string | null
-  discountType: string | null
-  discountValue: string | null
-  createdAt: Date
-}
+export interface Coupon extends RecordOf<typeof entities.couponFields> {}
 
-export interface Click {
-  id: number
-  projectId: string
-  affiliateId: number
-  ipAddress: string | null
-  userAgent: string | null
-  landingUrl: string | null
-  createdAt: Date
-}
+export interface Click extends RecordOf<typeof entities.clickFields> {}
 
-export interface Payout {
-  id: number
-  projectId: string
-  affiliateId: number
-  affiliateEmail: string
-  amount: bigint
-  currency: string
-  method: PayoutMethod
-  status: 'paid'
-  paymentDate: Date
-  conversionsSettled: number
-  unpaidAfter: bigint
-  createdAt: Date
-}
+export interface Payout extends RecordOf<typeof entities.payoutFields> {}
 
 export type WebhookSigningMode = 'service' | 'standard'
 
-export interface WebhookEndpoint {
-  id: number
-  projectId: string
-  url: string
-  events: EventType[]
-  secret: string | null
-  /** Still signs (beside `secret`) until `previousSecretExpiresAt`, for secret rotation. */
-  previousSecret: string | null
-  previousSecretExpiresAt: Date | null
-  mode: WebhookSigningMode
-  active: boolean
-  createdAt: Date
-}
+export interface WebhookEndpoint extends RecordOf<typeof entities.webhookEndpointFields> {}
 
-export interface WebhookEvent {
-  id: number
-  projectId: string
-  type: EventType
-  /** Serialized once when recorded; every attempt sends these exact bytes. */
-  body: string
-  createdAt: Date
-}
+export interface WebhookEvent extends RecordOf<typeof entities.webhookEventFields> {}
 
 export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
-export interface Delivery {
-  id: number
-  projectId: string
-  eventId: number
-  endpointId: number
-  eventType: EventType
-  status: DeliveryStatus
-  attempts: number
-  nextAttemptAt: Date | null
-  leaseUntil: Date | null
-  lastStatusCode: number | null
-  createdAt: Date
-  updatedAt: Date
-}
+export interface Delivery extends RecordOf<typeof entities.deliveryFields> {}
 
-export interface DeliveryAttempt {
-  id: number
-  deliveryId: number
-  projectId: string
-  attemptedAt: Date
-  statusCode: number | null
-  durationMs: number
-  responseExcerpt: string | null
-  error: string | null
-}
+export interface DeliveryAttempt extends RecordOf<typeof entities.deliveryAttemptFields> {}
 
 export interface Page<T> {
   items: T[]
@@ -297,34 +144,7 @@ export interface Page<T> {
 export type ProviderEventStatus = 'processing' | 'applied' | 'ignored' | 'waiting'
 
 /** One payment-provider event as received, with its outcome. Unique per (project, provider, eventId). */
-export interface ProviderEvent {
-  id: number
-  projectId: string
-  /** 'stripe', 'paddle' or 'lemon-squeezy'. */
-  provider: string
-  /** The provider's event id. */
-  eventId: string
-  /** The provider's event type, e.g. invoice.paid. */
-  type: string
-  /** The payment (invoice, transaction, order) or customer the event is about. */
-  reference: string | null
-  status: ProviderEventStatus
-  /** Why it was ignored or is waiting, or what it did, in words. */
-  detail: string | null
-  /** The conversion it created or changed. */
-  conversionId: number | null
-  /** Base value this event refunded, as decimal text in the payment's currency. */
-  refundAmount: string | null
-  /** What a waiting event waits for, e.g. customer:cus_123 or payment:in_123. */
-  waitingFor: string | null
-  /** The provider-neutral mapping of the event (kept to apply it later). */
-  mapped: unknown
-  /** When the provider says the event happened. */
-  occurredAt: Date
-  /** When it was received. */
-  createdAt: Date
-  updatedAt: Date
-}
+export interface ProviderEvent extends RecordOf<typeof entities.providerEventFields> {}
 
 /** A remembered fact about a provider object: a customer's email and referral, a payment's invoice. */
 export interface ProviderLink {

@@ -1,23 +1,11 @@
 // Public records returned by the program: camelCase, money as exact decimal strings in the
 // currency's minor-unit digits, statuses as users see them (pending derived from the clock).
+// Each view shows its entity's shown fields (src/core/entities.ts) as stored, plus what it derives.
 import { computeBalances, visibleStatus } from './ledger.js'
-import { formatMoney, minorDigits } from './money.js'
-import type {
-  Affiliate,
-  AffiliateStatus,
-  CommissionBasis,
-  Conversion,
-  ConversionStatus,
-  ConversionType,
-  Coupon,
-  CouponStatus,
-  PayoutMethod,
-  PayoutMethodPreference,
-  Payout,
-  Referral,
-  ReferralStatus,
-  WiseDetails,
-} from './types.js'
+import { Currency, currencyOr } from './money.js'
+import type { affiliateFields, affiliateTotalsFields, conversionFields, couponFields, payoutFields, referralFields } from './entities.js'
+import type { ShownRecord } from './entity.js'
+import type { Affiliate, Conversion, ConversionStatus, Coupon, Payout, Referral } from './types.js'
 
 export interface Earnings {
   total: string
@@ -33,92 +21,37 @@ export interface Earnings {
   nextReleaseDate: string | null
 }
 
-export interface AffiliateView {
-  id: number
-  email: string
-  name: string | null
-  referralCode: string
-  status: AffiliateStatus
-  partnerSlug: string | null
-  paymentMethod: string | null
-  paymentDetails: string | null
-  payoutMethod: PayoutMethodPreference | null
-  paypalEmail: string | null
-  wiseDetails: WiseDetails | null
-  parentId: number | null
-  customFields: Record<string, unknown> | null
-  createdAt: Date
-  clicks: number
-  signups: number
-  purchases: number
+/** The affiliate as stored (but its project), its counters, currency and earnings. */
+export interface AffiliateView extends ShownRecord<typeof affiliateFields>, ShownRecord<typeof affiliateTotalsFields> {
   currency: string
   /** Whether the project has a hold period (eligible/held are meaningful). */
   holdPeriod: boolean
   earnings: Earnings
 }
 
-export interface ConversionView {
-  id: number
-  type: ConversionType
-  affiliateId: number
-  referredUserId: number | null
-  customerEmail: string | null
+export interface ConversionView extends ShownRecord<typeof conversionFields> {
   /** Commission in the project currency. */
   value: string
   currency: string
   baseValue: string | null
   baseValueCurrency: string | null
   refundedBaseValue: string
-  paid: boolean
-  paidByPayoutId: number | null
   status: ConversionStatus
-  holdUntil: Date
-  reference: string | null
-  couponCodeUsed: string | null
-  basis: CommissionBasis
-  commissionType: 'percentage' | 'fixed'
-  commissionRate: string | null
-  tier: 1 | 2
-  parentConversionId: number | null
-  refundReason: string | null
-  createdAt: Date
 }
 
-export interface ReferralView {
-  id: number
-  email: string
-  affiliateId: number | null
+export interface ReferralView extends ShownRecord<typeof referralFields> {
   affiliateCode: string | null
   affiliateEmail: string | null
-  conversionStatus: ReferralStatus
-  conversionDate: Date | null
-  createdAt: Date
 }
 
-export interface CouponView {
-  id: number
-  affiliateId: number
+export interface CouponView extends ShownRecord<typeof couponFields> {
   affiliateEmail: string | null
-  code: string
-  status: CouponStatus
-  processorCouponId: string | null
-  discountType: string | null
-  discountValue: string | null
-  createdAt: Date
 }
 
-export interface PayoutView {
-  id: number
-  affiliateId: number
-  affiliateEmail: string
+export interface PayoutView extends ShownRecord<typeof payoutFields> {
   amount: string
-  currency: string
-  method: PayoutMethod
   status: 'Paid'
-  paymentDate: Date
-  conversionsSettled: number
   unpaidAfter: string
-  createdAt: Date
 }
 
 export function affiliateView(
@@ -127,9 +60,9 @@ export function affiliateView(
   settings: { currency: string; holdPeriodDays: number },
 ): AffiliateView {
   const { totals } = affiliate
-  const digits = minorDigits(settings.currency)
+  const currency = new Currency(settings.currency)
   const balances = computeBalances(totals, held)
-  const money = (minor: bigint) => formatMoney(minor, digits)
+  const money = (minor: bigint) => currency.amount(minor).format()
   return {
     id: affiliate.id,
     email: affiliate.email,
@@ -162,19 +95,20 @@ export function affiliateView(
   }
 }
 
-export function conversionView(conversion: Conversion, currency: string, now: Date): ConversionView {
-  const baseDigits = minorDigits(conversion.baseCurrency ?? currency)
+/** @param currency the project currency, in which the commission is */
+export function conversionView(conversion: Conversion, currency: Currency, now: Date): ConversionView {
+  const baseCurrency = currencyOr(conversion.baseCurrency, currency)
   return {
     id: conversion.id,
     type: conversion.type,
     affiliateId: conversion.affiliateId,
     referredUserId: conversion.referredUserId,
     customerEmail: conversion.customerEmail,
-    value: formatMoney(conversion.value, minorDigits(currency)),
-    currency,
-    baseValue: conversion.baseValue === null ? null : formatMoney(conversion.baseValue, baseDigits),
+    value: currency.amount(conversion.value).format(),
+    currency: currency.code,
+    baseValue: conversion.baseValue === null ? null : baseCurrency.amount(conversion.baseValue).format(),
     baseValueCurrency: conversion.baseCurrency,
-    refundedBaseValue: formatMoney(conversion.refundedBaseValue, baseDigits),
+    refundedBaseValue: baseCurrency.amount(conversion.refundedBaseValue).format(),
     paid: conversion.paid,
     paidByPayoutId: conversion.paidByPayoutId,
     status: visibleStatus(conversion, now),
@@ -219,18 +153,18 @@ export function couponView(coupon: Coupon, affiliate: Pick<Affiliate, 'email'> |
 }
 
 export function payoutView(payout: Payout): PayoutView {
-  const digits = minorDigits(payout.currency)
+  const currency = new Currency(payout.currency)
   return {
     id: payout.id,
     affiliateId: payout.affiliateId,
     affiliateEmail: payout.affiliateEmail,
-    amount: formatMoney(payout.amount, digits),
+    amount: currency.amount(payout.amount).format(),
     currency: payout.currency,
     method: payout.method,
     status: 'Paid',
     paymentDate: payout.paymentDate,
     conversionsSettled: payout.conversionsSettled,
-    unpaidAfter: formatMoney(payout.unpaidAfter, digits),
+    unpaidAfter: currency.amount(payout.unpaidAfter).format(),
     createdAt: payout.createdAt,
   }
 }

@@ -2,7 +2,7 @@
 // customers become referred users, payments become conversions, refunds shrink them. Whatever
 // cannot be applied yet says what it waits for (a customer, a payment, a first payment).
 import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
-import { formatMoney, minorDigits, parseMoney, roundHalfUp } from '../core/money.js'
+import { Currency, roundHalfUp } from '../core/money.js'
 import type { ProjectScope } from '../core/program.js'
 import type { CreateConversionResult } from '../core/conversion-create.js'
 import type { DomainStore, StorageTx } from '../core/storage.js'
@@ -150,7 +150,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
   const input = {
     type: 'purchase' as const,
     email,
-    baseValue: formatMoney(action.amount, minorDigits(action.currency)),
+    baseValue: new Currency(action.currency).amount(action.amount).format(),
     baseValueCurrency: action.currency,
     reference: action.reference,
     occurredAt,
@@ -209,10 +209,9 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
     if (conversion.status === 'refunded' || conversion.status === 'rejected' || conversion.baseValue === null) {
       return outcome('ignored', `refund of ${ref}: conversion ${conversionId} is ${conversion.status}`, { conversionId })
     }
-    const currency = conversion.baseValueCurrency!
-    const digits = minorDigits(currency)
-    const base = parseMoney(conversion.baseValue, digits, 'baseValue')
-    const already = parseMoney(conversion.refundedBaseValue, digits, 'refundedBaseValue')
+    const currency = new Currency(conversion.baseValueCurrency!)
+    const base = currency.parse(conversion.baseValue, 'baseValue').minor
+    const already = currency.parse(conversion.refundedBaseValue, 'refundedBaseValue').minor
     let target = already
     if (action.full) target = base
     else if (action.soFar && action.soFar.of > 0n) target = roundHalfUp(base * action.soFar.refunded, action.soFar.of)
@@ -226,7 +225,7 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
       updated =
         target === base
           ? await scope.conversions.update(conversionId, { status: 'refunded', reason })
-          : await scope.conversions.update(conversionId, { refundAmount: formatMoney(refund, digits), reason })
+          : await scope.conversions.update(conversionId, { refundAmount: currency.amount(refund).format(), reason })
     } catch (error) {
       // For example refunded in full by another process a moment ago.
       if (error instanceof AffiliateError) return outcome('ignored', `refund of ${ref}: ${error.message}`, { conversionId })
@@ -236,10 +235,10 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
       // Saved at once, inside the lock: a second event naming the same refund must see it.
       await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'refund', externalId: action.single.refundId, data: { conversionId: String(conversionId) } })
     }
-    const amount = `${formatMoney(refund, digits)} ${currency}`
+    const amount = `${currency.amount(refund).format()} ${currency.code}`
     return outcome('applied', `refund of ${ref}: ${amount} of conversion ${conversionId} refunded (${updated.status}, commission ${updated.value} ${updated.currency})`, {
       conversionId,
-      refundAmount: formatMoney(refund, digits),
+      refundAmount: currency.amount(refund).format(),
     })
   })
 }

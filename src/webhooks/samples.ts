@@ -1,6 +1,7 @@
 // Generated sample payloads for test deliveries: the same builders as real events, fed with
 // clearly fake records (ids 0, example.com emails), so receivers see the real shape.
-import { payoutCreated, portalSignInRequested, referralCanceled, referralConverted, referralSignedUp, referralUpdated } from '../core/events.js'
+import { conversionEvents, payoutCreated, portalSignInRequested, referralSignedUp } from '../core/events.js'
+import { Currency } from '../core/money.js'
 import type { NewEvent } from '../core/storage.js'
 import type { Affiliate, Conversion, EventType, Payout, Referral } from '../core/types.js'
 
@@ -60,16 +61,16 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     createdAt: at,
   }
   const party = { affiliate, referred: referral }
-  const context = { ...party, currency, at, paymentProcessor: 'test', productId: 'test_product' }
+  const context = { ...party, currency: new Currency(currency), at, paymentProcessor: 'test', productId: 'test_product' }
   switch (type) {
     case 'referral_signed_up':
       return referralSignedUp(referral, { ...party, at, userAgent: 'affiliate-kit test delivery', ipAddress: '192.0.2.1' })
     case 'referral_converted':
-      return referralConverted(conversion, context)
+      return conversionEvents(conversion, context).converted()
     case 'referral_canceled':
-      return referralCanceled(conversion, { ...context, refundAmount: 10000n, reason: 'test' })
+      return conversionEvents(conversion, context).canceled(10000n, 'test')
     case 'referral_updated':
-      return referralUpdated(conversion, { ...context, amountUsd: currency === 'USD' ? 100 : null })
+      return conversionEvents(conversion, context).updated(currency === 'USD' ? 100 : null)
     case 'payout.created': {
       const payout: Payout = {
         id: 0,
@@ -85,7 +86,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
         unpaidAfter: 0n,
         createdAt: at,
       }
-      return payoutCreated(payout, { affiliate, referred: null, at })
+      return payoutCreated(payout, { affiliate, referred: null, at, currency: context.currency })
     }
     case 'portal.sign_in_requested':
       return portalSignInRequested(affiliate, { link: 'https://example.com/portal/sign-in?token=sample', expiresAt: new Date(at.getTime() + 900_000), at })

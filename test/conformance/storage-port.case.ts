@@ -27,7 +27,7 @@ export function storagePortCases(context: CaseContext): void {
     it('records outbox events only when their transaction commits, and keeps them through a failed claim', async () => {
       const { program, storage } = await context.program()
       const endpoint = await program.webhooks.create({ url: 'https://hooks.example.com/port', events: ['referral_converted'] })
-      const event = (n: number) => ({ projectId: program.projectId, type: 'referral_converted' as const, body: `{"n":${n}}`, createdAt: new Date('2026-01-01') })
+      const event = (n: number) => ({ projectId: program.projectId, type: 'referral_converted' as const, payload: { n }, createdAt: new Date('2026-01-01') })
       await storage.transaction(async (tx) => {
         await tx.outbox.enqueue(event(1))
         await tx.outbox.enqueue(event(2))

@@ -13,7 +13,7 @@ export function webhookOutboxCases(context: CaseContext): void {
       const { program, storage, clock } = await context.program()
       const endpoint = await program.webhooks.create({ url: 'https://hooks.example.com/a', events: ['payout.created'] })
       const at = clock.now()
-      await storage.transaction((tx) => tx.outbox.enqueue({ projectId: program.projectId, type: 'payout.created', body: '{"n":1}', createdAt: at }))
+      await storage.transaction((tx) => tx.outbox.enqueue({ projectId: program.projectId, type: 'payout.created', payload: { n: 1 }, createdAt: at }))
       const first = mine(await storage.outbox.claim({ now: at, limit: 10_000, leaseMs: 60_000 }), program.projectId)
       expect(first).toHaveLength(1)
       expect(first[0]!.delivery).toMatchObject({ status: 'delivering', attempts: 0, endpointId: endpoint.id })
@@ -48,7 +48,7 @@ export function webhookOutboxCases(context: CaseContext): void {
       await program.webhooks.create({ url: 'https://hooks.example.com/other', events: ['referral_converted'] })
       const now = clock.now()
       const lease = new Date(now.getTime() + 60_000)
-      const event = { projectId: program.projectId, type: 'referral_converted' as const, body: '{"test":true}', createdAt: now }
+      const event = { projectId: program.projectId, type: 'referral_converted' as const, payload: { test: true }, createdAt: now }
       const claimed = await storage.outbox.insertTestDelivery({ event, endpointId: target.id, leaseUntil: lease })
       expect(claimed).not.toBeNull()
       expect(claimed!.delivery).toMatchObject({ projectId: program.projectId, endpointId: target.id, eventType: 'referral_converted', status: 'delivering', attempts: 0 })
@@ -80,7 +80,7 @@ export function webhookOutboxCases(context: CaseContext): void {
       const before = await storage.outbox.backlog()
       const at = clock.now()
       for (const n of [1, 2]) {
-        await storage.transaction((tx) => tx.outbox.enqueue({ projectId: program.projectId, type: 'payout.created', body: `{"n":${n}}`, createdAt: at }))
+        await storage.transaction((tx) => tx.outbox.enqueue({ projectId: program.projectId, type: 'payout.created', payload: { n }, createdAt: at }))
       }
       expect(await storage.outbox.backlog()).toBe(before + 2)
       const [first, second] = mine(await storage.outbox.claim({ now: at, limit: 10_000, leaseMs: 60_000 }), program.projectId)

@@ -70,11 +70,11 @@ export class MemoryState {
   tracking = new TrackingState()
 }
 
-/** The event's fields read one by one: its body may be a getter that spreading would drop. */
+/** The stored row of a recorded event: its payload serialized, once. */
 export const eventRow = (event: NewEvent): Omit<WebhookEvent, 'id'> => ({
   projectId: event.projectId,
   type: event.type,
-  body: event.body,
+  body: JSON.stringify(event.payload),
   createdAt: event.createdAt,
 })
 
@@ -111,6 +111,12 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
 }
 export const inProject = <T extends { projectId: string }>(row: T | undefined, projectId: string): T | undefined =>
   row && row.projectId === projectId ? row : undefined
+
+/** Stores the project's row with `patch` applied: the new row, or null when absent from the project. */
+export function patchRow<T extends { id: number; projectId: string }>(table: Table<T>, projectId: string, id: number, patch: object, log: UndoLog): T | null {
+  const existing = inProject(table.get(id), projectId)
+  return existing ? table.replace({ ...existing, ...patch } as T, log) : null
+}
 
 export function setMapEntry<K, V>(map: Map<K, V>, key: K, value: V | undefined, log: UndoLog): void {
   const previous = map.get(key)

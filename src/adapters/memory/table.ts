@@ -54,8 +54,9 @@ export class Table<T extends { id: number }> {
   }
 
   /**
-   * Stores `values` itself as the new row: it gets its id and is frozen, so callers pass a fresh
-   * object (copying it with an added id costs more than the rest of an insert).
+   * Stores `values` itself as the new row: it gets its id and is frozen. Copying it with an added
+   * id would cost more than the rest of an insert; the objects the core inserts are built for
+   * the insert and read back only through the returned row.
    */
   insert(values: Omit<T, 'id'>, log: UndoLog): T {
     this.checkUnique(values, this.nextId)

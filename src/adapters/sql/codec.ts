@@ -1,10 +1,8 @@
 // Row <-> record mapping for the SQL storage: column kinds, generic insert / patch / page helpers,
 // and the mapping of unique violations (23505) to the port's UniqueViolation.
 import { UniqueViolation, type UniqueConstraint } from '../../core/storage.js'
+import type { FieldKind, Fields } from '../../core/entity.js'
 import type { SqlClient, SqlRow } from './executor.js'
-
-export type ColumnKind = 'text' | 'id' | 'int' | 'float' | 'money' | 'bool' | 'date' | 'json'
-export type Columns = Record<string, readonly [column: string, kind: ColumnKind]>
 
 const CONSTRAINTS: Record<string, UniqueConstraint> = {
   projects_name_key: 'project_name',
@@ -27,7 +25,7 @@ export function mapError(error: unknown): never {
   throw error
 }
 
-export function encode(kind: ColumnKind, value: unknown): unknown {
+export function encode(kind: FieldKind, value: unknown): unknown {
   if (value === null || value === undefined) return null
   switch (kind) {
     case 'money':
@@ -41,7 +39,7 @@ export function encode(kind: ColumnKind, value: unknown): unknown {
   }
 }
 
-export function decode(kind: ColumnKind, value: unknown): unknown {
+export function decode(kind: FieldKind, value: unknown): unknown {
   if (value === null || value === undefined) return null
   switch (kind) {
     case 'id':
@@ -61,19 +59,19 @@ export function decode(kind: ColumnKind, value: unknown): unknown {
   }
 }
 
-export function decodeRow<T>(columns: Columns, row: SqlRow): T {
+export function decodeRow<T>(fields: Fields, row: SqlRow): T {
   const record: Record<string, unknown> = {}
-  for (const [field, [column, kind]] of Object.entries(columns)) record[field] = decode(kind, row[column])
+  for (const [name, { column, kind }] of Object.entries(fields)) record[name] = decode(kind, row[column])
   return record as T
 }
 
-const cast = (kind: ColumnKind, index: number) => (kind === 'json' ? `$${index}::jsonb` : `$${index}`)
+const cast = (kind: FieldKind, index: number) => (kind === 'json' ? `$${index}::jsonb` : `$${index}`)
 
-/** A table of one entity: its qualified name and field -> column map (`id` included). */
+/** A table of one entity: its qualified name and field definitions (`id` included). */
 export class SqlTable<T> {
   constructor(
     readonly name: string,
-    readonly columns: Columns,
+    readonly columns: Fields,
     private readonly toRecord: (row: SqlRow) => T = (row) => decodeRow<T>(columns, row),
   ) {}
 
@@ -81,12 +79,12 @@ export class SqlTable<T> {
     return this.toRecord(row)
   }
 
-  async insert(db: SqlClient, record: object, extra: Columns = {}): Promise<T> {
+  async insert(db: SqlClient, record: object, extra: Fields = {}): Promise<T> {
     const values = record as Record<string, unknown>
     const names: string[] = []
     const placeholders: string[] = []
     const params: unknown[] = []
-    for (const [field, [column, kind]] of Object.entries({ ...this.columns, ...extra })) {
+    for (const [field, { column, kind }] of Object.entries({ ...this.columns, ...extra })) {
       if (field === 'id' && values.id === undefined) continue
       params.push(encode(kind, values[field]))
       names.push(column)
@@ -94,6 +92,22 @@ export class SqlTable<T> {
     }
     const rows = await run(db, `INSERT INTO ${this.name} (${names.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING *`, params)
     return this.read(rows[0]!)
+  }
+
+  /**
+   * An insert that writes nothing when the ON CONFLICT target `conflict` matches (not an error,
+   * so a surrounding transaction stays usable): the new row, or null.
+   */
+  insertUnlessConflict(conflict: string): (db: SqlClient, record: object) => Promise<T | null> {
+    const fields = Object.entries(this.columns).filter(([field]) => field !== 'id')
+    const text = `INSERT INTO ${this.name} (${fields.map(([, field]) => field.column).join(', ')})
+      VALUES (${fields.map(([, field], index) => cast(field.kind, index + 1)).join(', ')})
+      ON CONFLICT ${conflict} DO NOTHING RETURNING *`
+    return async (db, record) => {
+      const values = record as Record<string, unknown>
+      const rows = await run(db, text, fields.map(([name, field]) => encode(field.kind, values[name])))
+      return rows[0] ? this.read(rows[0]) : null
+    }
   }
 
   async get(db: SqlClient, projectId: string, id: number, suffix = ''): Promise<T | null> {
@@ -111,10 +125,10 @@ export class SqlTable<T> {
     const sets: string[] = []
     const params: unknown[] = [projectId, id]
     for (const [field, value] of Object.entries(patch)) {
-      const column = this.columns[field]
-      if (!column || value === undefined || field === 'id' || field === 'projectId' || field === 'createdAt') continue
-      params.push(encode(column[1], value))
-      sets.push(`${column[0]} = ${cast(column[1], params.length)}`)
+      const definition = this.columns[field]
+      if (!definition || value === undefined || field === 'id' || field === 'projectId' || field === 'createdAt') continue
+      params.push(encode(definition.kind, value))
+      sets.push(`${definition.column} = ${cast(definition.kind, params.length)}`)
     }
     if (sets.length === 0) return this.get(db, projectId, id)
     const rows = await run(db, `UPDATE ${this.name} SET ${sets.join(', ')} WHERE project_id = $1 AND id = $2 RETURNING *`, params)

@@ -1,7 +1,7 @@
 // The in-memory conversions repository: idempotent insert by reference, the held balance and
 // oldest-first settling over the unpaid indexes.
 import type { ConversionRepository } from '../../../core/storage.js'
-import { found, inProject, type MemoryState } from '../state.js'
+import { found, inProject, patchRow, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
 
 const unpaid = (state: MemoryState, group: 'unpaidActive' | 'unpaidWithHold', projectId: string, affiliateId: number) =>
@@ -29,11 +29,7 @@ export function conversionRepository(state: MemoryState, log: UndoLog): Conversi
       return found(state.conversions.findUnique('conversion_reference', `${projectId}|${reference}`))
     },
     async update(projectId, id, patch) {
-      const existing = inProject(state.conversions.get(id), projectId)
-      if (!existing) return null
-      const updated = { ...existing, ...patch }
-      state.conversions.replace(updated, log)
-      return updated
+      return patchRow(state.conversions, projectId, id, patch, log)
     },
     async delete(projectId, id) {
       return inProject(state.conversions.get(id), projectId) ? state.conversions.remove(id, log) : false

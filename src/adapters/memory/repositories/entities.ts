@@ -13,7 +13,7 @@ import type {
 } from '../../../core/storage.js'
 import { UniqueViolation } from '../../../core/storage.js'
 import type { AffiliateTotals } from '../../../core/types.js'
-import { found, inProject, setMapEntry, withTotals, type MemoryState } from '../state.js'
+import { found, inProject, patchRow, setMapEntry, withTotals, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
 
 export function projectRepository(state: MemoryState, log: UndoLog): ProjectRepository {
@@ -136,11 +136,7 @@ export function referralRepository(state: MemoryState, log: UndoLog): ReferralRe
       return found(state.referrals.findUnique('referral_email', `${projectId}|${email}`))
     },
     async update(projectId, id, patch) {
-      const existing = inProject(state.referrals.get(id), projectId)
-      if (!existing) return null
-      const updated = { ...existing, ...patch }
-      state.referrals.replace(updated, log)
-      return updated
+      return patchRow(state.referrals, projectId, id, patch, log)
     },
     async list(projectId, filter) {
       const page = newestFirstPage(
@@ -167,11 +163,7 @@ export function couponRepository(state: MemoryState, log: UndoLog): CouponReposi
       return found(state.coupons.findUnique('coupon_code', `${projectId}|${code.toLowerCase()}`))
     },
     async update(projectId, id, patch) {
-      const existing = inProject(state.coupons.get(id), projectId)
-      if (!existing) return null
-      const updated = { ...existing, ...patch }
-      state.coupons.replace(updated, log)
-      return updated
+      return patchRow(state.coupons, projectId, id, patch, log)
     },
     async delete(projectId, id) {
       return inProject(state.coupons.get(id), projectId) ? state.coupons.remove(id, log) : false
@@ -234,11 +226,7 @@ export function webhookEndpointRepository(state: MemoryState, log: UndoLog, mate
       return state.endpoints.group('project', projectId).sort((a, b) => a.id - b.id)
     },
     async update(projectId, id, patch) {
-      const existing = inProject(state.endpoints.get(id), projectId)
-      if (!existing) return null
-      const updated = { ...existing, ...patch }
-      state.endpoints.replace(updated, log)
-      return updated
+      return patchRow(state.endpoints, projectId, id, patch, log)
     },
     async delete(projectId, id) {
       materializeOutbox()

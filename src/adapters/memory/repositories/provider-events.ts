@@ -1,7 +1,7 @@
 // The in-memory provider-event log and provider links.
 import type { ProviderEventRepository } from '../../../core/storage.js'
-import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
-import { found, inProject, setMapEntry, type MemoryState } from '../state.js'
+import type { ProviderLink } from '../../../core/types.js'
+import { found, inProject, patchRow, setMapEntry, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
 
 const linkKey = (link: Pick<ProviderLink, 'projectId' | 'provider' | 'kind' | 'externalId'>) =>
@@ -20,9 +20,7 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
       return found(inProject(table.get(id), projectId))
     },
     async update(projectId, id, patch) {
-      const existing = inProject(table.get(id), projectId)
-      if (!existing) return null
-      return table.replace({ ...existing, ...patch } as ProviderEvent, log)
+      return patchRow(table, projectId, id, patch, log)
     },
     async claim(projectId, id, condition, now) {
       const existing = inProject(table.get(id), projectId)

@@ -7,22 +7,15 @@ import { money, type Tables } from '../tables.js'
 
 export function conversionRepository(db: SqlClient, t: Tables): ConversionRepository {
   const table = t.conversions
-  const columns = Object.entries(table.columns).filter(([field]) => field !== 'id')
-  const insertSql = `INSERT INTO ${table.name} (${columns.map(([, [column]]) => column).join(', ')})
-    VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})
-    ON CONFLICT (project_id, reference) WHERE reference IS NOT NULL DO NOTHING RETURNING *`
+  const insertNew = table.insertUnlessConflict('(project_id, reference) WHERE reference IS NOT NULL')
   const getByReference = (projectId: string, reference: string) =>
     table.findOne(db, 'project_id = $1 AND reference = $2', [projectId, reference])
 
   return {
     async insert(conversion) {
-      const params = columns.map(([field, [, kind]]) => {
-        const value = (conversion as unknown as Record<string, unknown>)[field]
-        return value === null || value === undefined ? null : kind === 'money' ? String(value) : value
-      })
       for (let attempt = 0; ; attempt += 1) {
-        const rows = await run(db, insertSql, params)
-        if (rows[0]) return { inserted: true, conversion: table.read(rows[0]) }
+        const inserted = await insertNew(db, conversion)
+        if (inserted) return { inserted: true, conversion: inserted }
         // The conflicting row is committed (READ COMMITTED sees it) unless it was deleted since.
         const existing = await getByReference(conversion.projectId, conversion.reference!)
         if (existing) return { inserted: false, existing }

@@ -13,7 +13,8 @@ import type {
 import type { TotalsDelta } from '../../../core/types.js'
 import { decode, encode, run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
-import { affiliateTotals, type Tables } from '../tables.js'
+import { affiliateTotalsFields } from '../../../core/entities.js'
+import type { Tables } from '../tables.js'
 import type { EndpointCache } from './outbox.js'
 
 export function projectRepository(db: SqlClient, t: Tables): ProjectRepository {
@@ -74,7 +75,7 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: EndpointCac
       const values = { ...affiliate, ...affiliate.totals }
       // Inside a transaction a failed insert would abort it; the savepoint lets the core retry
       // a referral-code collision in the same transaction.
-      return db.inTransaction ? db.transaction((inner) => table.insert(inner, values, affiliateTotals)) : table.insert(db, values, affiliateTotals)
+      return db.inTransaction ? db.transaction((inner) => table.insert(inner, values, affiliateTotalsFields)) : table.insert(db, values, affiliateTotalsFields)
     },
     get: (projectId, id) => find(projectId, 'id = $2', [id]),
     getByEmail: (projectId, email) => find(projectId, 'lower(email) = lower($2)', [email]),
@@ -88,10 +89,10 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: EndpointCac
       const sets: string[] = []
       const params: unknown[] = [projectId, id]
       for (const [field, value] of Object.entries(delta)) {
-        const column = affiliateTotals[field]
+        const column = affiliateTotalsFields[field as keyof typeof affiliateTotalsFields]?.column
         if (!column || value === undefined) continue
         params.push(String(value))
-        sets.push(`${column[0]} = ${column[0]} + $${params.length}::numeric`)
+        sets.push(`${column} = ${column} + $${params.length}::numeric`)
       }
       if (sets.length === 0) return
       await run(db, `UPDATE ${table.name} SET ${sets.join(', ')} WHERE project_id = $1 AND id = $2`, params)

@@ -28,7 +28,7 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache 
              (project_id, event_id, endpoint_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
            SELECT $1, event.id, subscribed.id, $2, 'pending', 0, $4, $4, $4
            FROM event CROSS JOIN subscribed ORDER BY subscribed.id`,
-          [event.projectId, event.type, event.body, event.createdAt],
+          [event.projectId, event.type, JSON.stringify(event.payload), event.createdAt],
         )
         return
       }
@@ -51,7 +51,7 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache 
            (project_id, event_id, endpoint_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
          SELECT $1, event.id, endpoint.id, $2, 'pending', 0, $4, $4, $4
          FROM event CROSS JOIN unnest($5::bigint[]) AS endpoint (id) ORDER BY endpoint.id`,
-        [event.projectId, event.type, event.body, event.createdAt, subscribed],
+        [event.projectId, event.type, JSON.stringify(event.payload), event.createdAt, subscribed],
       )
     },
     claim({ now, limit, leaseMs }) {
@@ -92,7 +92,7 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache 
         const [stored] = await run(
           tx,
           `INSERT INTO ${t.events.name} (project_id, type, body, created_at) VALUES ($1, $2, $3, $4) RETURNING *`,
-          [event.projectId, event.type, event.body, event.createdAt],
+          [event.projectId, event.type, JSON.stringify(event.payload), event.createdAt],
         )
         const [delivery] = await run(
           tx,

@@ -2,18 +2,14 @@
 // makes a re-delivered event, also one racing in another process, find the first row.
 import type { ProviderEventRepository } from '../../../core/storage.js'
 import type { ProviderLink } from '../../../core/types.js'
-import { decode, encode, run } from '../codec.js'
+import { decode, run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
 
 export function providerEventRepository(db: SqlClient, t: Tables): ProviderEventRepository {
   const table = t.providerEvents
   const links = `${t.schema}.provider_links`
-  const columns = Object.entries(table.columns).filter(([field]) => field !== 'id')
-  // DO NOTHING (not an error) keeps a surrounding transaction usable when the event exists.
-  const insertSql = `INSERT INTO ${table.name} (${columns.map(([, [column]]) => column).join(', ')})
-    VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})
-    ON CONFLICT (project_id, provider, event_id) DO NOTHING RETURNING *`
+  const insertNew = table.insertUnlessConflict('(project_id, provider, event_id)')
   const find = (projectId: string, provider: string, eventId: string) =>
     table.findOne(db, 'project_id = $1 AND provider = $2 AND event_id = $3', [projectId, provider, eventId])
   async function saveLinks(list: readonly ProviderLink[]): Promise<void> {
@@ -31,10 +27,9 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
   }
   return {
     async insert(event) {
-      const params = columns.map(([field, [, kind]]) => encode(kind, (event as unknown as Record<string, unknown>)[field]))
       for (let attempt = 0; ; attempt += 1) {
-        const rows = await run(db, insertSql, params)
-        if (rows[0]) return { inserted: true, event: table.read(rows[0]) }
+        const inserted = await insertNew(db, event)
+        if (inserted) return { inserted: true, event: inserted }
         const existing = await find(event.projectId, event.provider, event.eventId)
         if (existing) return { inserted: false, existing }
         if (attempt >= 3) throw new Error('providerEvents.insert: the conflicting event vanished repeatedly')

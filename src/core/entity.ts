@@ -1,0 +1,47 @@
+// How an entity is defined once: each field with its storage column, its codec kind and whether
+// the entity's view shows it as stored. Record types, SQL column lists, row decoding and view
+// types all derive from these definitions (src/core/entities.ts).
+
+/** How a field's value is stored and read back: the codec of its column. */
+export type FieldKind = 'text' | 'id' | 'int' | 'float' | 'money' | 'bool' | 'date' | 'json'
+
+export interface Field<T = unknown, Shown extends boolean = boolean> {
+  /** The storage column (snake_case). */
+  readonly column: string
+  readonly kind: FieldKind
+  /** Whether the view copies the value as stored; false where it is internal, renamed or derived. */
+  readonly shown: Shown
+  /** Carries the value type; never set. */
+  readonly valueType?: T
+}
+
+export type Fields = Record<string, Field>
+
+const field =
+  <T>(kind: FieldKind) =>
+  (column: string): Field<T, true> => ({ column, kind, shown: true })
+
+export const text = <T extends string = string>(column: string) => field<T>('text')(column)
+export const id = field<number>('id')
+export const int = <T extends number = number>(column: string) => field<T>('int')(column)
+export const float = field<number>('float')
+/** Exact minor units; views format them with the amount's currency, never copy them. */
+export const money = field<bigint>('money')
+export const bool = field<boolean>('bool')
+export const date = field<Date>('date')
+export const json = <T>(column: string) => field<T>('json')(column)
+
+/** The field may hold null. */
+export const nullable = <T, S extends boolean>(f: Field<T, S>): Field<T | null, S> => f as Field<T | null, S>
+/** The view does not copy the field as stored (internal, renamed or derived there). */
+export const notShown = <T>(f: Field<T, boolean>): Field<T, false> => ({ ...f, shown: false })
+
+type ValueOf<F> = F extends Field<infer T, boolean> ? T : never
+
+/** The record an entity's fields describe. */
+export type RecordOf<F extends Fields> = { -readonly [K in keyof F]: ValueOf<F[K]> }
+
+/** The fields a view copies as stored: shown, and not money (money is formatted). */
+export type ShownRecord<F extends Fields> = {
+  -readonly [K in keyof F as F[K] extends Field<infer T, true> ? (bigint extends NonNullable<T> ? never : K) : never]: ValueOf<F[K]>
+}
