@@ -7,6 +7,15 @@ const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
 const id = v.pipe(v.number(), v.integer())
 
+/** The coupon's processor ids, named alike in both shapes. */
+export const couponProcessorIds = {
+  processor_coupon_id: v.nullable(v.string()),
+  stripe_coupon_id: v.nullable(v.string()),
+  lemonsqueezy_discount_code: v.nullable(v.string()),
+}
+/** How a payout was made, in both shapes. */
+export const paymentMethod = v.picklist(['manual', 'paypal', 'wise', 'bank', 'crypto', 'other'])
+
 export const affiliateCreatedRecord = v.strictObject({
   id,
   user_email: v.string(),
@@ -69,9 +78,7 @@ export const couponRecord = v.strictObject({
   affiliate_id: id,
   coupon_code: v.string(),
   status: v.picklist(['active', 'inactive']),
-  processor_coupon_id: v.nullable(v.string()),
-  stripe_coupon_id: v.nullable(v.string()),
-  lemonsqueezy_discount_code: v.nullable(v.string()),
+  ...couponProcessorIds,
   created_at: timestamp,
 })
 
@@ -81,7 +88,7 @@ export const payoutRecord = v.strictObject({
   affiliate_email: v.string(),
   amount: decimalString,
   status: v.literal('Paid'),
-  payment_method: v.picklist(['manual', 'paypal', 'wise', 'bank', 'crypto', 'other']),
+  payment_method: paymentMethod,
   payment_date: timestamp,
   conversions_settled: v.number(),
   unpaid_earnings_after: v.number(),

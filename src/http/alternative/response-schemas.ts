@@ -3,6 +3,7 @@
 // responses against them.
 import * as v from 'valibot'
 import { DELIVERY_STATUSES } from '../../core/types.js'
+import { couponProcessorIds, paymentMethod } from '../response-schemas.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const id = v.pipe(v.number(), v.integer())
@@ -53,9 +54,7 @@ export const couponRecord = v.strictObject({
   discount_type: v.nullable(v.string()),
   discount_value: v.nullable(v.string()),
   status: v.picklist(['active', 'inactive']),
-  processor_coupon_id: v.nullable(v.string()),
-  stripe_coupon_id: v.nullable(v.string()),
-  lemonsqueezy_discount_code: v.nullable(v.string()),
+  ...couponProcessorIds,
   created_at: timestamp,
 })
 
@@ -65,7 +64,7 @@ export const payoutRecord = v.strictObject({
   affiliateEmail: v.string(),
   amount: v.number(),
   status: v.literal('Paid'),
-  paymentMethod: v.picklist(['manual', 'paypal', 'wise', 'bank', 'crypto', 'other']),
+  paymentMethod,
   paymentDate: timestamp,
   conversionsSettled: v.number(),
   unpaidEarningsAfter: v.number(),
