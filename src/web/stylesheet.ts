@@ -42,5 +42,13 @@ form.inline { display: inline; }
 .notice { border-left: 4px solid var(--ak-primary); padding: .5rem 1rem; background: var(--ak-surface); margin-bottom: 1rem; }
 .pager { display: flex; gap: 1rem; align-items: center; margin-top: 1rem; }
 .narrow { max-width: 28rem; margin: 3rem auto; }
+.chart { margin: 0; }
+.chart svg { width: 100%; height: auto; display: block; border-bottom: 1px solid var(--ak-border); }
+.chart rect.clicks { fill: var(--ak-muted); }
+.chart rect.purchases { fill: var(--ak-primary); }
+.legend::before { content: ""; display: inline-block; width: .75rem; height: .75rem; margin: 0 .25rem 0 .5rem; vertical-align: middle; }
+.legend.clicks::before { background: var(--ak-muted); }
+.legend.purchases::before { background: var(--ak-primary); }
+a[aria-current="true"] { font-weight: 600; }
 [hidden] { display: none !important; }
 `

@@ -1,11 +1,17 @@
 // Overview: referral link (copy button with the script, selectable text without), earnings as
 // the API reports them (held, eligible, paid, unpaid, next release), counts and coupons.
 import { html } from '../../web/html.js'
+import { addCalendarDays } from '../../core/calendar.js'
+import { activityChart, type ChartRange } from '../activity-chart.js'
 import { day, isZero, money } from '../format.js'
 import type { PageResult, SignedInRequest } from '../page.js'
 
-export async function overviewPage({ program, affiliate, referralLink }: SignedInRequest): Promise<PageResult> {
+export async function overviewPage({ program, affiliate, referralLink, url, paths }: SignedInRequest): Promise<PageResult> {
   const coupons = await program.coupons.list({ affiliateId: affiliate.id, status: 'active', limit: 100 })
+  const days: ChartRange = url.searchParams.get('days') === '90' ? 90 : 30
+  // The default range is the last 30 days of the project's time zone; 90 reaches back from its end.
+  let series = await program.stats.affiliate(affiliate.email)
+  if (days === 90) series = await program.stats.affiliate(affiliate.email, { from: addCalendarDays(series.to, -90), to: series.to })
   const { earnings, currency } = affiliate
   const figure = (name: string, label: string, value: string) =>
     html`<div class="figure"><dt id="fig-${name}">${label}</dt><dd aria-labelledby="fig-${name}" data-figure="${name}">${value}</dd></div>`
@@ -42,7 +48,7 @@ ${figure('signups', 'Signups', String(affiliate.signups))}
 ${figure('purchases', 'Purchases', String(affiliate.purchases))}
 </dl>
 </section>
-${/* The 30 / 90 day chart panel goes here once link tracking records daily figures. */ null}
+${activityChart(series, days, paths.overview)}
 <section class="card" aria-labelledby="coupons-title">
 <h2 id="coupons-title">Your coupons</h2>
 ${
