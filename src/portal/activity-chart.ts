@@ -1,6 +1,7 @@
 // The overview's activity panel: clicks and purchases per day of the last 30 or 90 days, from the
 // program's per-day counters (docs/stats.md), as an SVG bar chart with its totals written out, so
 // it needs no script and reads the same to a screen reader.
+import { addCalendarDays } from '../core/calendar.js'
 import type { StatsSeries } from '../core/stats.js'
 import { html, type Html } from '../web/html.js'
 
@@ -21,7 +22,7 @@ export function activityChart(series: StatsSeries, days: ChartRange, overviewPat
     const x = index * slot + (kind === 'clicks' ? 0 : barWidth)
     return html`<rect class="${kind}" x="${x.toFixed(1)}" y="${(HEIGHT - height).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${height.toFixed(1)}"></rect>`
   }
-  const summary = `${plural(totals.clicks, 'click')}, ${plural(totals.signups, 'signup')} and ${plural(totals.purchases, 'purchase')} from ${series.from} to the end of the day before ${series.to}`
+  const summary = `${plural(totals.clicks, 'click')}, ${plural(totals.signups, 'signup')} and ${plural(totals.purchases, 'purchase')} from ${series.from} to ${addCalendarDays(series.to, -1)}`
   return html`<section class="card" aria-labelledby="activity-chart-title">
 <h2 id="activity-chart-title">Last ${String(days)} days</h2>
 <p class="actions">${CHART_RANGES.map((range) =>
