@@ -6,7 +6,8 @@
 import { AffiliateError, ConflictError, NotFoundError, ValidationError } from '../core/errors.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { hasScope } from '../core/keys.js'
-import { toNodeHandler, type NodeHandler } from '../http/node.js'
+import type { Handler } from '../http/handler.js'
+import { toNodeHandler } from '../http/node.js'
 import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
 import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
@@ -58,12 +59,8 @@ export interface AdminConsoleOptions {
   onError?: (error: unknown) => void
 }
 
-export interface AdminConsole {
-  (request: Request): Promise<Response>
-  fetch(request: Request): Promise<Response>
-  /** The same console for node:http and Express. */
-  node: NodeHandler
-}
+/** A fetch handler, callable itself and as `fetch`, with `node` for node:http and Express. */
+export type AdminConsole = Handler
 
 const SESSION_COOKIE = 'ak_admin'
 const PRE_SESSION_COOKIE = 'ak_admin_pre'

@@ -4,7 +4,8 @@
 import { AffiliateError, NotFoundError, ValidationError } from '../core/errors.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import type { AffiliateView } from '../core/views.js'
-import { toNodeHandler, type NodeHandler } from '../http/node.js'
+import type { Handler } from '../http/handler.js'
+import { toNodeHandler } from '../http/node.js'
 import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
 import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
@@ -61,11 +62,8 @@ export interface PortalOptions {
   onError?: (error: unknown) => void
 }
 
-export interface Portal {
-  (request: Request): Promise<Response>
-  fetch(request: Request): Promise<Response>
-  /** The same portal for node:http and Express. */
-  node: NodeHandler
+/** A fetch handler (callable itself and as `fetch`, with `node` for node:http and Express) and the sign-in helpers. */
+export interface Portal extends Handler {
   /** A one-time sign-in link for the affiliate with this email (throws NotFoundError when there is none). */
   createSignInLink(email: string): Promise<{ url: string; expiresAt: Date }>
   /** Ends every portal session of the affiliate with this email; resolves with how many ended. */
