@@ -1,6 +1,6 @@
 // The keyed-state store in process memory: Idempotency-Key claims and rate-limiter numbers in
-// two Maps. Calls never wait for a storage transaction: every operation is synchronous inside.
-import type { KeyClaim, KeyedStateStore } from '../../http/keyed-state.js'
+// two Maps, the default of a handler given no `state`. Every operation is synchronous inside.
+import type { KeyClaim, KeyedStateStore } from './keyed-state.js'
 
 /** Whether `claim` may take the key of `existing` (see KeyedStateStore.claim). */
 const keyFree = (existing: KeyClaim, claim: KeyClaim): boolean =>
