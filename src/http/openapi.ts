@@ -73,7 +73,7 @@ function operationObject(operation: Operation) {
   }
   return {
     summary: operation.summary,
-    operationId: `${operation.method.toLowerCase()}${operation.path.replace(/[/:](\w)/g, (_, letter: string) => letter.toUpperCase())}`,
+    operationId: `${operation.method.toLowerCase()}${operation.path.replace(/[/:]+(\w)/g, (_, letter: string) => letter.toUpperCase())}`,
     description: `Scope: \`${operation.scope}\`.`,
     parameters: [...pathParams, ...queryParams],
     ...(operation.body

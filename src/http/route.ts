@@ -66,11 +66,14 @@ export interface RouteDef<
   body?: B
   responses: R
   /** Error statuses besides 401, 403 and 429, which every route can answer. */
-  errors: number[]
+  errors: readonly number[]
   /** Wire names of core input fields that are not simply their snake_case (`baseValue: 'amount'`). */
   fieldNames?: Record<string, string>
   run(ctx: RouteContext<Parsed<Q>, Parsed<B>>): Promise<RouteResult>
 }
+
+/** What both shapes say alike of an operation (src/http/operations.ts). */
+export type OperationInfo = Pick<RouteDef, 'method' | 'path' | 'scope' | 'summary' | 'errors'>
 
 /** A route, its schema types kept for the OpenAPI document and the typed client. */
 export function defineRoute<

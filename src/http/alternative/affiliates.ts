@@ -1,6 +1,7 @@
 // /affiliates in the alternative shape: list, create, retrieve, update and delete, by email or by
 // `aff_` id.
 import { defined, defineRoute, page } from '../route.js'
+import { apiOperations } from '../api-operations.js'
 import { createAffiliateBodyAlternative, listAffiliatesQueryAlternative, updateAffiliateBodyAlternative } from '../schemas.js'
 import { alternativeAffiliate, alternativeData, alternativeList } from '../shapes/alternative.js'
 import { affiliateRef, alternativeWindow } from './paging.js'
@@ -18,13 +19,9 @@ const FIELD_NAMES = {
 
 export const affiliateRoutes = [
   defineRoute({
-    method: 'GET',
-    path: '/affiliates',
-    scope: 'affiliates:read',
-    summary: 'List affiliates',
+    ...apiOperations.getAffiliates,
     query: listAffiliatesQueryAlternative,
     responses: { 200: R.affiliateList },
-    errors: [400],
     async run({ api, query }) {
       const result = await api.affiliates.list(defined({ ...alternativeWindow(query), status: query.status }))
       return { status: 200, body: alternativeList('affiliates', result.items.map((item) => alternativeAffiliate(item, false)), page(result)) }
@@ -64,13 +61,9 @@ export const affiliateRoutes = [
     },
   }),
   defineRoute({
-    method: 'PUT',
-    path: '/affiliates/:email',
-    scope: 'affiliates:write',
-    summary: 'Update an affiliate',
+    ...apiOperations.putAffiliatesEmail,
     body: updateAffiliateBodyAlternative,
     responses: { 200: R.affiliateResponse },
-    errors: [400, 404, 409],
     fieldNames: FIELD_NAMES,
     async run({ api, params, body }) {
       const view = await api.affiliates.update(affiliateRef(params.email), body)
@@ -78,12 +71,8 @@ export const affiliateRoutes = [
     },
   }),
   defineRoute({
-    method: 'DELETE',
-    path: '/affiliates/:email',
-    scope: 'affiliates:write',
-    summary: 'Delete an affiliate and its data',
+    ...apiOperations.deleteAffiliatesEmail,
     responses: { 204: null },
-    errors: [400, 404],
     async run({ api, params }) {
       await api.affiliates.delete(affiliateRef(params.email))
       return { status: 204 }

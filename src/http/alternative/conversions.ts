@@ -4,6 +4,7 @@ import type { ProjectScope } from '../../core/program.js'
 import type { ConversionView } from '../../core/views.js'
 import { conversionChanges, deleteConversion } from '../primary/conversions.js'
 import { defined, defineRoute, page, pathId } from '../route.js'
+import { apiOperations } from '../api-operations.js'
 import { createConversionBodyAlternative, listQueryAlternative, updateConversionBody } from '../schemas.js'
 import { alternativeConversion, alternativeData, alternativeList } from '../shapes/alternative.js'
 import { alternativeWindow } from './paging.js'
@@ -26,13 +27,9 @@ async function item(api: ProjectScope, view: ConversionView) {
 
 export const conversionRoutes = [
   defineRoute({
-    method: 'GET',
-    path: '/conversions',
-    scope: 'conversions:read',
-    summary: 'List conversions',
+    ...apiOperations.getConversions,
     query: listQueryAlternative,
     responses: { 200: R.conversionList },
-    errors: [400],
     async run({ api, query }) {
       const result = await api.conversions.list(alternativeWindow(query))
       return { status: 200, body: alternativeList('conversions', await records(api, result.items), page(result)) }
@@ -54,24 +51,16 @@ export const conversionRoutes = [
     },
   }),
   defineRoute({
-    method: 'GET',
-    path: '/conversions/:id',
-    scope: 'conversions:read',
-    summary: 'Retrieve a conversion',
+    ...apiOperations.getConversionsId,
     responses: { 200: R.conversionResponse },
-    errors: [400, 404],
     async run({ api, params }) {
       return { status: 200, body: await item(api, await api.conversions.get(pathId(params.id, 'conversion'))) }
     },
   }),
   defineRoute({
-    method: 'PUT',
-    path: '/conversions/:id',
-    scope: 'conversions:write',
-    summary: 'Update a conversion (paid, status, refunds...)',
+    ...apiOperations.putConversionsId,
     body: updateConversionBody,
     responses: { 200: R.conversionResponse },
-    errors: [400, 404, 409],
     async run({ api, params, body }) {
       return { status: 200, body: await item(api, await api.conversions.update(pathId(params.id, 'conversion'), conversionChanges(body))) }
     },

@@ -1,19 +1,16 @@
 // /affiliates in the primary shape: list, create, retrieve, update and delete, by email.
 import type { AffiliateStatus } from '../../core/types.js'
 import { defined, defineRoute, page } from '../route.js'
+import { apiOperations } from '../api-operations.js'
 import * as R from '../response-schemas.js'
 import { createAffiliateBody, listAffiliatesQuery, updateAffiliateBody } from '../schemas.js'
 import { primaryAffiliate, primaryAffiliateCreated, primaryData, primaryList } from '../shapes/primary.js'
 
 export const affiliateRoutes = [
   defineRoute({
-    method: 'GET',
-    path: '/affiliates',
-    scope: 'affiliates:read',
-    summary: 'List affiliates',
+    ...apiOperations.getAffiliates,
     query: listAffiliatesQuery,
     responses: { 200: R.affiliateList },
-    errors: [400],
     async run({ api, query }) {
       // The primary shape shows pending and blocked affiliates as inactive, so it filters them so too.
       const statuses: AffiliateStatus[] | undefined = query.status === 'inactive' ? ['inactive', 'pending', 'blocked'] : query.status && [query.status]
@@ -56,13 +53,9 @@ export const affiliateRoutes = [
     },
   }),
   defineRoute({
-    method: 'PUT',
-    path: '/affiliates/:email',
-    scope: 'affiliates:write',
-    summary: 'Update an affiliate',
+    ...apiOperations.putAffiliatesEmail,
     body: updateAffiliateBody,
     responses: { 200: R.affiliateResponse },
-    errors: [400, 404, 409],
     async run({ api, params, body }) {
       const view = await api.affiliates.update(params.email ?? '', defined({
         email: body.email,
@@ -78,12 +71,8 @@ export const affiliateRoutes = [
     },
   }),
   defineRoute({
-    method: 'DELETE',
-    path: '/affiliates/:email',
-    scope: 'affiliates:write',
-    summary: 'Delete an affiliate and its data',
+    ...apiOperations.deleteAffiliatesEmail,
     responses: { 204: null },
-    errors: [400, 404],
     async run({ api, params }) {
       await api.affiliates.delete(params.email ?? '')
       return { status: 204 }

@@ -2,6 +2,7 @@
 // same payload is 200 with duplicate: true), retrieve, update and delete.
 import type * as v from 'valibot'
 import { defined, defineRoute, page, pathId } from '../route.js'
+import { apiOperations } from '../api-operations.js'
 import * as R from '../response-schemas.js'
 import { createConversionBody, listConversionsQuery, updateConversionBody } from '../schemas.js'
 import { primaryConversion, primaryData, primaryList } from '../shapes/primary.js'
@@ -22,13 +23,9 @@ export const deleteConversion = defineRoute({
 
 export const conversionRoutes = [
   defineRoute({
-    method: 'GET',
-    path: '/conversions',
-    scope: 'conversions:read',
-    summary: 'List conversions',
+    ...apiOperations.getConversions,
     query: listConversionsQuery,
     responses: { 200: R.conversionList },
-    errors: [400],
     async run({ api, query }) {
       const result = await api.conversions.list(defined({
         limit: query.limit,
@@ -73,24 +70,16 @@ export const conversionRoutes = [
     },
   }),
   defineRoute({
-    method: 'GET',
-    path: '/conversions/:id',
-    scope: 'conversions:read',
-    summary: 'Retrieve a conversion',
+    ...apiOperations.getConversionsId,
     responses: { 200: R.conversionResponse },
-    errors: [400, 404],
     async run({ api, params }) {
       return { status: 200, body: primaryData(primaryConversion(await api.conversions.get(pathId(params.id, 'conversion')))) }
     },
   }),
   defineRoute({
-    method: 'PUT',
-    path: '/conversions/:id',
-    scope: 'conversions:write',
-    summary: 'Update a conversion (paid, status, refunds...)',
+    ...apiOperations.putConversionsId,
     body: updateConversionBody,
     responses: { 200: R.conversionResponse },
-    errors: [400, 404, 409],
     async run({ api, params, body }) {
       const view = await api.conversions.update(pathId(params.id, 'conversion'), conversionChanges(body))
       return { status: 200, body: primaryData(primaryConversion(view)) }

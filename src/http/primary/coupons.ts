@@ -3,6 +3,7 @@
 import type * as v from 'valibot'
 import { processorCouponId } from '../coupon-ids.js'
 import { defined, defineRoute, page, pathId } from '../route.js'
+import { apiOperations } from '../api-operations.js'
 import * as R from '../response-schemas.js'
 import { createCouponBody, listCouponsQuery, updateCouponBody } from '../schemas.js'
 import { primaryCoupon, primaryData, primaryList } from '../shapes/primary.js'
@@ -23,50 +24,34 @@ export const deleteCoupon = defineRoute({
 
 export const couponRoutes = [
   defineRoute({
-    method: 'GET',
-    path: '/coupons',
-    scope: 'coupons:read',
-    summary: 'List coupons',
+    ...apiOperations.getCoupons,
     query: listCouponsQuery,
     responses: { 200: R.couponList },
-    errors: [400],
     async run({ api, query }) {
       const result = await api.coupons.list(defined({ limit: query.limit, offset: query.offset, affiliateId: query.affiliate_id, code: query.coupon_code, status: query.status }))
       return { status: 200, body: primaryList(result.items.map(primaryCoupon), page(result)) }
     },
   }),
   defineRoute({
-    method: 'POST',
-    path: '/coupons',
-    scope: 'coupons:write',
-    summary: 'Create a coupon',
+    ...apiOperations.postCoupons,
     body: createCouponBody,
     responses: { 201: R.couponResponse },
-    errors: [400, 404, 409],
     async run({ api, body }) {
       const view = await api.coupons.create(defined({ affiliateId: body.affiliate_id, code: body.coupon_code, status: body.status, processorCouponId: processorCouponId(body) }))
       return { status: 201, body: primaryData(primaryCoupon(view)) }
     },
   }),
   defineRoute({
-    method: 'GET',
-    path: '/coupons/:id',
-    scope: 'coupons:read',
-    summary: 'Retrieve a coupon',
+    ...apiOperations.getCouponsId,
     responses: { 200: R.couponResponse },
-    errors: [400, 404],
     async run({ api, params }) {
       return { status: 200, body: primaryData(primaryCoupon(await api.coupons.get(pathId(params.id, 'coupon')))) }
     },
   }),
   defineRoute({
-    method: 'PUT',
-    path: '/coupons/:id',
-    scope: 'coupons:write',
-    summary: 'Update a coupon',
+    ...apiOperations.putCouponsId,
     body: updateCouponBody,
     responses: { 200: R.couponResponse },
-    errors: [400, 404, 409],
     async run({ api, params, body }) {
       const view = await api.coupons.update(pathId(params.id, 'coupon'), couponChanges(body))
       return { status: 200, body: primaryData(primaryCoupon(view)) }

@@ -3,6 +3,7 @@
 import type * as v from 'valibot'
 import type { ProjectScope } from '../../core/program.js'
 import { defined, defineRoute, page, pathId } from '../route.js'
+import { apiOperations } from '../api-operations.js'
 import * as R from '../response-schemas.js'
 import { createPayoutBody, listPayoutsQuery, trackClickBody } from '../schemas.js'
 import { primaryData, primaryList, primaryPayout } from '../shapes/primary.js'
@@ -19,49 +20,33 @@ export function trackClick(api: ProjectScope, body: v.InferOutput<typeof trackCl
 
 export const payoutRoutes = [
   defineRoute({
-    method: 'GET',
-    path: '/payouts',
-    scope: 'payouts:read',
-    summary: 'List payouts, newest first',
+    ...apiOperations.getPayouts,
     query: listPayoutsQuery,
     responses: { 200: R.payoutList },
-    errors: [400],
     async run({ api, query }) {
       const result = await api.payouts.list(defined({ limit: query.limit, offset: query.offset, affiliateId: query.affiliate_id }))
       return { status: 200, body: primaryList(result.items.map(primaryPayout), page(result)) }
     },
   }),
   defineRoute({
-    method: 'POST',
-    path: '/payouts',
-    scope: 'payouts:write',
-    summary: 'Record a payout made outside the service',
+    ...apiOperations.postPayouts,
     body: createPayoutBody,
     responses: { 201: R.payoutResponse },
-    errors: [400, 404],
     async run({ api, body }) {
       return { status: 201, body: primaryData(primaryPayout(await api.payouts.create(payoutInput(body)))) }
     },
   }),
   defineRoute({
-    method: 'GET',
-    path: '/payouts/:id',
-    scope: 'payouts:read',
-    summary: 'Retrieve a payout',
+    ...apiOperations.getPayoutsId,
     responses: { 200: R.payoutResponse },
-    errors: [400, 404],
     async run({ api, params }) {
       return { status: 200, body: primaryData(primaryPayout(await api.payouts.get(pathId(params.id, 'payout')))) }
     },
   }),
   defineRoute({
-    method: 'POST',
-    path: '/clicks',
-    scope: 'referrals:write',
-    summary: 'Count a click on a referral link',
+    ...apiOperations.postClicks,
     body: trackClickBody,
     responses: { 201: R.clickResponse },
-    errors: [400, 404],
     async run({ api, body }) {
       const click = await trackClick(api, body)
       return { status: 201, body: primaryData({ id: click.id, affiliate_id: click.affiliateId, created_at: click.createdAt.toISOString() }) }

@@ -1,31 +1,24 @@
 // /referrals (referred users) in the primary shape: list, create, retrieve and update by email.
 import { defined, defineRoute, page } from '../route.js'
+import { apiOperations } from '../api-operations.js'
 import * as R from '../response-schemas.js'
 import { createReferralBody, listReferralsQuery, updateReferralBody } from '../schemas.js'
 import { primaryData, primaryList, primaryReferral } from '../shapes/primary.js'
 
 export const referralRoutes = [
   defineRoute({
-    method: 'GET',
-    path: '/referrals',
-    scope: 'referrals:read',
-    summary: 'List referred users',
+    ...apiOperations.getReferrals,
     query: listReferralsQuery,
     responses: { 200: R.referralList },
-    errors: [400],
     async run({ api, query }) {
       const result = await api.referrals.list(defined({ limit: query.limit, offset: query.offset, affiliateId: query.affiliate_id, status: query.status }))
       return { status: 200, body: primaryList(result.items.map((item) => primaryReferral(item, true)), page(result)) }
     },
   }),
   defineRoute({
-    method: 'POST',
-    path: '/referrals',
-    scope: 'referrals:write',
-    summary: 'Create a referred user',
+    ...apiOperations.postReferrals,
     body: createReferralBody,
     responses: { 201: R.referralResponse },
-    errors: [400, 404, 409],
     async run({ api, body }) {
       const view = await api.referrals.create(defined({
         email: body.email,
@@ -38,24 +31,16 @@ export const referralRoutes = [
     },
   }),
   defineRoute({
-    method: 'GET',
-    path: '/referrals/:email',
-    scope: 'referrals:read',
-    summary: 'Retrieve a referred user',
+    ...apiOperations.getReferralsEmail,
     responses: { 200: R.referralResponse },
-    errors: [400, 404],
     async run({ api, params }) {
       return { status: 200, body: primaryData(primaryReferral(await api.referrals.get(params.email ?? ''), true)) }
     },
   }),
   defineRoute({
-    method: 'PUT',
-    path: '/referrals/:email',
-    scope: 'referrals:write',
-    summary: 'Update a referred user',
+    ...apiOperations.putReferralsEmail,
     body: updateReferralBody,
     responses: { 200: R.referralResponse },
-    errors: [400, 404, 409],
     async run({ api, params, body }) {
       const view = await api.referrals.update(params.email ?? '', defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status }))
       return { status: 200, body: primaryData(primaryReferral(view, true)) }
