@@ -3,14 +3,13 @@
 import * as v from 'valibot'
 import { statsInput as statsQuery, type StatsSeries } from '../core/stats.js'
 import type { DailyCounts } from '../core/tracking-storage.js'
-import { formatMoney, minorDigits } from '../core/money.js'
+import { Currency } from '../core/money.js'
 import { defineRoute } from './route.js'
 
 const day = v.pipe(v.string(), v.isoDate())
 const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
 const count = v.pipe(v.number(), v.integer())
 const interval = v.picklist(['day', 'week', 'month'])
-
 
 const primaryCounts = { clicks: count, unique_visitors: count, signups: count, purchases: count, revenue: decimalString, commission: decimalString }
 const primaryStats = v.strictObject({
@@ -37,19 +36,19 @@ const alternativeStats = v.strictObject({
   }),
 })
 
-function counts(row: DailyCounts, digits: number, visitorsKey: 'unique_visitors' | 'uniqueVisitors') {
+function counts(row: DailyCounts, currency: Currency, visitorsKey: 'unique_visitors' | 'uniqueVisitors') {
   return {
     clicks: row.clicks,
     [visitorsKey]: row.visitors,
     signups: row.signups,
     purchases: row.purchases,
-    revenue: formatMoney(row.revenue, digits),
-    commission: formatMoney(row.commission, digits),
+    revenue: currency.amount(row.revenue).format(),
+    commission: currency.amount(row.commission).format(),
   }
 }
 
 function primaryBody(series: StatsSeries) {
-  const digits = minorDigits(series.currency)
+  const seriesCurrency = new Currency(series.currency)
   const { interval, currency, from, to } = series
   return {
     data: {
@@ -58,14 +57,14 @@ function primaryBody(series: StatsSeries) {
       currency,
       from,
       to,
-      buckets: series.buckets.map((bucket) => ({ start: bucket.start, ...counts(bucket, digits, 'unique_visitors') })),
-      totals: counts(series.totals, digits, 'unique_visitors'),
+      buckets: series.buckets.map((bucket) => ({ start: bucket.start, ...counts(bucket, seriesCurrency, 'unique_visitors') })),
+      totals: counts(series.totals, seriesCurrency, 'unique_visitors'),
     },
   }
 }
 
 function alternativeBody(series: StatsSeries) {
-  const digits = minorDigits(series.currency)
+  const seriesCurrency = new Currency(series.currency)
   const { interval, timeZone, currency, from, to } = series
   return {
     data: {
@@ -74,8 +73,8 @@ function alternativeBody(series: StatsSeries) {
       currency,
       from,
       to,
-      buckets: series.buckets.map((bucket) => ({ start: bucket.start, ...counts(bucket, digits, 'uniqueVisitors') })),
-      totals: counts(series.totals, digits, 'uniqueVisitors'),
+      buckets: series.buckets.map((bucket) => ({ start: bucket.start, ...counts(bucket, seriesCurrency, 'uniqueVisitors') })),
+      totals: counts(series.totals, seriesCurrency, 'uniqueVisitors'),
     },
   }
 }
