@@ -21,7 +21,7 @@ export interface LoggerOptions {
   level?: LogLevel
   /** @default 'text' */
   format?: LogFormat
-  /** Receives each line, without its newline. @default stdout, one write per event-loop turn */
+  /** Receives each line, without its newline. @default stdout, lines close together gathered into one write */
   write?: (line: string) => void
 }
 
@@ -58,17 +58,21 @@ const FLUSH_CHARS = 16_384
 let sharedStdout: ((line: string) => void) | undefined
 
 /**
- * Lines to stdout, gathered into one write every FLUSH_MS (or FLUSH_CHARS): under load that is
- * one system call for many requests instead of one each. What is pending at exit is written then.
+ * Lines to stdout. A line after a quiet spell is written at once (start-up lines, a lone request);
+ * lines that follow within FLUSH_MS of a write are gathered into one write at the end of that
+ * spell (or at FLUSH_CHARS): under load that is one system call for many requests instead of one
+ * each. What is pending at exit is written then.
  */
 function stdoutWriter(): (line: string) => void {
   let pending = ''
   let timer: NodeJS.Timeout | null = null
+  let lastWrite = -Infinity
   const flush = () => {
     if (timer) clearTimeout(timer)
     timer = null
     const text = pending
     pending = ''
+    lastWrite = performance.now()
     if (text !== '') process.stdout.write(text)
   }
   process.once('exit', () => {
@@ -76,7 +80,7 @@ function stdoutWriter(): (line: string) => void {
   })
   return (line) => {
     pending += `${line}\n`
-    if (pending.length >= FLUSH_CHARS) flush()
+    if (pending.length >= FLUSH_CHARS || (!timer && performance.now() - lastWrite >= FLUSH_MS)) flush()
     else if (!timer) timer = setTimeout(flush, FLUSH_MS).unref()
   }
 }
