@@ -32,13 +32,20 @@ const DAILY_COLUMNS: ReadonlyArray<readonly [keyof DailyCounts, string]> = [
   ['commission', 'commission_minor'],
 ]
 
-/** The affiliate id of the project-wide counters (real ids start at 1). */
-export const PROJECT_ROW = 0
+/**
+ * The project-wide counters of a day are split over rows with affiliate ids -1..-16 (real ids
+ * start at 1), each affiliate adding to one of them: concurrent creates for different affiliates
+ * would otherwise all wait for one row's lock until their commits. Reads sum them with row 0,
+ * where counts written before the split stay.
+ */
+const PROJECT_SHARDS = 16
+export const PROJECT_ROWS = Array.from({ length: PROJECT_SHARDS + 1 }, (_, index) => -index)
+const projectRow = (affiliateId: number) => -1 - (affiliateId % PROJECT_SHARDS)
 
 /**
- * The upsert adding delta to the (affiliate, day) counters and to the project's of that day
- * (affiliate 0: program-wide stats read one row per day too) when `guard` holds; null when
- * delta changes nothing.
+ * The upsert adding delta to the (affiliate, day) counters and to the project's of that day (one
+ * of PROJECT_ROWS: program-wide stats read a few rows per day, not one per affiliate) when
+ * `guard` holds; null when delta changes nothing.
  */
 export function dailyUpsert(
   table: string,
@@ -55,6 +62,6 @@ export function dailyUpsert(
   const values = changed.map(([field]) => `${param(params, String(delta[field]))}::numeric`)
   return `INSERT INTO ${table} (project_id, affiliate_id, day, ${columns.join(', ')})
     SELECT ${param(params, projectId)}, counted.affiliate_id, ${param(params, day)}::date, ${values.join(', ')}
-    FROM (VALUES (${param(params, affiliateId)}::bigint), (${PROJECT_ROW})) AS counted (affiliate_id) WHERE ${guard}
+    FROM (VALUES (${param(params, affiliateId)}::bigint), (${projectRow(affiliateId)})) AS counted (affiliate_id) WHERE ${guard}
     ON CONFLICT (project_id, affiliate_id, day) DO UPDATE SET ${columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ')}`
 }

@@ -2,7 +2,7 @@
 // visitor-day marks decided by their primary key, the project's visitor salt and referral times
 // (migration 7).
 import type { TrackingRepository } from '../../../core/tracking-storage.js'
-import { dailyUpsert, PROJECT_ROW } from '../counters.js'
+import { dailyUpsert, PROJECT_ROWS } from '../counters.js'
 import { run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
@@ -29,9 +29,9 @@ export function trackingRepository(db: SqlClient, t: Tables): TrackingRepository
         db,
         `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(clicks) AS clicks, sum(visitors) AS visitors, sum(signups) AS signups,
                 sum(purchases) AS purchases, sum(revenue_minor) AS revenue, sum(commission_minor) AS commission
-         FROM ${daily} WHERE project_id = $1 AND affiliate_id = $4 AND day >= $2::date AND day < $3::date
+         FROM ${daily} WHERE project_id = $1 AND affiliate_id = ANY($4::bigint[]) AND day >= $2::date AND day < $3::date
          GROUP BY day ORDER BY day`,
-        [projectId, from, to, affiliateId ?? PROJECT_ROW],
+        [projectId, from, to, affiliateId === undefined ? PROJECT_ROWS : [affiliateId]],
       )
       return rows.map((row) => ({
         day: String(row.day),
