@@ -25,7 +25,7 @@ export function dayFormatter(timeZone: string): (at: Date) => string {
     for (const part of format.formatToParts(time)) parts[part.type] = part.value
     const day = `${parts.year}-${parts.month}-${parts.day}`
     const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second))
-    return { day, offset: wall - (time - (((time % 1000) + 1000) % 1000)) }
+    return { day, offset: wall - Math.floor(time / 1000) * 1000 }
   }
   let day = ''
   let start = 0
@@ -38,7 +38,7 @@ export function dayFormatter(timeZone: string): (at: Date) => string {
     // The day's bounds if the offset holds all day; when it changes that day (a DST switch) only this minute is remembered.
     const guess = toUtc(day).getTime() - found.offset
     const holdsAllDay = wallClock(guess).offset === found.offset && wallClock(guess + DAY_MS - 1).offset === found.offset
-    start = holdsAllDay ? guess : time - (time % 60_000)
+    start = holdsAllDay ? guess : Math.floor(time / 60_000) * 60_000
     end = holdsAllDay ? guess + DAY_MS : start + 60_000
     return day
   }
