@@ -28,6 +28,8 @@ export interface ProjectContext {
   tryFxRate(from: string, to: string): Promise<Decimal | null>
   /** The calendar day (YYYY-MM-DD) of an instant in the project's time zone. */
   dayOf(at: Date): Promise<string>
+  /** dayOf for a caller holding the project already (no await). */
+  dayIn(project: Project, at: Date): string
 }
 
 export function createProjectContext(
@@ -48,16 +50,18 @@ export function createProjectContext(
     }
   }
   let days = { timeZone: '', format: (_at: Date) => '' }
+  const dayIn = (project: Project, at: Date) => {
+    const timeZone = project.settings.timeZone ?? 'UTC'
+    if (days.timeZone !== timeZone) days = { timeZone, format: dayFormatter(timeZone) }
+    return days.format(at)
+  }
   return {
     ...base,
     projectId,
     project: loadProject,
     tryFxRate,
-    async dayOf(at) {
-      const timeZone = (await loadProject()).settings.timeZone ?? 'UTC'
-      if (days.timeZone !== timeZone) days = { timeZone, format: dayFormatter(timeZone) }
-      return days.format(at)
-    },
+    dayIn,
+    dayOf: async (at) => dayIn(await loadProject(), at),
     async fxRate(from, to, field) {
       const rate = await tryFxRate(from, to)
       if (!rate) throw new ValidationError(field, `no exchange rate available for ${from}->${to}`)

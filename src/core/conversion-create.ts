@@ -2,7 +2,6 @@
 // reference (docs/commissions.md, attribution.md, idempotency.md), and preview, which runs the same plan writing nothing.
 import { attribute, type MatchedBy } from './attribution.js'
 import { applyAttributionModel, moveReferredUser } from './attribution-model.js'
-import { countDay } from './daily-counts.js'
 import { addDays } from './clock.js'
 import { calculateCommission, commissionSettingsFor, ONE, tier2Commission, type Commission } from './commission.js'
 import { usdAmount, type ProjectContext } from './context.js'
@@ -12,6 +11,7 @@ import { ledgerDelta } from './ledger.js'
 import { currencyOr, Currency, decimalText, type Decimal, type Money } from './money.js'
 import { createConversionInput, validate, type CreateConversionInput } from './schemas.js'
 import { UniqueViolation, type StorageTx } from './storage.js'
+import type { DailyCounts } from './tracking-storage.js'
 import type { Affiliate, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
 import { conversionView, type ConversionView } from './views.js'
 
@@ -150,11 +150,8 @@ export function conversionCreation(ctx: ProjectContext) {
   async function write(tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, amountUsd: number | null, now: Date) {
     const { data } = request
     const planned = await plan(ctx, tx, project, request, fx, now)
-    if (data.reference !== undefined) {
-      const existing = await tx.conversions.getByReference(projectId, data.reference)
-      if (existing) throw new DuplicateReference(existing, planned.fingerprint, planned.matchedBy)
-    }
-    const referral = await linkReferral(tx, planned, data.email, data.type, now)
+    // A duplicate reference is found by the insert's unique index; what linking wrote before it rolls back.
+    const { referral, signedUp } = await linkReferral(tx, planned, data.email, data.type, now)
     const row: Omit<Conversion, 'id'> = {
       projectId,
       affiliateId: planned.affiliate.id,
@@ -180,17 +177,22 @@ export function conversionCreation(ctx: ProjectContext) {
       refundReason: null,
       createdAt: now,
     }
-    const result = await tx.conversions.insert(row)
+    const day = ctx.dayIn(project, now)
+    // A new referred user is counted in the conversion's own write: one counter write per affiliate.
+    const signups = signedUp ? { signups: 1 } : {}
+    const result = await tx.conversions.insert(row, {
+      totals: { ...ledgerDelta(null, row), ...signups },
+      day,
+      daily: { ...dailyDelta(row, request, fx), ...signups },
+    })
     if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
     const conversion = result.conversion
-    await tx.affiliates.adjustTotals(projectId, planned.affiliate.id, ledgerDelta(null, conversion))
-    await countDay(ctx, tx, planned.affiliate.id, now, dailyDelta(conversion, request, fx))
     await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
 
     let tier2: Conversion | null = null
     if (planned.tier2) {
       const { id: _id, ...stored } = conversion
-      const inserted = await tx.conversions.insert({
+      const tier2Row: Omit<Conversion, 'id'> = {
         ...stored,
         affiliateId: planned.tier2.parent.id,
         value: planned.tier2.value.minor,
@@ -202,19 +204,23 @@ export function conversionCreation(ctx: ProjectContext) {
         tier: 2,
         parentConversionId: conversion.id,
         status: planned.tier2.parent.status === 'active' ? planned.status : 'review',
+      }
+      const inserted = await tx.conversions.insert(tier2Row, {
+        totals: ledgerDelta(null, tier2Row),
+        day,
+        daily: tier2Row.status === 'active' ? { commission: tier2Row.value } : {},
       })
       if (!inserted.inserted) throw new ConflictError('the tier-2 reference of this conversion is already used', 'reference')
       tier2 = inserted.conversion
-      await tx.affiliates.adjustTotals(projectId, planned.tier2.parent.id, ledgerDelta(null, tier2))
-      if (tier2.status === 'active') await countDay(ctx, tx, planned.tier2.parent.id, now, { commission: tier2.value })
       await recordEvents(tx, tier2, planned.tier2.parent, referral, request, amountUsd)
     }
     return { conversion, tier2, planned }
   }
 
-  /** Finds or creates the referred user and records a first purchase on it. */
+  /** Finds or creates the referred user and records a first purchase on it; signedUp when it was created (to count). */
   async function linkReferral(tx: StorageTx, planned: Plan, email: string | undefined, type: string, now: Date) {
     let referral = planned.referral
+    let signedUp = false
     if (referral && planned.moveReferral) referral = await moveReferredUser(ctx, tx, referral, planned.affiliate, now)
     if (!referral && email !== undefined) {
       referral = await tx.referrals.insert({
@@ -226,8 +232,7 @@ export function conversionCreation(ctx: ProjectContext) {
         firstPurchaseAt: null,
         createdAt: now,
       })
-      await tx.affiliates.adjustTotals(projectId, planned.affiliate.id, { signups: 1 })
-      await countDay(ctx, tx, planned.affiliate.id, now, { signups: 1 })
+      signedUp = true
     }
     if (referral && type === 'purchase' && referral.firstPurchaseAt === null) {
       referral = await tx.referrals.update(projectId, referral.id, {
@@ -236,7 +241,7 @@ export function conversionCreation(ctx: ProjectContext) {
         conversionDate: now,
       })
     }
-    return referral
+    return { referral, signedUp }
   }
 
   async function recordEvents(
@@ -325,7 +330,7 @@ export function conversionCreation(ctx: ProjectContext) {
 }
 
 /** What a new conversion adds to its day: counted ones only (review earns nothing); revenue in the project currency. */
-function dailyDelta(conversion: Conversion, request: ConversionRequest, fx: Decimal) {
+function dailyDelta(conversion: Omit<Conversion, 'id'>, request: ConversionRequest, fx: Decimal): Partial<DailyCounts> {
   if (conversion.status !== 'active') return {}
   if (conversion.type !== 'purchase' || request.baseValue === null) return { commission: conversion.value }
   const revenue = request.baseValue.convert(request.currency, fx).minor

@@ -27,7 +27,7 @@ import type {
   TotalsDelta,
   WebhookEndpoint,
 } from './types.js'
-import type { TrackingRepository } from './tracking-storage.js'
+import type { DailyCounts, TrackingRepository } from './tracking-storage.js'
 
 /** Thrown by an adapter when a write breaks a uniqueness rule. */
 export class UniqueViolation extends Error {
@@ -123,6 +123,14 @@ export type ConversionInsertResult =
   | { inserted: true; conversion: Conversion }
   | { inserted: false; existing: Conversion }
 
+/** What a new conversion adds to its affiliate's running totals and to the counters of its day. */
+export interface ConversionCounts {
+  totals: TotalsDelta
+  /** YYYY-MM-DD in the project's time zone. */
+  day: string
+  daily: Partial<DailyCounts>
+}
+
 export interface SettleRequest {
   projectId: string
   affiliateId: number
@@ -136,9 +144,12 @@ export interface ConversionRepository {
   /**
    * Inserts unless the project already has a conversion with the same non-null reference, in
    * which case nothing is written and that conversion is returned. Must be decided by a unique
-   * index (atomic across processes), not by a prior read.
+   * index (atomic across processes), not by a prior read. With `counts`, an inserted conversion
+   * is counted in the same write: `counts.totals` added to its affiliate's totals (as
+   * affiliates.adjustTotals) and `counts.daily` to its day (as tracking.addDaily); a duplicate
+   * counts nothing.
    */
-  insert(conversion: Insert<Conversion>): Promise<ConversionInsertResult>
+  insert(conversion: Insert<Conversion>, counts?: ConversionCounts): Promise<ConversionInsertResult>
   get(projectId: string, id: number): Promise<Conversion | null>
   getByReference(projectId: string, reference: string): Promise<Conversion | null>
   /** Throws UniqueViolation('conversion_reference') when the new reference is taken. */

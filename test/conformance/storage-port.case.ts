@@ -1,6 +1,7 @@
 // The storage port itself: transactions commit together or not at all.
 import { describe, expect, it } from 'vitest'
 import type { StoragePort } from '../../src/index.js'
+import type { Conversion, Insert } from '../../src/storage.js'
 import type { CaseContext } from './harness.js'
 import { affiliateRow } from './helpers.js'
 
@@ -22,6 +23,28 @@ export function storagePortCases(context: CaseContext): void {
       expect(await storage.affiliates.getByEmail(projectId, 'tx@example.com')).toBeNull()
       expect(await storage.referrals.getByEmail(projectId, 'txr@example.com')).toBeNull()
       expect((await program.affiliates.list()).total).toBe(0)
+    })
+
+    it('counts an inserted conversion in its affiliate totals and its day in the same write, and a duplicate reference not at all', async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
+      const at = new Date('2026-01-01T12:00:00Z')
+      const row: Insert<Conversion> = {
+        projectId, affiliateId: ann.id, referredUserId: null, customerEmail: null, type: 'purchase', value: 600n,
+        baseValue: 1999n, baseCurrency: 'USD', refundedBaseValue: 0n, paid: false, paidByPayoutId: null, status: 'active',
+        holdUntil: at, reference: 'counted-1', fingerprint: null, couponCodeUsed: null, basis: 'purchase', commissionType: 'percentage',
+        commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, createdAt: at,
+      }
+      const counts = { totals: { countedValue: 600n, purchases: 1, signups: 1 }, day: '2026-01-01', daily: { purchases: 1, signups: 1, revenue: 1999n, commission: 600n } }
+      const first = await storage.transaction((tx) => tx.conversions.insert(row, counts))
+      const again = await storage.transaction((tx) => tx.conversions.insert({ ...row, value: 900n }, counts))
+      expect(first.inserted).toBe(true)
+      expect(again).toEqual({ inserted: false, existing: first.inserted ? first.conversion : null })
+      expect((await storage.affiliates.get(projectId, ann.id))!.totals).toEqual({ countedValue: 600n, paidValue: 0n, credit: 0n, clicks: 0, signups: 1, purchases: 1 })
+      const day = { day: '2026-01-01', clicks: 0, visitors: 0, signups: 1, purchases: 1, revenue: 1999n, commission: 600n }
+      expect(await storage.tracking.daily(projectId, { from: '2026-01-01', to: '2026-01-02', affiliateId: ann.id })).toEqual([day])
+      expect(await storage.tracking.daily(projectId, { from: '2026-01-01', to: '2026-01-02' })).toEqual([day])
     })
 
     it('records outbox events only when their transaction commits, and keeps them through a failed claim', async () => {

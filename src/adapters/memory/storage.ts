@@ -26,19 +26,21 @@ function repositories(state: MemoryState, current: CurrentLog): AdapterRepositor
   // Every write records its inverse in the running transaction's log.
   const log = { push: (undo: () => void) => current.entries.push(undo) } as UndoLog
   const { outbox, materializeOutbox } = outboxRepository(state, log)
+  const affiliates = affiliateRepository(state, log)
+  const tracking = trackingRepository(state.tracking, log)
   return {
     projects: projectRepository(state, log),
     apiKeys: apiKeyRepository(state, log),
-    affiliates: affiliateRepository(state, log),
+    affiliates,
     referrals: referralRepository(state, log),
-    conversions: conversionRepository(state, log),
+    conversions: conversionRepository(state, log, { affiliates, tracking }),
     coupons: couponRepository(state, log),
     clicks: clickRepository(state, log),
     payouts: payoutRepository(state, log),
     webhookEndpoints: webhookEndpointRepository(state, log, materializeOutbox),
     outbox,
     providerEvents: providerEventRepository(state, log),
-    tracking: trackingRepository(state.tracking, log),
+    tracking,
   }
 }
 

@@ -99,14 +99,21 @@ export class SqlTable<T> {
    * so a surrounding transaction stays usable): the new row, or null.
    */
   insertUnlessConflict(conflict: string): (db: SqlClient, record: object) => Promise<T | null> {
-    const fields = Object.entries(this.columns).filter(([field]) => field !== 'id')
-    const text = `INSERT INTO ${this.name} (${fields.map(([, field]) => field.column).join(', ')})
-      VALUES (${fields.map(([, field], index) => cast(field.kind, index + 1)).join(', ')})
-      ON CONFLICT ${conflict} DO NOTHING RETURNING *`
+    const statement = this.insertUnlessConflictStatement(conflict)
     return async (db, record) => {
-      const values = record as Record<string, unknown>
-      const rows = await run(db, text, fields.map(([name, field]) => encode(field.kind, values[name])))
+      const rows = await run(db, statement.text, statement.params(record))
       return rows[0] ? this.read(rows[0]) : null
+    }
+  }
+
+  /** The statement of insertUnlessConflict and its parameters ($1..$n), for use inside a larger statement. */
+  insertUnlessConflictStatement(conflict: string): { text: string; params: (record: object) => unknown[] } {
+    const fields = Object.entries(this.columns).filter(([field]) => field !== 'id')
+    return {
+      text: `INSERT INTO ${this.name} (${fields.map(([, field]) => field.column).join(', ')})
+        VALUES (${fields.map(([, field], index) => cast(field.kind, index + 1)).join(', ')})
+        ON CONFLICT ${conflict} DO NOTHING RETURNING *`,
+      params: (record) => fields.map(([name, field]) => encode(field.kind, (record as Record<string, unknown>)[name])),
     }
   }
 

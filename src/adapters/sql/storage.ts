@@ -49,7 +49,7 @@ function repositories(db: SqlClient, t: Tables): AdapterRepositories {
     webhookEndpoints: webhookEndpointRepository(db, t, cache),
     outbox: outboxRepository(db, t, cache),
     providerEvents: providerEventRepository(db, t),
-    tracking: trackingRepository(db, t.schema),
+    tracking: trackingRepository(db, t),
   }
 }
 

@@ -25,6 +25,8 @@ export function createTables(s: string) {
     deliveries: table('deliveries', entities.deliveryFields),
     attempts: table('delivery_attempts', entities.deliveryAttemptFields),
     providerEvents: table('provider_events', entities.providerEventFields),
+    /** The per-day counters (written by counters.ts, read by the tracking repository). */
+    daily: `${s}.tracking_daily`,
   }
 }
 

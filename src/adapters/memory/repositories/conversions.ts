@@ -1,20 +1,30 @@
 // The in-memory conversions repository: idempotent insert by reference, the held balance and
 // oldest-first settling over the unpaid indexes.
-import type { ConversionRepository } from '../../../core/storage.js'
+import type { AffiliateRepository, ConversionRepository } from '../../../core/storage.js'
+import type { TrackingRepository } from '../../../core/tracking-storage.js'
 import { found, inProject, patchRow, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
 
 const unpaid = (state: MemoryState, group: 'unpaidActive' | 'unpaidWithHold', projectId: string, affiliateId: number) =>
   state.conversions.group(group, affiliateId).filter((row) => row.projectId === projectId)
 
-export function conversionRepository(state: MemoryState, log: UndoLog): ConversionRepository {
+export function conversionRepository(
+  state: MemoryState,
+  log: UndoLog,
+  counters: { affiliates: AffiliateRepository; tracking: TrackingRepository },
+): ConversionRepository {
   return {
-    async insert(conversion) {
+    async insert(conversion, counts) {
       if (conversion.reference !== null) {
         const existing = state.conversions.findUnique('conversion_reference', `${conversion.projectId}|${conversion.reference}`)
         if (existing) return { inserted: false, existing }
       }
-      return { inserted: true, conversion: state.conversions.insert(conversion, log) }
+      const inserted = state.conversions.insert(conversion, log)
+      if (counts) {
+        await counters.affiliates.adjustTotals(conversion.projectId, conversion.affiliateId, counts.totals)
+        await counters.tracking.addDaily(conversion.projectId, conversion.affiliateId, counts.day, counts.daily)
+      }
+      return { inserted: true, conversion: inserted }
     },
     async get(projectId, id) {
       return found(inProject(state.conversions.get(id), projectId))

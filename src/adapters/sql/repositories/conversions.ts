@@ -1,20 +1,41 @@
-// The conversions repository: idempotent insert decided by the unique reference index, the held
-// balance from the hold-window index, and oldest-first settling in one statement.
-import type { ConversionRepository } from '../../../core/storage.js'
+// The conversions repository: idempotent insert decided by the unique reference index (and
+// counted in the same statement), the held balance from the hold-window index, and oldest-first
+// settling in one statement.
+import type { ConversionCounts, ConversionRepository, Insert } from '../../../core/storage.js'
+import type { Conversion } from '../../../core/types.js'
 import { run } from '../codec.js'
+import { dailyUpsert, totalsUpdate } from '../counters.js'
 import type { SqlClient } from '../executor.js'
 import { money, type Tables } from '../tables.js'
 
 export function conversionRepository(db: SqlClient, t: Tables): ConversionRepository {
   const table = t.conversions
-  const insertNew = table.insertUnlessConflict('(project_id, reference) WHERE reference IS NOT NULL')
+  const insertStatement = table.insertUnlessConflictStatement('(project_id, reference) WHERE reference IS NOT NULL')
+  /** Inserts and, only when a row was inserted, counts it, in one statement: a round trip per create. */
+  const insertNew = async (conversion: Insert<Conversion>, counts: ConversionCounts | undefined): Promise<Conversion | null> => {
+    const params = insertStatement.params(conversion)
+    const inserted = 'EXISTS (SELECT 1 FROM inserted)'
+    const { projectId, affiliateId } = conversion
+    const writes = counts
+      ? [
+          totalsUpdate(t.affiliates.name, projectId, affiliateId, counts.totals, params, inserted),
+          dailyUpsert(t.daily, projectId, affiliateId, counts.day, counts.daily, params, inserted),
+        ].filter((write) => write !== null)
+      : []
+    const text = writes.length === 0
+      ? insertStatement.text
+      : `WITH inserted AS (${insertStatement.text}), ${writes.map((write, index) => `counted_${index} AS (${write})`).join(', ')}
+         SELECT * FROM inserted`
+    const rows = await run(db, text, params)
+    return rows[0] ? table.read(rows[0]) : null
+  }
   const getByReference = (projectId: string, reference: string) =>
     table.findOne(db, 'project_id = $1 AND reference = $2', [projectId, reference])
 
   return {
-    async insert(conversion) {
+    async insert(conversion, counts) {
       for (let attempt = 0; ; attempt += 1) {
-        const inserted = await insertNew(db, conversion)
+        const inserted = await insertNew(conversion, counts)
         if (inserted) return { inserted: true, conversion: inserted }
         // The conflicting row is committed (READ COMMITTED sees it) unless it was deleted since.
         const existing = await getByReference(conversion.projectId, conversion.reference!)

@@ -14,6 +14,7 @@ import type { TotalsDelta } from '../../../core/types.js'
 import { decode, encode, run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import { affiliateTotalsFields } from '../../../core/entities.js'
+import { totalsUpdate } from '../counters.js'
 import type { Tables } from '../tables.js'
 import type { EndpointCache } from './outbox.js'
 
@@ -86,16 +87,9 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: EndpointCac
       return table.update(db, projectId, id, rest)
     },
     async adjustTotals(projectId, id, delta: TotalsDelta) {
-      const sets: string[] = []
-      const params: unknown[] = [projectId, id]
-      for (const [field, value] of Object.entries(delta)) {
-        const column = affiliateTotalsFields[field as keyof typeof affiliateTotalsFields]?.column
-        if (!column || value === undefined) continue
-        params.push(String(value))
-        sets.push(`${column} = ${column} + $${params.length}::numeric`)
-      }
-      if (sets.length === 0) return
-      await run(db, `UPDATE ${table.name} SET ${sets.join(', ')} WHERE project_id = $1 AND id = $2`, params)
+      const params: unknown[] = []
+      const update = totalsUpdate(table.name, projectId, id, delta, params)
+      if (update) await run(db, update, params)
     },
     // Its conversions, coupons, clicks and payouts go and its referrals and sub-affiliates are
     // detached by the foreign keys of migration 2, in this one statement.

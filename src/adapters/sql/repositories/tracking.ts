@@ -1,38 +1,19 @@
-// The SQL tracking store: per-day counters (one upsert per event), visitor-day marks decided by
-// their primary key, the project's visitor salt and referral times (migration 7).
-import type { DailyCounts, TrackingRepository } from '../../../core/tracking-storage.js'
+// The SQL tracking store: per-day counters (one upsert per event, built in counters.ts),
+// visitor-day marks decided by their primary key, the project's visitor salt and referral times
+// (migration 7).
+import type { TrackingRepository } from '../../../core/tracking-storage.js'
+import { dailyUpsert, PROJECT_ROWS } from '../counters.js'
 import { run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
+import type { Tables } from '../tables.js'
 
-const COUNTERS: ReadonlyArray<readonly [keyof DailyCounts, string]> = [
-  ['clicks', 'clicks'],
-  ['visitors', 'visitors'],
-  ['signups', 'signups'],
-  ['purchases', 'purchases'],
-  ['revenue', 'revenue_minor'],
-  ['commission', 'commission_minor'],
-]
-
-/** The affiliate id of the project-wide counters (real ids start at 1). */
-const PROJECT_ROW = 0
-
-export function trackingRepository(db: SqlClient, schema: string): TrackingRepository {
-  const daily = `${schema}.tracking_daily`
+export function trackingRepository(db: SqlClient, t: Tables): TrackingRepository {
+  const { schema, daily } = t
   return {
     async addDaily(projectId, affiliateId, day, delta) {
-      const changed = COUNTERS.filter(([field]) => delta[field] !== undefined && delta[field] !== 0 && delta[field] !== 0n)
-      if (changed.length === 0) return
-      const params: unknown[] = [projectId, affiliateId, day, ...changed.map(([field]) => String(delta[field]))]
-      const columns = changed.map(([, column]) => column)
-      const values = columns.map((_, index) => `$${index + 4}`).join(', ')
-      // The affiliate's row and the project's (affiliate 0): program-wide stats read one row per day too.
-      await run(
-        db,
-        `INSERT INTO ${daily} (project_id, affiliate_id, day, ${columns.join(', ')})
-         VALUES ($1, $2, $3, ${values}), ($1, ${PROJECT_ROW}, $3, ${values})
-         ON CONFLICT (project_id, affiliate_id, day) DO UPDATE SET ${columns.map((column) => `${column} = ${daily}.${column} + excluded.${column}`).join(', ')}`,
-        params,
-      )
+      const params: unknown[] = []
+      const upsert = dailyUpsert(daily, projectId, affiliateId, day, delta, params)
+      if (upsert) await run(db, upsert, params)
     },
     async markVisitor(projectId, affiliateId, day, visitor) {
       const rows = await run(
@@ -48,9 +29,9 @@ export function trackingRepository(db: SqlClient, schema: string): TrackingRepos
         db,
         `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(clicks) AS clicks, sum(visitors) AS visitors, sum(signups) AS signups,
                 sum(purchases) AS purchases, sum(revenue_minor) AS revenue, sum(commission_minor) AS commission
-         FROM ${daily} WHERE project_id = $1 AND affiliate_id = $4 AND day >= $2::date AND day < $3::date
+         FROM ${daily} WHERE project_id = $1 AND affiliate_id = ANY($4::bigint[]) AND day >= $2::date AND day < $3::date
          GROUP BY day ORDER BY day`,
-        [projectId, from, to, affiliateId ?? PROJECT_ROW],
+        [projectId, from, to, affiliateId === undefined ? PROJECT_ROWS : [affiliateId]],
       )
       return rows.map((row) => ({
         day: String(row.day),
