@@ -31,6 +31,10 @@ export type PostgresStorageOptions = SqlStorageOptions & {
  * with your own `pg` Pool. Tables live in `schema`; migrations run on first use, once, even when
  * several processes start together.
  */
+/** deadlock_detected and serialization_failure: safe to run the transaction again. */
+const RETRIED_CODES = new Set(['40P01', '40001'])
+const MAX_ATTEMPTS = 3
+
 export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   const owned = !('pool' in options)
   const pool: Pool = 'pool' in options ? options.pool : new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 } satisfies PoolConfig)
@@ -45,22 +49,33 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
     if (!name) names.set(text, (name = `affiliate_kit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`))
     return { name, text, values: [...params] }
   }
+  const transactionOnce: SqlExecutor['transaction'] = async (fn) => {
+    const client = await pool.connect()
+    let broken = false
+    try {
+      await client.query('BEGIN')
+      const result = await fn(nestedClient(async (text, params) => (await client.query(config(text, params))).rows as SqlRow[] as never))
+      await client.query('COMMIT')
+      return result
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => (broken = true))
+      throw error
+    } finally {
+      client.release(broken)
+    }
+  }
   const executor: SqlExecutor = {
     inTransaction: false,
     query: async (text, params) => (await pool.query(config(text, params))).rows as never,
     async transaction(fn) {
-      const client = await pool.connect()
-      let broken = false
-      try {
-        await client.query('BEGIN')
-        const result = await fn(nestedClient(async (text, params) => (await client.query(config(text, params))).rows as SqlRow[] as never))
-        await client.query('COMMIT')
-        return result
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => (broken = true))
-        throw error
-      } finally {
-        client.release(broken)
+      // PostgreSQL ends one of two transactions that wait on each other's rows (deadlock) or on a
+      // serialization conflict; the work is run again from the start, as PostgreSQL advises.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await transactionOnce(fn)
+        } catch (error) {
+          if (attempt >= MAX_ATTEMPTS || !RETRIED_CODES.has((error as { code?: unknown }).code as string)) throw error
+        }
       }
     },
     close: async () => {
