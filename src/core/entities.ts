@@ -215,7 +215,7 @@ export const providerEventFields = {
   refundAmount: nullable(text('refund_amount')),
   /** What a waiting event waits for, e.g. customer:cus_123 or payment:in_123. */
   waitingFor: nullable(text('waiting_for')),
-  /** The provider-neutral mapping of the event (kept to apply it later). */
+  /** The provider-neutral mapping of the event, kept while it may apply later (null on a record saved in its final state). */
   mapped: json<unknown>('mapped'),
   /** When the provider says the event happened. */
   occurredAt: date('occurred_at'),

@@ -52,6 +52,8 @@ const outcome = (status: Outcome['status'], detail: string, extra: Partial<Outco
 /** Applies every action in order; the event's outcome is that of its last payment or refund. */
 export async function applyEvent(target: ApplyTarget, mapped: MappedEvent): Promise<Outcome> {
   if (mapped.ignored !== undefined || mapped.actions.length === 0) return outcome('ignored', mapped.ignored ?? 'nothing to apply')
+  // A lone action's outcome is the event's whole outcome.
+  if (mapped.actions.length === 1) return applyAction(target, mapped.actions[0]!, mapped.occurredAt)
   let result: Outcome | null = null
   const wake: string[] = []
   const links: Link[] = []
@@ -174,9 +176,10 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
       })
     }
     const { settle } = target
-    const created = await scope.conversions.create(input, settle ? { inTransaction: (tx, result) => settle(tx, applied(result)) } : {})
-    // A duplicate reference wrote nothing, so settle did not run.
-    return { ...applied(created), settled: settle !== undefined && !created.duplicate }
+    // The outcome settled with the conversion (a duplicate reference wrote nothing, so settle did not run).
+    let settled: Outcome | undefined
+    const created = await scope.conversions.create(input, settle ? { inTransaction: (tx, result) => settle(tx, (settled = applied(result))) } : {})
+    return settled && !created.duplicate ? { ...settled, settled: true } : applied(created)
   } catch (error) {
     if (error instanceof NotFoundError) {
       return outcome('waiting', `${action.reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer, links })

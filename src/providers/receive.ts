@@ -126,7 +126,8 @@ function finalRecord(target: ReceiveTarget, mapped: MappedEvent, result: Outcome
     type: mapped.type,
     reference: mapped.reference,
     ...outcomeFields(target, result),
-    mapped: storedMapping(mapped),
+    // Only a waiting event is applied later, from its stored mapping.
+    mapped: result.status === 'waiting' ? storedMapping(mapped) : null,
     occurredAt: mapped.occurredAt,
     createdAt,
   }
@@ -148,7 +149,7 @@ async function run(target: ReceiveTarget, mapped: MappedEvent, write: WriteRecor
   const recheck = result.status === 'waiting' && result.waitingFor !== null ? [result.waitingFor] : []
   const { saved, waiting } =
     result.settled && settled.finished ? settled.finished : await target.storage.transaction((tx) => save(tx, target, result, recheck, write))
-  await wakeAll(target, waiting, new Set([...result.wake, ...recheck]))
+  if (waiting.length > 0) await wakeAll(target, waiting, new Set([...result.wake, ...recheck]))
   // The re-check may have applied it.
   return recheck.length === 0 ? saved : ((await target.storage.providerEvents.get(target.scope.projectId, saved.id)) ?? saved)
 }
