@@ -180,7 +180,7 @@ export function createWebhookDispatcher(dispatcherOptions: WebhookDispatcherOpti
       const free = concurrency - inFlight.size
       // Claim in batches (once half the slots are free): each claim scans or queries the outbox.
       if (free <= 0 || (inFlight.size > 0 && free < Math.ceil(concurrency / 2))) {
-        await Promise.race(inFlight)
+        await new Promise<void>((resolve) => (slotFreed = resolve))
         continue
       }
       const claimed = await storage.outbox.claim({ now: clock.now(), limit: free, leaseMs })
@@ -190,14 +190,19 @@ export function createWebhookDispatcher(dispatcherOptions: WebhookDispatcherOpti
         sent++
         const sending: Promise<unknown> = deliver(item, settingsOf)
           .catch(onError)
-          .finally(() => inFlight.delete(sending))
+          .finally(() => {
+            inFlight.delete(sending)
+            slotFreed?.()
+          })
         inFlight.add(sending)
       }
     }
     return sent
   }
 
-  // Background loop state (start/stop).
+  // Background loop state (start/stop). slotFreed wakes drain when any send ends, its own or
+  // one a previous drain started.
+  let slotFreed: (() => void) | null = null
   let loop: Promise<void> | null = null
   let stopping = false
   let wake: (() => void) | null = null

@@ -4,8 +4,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 
 export type RawBody = string | Uint8Array
 
-function bytes(body: RawBody): Buffer {
-  return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+/** What the HMAC reads: a string as is (hashed as UTF-8, no copy), bytes as a Buffer view. */
+function bytes(body: RawBody): string | Buffer {
+  return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
 }
 
 /** `sha256=` + lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the secret (UTF-8). */

@@ -1,13 +1,12 @@
-// Sends one webhook POST: ofetch over a small node:http/https fetch whose agents check the address
-// actually connected to (SSRF guard, docs/webhooks.md "Private networks"). Node's built-in fetch (undici) offers no
-// connect-time lookup hook without the undici package, so ofetch gets this fetch instead.
+// Sends one webhook POST over node:http/https keep-alive agents whose lookup checks the address
+// actually connected to (SSRF guard, docs/webhooks.md "Private networks"). It talks to node:http
+// directly: a fetch layer would add a Headers, a Response and a web stream per delivery, none of
+// which this needs (no redirects followed, only the status, Retry-After and a short excerpt read).
 import dns, { type LookupAddress } from 'node:dns'
 import http from 'node:http'
 import https from 'node:https'
 import { isIP, type LookupFunction } from 'node:net'
-import { Readable } from 'node:stream'
 import { performance } from 'node:perf_hooks'
-import { createFetch, type $Fetch } from 'ofetch'
 import { isForbiddenAddress } from '../core/network.js'
 
 export interface SendResult {
@@ -50,77 +49,17 @@ function agents(guarded: boolean, maxSockets: number): Agents {
   return { http: new http.Agent(options), https: new https.Agent(options) }
 }
 
-/** A minimal fetch over node:http/https: no redirects followed, the body streamed back untouched. */
-function nodeFetch(pool: Agents, guarded: boolean): typeof fetch {
-  return (input, init) =>
-    new Promise<Response>((resolve, reject) => {
-      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
-      // Node skips the lookup for IP literals, so those are checked here.
-      const literal = url.hostname.replace(/^\[|\]$/g, '')
-      if (guarded && isIP(literal) && isForbiddenAddress(literal)) return reject(new BlockedAddressError(literal))
-      const secure = url.protocol === 'https:'
-      const headers: Record<string, string> = {}
-      new Headers(init?.headers).forEach((value, key) => (headers[key] = value))
-      const request = (secure ? https : http).request(
-        url,
-        { method: init?.method ?? 'GET', headers, agent: secure ? pool.https : pool.http, ...(init?.signal ? { signal: init.signal } : {}) },
-        (res) => {
-          const status = res.statusCode ?? 0
-          const responseHeaders = new Headers()
-          for (const [key, value] of Object.entries(res.headers)) {
-            for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(key, item)
-          }
-          if (status < 200 || status > 599) {
-            res.destroy()
-            return reject(new Error(`invalid HTTP status ${status}`))
-          }
-          const empty = status === 204 || status === 205 || status === 304
-          if (empty) res.resume()
-          const body = empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>)
-          resolve(new Response(body, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }))
-        },
-      )
-      request.on('error', reject)
-      request.end(typeof init?.body === 'string' ? init.body : undefined)
-    })
-}
-
-function parseRetryAfter(value: string | null, now: number): number | null {
+function parseRetryAfter(value: string | undefined, now: number): number | null {
   if (!value) return null
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
   const at = Date.parse(value)
   return Number.isNaN(at) ? null : Math.max(0, at - now)
 }
 
-/** Reads at most `limit` bytes of the body as text, then cancels the rest. */
-async function excerpt(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string | null> {
-  if (!body) return null
-  const reader = body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read()
-      if (done) break
-      chunks.push(value)
-      size += value.byteLength
-    }
-  } finally {
-    await reader.cancel().catch(() => {})
-  }
-  const text = Buffer.concat(chunks).subarray(0, limit).toString('utf8')
-  return text === '' ? null : text
-}
-
-function describe(error: unknown, timeoutMs: number): string {
+function describe(error: unknown): string {
   let current: unknown = error
-  // ofetch wraps the transport error; report the root cause.
   while (current instanceof Error && current.cause instanceof Error) current = current.cause
-  if (current instanceof Error) {
-    if (current.name === 'TimeoutError' || current.name === 'AbortError') return `timed out after ${timeoutMs} ms`
-    return current.message
-  }
-  return String(error)
+  return current instanceof Error ? current.message : String(error)
 }
 
 export interface TransportOptions {
@@ -142,35 +81,81 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const excerptBytes = options.excerptBytes ?? 1024
   const guardedPool = agents(true, options.maxSockets ?? 64)
   const openPool = agents(false, options.maxSockets ?? 64)
-  const clients: Record<'guarded' | 'open', $Fetch> = {
-    guarded: createFetch({ fetch: nodeFetch(guardedPool, true) }),
-    open: createFetch({ fetch: nodeFetch(openPool, false) }),
-  }
 
   return {
-    async post(url, body, headers, allowPrivate) {
+    post(url, body, headers, allowPrivate) {
       const started = performance.now()
-      const signal = AbortSignal.timeout(timeoutMs)
       const elapsed = () => Math.round(performance.now() - started)
-      try {
-        const response = await clients[allowPrivate ? 'open' : 'guarded'].raw(url, {
-          method: 'POST',
-          body,
-          headers,
-          signal,
-          retry: false,
-          redirect: 'manual',
-          ignoreResponseError: true,
-          responseType: 'stream',
+      return new Promise<SendResult>((resolve) => {
+        let timer: NodeJS.Timeout | undefined
+        const finish = (result: SendResult) => {
+          clearTimeout(timer)
+          resolve(result)
+        }
+        const fail = (error: unknown) => finish({ statusCode: null, durationMs: elapsed(), excerpt: null, error: describe(error), retryAfterMs: null })
+        let request: http.ClientRequest
+        try {
+          const target = new URL(url)
+          // Node skips the lookup for IP literals, so those are checked here.
+          const literal = target.hostname.replace(/^\[|\]$/g, '')
+          if (!allowPrivate && isIP(literal) && isForbiddenAddress(literal)) return fail(new BlockedAddressError(literal))
+          const pool = allowPrivate ? openPool : guardedPool
+          const secure = target.protocol === 'https:'
+          request = (secure ? https : http).request(target, { method: 'POST', headers, agent: secure ? pool.https : pool.http })
+        } catch (error) {
+          return fail(error)
+        }
+        // Until the answer's head arrives a timeout is a failure; after it, the status stands.
+        let onTimeout = () => {
+          const error = new Error(`timed out after ${timeoutMs} ms`)
+          request.destroy(error)
+          fail(error)
+        }
+        timer = setTimeout(() => onTimeout(), timeoutMs)
+        request.once('error', fail)
+        request.once('response', (response) => {
+          request.removeListener('error', fail)
+          request.on('error', () => {})
+          const status = response.statusCode ?? 0
+          if (status < 200 || status > 599) {
+            response.destroy()
+            return fail(new Error(`invalid HTTP status ${status}`))
+          }
+          const durationMs = elapsed()
+          const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after'], Date.now()) : null
+          const answered = (excerpt: string | null) => finish({ statusCode: status, durationMs, excerpt, error: null, retryAfterMs })
+          // The body is read up to excerptBytes, then dropped; one that breaks off leaves no excerpt.
+          const chunks: Buffer[] = []
+          let size = 0
+          const read = () => {
+            response.removeAllListeners('data')
+            response.removeAllListeners('close')
+            const text = Buffer.concat(chunks, size).subarray(0, excerptBytes).toString('utf8')
+            answered(text === '' ? null : text)
+          }
+          const brokenOff = () => {
+            response.removeAllListeners('data')
+            response.removeAllListeners('end')
+            answered(null)
+          }
+          onTimeout = () => {
+            response.destroy()
+            brokenOff()
+          }
+          response.on('data', (chunk: Buffer) => {
+            chunks.push(chunk)
+            size += chunk.byteLength
+            if (size >= excerptBytes) {
+              response.destroy()
+              read()
+            }
+          })
+          response.once('end', read)
+          response.once('close', brokenOff)
+          response.on('error', () => {})
         })
-        const durationMs = elapsed()
-        const text = await excerpt(response.body, excerptBytes).catch(() => null)
-        const status = response.status
-        const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(response.headers.get('retry-after'), Date.now()) : null
-        return { statusCode: status, durationMs, excerpt: text, error: null, retryAfterMs }
-      } catch (error) {
-        return { statusCode: null, durationMs: elapsed(), excerpt: null, error: describe(error, timeoutMs), retryAfterMs: null }
-      }
+        request.end(body)
+      })
     },
     close() {
       for (const pool of [guardedPool, openPool]) {
