@@ -222,3 +222,141 @@ describe('admin console actions', () => {
     expect(log.items.map((entry) => [entry.actorId, entry.actorName, entry.action])).toEqual([['user:alice', 'Alice', 'affiliate.approve']])
   })
 })
+
+describe('admin console conversions', () => {
+  /** The ids in the conversions table of a page, in order. */
+  const rowsOf = async (response: Response) => [...(await response.text()).matchAll(/data-conversion="(\d+)"/g)].map((match) => Number(match[1]))
+
+  it('lists conversions newest first, filtered by status, affiliate, type and creation day', async () => {
+    const fixture = await adminFixture()
+    const { program, clock } = fixture
+    const ann = await program.affiliates.create({ email: 'ann@example.com' })
+    const bob = await program.affiliates.create({ email: 'bob@example.com' })
+    const sale = (affiliateId: number, n: number) => program.conversions.create({ type: 'purchase', affiliateId, email: `buyer${n}@example.com`, baseValue: 100, reference: `s${n}` })
+    const a1 = (await sale(ann.id, 1)).conversion.id // 2026-02-01, refunded below
+    clock.advance({ days: 5 })
+    const b1 = (await sale(bob.id, 2)).conversion.id // 2026-02-06, released when the list is read
+    const signup = (await program.conversions.create({ type: 'signup', affiliateId: ann.id, email: 'new@example.com', value: 5 })).conversion.id
+    clock.advance({ days: 30 })
+    const a2 = (await sale(ann.id, 3)).conversion.id // 2026-03-08, still on hold
+    const selfSale = (await program.conversions.create({ type: 'purchase', affiliateId: bob.id, email: 'bob@example.com', baseValue: 10 })).conversion.id // review
+    await program.conversions.update(a1, { status: 'refunded' })
+    const agent = await signedInAgent(fixture)
+
+    const page = await agent.get('/admin/conversions')
+    expect(page.status).toBe(200)
+    const text = await page.text()
+    expect(text).toContain('aria-current="page">Conversions')
+    expect([...text.matchAll(/data-conversion="(\d+)"/g)].map((match) => Number(match[1]))).toEqual([selfSale, a2, signup, b1, a1])
+    const cases: Array<[string, number[]]> = [
+      ['status=refunded', [a1]],
+      ['status=review', [selfSale]],
+      ['status=pending', [a2]],
+      ['status=active', [signup, b1]],
+      [`affiliate=ann%40example.com`, [a2, signup, a1]],
+      [`affiliate=${bob.id}`, [selfSale, b1]],
+      ['type=signup', [signup]],
+      ['from=2026-02-06&to=2026-02-06', [signup, b1]],
+      ['from=2026-02-02', [selfSale, a2, signup, b1]],
+      ['to=2026-02-01', [a1]],
+      [`affiliate=ann%40example.com&type=purchase&status=active`, []],
+      [`affiliate=${ann.id}&status=pending&from=2026-03-01`, [a2]],
+      ['affiliate=nobody%40example.com', []],
+    ]
+    for (const [query, expected] of cases) {
+      const response = await agent.get(`/admin/conversions?${query}`)
+      expect([query, response.status, await rowsOf(response)]).toEqual([query, 200, expected])
+    }
+    for (const query of ['status=paid', 'type=sale', 'from=2026-02-30', 'to=yesterday', 'affiliate=not%20an%20email', 'page=0']) {
+      const response = await agent.get(`/admin/conversions?${query}`)
+      const body = await response.text()
+      expect([query, response.status]).toEqual([query, 400])
+      expect(body).toMatch(/class="error" role="alert">[^<]+</)
+      expect(body).toContain('Filter conversions')
+    }
+  })
+
+  it('pages through a filtered list, keeping the filters in the page links', async () => {
+    const fixture = await adminFixture()
+    const ann = await fixture.program.affiliates.create({ email: 'ann@example.com' })
+    for (let n = 0; n < 52; n += 1) await fixture.program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: `b${n}@example.com`, baseValue: 1, reference: `r${n}` })
+    const agent = await signedInAgent(fixture)
+    const first = await (await agent.get('/admin/conversions?status=pending&type=purchase')).text()
+    expect(first).toContain('52 conversions.')
+    expect(first).toContain('href="/admin/conversions?status=pending&amp;type=purchase&amp;page=2"')
+    expect(await rowsOf(await agent.get('/admin/conversions?status=pending&type=purchase&page=2'))).toHaveLength(2)
+  })
+
+  it('refunds part of a sale and then the rest through the same call as the API, audit-logged', async () => {
+    const fixture = await adminFixture()
+    const { program } = fixture
+    const ann = await program.affiliates.create({ email: 'ann@example.com' })
+    const sale = (n: number) => program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: `buyer${n}@example.com`, baseValue: 99.99, reference: `s${n}` })
+    const id = (await sale(1)).conversion.id // commission 30.00
+    const twin = (await sale(2)).conversion.id
+    const agent = await signedInAgent(fixture)
+    const page = await (await agent.get(`/admin/conversions/${id}`)).text()
+    expect(page).toContain('Leave empty to refund all that remains (99.99 USD)')
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!
+
+    const partial = await agent.post(`/admin/conversions/${id}/refund`, { csrf, seen_refunded: '0.00', amount: '33.33', reason: 'one seat less' })
+    expect(partial.status).toBe(303)
+    expect(partial.headers.get('location')).toBe(`/admin/conversions/${id}?refunded=1`)
+    const api = createHandler(program, { rateLimit: false })
+    const put = await api(
+      new Request(`http://api.test/api/v1/conversions/${twin}`, { method: 'PUT', headers: { authorization: `Bearer ${fixture.adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ refund_amount: 33.33, reason: 'one seat less' }) }),
+    )
+    expect(put.status).toBe(200)
+    const [byConsole, byApi] = [await program.conversions.get(id), await program.conversions.get(twin)]
+    expect([byConsole.value, byConsole.refundedBaseValue, byConsole.status, byConsole.refundReason]).toEqual(['20.00', '33.33', 'pending', 'one seat less'])
+    expect([byApi.value, byApi.refundedBaseValue, byApi.status]).toEqual([byConsole.value, byConsole.refundedBaseValue, byConsole.status])
+    const after = await (await agent.get(`/admin/conversions/${id}?refunded=1`)).text()
+    expect(after).toContain('The refund is saved.')
+    expect(after).toContain('Leave empty to refund all that remains (66.66 USD)')
+
+    expect((await agent.post(`/admin/conversions/${id}/refund`, { csrf, seen_refunded: '33.33', amount: '', reason: '' })).status).toBe(303)
+    const refunded = await program.conversions.get(id)
+    expect([refunded.status, refunded.refundedBaseValue]).toEqual(['refunded', '99.99'])
+    expect((await program.affiliates.get(ann.id)).earnings.total).toBe('20.00') // the twin's commission only
+    const log = await fixture.storage.auditLog.list(program.projectId, { limit: 10, offset: 0 })
+    expect(log.items.slice(0, 2).map((entry) => [entry.action, entry.target, entry.detail])).toEqual([
+      ['conversion.refund', `conversion:${id}`, '66.66 USD, in full'],
+      ['conversion.refund', `conversion:${id}`, '33.33 USD: one seat less'],
+    ])
+  })
+
+  it('shows a refused refund on the page with what was typed, and changes nothing', async () => {
+    const fixture = await adminFixture()
+    const { program } = fixture
+    const ann = await program.affiliates.create({ email: 'ann@example.com' })
+    const id = (await program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: 'buyer@example.com', baseValue: 50 })).conversion.id
+    const done = (await program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: 'other@example.com', baseValue: 10 })).conversion.id
+    await program.conversions.update(done, { status: 'rejected' })
+    const agent = await signedInAgent(fixture)
+    const csrf = await agent.csrfOf(`/admin/conversions/${id}`)
+    const cases: Array<[number, Record<string, string>, number, string]> = [
+      [id, { amount: 'ten', seen_refunded: '0.00' }, 400, 'refundAmount'],
+      [id, { amount: '50.01', seen_refunded: '0.00' }, 400, 'exceeds the remaining'],
+      [id, { amount: '-5', seen_refunded: '0.00' }, 400, 'refundAmount'],
+      [id, { amount: '1.234', seen_refunded: '0.00' }, 400, 'refundAmount'],
+      [id, { amount: '5', seen_refunded: '0.00', reason: 'x'.repeat(501) }, 400, 'reason'],
+      [id, { amount: '5', seen_refunded: '1.00' }, 409, 'refunded since the page was shown'],
+      [id, { amount: '5' }, 409, 'refunded since the page was shown'],
+      [done, { amount: '', seen_refunded: '0.00' }, 409, 'final'],
+    ]
+    for (const [target, fields, status, message] of cases) {
+      const response = await agent.post(`/admin/conversions/${target}/refund`, { csrf, ...fields })
+      const body = await response.text()
+      expect([fields, response.status]).toEqual([fields, status])
+      expect(body).toMatch(new RegExp(`role="alert"[^>]*>[^<]*${message}`))
+      expect(body).toContain('Nothing was changed')
+      if (target === id) expect(body).toContain(`value="${fields.amount}"`)
+    }
+    expect((await agent.post(`/admin/conversions/999/refund`, { csrf, amount: '', seen_refunded: '0.00' })).status).toBe(404)
+    expect((await agent.post(`/admin/conversions/${id}/refund`, { amount: '5', seen_refunded: '0.00' })).status).toBe(403)
+    expect((await agent.get('/admin/conversions/999')).status).toBe(404)
+    const unchanged = await program.conversions.get(id)
+    expect([unchanged.value, unchanged.refundedBaseValue, unchanged.status]).toEqual(['15.00', '0.00', 'pending'])
+    expect((await fixture.storage.auditLog.list(program.projectId, { limit: 10, offset: 0 })).items.map((entry) => entry.action)).toEqual(['console.sign_in'])
+  })
+})

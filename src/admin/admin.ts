@@ -3,7 +3,7 @@
 // its own kind (a portal session never opens it), or the host's authorize hook says who is
 // there. Every change goes through the program's public calls and lands in the audit log; every
 // POST carries a CSRF token. See docs/admin.md.
-import { AffiliateError, ConflictError, NotFoundError, ValidationError } from '../core/errors.js'
+import { AffiliateError } from '../core/errors.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { hasScope } from '../core/keys.js'
 import type { Handler } from '../http/handler.js'
@@ -23,6 +23,7 @@ import type { AuditLog, WithAuditLog } from './audit-log.js'
 import type { AdminActor, AdminRequest, AdminResult } from './page.js'
 import { affiliatesPage, changeAffiliateStatus } from './pages/affiliates.js'
 import { auditLogPage } from './pages/audit-log.js'
+import { conversionPage, conversionsPage, refundConversion } from './pages/conversions.js'
 import { createKey, keysPage, revokeKey } from './pages/keys.js'
 import { exportBatch, markBatchPaid, payoutsPage, recordPayout } from './pages/payouts.js'
 import { providerEventsPage } from './pages/provider-events.js'
@@ -31,6 +32,7 @@ import { FORM_EXPIRED, KEY_REFUSED, SESSION_ENDED, SIGNED_OUT, signInPage } from
 import { retryDelivery, rotateSecret, sendTest, webhooksPage } from './pages/webhooks.js'
 import { adminPaths } from './paths.js'
 import type { AdminProgram } from './program.js'
+import { refusalOf } from './refusal.js'
 import type { ConsoleWebhooks } from './webhooks.js'
 
 export interface AdminConsoleOptions {
@@ -68,11 +70,13 @@ const KEY_SUBJECT = /^key:([1-9][0-9]{0,14})$/
 const ID = '([1-9][0-9]{0,14})'
 
 type Action = (context: AdminRequest, form: URLSearchParams, id: number) => Promise<AdminResult>
+type PageHandler = (context: AdminRequest, id: number) => Promise<AdminResult>
 
 /** The console's POST actions by path pattern; the id in the path, when there is one, is passed on. */
 const ACTIONS: Array<[RegExp, Action]> = [
   [new RegExp(`^/affiliates/${ID}/status$`), (context, form, id) => changeAffiliateStatus(context, id, form)],
   [/^\/review$/, (context, form) => decideReview(context, form)],
+  [new RegExp(`^/conversions/${ID}/refund$`), (context, form, id) => refundConversion(context, id, form)],
   [/^\/payouts$/, (context, form) => recordPayout(context, form)],
   [/^\/payouts\/export$/, (context, form) => exportBatch(context, form)],
   [/^\/payouts\/batch$/, (context, form) => markBatchPaid(context, form)],
@@ -82,6 +86,15 @@ const ACTIONS: Array<[RegExp, Action]> = [
   [/^\/keys$/, (context, form) => createKey(context, form)],
   [new RegExp(`^/keys/${ID}/revoke$`), (context, _form, id) => revokeKey(context, id)],
 ]
+
+/** The first route whose pattern matches, with the match (its group 1 is the id, when there is one). */
+function matchRoute<T>(routes: Array<[RegExp, T]>, route: string): [RegExpExecArray, T] | null {
+  for (const [pattern, handler] of routes) {
+    const match = pattern.exec(route)
+    if (match) return [match, handler]
+  }
+  return null
+}
 
 function normalizeBase(basePath: string | undefined): string {
   const base = (basePath ?? '/admin').replace(/\/+$/, '')
@@ -113,6 +126,7 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
   const NAV: Array<[string, string]> = [
     [paths.affiliates, 'Affiliates'],
     [paths.review, 'Review'],
+    [paths.conversions, 'Conversions'],
     [paths.payouts, 'Payouts'],
     [paths.webhooks, 'Webhooks'],
     [paths.keys, 'API keys'],
@@ -134,6 +148,19 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
       { security, cookies: extra.cookies ?? [] },
     )
   }
+
+  /** The console's pages by path pattern; the id in the path, when there is one, is passed on. */
+  const PAGES: Array<[RegExp, PageHandler]> = [
+    [/^\/$/, (context) => affiliatesPage(context)],
+    [/^\/review$/, (context) => reviewPage(context)],
+    [/^\/conversions$/, (context) => conversionsPage(context)],
+    [new RegExp(`^/conversions/${ID}$`), (context, id) => conversionPage(context, id)],
+    [/^\/payouts$/, (context) => payoutsPage(context)],
+    [/^\/webhooks$/, (context) => webhooksPage(context)],
+    [/^\/keys$/, (context) => keysPage(context)],
+    [/^\/provider-events$/, (context) => providerEventsPage(context)],
+    [/^\/audit-log$/, (context) => auditLogPage(context, auditLog)],
+  ]
 
   /** The pre-session secret of the sign-in form (and, with the authorize hook, of every form). */
   function preSession(request: Request, url: URL): { secret: string; cookies: string[] } {
@@ -212,7 +239,8 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
         await auditLog.record({ projectId: program.projectId, actorId: actor.id, actorName: actor.name, action, target, detail, at: clock.now() })
       },
     }
-    const current = `${base}${route === '/' ? '/' : `/${route.split('/')[1]}`}`
+    const section = route.split('/')[1]
+    const current = section === '' || section === 'affiliates' ? paths.affiliates : `${base}/${section}`
     const signedIn: SignedIn = { actor, csrf, current }
     let result: AdminResult
     try {
@@ -225,20 +253,16 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
           await sessions!.end(readCookie(request, SESSION_COOKIE))
           return redirectResponse(`${paths.signIn}?signed_out=1`, { security, cookies: [cookieHeader(SESSION_COOKIE, '', cookieScope(url), 0)] })
         }
-        const action = ACTIONS.map(([pattern, run]) => [pattern.exec(route), run] as const).find(([match]) => match !== null)!
-        result = await action[1](context, form, Number(action[0]![1] ?? 0))
-      } else if (route === '/review') result = await reviewPage(context)
-      else if (route === '/payouts') result = await payoutsPage(context)
-      else if (route === '/webhooks') result = await webhooksPage(context)
-      else if (route === '/keys') result = await keysPage(context)
-      else if (route === '/provider-events') result = await providerEventsPage(context)
-      else if (route === '/audit-log') result = await auditLogPage(context, auditLog)
-      else result = await affiliatesPage(context)
+        const [match, run] = matchRoute(ACTIONS, route)!
+        result = await run(context, form, Number(match[1] ?? 0))
+      } else {
+        const [match, show] = matchRoute(PAGES, route)!
+        result = await show(context, Number(match[1] ?? 0))
+      }
     } catch (error) {
       if (!(error instanceof AffiliateError) && !(error instanceof FormError)) throw error
-      const status = error instanceof FormError ? error.status : error instanceof NotFoundError ? 404 : error instanceof ConflictError ? 409 : 400
+      const { status, message } = error instanceof FormError ? error : refusalOf(error)
       const title = status === 404 ? 'Not found' : 'Not done'
-      const message = error instanceof ValidationError ? error.describe((field) => field) : error.message
       return page(title, html`<h1>${title}</h1><p class="error" role="alert">${message}</p><p>Nothing was changed.</p><p><a href="${current}">Go back</a></p>`, status, { signedIn, cookies })
     }
     if ('redirect' in result) return redirectResponse(result.redirect, { security, cookies })
@@ -252,12 +276,11 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
 
   /** Which methods each route answers; anything else under the base path is a 404. */
   function allowed(route: string): string[] | null {
-    if (['/', '/webhooks', '/provider-events', '/audit-log', '/assets/admin.css', '/assets/admin.js'].includes(route)) return ['GET']
-    if (['/review', '/payouts', '/keys'].includes(route)) return ['GET', 'POST']
+    if (route === '/assets/admin.css' || route === '/assets/admin.js') return ['GET']
     if (route === '/sign-in') return authorize ? null : ['GET', 'POST']
     if (route === '/sign-out') return authorize ? null : ['POST']
-    if (ACTIONS.some(([pattern]) => pattern.test(route))) return ['POST']
-    return null
+    const methods = [...(matchRoute(PAGES, route) ? ['GET'] : []), ...(matchRoute(ACTIONS, route) ? ['POST'] : [])]
+    return methods.length === 0 ? null : methods
   }
 
   async function dispatch(request: Request): Promise<Response> {
