@@ -360,3 +360,99 @@ describe('admin console conversions', () => {
     expect((await fixture.storage.auditLog.list(program.projectId, { limit: 10, offset: 0 })).items.map((entry) => entry.action)).toEqual(['console.sign_in'])
   })
 })
+
+describe('admin console affiliate edit form', () => {
+  /** Every field of the form as the page shows it (hidden csrf included). */
+  const formOf = (page: string): Record<string, string> => {
+    const fields: Record<string, string> = {}
+    for (const match of page.matchAll(/<input [^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields[match[1]!] = match[2]!
+    for (const match of page.matchAll(/<select [^>]*name="([^"]+)"[^>]*>(.*?)<\/select>/g)) fields[match[1]!] = /<option value="([^"]*)" selected>/.exec(match[2]!)?.[1] ?? ''
+    fields.paymentDetails = /<textarea [^>]*>([^<]*)<\/textarea>/.exec(page)![1]!
+    return fields
+  }
+
+  it('saves the changed fields through affiliates.update and logs which changed', async () => {
+    const fixture = await adminFixture()
+    const { program } = fixture
+    const ann = await program.affiliates.create({ email: 'ann@example.com', name: 'Ann', referralCode: 'ANN1' })
+    const agent = await signedInAgent(fixture)
+    expect(await (await agent.get('/admin/')).text()).toContain(`href="/admin/affiliates/${ann.id}" aria-label="Edit ann@example.com"`)
+    const form = formOf(await (await agent.get(`/admin/affiliates/${ann.id}`)).text())
+    expect(form).toMatchObject({ name: 'Ann', email: 'ann@example.com', referralCode: 'ANN1', status: 'active', payoutMethod: '', paypalEmail: '', paymentDetails: '' })
+
+    const saved = await agent.post(`/admin/affiliates/${ann.id}`, {
+      ...form,
+      name: 'Ann "the seller" Lee',
+      status: 'inactive',
+      payoutMethod: 'wise',
+      paypalEmail: 'ann@paypal.test',
+      wiseAccountId: 'acc-77',
+      wiseEmail: 'ann@wise.test',
+      paymentDetails: 'IBAN on file',
+    })
+    expect(saved.status).toBe(303)
+    expect(saved.headers.get('location')).toBe(`/admin/affiliates/${ann.id}?saved=1`)
+    const after = await program.affiliates.get(ann.id)
+    expect(after).toMatchObject({
+      name: 'Ann "the seller" Lee',
+      email: 'ann@example.com',
+      referralCode: 'ANN1',
+      status: 'inactive',
+      payoutMethod: 'wise',
+      paypalEmail: 'ann@paypal.test',
+      wiseDetails: { accountId: 'acc-77', email: 'ann@wise.test' },
+      paymentDetails: 'IBAN on file',
+    })
+    const page = await (await agent.get(`/admin/affiliates/${ann.id}?saved=1`)).text()
+    expect(page).toContain('The affiliate is saved.')
+    expect(page).toContain('value="Ann &quot;the seller&quot; Lee"')
+
+    const cleared = await agent.post(`/admin/affiliates/${ann.id}`, { ...formOf(page), name: '', wiseAccountId: '', wiseEmail: '', payoutMethod: '' })
+    expect(cleared.status).toBe(303)
+    expect(await program.affiliates.get(ann.id)).toMatchObject({ name: null, wiseDetails: null, payoutMethod: null, paypalEmail: 'ann@paypal.test' })
+    expect((await agent.post(`/admin/affiliates/${ann.id}`, formOf(await (await agent.get(`/admin/affiliates/${ann.id}`)).text()))).status).toBe(303)
+
+    const log = await fixture.storage.auditLog.list(program.projectId, { limit: 10, offset: 0 })
+    expect(log.items.map((entry) => [entry.action, entry.target, entry.detail])).toEqual([
+      ['affiliate.update', `affiliate:${ann.id}`, 'ann@example.com: name, payoutMethod, wiseDetails'],
+      ['affiliate.update', `affiliate:${ann.id}`, 'ann@example.com: name, status, payoutMethod, paypalEmail, wiseDetails, paymentDetails'],
+      ['console.sign_in', null, null],
+    ])
+  })
+
+  it('shows refused input again as typed, marks the field, and changes nothing', async () => {
+    const fixture = await adminFixture()
+    const { program } = fixture
+    const ann = await program.affiliates.create({ email: 'ann@example.com', name: 'Ann', referralCode: 'ANN1' })
+    await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB1' })
+    const agent = await signedInAgent(fixture)
+    const form = formOf(await (await agent.get(`/admin/affiliates/${ann.id}`)).text())
+    const cases: Array<[Record<string, string>, number, string]> = [
+      [{ email: 'not-an-email' }, 400, 'email'],
+      [{ email: 'bob@example.com' }, 409, 'email'],
+      [{ referralCode: 'BOB1' }, 409, 'referralCode'],
+      [{ referralCode: 'a b' }, 400, 'referralCode'],
+      [{ status: 'deleted' }, 400, 'status'],
+      [{ payoutMethod: 'cheque' }, 400, 'payoutMethod'],
+      [{ paypalEmail: 'paypal' }, 400, 'paypalEmail'],
+      [{ wiseAccountId: 'acc-1', wiseEmail: 'nope' }, 400, 'wiseEmail'],
+      [{ partnerSlug: 'no-such-program' }, 400, 'partnerSlug'],
+      [{ name: 'x'.repeat(201) }, 400, 'name'],
+    ]
+    for (const [change, status, field] of cases) {
+      const response = await agent.post(`/admin/affiliates/${ann.id}`, { ...form, name: 'Changed too', ...change })
+      const page = await response.text()
+      expect([change, response.status]).toEqual([change, status])
+      expect(page).toMatch(/<p class="error" role="alert" id="edit-error">[^<]+<\/p><p>Nothing was changed.<\/p>/)
+      expect(page).toMatch(new RegExp(`name="${field}"[^>]* aria-invalid="true"`))
+      const [key, value] = Object.entries(change)[0]!
+      if (key !== 'status' && key !== 'payoutMethod') expect(page).toContain(`value="${value}"`)
+    }
+    expect(await program.affiliates.get(ann.id)).toMatchObject({ name: 'Ann', email: 'ann@example.com', referralCode: 'ANN1', status: 'active', paypalEmail: null, wiseDetails: null })
+    expect((await agent.post(`/admin/affiliates/${ann.id}`, { ...form, csrf: '', name: 'Forged' })).status).toBe(403)
+    expect((await agent.post('/admin/affiliates/999', form)).status).toBe(404)
+    expect((await agent.get('/admin/affiliates/999')).status).toBe(404)
+    expect((await program.affiliates.get(ann.id)).name).toBe('Ann')
+    expect((await fixture.storage.auditLog.list(program.projectId, { limit: 10, offset: 0 })).items.map((entry) => entry.action)).toEqual(['console.sign_in'])
+  })
+})

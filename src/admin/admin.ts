@@ -21,6 +21,7 @@ import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
 import type { AuditLog, WithAuditLog } from './audit-log.js'
 import type { AdminActor, AdminRequest, AdminResult } from './page.js'
+import { affiliateEditPage, saveAffiliate } from './pages/affiliate-edit.js'
 import { affiliatesPage, changeAffiliateStatus } from './pages/affiliates.js'
 import { auditLogPage } from './pages/audit-log.js'
 import { conversionPage, conversionsPage, refundConversion } from './pages/conversions.js'
@@ -74,6 +75,7 @@ type PageHandler = (context: AdminRequest, id: number) => Promise<AdminResult>
 
 /** The console's POST actions by path pattern; the id in the path, when there is one, is passed on. */
 const ACTIONS: Array<[RegExp, Action]> = [
+  [new RegExp(`^/affiliates/${ID}$`), (context, form, id) => saveAffiliate(context, id, form)],
   [new RegExp(`^/affiliates/${ID}/status$`), (context, form, id) => changeAffiliateStatus(context, id, form)],
   [/^\/review$/, (context, form) => decideReview(context, form)],
   [new RegExp(`^/conversions/${ID}/refund$`), (context, form, id) => refundConversion(context, id, form)],
@@ -152,6 +154,7 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
   /** The console's pages by path pattern; the id in the path, when there is one, is passed on. */
   const PAGES: Array<[RegExp, PageHandler]> = [
     [/^\/$/, (context) => affiliatesPage(context)],
+    [new RegExp(`^/affiliates/${ID}$`), (context, id) => affiliateEditPage(context, id)],
     [/^\/review$/, (context) => reviewPage(context)],
     [/^\/conversions$/, (context) => conversionsPage(context)],
     [new RegExp(`^/conversions/${ID}$`), (context, id) => conversionPage(context, id)],

@@ -5,11 +5,13 @@ import { AffiliateError, ConflictError, NotFoundError, ValidationError } from '.
 export interface Refusal {
   status: 400 | 404 | 409
   message: string
+  /** The input field at fault (the core's name), when one is. */
+  field: string | null
 }
 
 export function refusalOf(error: AffiliateError): Refusal {
   const status = error instanceof NotFoundError ? 404 : error instanceof ConflictError ? 409 : 400
-  return { status, message: error instanceof ValidationError ? error.describe((field) => field) : error.message }
+  return { status, message: error instanceof ValidationError ? error.describe((field) => field) : error.message, field: error.field ?? null }
 }
 
 /** A form shows invalid input and conflicts itself; anything else (a missing record, a bug) is not its to show. */
