@@ -4,7 +4,7 @@
 // log, also through GET /api/v1/audit-log.
 import { describe, expect, it } from 'vitest'
 import { createHandler } from '../src/http/index.js'
-import { adminFixture, Agent, owedAffiliate, signedInAgent, signInWithKey } from './admin/helpers.js'
+import { adminFixture, Agent, owedAffiliate, signedInAgent, signInWithKey, type AdminFixture } from './admin/helpers.js'
 
 describe('admin console sign-in', () => {
   it('exchanges a key of scope * for an HttpOnly session scoped to /admin, and refuses other keys', async () => {
@@ -454,5 +454,55 @@ describe('admin console affiliate edit form', () => {
     expect((await agent.get('/admin/affiliates/999')).status).toBe(404)
     expect((await program.affiliates.get(ann.id)).name).toBe('Ann')
     expect((await fixture.storage.auditLog.list(program.projectId, { limit: 10, offset: 0 })).items.map((entry) => entry.action)).toEqual(['console.sign_in'])
+  })
+})
+
+describe('admin console payout files', () => {
+  /** Exact cents of a decimal amount. */
+  const cents = (amount: string) => {
+    const match = /^(\d+)\.(\d{2})$/.exec(amount)
+    if (!match) throw new Error(`not an amount: ${amount}`)
+    return BigInt(match[1]!) * 100n + BigInt(match[2]!)
+  }
+
+  /** Posts the payouts form for these affiliates with the amounts the page shows; answers the response. */
+  async function exportFor(agent: Agent, format: string, owed: Array<{ id: number }>, program: AdminFixture['program']) {
+    const csrf = await agent.csrfOf('/admin/payouts')
+    const fields = new URLSearchParams({ csrf, format })
+    for (const { id } of owed) {
+      fields.append('affiliate', String(id))
+      fields.append(`amount_${id}`, (await program.affiliates.get(id)).earnings.eligible)
+    }
+    return agent.request('/admin/payouts/export', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() })
+  }
+
+  it("exports a Wise batch in Wise's send-by-email columns, rows and total to the cent", async () => {
+    const fixture = await adminFixture()
+    const { program, clock } = fixture
+    const ann = await owedAffiliate(program, 'ann@example.com', [49, 100.1], { name: 'Ann Lee' }) // 14.70 + 30.03
+    await program.affiliates.update(ann.id, { payoutMethod: 'wise', wiseDetails: { accountId: 'acc-1', email: 'ann@wise.test' } })
+    const bob = await owedAffiliate(program, 'bob@example.com', [99.99], { name: 'Bob, Jr.' }) // 30.00
+    const cy = await owedAffiliate(program, 'cy@example.com', [0.05]) // 0.02, no name
+    clock.advance({ days: 31 })
+    const agent = await signedInAgent(fixture)
+    const response = await exportFor(agent, 'wise', [ann, bob, cy], program)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="wise-payouts-2026-03-04.csv"')
+    const csv = await response.text()
+    expect(csv.endsWith('\r\n')).toBe(true)
+    const lines = csv.split('\r\n').filter(Boolean)
+    expect(lines).toEqual([
+      'name,recipientEmail,paymentReference,receiverType,amountCurrency,amount,sourceCurrency,targetCurrency',
+      'Ann Lee,ann@wise.test,Affiliate commissions 2026-03-04,PERSON,source,44.73,USD,USD',
+      '"Bob, Jr.",bob@example.com,Affiliate commissions 2026-03-04,PERSON,source,30.00,USD,USD',
+      'cy@example.com,cy@example.com,Affiliate commissions 2026-03-04,PERSON,source,0.02,USD,USD',
+    ])
+    const amounts = lines.slice(1).map((line) => line.split(',').at(-3)!)
+    expect(amounts.reduce((sum, amount) => sum + cents(amount), 0n)).toBe(7475n)
+    const [entry] = (await fixture.storage.auditLog.list(program.projectId, { limit: 1, offset: 0 })).items
+    expect([entry!.action, entry!.target, entry!.detail]).toEqual(['payouts.export_wise', `affiliates:${ann.id},${bob.id},${cy.id}`, '3 rows, total 74.75 USD'])
+    // Exporting records nothing paid.
+    expect((await program.payouts.list()).total).toBe(0)
   })
 })
