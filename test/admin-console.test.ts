@@ -506,3 +506,40 @@ describe('admin console payout files', () => {
     expect((await program.payouts.list()).total).toBe(0)
   })
 })
+
+describe('admin console payout files against formula injection', () => {
+  it("quotes text cells starting with = + - @, tab or CR in both files, and leaves amounts numeric", async () => {
+    const fixture = await adminFixture()
+    const { program, clock } = fixture
+    const ann = await owedAffiliate(program, '=ann@example.com', [49, 100.1], { name: '=HYPERLINK("http://evil.test","click")' }) // 44.73
+    const bob = await owedAffiliate(program, '+bob@example.com', [99.99], { name: '-2+3', paypalEmail: '-bob@paypal.test' }) // 30.00
+    const cy = await owedAffiliate(program, 'cy@example.com', [0.05], { name: '\tCy' }) // 0.02
+    const dee = await owedAffiliate(program, 'dee@example.com', [10], { name: '@SUM(A1)' }) // 3.00
+    await program.affiliates.update(dee.id, { wiseDetails: { accountId: 'a', email: '=dee@wise.test' } })
+    clock.advance({ days: 31 })
+    const agent = await signedInAgent(fixture)
+    const csrf = await agent.csrfOf('/admin/payouts')
+    const exportAs = async (format: string) => {
+      const fields = new URLSearchParams({ csrf, format })
+      for (const { id } of [ann, bob, cy, dee]) {
+        fields.append('affiliate', String(id))
+        fields.append(`amount_${id}`, (await program.affiliates.get(id)).earnings.eligible)
+      }
+      const response = await agent.request('/admin/payouts/export', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() })
+      expect(response.status).toBe(200)
+      return (await response.text()).split('\r\n').filter(Boolean)
+    }
+    expect(await exportAs('paypal')).toEqual([
+      `'=ann@example.com,44.73,USD,aff_${ann.id},Affiliate commissions 2026-03-04`,
+      `'-bob@paypal.test,30.00,USD,aff_${bob.id},Affiliate commissions 2026-03-04`,
+      `cy@example.com,0.02,USD,aff_${cy.id},Affiliate commissions 2026-03-04`,
+      `dee@example.com,3.00,USD,aff_${dee.id},Affiliate commissions 2026-03-04`,
+    ])
+    expect((await exportAs('wise')).slice(1)).toEqual([
+      `"'=HYPERLINK(""http://evil.test"",""click"")",'=ann@example.com,Affiliate commissions 2026-03-04,PERSON,source,44.73,USD,USD`,
+      `'-2+3,'+bob@example.com,Affiliate commissions 2026-03-04,PERSON,source,30.00,USD,USD`,
+      `'\tCy,cy@example.com,Affiliate commissions 2026-03-04,PERSON,source,0.02,USD,USD`,
+      `'@SUM(A1),'=dee@wise.test,Affiliate commissions 2026-03-04,PERSON,source,3.00,USD,USD`,
+    ])
+  })
+})
