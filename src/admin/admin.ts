@@ -7,12 +7,12 @@ import { AffiliateError } from '../core/errors.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { hasScope } from '../core/keys.js'
 import type { Handler } from '../http/handler.js'
-import { toNodeHandler } from '../http/node.js'
 import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
 import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
 import { html, type Html } from '../web/html.js'
 import { frame, type NavItem } from '../web/layout.js'
+import { mountedPages, normalizeBasePath } from '../web/mounted-pages.js'
 import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
 import { csrfTokenFor, csrfTokenMatches, isSecretShaped, newSecret } from '../web/secrets.js'
 import type { SessionStore, WithSessionStore } from '../web/session-store.js'
@@ -98,11 +98,6 @@ function matchRoute<T>(routes: Array<[RegExp, T]>, route: string): [RegExpExecAr
   return null
 }
 
-function normalizeBase(basePath: string | undefined): string {
-  const base = (basePath ?? '/admin').replace(/\/+$/, '')
-  if (base !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(base)) throw new TypeError('basePath must be a path such as /admin')
-  return base
-}
 
 export function createAdminConsole(program: AdminProgram, options: AdminConsoleOptions): AdminConsole {
   const { authorize } = options
@@ -111,7 +106,7 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
   const store = options.sessions === undefined ? null : 'sessions' in options.sessions ? options.sessions.sessions : options.sessions
   const sessions = store ? webSessions(store, 'admin', clock, options.session) : null
   const auditLog = 'auditLog' in options.auditLog ? options.auditLog.auditLog : options.auditLog
-  const base = normalizeBase(options.basePath)
+  const base = normalizeBasePath(options.basePath, '/admin')
   const theme = resolveTheme({ title: 'Admin console', ...options.theme })
   const stylesheet = staticAsset(theme.variables + STYLESHEET, 'text/css; charset=utf-8')
   const script = staticAsset(ENHANCEMENT_SCRIPT, 'text/javascript; charset=utf-8')
@@ -286,36 +281,22 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
     return methods.length === 0 ? null : methods
   }
 
-  async function dispatch(request: Request): Promise<Response> {
-    const url = new URL(request.url)
-    const inside = url.pathname === base || url.pathname.startsWith(`${base}/`)
-    const route = inside ? url.pathname.slice(base.length) || '/' : null
-    const methods = route === null ? null : allowed(route)
-    if (route === null || methods === null) return page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.affiliates}">Go to the console</a></p>`, 404)
-    const method = request.method === 'HEAD' ? 'GET' : request.method
-    if (!methods.includes(method)) {
-      const response = page('Method not allowed', html`<h1>Method not allowed</h1>`, 405)
-      response.headers.set('allow', methods.join(', '))
-      return response
-    }
-    try {
+  return mountedPages({
+    base,
+    allowed,
+    page,
+    notFound: () => page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.affiliates}">Go to the console</a></p>`, 404),
+    refusal: (error) => (error instanceof FormError ? page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, error.status) : null),
+    onError,
+    async answer(request, url, route, method) {
       if (route === '/assets/admin.css') return assetResponse(stylesheet, request, security)
       if (route === '/assets/admin.js') return assetResponse(script, request, security)
       if (route === '/sign-in' && method === 'GET') {
         const message = url.searchParams.has('signed_out') ? SIGNED_OUT : url.searchParams.has('ended') ? SESSION_ENDED : null
         return signedOut(request, url, { message })
       }
-      if (route === '/sign-in') return await signIn(request, url)
-      return await signedInRoute(request, url, route)
-    } catch (error) {
-      if (error instanceof FormError) return page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, error.status)
-      onError(error)
-      return page('Something went wrong', html`<h1>Something went wrong</h1><p>Please try again in a moment.</p>`, 500)
-    }
-  }
-
-  const console_ = ((request: Request) => dispatch(request)) as AdminConsole
-  console_.fetch = dispatch
-  console_.node = toNodeHandler(dispatch)
-  return console_
+      if (route === '/sign-in') return signIn(request, url)
+      return signedInRoute(request, url, route)
+    },
+  })
 }
