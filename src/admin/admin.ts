@@ -98,7 +98,6 @@ function matchRoute<T>(routes: Array<[RegExp, T]>, route: string): [RegExpExecAr
   return null
 }
 
-
 export function createAdminConsole(program: AdminProgram, options: AdminConsoleOptions): AdminConsole {
   const { authorize } = options
   if (!options.sessions && !authorize) throw new TypeError('createAdminConsole needs sessions (for the API key sign-in) or an authorize hook')
