@@ -1,8 +1,8 @@
 // The admin console in real Chromium: sign in with an admin key, approve a pending affiliate,
 // reject a conversion in review, export a PayPal batch for three affiliates (rows and total to
 // the cent), mark it paid and see the balances drop, retry a failed delivery against a receiver
-// that now answers 200, create and revoke a key and see the API refuse it; axe-core on every
-// page and a screenshot of each.
+// that now answers 200, create and revoke a key and see the API refuse it, refund part of a
+// conversion, edit an affiliate; axe-core on every page and a screenshot of each.
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -58,6 +58,7 @@ describe('admin console in Chromium', () => {
     const self = await program.affiliates.create({ email: 'self@example.com' })
     ids.review = (await program.conversions.create({ type: 'purchase', affiliateId: self.id, email: 'self@example.com', baseValue: 10 })).conversion.id
     clock.advance({ days: 31 })
+    ids.dee = (await owedAffiliate(program, 'dee@example.com', [80])).id // 24.00, on hold, so in no payout
     const api = createHandler(program, { auditLog: storage })
     server = createServer((req, res) => (req.url?.startsWith('/admin') ? fixture.admin.node(req, res) : api.node(req, res)))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -157,12 +158,54 @@ describe('admin console in Chromium', () => {
     expect(await apiStatus('/affiliates', key)).toBe(401)
   })
 
+  it('filters conversions by affiliate and refunds part of one, showing a refused amount in place', async () => {
+    await page.getByRole('link', { name: 'Conversions' }).click()
+    await check('conversions')
+    await page.getByLabel('Affiliate (email or id)').fill('dee@example.com')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    const [conversion] = (await fixture.program.conversions.list({ affiliateId: ids.dee! })).items
+    expect(await page.locator('tr[data-conversion]').count()).toBe(1)
+    await page.getByRole('link', { name: `#${conversion!.id}` }).click()
+    await check('conversion')
+    await page.getByLabel('Amount to refund (USD)').fill('eighty')
+    await page.getByRole('button', { name: 'Refund' }).click()
+    await page.getByRole('alert').waitFor()
+    expect(await page.getByLabel('Amount to refund (USD)').inputValue()).toBe('eighty')
+    await check('conversion-refused')
+    expect((await fixture.program.conversions.get(conversion!.id)).refundedBaseValue).toBe('0.00')
+    await page.getByLabel('Amount to refund (USD)').fill('20')
+    await page.getByLabel('Reason (optional)').fill('one seat less')
+    await page.getByRole('button', { name: 'Refund' }).click()
+    await page.getByText('The refund is saved.').waitFor()
+    expect(await page.getByRole('row', { name: /Commission/ }).textContent()).toContain('18.00 USD')
+    const after = await fixture.program.conversions.get(conversion!.id)
+    expect([after.value, after.refundedBaseValue, after.refundReason]).toEqual(['18.00', '20.00', 'one seat less'])
+  })
+
+  it("edits an affiliate's name and PayPal email, and shows a refused email in place", async () => {
+    await page.getByRole('link', { name: 'Affiliates' }).click()
+    await page.getByRole('link', { name: 'Edit dee@example.com' }).click()
+    await check('affiliate-edit')
+    await page.getByLabel('Name', { exact: true }).fill('Dee Doe')
+    await page.getByLabel('Preferred payout method').selectOption('paypal')
+    await page.getByLabel('PayPal email').fill('dee@paypal.test')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('The affiliate is saved.').waitFor()
+    expect(await fixture.program.affiliates.get(ids.dee!)).toMatchObject({ name: 'Dee Doe', payoutMethod: 'paypal', paypalEmail: 'dee@paypal.test' })
+    await page.getByLabel('Email', { exact: true }).fill('bob@example.com')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('alert').waitFor()
+    expect(await page.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).toBe('true')
+    await check('affiliate-edit-refused')
+    expect((await fixture.program.affiliates.get(ids.dee!)).email).toBe('dee@example.com')
+  })
+
   it('lists provider events and an audit log of every action above', async () => {
     await page.getByRole('link', { name: 'Provider events' }).click()
     await check('provider-events')
     await page.getByRole('link', { name: 'Audit log' }).click()
     await check('audit-log')
     const actions = await page.locator('tr[data-audit]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-audit')))
-    expect(actions).toEqual(['api_key.revoke', 'api_key.create', 'webhook_delivery.retry', 'payouts.batch_paid', 'payouts.export_paypal', 'conversion.reject', 'affiliate.approve', 'console.sign_in'])
+    expect(actions).toEqual(['affiliate.update', 'conversion.refund', 'api_key.revoke', 'api_key.create', 'webhook_delivery.retry', 'payouts.batch_paid', 'payouts.export_paypal', 'conversion.reject', 'affiliate.approve', 'console.sign_in'])
   })
 })

@@ -3,16 +3,16 @@
 // its own kind (a portal session never opens it), or the host's authorize hook says who is
 // there. Every change goes through the program's public calls and lands in the audit log; every
 // POST carries a CSRF token. See docs/admin.md.
-import { AffiliateError, ConflictError, NotFoundError, ValidationError } from '../core/errors.js'
+import { AffiliateError } from '../core/errors.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { hasScope } from '../core/keys.js'
 import type { Handler } from '../http/handler.js'
-import { toNodeHandler } from '../http/node.js'
 import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
 import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
 import { html, type Html } from '../web/html.js'
 import { frame, type NavItem } from '../web/layout.js'
+import { mountedPages, normalizeBasePath } from '../web/mounted-pages.js'
 import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
 import { csrfTokenFor, csrfTokenMatches, isSecretShaped, newSecret } from '../web/secrets.js'
 import type { SessionStore, WithSessionStore } from '../web/session-store.js'
@@ -21,8 +21,10 @@ import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
 import type { AuditLog, WithAuditLog } from './audit-log.js'
 import type { AdminActor, AdminRequest, AdminResult } from './page.js'
+import { affiliateEditPage, saveAffiliate } from './pages/affiliate-edit.js'
 import { affiliatesPage, changeAffiliateStatus } from './pages/affiliates.js'
 import { auditLogPage } from './pages/audit-log.js'
+import { conversionPage, conversionsPage, refundConversion } from './pages/conversions.js'
 import { createKey, keysPage, revokeKey } from './pages/keys.js'
 import { exportBatch, markBatchPaid, payoutsPage, recordPayout } from './pages/payouts.js'
 import { providerEventsPage } from './pages/provider-events.js'
@@ -31,6 +33,7 @@ import { FORM_EXPIRED, KEY_REFUSED, SESSION_ENDED, SIGNED_OUT, signInPage } from
 import { retryDelivery, rotateSecret, sendTest, webhooksPage } from './pages/webhooks.js'
 import { adminPaths } from './paths.js'
 import type { AdminProgram } from './program.js'
+import { refusalOf } from './refusal.js'
 import type { ConsoleWebhooks } from './webhooks.js'
 
 export interface AdminConsoleOptions {
@@ -68,11 +71,14 @@ const KEY_SUBJECT = /^key:([1-9][0-9]{0,14})$/
 const ID = '([1-9][0-9]{0,14})'
 
 type Action = (context: AdminRequest, form: URLSearchParams, id: number) => Promise<AdminResult>
+type PageHandler = (context: AdminRequest, id: number) => Promise<AdminResult>
 
 /** The console's POST actions by path pattern; the id in the path, when there is one, is passed on. */
 const ACTIONS: Array<[RegExp, Action]> = [
+  [new RegExp(`^/affiliates/${ID}$`), (context, form, id) => saveAffiliate(context, id, form)],
   [new RegExp(`^/affiliates/${ID}/status$`), (context, form, id) => changeAffiliateStatus(context, id, form)],
   [/^\/review$/, (context, form) => decideReview(context, form)],
+  [new RegExp(`^/conversions/${ID}/refund$`), (context, form, id) => refundConversion(context, id, form)],
   [/^\/payouts$/, (context, form) => recordPayout(context, form)],
   [/^\/payouts\/export$/, (context, form) => exportBatch(context, form)],
   [/^\/payouts\/batch$/, (context, form) => markBatchPaid(context, form)],
@@ -83,10 +89,13 @@ const ACTIONS: Array<[RegExp, Action]> = [
   [new RegExp(`^/keys/${ID}/revoke$`), (context, _form, id) => revokeKey(context, id)],
 ]
 
-function normalizeBase(basePath: string | undefined): string {
-  const base = (basePath ?? '/admin').replace(/\/+$/, '')
-  if (base !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(base)) throw new TypeError('basePath must be a path such as /admin')
-  return base
+/** The first route whose pattern matches, with the match (its group 1 is the id, when there is one). */
+function matchRoute<T>(routes: Array<[RegExp, T]>, route: string): [RegExpExecArray, T] | null {
+  for (const [pattern, handler] of routes) {
+    const match = pattern.exec(route)
+    if (match) return [match, handler]
+  }
+  return null
 }
 
 export function createAdminConsole(program: AdminProgram, options: AdminConsoleOptions): AdminConsole {
@@ -96,7 +105,7 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
   const store = options.sessions === undefined ? null : 'sessions' in options.sessions ? options.sessions.sessions : options.sessions
   const sessions = store ? webSessions(store, 'admin', clock, options.session) : null
   const auditLog = 'auditLog' in options.auditLog ? options.auditLog.auditLog : options.auditLog
-  const base = normalizeBase(options.basePath)
+  const base = normalizeBasePath(options.basePath, '/admin')
   const theme = resolveTheme({ title: 'Admin console', ...options.theme })
   const stylesheet = staticAsset(theme.variables + STYLESHEET, 'text/css; charset=utf-8')
   const script = staticAsset(ENHANCEMENT_SCRIPT, 'text/javascript; charset=utf-8')
@@ -113,6 +122,7 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
   const NAV: Array<[string, string]> = [
     [paths.affiliates, 'Affiliates'],
     [paths.review, 'Review'],
+    [paths.conversions, 'Conversions'],
     [paths.payouts, 'Payouts'],
     [paths.webhooks, 'Webhooks'],
     [paths.keys, 'API keys'],
@@ -134,6 +144,20 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
       { security, cookies: extra.cookies ?? [] },
     )
   }
+
+  /** The console's pages by path pattern; the id in the path, when there is one, is passed on. */
+  const PAGES: Array<[RegExp, PageHandler]> = [
+    [/^\/$/, (context) => affiliatesPage(context)],
+    [new RegExp(`^/affiliates/${ID}$`), (context, id) => affiliateEditPage(context, id)],
+    [/^\/review$/, (context) => reviewPage(context)],
+    [/^\/conversions$/, (context) => conversionsPage(context)],
+    [new RegExp(`^/conversions/${ID}$`), (context, id) => conversionPage(context, id)],
+    [/^\/payouts$/, (context) => payoutsPage(context)],
+    [/^\/webhooks$/, (context) => webhooksPage(context)],
+    [/^\/keys$/, (context) => keysPage(context)],
+    [/^\/provider-events$/, (context) => providerEventsPage(context)],
+    [/^\/audit-log$/, (context) => auditLogPage(context, auditLog)],
+  ]
 
   /** The pre-session secret of the sign-in form (and, with the authorize hook, of every form). */
   function preSession(request: Request, url: URL): { secret: string; cookies: string[] } {
@@ -212,7 +236,8 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
         await auditLog.record({ projectId: program.projectId, actorId: actor.id, actorName: actor.name, action, target, detail, at: clock.now() })
       },
     }
-    const current = `${base}${route === '/' ? '/' : `/${route.split('/')[1]}`}`
+    const section = route.split('/')[1]
+    const current = section === '' || section === 'affiliates' ? paths.affiliates : `${base}/${section}`
     const signedIn: SignedIn = { actor, csrf, current }
     let result: AdminResult
     try {
@@ -225,20 +250,16 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
           await sessions!.end(readCookie(request, SESSION_COOKIE))
           return redirectResponse(`${paths.signIn}?signed_out=1`, { security, cookies: [cookieHeader(SESSION_COOKIE, '', cookieScope(url), 0)] })
         }
-        const action = ACTIONS.map(([pattern, run]) => [pattern.exec(route), run] as const).find(([match]) => match !== null)!
-        result = await action[1](context, form, Number(action[0]![1] ?? 0))
-      } else if (route === '/review') result = await reviewPage(context)
-      else if (route === '/payouts') result = await payoutsPage(context)
-      else if (route === '/webhooks') result = await webhooksPage(context)
-      else if (route === '/keys') result = await keysPage(context)
-      else if (route === '/provider-events') result = await providerEventsPage(context)
-      else if (route === '/audit-log') result = await auditLogPage(context, auditLog)
-      else result = await affiliatesPage(context)
+        const [match, run] = matchRoute(ACTIONS, route)!
+        result = await run(context, form, Number(match[1] ?? 0))
+      } else {
+        const [match, show] = matchRoute(PAGES, route)!
+        result = await show(context, Number(match[1] ?? 0))
+      }
     } catch (error) {
       if (!(error instanceof AffiliateError) && !(error instanceof FormError)) throw error
-      const status = error instanceof FormError ? error.status : error instanceof NotFoundError ? 404 : error instanceof ConflictError ? 409 : 400
+      const { status, message } = error instanceof FormError ? error : refusalOf(error)
       const title = status === 404 ? 'Not found' : 'Not done'
-      const message = error instanceof ValidationError ? error.describe((field) => field) : error.message
       return page(title, html`<h1>${title}</h1><p class="error" role="alert">${message}</p><p>Nothing was changed.</p><p><a href="${current}">Go back</a></p>`, status, { signedIn, cookies })
     }
     if ('redirect' in result) return redirectResponse(result.redirect, { security, cookies })
@@ -252,44 +273,29 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
 
   /** Which methods each route answers; anything else under the base path is a 404. */
   function allowed(route: string): string[] | null {
-    if (['/', '/webhooks', '/provider-events', '/audit-log', '/assets/admin.css', '/assets/admin.js'].includes(route)) return ['GET']
-    if (['/review', '/payouts', '/keys'].includes(route)) return ['GET', 'POST']
+    if (route === '/assets/admin.css' || route === '/assets/admin.js') return ['GET']
     if (route === '/sign-in') return authorize ? null : ['GET', 'POST']
     if (route === '/sign-out') return authorize ? null : ['POST']
-    if (ACTIONS.some(([pattern]) => pattern.test(route))) return ['POST']
-    return null
+    const methods = [...(matchRoute(PAGES, route) ? ['GET'] : []), ...(matchRoute(ACTIONS, route) ? ['POST'] : [])]
+    return methods.length === 0 ? null : methods
   }
 
-  async function dispatch(request: Request): Promise<Response> {
-    const url = new URL(request.url)
-    const inside = url.pathname === base || url.pathname.startsWith(`${base}/`)
-    const route = inside ? url.pathname.slice(base.length) || '/' : null
-    const methods = route === null ? null : allowed(route)
-    if (route === null || methods === null) return page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.affiliates}">Go to the console</a></p>`, 404)
-    const method = request.method === 'HEAD' ? 'GET' : request.method
-    if (!methods.includes(method)) {
-      const response = page('Method not allowed', html`<h1>Method not allowed</h1>`, 405)
-      response.headers.set('allow', methods.join(', '))
-      return response
-    }
-    try {
+  return mountedPages({
+    base,
+    allowed,
+    page,
+    notFound: () => page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.affiliates}">Go to the console</a></p>`, 404),
+    refusal: (error) => (error instanceof FormError ? page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, error.status) : null),
+    onError,
+    async answer(request, url, route, method) {
       if (route === '/assets/admin.css') return assetResponse(stylesheet, request, security)
       if (route === '/assets/admin.js') return assetResponse(script, request, security)
       if (route === '/sign-in' && method === 'GET') {
         const message = url.searchParams.has('signed_out') ? SIGNED_OUT : url.searchParams.has('ended') ? SESSION_ENDED : null
         return signedOut(request, url, { message })
       }
-      if (route === '/sign-in') return await signIn(request, url)
-      return await signedInRoute(request, url, route)
-    } catch (error) {
-      if (error instanceof FormError) return page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, error.status)
-      onError(error)
-      return page('Something went wrong', html`<h1>Something went wrong</h1><p>Please try again in a moment.</p>`, 500)
-    }
-  }
-
-  const console_ = ((request: Request) => dispatch(request)) as AdminConsole
-  console_.fetch = dispatch
-  console_.node = toNodeHandler(dispatch)
-  return console_
+      if (route === '/sign-in') return signIn(request, url)
+      return signedInRoute(request, url, route)
+    },
+  })
 }

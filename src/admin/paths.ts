@@ -3,8 +3,12 @@
 export interface AdminPaths {
   base: string
   affiliates: string
+  affiliate(id: number): string
   affiliateStatus(id: number): string
   review: string
+  conversions: string
+  conversion(id: number): string
+  conversionRefund(id: number): string
   payouts: string
   payoutsExport: string
   payoutsBatch: string
@@ -27,8 +31,12 @@ export function adminPaths(base: string, versions: { stylesheet: string; script:
   return {
     base,
     affiliates: `${base}/`,
+    affiliate: (id) => `${base}/affiliates/${id}`,
     affiliateStatus: (id) => `${base}/affiliates/${id}/status`,
     review: `${base}/review`,
+    conversions: `${base}/conversions`,
+    conversion: (id) => `${base}/conversions/${id}`,
+    conversionRefund: (id) => `${base}/conversions/${id}/refund`,
     payouts: `${base}/payouts`,
     payoutsExport: `${base}/payouts/export`,
     payoutsBatch: `${base}/payouts/batch`,

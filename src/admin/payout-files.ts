@@ -1,7 +1,8 @@
 // Batch payout files for the payouts page: a PayPal Payouts payment file (no header row; columns
 // recipient, amount, currency, customer id, note) and a Wise "send by email" batch file (header
 // name, recipientEmail, paymentReference, receiverType, amountCurrency, amount, sourceCurrency,
-// targetCurrency). Amounts are the API's decimal text, never floats. See docs/admin.md "Payouts".
+// targetCurrency). Amounts are the API's decimal text, never floats; text cells (names, emails,
+// notes) are guarded against formula injection. See docs/admin.md "Payouts".
 import type { AffiliateView } from '../core/views.js'
 
 export interface BatchLine {
@@ -17,19 +18,27 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
 }
 
+/**
+ * A text cell a spreadsheet must not run as a formula: one starting with = + - @, tab or carriage
+ * return gets a leading single quote (OWASP "CSV Injection"). Amounts are not passed through it.
+ */
+export function textCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
+}
+
 const row = (fields: string[]) => fields.map(csvField).join(',')
 
 export const paypalRecipient = (affiliate: AffiliateView): string => affiliate.paypalEmail ?? affiliate.email
 export const wiseRecipient = (affiliate: AffiliateView): string => affiliate.wiseDetails?.email ?? affiliate.email
 
 export function paypalPayoutsFile(lines: BatchLine[], note: string): string {
-  return lines.map(({ affiliate, amount }) => row([paypalRecipient(affiliate), amount, affiliate.currency, `aff_${affiliate.id}`, note]) + '\r\n').join('')
+  return lines.map(({ affiliate, amount }) => row([textCell(paypalRecipient(affiliate)), amount, affiliate.currency, `aff_${affiliate.id}`, textCell(note)]) + '\r\n').join('')
 }
 
 export function wiseBatchFile(lines: BatchLine[], reference: string): string {
   const header = row(['name', 'recipientEmail', 'paymentReference', 'receiverType', 'amountCurrency', 'amount', 'sourceCurrency', 'targetCurrency'])
   const body = lines.map(({ affiliate, amount }) =>
-    row([affiliate.name ?? affiliate.email, wiseRecipient(affiliate), reference, 'PERSON', 'source', amount, affiliate.currency, affiliate.currency]),
+    row([textCell(affiliate.name ?? affiliate.email), textCell(wiseRecipient(affiliate)), textCell(reference), 'PERSON', 'source', amount, affiliate.currency, affiliate.currency]),
   )
   return [header, ...body].map((line) => `${line}\r\n`).join('')
 }

@@ -3,6 +3,7 @@
 // make one page read without end.
 import type { ConversionView, AffiliateView } from '../core/views.js'
 import type { AffiliateStatus } from '../core/types.js'
+import type { ListConversionsInput } from '../core/schemas.js'
 import type { AdminProgram } from './program.js'
 
 const PAGE = 100
@@ -19,7 +20,7 @@ export async function allAffiliates(program: AdminProgram, status: AffiliateStat
   return items
 }
 
-export async function allConversions(program: AdminProgram, filter: { affiliateId?: number; paid?: boolean } = {}): Promise<ConversionView[]> {
+export async function allConversions(program: AdminProgram, filter: Omit<ListConversionsInput, 'limit' | 'offset'> = {}): Promise<ConversionView[]> {
   const items: ConversionView[] = []
   for (let offset = 0; offset < SCAN_LIMIT; offset += PAGE) {
     const page = await program.conversions.list({ limit: PAGE, offset, ...filter })

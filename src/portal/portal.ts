@@ -5,12 +5,12 @@ import { AffiliateError, NotFoundError, ValidationError } from '../core/errors.j
 import { systemClock, type Clock } from '../core/clock.js'
 import type { AffiliateView } from '../core/views.js'
 import type { Handler } from '../http/handler.js'
-import { toNodeHandler } from '../http/node.js'
 import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
 import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
 import { html, type Html } from '../web/html.js'
 import { frame, type NavItem } from '../web/layout.js'
+import { mountedPages, normalizeBasePath } from '../web/mounted-pages.js'
 import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
 import { preSessionCsrf } from '../web/pre-session.js'
 import { csrfTokenFor, csrfTokenMatches, isSecretShaped } from '../web/secrets.js'
@@ -73,17 +73,12 @@ export interface Portal extends Handler {
 const SESSION_COOKIE = 'ak_portal'
 const preSession = preSessionCsrf('ak_portal_pre')
 
-function normalizeBase(basePath: string | undefined): string {
-  const base = (basePath ?? '/portal').replace(/\/+$/, '')
-  if (base !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(base)) throw new TypeError('basePath must be a path such as /portal')
-  return base
-}
 
 export function createPortal(program: PortalProgram, options: PortalOptions): Portal {
   const store = 'sessions' in options.sessions ? options.sessions.sessions : options.sessions
   const clock = options.clock ?? program.clock ?? systemClock
   const sessions = webSessions(store, 'portal', clock, options.session)
-  const base = normalizeBase(options.basePath)
+  const base = normalizeBasePath(options.basePath, '/portal')
   const publicUrl = options.publicUrl?.replace(/\/+$/, '')
   if (publicUrl !== undefined && !(URL.canParse(publicUrl) && /^https?:$/.test(new URL(publicUrl).protocol))) {
     throw new TypeError('publicUrl must be an http(s) origin such as https://app.example.com')
@@ -225,26 +220,25 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
   function allowed(route: string): string[] | null {
     if (route === '/' || route === '/conversions' || route === '/payouts' || /^\/conversions\/[^/]+$/.test(route)) return ['GET']
     if (route === '/settings' || route === '/sign-in') return ['GET', 'POST']
-    if (route === '/sign-out' || route === '/sign-in/email') return ['POST']
+    if (route === '/sign-out' || (route === '/sign-in/email' && emailForm)) return ['POST']
     if (route === '/assets/portal.css' || route === '/assets/portal.js') return ['GET']
     return null
   }
 
-  async function dispatch(request: Request): Promise<Response> {
-    const url = new URL(request.url)
-    const inside = url.pathname === base || url.pathname.startsWith(`${base}/`)
-    const route = inside ? url.pathname.slice(base.length) || '/' : null
-    const methods = route === null ? null : allowed(route)
-    if (route === null || methods === null || (route === '/sign-in/email' && !emailForm)) {
-      return page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.overview}">Go to the overview</a></p>`, 404)
-    }
-    const method = request.method === 'HEAD' ? 'GET' : request.method
-    if (!methods.includes(method)) {
-      const response = page('Method not allowed', html`<h1>Method not allowed</h1>`, 405)
-      response.headers.set('allow', methods.join(', '))
-      return response
-    }
-    try {
+  const notFound = () => page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.overview}">Go to the overview</a></p>`, 404)
+  const portal = mountedPages({
+    base,
+    allowed,
+    page,
+    notFound,
+    refusal(error) {
+      if (error instanceof FormError) return page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, error.status)
+      if (error instanceof NotFoundError) return notFound()
+      if (error instanceof ValidationError) return page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, 400)
+      return null
+    },
+    onError,
+    async answer(request, url, route, method) {
       if (route === '/assets/portal.css') return assetResponse(stylesheet, request, security)
       if (route === '/assets/portal.js') return assetResponse(script, request, security)
       if (route === '/sign-in' && method === 'GET') {
@@ -253,21 +247,11 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
         const message = url.searchParams.has('signed_out') ? SIGNED_OUT : url.searchParams.has('ended') ? SESSION_ENDED : null
         return signedOut(request, url, { ...(token ? { token } : {}), message })
       }
-      if (route === '/sign-in') return await signIn(request, url)
-      if (route === '/sign-in/email') return await requestLink(request, url)
-      return await signedInRoute(request, url, route)
-    } catch (error) {
-      if (error instanceof FormError) return page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, error.status)
-      if (error instanceof NotFoundError) return page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.overview}">Go to the overview</a></p>`, 404)
-      if (error instanceof ValidationError) return page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, 400)
-      onError(error)
-      return page('Something went wrong', html`<h1>Something went wrong</h1><p>Please try again in a moment.</p>`, 500)
-    }
-  }
-
-  const portal = ((request: Request) => dispatch(request)) as Portal
-  portal.fetch = dispatch
-  portal.node = toNodeHandler(dispatch)
+      if (route === '/sign-in') return signIn(request, url)
+      if (route === '/sign-in/email') return requestLink(request, url)
+      return signedInRoute(request, url, route)
+    },
+  }) as Portal
   portal.createSignInLink = async (email) => {
     const { url, expiresAt } = await issueLink(email)
     return { url, expiresAt }

@@ -10,12 +10,14 @@ export function pageNumber(url: URL, max = 100_000): number | null {
   return page >= 1 && page <= max ? page : null
 }
 
+/** `path` may carry a query of its own (a list's filters); the page number is added to it. */
 export function pager(path: string, page: number, pageSize: number, total: number, label: string): Html {
   const pages = Math.max(1, Math.ceil(total / pageSize))
   if (pages <= 1) return html``
+  const pageUrl = (n: number) => `${path}${path.includes('?') ? '&' : '?'}page=${n}`
   return html`<nav class="pager" aria-label="${label} pages">
-${page > 1 ? html`<a href="${path}?page=${page - 1}" rel="prev">Previous</a>` : null}
+${page > 1 ? html`<a href="${pageUrl(page - 1)}" rel="prev">Previous</a>` : null}
 <span>Page ${page} of ${pages}</span>
-${page < pages ? html`<a href="${path}?page=${page + 1}" rel="next">Next</a>` : null}
+${page < pages ? html`<a href="${pageUrl(page + 1)}" rel="next">Next</a>` : null}
 </nav>`
 }

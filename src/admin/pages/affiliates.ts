@@ -1,5 +1,6 @@
 // Affiliates: search by email, name or referral code, filter by status, approve or block pending
-// ones (and block or unblock the rest) through affiliates.update, as the API does.
+// ones (and block or unblock the rest) through affiliates.update, as the API does; each links to
+// its edit form.
 import { ValidationError } from '../../core/errors.js'
 import type { AffiliateStatus } from '../../core/types.js'
 import type { AffiliateView } from '../../core/views.js'
@@ -49,7 +50,7 @@ ${
 <caption class="skip">Affiliates</caption>
 <thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Code</th><th scope="col">Status</th><th scope="col" class="num">Unpaid</th><th scope="col">Actions</th></tr></thead>
 <tbody>${found.slice(0, SHOWN).map(
-        (affiliate) => html`<tr data-affiliate="${affiliate.email}"><td>${affiliate.email}</td><td>${affiliate.name ?? ''}</td><td>${affiliate.referralCode}</td><td><span class="badge" data-status="${affiliate.status}">${affiliate.status}</span></td><td class="num">${money(affiliate.earnings.unpaid, affiliate.currency)}</td><td>${actions(affiliate)}</td></tr>`,
+        (affiliate) => html`<tr data-affiliate="${affiliate.email}"><td>${affiliate.email}</td><td>${affiliate.name ?? ''}</td><td>${affiliate.referralCode}</td><td><span class="badge" data-status="${affiliate.status}">${affiliate.status}</span></td><td class="num">${money(affiliate.earnings.unpaid, affiliate.currency)}</td><td>${actions(affiliate)} <a href="${paths.affiliate(affiliate.id)}" aria-label="Edit ${affiliate.email}">Edit</a></td></tr>`,
       )}</tbody>
 </table></div>
 <p class="muted">${found.length} affiliate${found.length === 1 ? '' : 's'}${found.length > SHOWN ? html`; the first ${SHOWN} are shown, narrow the search to see others` : null}.</p>`

@@ -17,7 +17,8 @@ function reasonOf(conversion: ConversionView, affiliate: AffiliateView | null): 
   return 'Held for review'
 }
 
-async function affiliatesOf(program: AdminProgram, conversions: ConversionView[]): Promise<Map<number, AffiliateView | null>> {
+/** The affiliate of each conversion, read once each; null for one that is gone. */
+export async function affiliatesOf(program: AdminProgram, conversions: ConversionView[]): Promise<Map<number, AffiliateView | null>> {
   const found = new Map<number, AffiliateView | null>()
   for (const { affiliateId } of conversions) {
     if (found.has(affiliateId)) continue

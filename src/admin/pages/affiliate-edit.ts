@@ -1,0 +1,112 @@
+// One affiliate's edit form: name, email, referral code, status, sub-program, payout preference
+// (PayPal email, Wise details) and payment notes, saved through affiliates.update as the API's
+// update routes do. Only the fields that changed are sent; refused input is shown again as typed.
+import type { UpdateAffiliateInput } from '../../core/schemas.js'
+import type { AffiliateView } from '../../core/views.js'
+import { html, type Html } from '../../web/html.js'
+import type { AdminRequest, AdminResult } from '../page.js'
+import { formRefusal, type Refusal } from '../refusal.js'
+
+const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails'] as const
+type Field = (typeof FIELDS)[number]
+type Values = Record<Field, string>
+/** The form field of each of the core's Wise fields. */
+const WISE_FIELDS: Record<string, Field> = { wiseDetails: 'wiseAccountId', 'wiseDetails.accountId': 'wiseAccountId', 'wiseDetails.email': 'wiseEmail' }
+
+function valuesOf(affiliate: AffiliateView): Values {
+  return {
+    name: affiliate.name ?? '',
+    email: affiliate.email,
+    referralCode: affiliate.referralCode,
+    status: affiliate.status,
+    partnerSlug: affiliate.partnerSlug ?? '',
+    payoutMethod: affiliate.payoutMethod ?? '',
+    paypalEmail: affiliate.paypalEmail ?? '',
+    wiseAccountId: affiliate.wiseDetails?.accountId ?? '',
+    wiseEmail: affiliate.wiseDetails?.email ?? '',
+    paymentMethod: affiliate.paymentMethod ?? '',
+    paymentDetails: affiliate.paymentDetails ?? '',
+  }
+}
+
+/** The update input as the core takes it: an emptied optional field is null. */
+function inputOf(values: Values): Record<string, unknown> {
+  const orNull = (value: string) => (value === '' ? null : value)
+  const wise = values.wiseAccountId === '' && values.wiseEmail === '' ? null : { accountId: values.wiseAccountId, email: values.wiseEmail }
+  return {
+    name: orNull(values.name),
+    email: values.email,
+    referralCode: values.referralCode,
+    status: values.status,
+    partnerSlug: orNull(values.partnerSlug),
+    payoutMethod: orNull(values.payoutMethod),
+    paypalEmail: orNull(values.paypalEmail),
+    wiseDetails: wise,
+    paymentMethod: orNull(values.paymentMethod),
+    paymentDetails: orNull(values.paymentDetails),
+  }
+}
+
+/** The fields of `next` that differ from `current`. */
+function changed(current: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(next).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(current[field])))
+}
+
+function editBody({ paths, csrf, url }: AdminRequest, affiliate: AffiliateView, values: Values, refusal: Refusal | null): Html {
+  const atFault = refusal?.field ? (WISE_FIELDS[refusal.field] ?? refusal.field) : null
+  const attributes = (field: Field) => (field === atFault ? html` aria-invalid="true" aria-describedby="edit-error"` : null)
+  const input = (field: Field, label: string, type = 'text', extra: Html | null = null) =>
+    html`<label for="edit-${field}">${label}</label><input id="edit-${field}" name="${field}" type="${type}" value="${values[field]}"${attributes(field)}${extra}>`
+  const select = (field: Field, label: string, options: Array<[string, string]>) =>
+    html`<label for="edit-${field}">${label}</label><select id="edit-${field}" name="${field}"${attributes(field)}>${options.map(
+      ([value, text]) => html`<option value="${value}"${values[field] === value ? html` selected` : null}>${text}</option>`,
+    )}</select>`
+  return html`<h1>Edit ${affiliate.email}</h1>
+${url.searchParams.has('saved') ? html`<p class="notice" role="status">The affiliate is saved.</p>` : null}
+${refusal ? html`<p class="error" role="alert" id="edit-error">${refusal.message}</p><p>Nothing was changed.</p>` : null}
+<form class="card" method="post" action="${paths.affiliate(affiliate.id)}">
+<input type="hidden" name="csrf" value="${csrf}">
+<fieldset><legend>Affiliate</legend>
+${input('name', 'Name', 'text', html` maxlength="200"`)}
+${input('email', 'Email', 'email', html` required`)}
+${input('referralCode', 'Referral code', 'text', html` required`)}
+${select('status', 'Status', [['pending', 'pending'], ['active', 'active'], ['inactive', 'inactive'], ['blocked', 'blocked']])}
+${input('partnerSlug', 'Sub-program (partner slug)')}
+</fieldset>
+<fieldset><legend>Payouts</legend>
+${select('payoutMethod', 'Preferred payout method', [['', 'not chosen'], ['paypal', 'PayPal'], ['wise', 'Wise'], ['manual', 'Manual']])}
+${input('paypalEmail', 'PayPal email', 'email')}
+${input('wiseAccountId', 'Wise account id')}
+${input('wiseEmail', 'Wise email', 'email')}
+${input('paymentMethod', 'Payment method (free text)', 'text', html` maxlength="100"`)}
+<label for="edit-paymentDetails">Payment details</label>
+<textarea id="edit-paymentDetails" name="paymentDetails" maxlength="2000"${attributes('paymentDetails')}>${values.paymentDetails}</textarea>
+</fieldset>
+<div class="actions"><button type="submit">Save</button> <a href="${paths.conversions}?affiliate=${affiliate.id}">Conversions of this affiliate</a></div>
+</form>
+<p><a href="${paths.affiliates}">Back to affiliates</a></p>`
+}
+
+export async function affiliateEditPage(context: AdminRequest, id: number): Promise<AdminResult> {
+  const affiliate = await context.program.affiliates.get(id)
+  return { title: `Edit ${affiliate.email}`, body: editBody(context, affiliate, valuesOf(affiliate), null) }
+}
+
+export async function saveAffiliate(context: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
+  const { program, paths, audit } = context
+  const affiliate = await program.affiliates.get(id)
+  const values = Object.fromEntries(FIELDS.map((field) => [field, (form.get(field) ?? '').trim()])) as Values
+  const changes = changed(inputOf(valuesOf(affiliate)), inputOf(values))
+  if (Object.keys(changes).length > 0) {
+    try {
+      // The core validates every field, as it does the API's bodies.
+      await program.affiliates.update(id, changes as UpdateAffiliateInput)
+    } catch (error) {
+      const refusal = formRefusal(error)
+      if (!refusal) throw error
+      return { title: `Edit ${affiliate.email}`, status: refusal.status, body: editBody(context, affiliate, values, refusal) }
+    }
+    await audit('affiliate.update', `affiliate:${id}`, `${affiliate.email}: ${Object.keys(changes).join(', ')}`)
+  }
+  return { redirect: `${paths.affiliate(id)}?saved=1` }
+}

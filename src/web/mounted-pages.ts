@@ -1,0 +1,58 @@
+// The request shell shared by the portal and the admin console: a Fetch handler for the pages under
+// a base path, which answers 404 outside its routes, 405 (with Allow) for a method a route does not
+// take, HEAD as GET, and a generic 500 page for an unexpected error (reported to onError). Each
+// console keeps its own routes, sign-in and pages.
+import type { Handler } from '../http/handler.js'
+import { toNodeHandler } from '../http/node.js'
+import { html, type Html } from './html.js'
+
+export interface MountedPages {
+  /** '/portal', '/admin', or '' at the root (see normalizeBasePath). */
+  base: string
+  /** The methods a route (the path below the base) answers; null when there is no such page. */
+  allowed(route: string): string[] | null
+  /** The answer to an allowed request; `method` is GET for HEAD. */
+  answer(request: Request, url: URL, route: string, method: string): Promise<Response>
+  /** A page in the console's frame, signed out. */
+  page(title: string, body: Html, status: number): Response
+  /** The console's "not found" page. */
+  notFound(): Response
+  /** The page for an error the console answers itself (bad input, a missing record), or null for an unexpected one. */
+  refusal(error: unknown): Response | null
+  onError(error: unknown): void
+}
+
+/** The base path without trailing slashes; throws unless it is '' or a plain path such as /admin. */
+export function normalizeBasePath(basePath: string | undefined, fallback: string): string {
+  const base = (basePath ?? fallback).replace(/\/+$/, '')
+  if (base !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(base)) throw new TypeError(`basePath must be a path such as ${fallback}`)
+  return base
+}
+
+export function mountedPages(pages: MountedPages): Handler {
+  async function dispatch(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    const inside = url.pathname === pages.base || url.pathname.startsWith(`${pages.base}/`)
+    const route = inside ? url.pathname.slice(pages.base.length) || '/' : null
+    const methods = route === null ? null : pages.allowed(route)
+    if (route === null || methods === null) return pages.notFound()
+    const method = request.method === 'HEAD' ? 'GET' : request.method
+    if (!methods.includes(method)) {
+      const response = pages.page('Method not allowed', html`<h1>Method not allowed</h1>`, 405)
+      response.headers.set('allow', methods.join(', '))
+      return response
+    }
+    try {
+      return await pages.answer(request, url, route, method)
+    } catch (error) {
+      const refused = pages.refusal(error)
+      if (refused) return refused
+      pages.onError(error)
+      return pages.page('Something went wrong', html`<h1>Something went wrong</h1><p>Please try again in a moment.</p>`, 500)
+    }
+  }
+  const handler = ((request: Request) => dispatch(request)) as Handler
+  handler.fetch = dispatch
+  handler.node = toNodeHandler(dispatch)
+  return handler
+}
