@@ -25,6 +25,15 @@ export async function referralExpiry(tx: StorageTx, projectId: string, referral:
  * users linked to an affiliate and not yet converted by a purchase are concerned; conversions
  * credited by `affiliate_id` or a coupon are the caller's explicit choice and pass unchanged.
  */
+/**
+ * Whether the model can change what attribute() found: only a referred user not yet converted,
+ * matched by a referral code or by email, under a configured model.
+ */
+export function attributionModelApplies(found: Attribution, settings: AttributionSettings | undefined): settings is AttributionSettings {
+  const { matchedBy, referral } = found
+  return settings !== undefined && referral !== null && referral.affiliateId !== null && referral.firstPurchaseAt === null && (matchedBy === 'referral_code' || matchedBy === 'email')
+}
+
 export async function applyAttributionModel(
   tx: StorageTx,
   projectId: string,
@@ -34,8 +43,7 @@ export async function applyAttributionModel(
 ): Promise<ModelledAttribution> {
   const { affiliate, matchedBy, referral } = found
   const unchanged = { ...found, moveReferral: false }
-  if (!settings || !referral || referral.affiliateId === null || referral.firstPurchaseAt !== null) return unchanged
-  if (matchedBy !== 'referral_code' && matchedBy !== 'email') return unchanged
+  if (!attributionModelApplies(found, settings) || !referral || referral.affiliateId === null) return unchanged
   const expiry = await referralExpiry(tx, projectId, referral, settings)
   const inside = at.getTime() < expiry.getTime()
   if (matchedBy === 'referral_code' && referral.affiliateId !== affiliate.id) {

@@ -1,7 +1,7 @@
 // Creating a conversion: attribution, commission, hold, renewals, multi-tier, idempotency by
 // reference (docs/commissions.md, attribution.md, idempotency.md), and preview, which runs the same plan writing nothing.
 import { attribute, type MatchedBy } from './attribution.js'
-import { applyAttributionModel, moveReferredUser } from './attribution-model.js'
+import { applyAttributionModel, attributionModelApplies, moveReferredUser } from './attribution-model.js'
 import { addDays } from './clock.js'
 import { calculateCommission, commissionSettingsFor, ONE, tier2Commission, type Commission } from './commission.js'
 import { usdAmount, type ProjectContext } from './context.js'
@@ -46,7 +46,10 @@ interface Plan {
 async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, now: Date): Promise<Plan> {
   const { data } = request
   const matched = await attribute(tx, ctx.projectId, data)
-  const { affiliate, matchedBy, referral, moveReferral } = await applyAttributionModel(tx, ctx.projectId, matched, project.settings.attribution, now)
+  const settings = project.settings.attribution
+  const modelled = attributionModelApplies(matched, settings) ? await applyAttributionModel(tx, ctx.projectId, matched, settings, now) : null
+  const { affiliate, matchedBy, referral } = modelled ?? matched
+  const moveReferral = modelled?.moveReferral ?? false
   const renewal = data.type === 'purchase' ? (referral?.firstPurchaseAt ?? null) : null
   const calculated = calculateCommission({
     type: data.type,

@@ -82,8 +82,10 @@ export function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
   return negative ? -rounded : rounded
 }
 
+const POWERS_OF_TEN = Array.from({ length: 40 }, (_, exponent) => 10n ** BigInt(exponent))
+
 export function pow10(exponent: number): bigint {
-  return 10n ** BigInt(exponent)
+  return POWERS_OF_TEN[exponent] ?? 10n ** BigInt(exponent)
 }
 
 export function decimalText(decimal: Decimal): string {
