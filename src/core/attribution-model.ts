@@ -21,11 +21,6 @@ export async function referralExpiry(tx: StorageTx, projectId: string, referral:
 }
 
 /**
- * Applies the project's attribution settings to what the request's fields matched. Only referred
- * users linked to an affiliate and not yet converted by a purchase are concerned; conversions
- * credited by `affiliate_id` or a coupon are the caller's explicit choice and pass unchanged.
- */
-/**
  * Whether the model can change what attribute() found: only a referred user not yet converted,
  * matched by a referral code or by email, under a configured model.
  */
@@ -34,6 +29,11 @@ export function attributionModelApplies(found: Attribution, settings: Attributio
   return settings !== undefined && referral !== null && referral.affiliateId !== null && referral.firstPurchaseAt === null && (matchedBy === 'referral_code' || matchedBy === 'email')
 }
 
+/**
+ * Applies the project's attribution settings to what the request's fields matched. Only referred
+ * users linked to an affiliate and not yet converted by a purchase are concerned; conversions
+ * credited by `affiliate_id` or a coupon are the caller's explicit choice and pass unchanged.
+ */
 export async function applyAttributionModel(
   tx: StorageTx,
   projectId: string,
