@@ -22,4 +22,12 @@ export const apiOperations = {
   postReferrals: { method: 'POST', path: '/referrals', scope: 'referrals:write', summary: 'Create a referred user', errors: [400, 404, 409] },
   getReferralsEmail: { method: 'GET', path: '/referrals/:email', scope: 'referrals:read', summary: 'Retrieve a referred user', errors: [400, 404] },
   putReferralsEmail: { method: 'PUT', path: '/referrals/:email', scope: 'referrals:write', summary: 'Update a referred user', errors: [400, 404, 409] },
+  getStats: { method: 'GET', path: '/stats', scope: 'affiliates:read', summary: 'The whole program per day, week or month', errors: [400] },
+  getAffiliatesEmailStats: {
+    method: 'GET',
+    path: '/affiliates/:email/stats',
+    scope: 'affiliates:read',
+    summary: "An affiliate's clicks, visitors, signups, purchases, revenue and commission per day, week or month",
+    errors: [400, 404],
+  },
 } as const satisfies Record<string, OperationInfo>

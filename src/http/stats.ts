@@ -4,6 +4,7 @@ import * as v from 'valibot'
 import { statsInput as statsQuery, type StatsSeries } from '../core/stats.js'
 import type { DailyCounts } from '../core/tracking-storage.js'
 import { Currency } from '../core/money.js'
+import { apiOperations } from './api-operations.js'
 import { defineRoute } from './route.js'
 
 const day = v.pipe(v.string(), v.isoDate())
@@ -79,27 +80,18 @@ function alternativeBody(series: StatsSeries) {
   }
 }
 
-const programRoute = { method: 'GET', path: '/stats', scope: 'affiliates:read', summary: 'The whole program per day, week or month', query: statsQuery } as const
-const affiliateRoute = {
-  method: 'GET',
-  path: '/affiliates/:email/stats',
-  scope: 'affiliates:read',
-  summary: "An affiliate's clicks, visitors, signups, purchases, revenue and commission per day, week or month",
-  query: statsQuery,
-} as const
-
 export const primaryStatsRoutes = [
   defineRoute({
-    ...programRoute,
-    errors: [400],
+    ...apiOperations.getStats,
+    query: statsQuery,
     responses: { 200: { name: 'StatsResponse', schema: primaryStats } },
     async run({ api, query }) {
       return { status: 200, body: primaryBody(await api.stats.program(query)) }
     },
   }),
   defineRoute({
-    ...affiliateRoute,
-    errors: [400, 404],
+    ...apiOperations.getAffiliatesEmailStats,
+    query: statsQuery,
     responses: { 200: { name: 'StatsResponse', schema: primaryStats } },
     async run({ api, params, query }) {
       return { status: 200, body: primaryBody(await api.stats.affiliate(params.email ?? '', query)) }
@@ -109,16 +101,16 @@ export const primaryStatsRoutes = [
 
 export const alternativeStatsRoutes = [
   defineRoute({
-    ...programRoute,
-    errors: [400],
+    ...apiOperations.getStats,
+    query: statsQuery,
     responses: { 200: { name: 'StatsResponse', schema: alternativeStats } },
     async run({ api, query }) {
       return { status: 200, body: alternativeBody(await api.stats.program(query)) }
     },
   }),
   defineRoute({
-    ...affiliateRoute,
-    errors: [400, 404],
+    ...apiOperations.getAffiliatesEmailStats,
+    query: statsQuery,
     responses: { 200: { name: 'StatsResponse', schema: alternativeStats } },
     async run({ api, params, query }) {
       return { status: 200, body: alternativeBody(await api.stats.affiliate(params.email ?? '', query)) }
