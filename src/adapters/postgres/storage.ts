@@ -26,15 +26,15 @@ export type PostgresStorageOptions = SqlStorageOptions & {
       }
   )
 
+/** deadlock_detected and serialization_failure: safe to run the transaction again. */
+const RETRIED_CODES = new Set(['40P01', '40001'])
+const MAX_ATTEMPTS = 3
+
 /**
  * Storage in PostgreSQL: `postgresStorage({ connectionString })` or `postgresStorage({ pool })`
  * with your own `pg` Pool. Tables live in `schema`; migrations run on first use, once, even when
  * several processes start together.
  */
-/** deadlock_detected and serialization_failure: safe to run the transaction again. */
-const RETRIED_CODES = new Set(['40P01', '40001'])
-const MAX_ATTEMPTS = 3
-
 export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   const owned = !('pool' in options)
   const pool: Pool = 'pool' in options ? options.pool : new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 } satisfies PoolConfig)
