@@ -36,6 +36,10 @@ async function serve(adapter: AdapterName): Promise<void> {
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 8 })
     storage = (await import('../dist/adapters/postgres.js')).postgresStorage({ pool, schema })
     cleanup = async () => {
+      // A request whose client hung up when the load stopped may still be running its statements.
+      for (let quiet = 0; quiet < 5; quiet = pool.idleCount === pool.totalCount && pool.waitingCount === 0 ? quiet + 1 : 0) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
       await pool.end()
     }
