@@ -92,5 +92,104 @@ export function webhookOutboxCases(context: CaseContext): void {
       await storage.outbox.requeue(program.projectId, second!.delivery.id, at)
       expect(await storage.outbox.backlog()).toBe(before + 1)
     })
+
+    describe('claim order', () => {
+      // Deliveries due in 2000, long before any other case's (test clocks start in 2026), so a
+      // claim with a small limit at these times can only take this case's deliveries.
+      const T0 = Date.UTC(2000, 0, 1)
+      const at = (seconds: number) => new Date(T0 + seconds * 1000)
+      const succeeded = { statusCode: 200, durationMs: 1, responseExcerpt: null, error: null }
+
+      async function outboxCase() {
+        const { program, storage } = await context.program()
+        await program.webhooks.create({ url: 'https://hooks.example.com/order', events: ['payout.created'] })
+        const enqueue = (n: number, seconds: number) =>
+          storage.transaction((tx) => tx.outbox.enqueue({ projectId: program.projectId, type: 'payout.created', payload: { n }, createdAt: at(seconds) }))
+        /** The `n` of each claimed delivery, in the order claimed. */
+        const claim = async (seconds: number, limit: number, leaseMs = 60_000) =>
+          (await storage.outbox.claim({ now: at(seconds), limit, leaseMs })).map((item) => (JSON.parse(item.event.body) as { n: number }).n)
+        const ids = new Map<number, number>()
+        const claimIds = async (seconds: number, limit: number, leaseMs = 60_000) => {
+          const claimed = await storage.outbox.claim({ now: at(seconds), limit, leaseMs })
+          for (const item of claimed) ids.set((JSON.parse(item.event.body) as { n: number }).n, item.delivery.id)
+          return claimed.map((item) => (JSON.parse(item.event.body) as { n: number }).n)
+        }
+        const record = (n: number, seconds: number, status: 'pending' | 'succeeded' | 'failed', nextAt: number | null = null) =>
+          storage.outbox.recordAttempt({ deliveryId: ids.get(n)!, status, nextAttemptAt: nextAt === null ? null : at(nextAt), attempt: { ...succeeded, attemptedAt: at(seconds) } })
+        return { program, storage, enqueue, claim, claimIds, record, ids }
+      }
+
+      it('takes deliveries due at the same time by id, a limit taking the first ones', async () => {
+        const { enqueue, claimIds, record } = await outboxCase()
+        for (const n of [1, 2, 3]) await enqueue(n, 0)
+        expect(await claimIds(0, 2)).toEqual([1, 2])
+        expect(await claimIds(0, 2)).toEqual([3])
+        for (const n of [1, 2, 3]) await record(n, 0, 'succeeded')
+        expect(await claimIds(1000, 10)).toEqual([])
+      })
+
+      it('a retry is due at its own time: a shorter backoff overtakes a longer one', async () => {
+        const { enqueue, claim, claimIds, record } = await outboxCase()
+        await enqueue(1, 0)
+        await enqueue(2, 1)
+        expect(await claimIds(1, 10)).toEqual([1, 2])
+        await record(1, 1, 'pending', 10)
+        await record(2, 1, 'pending', 5)
+        expect(await claim(4, 10)).toEqual([])
+        expect(await claimIds(20, 1)).toEqual([2])
+        expect(await claimIds(20, 1)).toEqual([1])
+        await record(1, 20, 'pending', 30)
+        await record(2, 20, 'failed')
+        // A failed delivery requeued by hand is due at once, ahead of a retry due later.
+        expect(await claim(25, 10)).toEqual([])
+        await record(1, 20, 'succeeded')
+      })
+
+      it('a lapsed lease makes a delivery due again, ordered by its own due time among pending ones', async () => {
+        const { program, storage, enqueue, claim, claimIds, record, ids } = await outboxCase()
+        await enqueue(1, 1)
+        expect(await claimIds(1, 10, 5000)).toEqual([1])
+        await enqueue(2, 0)
+        await enqueue(3, 3)
+        // 1 is leased until 6 s.
+        expect(await claimIds(5, 1)).toEqual([2])
+        expect(await claimIds(6, 1)).toEqual([1])
+        expect(await claimIds(6, 1)).toEqual([3])
+        for (const n of [1, 2, 3]) await record(n, 6, 'succeeded')
+        // A delivery requeued by hand is due at the time given.
+        expect(await storage.outbox.requeue(program.projectId, ids.get(3)!, at(0))).toBe(true)
+        expect(await claim(11, 10)).toEqual([3])
+        await record(3, 11, 'succeeded')
+        expect(await claim(100_000, 10)).toEqual([])
+      })
+
+      it('a requeue or an endpoint deletion rolled back with its transaction leaves the deliveries due as they were', async () => {
+        const { program, storage, enqueue, claim, claimIds, record, ids } = await outboxCase()
+        const endpoint = (await program.webhooks.list())[0]!
+        await enqueue(1, 0)
+        await enqueue(2, 0)
+        expect(await claimIds(0, 10)).toEqual([1, 2])
+        await record(1, 0, 'pending', 10)
+        await record(2, 0, 'pending', 20)
+        const rolledBack = new Error('rolled back')
+        await expect(
+          storage.transaction(async (tx) => {
+            expect(await tx.outbox.requeue(program.projectId, ids.get(2)!, at(5))).toBe(true)
+            throw rolledBack
+          }),
+        ).rejects.toBe(rolledBack)
+        await expect(
+          storage.transaction(async (tx) => {
+            expect(await tx.webhookEndpoints.delete(program.projectId, endpoint.id)).toBe(true)
+            throw rolledBack
+          }),
+        ).rejects.toBe(rolledBack)
+        expect(await claim(9, 10)).toEqual([])
+        expect(await claimIds(19, 10)).toEqual([1])
+        expect(await claimIds(20, 10)).toEqual([2])
+        for (const n of [1, 2]) await record(n, 20, 'succeeded')
+        expect(await claim(100_000, 10)).toEqual([])
+      })
+    })
   })
 }

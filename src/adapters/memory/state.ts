@@ -17,6 +17,7 @@ import type {
   WebhookEndpoint,
   WebhookEvent,
 } from '../../core/types.js'
+import { DueQueue } from './due-queue.js'
 import { TrackingState } from './repositories/tracking.js'
 import { Table, type UndoLog } from './table.js'
 
@@ -56,6 +57,8 @@ export class MemoryState {
   endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
   events = new Table<WebhookEvent>()
   deliveries = new Table<Delivery>([], { project: (row) => row.projectId, endpoint: (row) => row.endpointId })
+  /** Deliveries by when they become claimable (the outbox notes every stored delivery row). */
+  deliveriesDue = new DueQueue(this.deliveries.rows)
   attempts = new Table<DeliveryAttempt>([], { delivery: (row) => row.deliveryId })
   /** Events recorded but not yet stored as rows (see materializeOutbox). */
   fanout: Array<{ event: NewEvent; endpointIds: number[] }> = []

@@ -234,6 +234,7 @@ export function webhookEndpointRepository(state: MemoryState, log: UndoLog, mate
       for (const delivery of state.deliveries.group('endpoint', id)) {
         for (const attempt of state.attempts.group('delivery', delivery.id)) state.attempts.remove(attempt.id, log)
         state.deliveries.remove(delivery.id, log)
+        log.push(() => state.deliveriesDue.note(delivery))
       }
       return state.endpoints.remove(id, log)
     },

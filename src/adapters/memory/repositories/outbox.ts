@@ -5,6 +5,24 @@ import type { Delivery } from '../../../core/types.js'
 import { eventRow, found, inProject, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
 
+type DeliveryState = Pick<Delivery, 'status' | 'attempts' | 'nextAttemptAt' | 'leaseUntil' | 'lastStatusCode' | 'updatedAt'>
+
+/** The delivery with a new state, written out field by field (spreading a frozen row is V8's slow clone path). */
+const withState = (row: Delivery, next: DeliveryState): Delivery => ({
+  id: row.id,
+  projectId: row.projectId,
+  eventId: row.eventId,
+  endpointId: row.endpointId,
+  eventType: row.eventType,
+  createdAt: row.createdAt,
+  status: next.status,
+  attempts: next.attempts,
+  nextAttemptAt: next.nextAttemptAt,
+  leaseUntil: next.leaseUntil,
+  lastStatusCode: next.lastStatusCode,
+  updatedAt: next.updatedAt,
+})
+
 export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: AdapterOutbox; materializeOutbox: () => void } {
   /** Stores the noted events and one pending delivery per endpoint each (see enqueue). */
   const materializeOutbox = () => {
@@ -17,7 +35,7 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
     for (const { event, endpointIds } of pending) {
       const stored = state.events.insert(eventRow(event), log)
       for (const endpointId of endpointIds) {
-        state.deliveries.insert(
+        const delivery = state.deliveries.insert(
           {
             projectId: event.projectId,
             eventId: stored.id,
@@ -33,8 +51,16 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
           },
           log,
         )
+        state.deliveriesDue.note(delivery)
       }
     }
+  }
+
+  /** Stores a changed delivery row where claims find it; a rollback puts `previous` back in both. */
+  const store = (row: Delivery, previous: Delivery) => {
+    state.deliveries.replaceUnindexed(row, log)
+    state.deliveriesDue.note(row)
+    log.push(() => state.deliveriesDue.note(previous))
   }
 
   const outbox: AdapterOutbox = {
@@ -51,25 +77,10 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
     },
     async claim({ now, limit, leaseMs }) {
       materializeOutbox()
-      // One pass keeping the `limit` earliest due rows (a full sort per claim is quadratic over a drain).
-      const at = now.getTime()
-      const due: Delivery[] = []
-      const key = (row: Delivery) => row.nextAttemptAt?.getTime() ?? 0
-      const before = (a: Delivery, b: Delivery) => key(a) - key(b) || a.id - b.id
-      for (const row of state.deliveries.rows.values()) {
-        const ready =
-          (row.status === 'pending' && row.nextAttemptAt !== null && row.nextAttemptAt.getTime() <= at) ||
-          (row.status === 'delivering' && row.leaseUntil !== null && row.leaseUntil.getTime() <= at)
-        if (!ready || limit <= 0) continue
-        if (due.length === limit && before(row, due[due.length - 1]!) >= 0) continue
-        let index = due.length
-        while (index > 0 && before(row, due[index - 1]!) < 0) index--
-        due.splice(index, 0, row)
-        if (due.length > limit) due.pop()
-      }
-      return due.map((row) => {
-        const delivery = { ...row, status: 'delivering' as const, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now }
-        state.deliveries.replaceUnindexed(delivery, log)
+      const leaseUntil = new Date(now.getTime() + leaseMs)
+      return state.deliveriesDue.take(now.getTime(), limit).map((row) => {
+        const delivery = withState(row, { status: 'delivering', attempts: row.attempts, nextAttemptAt: row.nextAttemptAt, leaseUntil, lastStatusCode: row.lastStatusCode, updatedAt: now })
+        store(delivery, row)
         return {
           delivery,
           event: state.events.get(row.eventId)!,
@@ -81,16 +92,15 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
       const existing = state.deliveries.get(deliveryId)
       if (!existing) return null
       state.attempts.insert({ ...attempt, deliveryId, projectId: existing.projectId }, log)
-      const updated: Delivery = {
-        ...existing,
+      const updated = withState(existing, {
         status,
         nextAttemptAt,
         attempts: existing.attempts + 1,
         leaseUntil: null,
         lastStatusCode: attempt.statusCode,
         updatedAt: attempt.attemptedAt,
-      }
-      state.deliveries.replaceUnindexed(updated, log)
+      })
+      store(updated, existing)
       return updated
     },
     async getDelivery(projectId, id) {
@@ -121,7 +131,7 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
       materializeOutbox()
       const existing = inProject(state.deliveries.get(id), projectId)
       if (!existing || existing.status === 'delivering') return false
-      state.deliveries.replaceUnindexed({ ...existing, status: 'pending', nextAttemptAt: now, leaseUntil: null, updatedAt: now }, log)
+      store(withState(existing, { status: 'pending', attempts: existing.attempts, nextAttemptAt: now, leaseUntil: null, lastStatusCode: existing.lastStatusCode, updatedAt: now }), existing)
       return true
     },
     async insertTestDelivery({ event, endpointId, leaseUntil }) {
@@ -145,6 +155,7 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
         },
         log,
       )
+      state.deliveriesDue.note(delivery)
       return { delivery: { ...delivery }, event: { ...stored }, endpoint: { ...endpoint } }
     },
     async backlog() {

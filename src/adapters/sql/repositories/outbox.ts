@@ -10,8 +10,20 @@ export interface EndpointCache {
   endpoints: Map<string, Array<{ id: number; events: string[] }>>
 }
 
+/** The columns of `row` named `prefix` + column, without the prefix. */
+function unprefixed(row: SqlRow, prefix: string): SqlRow {
+  const columns: SqlRow = {}
+  for (const name in row) if (name.startsWith(prefix)) columns[name.slice(prefix.length)] = row[name]
+  return columns
+}
+
 export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache | null): AdapterOutbox {
   const deliveries = t.deliveries
+  // The claimed rows' event and endpoint columns, each under its table's prefix.
+  const prefixed = (table: Tables['events'] | Tables['endpoints'], alias: string) =>
+    Object.values(table.columns).map(({ column }) => `${alias}.${column} AS "${alias}.${column}"`).join(', ')
+  const eventColumns = prefixed(t.events, 'e')
+  const endpointColumns = prefixed(t.endpoints, 'w')
   return {
     async enqueue(event) {
       if (!cache) {
@@ -54,36 +66,32 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache 
         [event.projectId, event.type, JSON.stringify(event.payload), event.createdAt, subscribed],
       )
     },
-    claim({ now, limit, leaseMs }) {
-      return atomic(db, async (tx) => {
-        const claimed = await run(
-          tx,
-          `WITH due AS (
-             SELECT id FROM ${deliveries.name}
-             WHERE (status = 'pending' AND next_attempt_at <= $1) OR (status = 'delivering' AND lease_until <= $1)
-             ORDER BY next_attempt_at NULLS FIRST, id LIMIT $2 FOR UPDATE SKIP LOCKED
-           )
+    // One statement: the claim and the rows it needs, in one round trip and atomic on its own.
+    async claim({ now, limit, leaseMs }) {
+      const rows = await run(
+        db,
+        `WITH due AS (
+           SELECT id FROM ${deliveries.name}
+           WHERE (status = 'pending' AND next_attempt_at <= $1) OR (status = 'delivering' AND lease_until <= $1)
+           ORDER BY next_attempt_at NULLS FIRST, id LIMIT $2 FOR UPDATE SKIP LOCKED
+         ), claimed AS (
            UPDATE ${deliveries.name} d SET status = 'delivering', lease_until = $3, updated_at = $1
-           FROM due WHERE d.id = due.id RETURNING d.*`,
-          [now, Math.max(0, Math.floor(limit)), new Date(now.getTime() + leaseMs)],
-        )
-        if (claimed.length === 0) return []
-        const rows = claimed.map((row) => deliveries.read(row))
-        const byId = async (table: Tables['events'] | Tables['endpoints'], ids: number[]) => {
-          const found = await run(tx, `SELECT * FROM ${table.name} WHERE id = ANY($1::bigint[])`, [[...new Set(ids)]])
-          return new Map(found.map((row: SqlRow) => [Number(row.id), row]))
-        }
-        const events = await byId(t.events, rows.map((row) => row.eventId))
-        const endpoints = await byId(t.endpoints, rows.map((row) => row.endpointId))
-        const result: ClaimedDelivery[] = rows.map((delivery) => ({
-          delivery,
-          event: t.events.read(events.get(delivery.eventId)!),
-          endpoint: t.endpoints.read(endpoints.get(delivery.endpointId)!),
-        }))
-        return result.sort(
-          (a, b) => (a.delivery.nextAttemptAt?.getTime() ?? 0) - (b.delivery.nextAttemptAt?.getTime() ?? 0) || a.delivery.id - b.delivery.id,
-        )
-      })
+           FROM due WHERE d.id = due.id RETURNING d.*
+         )
+         SELECT claimed.*, ${eventColumns}, ${endpointColumns}
+         FROM claimed
+         JOIN ${t.events.name} e ON e.id = claimed.event_id
+         JOIN ${t.endpoints.name} w ON w.id = claimed.endpoint_id
+         ORDER BY claimed.next_attempt_at NULLS FIRST, claimed.id`,
+        [now, Math.max(0, Math.floor(limit)), new Date(now.getTime() + leaseMs)],
+      )
+      return rows.map(
+        (row): ClaimedDelivery => ({
+          delivery: deliveries.read(row),
+          event: t.events.read(unprefixed(row, 'e.')),
+          endpoint: t.endpoints.read(unprefixed(row, 'w.')),
+        }),
+      )
     },
     insertTestDelivery({ event, endpointId, leaseUntil }) {
       return atomic(db, async (tx) => {
@@ -104,19 +112,21 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache 
         return { delivery: deliveries.read(delivery!), event: t.events.read(stored!), endpoint: t.endpoints.read(endpoint) }
       })
     },
-    recordAttempt({ deliveryId, attempt, status, nextAttemptAt }) {
-      return atomic(db, async (tx) => {
-        const rows = await run(
-          tx,
-          `UPDATE ${deliveries.name} SET status = $2, next_attempt_at = $3, attempts = attempts + 1, lease_until = NULL,
-             last_status_code = $4, updated_at = $5 WHERE id = $1 RETURNING *`,
-          [deliveryId, status, nextAttemptAt, attempt.statusCode, attempt.attemptedAt],
-        )
-        if (!rows[0]) return null
-        const delivery = deliveries.read(rows[0])
-        await t.attempts.insert(tx, { ...attempt, deliveryId, projectId: delivery.projectId })
-        return delivery
-      })
+    // One statement (atomic on its own): the delivery's new state and its attempt row.
+    async recordAttempt({ deliveryId, attempt, status, nextAttemptAt }) {
+      const rows = await run(
+        db,
+        `WITH updated AS (
+           UPDATE ${deliveries.name} SET status = $2, next_attempt_at = $3, attempts = attempts + 1, lease_until = NULL,
+             last_status_code = $4, updated_at = $5 WHERE id = $1 RETURNING *
+         ), attempt AS (
+           INSERT INTO ${t.attempts.name} (delivery_id, project_id, attempted_at, status_code, duration_ms, response_excerpt, error)
+           SELECT id, project_id, $5, $4, $6, $7, $8 FROM updated
+         )
+         SELECT * FROM updated`,
+        [deliveryId, status, nextAttemptAt, attempt.statusCode, attempt.attemptedAt, attempt.durationMs, attempt.responseExcerpt, attempt.error],
+      )
+      return rows[0] ? deliveries.read(rows[0]) : null
     },
     getDelivery: (projectId, id) => deliveries.get(db, projectId, id),
     listDeliveries: (projectId, filter) =>
