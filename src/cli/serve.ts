@@ -65,8 +65,9 @@ function logMigrations(logger: Logger, applied: AppliedMigration[] | null): void
 
 /** Creates or updates the config's endpoints, matched by URL; endpoints made elsewhere stay. */
 async function syncWebhooks(program: AffiliateProgram, config: ServerConfig) {
+  if (!config.webhooks?.length) return
   const existing = await program.webhooks.list()
-  for (const wanted of config.webhooks ?? []) {
+  for (const wanted of config.webhooks) {
     const found = existing.find((endpoint) => endpoint.url === wanted.url)
     const mode = wanted.mode ?? 'service'
     if (!found) {
