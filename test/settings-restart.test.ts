@@ -102,3 +102,17 @@ it('projects.updateSettings replaces the settings: a key left out takes its defa
   await program.projects.updateSettings(program.projectId, { ...(await program.settings()), allowPrivateNetworks: true })
   expect(await program.settings()).toEqual({ ...DEFAULTS, holdPeriodDays: 7, allowPrivateNetworks: true })
 })
+
+it('a start with the settings already stored writes nothing; changed settings are written', async () => {
+  const storage = memoryStorage()
+  await (await createAffiliateProgram({ storage, settings: FIRST_START })).close()
+  const updates: unknown[] = []
+  const update = storage.projects.update.bind(storage.projects)
+  storage.projects.update = (id, patch) => (updates.push(patch), update(id, patch))
+  const again = await createAffiliateProgram({ storage, settings: FIRST_START })
+  expect(updates).toEqual([])
+  expect(await again.settings()).toEqual(FIRST_START)
+  const changed = await createAffiliateProgram({ storage, settings: { ...FIRST_START, holdPeriodDays: 7 } })
+  expect(updates).toHaveLength(1)
+  expect(await changed.settings()).toEqual({ ...FIRST_START, holdPeriodDays: 7 })
+})

@@ -9,7 +9,8 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { postgresStorage } from '../src/adapters/postgres/index.js'
-import { MIGRATIONS } from '../src/adapters/sql/migrations.js'
+import { migrate, MIGRATIONS } from '../src/adapters/sql/migrations.js'
+import { nestedClient, type SqlExecutor } from '../src/adapters/sql/executor.js'
 import { createAffiliateProgram } from '../src/index.js'
 import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from './sql/pg-schema.js'
 import { startChild } from './sql/processes.js'
@@ -41,6 +42,26 @@ describe('pglite adapter', () => {
     // The host's instance stays open after close(), and holds our tables in their own schema.
     const versions = await db.query<{ version: number }>('SELECT version FROM affiliate_kit.schema_migrations ORDER BY version')
     expect(versions.rows.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version))
+    await db.close()
+  })
+
+  it('confirms an up-to-date schema with one read: no lock, no DDL', async () => {
+    const db = new PGlite()
+    const statements: string[] = []
+    const run = async (query: (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }>, text: string, params?: readonly unknown[]) => {
+      statements.push(text)
+      return (await query(text, params ? [...params] : undefined)).rows as never
+    }
+    const executor: SqlExecutor = {
+      inTransaction: false,
+      query: (text, params) => run((t, p) => db.query(t, p), text, params),
+      transaction: (fn) => db.transaction((tx) => fn(nestedClient((text, params) => run((t, p) => tx.query(t, p), text, params)))),
+      close: () => db.close(),
+    }
+    expect(await migrate(executor, 'affiliate_kit')).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })))
+    statements.length = 0
+    expect(await migrate(executor, 'affiliate_kit')).toEqual([])
+    expect(statements).toEqual(['SELECT version FROM "affiliate_kit".schema_migrations'])
     await db.close()
   })
 

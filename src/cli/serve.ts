@@ -18,10 +18,8 @@ import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
 import { serveKeySocket } from './key-socket.js'
 import { serverLogger } from './logging.js'
-import { configuredAdmin } from './admin-mount.js'
-import { configuredPortal, withPortal } from './portal-mount.js'
-import { providerHandlers, withProviders } from './providers-mount.js'
-import { withTracking } from './tracking-mount.js'
+import type { ProviderHandler } from '../providers/handler.js'
+import type { NodeHandler } from '../http/node.js'
 
 export interface ServeOptions {
   port: number
@@ -65,8 +63,9 @@ function logMigrations(logger: Logger, applied: AppliedMigration[] | null): void
 
 /** Creates or updates the config's endpoints, matched by URL; endpoints made elsewhere stay. */
 async function syncWebhooks(program: AffiliateProgram, config: ServerConfig) {
+  if (!config.webhooks?.length) return
   const existing = await program.webhooks.list()
-  for (const wanted of config.webhooks ?? []) {
+  for (const wanted of config.webhooks) {
     const found = existing.find((endpoint) => endpoint.url === wanted.url)
     const mode = wanted.mode ?? 'service'
     if (!found) {
@@ -90,7 +89,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
   const server = createServer()
   let closeKeySocket: (() => Promise<void>) | null = null
-  let providers: ReturnType<typeof providerHandlers>
+  let providers = new Map<string, ProviderHandler>()
   try {
     await syncWebhooks(program, config)
     const handler = createHandler(program, {
@@ -103,12 +102,23 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       metrics: metrics ?? false,
       auditLog: storage.auditLog,
     })
-    providers = providerHandlers(program, storage, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
-    const api = withTracking(program, storage.keyedState, config.tracking, withProviders(toNodeHandler(handler), providers))
-    const portalPath = config.portal?.path ?? '/portal'
-    const withPortalPages = config.portal?.enabled ? withPortal(api, configuredPortal(program, storage.sessions, config.portal), portalPath) : api
-    const adminPath = config.admin?.path ?? '/admin'
-    server.on('request', config.admin?.enabled ? withPortal(withPortalPages, configuredAdmin(program, { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher }, config.admin), adminPath) : withPortalPages)
+    // What the config leaves off is not even loaded: module loading is much of a start's time.
+    let api: NodeHandler = toNodeHandler(handler)
+    if (config.providers) {
+      const { providerHandlers, withProviders } = await import('./providers-mount.js')
+      providers = providerHandlers(program, storage, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
+      api = withProviders(api, providers)
+    }
+    if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api)
+    if (config.portal?.enabled || config.admin?.enabled) {
+      const { configuredPortal, withPortal } = await import('./portal-mount.js')
+      if (config.portal?.enabled) api = withPortal(api, configuredPortal(program, storage.sessions, config.portal), config.portal.path ?? '/portal')
+      if (config.admin?.enabled) {
+        const admin = (await import('./admin-mount.js')).configuredAdmin(program, { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher }, config.admin)
+        api = withPortal(api, admin, config.admin.path ?? '/admin')
+      }
+    }
+    server.on('request', api)
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
       server.listen(options.port, options.host, () => resolve())

@@ -1,5 +1,6 @@
 // createAffiliateProgram: composes the use-cases of one project (the default one, or any by id)
 // over a storage port. Every method validates its input and runs in one transaction.
+import { isDeepStrictEqual } from 'node:util'
 import { affiliatesService } from './affiliates.js'
 import { systemClock, type Clock } from './clock.js'
 import { withConflicts } from './conflicts.js'
@@ -167,7 +168,9 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
       home = await storage.projects.getByName(wanted)
       if (!home) throw error
     }
-  } else if (options.settings) {
+  } else if (options.settings && !isDeepStrictEqual(normalizeSettings(options.settings), home.settings)) {
+    // Settings unchanged since the last start are not written again.
+    cache.set(home.id, home)
     home = await projects.updateSettings(home.id, options.settings)
   }
   cache.set(home.id, home)

@@ -34,6 +34,7 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
     unlock()
     throw error
   }
+  if (!options.db) holdEventLoopUntil(db.waitReady)
   const rows = (result: { rows: unknown[] }) => result.rows as SqlRow[]
   const executor: SqlExecutor = {
     inTransaction: false,
@@ -54,6 +55,18 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
     },
   }
   return sqlStorage(executor, options)
+}
+
+/**
+ * Keeps Node's event loop holding a handle while the engine starts. Its start-up (WebAssembly
+ * instantiation, then our first queries) runs on promises alone; whenever the loop has no handle
+ * left, Node blocks in its drain of background tasks until every pending WebAssembly tier-up
+ * compilation of the engine is done (0.3 to 1 s), and timers and sockets made meanwhile wait.
+ */
+function holdEventLoopUntil(ready: Promise<void>): void {
+  const hold = setInterval(() => {}, 60_000)
+  const release = () => clearInterval(hold)
+  ready.then(release, release)
 }
 
 /** The file system directory of a PGlite dataDir (`./dir` or `file://dir`); undefined for memory. */

@@ -1,6 +1,6 @@
 // Versioned schema migrations, applied on first use under an advisory lock so several processes
 // starting at once apply each version exactly once; a no-op when everything is applied.
-import type { SqlExecutor } from './executor.js'
+import type { SqlClient, SqlExecutor } from './executor.js'
 
 /** Each migration is a list of statements; `{s}` stands for the quoted schema name. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statements: string[] }> = [
@@ -387,9 +387,26 @@ export function quoteSchema(schema: string): string {
   return `"${schema}"`
 }
 
+/** Errors of a schema or table that does not exist (yet). */
+const UNDEFINED_OBJECT = new Set(['3F000', '42P01'])
+
+/** The versions recorded in `{s}.schema_migrations`; none when it does not exist yet. */
+async function recordedVersions(client: SqlClient, s: string): Promise<Set<number>> {
+  try {
+    const rows = await client.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`)
+    return new Set(rows.map((row) => Number(row.version)))
+  } catch (error) {
+    if (UNDEFINED_OBJECT.has((error as { code?: string }).code ?? '')) return new Set()
+    throw error
+  }
+}
+
 /** Applies every migration not yet recorded in `{schema}.schema_migrations`; resolves with those it applied, oldest first. */
 export async function migrate(executor: SqlExecutor, schema: string): Promise<AppliedMigration[]> {
   const s = quoteSchema(schema)
+  // Usually all is applied already: one read, without the lock and the DDL, tells.
+  const recorded = await recordedVersions(executor, s)
+  if (MIGRATIONS.every((migration) => recorded.has(migration.version))) return []
   return executor.transaction(async (tx) => {
     // One lock per schema: concurrent starters wait here, then see the versions already applied.
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`affiliate-kit:${schema}`])
@@ -397,8 +414,7 @@ export async function migrate(executor: SqlExecutor, schema: string): Promise<Ap
     await tx.query(
       `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     )
-    const rows = await tx.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`)
-    const present = new Set(rows.map((row) => Number(row.version)))
+    const present = await recordedVersions(tx, s)
     const applied: AppliedMigration[] = []
     for (const migration of MIGRATIONS) {
       if (present.has(migration.version)) continue
