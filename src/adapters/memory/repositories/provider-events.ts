@@ -10,19 +10,19 @@ const linkKey = (link: Pick<ProviderLink, 'projectId' | 'provider' | 'kind' | 'e
 export function providerEventRepository(state: MemoryState, log: UndoLog): ProviderEventRepository {
   const table = state.providerEvents
   const saveLink = (link: ProviderLink) => setMapEntry(state.providerLinks, linkKey(link), Object.freeze({ ...link, data: { ...link.data } }), log)
-  const existing = (event: Insert<ProviderEvent>) => table.findUnique('provider_event', `${event.projectId}|${event.provider}|${event.eventId}`)
+  const recorded = (event: Insert<ProviderEvent>) => table.findUnique('provider_event', `${event.projectId}|${event.provider}|${event.eventId}`)
   const listWaiting = (projectId: string, provider: string, waitingFor: readonly string[]) => {
     const rows = new Set(waitingFor.flatMap((key) => table.group('waiting', `${projectId}|${provider}|${key}`)))
     return [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
   }
   return {
     async insert(event) {
-      const found = existing(event)
-      if (found) return { inserted: false, existing: found }
+      const existing = recorded(event)
+      if (existing) return { inserted: false, existing }
       return { inserted: true, event: table.insert({ ...event }, log) }
     },
     async record(event, links, waitingFor) {
-      if (existing(event)) return { inserted: false }
+      if (recorded(event)) return { inserted: false }
       const inserted = table.insert({ ...event }, log)
       for (const link of links) saveLink(link)
       return { inserted: true, event: inserted, waiting: listWaiting(event.projectId, event.provider, waitingFor) }
