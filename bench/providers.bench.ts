@@ -17,6 +17,7 @@ import { pgliteStorage } from '../dist/adapters/pglite.js'
 import { postgresStorage } from '../dist/adapters/postgres.js'
 import { toNodeHandler } from '../dist/http/index.js'
 import { stripeHandler } from '../dist/providers/stripe.js'
+import { countRoundTrips, type RoundTrips } from './round-trips.js'
 
 const SECRET = 'whsec_bench'
 const DATABASE_URL = process.env.DATABASE_URL
@@ -171,13 +172,8 @@ async function nodeComparison(program: AffiliateProgram, storage: StoragePort, a
   }
 }
 
-/** Statements a pg client sends (PostgreSQL only: PGlite has no round trips). */
-interface RoundTrips {
-  count: number
-}
-
 /** Round trips per call of each side, BEGIN and COMMIT included (20 calls each, untimed). */
-async function countRoundTrips(roundTrips: RoundTrips, next: () => number, [handler, direct]: [Side, Side]): Promise<void> {
+async function printRoundTrips(roundTrips: RoundTrips, next: () => number, [handler, direct]: [Side, Side]): Promise<void> {
   const perCall = async (side: Side) => {
     const first = next()
     await side.prepare(first, 20)
@@ -196,7 +192,7 @@ async function bench(name: string, storage: StoragePort, sizes: { rounds: number
   console.log(`${name}: stripe invoice.paid through the handler vs direct conversions.create`)
   await compare('fetch, in-process', sizes.rounds, sizes.fetch, next, ...fetchComparison(program, storage, ann.id))
   await nodeComparison(program, storage, ann.id, (sides) => compare('node:http, loopback', sizes.rounds, sizes.node, next, ...sides))
-  if (roundTrips) await countRoundTrips(roundTrips, next, fetchComparison(program, storage, ann.id))
+  if (roundTrips) await printRoundTrips(roundTrips, next, fetchComparison(program, storage, ann.id))
   const expected = sizes.rounds * 2 * (sizes.fetch + sizes.node) + (roundTrips ? 40 : 0)
   const total = (await program.conversions.list({ limit: 1 })).total
   if (total !== expected) throw new Error(`expected ${expected} conversions, found ${total}`)
@@ -208,12 +204,7 @@ await bench('pglite', pgliteStorage(), { rounds: 7, fetch: 100, node: 100 })
 if (DATABASE_URL) {
   const schema = `affiliate_kit_providers_bench_${process.pid}`
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 })
-  const roundTrips: RoundTrips = { count: 0 }
-  const query = pg.Client.prototype.query
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    roundTrips.count += 1
-    return (query as (...args: unknown[]) => unknown).apply(this, args)
-  } as typeof query
+  const roundTrips = countRoundTrips()
   try {
     await bench('postgresql', postgresStorage({ pool, schema }), { rounds: 7, fetch: 200, node: 200 }, roundTrips)
   } finally {
