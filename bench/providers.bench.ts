@@ -5,7 +5,8 @@
 // - fetch: the handler called with fetch Requests in-process vs conversions.create in-process;
 // - node:http: the handler in a node:http server (toNodeHandler: its `node`) vs a bare node:http server that reads
 //   the same body and calls conversions.create, both over one keep-alive loopback connection.
-// Rounds alternate between the two sides; medians are reported. Target: ratio >= 0.70.
+// Rounds alternate between the two sides; medians are reported. Target: ratio >= 0.70. On PostgreSQL
+// it also counts round trips per event and per direct create.
 import { createHmac } from 'node:crypto'
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -16,6 +17,7 @@ import { pgliteStorage } from '../dist/adapters/pglite.js'
 import { postgresStorage } from '../dist/adapters/postgres.js'
 import { toNodeHandler } from '../dist/http/index.js'
 import { stripeHandler } from '../dist/providers/stripe.js'
+import { countRoundTrips, type RoundTrips } from './round-trips.js'
 
 const SECRET = 'whsec_bench'
 const DATABASE_URL = process.env.DATABASE_URL
@@ -170,7 +172,19 @@ async function nodeComparison(program: AffiliateProgram, storage: StoragePort, a
   }
 }
 
-async function bench(name: string, storage: StoragePort, sizes: { rounds: number; fetch: number; node: number }): Promise<void> {
+/** Round trips per call of each side, BEGIN and COMMIT included (20 calls each, untimed). */
+async function printRoundTrips(roundTrips: RoundTrips, next: () => number, [handler, direct]: [Side, Side]): Promise<void> {
+  const perCall = async (side: Side) => {
+    const first = next()
+    await side.prepare(first, 20)
+    const before = roundTrips.count
+    for (let n = first; n < first + 20; n += 1) await side.call(n)
+    return (roundTrips.count - before) / 20
+  }
+  console.log(`  round trips per call: handler ${await perCall(handler)}, direct ${await perCall(direct)}`)
+}
+
+async function bench(name: string, storage: StoragePort, sizes: { rounds: number; fetch: number; node: number }, roundTrips?: RoundTrips): Promise<void> {
   const program = await createAffiliateProgram({ storage })
   const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
   let counter = 0
@@ -178,7 +192,8 @@ async function bench(name: string, storage: StoragePort, sizes: { rounds: number
   console.log(`${name}: stripe invoice.paid through the handler vs direct conversions.create`)
   await compare('fetch, in-process', sizes.rounds, sizes.fetch, next, ...fetchComparison(program, storage, ann.id))
   await nodeComparison(program, storage, ann.id, (sides) => compare('node:http, loopback', sizes.rounds, sizes.node, next, ...sides))
-  const expected = sizes.rounds * 2 * (sizes.fetch + sizes.node)
+  if (roundTrips) await printRoundTrips(roundTrips, next, fetchComparison(program, storage, ann.id))
+  const expected = sizes.rounds * 2 * (sizes.fetch + sizes.node) + (roundTrips ? 40 : 0)
   const total = (await program.conversions.list({ limit: 1 })).total
   if (total !== expected) throw new Error(`expected ${expected} conversions, found ${total}`)
   await program.close()
@@ -189,8 +204,9 @@ await bench('pglite', pgliteStorage(), { rounds: 7, fetch: 100, node: 100 })
 if (DATABASE_URL) {
   const schema = `affiliate_kit_providers_bench_${process.pid}`
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 })
+  const roundTrips = countRoundTrips()
   try {
-    await bench('postgresql', postgresStorage({ pool, schema }), { rounds: 7, fetch: 200, node: 200 })
+    await bench('postgresql', postgresStorage({ pool, schema }), { rounds: 7, fetch: 200, node: 200 }, roundTrips)
   } finally {
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
     await pool.end()

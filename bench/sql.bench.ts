@@ -7,6 +7,7 @@ import pg from 'pg'
 import { pgliteStorage } from '../dist/adapters/pglite.js'
 import { postgresStorage } from '../dist/adapters/postgres.js'
 import { createAffiliateProgram, type AffiliateProgram, type StoragePort } from '../dist/index.js'
+import { countRoundTrips, type RoundTrips } from './round-trips.js'
 
 const DATABASE_URL = process.env.DATABASE_URL
 /** SQL_BENCH_PARTS=creates,stats,payout picks parts. @default all three */
@@ -34,10 +35,6 @@ async function throughput(count: number, workers: number, job: (index: number) =
   return count / ((performance.now() - started) / 1000)
 }
 
-/** Counts the statements a pg client sends (PostgreSQL only: PGlite has no round trips). */
-interface RoundTrips {
-  count: number
-}
 
 async function creates(label: string, storage: StoragePort, raw: { tx: (fn: (q: Raw) => Promise<void>) => Promise<void> }, schema: string, count: number, workers: number, roundTrips?: RoundTrips) {
   const program = await createAffiliateProgram({ storage, project: `bench-creates-${Date.now()}` })
@@ -175,12 +172,7 @@ if (!DATABASE_URL) {
 } else {
   const schema = `affiliate_kit_bench_${process.pid}`
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 8 })
-  const roundTrips: RoundTrips = { count: 0 }
-  const query = pg.Client.prototype.query
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    roundTrips.count += 1
-    return (query as (...args: unknown[]) => unknown).apply(this, args)
-  } as typeof query
+  const roundTrips = countRoundTrips()
   const storage = postgresStorage({ pool, schema })
   const raw: Raw = (text, params) => pool.query(text, params)
   const tx = async (fn: (q: Raw) => Promise<void>) => {

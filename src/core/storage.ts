@@ -250,6 +250,9 @@ export interface ProviderEventFilter extends ListWindow {
 
 export type ProviderEventInsertResult = { inserted: true; event: ProviderEvent } | { inserted: false; existing: ProviderEvent }
 
+/** What `record` did: inserted the event (and found those waiting), or wrote nothing because the event was there. */
+export type ProviderEventRecordResult = { inserted: true; event: ProviderEvent; waiting: ProviderEvent[] } | { inserted: false }
+
 /** Payment-provider events as received (the log operators read) and the links they taught us. */
 export interface ProviderEventRepository {
   /**
@@ -257,6 +260,13 @@ export interface ProviderEventRepository {
    * is written and that event is returned. Decided by a unique index (atomic across processes).
    */
   insert(event: Insert<ProviderEvent>): Promise<ProviderEventInsertResult>
+  /**
+   * Inserts the event, saves `links` (as saveLinks) and returns the event's provider's events
+   * waiting for any of `waitingFor` (as listWaiting; the new event included when it waits for one
+   * of them), in one step. When the project already has the same (provider, eventId), nothing is
+   * written: `inserted` is false.
+   */
+  record(event: Insert<ProviderEvent>, links: readonly ProviderLink[], waitingFor: readonly string[]): Promise<ProviderEventRecordResult>
   get(projectId: string, id: number): Promise<ProviderEvent | null>
   update(projectId: string, id: number, patch: Patch<ProviderEvent>): Promise<ProviderEvent | null>
   /**

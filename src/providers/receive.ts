@@ -2,7 +2,7 @@
 // it, store what it did, then apply the waiting events it unblocked. A re-delivered event is
 // answered from its record and applies nothing.
 import type { StorageTx } from '../core/storage.js'
-import type { ProviderEvent } from '../core/types.js'
+import type { ProviderEvent, ProviderLink } from '../core/types.js'
 import { applyEvent, type ApplyTarget, type Outcome } from './apply.js'
 import { revivedMapping, storedMapping, type MappedEvent } from './mapping.js'
 
@@ -25,8 +25,11 @@ interface Finished {
   waiting: ProviderEvent[]
 }
 
-/** Writes the record's outcome inside a transaction: an insert of the final record, or an update of the claimed one. */
-type WriteRecord = (tx: StorageTx, result: Outcome) => Promise<ProviderEvent>
+/**
+ * Inside a transaction: writes the record's outcome (an insert of the final record, or an update
+ * of the claimed one) and the outcome's links, and reads the events waiting for `keys`.
+ */
+type WriteRecord = (tx: StorageTx, result: Outcome, keys: string[]) => Promise<Finished>
 
 /** Thrown inside a transaction to roll it back when the event's record already exists. */
 class AlreadyRecorded extends Error {}
@@ -55,10 +58,10 @@ function withoutSideEffects(mapped: MappedEvent): boolean {
  */
 async function receiveOnce(target: ReceiveTarget, mapped: MappedEvent): Promise<Received | null> {
   const createdAt = target.now()
-  const insert: WriteRecord = async (tx, result) => {
-    const inserted = await tx.providerEvents.insert(finalRecord(target, mapped, result, createdAt))
-    if (!inserted.inserted) throw new AlreadyRecorded()
-    return inserted.event
+  const insert: WriteRecord = async (tx, result, keys) => {
+    const recorded = await tx.providerEvents.record(finalRecord(target, mapped, result, createdAt), linksOf(target, result), keys)
+    if (!recorded.inserted) throw new AlreadyRecorded()
+    return { saved: recorded.event, waiting: recorded.waiting }
   }
   try {
     return { event: await run(target, mapped, insert), duplicate: false }
@@ -115,8 +118,15 @@ const outcomeFields = (target: ReceiveTarget, result: Outcome) => ({
 /** Writes the outcome onto a record that exists (claimed by this request). */
 const updateOf =
   (target: ReceiveTarget, record: ProviderEvent): WriteRecord =>
-  async (tx, result) =>
-    (await tx.providerEvents.update(target.scope.projectId, record.id, outcomeFields(target, result))) ?? record
+  async (tx, result, keys) => {
+    const { scope, provider } = target
+    const saved = (await tx.providerEvents.update(scope.projectId, record.id, outcomeFields(target, result))) ?? record
+    await tx.providerEvents.saveLinks(linksOf(target, result))
+    return { saved, waiting: keys.length === 0 ? [] : await tx.providerEvents.listWaiting(scope.projectId, provider, keys) }
+  }
+
+const linksOf = ({ scope, provider }: ReceiveTarget, result: Outcome): ProviderLink[] =>
+  result.links.map((link) => ({ projectId: scope.projectId, provider, ...link }))
 
 function finalRecord(target: ReceiveTarget, mapped: MappedEvent, result: Outcome, createdAt: Date): Omit<ProviderEvent, 'id'> {
   return {
@@ -141,14 +151,14 @@ async function run(target: ReceiveTarget, mapped: MappedEvent, write: WriteRecor
   // Filled when the outcome is saved inside the transaction that creates its conversion.
   const settled: { finished?: Finished } = {}
   const settle = async (tx: StorageTx, outcome: Outcome) => {
-    settled.finished = await save(tx, target, outcome, [], write)
+    settled.finished = await save(tx, outcome, [], write)
   }
   const result = await applyOrRelease({ ...target, settle }, mapped, release)
   // A waiting event re-checks once after it is saved: the event it waits for may have been
   // applied by another request between this one's check and its save.
   const recheck = result.status === 'waiting' && result.waitingFor !== null ? [result.waitingFor] : []
   const { saved, waiting } =
-    result.settled && settled.finished ? settled.finished : await target.storage.transaction((tx) => save(tx, target, result, recheck, write))
+    result.settled && settled.finished ? settled.finished : await target.storage.transaction((tx) => save(tx, result, recheck, write))
   if (waiting.length > 0) await wakeAll(target, waiting, new Set([...result.wake, ...recheck]))
   // The re-check may have applied it.
   return recheck.length === 0 ? saved : ((await target.storage.providerEvents.get(target.scope.projectId, saved.id)) ?? saved)
@@ -163,18 +173,9 @@ async function applyOrRelease(target: ReceiveTarget, mapped: MappedEvent, releas
   }
 }
 
-/**
- * Inside a transaction: writes the record's outcome, the outcome's links, and reads the events
- * waiting for what the outcome unblocked.
- */
-async function save(tx: StorageTx, target: ReceiveTarget, result: Outcome, recheck: string[], write: WriteRecord): Promise<Finished> {
-  const { scope, provider } = target
-  const projectId = scope.projectId
-  const saved = await write(tx, result)
-  await tx.providerEvents.saveLinks(result.links.map((link) => ({ projectId, provider, ...link })))
-  const keys = [...new Set([...result.wake, ...recheck])]
-  const waiting = keys.length === 0 ? [] : await tx.providerEvents.listWaiting(projectId, provider, keys)
-  return { saved, waiting }
+/** Saves the outcome through `write` and reads the events waiting for what it unblocked. */
+function save(tx: StorageTx, result: Outcome, recheck: string[], write: WriteRecord): Promise<Finished> {
+  return write(tx, result, [...new Set([...result.wake, ...recheck])])
 }
 
 /** Applies waiting events (oldest payment first), and those they unblock in turn. */
@@ -191,7 +192,7 @@ async function wakeAll(target: ReceiveTarget, first: ProviderEvent[], seen: Set<
     )
     const fresh = result.wake.filter((key) => !seen.has(key))
     for (const key of fresh) seen.add(key)
-    const { waiting: unblocked } = await storage.transaction((tx) => save(tx, target, result, [], updateOf(target, waiting)))
+    const { waiting: unblocked } = await storage.transaction((tx) => save(tx, result, [], updateOf(target, waiting)))
     // A key already woken was read before; only events waiting on new keys are new here.
     queue.push(...unblocked.filter((event) => event.waitingFor !== null && fresh.includes(event.waitingFor) && !queue.some((queued) => queued.id === event.id)))
   }

@@ -97,6 +97,44 @@ export function providerEventCases(context: CaseContext): void {
       await storage.providerEvents.saveLinks([])
     })
 
+    it('records an event with its links and the events waiting for its keys in one call; a duplicate writes nothing', async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const day = (n: number) => new Date(Date.UTC(2026, 0, n))
+      const link = (externalId: string, conversionId: string) => ({ projectId, provider: 'stripe', kind: 'payment', externalId, data: { conversionId } })
+      await storage.providerEvents.saveLink(link('in_1', 'old'))
+      await storage.providerEvents.insert(event(projectId, { eventId: 'w1', status: 'waiting', waitingFor: 'payment:in_1', occurredAt: day(8) }))
+      await storage.providerEvents.insert(event(projectId, { eventId: 'w2', status: 'waiting', waitingFor: 'first:a@example.com', occurredAt: day(2) }))
+      await storage.providerEvents.insert(event(projectId, { eventId: 'w3', status: 'waiting', waitingFor: 'payment:other', occurredAt: day(1) }))
+      await storage.providerEvents.insert(event(projectId, { eventId: 'w4', provider: 'paddle', status: 'waiting', waitingFor: 'payment:in_1', occurredAt: day(1) }))
+      const keys = ['payment:in_1', 'first:a@example.com', 'customer:cus_1']
+      const recorded = await storage.providerEvents.record(
+        event(projectId, { eventId: 'evt_new', status: 'applied', detail: 'created', conversionId: 7 }),
+        [link('in_1', '6'), link('pi_1', '7'), link('in_1', '7')],
+        keys,
+      )
+      if (!recorded.inserted) throw new Error('expected the event to be inserted')
+      expect(recorded.event).toMatchObject({ eventId: 'evt_new', status: 'applied', detail: 'created', conversionId: 7 })
+      expect(await storage.providerEvents.get(projectId, recorded.event.id)).toEqual(recorded.event)
+      expect(recorded.waiting.map((e) => e.eventId)).toEqual(['w2', 'w1'])
+      expect((await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'in_1'))?.data).toEqual({ conversionId: '7' })
+      expect((await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'pi_1'))?.data).toEqual({ conversionId: '7' })
+
+      // An event waiting for one of the keys it is recorded with is among the waiting ones.
+      const waiting = await storage.providerEvents.record(event(projectId, { eventId: 'evt_wait', status: 'waiting', waitingFor: 'customer:cus_1', occurredAt: day(5) }), [], keys)
+      expect(waiting.inserted && waiting.waiting.map((e) => e.eventId)).toEqual(['w2', 'evt_wait', 'w1'])
+      const alone = await storage.providerEvents.record(event(projectId, { eventId: 'evt_alone', status: 'ignored' }), [], [])
+      expect(alone.inserted && alone.waiting).toEqual([])
+
+      const total = (await program.providerEvents.list()).total
+      const duplicate = await storage.providerEvents.record(event(projectId, { eventId: 'evt_new', status: 'ignored' }), [link('in_1', 'dup'), link('in_dup', 'dup')], keys)
+      expect(duplicate).toEqual({ inserted: false })
+      expect((await program.providerEvents.list()).total).toBe(total)
+      expect(await storage.providerEvents.get(projectId, recorded.event.id)).toEqual(recorded.event)
+      expect((await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'in_1'))?.data).toEqual({ conversionId: '7' })
+      expect(await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'in_dup')).toBeNull()
+    })
+
     it('rolls a provider event back with its transaction', async () => {
       const { program, storage } = await context.program()
       await storage

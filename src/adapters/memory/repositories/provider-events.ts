@@ -1,6 +1,6 @@
 // The in-memory provider-event log and provider links.
-import type { ProviderEventRepository } from '../../../core/storage.js'
-import type { ProviderLink } from '../../../core/types.js'
+import type { Insert, ProviderEventRepository } from '../../../core/storage.js'
+import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
 import { found, inProject, patchRow, setMapEntry, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
 
@@ -10,11 +10,22 @@ const linkKey = (link: Pick<ProviderLink, 'projectId' | 'provider' | 'kind' | 'e
 export function providerEventRepository(state: MemoryState, log: UndoLog): ProviderEventRepository {
   const table = state.providerEvents
   const saveLink = (link: ProviderLink) => setMapEntry(state.providerLinks, linkKey(link), Object.freeze({ ...link, data: { ...link.data } }), log)
+  const recorded = (event: Insert<ProviderEvent>) => table.findUnique('provider_event', `${event.projectId}|${event.provider}|${event.eventId}`)
+  const listWaiting = (projectId: string, provider: string, waitingFor: readonly string[]) => {
+    const rows = new Set(waitingFor.flatMap((key) => table.group('waiting', `${projectId}|${provider}|${key}`)))
+    return [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
+  }
   return {
     async insert(event) {
-      const existing = table.findUnique('provider_event', `${event.projectId}|${event.provider}|${event.eventId}`)
+      const existing = recorded(event)
       if (existing) return { inserted: false, existing }
       return { inserted: true, event: table.insert({ ...event }, log) }
+    },
+    async record(event, links, waitingFor) {
+      if (recorded(event)) return { inserted: false }
+      const inserted = table.insert({ ...event }, log)
+      for (const link of links) saveLink(link)
+      return { inserted: true, event: inserted, waiting: listWaiting(event.projectId, event.provider, waitingFor) }
     },
     async get(projectId, id) {
       return found(inProject(table.get(id), projectId))
@@ -40,8 +51,7 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
       )
     },
     async listWaiting(projectId, provider, waitingFor) {
-      const rows = new Set(waitingFor.flatMap((key) => table.group('waiting', `${projectId}|${provider}|${key}`)))
-      return [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
+      return listWaiting(projectId, provider, waitingFor)
     },
     async saveLink(link) {
       saveLink(link)
