@@ -132,10 +132,9 @@ for (const adapter of adapters) {
         "it's", "''", "'; DROP TABLE x; --", 'back\\slash \\', "\\'", '"quoted"', '$1 $$ $tag$', 'é ü 中文 🙂 \u2028', '\u0000 nul escaped by JSON',
       ]
       const createdAt = new Date('2000-01-01T00:00:00Z')
-      // One transaction each: on PostgreSQL a value with a backslash sends its whole transaction's events the parameterised way.
-      for (const text of hostile) {
-        await storage.transaction((tx) => tx.outbox.enqueue({ projectId, type: 'payout.created', payload: { text, nested: { [text]: [text] } }, createdAt }))
-      }
+      await storage.transaction(async (tx) => {
+        for (const text of hostile) await tx.outbox.enqueue({ projectId, type: 'payout.created', payload: { text, nested: { [text]: [text] } }, createdAt })
+      })
       const claimed = await storage.outbox.claim({ now: new Date('2000-01-01T00:00:01Z'), limit: 100, leaseMs: 1000 })
       const ours = claimed.filter((c) => c.event.projectId === projectId)
       expect(ours.map((c) => JSON.parse(c.event.body))).toEqual(hostile.map((text) => ({ text, nested: { [text]: [text] } })))

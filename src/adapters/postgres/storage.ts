@@ -6,7 +6,6 @@ import type { Pool, PoolConfig } from 'pg'
 import type { StoragePort } from '../storage-port.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
 import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
-import { withCommit } from './with-commit.js'
 
 export type PostgresStorageOptions = SqlStorageOptions & {
   /**
@@ -57,13 +56,8 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
       await client.query('BEGIN')
       const result = await fn(nestedClient(async (text, params) => (await client.query(config(text, params))).rows as SqlRow[] as never))
       const statement = last?.()
-      const finish = statement && withCommit(statement.text, statement.params)
-      if (finish) {
-        await client.query(finish)
-      } else {
-        if (statement) await client.query(config(statement.text, statement.params))
-        await client.query('COMMIT')
-      }
+      if (statement) await client.query(config(statement.text, statement.params))
+      await client.query('COMMIT')
       return result
     } catch (error) {
       await client.query('ROLLBACK').catch(() => (broken = true))
