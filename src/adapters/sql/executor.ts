@@ -24,7 +24,7 @@ export interface SqlStatement {
 export interface SqlExecutor extends SqlClient {
   /**
    * As SqlClient's; `last`, called once fn has returned, may give one more statement for the
-   * transaction, run just before COMMIT (an executor may send the two together).
+   * transaction, run just before COMMIT.
    */
   transaction<T>(fn: (client: SqlClient) => Promise<T>, last?: () => SqlStatement | null): Promise<T>
   close(): Promise<void>
