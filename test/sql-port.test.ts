@@ -69,6 +69,77 @@ for (const adapter of adapters) {
       expect(page.items[0]).toMatchObject({ endpointId: subscribed.id, eventType: 'payout.created', status: 'pending', attempts: 0, nextAttemptAt: at('00:00:01') })
     })
 
+    it('writes the events of a transaction in recording order, with it or not at all', async () => {
+      const projectId = await project()
+      const both = await endpoint(projectId, ['payout.created', 'referral_converted'])
+      const payouts = await endpoint(projectId, ['payout.created'])
+      await storage.transaction(async (tx) => {
+        await tx.outbox.enqueue(event(projectId, 'payout.created', at('00:00:01')))
+        await tx.outbox.enqueue(event(projectId, 'referral_converted', at('00:00:02')))
+        await tx.outbox.enqueue(event(projectId, 'referral_canceled', at('00:00:03')))
+        await tx.outbox.enqueue(event(projectId, 'payout.created', at('00:00:04')))
+      })
+      const oldestFirst = (await storage.outbox.listDeliveries(projectId, { limit: 10, offset: 0 })).items.reverse()
+      expect(oldestFirst.map((d) => [d.eventType, d.endpointId, d.nextAttemptAt])).toEqual([
+        ['payout.created', both.id, at('00:00:01')],
+        ['payout.created', payouts.id, at('00:00:01')],
+        ['referral_converted', both.id, at('00:00:02')],
+        ['payout.created', both.id, at('00:00:04')],
+        ['payout.created', payouts.id, at('00:00:04')],
+      ])
+      const eventIds = [...new Set(oldestFirst.map((d) => d.eventId))]
+      expect(eventIds).toEqual([...eventIds].sort((a, b) => a - b))
+      expect(eventIds).toHaveLength(3)
+
+      const failure = new Error('rolled back')
+      await expect(
+        storage.transaction(async (tx) => {
+          await tx.outbox.enqueue(event(projectId, 'payout.created', at('00:00:05')))
+          throw failure
+        }),
+      ).rejects.toBe(failure)
+      expect((await storage.outbox.listDeliveries(projectId, { limit: 10, offset: 0 })).total).toBe(5)
+    })
+
+    it('in a transaction, reads the events it recorded and sends each to the endpoints of its time', async () => {
+      const projectId = await project()
+      const first = await endpoint(projectId, ['payout.created'])
+      const seen = await storage.transaction(async (tx) => {
+        await tx.outbox.enqueue(event(projectId, 'payout.created', at('00:00:01')))
+        const later = await tx.webhookEndpoints.insert({
+          projectId,
+          url: 'https://later.example.com/in',
+          events: ['payout.created'],
+          secret: 'whsec_y',
+          previousSecret: null,
+          previousSecretExpiresAt: null,
+          mode: 'service',
+          active: true,
+          createdAt: at('00:00:02'),
+        })
+        await tx.outbox.enqueue(event(projectId, 'payout.created', at('00:00:03')))
+        const page = await tx.outbox.listDeliveries(projectId, { limit: 10, offset: 0 })
+        return { later, endpoints: page.items.reverse().map((d) => d.endpointId) }
+      })
+      expect(seen.endpoints).toEqual([first.id, first.id, seen.later.id])
+      expect((await storage.outbox.listDeliveries(projectId, { limit: 10, offset: 0 })).total).toBe(3)
+    })
+
+    it('stores event payloads as given, whatever characters they hold', async () => {
+      const projectId = await project()
+      await endpoint(projectId, ['payout.created'])
+      const hostile = [
+        "it's", "''", "'; DROP TABLE x; --", 'back\\slash \\', "\\'", '"quoted"', '$1 $$ $tag$', 'é ü 中文 🙂 \u2028', '\u0000 nul escaped by JSON',
+      ]
+      const createdAt = new Date('2000-01-01T00:00:00Z')
+      await storage.transaction(async (tx) => {
+        for (const text of hostile) await tx.outbox.enqueue({ projectId, type: 'payout.created', payload: { text, nested: { [text]: [text] } }, createdAt })
+      })
+      const claimed = await storage.outbox.claim({ now: new Date('2000-01-01T00:00:01Z'), limit: 100, leaseMs: 1000 })
+      const ours = claimed.filter((c) => c.event.projectId === projectId)
+      expect(ours.map((c) => JSON.parse(c.event.body))).toEqual(hostile.map((text) => ({ text, nested: { [text]: [text] } })))
+    })
+
     it('claims due deliveries once per lease, records attempts, reclaims expired leases, requeues', async () => {
       const projectId = await project()
       const hook = await endpoint(projectId, ['payout.created'])

@@ -42,10 +42,13 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
     // parses and plans it afresh each time, which costs more than the BEGIN and COMMIT.
     query: async (text, params) => (params?.length ? db.transaction(() => preparedQuery(db, text, params)) : rows(await db.query(text))) as never,
     // Inside our transaction we hold the database, so statements with parameters may run prepared.
-    transaction: (fn) =>
-      db.transaction((tx) =>
-        fn(nestedClient(async (text, params) => (params?.length ? preparedQuery(db, text, params) : rows(await tx.query(text))) as never)),
-      ),
+    transaction: (fn, last) =>
+      db.transaction(async (tx) => {
+        const result = await fn(nestedClient(async (text, params) => (params?.length ? preparedQuery(db, text, params) : rows(await tx.query(text))) as never))
+        const statement = last?.()
+        if (statement) await preparedQuery(db, statement.text, statement.params)
+        return result
+      }),
     close: async () => {
       try {
         if (!options.db) await db.close()

@@ -49,12 +49,14 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
     if (!name) names.set(text, (name = `affiliate_kit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`))
     return { name, text, values: [...params] }
   }
-  const transactionOnce: SqlExecutor['transaction'] = async (fn) => {
+  const transactionOnce: SqlExecutor['transaction'] = async (fn, last) => {
     const client = await pool.connect()
     let broken = false
     try {
       await client.query('BEGIN')
       const result = await fn(nestedClient(async (text, params) => (await client.query(config(text, params))).rows as SqlRow[] as never))
+      const statement = last?.()
+      if (statement) await client.query(config(statement.text, statement.params))
       await client.query('COMMIT')
       return result
     } catch (error) {
@@ -67,12 +69,12 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   const executor: SqlExecutor = {
     inTransaction: false,
     query: async (text, params) => (await pool.query(config(text, params))).rows as never,
-    async transaction(fn) {
+    async transaction(fn, last) {
       // PostgreSQL ends one of two transactions that wait on each other's rows (deadlock) or on a
       // serialization conflict; the work is run again from the start, as PostgreSQL advises.
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await transactionOnce(fn)
+          return await transactionOnce(fn, last)
         } catch (error) {
           if (attempt >= MAX_ATTEMPTS || !RETRIED_CODES.has((error as { code?: unknown }).code as string)) throw error
         }

@@ -16,7 +16,17 @@ export interface SqlClient {
   readonly inTransaction: boolean
 }
 
+export interface SqlStatement {
+  text: string
+  params: readonly unknown[]
+}
+
 export interface SqlExecutor extends SqlClient {
+  /**
+   * As SqlClient's; `last`, called once fn has returned, may give one more statement for the
+   * transaction, run just before COMMIT.
+   */
+  transaction<T>(fn: (client: SqlClient) => Promise<T>, last?: () => SqlStatement | null): Promise<T>
   close(): Promise<void>
 }
 

@@ -18,12 +18,13 @@ import {
   webhookEndpointRepository,
 } from './repositories/entities.js'
 import { keyedStateStore } from './repositories/keyed-state.js'
-import { outboxRepository, type EndpointCache } from './repositories/outbox.js'
+import { outboxRepository } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { sqlSessionStore } from './repositories/sessions.js'
 import { sqlAuditLog } from './repositories/audit-log.js'
 import { createTables, type Tables } from './tables.js'
+import { pendingStatement, transactionState, type TransactionState } from './repositories/transaction-state.js'
 
 export interface SqlStorageOptions {
   /**
@@ -35,8 +36,7 @@ export interface SqlStorageOptions {
   onMigrated?: (applied: AppliedMigration[]) => void
 }
 
-function repositories(db: SqlClient, t: Tables): AdapterRepositories {
-  const cache: EndpointCache | null = db.inTransaction ? { endpoints: new Map() } : null
+function repositories(db: SqlClient, t: Tables, cache: TransactionState | null): AdapterRepositories {
   return {
     projects: projectRepository(db, t),
     apiKeys: apiKeyRepository(db, t),
@@ -86,11 +86,20 @@ export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {
   async function transaction<T>(fn: (tx: StorageTx, client: SqlClient) => Promise<T>): Promise<T> {
     guard('transaction()')
     await ensureReady()
-    return executor.transaction((client) => inTransaction.run(true, () => fn(repositories(client, tables), client)))
+    let state = transactionState()
+    return executor.transaction(
+      (client) => {
+        // A fresh state per attempt: the executor may run fn again after a deadlock.
+        state = transactionState()
+        const tracked = droppingOnRollback(client, state)
+        return inTransaction.run(true, () => fn(repositories(tracked, tables, state), tracked))
+      },
+      () => pendingStatement(tables, state),
+    )
   }
 
   return {
-    ...repositories(rootClient, tables),
+    ...repositories(rootClient, tables, null),
     transaction: (fn) => transaction((tx) => fn(tx)),
     keyedState: keyedStateStore(rootClient, tables),
     sessions: sqlSessionStore(rootClient, tables.schema),
@@ -100,4 +109,25 @@ export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {
     },
     close: () => executor.close(),
   }
+}
+
+/**
+ * The client of a transaction whose savepoints, when rolled back, also take the pending events
+ * back to what they were (events recorded inside are dropped; ones written inside are pending again).
+ */
+function droppingOnRollback(client: SqlClient, state: TransactionState): SqlClient {
+  const tracked: SqlClient = {
+    inTransaction: true,
+    query: (text, params) => client.query(text, params),
+    async transaction(fn) {
+      const pending = [...state.pending]
+      try {
+        return await client.transaction(() => fn(tracked))
+      } catch (error) {
+        state.pending = pending
+        throw error
+      }
+    },
+  }
+  return tracked
 }

@@ -16,7 +16,7 @@ import type { SqlClient } from '../executor.js'
 import { affiliateTotalsFields } from '../../../core/entities.js'
 import { totalsUpdate } from '../counters.js'
 import type { Tables } from '../tables.js'
-import type { EndpointCache } from './outbox.js'
+import { flushPending, type TransactionState } from './transaction-state.js'
 
 export function projectRepository(db: SqlClient, t: Tables): ProjectRepository {
   return {
@@ -53,7 +53,7 @@ export function apiKeyRepository(db: SqlClient, t: Tables): ApiKeyRepository {
   }
 }
 
-export function affiliateRepository(db: SqlClient, t: Tables, cache: EndpointCache | null): AffiliateRepository {
+export function affiliateRepository(db: SqlClient, t: Tables, cache: TransactionState | null): AffiliateRepository {
   const table = t.affiliates
   // In a transaction, reading an affiliate also fetches the project's active webhook endpoints
   // when not yet known: the events the transaction records next then cost no extra round trip.
@@ -156,21 +156,23 @@ export function payoutRepository(db: SqlClient, t: Tables): PayoutRepository {
   }
 }
 
-export function webhookEndpointRepository(db: SqlClient, t: Tables, cache: EndpointCache | null): WebhookEndpointRepository {
+export function webhookEndpointRepository(db: SqlClient, t: Tables, cache: TransactionState | null): WebhookEndpointRepository {
   const table = t.endpoints
-  const changed = <T>(result: T): T => {
+  // Events recorded earlier in the transaction go to the endpoints as they were then.
+  const change = async <T>(write: () => Promise<T>): Promise<T> => {
+    await flushPending(db, t, cache)
     cache?.endpoints.clear()
-    return result
+    return write()
   }
   return {
-    insert: async (endpoint) => changed(await table.insert(db, endpoint)),
+    insert: (endpoint) => change(() => table.insert(db, endpoint)),
     get: (projectId, id) => table.get(db, projectId, id),
     async list(projectId) {
       const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 ORDER BY id`, [projectId])
       return rows.map((row) => table.read(row))
     },
-    update: async (projectId, id, patch) => changed(await table.update(db, projectId, id, patch)),
+    update: (projectId, id, patch) => change(() => table.update(db, projectId, id, patch)),
     // Its deliveries and their attempts go by the foreign keys of migration 2.
-    delete: async (projectId, id) => changed(await table.delete(db, projectId, id)),
+    delete: (projectId, id) => change(() => table.delete(db, projectId, id)),
   }
 }

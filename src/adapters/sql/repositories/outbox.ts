@@ -4,11 +4,7 @@ import type { AdapterOutbox } from '../../storage-port.js'
 import { atomic, decode, run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
-
-/** Per-transaction memo of each project's active endpoints; endpoint writes clear it. */
-export interface EndpointCache {
-  endpoints: Map<string, Array<{ id: number; events: string[] }>>
-}
+import { flushPending, type TransactionState } from './transaction-state.js'
 
 /** The columns of `row` named `prefix` + column, without the prefix. */
 function unprefixed(row: SqlRow, prefix: string): SqlRow {
@@ -17,14 +13,14 @@ function unprefixed(row: SqlRow, prefix: string): SqlRow {
   return columns
 }
 
-export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache | null): AdapterOutbox {
+export function outboxRepository(db: SqlClient, t: Tables, cache: TransactionState | null): AdapterOutbox {
   const deliveries = t.deliveries
   // The claimed rows' event and endpoint columns, each under its table's prefix.
   const prefixed = (table: Tables['events'] | Tables['endpoints'], alias: string) =>
     Object.values(table.columns).map(({ column }) => `${alias}.${column} AS "${alias}.${column}"`).join(', ')
   const eventColumns = prefixed(t.events, 'e')
   const endpointColumns = prefixed(t.endpoints, 'w')
-  return {
+  const repository: AdapterOutbox = {
     async enqueue(event) {
       if (!cache) {
         await run(
@@ -53,18 +49,7 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache 
         cache.endpoints.set(event.projectId, endpoints)
       }
       const subscribed = endpoints.filter((endpoint) => endpoint.events.includes(event.type)).map((endpoint) => endpoint.id)
-      if (subscribed.length === 0) return
-      await run(
-        db,
-        `WITH event AS (
-           INSERT INTO ${t.events.name} (project_id, type, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id
-         )
-         INSERT INTO ${deliveries.name}
-           (project_id, event_id, endpoint_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
-         SELECT $1, event.id, endpoint.id, $2, 'pending', 0, $4, $4, $4
-         FROM event CROSS JOIN unnest($5::bigint[]) AS endpoint (id) ORDER BY endpoint.id`,
-        [event.projectId, event.type, JSON.stringify(event.payload), event.createdAt, subscribed],
-      )
+      if (subscribed.length > 0) cache.pending.push({ event, endpointIds: subscribed })
     },
     // One statement: the claim and the rows it needs, in one round trip and atomic on its own.
     async claim({ now, limit, leaseMs }) {
@@ -167,4 +152,11 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: EndpointCache 
       return Number(rows[0]!.backlog)
     },
   }
+  if (!cache) return repository
+  // In a transaction, the events recorded so far are written before anything else touches the outbox.
+  const flushed = {} as Record<string, (...args: never[]) => Promise<unknown>>
+  for (const [name, method] of Object.entries(repository) as Array<[string, (...args: never[]) => Promise<unknown>]>) {
+    flushed[name] = name === 'enqueue' ? method : async (...args) => (await flushPending(db, t, cache), method(...args))
+  }
+  return flushed as unknown as AdapterOutbox
 }

@@ -1,0 +1,76 @@
+// What one SQL transaction remembers between statements: each project's active webhook endpoints,
+// and the outbox events it recorded, which are written together in one statement just before
+// COMMIT (enqueue returns nothing, so nobody can tell they were held back).
+import type { NewEvent } from '../../../core/storage.js'
+import { run } from '../codec.js'
+import type { SqlClient, SqlStatement } from '../executor.js'
+import type { Tables } from '../tables.js'
+
+interface PendingEvent {
+  event: NewEvent
+  /** The subscribed endpoints, ascending. */
+  endpointIds: number[]
+}
+
+export interface TransactionState {
+  endpoints: Map<string, Array<{ id: number; events: string[] }>>
+  /** Events not yet written, in the order they were recorded. */
+  pending: PendingEvent[]
+}
+
+export function transactionState(): TransactionState {
+  return { endpoints: new Map(), pending: [] }
+}
+
+/**
+ * The statement writing the pending events and their deliveries, in recording order (ids
+ * ascending as before), or null when there is none. Its text is the same for any number of events.
+ */
+export function pendingStatement(t: Tables, state: TransactionState): SqlStatement | null {
+  const { pending } = state
+  if (pending.length === 0) return null
+  const deliveryEvents: number[] = []
+  const deliveryEndpoints: number[] = []
+  pending.forEach(({ endpointIds }, index) => {
+    for (const id of endpointIds) {
+      deliveryEvents.push(index + 1)
+      deliveryEndpoints.push(id)
+    }
+  })
+  const params = [
+    pending.map(({ event }) => event.projectId),
+    pending.map(({ event }) => event.type),
+    pending.map(({ event }) => JSON.stringify(event.payload)),
+    pending.map(({ event }) => event.createdAt.toISOString()),
+    deliveryEvents,
+    deliveryEndpoints,
+  ]
+  state.pending = []
+  return { text: statementText(t), params }
+}
+
+/** Writes the pending events now: before a read of the outbox or a change of endpoints in the same transaction. */
+export async function flushPending(db: SqlClient, t: Tables, state: TransactionState | null): Promise<void> {
+  const statement = state && pendingStatement(t, state)
+  if (statement) await run(db, statement.text, statement.params)
+}
+
+// The identity ids follow the ORDER BY of the INSERT's rows, so numbering the returned ids
+// ascending recovers which input event each one is.
+function statementText(t: Tables): string {
+  return `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS e (project_id, type, body, created_at, n)
+     ), inserted AS (
+       INSERT INTO ${t.events.name} (project_id, type, body, created_at)
+       SELECT project_id, type, body, created_at FROM input ORDER BY n
+       RETURNING id, project_id, type, created_at
+     ), event AS (
+       SELECT *, row_number() OVER (ORDER BY id) AS n FROM inserted
+     )
+     INSERT INTO ${t.deliveries.name}
+       (project_id, event_id, endpoint_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+     SELECT event.project_id, event.id, d.endpoint_id, event.type, 'pending', 0, event.created_at, event.created_at, event.created_at
+     FROM unnest($5::bigint[], $6::bigint[]) WITH ORDINALITY AS d (event_n, endpoint_id, k)
+     JOIN event ON event.n = d.event_n
+     ORDER BY d.k`
+}
