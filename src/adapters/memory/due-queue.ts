@@ -70,15 +70,20 @@ const before = (a: Entry, b: Entry) => a.at < b.at || (a.at === b.at && a.id < b
 /** The claim order of the SQL adapters: next_attempt_at NULLS FIRST, id. */
 const claimKey = (row: Delivery) => row.nextAttemptAt?.getTime() ?? 0
 
+/** Negative when `a`'s row is claimed before `b`'s. */
+const claimOrder = (a: Entry, b: Entry) => claimKey(a.row) - claimKey(b.row) || a.id - b.id
+
 export class DueQueue {
   private readonly pending: Heap
   private readonly leased: Heap
+  /** True while the entry's row is still the stored one. */
+  private readonly live: (entry: Entry) => boolean
 
   /** `rows`: the deliveries table's rows by id (what is stored now). */
-  constructor(private readonly rows: ReadonlyMap<number, Delivery>) {
-    const live = (entry: Entry) => rows.get(entry.id) === entry.row
-    this.pending = new Heap(live)
-    this.leased = new Heap(live)
+  constructor(rows: ReadonlyMap<number, Delivery>) {
+    this.live = (entry) => rows.get(entry.id) === entry.row
+    this.pending = new Heap(this.live)
+    this.leased = new Heap(this.live)
   }
 
   /**
@@ -98,7 +103,7 @@ export class DueQueue {
    * with an expired lease), in claim order. The caller stores a changed row for each and notes it.
    */
   take(now: number, limit: number): Delivery[] {
-    const live = (entry: Entry) => this.rows.get(entry.id) === entry.row
+    const live = this.live
     const taken: Delivery[] = []
     if (limit <= 0) return taken
     // Expired leases are few (a process died mid-send): all of them are read, then merged.
@@ -107,7 +112,7 @@ export class DueQueue {
       this.leased.pop()
       if (live(top)) expired.push(top)
     }
-    expired.sort((a, b) => claimKey(a.row) - claimKey(b.row) || a.id - b.id)
+    expired.sort(claimOrder)
     let next = 0
     while (taken.length < limit) {
       let top = this.pending.peek()
@@ -119,7 +124,7 @@ export class DueQueue {
       const lapsed = expired[next]
       if (!due && !lapsed) break
       let row: Delivery
-      if (lapsed && (!due || claimKey(lapsed.row) < due.at || (claimKey(lapsed.row) === due.at && lapsed.id < due.id))) {
+      if (lapsed && (!due || claimOrder(lapsed, due) < 0)) {
         row = lapsed.row
         next++
       } else {
