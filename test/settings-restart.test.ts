@@ -116,3 +116,21 @@ it('a start with the settings already stored writes nothing; changed settings ar
   expect(updates).toHaveLength(1)
   expect(await changed.settings()).toEqual({ ...FIRST_START, holdPeriodDays: 7 })
 })
+
+it('a start finds its project with one lookup, whether named by name or by id', async () => {
+  const storage = memoryStorage()
+  const first = await createAffiliateProgram({ storage })
+  const other = await first.projects.create({ name: 'other' })
+  const lookups: string[] = []
+  const { get, getByName } = storage.projects
+  storage.projects.get = (id) => (lookups.push(`id ${id}`), get.call(storage.projects, id))
+  storage.projects.getByName = (name) => (lookups.push(`name ${name}`), getByName.call(storage.projects, name))
+  expect((await createAffiliateProgram({ storage })).projectId).toBe(first.projectId)
+  expect(lookups).toEqual(['name default'])
+  lookups.length = 0
+  expect((await createAffiliateProgram({ storage, project: other.id })).projectId).toBe(other.id)
+  expect(lookups).toEqual([`id ${other.id}`])
+  lookups.length = 0
+  expect((await createAffiliateProgram({ storage, project: 'other' })).projectId).toBe(other.id)
+  expect(lookups).toEqual(['name other'])
+})

@@ -21,6 +21,8 @@ import { serverLogger } from './logging.js'
 import type { ProviderHandler } from '../providers/handler.js'
 import type { NodeHandler } from '../http/node.js'
 
+const FIRST_POLL_DELAY_MS = 250
+
 export interface ServeOptions {
   port: number
   host: string
@@ -138,7 +140,9 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const { port } = server.address() as AddressInfo
   const host = options.host.includes(':') ? `[${options.host}]` : options.host
   const url = `http://${host}:${port}/api/v1`
-  dispatcher.start()
+  // The outbox's first poll waits a moment: on embedded PGlite it would hold the one connection
+  // (a cold claim takes tens of ms) just when the first requests of a start arrive.
+  const firstPoll = setTimeout(() => dispatcher.start(), FIRST_POLL_DELAY_MS)
   logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
   if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)
@@ -150,6 +154,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       const drained = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
       await Promise.all([drained, closeKeySocket?.()])
+      clearTimeout(firstPoll)
       await dispatcher.stop()
       await program.close()
     })())

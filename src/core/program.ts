@@ -159,7 +159,10 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
 
   const wanted = options.project ?? 'default'
   let home: Project | null = null
-  home = (await storage.projects.get(wanted)) ?? (await storage.projects.getByName(wanted))
+  // Generated ids start with proj_: anything else is most likely a name, looked up by name first (one query per start).
+  const byId = () => storage.projects.get(wanted)
+  const byName = () => storage.projects.getByName(wanted)
+  home = wanted.startsWith('proj_') ? ((await byId()) ?? (await byName())) : ((await byName()) ?? (await byId()))
   if (!home) {
     try {
       home = await projects.create({ name: wanted, ...(options.settings ? { settings: options.settings } : {}) })
