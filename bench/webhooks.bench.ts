@@ -1,7 +1,7 @@
 // Webhooks (the built dist/, `npm run build` first): deliveries per second to a local receiver
 // (another process) with concurrency 16, next to a baseline of bare keep-alive POSTs of the same
 // body at the same concurrency (alternating rounds after a warm-up of both; medians); and
-// conversion creates per second with 3 subscribed endpoints next to none. Prints figures and
+// conversion creates per second with 3 subscribed endpoints next to none (alternating rounds, medians). Prints figures and
 // ratios, asserts nothing.
 import { spawn } from 'node:child_process'
 import http from 'node:http'
@@ -15,6 +15,11 @@ const CONCURRENCY = 16
 const CREATES = 20_000
 /** Measured rounds of deliveries and of bare POSTs, alternating, after one warm-up round of each. */
 const ROUNDS = 3
+/** Alternating runs of creates with and without endpoints. */
+const CREATE_ROUNDS = 5
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+/** run.ts passes --expose-gc. */
+const collect = () => (globalThis as { gc?: () => void }).gc?.()
 
 const receiverSource = `
   const http = require('node:http')
@@ -103,26 +108,36 @@ async function createsPerSecond(endpoints: number, storage: Storage = memoryStor
   return perSecond
 }
 
+/**
+ * Runs of creates with no endpoints and with 3, alternating over CREATE_ROUNDS rounds (each run on
+ * fresh storage, garbage of the previous run collected first); medians of each side.
+ */
+async function alternateCreates(run: (endpoints: number, round: number) => Promise<number>): Promise<{ none: number; three: number }> {
+  const none: number[] = []
+  const three: number[] = []
+  for (let round = 0; round < CREATE_ROUNDS; round++) {
+    for (const [endpoints, rates] of [[0, none], [3, three]] as const) {
+      collect()
+      rates.push(await run(endpoints, round))
+    }
+  }
+  return { none: median(none), three: median(three) }
+}
+
 /** The same comparison on PostgreSQL (fresh schemas), when DATABASE_URL is set. */
 async function postgresCreates(): Promise<void> {
   const url = process.env.DATABASE_URL
   if (!url) return console.log('  (PostgreSQL comparison skipped: DATABASE_URL is not set)')
   const schemas = [0, 3].map((endpoints) => `bench_webhooks_${endpoints}_${process.pid}`)
   try {
-    // Alternating runs, best of two each, so drift in machine load does not favour either side.
-    let none = 0
-    let three = 0
-    for (let round = 0; round < 2; round++) {
-      none = Math.max(none, await createsPerSecond(0, postgresStorage({ connectionString: url, schema: `${schemas[0]}_${round}` }), 1000))
-      three = Math.max(three, await createsPerSecond(3, postgresStorage({ connectionString: url, schema: `${schemas[1]}_${round}` }), 1000))
-    }
+    const { none, three } = await alternateCreates((endpoints, round) => createsPerSecond(endpoints, postgresStorage({ connectionString: url, schema: `${schemas[endpoints === 0 ? 0 : 1]}_${round}` }), 1000))
     const fmt = (value: number) => Math.round(value).toLocaleString('en')
-    console.log(`conversion creates on PostgreSQL with 3 subscribed endpoints: ${fmt(three)}/s`)
+    console.log(`conversion creates on PostgreSQL with 3 subscribed endpoints: ${fmt(three)}/s, median of ${CREATE_ROUNDS} rounds alternating with none (target >= 90% of none)`)
     console.log(`  baseline, no endpoints: ${fmt(none)}/s; ratio ${(three / none).toFixed(2)}`)
   } finally {
     const client = new pg.Client({ connectionString: url })
     await client.connect()
-    for (const schema of schemas) for (const round of [0, 1]) await client.query(`DROP SCHEMA IF EXISTS "${schema}_${round}" CASCADE`)
+    for (const schema of schemas) for (let round = 0; round < CREATE_ROUNDS; round++) await client.query(`DROP SCHEMA IF EXISTS "${schema}_${round}" CASCADE`)
     await client.end()
   }
 }
@@ -140,16 +155,10 @@ try {
     baselines.push(await barePosts(receiver.url, body))
   }
   const fmt = (value: number) => Math.round(value).toLocaleString('en')
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
   console.log(`webhook deliveries: ${fmt(median(deliveries))}/s with concurrency ${CONCURRENCY} (target >= 500/s; rounds ${deliveries.map(fmt).join(' / ')})`)
   console.log(`  baseline, bare keep-alive POSTs of the same body: ${fmt(median(baselines))}/s (${baselines.map(fmt).join(' / ')}); ratio ${(median(deliveries) / median(baselines)).toFixed(2)}`)
-  let none = 0
-  let three = 0
-  for (let round = 0; round < 2; round++) {
-    none = Math.max(none, await createsPerSecond(0))
-    three = Math.max(three, await createsPerSecond(3))
-  }
-  console.log(`conversion creates in memory with 3 subscribed endpoints: ${fmt(three)}/s (target >= 80% of none)`)
+  const { none, three } = await alternateCreates((endpoints) => createsPerSecond(endpoints))
+  console.log(`conversion creates in memory with 3 subscribed endpoints: ${fmt(three)}/s, median of ${CREATE_ROUNDS} rounds alternating with none (target >= 90% of none)`)
   console.log(`  baseline, no endpoints: ${fmt(none)}/s; ratio ${(three / none).toFixed(2)}`)
   await postgresCreates()
 } finally {
