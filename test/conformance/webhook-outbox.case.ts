@@ -42,6 +42,24 @@ export function webhookOutboxCases(context: CaseContext): void {
       expect(await storage.outbox.requeue(program.projectId, first[0]!.delivery.id, later)).toBe(false)
     })
 
+    it('an event goes to the endpoints subscribed when it was recorded, whatever changes in the endpoints later', async () => {
+      const { program, storage, clock } = await context.program()
+      const first = await program.webhooks.create({ url: 'https://hooks.example.com/first', events: ['payout.created'] })
+      const other = await program.webhooks.create({ url: 'https://hooks.example.com/other', events: ['referral_converted'] })
+      const at = clock.now()
+      const record = (n: number) => storage.transaction((tx) => tx.outbox.enqueue({ projectId: program.projectId, type: 'payout.created', payload: { n }, createdAt: at }))
+      await record(1)
+      // After the event: a new subscriber, a subscriber more, and the first one switched off.
+      const later = await program.webhooks.create({ url: 'https://hooks.example.com/later', events: ['payout.created'] })
+      await program.webhooks.update(other.id, { events: ['referral_converted', 'payout.created'] })
+      await program.webhooks.update(first.id, { active: false })
+      await record(2)
+      const claimed = mine(await storage.outbox.claim({ now: at, limit: 10_000, leaseMs: 60_000 }), program.projectId)
+      const endpointsOf = (n: number) => claimed.filter((item) => item.event.body === `{"n":${n}}`).map((item) => item.endpoint.id).sort((a, b) => a - b)
+      expect(endpointsOf(1)).toEqual([first.id])
+      expect(endpointsOf(2)).toEqual([other.id, later.id].sort((a, b) => a - b))
+    })
+
     it('insertTestDelivery stores one delivery to that endpoint only, already leased, and the attempt finishes it', async () => {
       const { program, storage, clock } = await context.program()
       const target = await program.webhooks.create({ url: 'https://hooks.example.com/t', events: ['payout.created'] })

@@ -60,8 +60,11 @@ export class MemoryState {
   /** Deliveries by when they become claimable (the outbox notes every stored delivery row). */
   deliveriesDue = new DueQueue(this.deliveries.rows)
   attempts = new Table<DeliveryAttempt>([], { delivery: (row) => row.deliveryId })
-  /** Events recorded but not yet stored as rows (see materializeOutbox). */
-  fanout: Array<{ event: NewEvent; endpointIds: number[] }> = []
+  /**
+   * Events recorded but not yet stored as rows (see materializeOutbox). Their endpoints are looked
+   * up when they are stored: every endpoint change stores the pending events first.
+   */
+  fanout: NewEvent[] = []
   providerEvents = new Table<ProviderEvent>(
     [{ name: 'provider_event', key: (row) => `${row.projectId}|${row.provider}|${row.eventId}` }],
     {

@@ -217,6 +217,8 @@ export function payoutRepository(state: MemoryState, log: UndoLog): PayoutReposi
 export function webhookEndpointRepository(state: MemoryState, log: UndoLog, materializeOutbox: () => void): WebhookEndpointRepository {
   return {
     async insert(endpoint) {
+      // Events recorded before the change keep the endpoints of when they were recorded.
+      materializeOutbox()
       return state.endpoints.insert(endpoint, log)
     },
     async get(projectId, id) {
@@ -226,6 +228,7 @@ export function webhookEndpointRepository(state: MemoryState, log: UndoLog, mate
       return state.endpoints.group('project', projectId).sort((a, b) => a.id - b.id)
     },
     async update(projectId, id, patch) {
+      materializeOutbox()
       return patchRow(state.endpoints, projectId, id, patch, log)
     },
     async delete(projectId, id) {

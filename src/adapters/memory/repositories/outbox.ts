@@ -2,6 +2,7 @@
 // first outbox read; claims with leases, attempts, manual requeue, test deliveries.
 import type { AdapterOutbox } from '../../storage-port.js'
 import type { Delivery } from '../../../core/types.js'
+import type { NewEvent } from '../../../core/storage.js'
 import { eventRow, found, inProject, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
 
@@ -24,7 +25,11 @@ const withState = (row: Delivery, next: DeliveryState): Delivery => ({
 })
 
 export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: AdapterOutbox; materializeOutbox: () => void } {
-  /** Stores the noted events and one pending delivery per endpoint each (see enqueue). */
+  /** The project's active endpoints subscribed to a type of event. */
+  const subscribed = (projectId: string, type: NewEvent['type']) =>
+    state.endpoints.group('project', projectId).filter((endpoint) => endpoint.active && endpoint.events.includes(type))
+
+  /** Stores the noted events and one pending delivery per subscribed endpoint each (see enqueue). */
   const materializeOutbox = () => {
     if (state.fanout.length === 0) return
     const pending = state.fanout
@@ -32,14 +37,14 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
     log.push(() => {
       state.fanout = pending
     })
-    for (const { event, endpointIds } of pending) {
+    for (const event of pending) {
       const stored = state.events.insert(eventRow(event), log)
-      for (const endpointId of endpointIds) {
+      for (const endpoint of subscribed(event.projectId, event.type)) {
         const delivery = state.deliveries.insert(
           {
             projectId: event.projectId,
             eventId: stored.id,
-            endpointId,
+            endpointId: endpoint.id,
             eventType: event.type,
             status: 'pending',
             attempts: 0,
@@ -64,15 +69,12 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
   }
 
   const outbox: AdapterOutbox = {
-    // Recording only notes the event and its endpoints; rows (and the serialized body) are made
-    // by the first outbox read, in event order, so a create pays little for its webhooks.
+    // Recording only notes an event someone subscribes to; rows (and the serialized body) are made
+    // by the first outbox read or endpoint change, in event order, so a create pays little for its
+    // webhooks (and a pending event holds no more objects than the event itself).
     async enqueue(event) {
-      const endpointIds: number[] = []
-      for (const endpoint of state.endpoints.group('project', event.projectId)) {
-        if (endpoint.active && endpoint.events.includes(event.type)) endpointIds.push(endpoint.id)
-      }
-      if (endpointIds.length === 0) return
-      state.fanout.push({ event, endpointIds })
+      if (!state.endpoints.group('project', event.projectId).some((endpoint) => endpoint.active && endpoint.events.includes(event.type))) return
+      state.fanout.push(event)
       log.push(() => state.fanout.pop())
     },
     async claim({ now, limit, leaseMs }) {
