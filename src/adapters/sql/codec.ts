@@ -79,6 +79,14 @@ export class SqlTable<T> {
     return this.toRecord(row)
   }
 
+  /** The stored row of a record just inserted whole, from the record and its new id: nothing to read back. */
+  inserted(record: object, id: unknown): T {
+    const values = record as Record<string, unknown>
+    const row: Record<string, unknown> = {}
+    for (const field of Object.keys(this.columns)) row[field] = field === 'id' ? Number(id) : (values[field] ?? null)
+    return row as T
+  }
+
   async insert(db: SqlClient, record: object, extra: Fields = {}): Promise<T> {
     const values = record as Record<string, unknown>
     const names: string[] = []
@@ -106,13 +114,16 @@ export class SqlTable<T> {
     }
   }
 
-  /** The statement of insertUnlessConflict and its parameters ($1..$n), for use inside a larger statement. */
-  insertUnlessConflictStatement(conflict: string): { text: string; params: (record: object) => unknown[] } {
+  /**
+   * The statement of insertUnlessConflict and its parameters ($1..$n), for use inside a larger
+   * statement; `returning` 'id' when the caller rebuilds the row with `inserted`.
+   */
+  insertUnlessConflictStatement(conflict: string, returning: '*' | 'id' = '*'): { text: string; params: (record: object) => unknown[] } {
     const fields = Object.entries(this.columns).filter(([field]) => field !== 'id')
     return {
       text: `INSERT INTO ${this.name} (${fields.map(([, field]) => field.column).join(', ')})
         VALUES (${fields.map(([, field], index) => cast(field.kind, index + 1)).join(', ')})
-        ON CONFLICT ${conflict} DO NOTHING RETURNING *`,
+        ON CONFLICT ${conflict} DO NOTHING RETURNING ${returning}`,
       params: (record) => fields.map(([name, field]) => encode(field.kind, (record as Record<string, unknown>)[name])),
     }
   }

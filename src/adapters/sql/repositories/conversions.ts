@@ -10,7 +10,8 @@ import { money, type Tables } from '../tables.js'
 
 export function conversionRepository(db: SqlClient, t: Tables): ConversionRepository {
   const table = t.conversions
-  const insertStatement = table.insertUnlessConflictStatement('(project_id, reference) WHERE reference IS NOT NULL')
+  // Only the new id comes back: the row is the record written (every column is stored as given).
+  const insertStatement = table.insertUnlessConflictStatement('(project_id, reference) WHERE reference IS NOT NULL', 'id')
   /** Inserts and, only when a row was inserted, counts it, in one statement: a round trip per create. */
   const insertNew = async (conversion: Insert<Conversion>, counts: ConversionCounts | undefined): Promise<Conversion | null> => {
     const params = insertStatement.params(conversion)
@@ -25,9 +26,9 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
     const text = writes.length === 0
       ? insertStatement.text
       : `WITH inserted AS (${insertStatement.text}), ${writes.map((write, index) => `counted_${index} AS (${write})`).join(', ')}
-         SELECT * FROM inserted`
+         SELECT id FROM inserted`
     const rows = await run(db, text, params)
-    return rows[0] ? table.read(rows[0]) : null
+    return rows[0] ? table.inserted(conversion, rows[0].id) : null
   }
   const getByReference = (projectId: string, reference: string) =>
     table.findOne(db, 'project_id = $1 AND reference = $2', [projectId, reference])
