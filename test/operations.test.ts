@@ -3,7 +3,7 @@
 // behind a proxy that goes away), /metrics in Prometheus format after requests and deliveries.
 import { createServer as createTcpServer, connect, type Server, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { postgresStorage } from '../src/adapters/postgres/index.js'
@@ -111,6 +111,26 @@ describe('createLogger and the server logger', () => {
     expect(lines).toHaveLength(2)
     expect(lines[0]).toMatch(/ WARN  shown plain=a\/b:c spaced="two words" quoted="say \\"x\\"" none=null$/)
     expect(lines[1]).toMatch(/ ERROR also shown$/)
+  })
+
+  it('writes a few lines to stdout at once and gathers a burst into one write, losing and reordering nothing', async () => {
+    const writes: string[] = []
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (writes.push(String(chunk)), true))
+    try {
+      const logger = createLogger({ format: 'json' })
+      await new Promise((resolve) => setTimeout(resolve, 25)) // a quiet spell before
+      for (let n = 0; n < 3; n += 1) logger.info(`start ${n}`)
+      // A start's lines are out before anything else runs.
+      expect(writes).toHaveLength(3)
+      for (let n = 0; n < 200; n += 1) logger.info(`burst ${n}`)
+      expect(writes.length).toBeLessThan(10)
+      await new Promise((resolve) => setTimeout(resolve, 40))
+      const messages = writes.join('').trimEnd().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg)
+      expect(messages).toEqual([...[0, 1, 2].map((n) => `start ${n}`), ...Array.from({ length: 200 }, (_, n) => `burst ${n}`)])
+      expect(writes.length).toBeLessThan(12)
+    } finally {
+      spy.mockRestore()
+    }
   })
 
   it('takes the flag first, then LOG_LEVEL / LOG_FORMAT, then the config file', () => {

@@ -53,34 +53,44 @@ function jsonLine(time: string, level: LogLevel, message: string, fields: LogFie
 /** How long lines may wait before they are written, and how much text may wait. */
 const FLUSH_MS = 20
 const FLUSH_CHARS = 16_384
+/** Lines written at once within FLUSH_MS before the next ones wait: a start's few lines never wait. */
+const PROMPT_LINES = 8
 
 /** One stdout writer for every logger that does not bring its own (one exit hook). */
 let sharedStdout: ((line: string) => void) | undefined
 
 /**
- * Lines to stdout. A line after a quiet spell is written at once (start-up lines, a lone request);
- * lines that follow within FLUSH_MS of a write are gathered into one write at the end of that
- * spell (or at FLUSH_CHARS): under load that is one system call for many requests instead of one
- * each. What is pending at exit is written then.
+ * Lines to stdout. The first PROMPT_LINES lines of a FLUSH_MS window are written at once (start-up
+ * lines, a lone request); later lines of a busy window are gathered into one write at its end
+ * (or at FLUSH_CHARS): under load that is one system call for many requests instead of one each.
+ * What is pending at exit is written then.
  */
 function stdoutWriter(): (line: string) => void {
   let pending = ''
   let timer: NodeJS.Timeout | null = null
-  let lastWrite = -Infinity
+  let windowStart = -Infinity
+  let promptInWindow = 0
   const flush = () => {
     if (timer) clearTimeout(timer)
     timer = null
     const text = pending
     pending = ''
-    lastWrite = performance.now()
     if (text !== '') process.stdout.write(text)
   }
   process.once('exit', () => {
     if (pending !== '') writeSync(1, pending)
   })
   return (line) => {
+    const now = performance.now()
+    if (now - windowStart >= FLUSH_MS) {
+      windowStart = now
+      promptInWindow = 0
+    }
     pending += `${line}\n`
-    if (pending.length >= FLUSH_CHARS || (!timer && performance.now() - lastWrite >= FLUSH_MS)) flush()
+    if (!timer && promptInWindow < PROMPT_LINES) {
+      promptInWindow += 1
+      flush()
+    } else if (pending.length >= FLUSH_CHARS) flush()
     else if (!timer) timer = setTimeout(flush, FLUSH_MS).unref()
   }
 }
