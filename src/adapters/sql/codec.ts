@@ -67,8 +67,16 @@ export function decodeRow<T>(fields: Fields, row: SqlRow): T {
 
 const cast = (kind: FieldKind, index: number) => (kind === 'json' ? `$${index}::jsonb` : `$${index}`)
 
+/** An INSERT's text and how to turn a record into its parameters ($1..$n). */
+export interface InsertStatement {
+  readonly text: string
+  readonly params: (record: object) => unknown[]
+}
+
 /** A table of one entity: its qualified name and field definitions (`id` included). */
 export class SqlTable<T> {
+  private readonly insertStatements = new Map<string, InsertStatement>()
+
   constructor(
     readonly name: string,
     readonly columns: Fields,
@@ -118,14 +126,21 @@ export class SqlTable<T> {
    * The statement of insertUnlessConflict and its parameters ($1..$n), for use inside a larger
    * statement; `returning` 'id' when the caller rebuilds the row with `inserted`.
    */
-  insertUnlessConflictStatement(conflict: string, returning: '*' | 'id' = '*'): { text: string; params: (record: object) => unknown[] } {
+  insertUnlessConflictStatement(conflict: string, returning: '*' | 'id' = '*'): InsertStatement {
+    // Repositories are built per transaction; the table lives as long as the adapter, so the
+    // statement is built once per (conflict, returning).
+    const key = `${returning} ${conflict}`
+    let statement = this.insertStatements.get(key)
+    if (statement) return statement
     const fields = Object.entries(this.columns).filter(([field]) => field !== 'id')
-    return {
+    statement = {
       text: `INSERT INTO ${this.name} (${fields.map(([, field]) => field.column).join(', ')})
         VALUES (${fields.map(([, field], index) => cast(field.kind, index + 1)).join(', ')})
         ON CONFLICT ${conflict} DO NOTHING RETURNING ${returning}`,
       params: (record) => fields.map(([name, field]) => encode(field.kind, (record as Record<string, unknown>)[name])),
     }
+    this.insertStatements.set(key, statement)
+    return statement
   }
 
   async get(db: SqlClient, projectId: string, id: number, suffix = ''): Promise<T | null> {
