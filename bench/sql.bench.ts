@@ -3,6 +3,7 @@
 // latency at 1,000,000 vs 1,000 conversions; one payout settling 100,000 conversions.
 // Needs DATABASE_URL for the PostgreSQL figures. Bulk setup rows are made by generate_series.
 import { PGlite } from '@electric-sql/pglite'
+import { readdirSync, readFileSync } from 'node:fs'
 import pg from 'pg'
 import { pgliteStorage } from '../dist/adapters/pglite.js'
 import { postgresStorage } from '../dist/adapters/postgres.js'
@@ -22,6 +23,29 @@ const INSERT_CONVERSION = (schema: string) => `INSERT INTO ${schema}.conversions
 
 const UPDATE_TOTALS = (schema: string) =>
   `UPDATE ${schema}.affiliates SET counted_value_minor = counted_value_minor + 600, purchases = purchases + 1 WHERE project_id = $1 AND id = $2`
+
+/** CPU microseconds used so far by this process and, for PostgreSQL, by the server's processes (read from /proc). */
+function cpuNow(label: string): { self: number; server: number } {
+  const usage = process.cpuUsage()
+  return { self: usage.user + usage.system, server: label === 'PostgreSQL' ? postgresServerCpu() : 0 }
+}
+
+/** Linux clock ticks are 1/100 s; the sum covers every postgres process (backends, walwriter, checkpointer). */
+function postgresServerCpu(): number {
+  let ticks = 0
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      if (!stat.includes('(postgres)')) continue
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return ticks * 10_000
+}
 
 /** Runs `count` jobs with `workers` in flight; returns jobs per second. */
 async function throughput(count: number, workers: number, job: (index: number) => Promise<unknown>): Promise<number> {
@@ -47,22 +71,35 @@ async function creates(label: string, storage: StoragePort, raw: { tx: (fn: (q: 
   const baselines: number[] = []
   const libraries: number[] = []
   const rounds = 6
+  const perRound = count / rounds
+  const cpu = { raw: { self: 0, server: 0 }, library: { self: 0, server: 0 } }
+  const timed = async (side: 'raw' | 'library', run: () => Promise<number>) => {
+    const before = cpuNow(label)
+    const rate = await run()
+    const after = cpuNow(label)
+    cpu[side].self += after.self - before.self
+    cpu[side].server += after.server - before.server
+    return rate
+  }
   for (let round = 0; round < rounds; round += 1) {
-    baselines.push(await throughput(count / rounds, workers, (index) =>
+    baselines.push(await timed('raw', () => throughput(perRound, workers, (index) =>
       raw.tx(async (q) => {
         await q(INSERT_CONVERSION(schema), [program.projectId, affiliates[index % 20]!, `raw_${tag}_${round}_${index}`])
         await q(UPDATE_TOTALS(schema), [program.projectId, affiliates[index % 20]!])
       }),
-    ))
-    libraries.push(await throughput(count / rounds, workers, (index) =>
+    )))
+    libraries.push(await timed('library', () => throughput(perRound, workers, (index) =>
       program.conversions.create({ type: 'purchase', affiliateId: affiliates[index % 20]!, baseValue: '19.99', reference: `lib_${tag}_${round}_${index}` }),
-    ))
+    )))
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
   const baseline = median(baselines)
   const library = median(libraries)
   console.log(`${label} conversion creates (${workers} in flight): ${fmt(library)}/s`)
   console.log(`  baseline, the same writes in raw SQL (INSERT the conversion, UPDATE the affiliate's totals, one transaction): ${fmt(baseline)}/s; ratio ${(library / baseline).toFixed(2)} (target >= ${label === 'PGlite' ? '0.85' : '0.80'})`)
+  const perCreate = (micros: number) => `${fmt(micros / count)} µs`
+  const server = label === 'PostgreSQL' ? `; PostgreSQL server ${perCreate(cpu.library.server)} vs ${perCreate(cpu.raw.server)}` : ''
+  console.log(`  CPU per create, library vs baseline: this process ${perCreate(cpu.library.self)} vs ${perCreate(cpu.raw.self)}${server}`)
   if (roundTrips) {
     const before = roundTrips.count
     await program.conversions.create({ type: 'purchase', affiliateId: affiliates[0]!, baseValue: '19.99', reference: `rt_${tag}` })
