@@ -11,16 +11,33 @@ function param(params: unknown[], value: unknown): string {
   return `$${params.length}`
 }
 
+/**
+ * A counter write whose parameters are already appended: `shape` names what decides its text (the
+ * columns written and where its placeholders start), so a caller may keep the text built once per shape.
+ */
+export interface CounterWrite {
+  readonly shape: string
+  text(): string
+}
+
 /** The UPDATE adding delta to the affiliate's totals when `guard` holds; null when delta changes nothing. */
-export function totalsUpdate(table: string, projectId: string, id: number, delta: TotalsDelta, params: unknown[], guard = 'true'): string | null {
-  const sets: string[] = []
+export function totalsUpdate(table: string, projectId: string, id: number, delta: TotalsDelta, params: unknown[], guard = 'true'): CounterWrite | null {
+  const first = params.length + 1
+  const columns: string[] = []
   for (const [field, value] of Object.entries(delta)) {
     const column = affiliateTotalsFields[field as keyof typeof affiliateTotalsFields]?.column
-    if (column && value !== undefined) sets.push(`${column} = ${column} + ${param(params, String(value))}::numeric`)
+    if (column && value !== undefined) {
+      columns.push(column)
+      params.push(String(value))
+    }
   }
-  if (sets.length === 0) return null
-  return `UPDATE ${table} SET ${sets.join(', ')}
-    WHERE project_id = ${param(params, projectId)} AND id = ${param(params, id)} AND ${guard}`
+  if (columns.length === 0) return null
+  params.push(projectId, id)
+  return {
+    shape: `totals ${first} ${columns.join(',')} ${guard}`,
+    text: () => `UPDATE ${table} SET ${columns.map((column, index) => `${column} = ${column} + $${first + index}::numeric`).join(', ')}
+    WHERE project_id = $${first + columns.length} AND id = $${first + columns.length + 1} AND ${guard}`,
+  }
 }
 
 const DAILY_COLUMNS: ReadonlyArray<readonly [keyof DailyCounts, string]> = [
@@ -55,13 +72,17 @@ export function dailyUpsert(
   delta: Partial<DailyCounts>,
   params: unknown[],
   guard = 'true',
-): string | null {
+): CounterWrite | null {
   const changed = DAILY_COLUMNS.filter(([field]) => delta[field] !== undefined && delta[field] !== 0 && delta[field] !== 0n)
   if (changed.length === 0) return null
   const columns = changed.map(([, column]) => column)
   const values = changed.map(([field]) => `${param(params, String(delta[field]))}::numeric`)
-  return `INSERT INTO ${table} (project_id, affiliate_id, day, ${columns.join(', ')})
-    SELECT ${param(params, projectId)}, counted.affiliate_id, ${param(params, day)}::date, ${values.join(', ')}
-    FROM (VALUES (${param(params, affiliateId)}::bigint), (${projectRow(affiliateId)})) AS counted (affiliate_id) WHERE ${guard}
-    ON CONFLICT (project_id, affiliate_id, day) DO UPDATE SET ${columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ')}`
+  const [project, dayParam, affiliate, shard] = [projectId, day, affiliateId, projectRow(affiliateId)].map((value) => param(params, value))
+  return {
+    shape: `daily ${values[0]} ${columns.join(',')} ${guard}`,
+    text: () => `INSERT INTO ${table} (project_id, affiliate_id, day, ${columns.join(', ')})
+    SELECT ${project}, counted.affiliate_id, ${dayParam}::date, ${values.join(', ')}
+    FROM (VALUES (${affiliate}::bigint), (${shard}::bigint)) AS counted (affiliate_id) WHERE ${guard}
+    ON CONFLICT (project_id, affiliate_id, day) DO UPDATE SET ${columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ')}`,
+  }
 }

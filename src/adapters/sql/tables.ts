@@ -27,6 +27,12 @@ export function createTables(s: string) {
     providerEvents: table('provider_events', entities.providerEventFields),
     /** The per-day counters (written by counters.ts, read by the tracking repository). */
     daily: `${s}.tracking_daily`,
+    /**
+     * Statement texts built from a shape (which columns a write touches), kept for the storage's
+     * life: repositories are built per transaction, and the same text each time is also what lets
+     * PostgreSQL reuse its prepared statement.
+     */
+    statements: new Map<string, string>(),
   }
 }
 

@@ -4,7 +4,7 @@
 import type { ConversionCounts, ConversionRepository, Insert } from '../../../core/storage.js'
 import type { Conversion } from '../../../core/types.js'
 import { run } from '../codec.js'
-import { dailyUpsert, totalsUpdate } from '../counters.js'
+import { dailyUpsert, totalsUpdate, type CounterWrite } from '../counters.js'
 import type { SqlClient } from '../executor.js'
 import { money, type Tables } from '../tables.js'
 
@@ -12,6 +12,17 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
   const table = t.conversions
   // Only the new id comes back: the row is the record written (every column is stored as given).
   const insertStatement = table.insertUnlessConflictStatement('(project_id, reference) WHERE reference IS NOT NULL', 'id')
+  const insertText = (writes: CounterWrite[]) => {
+    if (writes.length === 0) return insertStatement.text
+    const shape = `conversion insert; ${writes.map((write) => write.shape).join('; ')}`
+    let text = t.statements.get(shape)
+    if (text === undefined) {
+      text = `WITH inserted AS (${insertStatement.text}), ${writes.map((write, index) => `counted_${index} AS (${write.text()})`).join(', ')}
+         SELECT id FROM inserted`
+      t.statements.set(shape, text)
+    }
+    return text
+  }
   /** Inserts and, only when a row was inserted, counts it, in one statement: a round trip per create. */
   const insertNew = async (conversion: Insert<Conversion>, counts: ConversionCounts | undefined): Promise<Conversion | null> => {
     const params = insertStatement.params(conversion)
@@ -23,11 +34,7 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
           dailyUpsert(t.daily, projectId, affiliateId, counts.day, counts.daily, params, inserted),
         ].filter((write) => write !== null)
       : []
-    const text = writes.length === 0
-      ? insertStatement.text
-      : `WITH inserted AS (${insertStatement.text}), ${writes.map((write, index) => `counted_${index} AS (${write})`).join(', ')}
-         SELECT id FROM inserted`
-    const rows = await run(db, text, params)
+    const rows = await run(db, insertText(writes), params)
     return rows[0] ? table.inserted(conversion, rows[0].id) : null
   }
   const getByReference = (projectId: string, reference: string) =>

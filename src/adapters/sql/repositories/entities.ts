@@ -89,7 +89,7 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: Transaction
     async adjustTotals(projectId, id, delta: TotalsDelta) {
       const params: unknown[] = []
       const update = totalsUpdate(table.name, projectId, id, delta, params)
-      if (update) await run(db, update, params)
+      if (update) await run(db, update.text(), params)
     },
     // Its conversions, coupons, clicks and payouts go and its referrals and sub-affiliates are
     // detached by the foreign keys of migration 2, in this one statement.

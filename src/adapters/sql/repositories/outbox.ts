@@ -13,13 +13,13 @@ function unprefixed(row: SqlRow, prefix: string): SqlRow {
   return columns
 }
 
+/** A table's columns under its alias's prefix (a claim reads event and endpoint columns side by side). */
+function prefixed(table: Tables['events'] | Tables['endpoints'], alias: string): string {
+  return Object.values(table.columns).map(({ column }) => `${alias}.${column} AS "${alias}.${column}"`).join(', ')
+}
+
 export function outboxRepository(db: SqlClient, t: Tables, cache: TransactionState | null): AdapterOutbox {
   const deliveries = t.deliveries
-  // The claimed rows' event and endpoint columns, each under its table's prefix.
-  const prefixed = (table: Tables['events'] | Tables['endpoints'], alias: string) =>
-    Object.values(table.columns).map(({ column }) => `${alias}.${column} AS "${alias}.${column}"`).join(', ')
-  const eventColumns = prefixed(t.events, 'e')
-  const endpointColumns = prefixed(t.endpoints, 'w')
   const repository: AdapterOutbox = {
     async enqueue(event) {
       if (!cache) {
@@ -63,7 +63,7 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: TransactionSta
            UPDATE ${deliveries.name} d SET status = 'delivering', lease_until = $3, updated_at = $1
            FROM due WHERE d.id = due.id RETURNING d.*
          )
-         SELECT claimed.*, ${eventColumns}, ${endpointColumns}
+         SELECT claimed.*, ${prefixed(t.events, 'e')}, ${prefixed(t.endpoints, 'w')}
          FROM claimed
          JOIN ${t.events.name} e ON e.id = claimed.event_id
          JOIN ${t.endpoints.name} w ON w.id = claimed.endpoint_id

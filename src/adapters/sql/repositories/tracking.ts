@@ -13,7 +13,7 @@ export function trackingRepository(db: SqlClient, t: Tables): TrackingRepository
     async addDaily(projectId, affiliateId, day, delta) {
       const params: unknown[] = []
       const upsert = dailyUpsert(daily, projectId, affiliateId, day, delta, params)
-      if (upsert) await run(db, upsert, params)
+      if (upsert) await run(db, upsert.text(), params)
     },
     async markVisitor(projectId, affiliateId, day, visitor) {
       const rows = await run(
