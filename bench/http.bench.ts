@@ -3,9 +3,10 @@
 // node:http JSON hello server answering the same request in the same run, plus each server's CPU
 // time per request. POST /conversions is also set beside a hand-written node:http create server
 // (read the body, parse it, check the key, `program.conversions.create`, stringify): what the same
-// create costs without the handler's routing, validation and shaping. Each server runs in its own child process; this process generates the load
-// (keep-alive agent, a fixed number of requests in flight, fixed duration), interleaving the
-// loads over several rounds and printing medians. Asserts nothing.
+// create costs without the handler's routing, validation and shaping. Each server runs in its own
+// child process; this process generates the load (keep-alive agent, a fixed number of requests in
+// flight, fixed duration), interleaving the loads over several rounds and printing medians.
+// Asserts nothing.
 import { fork } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -23,6 +24,17 @@ const ROUNDS = 8
 
 type Kind = 'bare' | 'library' | 'handwritten'
 
+/** A memory program with an API key, Ann (read by the GET) and Bob (the POST's buyer): the same in every server that creates. */
+async function seededProgram() {
+  const { memoryStorage } = await import('../dist/adapters/memory.js')
+  const { createAffiliateProgram } = await import('../dist/index.js')
+  const program = await createAffiliateProgram({ storage: memoryStorage() })
+  const { key } = await program.keys.create()
+  await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN1' })
+  const buyer = await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB1' })
+  return { program, key, buyerId: buyer.id }
+}
+
 async function serve(kind: Kind): Promise<void> {
   let server
   let extra: Record<string, unknown> = {}
@@ -33,13 +45,7 @@ async function serve(kind: Kind): Promise<void> {
       res.end(body)
     })
   } else if (kind === 'handwritten') {
-    const { memoryStorage } = await import('../dist/adapters/memory.js')
-    const { createAffiliateProgram } = await import('../dist/index.js')
-    const program = await createAffiliateProgram({ storage: memoryStorage() })
-    const { key } = await program.keys.create()
-    // The same affiliates as the library server's, so the same request body names the same buyer.
-    await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN1' })
-    const buyer = await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB1' })
+    const { program, key, buyerId } = await seededProgram()
     server = createServer((req, res) => {
       const chunks: Buffer[] = []
       req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -52,21 +58,16 @@ async function serve(kind: Kind): Promise<void> {
         res.end(body)
       })
     })
-    extra = { key, buyerId: buyer.id }
+    extra = { key, buyerId }
   } else {
-    const { memoryStorage } = await import('../dist/adapters/memory.js')
-    const { createAffiliateProgram } = await import('../dist/index.js')
     const { createHandler, toNodeHandler } = await import('../dist/http/index.js')
-    const program = await createAffiliateProgram({ storage: memoryStorage() })
-    const { key } = await program.keys.create()
-    await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN1' })
-    const buyer = await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB1' })
+    const { program, key, buyerId } = await seededProgram()
     // The limiter stays on (its cost is part of every request), with room for the whole run.
     // BENCH_OPS=1 adds what the standalone server runs with: a JSON request log (stdout, here /dev/null) and metrics.
     const { createLogger } = await import('../dist/index.js')
     const operations = process.env.BENCH_OPS ? { logger: createLogger({ format: 'json' }), metrics: true } : {}
     server = createServer(toNodeHandler(createHandler(program, { rateLimit: { limit: 1_000_000_000 }, ...operations })))
-    extra = { key, buyerId: buyer.id }
+    extra = { key, buyerId }
   }
   // The parent asks for this process's CPU time around each measurement.
   process.on('message', () => process.send!(process.cpuUsage()))

@@ -22,21 +22,17 @@ export interface CounterWrite {
 
 /** The UPDATE adding delta to the affiliate's totals when `guard` holds; null when delta changes nothing. */
 export function totalsUpdate(table: string, projectId: string, id: number, delta: TotalsDelta, params: unknown[], guard = 'true'): CounterWrite | null {
-  const first = params.length + 1
-  const columns: string[] = []
+  const sets: Array<readonly [column: string, placeholder: string]> = []
   for (const [field, value] of Object.entries(delta)) {
     const column = affiliateTotalsFields[field as keyof typeof affiliateTotalsFields]?.column
-    if (column && value !== undefined) {
-      columns.push(column)
-      params.push(String(value))
-    }
+    if (column && value !== undefined) sets.push([column, param(params, String(value))])
   }
-  if (columns.length === 0) return null
-  params.push(projectId, id)
+  if (sets.length === 0) return null
+  const [project, affiliate] = [projectId, id].map((value) => param(params, value))
   return {
-    shape: `totals ${first} ${columns.join(',')} ${guard}`,
-    text: () => `UPDATE ${table} SET ${columns.map((column, index) => `${column} = ${column} + $${first + index}::numeric`).join(', ')}
-    WHERE project_id = $${first + columns.length} AND id = $${first + columns.length + 1} AND ${guard}`,
+    shape: `totals ${sets[0]![1]} ${sets.map(([column]) => column).join(',')} ${guard}`,
+    text: () => `UPDATE ${table} SET ${sets.map(([column, placeholder]) => `${column} = ${column} + ${placeholder}::numeric`).join(', ')}
+    WHERE project_id = ${project} AND id = ${affiliate} AND ${guard}`,
   }
 }
 
