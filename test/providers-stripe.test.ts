@@ -57,6 +57,29 @@ describe('stripe handler: mapping', () => {
     expect((await program.affiliates.get('bob@affiliates.example')).earnings.total).toBe('12.00')
   })
 
+  it("reads amounts in Stripe's minor units where they differ from ISO 4217 (ISK two-decimal, MGA zero-decimal); JPY and KWD as ISO", async () => {
+    // Stripe: "ISK will remain a two-decimal currency in the Stripe API, and an ISK amount of 100
+    // will continue to represent 1 króna"; MGA is in Stripe's zero-decimal list (ISO 4217: 2).
+    const cases = [
+      { currency: 'ISK', stripeAmount: 490000, baseValue: '4900', value: '1470' },
+      { currency: 'MGA', stripeAmount: 4900, baseValue: '4900.00', value: '1470.00' },
+      { currency: 'JPY', stripeAmount: 4900, baseValue: '4900', value: '1470' },
+      { currency: 'KWD', stripeAmount: 4900, baseValue: '4.900', value: '1.470' },
+    ]
+    for (const { currency, stripeAmount, baseValue, value } of cases) {
+      const storage = memoryStorage()
+      const clock = testClock('2026-02-01T00:00:00Z')
+      const program = await createAffiliateProgram({ storage, clock, settings: { ...SCENARIO_SETTINGS, currency } })
+      await program.affiliates.create({ email: 'ann@affiliates.example', referralCode: 'ANN' })
+      await program.referrals.create({ email: 'dan@example.com', referralCode: 'ANN' })
+      const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+      const invoice = invoicePaid({ at: '2026-01-31T23:59:00Z', id: `in_${currency}`, customer: 'cus_Dan', email: 'dan@example.com', subtotal: stripeAmount, tax: 0, billingReason: 'manual', paymentIntent: `pi_${currency}`, currency: currency.toLowerCase() })
+      expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'applied' })
+      const [conversion] = (await program.conversions.list()).items
+      expect([currency, conversion?.baseValue, conversion?.baseValueCurrency, conversion?.value]).toEqual([currency, baseValue, currency, value])
+    }
+  })
+
   it('a customer whose checkout had no referral waits, and is listed with the reason', async () => {
     const { program, clock, handler } = await setup()
     await deliverStripe(handler, checkoutCompleted({ at: '2026-01-31T10:00:00Z', customer: 'cus_Gus', email: 'gus@example.com' }), clock)

@@ -91,6 +91,8 @@ export interface InvoiceInput {
   billingReason: Stripe.Invoice.BillingReason
   /** The payment intent that paid it. */
   paymentIntent: string
+  /** Lower case, as Stripe sends it. @default 'usd' */
+  currency?: string
 }
 
 /** invoice.paid of the current API: subscription under parent, payments listed on the invoice. */
@@ -101,7 +103,7 @@ export function invoicePaid(input: InvoiceInput) {
     object: 'invoice',
     customer: input.customer,
     customer_email: input.email,
-    currency: 'usd',
+    currency: input.currency ?? 'usd',
     status: 'paid',
     billing_reason: input.billingReason,
     subtotal: input.subtotal,
@@ -124,7 +126,7 @@ export function invoicePaid(input: InvoiceInput) {
     period_end: unix(input.at),
     payments: {
       object: 'list',
-      data: [{ id: `inpay_${input.id}`, object: 'invoice_payment', amount_paid: input.subtotal - discount + input.tax, currency: 'usd', status: 'paid', is_default: true, payment: { type: 'payment_intent', payment_intent: input.paymentIntent } }],
+      data: [{ id: `inpay_${input.id}`, object: 'invoice_payment', amount_paid: input.subtotal - discount + input.tax, currency: input.currency ?? 'usd', status: 'paid', is_default: true, payment: { type: 'payment_intent', payment_intent: input.paymentIntent } }],
       has_more: false,
       url: `/v1/invoice_payments?invoice=${input.id}`,
     },

@@ -2,6 +2,7 @@
 // so events of any API version map: invoices name their subscription at `subscription` (before
 // 2025-03-31) or `parent.subscription_details.subscription`; a charge names its invoice (before)
 // or only its payment intent, which the invoice lists under `payments` (from 2025-03-31).
+import { minorDigits, pow10, roundHalfUp } from '../../core/money.js'
 import { idOf, isRecord, MalformedEvent, minorUnits, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
 
 /** The events the handler uses; select these when creating the webhook endpoint in Stripe. */
@@ -53,9 +54,9 @@ function checkoutCustomer(session: Record<string, unknown>): ProviderAction {
 function invoicePaid(base: Omit<MappedEvent, 'actions'>, invoice: Record<string, unknown>): MappedEvent {
   const reference = text(invoice.id)
   if (reference === null) throw new MalformedEvent('invoice id is required')
-  const currency = text(invoice.currency)
+  const currency = text(invoice.currency)?.toUpperCase() ?? null
   if (currency === null) throw new MalformedEvent('invoice currency is required')
-  const amount =
+  const stripeAmount =
     invoice.total_excluding_tax !== null && invoice.total_excluding_tax !== undefined
       ? minorUnits(invoice.total_excluding_tax, 'total_excluding_tax')
       : minorUnits(invoice.total, 'total') - taxOf(invoice)
@@ -72,8 +73,8 @@ function invoicePaid(base: Omit<MappedEvent, 'actions'>, invoice: Record<string,
         reference,
         customerId: idOf(invoice.customer),
         email: lower(invoice.customer_email),
-        amount,
-        currency: currency.toUpperCase(),
+        amount: isoMinorUnits(stripeAmount, currency),
+        currency,
         couponCode: couponOf(invoice),
         subscriptionId,
         // Only the invoice that starts a subscription earns the purchase rule; cycles, upgrades
@@ -83,6 +84,23 @@ function invoicePaid(base: Omit<MappedEvent, 'actions'>, invoice: Record<string,
       },
     ],
   }
+}
+
+/**
+ * Where Stripe's minor unit is not ISO 4217's: ISK stays two-decimal in Stripe's API (100 is one
+ * króna; ISO: zero), MGA is zero-decimal there (ISO: two). See docs.stripe.com/currencies.
+ */
+const STRIPE_DIGITS = new Map([
+  ['ISK', 2],
+  ['MGA', 0],
+])
+
+/** A Stripe amount in the ISO 4217 minor units the core counts in (whole krónur rounded half up). */
+function isoMinorUnits(amount: bigint, currency: string): bigint {
+  const stripe = STRIPE_DIGITS.get(currency)
+  if (stripe === undefined) return amount
+  const shift = minorDigits(currency) - stripe
+  return shift >= 0 ? amount * pow10(shift) : roundHalfUp(amount, pow10(-shift))
 }
 
 function taxOf(invoice: Record<string, unknown>): bigint {
