@@ -9,7 +9,8 @@ import { createAffiliateProgram, testClock } from '../src/index.js'
 import { createHandler } from '../src/http/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
 import { snapshot } from './conformance/helpers.js'
-import { checkoutCompleted, invoicePaid, unusedEvent } from './providers/stripe-fixtures.js'
+import { chargeRefunded, checkoutCompleted, invoicePaid, invoicePaymentPaid, unusedEvent } from './providers/stripe-fixtures.js'
+import { shuffled } from './providers/ledger.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
 import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
 
@@ -78,6 +79,35 @@ describe('stripe handler: mapping', () => {
       const [conversion] = (await program.conversions.list()).items
       expect([currency, conversion?.baseValue, conversion?.baseValueCurrency, conversion?.value]).toEqual([currency, baseValue, currency, value])
     }
+  })
+
+  it('a current-API refund finds its invoice through invoice_payment.paid (invoice.paid carries no payments), in any order', async () => {
+    const dan = { customer: 'cus_Dan', email: 'dan@example.com' }
+    const events = [
+      invoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Dan1', ...dan, subtotal: 1000, tax: 100, billingReason: 'manual', paymentIntent: 'pi_Dan1' }),
+      invoicePaymentPaid({ at: '2026-01-31T10:00:00Z', invoice: 'in_Dan1', paymentIntent: 'pi_Dan1', amount: 1100 }),
+      chargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_Dan1', ...dan, paymentIntent: 'pi_Dan1', amount: 1100, refundedSoFar: 550 }),
+      chargeRefunded({ at: '2026-01-31T12:00:00Z', id: 'ch_Dan1', ...dan, paymentIntent: 'pi_Dan1', amount: 1100, refundedSoFar: 1100 }),
+    ]
+    expect('payments' in events[0]!.data.object).toBe(false)
+    for (const [index, order] of [events, shuffled(events, 1), shuffled(events, 2), [...events].reverse()].entries()) {
+      const { program, clock, handler } = await setup()
+      for (const event of order) expect((await deliverStripe(handler, event, clock)).status).toBe(200)
+      const conversions = (await program.conversions.list()).items.map((c) => [c.reference, c.baseValue, c.status])
+      expect(conversions, `order ${index}`).toEqual([['in_Dan1', '10.00', 'refunded']])
+      expect((await program.providerEvents.list({ status: 'waiting' })).items.map((e) => e.detail), `order ${index}`).toEqual([])
+    }
+  })
+
+  it('a partial current-API refund shrinks the conversion pro rata once the payment intent is linked', async () => {
+    const { program, clock, handler } = await setup()
+    const dan = { customer: 'cus_Dan', email: 'dan@example.com' }
+    await deliverStripe(handler, chargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_Dan1', ...dan, paymentIntent: 'pi_Dan1', amount: 1100, refundedSoFar: 275 }), clock)
+    await deliverStripe(handler, invoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Dan1', ...dan, subtotal: 1000, tax: 100, billingReason: 'manual', paymentIntent: 'pi_Dan1' }), clock)
+    const linked = await deliverStripe(handler, invoicePaymentPaid({ at: '2026-01-31T10:00:00Z', invoice: 'in_Dan1', paymentIntent: 'pi_Dan1', amount: 1100 }), clock)
+    expect(await linked.json()).toMatchObject({ status: 'applied' })
+    // 275 of 1100 refunded: a quarter of 10.00 before tax; commission 30% of 7.50.
+    expect((await program.conversions.list()).items.map((c) => [c.refundedBaseValue, c.value])).toEqual([['2.50', '2.25']])
   })
 
   it('a customer whose checkout had no referral waits, and is listed with the reason', async () => {

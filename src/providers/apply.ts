@@ -7,7 +7,7 @@ import type { ProjectScope } from '../core/program.js'
 import type { CreateConversionResult } from '../core/conversion-create.js'
 import type { DomainStore, StorageTx } from '../core/storage.js'
 import type { ProviderEventStatus, ProviderLink } from '../core/types.js'
-import type { CustomerAction, MappedEvent, PaidAction, ProviderAction, RefundedAction } from './mapping.js'
+import type { AliasAction, CustomerAction, MappedEvent, PaidAction, ProviderAction, RefundedAction } from './mapping.js'
 
 export interface ApplyTarget {
   scope: ProjectScope
@@ -79,6 +79,8 @@ function applyAction(target: ApplyTarget, action: ProviderAction, occurredAt: Da
       return applyPaid(target, action, occurredAt)
     case 'refunded':
       return applyRefund(target, action)
+    case 'alias':
+      return applyAlias(target, action)
   }
 }
 
@@ -187,6 +189,21 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     if (error instanceof AffiliateError) return outcome('ignored', `${action.reference}: ${error.message}`, { links })
     throw error
   }
+}
+
+/** Links the payment's new ids to what its reference links to, and wakes the refunds naming them. */
+async function applyAlias(target: ApplyTarget, action: AliasAction): Promise<Outcome> {
+  const { storage, scope, provider } = target
+  const ref = action.paymentReference
+  const names = action.aliases.join(', ')
+  const payment = await storage.providerEvents.getLink(scope.projectId, provider, 'payment', ref)
+  if (!payment) return outcome('waiting', `${names} of ${ref}: waiting for the payment`, { waitingFor: `payment:${ref}` })
+  const conversionId = payment.data.conversionId == null ? null : Number(payment.data.conversionId)
+  return outcome('applied', `${names}: paid ${ref}`, {
+    conversionId,
+    wake: action.aliases.map((alias) => `payment:${alias}`),
+    links: action.aliases.map((alias) => ({ kind: 'payment', externalId: alias, data: payment.data })),
+  })
 }
 
 /** Shrinks the payment's conversion by what this refund adds to the refunds already applied. */

@@ -37,6 +37,14 @@ export interface RefundedAction {
   single?: { refundId: string; amount: bigint }
 }
 
+/** Ids of a payment learned after it (a payment intent that paid an invoice): refunds may name it by them. */
+export interface AliasAction {
+  kind: 'alias'
+  /** The payment's reference (or one of its aliases). */
+  paymentReference: string
+  aliases: string[]
+}
+
 /** Who a customer is and which referral their checkout carried. */
 export interface CustomerAction {
   kind: 'customer'
@@ -48,7 +56,7 @@ export interface CustomerAction {
   couponCode: string | null
 }
 
-export type ProviderAction = PaidAction | RefundedAction | CustomerAction
+export type ProviderAction = PaidAction | RefundedAction | CustomerAction | AliasAction
 
 export interface MappedEvent {
   eventId: string
@@ -104,7 +112,7 @@ export function record(value: unknown, field: string): Record<string, unknown> {
 export function storedMapping(mapped: MappedEvent): unknown {
   const actions = mapped.actions.map((action) => {
     if (action.kind === 'paid') return { ...action, amount: action.amount.toString() }
-    if (action.kind === 'customer') return action
+    if (action.kind === 'customer' || action.kind === 'alias') return action
     return {
       ...action,
       ...(action.soFar ? { soFar: { refunded: action.soFar.refunded.toString(), of: action.soFar.of.toString() } } : {}),

@@ -89,16 +89,19 @@ export interface InvoiceInput {
   tax: number
   subscription?: string
   billingReason: Stripe.Invoice.BillingReason
-  /** The payment intent that paid it. */
+  /** The payment intent that paid it (named on the invoice before 2025-03-31 only). */
   paymentIntent: string
   /** Lower case, as Stripe sends it. @default 'usd' */
   currency?: string
 }
 
-/** invoice.paid of the current API: subscription under parent, payments listed on the invoice. */
+/**
+ * invoice.paid of the current API: subscription under parent. The invoice's `payments` are only
+ * returned when expanded, so a webhook never carries them: invoice_payment.paid names the payment.
+ */
 export function invoicePaid(input: InvoiceInput) {
   const discount = input.discount?.amount ?? 0
-  const invoice: Pick<Stripe.Invoice, InvoiceFields> & { payments: { object: 'list'; data: Array<Pick<Stripe.InvoicePayment, 'id' | 'object' | 'amount_paid' | 'currency' | 'status' | 'is_default'> & { payment: Pick<Stripe.InvoicePayment.Payment, 'type' | 'payment_intent'> }>; has_more: boolean; url: string } } = {
+  const invoice: Pick<Stripe.Invoice, InvoiceFields> = {
     id: input.id,
     object: 'invoice',
     customer: input.customer,
@@ -124,14 +127,29 @@ export function invoicePaid(input: InvoiceInput) {
     livemode: false,
     period_start: unix(input.at),
     period_end: unix(input.at),
-    payments: {
-      object: 'list',
-      data: [{ id: `inpay_${input.id}`, object: 'invoice_payment', amount_paid: input.subtotal - discount + input.tax, currency: input.currency ?? 'usd', status: 'paid', is_default: true, payment: { type: 'payment_intent', payment_intent: input.paymentIntent } }],
-      has_more: false,
-      url: `/v1/invoice_payments?invoice=${input.id}`,
-    },
   }
   return envelope('invoice.paid', input.at, invoice)
+}
+
+/** invoice_payment.paid (current API): which payment intent paid which invoice. */
+export function invoicePaymentPaid(input: { at: string; invoice: string; paymentIntent: string; amount: number }) {
+  const payment: Pick<Stripe.InvoicePayment, 'id' | 'object' | 'amount_paid' | 'amount_requested' | 'created' | 'currency' | 'invoice' | 'is_default' | 'livemode' | 'status' | 'status_transitions'> & {
+    payment: Pick<Stripe.InvoicePayment.Payment, 'type' | 'payment_intent'>
+  } = {
+    id: `inpay_${input.invoice}`,
+    object: 'invoice_payment',
+    amount_paid: input.amount,
+    amount_requested: input.amount,
+    created: unix(input.at),
+    currency: 'usd',
+    invoice: input.invoice,
+    is_default: true,
+    livemode: false,
+    payment: { type: 'payment_intent', payment_intent: input.paymentIntent },
+    status: 'paid',
+    status_transitions: { canceled_at: null, paid_at: unix(input.at) },
+  }
+  return envelope('invoice_payment.paid', input.at, payment)
 }
 
 /** Fields of API versions before 2025-03-31 that the current types no longer carry. */
@@ -145,7 +163,7 @@ interface LegacyInvoiceFields {
 
 /** invoice.paid as API versions before 2025-03-31 sent it (subscription, charge on the invoice). */
 export function legacyInvoicePaid(input: InvoiceInput & { charge: string }) {
-  const { payments: _payments, parent: _parent, ...current } = invoicePaid(input).data.object
+  const { parent: _parent, ...current } = invoicePaid(input).data.object
   const discount: LegacyInvoiceFields['discount'] = input.discount
     ? {
         id: `di_${input.id}`,

@@ -9,6 +9,7 @@ import {
   checkoutCompleted,
   customerCreated,
   invoicePaid,
+  invoicePaymentPaid,
   legacyChargeRefunded,
   legacyInvoicePaid,
   type StripeEventFixture,
@@ -19,10 +20,12 @@ const stripe = new Stripe('sk_test_not_used')
 
 const alice = { customer: 'cus_Alice', email: 'alice@example.com' }
 const carol = { customer: 'cus_Carol', email: 'carol@example.com' }
-const month = (id: string, at: string, paymentIntent: string) =>
-  invoicePaid({ at, id, ...alice, subtotal: 4900, tax: 490, subscription: 'sub_Alice', billingReason: 'subscription_cycle', paymentIntent })
+const month = (id: string, at: string, paymentIntent: string) => [
+  invoicePaymentPaid({ at, invoice: id, paymentIntent, amount: 5390 }),
+  invoicePaid({ at, id, ...alice, subtotal: 4900, tax: 490, subscription: 'sub_Alice', billingReason: 'subscription_cycle', paymentIntent }),
+]
 
-/** The scenario in Stripe's events: current-API invoices for Alice, an old-API invoice and charge for Carol. */
+/** The scenario in Stripe's events: current-API invoices and invoice payments for Alice, an old-API invoice and charge for Carol. */
 export const stripeScenario: ProviderScenario = {
   name: 'stripe',
   // Webhooks name coupons by their Stripe id.
@@ -42,12 +45,16 @@ export const stripeScenario: ProviderScenario = {
         discount: { amount: 2000, coupon: 'BOB20' }, paymentIntent: 'pi_Carol1', charge: 'ch_Carol1',
       }),
     ],
-    // The invoice that starts the subscription is its first payment.
-    month1: [invoicePaid({ at: '2026-01-19T10:00:00Z', id: 'in_Alice1', ...alice, subtotal: 4900, tax: 490, subscription: 'sub_Alice', billingReason: 'subscription_create', paymentIntent: 'pi_Alice1' })],
-    month2: [month('in_Alice2', '2026-02-19T10:00:00Z', 'pi_Alice2')],
+    // The invoice that starts the subscription is its first payment; invoice_payment.paid (sent
+    // first) names the payment intent a refund of it will name.
+    month1: [
+      invoicePaymentPaid({ at: '2026-01-19T10:00:00Z', invoice: 'in_Alice1', paymentIntent: 'pi_Alice1', amount: 5390 }),
+      invoicePaid({ at: '2026-01-19T10:00:00Z', id: 'in_Alice1', ...alice, subtotal: 4900, tax: 490, subscription: 'sub_Alice', billingReason: 'subscription_create', paymentIntent: 'pi_Alice1' }),
+    ],
+    month2: month('in_Alice2', '2026-02-19T10:00:00Z', 'pi_Alice2'),
     partialRefund: [chargeRefunded({ at: '2026-02-25T12:00:00Z', id: 'ch_Alice1', customer: alice.customer, paymentIntent: 'pi_Alice1', amount: 5390, refundedSoFar: 2695 })],
     fullRefund: [legacyChargeRefunded({ at: '2026-03-01T12:00:00Z', id: 'ch_Carol1', customer: carol.customer, paymentIntent: 'pi_Carol1', invoice: 'in_Carol1', amount: 8800, refundedSoFar: 8800 })],
-    month3: [month('in_Alice3', '2026-03-19T10:00:00Z', 'pi_Alice3')],
+    month3: month('in_Alice3', '2026-03-19T10:00:00Z', 'pi_Alice3'),
   },
 }
 

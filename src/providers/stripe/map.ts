@@ -1,12 +1,20 @@
 // Stripe events in the provider-neutral terms. Reads only the fields it needs, as plain JSON,
 // so events of any API version map: invoices name their subscription at `subscription` (before
 // 2025-03-31) or `parent.subscription_details.subscription`; a charge names its invoice (before)
-// or only its payment intent, which the invoice lists under `payments` (from 2025-03-31).
+// or only its payment intent (from 2025-03-31), which invoice_payment.paid links to the invoice:
+// the invoice's own `payments` list is returned only when expanded, so never in a webhook.
 import { minorDigits, pow10, roundHalfUp } from '../../core/money.js'
 import { idOf, isRecord, MalformedEvent, minorUnits, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
 
 /** The events the handler uses; select these when creating the webhook endpoint in Stripe. */
-export const STRIPE_EVENTS = ['checkout.session.completed', 'customer.created', 'customer.updated', 'invoice.paid', 'charge.refunded'] as const
+export const STRIPE_EVENTS = [
+  'checkout.session.completed',
+  'customer.created',
+  'customer.updated',
+  'invoice.paid',
+  'invoice_payment.paid',
+  'charge.refunded',
+] as const
 const USED: readonly string[] = STRIPE_EVENTS
 
 export function mapStripeEvent(body: unknown): MappedEvent {
@@ -26,6 +34,8 @@ export function mapStripeEvent(body: unknown): MappedEvent {
       return { ...base, actions: [{ kind: 'customer', customerId: text(object.id), email: lower(object.email), referral: referralIn(object.metadata), couponCode: null }] }
     case 'invoice.paid':
       return invoicePaid(base, object)
+    case 'invoice_payment.paid':
+      return invoicePayment(base, object)
     default:
       return { ...base, reference: paymentOfCharge(object), actions: [chargeRefund(object)] }
   }
@@ -127,7 +137,7 @@ function couponOf(invoice: Record<string, unknown>): string | null {
   return null
 }
 
-/** The payment intents and charges that paid the invoice: a refund names one of these. */
+/** The payment intents and charges the invoice names (before 2025-03-31, or `payments` expanded): a refund names one of these. */
 function paymentsOf(invoice: Record<string, unknown>): string[] {
   const ids = [idOf(invoice.payment_intent), idOf(invoice.charge)]
   const payments = isRecord(invoice.payments) && Array.isArray(invoice.payments.data) ? invoice.payments.data : []
@@ -136,6 +146,16 @@ function paymentsOf(invoice: Record<string, unknown>): string[] {
     ids.push(idOf(item.payment.payment_intent), idOf(item.payment.charge))
   }
   return [...new Set(ids.filter((id): id is string => id !== null))]
+}
+
+/** The payment intent or charge that paid an invoice (an invoice_payment, API 2025-03-31 on). */
+function invoicePayment(base: Omit<MappedEvent, 'actions'>, paid: Record<string, unknown>): MappedEvent {
+  const invoice = idOf(paid.invoice)
+  if (invoice === null) throw new MalformedEvent('invoice_payment.invoice is required')
+  const payment = isRecord(paid.payment) ? paid.payment : {}
+  const aliases = [idOf(payment.payment_intent), idOf(payment.charge)].filter((id): id is string => id !== null)
+  if (aliases.length === 0) return { ...base, reference: invoice, actions: [], ignored: `${invoice} was paid by neither a payment intent nor a charge` }
+  return { ...base, reference: invoice, actions: [{ kind: 'alias', paymentReference: invoice, aliases }] }
 }
 
 function paymentOfCharge(charge: Record<string, unknown>): string {
