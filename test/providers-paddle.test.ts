@@ -10,8 +10,8 @@ import { paddleHandler } from '../src/providers/paddle/index.js'
 import { snapshot } from './conformance/helpers.js'
 import { deliverLemonSqueezy, LEMON_SQUEEZY_SECRET } from './providers/lemon-squeezy-scenario.js'
 import { order } from './providers/lemon-squeezy-fixtures.js'
-import { customerCreated, transactionCompleted } from './providers/paddle-fixtures.js'
-import { PADDLE_SECRET, paddleSignature } from './providers/paddle-scenario.js'
+import { adjustment, customerCreated, transactionCompleted } from './providers/paddle-fixtures.js'
+import { deliverPaddle, PADDLE_SECRET, paddleSignature } from './providers/paddle-scenario.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
 
 // The SDK's verifier needs its Node runtime (its Paddle client sets it up the same way).
@@ -65,6 +65,23 @@ describe('paddle handler: signatures', () => {
     expect((await app.providerEvents.list()).total).toBe(0)
     // The rotated-out secret still verifies.
     expect((await post(handler, body, { 'Paddle-Signature': paddleSignature(body, PADDLE_SECRET, now) })).status).toBe(200)
+  })
+})
+
+describe('paddle handler: adjustments', () => {
+  it('adjustment.created and adjustment.updated of one approved refund, delivered at once, refund it once', async () => {
+    const clock = testClock('2026-02-01T00:00:00Z')
+    const app = await program(clock)
+    const handler = paddleHandler({ program: app, storage: app.storage, webhookSecret: PADDLE_SECRET })
+    await deliverPaddle(handler, customerCreated({ at: '2026-01-31T00:00:00Z', id: 'ctm_kim', email: 'kim@example.com' }), clock)
+    await deliverPaddle(handler, transactionCompleted({ at: '2026-01-31T00:00:01Z', id: 'txn_kim1', customer: 'ctm_kim', subtotal: 10000, tax: 0, origin: 'web', referral: 'ANN' }), clock)
+    // Paddle sends both when a refund is approved at once and updated moments later.
+    const refund = { at: '2026-01-31T12:00:00Z', id: 'adj_kim1', transaction: 'txn_kim1', customer: 'ctm_kim', type: 'partial' as const, status: 'approved' as const, subtotal: 2500, tax: 0 }
+    const answers = await Promise.all([deliverPaddle(handler, adjustment('adjustment.created', refund), clock), deliverPaddle(handler, adjustment('adjustment.updated', refund), clock)])
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200])
+    const [conversion] = (await app.conversions.list()).items
+    // 25.00 of 100.00 refunded: commission 30.00 -> 22.50.
+    expect([conversion!.refundedBaseValue, conversion!.value]).toEqual(['25.00', '22.50'])
   })
 })
 
