@@ -85,6 +85,24 @@ describe('paddle handler: adjustments', () => {
   })
 })
 
+describe('paddle handler: credits', () => {
+  it('a credit adjustment shrinks the commission like a refund; a chargeback warning changes nothing', async () => {
+    const clock = testClock('2026-02-01T00:00:00Z')
+    const app = await program(clock)
+    const handler = paddleHandler({ program: app, storage: app.storage, webhookSecret: PADDLE_SECRET })
+    await deliverPaddle(handler, customerCreated({ at: '2026-01-31T00:00:00Z', id: 'ctm_lou', email: 'lou@example.com' }), clock)
+    await deliverPaddle(handler, transactionCompleted({ at: '2026-01-31T00:00:01Z', id: 'txn_lou1', customer: 'ctm_lou', subtotal: 10000, tax: 1000, origin: 'web', referral: 'ANN' }), clock)
+    // A credit needs no Paddle approval: it is created approved.
+    const credit = { at: '2026-01-31T12:00:00Z', id: 'adj_lou1', transaction: 'txn_lou1', customer: 'ctm_lou', type: 'partial' as const, status: 'approved' as const, subtotal: 2000, tax: 200 }
+    expect(await (await deliverPaddle(handler, adjustment('adjustment.created', { ...credit, action: 'credit' }), clock)).json()).toMatchObject({ status: 'applied' })
+    const warning = { ...credit, id: 'adj_lou2', action: 'chargeback_warning' as const }
+    expect(await (await deliverPaddle(handler, adjustment('adjustment.created', warning), clock)).json()).toMatchObject({ status: 'ignored' })
+    const [conversion] = (await app.conversions.list()).items
+    // 20.00 of 100.00 credited: commission 30.00 -> 24.00.
+    expect([conversion!.refundedBaseValue, conversion!.value]).toEqual(['20.00', '24.00'])
+  })
+})
+
 describe('lemon squeezy handler: signatures', () => {
   it('accepts the documented X-Signature; a wrong secret or a tampered body answers 400 and changes nothing; a replay is a duplicate', async () => {
     const app = await program()
