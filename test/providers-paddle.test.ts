@@ -117,3 +117,16 @@ describe('lemon squeezy handler: signatures', () => {
     expect((await app.conversions.list()).items.map((c) => [c.reference, c.value])).toEqual([['ls-order-77', '3.00']])
   })
 })
+
+describe('lemon squeezy handler: amounts', () => {
+  it("a payment's base value is what was paid before tax: Lemon Squeezy's documented order with a setup fee", async () => {
+    const app = await program()
+    const handler = lemonSqueezyHandler({ program: app, storage: app.storage, webhookSecret: LEMON_SQUEEZY_SECRET })
+    // The Order object's example: subtotal 999, setup_fee 999, tax 200 (20% of 999), total 1199.
+    const event = order('order_created', { at: '2026-01-31T00:00:00Z', id: 78, customer: 701, email: 'max@example.com', subtotal: 999, tax: 200, customData: { referral: 'ANN' } })
+    event.data.attributes.setup_fee = 999
+    expect(event.data.attributes.total).toBe(1199)
+    expect(await (await deliverLemonSqueezy(handler, event)).json()).toMatchObject({ status: 'applied' })
+    expect((await app.conversions.list()).items.map((c) => [c.baseValue, c.value])).toEqual([['9.99', '3.00']])
+  })
+})
