@@ -10,8 +10,8 @@ import { paddleHandler } from '../src/providers/paddle/index.js'
 import { snapshot } from './conformance/helpers.js'
 import { deliverLemonSqueezy, LEMON_SQUEEZY_SECRET } from './providers/lemon-squeezy-scenario.js'
 import { order } from './providers/lemon-squeezy-fixtures.js'
-import { customerCreated, transactionCompleted } from './providers/paddle-fixtures.js'
-import { PADDLE_SECRET, paddleSignature } from './providers/paddle-scenario.js'
+import { adjustment, customerCreated, transactionCompleted } from './providers/paddle-fixtures.js'
+import { deliverPaddle, PADDLE_SECRET, paddleSignature } from './providers/paddle-scenario.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
 
 // The SDK's verifier needs its Node runtime (its Paddle client sets it up the same way).
@@ -68,6 +68,41 @@ describe('paddle handler: signatures', () => {
   })
 })
 
+describe('paddle handler: adjustments', () => {
+  it('adjustment.created and adjustment.updated of one approved refund, delivered at once, refund it once', async () => {
+    const clock = testClock('2026-02-01T00:00:00Z')
+    const app = await program(clock)
+    const handler = paddleHandler({ program: app, storage: app.storage, webhookSecret: PADDLE_SECRET })
+    await deliverPaddle(handler, customerCreated({ at: '2026-01-31T00:00:00Z', id: 'ctm_kim', email: 'kim@example.com' }), clock)
+    await deliverPaddle(handler, transactionCompleted({ at: '2026-01-31T00:00:01Z', id: 'txn_kim1', customer: 'ctm_kim', subtotal: 10000, tax: 0, origin: 'web', referral: 'ANN' }), clock)
+    // Paddle sends both when a refund is approved at once and updated moments later.
+    const refund = { at: '2026-01-31T12:00:00Z', id: 'adj_kim1', transaction: 'txn_kim1', customer: 'ctm_kim', type: 'partial' as const, status: 'approved' as const, subtotal: 2500, tax: 0 }
+    const answers = await Promise.all([deliverPaddle(handler, adjustment('adjustment.created', refund), clock), deliverPaddle(handler, adjustment('adjustment.updated', refund), clock)])
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200])
+    const [conversion] = (await app.conversions.list()).items
+    // 25.00 of 100.00 refunded: commission 30.00 -> 22.50.
+    expect([conversion!.refundedBaseValue, conversion!.value]).toEqual(['25.00', '22.50'])
+  })
+})
+
+describe('paddle handler: credits', () => {
+  it('a credit adjustment shrinks the commission like a refund; a chargeback warning changes nothing', async () => {
+    const clock = testClock('2026-02-01T00:00:00Z')
+    const app = await program(clock)
+    const handler = paddleHandler({ program: app, storage: app.storage, webhookSecret: PADDLE_SECRET })
+    await deliverPaddle(handler, customerCreated({ at: '2026-01-31T00:00:00Z', id: 'ctm_lou', email: 'lou@example.com' }), clock)
+    await deliverPaddle(handler, transactionCompleted({ at: '2026-01-31T00:00:01Z', id: 'txn_lou1', customer: 'ctm_lou', subtotal: 10000, tax: 1000, origin: 'web', referral: 'ANN' }), clock)
+    // A credit needs no Paddle approval: it is created approved.
+    const credit = { at: '2026-01-31T12:00:00Z', id: 'adj_lou1', transaction: 'txn_lou1', customer: 'ctm_lou', type: 'partial' as const, status: 'approved' as const, subtotal: 2000, tax: 200 }
+    expect(await (await deliverPaddle(handler, adjustment('adjustment.created', { ...credit, action: 'credit' }), clock)).json()).toMatchObject({ status: 'applied' })
+    const warning = { ...credit, id: 'adj_lou2', action: 'chargeback_warning' as const }
+    expect(await (await deliverPaddle(handler, adjustment('adjustment.created', warning), clock)).json()).toMatchObject({ status: 'ignored' })
+    const [conversion] = (await app.conversions.list()).items
+    // 20.00 of 100.00 credited: commission 30.00 -> 24.00.
+    expect([conversion!.refundedBaseValue, conversion!.value]).toEqual(['20.00', '24.00'])
+  })
+})
+
 describe('lemon squeezy handler: signatures', () => {
   it('accepts the documented X-Signature; a wrong secret or a tampered body answers 400 and changes nothing; a replay is a duplicate', async () => {
     const app = await program()
@@ -80,5 +115,18 @@ describe('lemon squeezy handler: signatures', () => {
     expect(await (await deliverLemonSqueezy(handler, event)).json()).toMatchObject({ status: 'applied', duplicate: false })
     expect(await (await deliverLemonSqueezy(handler, event)).json()).toMatchObject({ status: 'applied', duplicate: true })
     expect((await app.conversions.list()).items.map((c) => [c.reference, c.value])).toEqual([['ls-order-77', '3.00']])
+  })
+})
+
+describe('lemon squeezy handler: amounts', () => {
+  it("a payment's base value is what was paid before tax: Lemon Squeezy's documented order with a setup fee", async () => {
+    const app = await program()
+    const handler = lemonSqueezyHandler({ program: app, storage: app.storage, webhookSecret: LEMON_SQUEEZY_SECRET })
+    // The Order object's example: subtotal 999, setup_fee 999, tax 200 (20% of 999), total 1199.
+    const event = order('order_created', { at: '2026-01-31T00:00:00Z', id: 78, customer: 701, email: 'max@example.com', subtotal: 999, tax: 200, customData: { referral: 'ANN' } })
+    event.data.attributes.setup_fee = 999
+    expect(event.data.attributes.total).toBe(1199)
+    expect(await (await deliverLemonSqueezy(handler, event)).json()).toMatchObject({ status: 'applied' })
+    expect((await app.conversions.list()).items.map((c) => [c.baseValue, c.value])).toEqual([['9.99', '3.00']])
   })
 })

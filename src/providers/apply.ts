@@ -214,11 +214,13 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
   if (!payment) return outcome('waiting', `refund of ${ref}: waiting for the payment`, { waitingFor: `payment:${ref}` })
   const conversionId = payment.data.conversionId == null ? null : Number(payment.data.conversionId)
   if (conversionId === null) return outcome('ignored', `refund of ${ref}: the payment earned no commission`)
-  if (action.single) {
-    const seen = await storage.providerEvents.getLink(scope.projectId, provider, 'refund', action.single.refundId)
-    if (seen) return outcome('ignored', `refund ${action.single.refundId} was already applied`, { conversionId })
-  }
   return withLock(`${scope.projectId}|${conversionId}`, async () => {
+    // Checked inside the lock: two events naming one refund at once (Paddle's adjustment.created
+    // and adjustment.updated) apply it once.
+    if (action.single) {
+      const seen = await storage.providerEvents.getLink(scope.projectId, provider, 'refund', action.single.refundId)
+      if (seen) return outcome('ignored', `refund ${action.single.refundId} was already applied`, { conversionId })
+    }
     let conversion
     try {
       conversion = await scope.conversions.get(conversionId)

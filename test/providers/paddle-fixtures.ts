@@ -101,16 +101,18 @@ export interface AdjustmentInput {
   customer: string
   type: 'full' | 'partial'
   status: IAdjustmentNotificationResponse['status']
+  /** @default 'refund' */
+  action?: IAdjustmentNotificationResponse['action']
   /** Before tax, in cents. */
   subtotal: number
   tax: number
 }
 
-/** A refund adjustment: created pending approval, then updated once approved. */
+/** A refund (or credit) adjustment: a refund is created pending approval, then updated once approved. */
 export function adjustment(eventType: 'adjustment.created' | 'adjustment.updated', input: AdjustmentInput) {
   const data: IAdjustmentNotificationResponse = {
     id: input.id,
-    action: 'refund',
+    action: input.action ?? 'refund',
     type: input.type,
     transaction_id: input.transaction,
     subscription_id: null,

@@ -38,7 +38,8 @@ export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
     reference,
     customerId,
     email,
-    amount: minorUnits(attributes.subtotal, 'subtotal') + minorUnits(attributes.setup_fee ?? 0, 'setup_fee') - minorUnits(attributes.discount_total ?? 0, 'discount_total'),
+    // What was paid, less its tax: whether the subtotal holds the setup fee or the tax (tax-inclusive prices) or not.
+    amount: minorUnits(attributes.total, 'total') - minorUnits(attributes.tax, 'tax'),
     currency: currency.toUpperCase(),
     couponCode: coupon,
     subscriptionId: attributes.subscription_id === undefined || attributes.subscription_id === null ? null : String(attributes.subscription_id),

@@ -1,11 +1,13 @@
 // Paddle Billing events in the provider-neutral terms. Amounts are integer text in the lowest
 // denomination; a transaction names its customer by id only (customer.created brings the email);
-// refunds are adjustments, each applied once when approved.
+// refunds and credits are adjustments, each applied once when approved.
 import { isRecord, MalformedEvent, minorUnits, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
 
 /** The events the handler uses; subscribe the notification destination to these. */
 export const PADDLE_EVENTS = ['transaction.completed', 'customer.created', 'customer.updated', 'adjustment.created', 'adjustment.updated'] as const
 const USED: readonly string[] = PADDLE_EVENTS
+/** Adjustments that give money back: a refund, a credit (to the customer's balance or off an invoice), a chargeback. */
+const GIVES_BACK = new Set(['refund', 'credit', 'chargeback'])
 /** Transactions that start something: a checkout, or one made through the API. */
 const FIRST_ORIGINS = new Set(['web', 'api'])
 
@@ -64,7 +66,7 @@ function adjustment(base: Omit<MappedEvent, 'actions'>, adjustment: Record<strin
   const transactionId = text(adjustment.transaction_id)
   if (id === null || transactionId === null) throw new MalformedEvent('adjustment id and transaction_id are required')
   const reference = transactionId
-  if (adjustment.action !== 'refund' && adjustment.action !== 'chargeback') {
+  if (typeof adjustment.action !== 'string' || !GIVES_BACK.has(adjustment.action)) {
     return { ...base, reference, actions: [], ignored: `adjustment ${id} is a ${String(adjustment.action)}, not a refund` }
   }
   if (adjustment.status !== 'approved') {
