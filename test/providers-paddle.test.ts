@@ -130,3 +130,19 @@ describe('lemon squeezy handler: amounts', () => {
     expect((await app.conversions.list()).items.map((c) => [c.baseValue, c.value])).toEqual([['9.99', '3.00']])
   })
 })
+
+describe('lemon squeezy handler: refunds', () => {
+  it('two partial refunds of one order within the same second are two events, each applied', async () => {
+    const app = await program()
+    const handler = lemonSqueezyHandler({ program: app, storage: app.storage, webhookSecret: LEMON_SQUEEZY_SECRET })
+    const paid = { at: '2026-01-31T00:00:00Z', id: 79, customer: 702, email: 'lou@example.com', subtotal: 10000, tax: 0 }
+    expect(await (await deliverLemonSqueezy(handler, order('order_created', { ...paid, customData: { referral: 'ANN' } }))).json()).toMatchObject({ status: 'applied' })
+    // Lemon Squeezy's updated_at is to the second: both refunds carry the same one.
+    const refunded = { ...paid, updatedAt: '2026-02-01T00:00:00Z' }
+    expect(await (await deliverLemonSqueezy(handler, order('order_refunded', { ...refunded, refundedAmount: 1000 }))).json()).toMatchObject({ status: 'applied' })
+    expect(await (await deliverLemonSqueezy(handler, order('order_refunded', { ...refunded, refundedAmount: 3000 }))).json()).toMatchObject({ status: 'applied', duplicate: false })
+    const [conversion] = (await app.conversions.list()).items
+    // 30.00 of 100.00 refunded so far: commission 30.00 -> 21.00.
+    expect([conversion!.refundedBaseValue, conversion!.value]).toEqual(['30.00', '21.00'])
+  })
+})

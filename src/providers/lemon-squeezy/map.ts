@@ -1,5 +1,6 @@
 // Lemon Squeezy events in the provider-neutral terms. Payloads have no event id: the event name,
-// object and its updated_at identify a delivery. Orders and subscription invoices carry the
+// object and its updated_at (to the second) identify a delivery, and a refund's amount refunded so
+// far too (two partial refunds may share a second). Orders and subscription invoices carry the
 // customer's email; checkout custom data carries the referral (and a coupon, since the discount
 // code itself is not in the payload).
 import { isRecord, MalformedEvent, minorUnits, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
@@ -20,7 +21,10 @@ export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
   const reference = `${data.type === 'orders' ? 'ls-order' : 'ls-invoice'}-${objectId}`
   const base = { eventId: `${type}:${String(data.type)}:${objectId}:${updated.toISOString()}`, type, occurredAt: updated, reference }
   if (!USED.includes(type)) return { ...base, actions: [], ignored: `${type} is not an event affiliate-kit uses` }
-  if (type === 'order_refunded' || type === 'subscription_payment_refunded') return { ...base, actions: [refund(reference, attributes)] }
+  if (type === 'order_refunded' || type === 'subscription_payment_refunded') {
+    const refundedSoFar = minorUnits(attributes.refunded_amount ?? 0, 'refunded_amount')
+    return { ...base, eventId: `${base.eventId}:${refundedSoFar}`, actions: [refund(reference, attributes)] }
+  }
   if (type === 'subscription_payment_success' && attributes.billing_reason === 'initial') {
     return { ...base, actions: [], ignored: `${reference}: the first invoice of a subscription; its order_created pays the commission` }
   }
