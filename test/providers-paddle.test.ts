@@ -9,7 +9,7 @@ import { lemonSqueezyHandler } from '../src/providers/lemon-squeezy/index.js'
 import { paddleHandler } from '../src/providers/paddle/index.js'
 import { snapshot } from './conformance/helpers.js'
 import { deliverLemonSqueezy, LEMON_SQUEEZY_SECRET } from './providers/lemon-squeezy-scenario.js'
-import { order } from './providers/lemon-squeezy-fixtures.js'
+import { order, subscriptionInvoice } from './providers/lemon-squeezy-fixtures.js'
 import { adjustment, customerCreated, transactionCompleted } from './providers/paddle-fixtures.js'
 import { deliverPaddle, PADDLE_SECRET, paddleSignature } from './providers/paddle-scenario.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
@@ -144,5 +144,19 @@ describe('lemon squeezy handler: refunds', () => {
     const [conversion] = (await app.conversions.list()).items
     // 30.00 of 100.00 refunded so far: commission 30.00 -> 21.00.
     expect([conversion!.refundedBaseValue, conversion!.value]).toEqual(['30.00', '21.00'])
+  })
+
+  it("a refund of a subscription's first invoice is ignored (its order's refund shrinks the commission), not left waiting", async () => {
+    const app = await program()
+    const handler = lemonSqueezyHandler({ program: app, storage: app.storage, webhookSecret: LEMON_SQUEEZY_SECRET })
+    const paid = { at: '2026-01-31T00:00:00Z', id: 80, customer: 703, email: 'max@example.com', subtotal: 10000, tax: 0 }
+    const invoice = { ...paid, id: 800, subscription: 8, billingReason: 'initial' as const }
+    await deliverLemonSqueezy(handler, order('order_created', { ...paid, customData: { referral: 'ANN' } }))
+    await deliverLemonSqueezy(handler, subscriptionInvoice('subscription_payment_success', invoice))
+    const refunded = { updatedAt: '2026-02-01T00:00:00Z', refundedAmount: 10000 }
+    expect(await (await deliverLemonSqueezy(handler, subscriptionInvoice('subscription_payment_refunded', { ...invoice, ...refunded }))).json()).toMatchObject({ status: 'ignored' })
+    expect(await (await deliverLemonSqueezy(handler, order('order_refunded', { ...paid, ...refunded }))).json()).toMatchObject({ status: 'applied' })
+    expect((await app.conversions.list()).items.map((c) => c.status)).toEqual(['refunded'])
+    expect((await app.providerEvents.list({ status: 'waiting' })).total).toBe(0)
   })
 })

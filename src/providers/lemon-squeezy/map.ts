@@ -21,11 +21,15 @@ export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
   const reference = `${data.type === 'orders' ? 'ls-order' : 'ls-invoice'}-${objectId}`
   const base = { eventId: `${type}:${String(data.type)}:${objectId}:${updated.toISOString()}`, type, occurredAt: updated, reference }
   if (!USED.includes(type)) return { ...base, actions: [], ignored: `${type} is not an event affiliate-kit uses` }
+  const initialInvoice = data.type === 'subscription-invoices' && attributes.billing_reason === 'initial'
+  if (initialInvoice && type === 'subscription_payment_refunded') {
+    return { ...base, actions: [], ignored: `${reference}: the first invoice of a subscription; its order_refunded refunds the commission` }
+  }
   if (type === 'order_refunded' || type === 'subscription_payment_refunded') {
     const refundedSoFar = minorUnits(attributes.refunded_amount ?? 0, 'refunded_amount')
     return { ...base, eventId: `${base.eventId}:${refundedSoFar}`, actions: [refund(reference, attributes)] }
   }
-  if (type === 'subscription_payment_success' && attributes.billing_reason === 'initial') {
+  if (initialInvoice && type === 'subscription_payment_success') {
     return { ...base, actions: [], ignored: `${reference}: the first invoice of a subscription; its order_created pays the commission` }
   }
   const customData = isRecord(meta.custom_data) ? meta.custom_data : {}
