@@ -68,13 +68,19 @@ describe('paddle handler: signatures', () => {
   })
 })
 
+/** Customer `name` (ctm_<name>), referred by Ann, paid transaction txn_<name>1 of 100.00 plus `tax`. */
+async function paidTransaction(name: string, tax: number) {
+  const clock = testClock('2026-02-01T00:00:00Z')
+  const app = await program(clock)
+  const handler = paddleHandler({ program: app, storage: app.storage, webhookSecret: PADDLE_SECRET })
+  await deliverPaddle(handler, customerCreated({ at: '2026-01-31T00:00:00Z', id: `ctm_${name}`, email: `${name}@example.com` }), clock)
+  await deliverPaddle(handler, transactionCompleted({ at: '2026-01-31T00:00:01Z', id: `txn_${name}1`, customer: `ctm_${name}`, subtotal: 10000, tax, origin: 'web', referral: 'ANN' }), clock)
+  return { app, handler, clock }
+}
+
 describe('paddle handler: adjustments', () => {
   it('adjustment.created and adjustment.updated of one approved refund, delivered at once, refund it once', async () => {
-    const clock = testClock('2026-02-01T00:00:00Z')
-    const app = await program(clock)
-    const handler = paddleHandler({ program: app, storage: app.storage, webhookSecret: PADDLE_SECRET })
-    await deliverPaddle(handler, customerCreated({ at: '2026-01-31T00:00:00Z', id: 'ctm_kim', email: 'kim@example.com' }), clock)
-    await deliverPaddle(handler, transactionCompleted({ at: '2026-01-31T00:00:01Z', id: 'txn_kim1', customer: 'ctm_kim', subtotal: 10000, tax: 0, origin: 'web', referral: 'ANN' }), clock)
+    const { app, handler, clock } = await paidTransaction('kim', 0)
     // Paddle sends both when a refund is approved at once and updated moments later.
     const refund = { at: '2026-01-31T12:00:00Z', id: 'adj_kim1', transaction: 'txn_kim1', customer: 'ctm_kim', type: 'partial' as const, status: 'approved' as const, subtotal: 2500, tax: 0 }
     const answers = await Promise.all([deliverPaddle(handler, adjustment('adjustment.created', refund), clock), deliverPaddle(handler, adjustment('adjustment.updated', refund), clock)])
@@ -87,11 +93,7 @@ describe('paddle handler: adjustments', () => {
 
 describe('paddle handler: credits', () => {
   it('a credit adjustment shrinks the commission like a refund; a chargeback warning changes nothing', async () => {
-    const clock = testClock('2026-02-01T00:00:00Z')
-    const app = await program(clock)
-    const handler = paddleHandler({ program: app, storage: app.storage, webhookSecret: PADDLE_SECRET })
-    await deliverPaddle(handler, customerCreated({ at: '2026-01-31T00:00:00Z', id: 'ctm_lou', email: 'lou@example.com' }), clock)
-    await deliverPaddle(handler, transactionCompleted({ at: '2026-01-31T00:00:01Z', id: 'txn_lou1', customer: 'ctm_lou', subtotal: 10000, tax: 1000, origin: 'web', referral: 'ANN' }), clock)
+    const { app, handler, clock } = await paidTransaction('lou', 1000)
     // A credit needs no Paddle approval: it is created approved.
     const credit = { at: '2026-01-31T12:00:00Z', id: 'adj_lou1', transaction: 'txn_lou1', customer: 'ctm_lou', type: 'partial' as const, status: 'approved' as const, subtotal: 2000, tax: 200 }
     expect(await (await deliverPaddle(handler, adjustment('adjustment.created', { ...credit, action: 'credit' }), clock)).json()).toMatchObject({ status: 'applied' })
