@@ -39,8 +39,8 @@ function signedInvoice(n: number): { body: string; signature: string } {
     data: { object: {
       id: `in_bench_${n}`, object: 'invoice', customer: `cus_bench_${n}`, customer_email: email, currency: 'usd', status: 'paid', billing_reason: 'manual',
       subtotal: 1999, total: 1999, total_excluding_tax: 1999, total_taxes: [], discounts: [], parent: null,
+      // No `payments`: Stripe returns an invoice's payments only when expanded, never in a webhook.
       status_transitions: { paid_at: created, finalized_at: created, marked_uncollectible_at: null, voided_at: null },
-      payments: { object: 'list', data: [{ id: `inpay_${n}`, object: 'invoice_payment', payment: { type: 'payment_intent', payment_intent: `pi_bench_${n}` } }], has_more: false },
     } },
   })
   return { body, signature: `t=${created},v1=${createHmac('sha256', SECRET).update(`${created}.${body}`).digest('hex')}` }
