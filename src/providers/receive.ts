@@ -1,6 +1,7 @@
 // Receiving one verified provider event: record it once per (project, provider, event id), apply
 // it, store what it did, then apply the waiting events it unblocked. A re-delivered event is
 // answered from its record and applies nothing.
+import { randomUUID } from 'node:crypto'
 import type { StorageTx } from '../core/storage.js'
 import type { ProviderEvent, ProviderLink } from '../core/types.js'
 import { applyEvent, type ApplyTarget, type Outcome } from './apply.js'
@@ -19,17 +20,17 @@ export interface ReceiveTarget extends ApplyTarget {
   now(): Date
 }
 
-/** What saving an outcome found: the saved record and the events waiting for what it unblocked. */
-interface Finished {
-  saved: ProviderEvent
-  waiting: ProviderEvent[]
-}
-
 /**
  * Inside a transaction: writes the record's outcome (an insert of the final record, or an update
- * of the claimed one) and the outcome's links, and reads the events waiting for `keys`.
+ * of the claimed one) and the outcome's links.
  */
-type WriteRecord = (tx: StorageTx, result: Outcome, keys: string[]) => Promise<Finished>
+type WriteRecord = (tx: StorageTx, result: Outcome) => Promise<ProviderEvent>
+
+/**
+ * The link kind of a woken key: a new mark each time an outcome wakes the key. A waiting event
+ * compares the mark before and after it is applied and saved waiting again (see `wake`).
+ */
+const WOKEN = 'woken'
 
 /** Thrown inside a transaction to roll it back when the event's record already exists. */
 class AlreadyRecorded extends Error {}
@@ -58,10 +59,10 @@ function withoutSideEffects(mapped: MappedEvent): boolean {
  */
 async function receiveOnce(target: ReceiveTarget, mapped: MappedEvent): Promise<Received | null> {
   const createdAt = target.now()
-  const insert: WriteRecord = async (tx, result, keys) => {
-    const recorded = await tx.providerEvents.record(finalRecord(target, mapped, result, createdAt), linksOf(target, result), keys)
+  const insert: WriteRecord = async (tx, result) => {
+    const recorded = await tx.providerEvents.record(finalRecord(target, mapped, result, createdAt), linksOf(target, result), [])
     if (!recorded.inserted) throw new AlreadyRecorded()
-    return { saved: recorded.event, waiting: recorded.waiting }
+    return recorded.event
   }
   try {
     return { event: await run(target, mapped, insert), duplicate: false }
@@ -118,11 +119,10 @@ const outcomeFields = (target: ReceiveTarget, result: Outcome) => ({
 /** Writes the outcome onto a record that exists (claimed by this request). */
 const updateOf =
   (target: ReceiveTarget, record: ProviderEvent): WriteRecord =>
-  async (tx, result, keys) => {
-    const { scope, provider } = target
-    const saved = (await tx.providerEvents.update(scope.projectId, record.id, outcomeFields(target, result))) ?? record
+  async (tx, result) => {
+    const saved = (await tx.providerEvents.update(target.scope.projectId, record.id, outcomeFields(target, result))) ?? record
     await tx.providerEvents.saveLinks(linksOf(target, result))
-    return { saved, waiting: keys.length === 0 ? [] : await tx.providerEvents.listWaiting(scope.projectId, provider, keys) }
+    return saved
   }
 
 const linksOf = ({ scope, provider }: ReceiveTarget, result: Outcome): ProviderLink[] =>
@@ -149,17 +149,20 @@ function finalRecord(target: ReceiveTarget, mapped: MappedEvent, result: Outcome
  */
 async function run(target: ReceiveTarget, mapped: MappedEvent, write: WriteRecord, release?: () => Promise<unknown>): Promise<ProviderEvent> {
   // Filled when the outcome is saved inside the transaction that creates its conversion.
-  const settled: { finished?: Finished } = {}
+  const settled: { saved?: ProviderEvent } = {}
   const settle = async (tx: StorageTx, outcome: Outcome) => {
-    settled.finished = await save(tx, outcome, [], write)
+    settled.saved = await save(tx, outcome, write)
   }
   const result = await applyOrRelease({ ...target, settle }, mapped, release)
+  const saved = result.settled && settled.saved ? settled.saved : await target.storage.transaction((tx) => save(tx, result, write))
   // A waiting event re-checks once after it is saved: the event it waits for may have been
   // applied by another request between this one's check and its save.
   const recheck = result.status === 'waiting' && result.waitingFor !== null ? [result.waitingFor] : []
-  const { saved, waiting } =
-    result.settled && settled.finished ? settled.finished : await target.storage.transaction((tx) => save(tx, result, recheck, write))
-  if (waiting.length > 0) await wakeAll(target, waiting, new Set([...result.wake, ...recheck]))
+  const keys = [...new Set([...result.wake, ...recheck])]
+  // Read once the outcome is committed, so that an event saved waiting before this read is seen
+  // here, and one saved waiting after it sees what this outcome unblocked.
+  const waiting = await listWaiting(target, keys)
+  if (waiting.length > 0) await wakeAll(target, waiting, new Set(keys))
   // The re-check may have applied it.
   return recheck.length === 0 ? saved : ((await target.storage.providerEvents.get(target.scope.projectId, saved.id)) ?? saved)
 }
@@ -173,27 +176,56 @@ async function applyOrRelease(target: ReceiveTarget, mapped: MappedEvent, releas
   }
 }
 
-/** Saves the outcome through `write` and reads the events waiting for what it unblocked. */
-function save(tx: StorageTx, result: Outcome, recheck: string[], write: WriteRecord): Promise<Finished> {
-  return write(tx, result, [...new Set([...result.wake, ...recheck])])
+/**
+ * Saves the outcome through `write`, with a new mark for each key it wakes (but the key it waits
+ * for itself: that is no news to the events waiting for it).
+ */
+function save(tx: StorageTx, result: Outcome, write: WriteRecord): Promise<ProviderEvent> {
+  const mark = randomUUID()
+  const woken = result.wake.filter((key) => result.status !== 'waiting' || key !== result.waitingFor)
+  const marks = [...new Set(woken)].map((key) => ({ kind: WOKEN, externalId: key, data: { mark } }))
+  return write(tx, { ...result, links: [...result.links, ...marks] })
 }
+
+const listWaiting = ({ storage, scope, provider }: ReceiveTarget, keys: string[]) =>
+  keys.length === 0 ? Promise.resolve([]) : storage.providerEvents.listWaiting(scope.projectId, provider, keys)
+
+const markOf = async ({ storage, scope, provider }: ReceiveTarget, key: string) =>
+  (await storage.providerEvents.getLink(scope.projectId, provider, WOKEN, key))?.data.mark ?? null
 
 /** Applies waiting events (oldest payment first), and those they unblock in turn. */
 async function wakeAll(target: ReceiveTarget, first: ProviderEvent[], seen: Set<string>): Promise<void> {
-  const { storage, scope } = target
   const queue = [...first]
   while (queue.length > 0) {
-    const waiting = queue.shift()!
-    // Only one request applies a waiting event: the one whose claim moves it to processing.
-    if (!(await storage.providerEvents.claim(scope.projectId, waiting.id, { status: 'waiting' }, target.now()))) continue
-    // On an error it goes back to waiting, so the next event it waits for tries it again.
-    const result = await applyOrRelease(target, revivedMapping(waiting.mapped), () =>
-      storage.providerEvents.update(scope.projectId, waiting.id, { status: 'waiting', updatedAt: target.now() }),
-    )
+    const result = await wake(target, queue.shift()!)
+    if (!result) continue
     const fresh = result.wake.filter((key) => !seen.has(key))
     for (const key of fresh) seen.add(key)
-    const { waiting: unblocked } = await storage.transaction((tx) => save(tx, result, [], updateOf(target, waiting)))
     // A key already woken was read before; only events waiting on new keys are new here.
-    queue.push(...unblocked.filter((event) => event.waitingFor !== null && fresh.includes(event.waitingFor) && !queue.some((queued) => queued.id === event.id)))
+    const unblocked = await listWaiting(target, fresh)
+    queue.push(...unblocked.filter((event) => !queue.some((queued) => queued.id === event.id)))
+  }
+}
+
+/**
+ * Claims a waiting event, applies it and saves its outcome; null when another request claimed it.
+ * While it is claimed, a request waking the key it waits for does not see it waiting: when it
+ * is to wait again for that key and the key's mark changed meanwhile, it is applied again.
+ */
+async function wake(target: ReceiveTarget, event: ProviderEvent): Promise<Outcome | null> {
+  const { storage, scope } = target
+  let key = event.waitingFor
+  for (;;) {
+    const mark = key === null ? null : await markOf(target, key)
+    // Only one request applies a waiting event: the one whose claim moves it to processing.
+    if (!(await storage.providerEvents.claim(scope.projectId, event.id, { status: 'waiting' }, target.now()))) return null
+    // On an error it goes back to waiting, so the next event it waits for tries it again.
+    const result = await applyOrRelease(target, revivedMapping(event.mapped), () =>
+      storage.providerEvents.update(scope.projectId, event.id, { status: 'waiting', updatedAt: target.now() }),
+    )
+    await storage.transaction((tx) => save(tx, result, updateOf(target, event)))
+    if (result.status !== 'waiting' || result.waitingFor === null) return result
+    if (result.waitingFor === key && (await markOf(target, key)) === mark) return result
+    key = result.waitingFor
   }
 }

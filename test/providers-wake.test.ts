@@ -1,0 +1,156 @@
+// A waiting event and the event it waits for, arriving at the same moment: the waiting one is
+// applied whichever way the two requests interleave. Here the payment's request is slow (it
+// pauses before saving its outcome) while the customer's request runs from start to end.
+import { afterAll, describe, expect, it } from 'vitest'
+import { memoryStorage } from '../src/adapters/memory/index.js'
+import { postgresStorage } from '../src/adapters/postgres/index.js'
+import { createAffiliateProgram, testClock, type StoragePort } from '../src/index.js'
+import { stripeHandler } from '../src/providers/stripe/index.js'
+import type { StorageTx } from '../src/storage.js'
+import { checkoutCompleted, invoicePaid, legacyChargeRefunded, legacyInvoicePaid } from './providers/stripe-fixtures.js'
+import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
+import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
+import { DATABASE_URL, freshPostgresStorage } from './sql/pg-schema.js'
+
+/**
+ * The storage as seen by a slow request: from the call of `pause(n, at)` on, its n-th
+ * transaction waits, before it starts or just before it commits, until `resume` is called.
+ * `paused` resolves when it waits.
+ */
+function slowed(storage: StoragePort) {
+  let calls = 0
+  let pauseAt = 0
+  let where: 'start' | 'commit' = 'start'
+  let resume!: () => void
+  const gate = new Promise<void>((resolve) => (resume = resolve))
+  let reached!: () => void
+  const paused = new Promise<void>((resolve) => (reached = resolve))
+  const wait = async (call: number, at: 'start' | 'commit') => {
+    if (call !== pauseAt || at !== where) return
+    reached()
+    await gate
+  }
+  const slow = new Proxy(storage, {
+    get(target, property, receiver) {
+      if (property !== 'transaction') return Reflect.get(target, property, receiver) as unknown
+      return async <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
+        const call = (calls += 1)
+        await wait(call, 'start')
+        return target.transaction(async (tx) => {
+          const result = await fn(tx)
+          await wait(call, 'commit')
+          return result
+        })
+      }
+    },
+  })
+  const pause = (n: number, at: 'start' | 'commit') => {
+    calls = 0
+    pauseAt = n
+    where = at
+  }
+  return { slow, pause, paused, resume }
+}
+
+/** Two storages on one database (two processes), or one storage twice (one process). */
+type Storages = () => Promise<{ first: StoragePort; second: StoragePort; close(): Promise<void> }>
+
+const closers: Array<() => Promise<void>> = []
+afterAll(async () => {
+  for (const close of closers) await close()
+})
+
+const cases: Array<[string, Storages]> = [
+  [
+    'memory, one process',
+    async () => {
+      const storage = memoryStorage()
+      return { first: storage, second: storage, close: async () => undefined }
+    },
+  ],
+]
+if (DATABASE_URL) {
+  cases.push([
+    'postgres, two processes',
+    async () => {
+      const { storage, schema, cleanup } = freshPostgresStorage()
+      const second = postgresStorage({ connectionString: DATABASE_URL!, schema })
+      return {
+        first: storage,
+        second,
+        close: async () => {
+          await second.close()
+          await cleanup()
+        },
+      }
+    },
+  ])
+}
+
+describe('provider events: a waiting event and what it waits for, at the same moment', () => {
+  for (const [name, storages] of cases) {
+    it(`${name}: the payment re-checking while the customer's referral is saved is applied`, async () => {
+      const { first, second, close } = await storages()
+      closers.push(close)
+      const clock = testClock('2026-02-01T00:00:00Z')
+      const program = await createAffiliateProgram({ storage: first, clock, project: 'wake', settings: SCENARIO_SETTINGS })
+      await scenarioAffiliates(program, 'BOB20')
+      const other = await createAffiliateProgram({ storage: second, clock, project: 'wake' })
+      const invoice = invoicePaid({ at: '2026-01-31T10:00:01Z', id: 'in_Gus1', customer: 'cus_Gus', email: 'gus@example.com', subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Gus1' })
+      const checkout = checkoutCompleted({ at: '2026-01-31T10:00:00Z', customer: 'cus_Gus', email: 'gus@example.com', referral: 'ANN' })
+
+      // The payment waits (Gus is no referred user yet), is saved waiting, then re-checks: it is
+      // applied again, still finds no referral, and pauses before saving that outcome.
+      const { slow, pause, paused, resume } = slowed(second)
+      pause(2, 'start')
+      const payment = deliverStripe(stripeHandler({ program: other, storage: slow, webhookSecret: STRIPE_SECRET }), invoice, clock)
+      await paused
+      // Meanwhile the checkout makes Gus Ann's referred user, from start to end.
+      const customer = await deliverStripe(stripeHandler({ program, storage: first, webhookSecret: STRIPE_SECRET }), checkout, clock)
+      expect(await customer.json()).toMatchObject({ status: 'applied' })
+      resume()
+      expect((await payment).status).toBe(200)
+
+      const conversions = await program.conversions.list()
+      expect(conversions.items.map((c) => [c.reference, c.customerEmail, c.value])).toEqual([['in_Gus1', 'gus@example.com', '15.00']])
+      const events = await program.providerEvents.list()
+      expect(events.items.map((e) => [e.type, e.status]).sort()).toEqual([
+        ['checkout.session.completed', 'applied'],
+        ['invoice.paid', 'applied'],
+      ])
+    }, 60_000)
+  }
+
+  if (DATABASE_URL) {
+    it('postgres, two processes: a refund saved waiting while its payment commits is applied', async () => {
+      const { first, second, close } = await cases[1]![1]()
+      closers.push(close)
+      const clock = testClock('2026-02-01T00:00:00Z')
+      const { slow, pause, paused, resume } = slowed(second)
+      const program = await createAffiliateProgram({ storage: first, clock, project: 'wake-commit', settings: SCENARIO_SETTINGS })
+      await scenarioAffiliates(program, 'BOB20')
+      await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
+      const slowProgram = await createAffiliateProgram({ storage: slow, clock, project: 'wake-commit' })
+      const hal = { customer: 'cus_Hal', email: 'hal@example.com' }
+      const invoice = legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Hal1', ...hal, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Hal1', charge: 'ch_Hal1' })
+      const refund = legacyChargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
+
+      // The payment's conversion and record are written; its transaction pauses before COMMIT.
+      pause(1, 'commit')
+      const payment = deliverStripe(stripeHandler({ program: slowProgram, storage: slow, webhookSecret: STRIPE_SECRET }), invoice, clock)
+      await paused
+      // Meanwhile the refund runs from start to end: it cannot see the payment yet, so it waits.
+      const refunded = await deliverStripe(stripeHandler({ program, storage: first, webhookSecret: STRIPE_SECRET }), refund, clock)
+      expect(await refunded.json()).toMatchObject({ status: 'waiting' })
+      resume()
+      expect(await (await payment).json()).toMatchObject({ status: 'applied' })
+
+      expect((await program.conversions.list()).items.map((c) => [c.reference, c.status])).toEqual([['in_Hal1', 'refunded']])
+      const events = await program.providerEvents.list()
+      expect(events.items.map((e) => [e.type, e.status]).sort()).toEqual([
+        ['charge.refunded', 'applied'],
+        ['invoice.paid', 'applied'],
+      ])
+    }, 60_000)
+  }
+})
