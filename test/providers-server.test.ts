@@ -60,11 +60,17 @@ describe('affiliate-kit serve with providers', () => {
     expect(cli.output()).toContain('1 of 1 events')
   }, 120_000)
 
-  it('refuses a provider config without its secret, naming the key', async () => {
-    const config = join(dir, 'bad.config.json')
-    writeFileSync(config, JSON.stringify({ providers: { stripe: {} } }))
-    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', config], { cwd: dir })
+  it.each([
+    [{ providers: { stripe: {} } }, '"providers.stripe.webhookSecret" is required'],
+    [{ providers: { paddle: 'pdl_ntfset_01secret' } }, '"providers.paddle" must be an object'],
+    [{ providers: null }, '"providers" must be an object'],
+    [{ providers: { lemonSqueezy: { webhookSecret: 'ls_secret', toleranceSeconds: 5 } } }, 'unknown field "providers.lemonSqueezy.toleranceSeconds"'],
+  ])('refuses to start with the provider config %j, saying what is wrong with which key', async (config, message) => {
+    const file = join(dir, 'bad.config.json')
+    writeFileSync(file, JSON.stringify(config))
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', file], { cwd: dir })
     expect(await server.exited).toBe(1)
-    expect(server.output()).toContain('providers.stripe.webhookSecret')
+    expect(server.output()).toContain(`config ${file}: ${message}`)
+    expect(server.output()).not.toContain('secret')
   })
 })

@@ -100,10 +100,19 @@ export function loadConfig(path: string | undefined): ServerConfig {
   }
   const result = v.safeParse(serverConfig, raw, { abortEarly: true })
   if (result.success) return result.output
-  const issue = result.issues[0]
+  throw new ConfigError(`config ${path}: ${issueText(result.issues[0])}`)
+}
+
+/**
+ * What is wrong at the issue's key. A strict object reports three things under one issue type: an
+ * unknown key (expected `never`), a required key left out, and a value that is not an object.
+ */
+function issueText(issue: v.BaseIssue<unknown>): string {
   const key = issue.path?.map((item) => String(item.key)).join('.') || '(root)'
-  const message = issue.type === 'strict_object' ? `unknown field "${key}"` : `"${key}" ${issue.message}`
-  throw new ConfigError(`config ${path}: ${message}`)
+  if (issue.type !== 'strict_object') return `"${key}" ${issue.message}`
+  if (issue.expected === 'never') return `unknown field "${key}"`
+  if (issue.expected === 'Object') return `"${key}" must be an object`
+  return `"${key}" is required`
 }
 
 /** The project settings part of a server config. */
