@@ -73,4 +73,17 @@ describe('affiliate-kit serve with providers', () => {
     expect(server.output()).toContain(`config ${file}: ${message}`)
     expect(server.output()).not.toContain('secret')
   })
+
+  it.each([
+    ['{ "providers": { "stripe": { "webhookSecret": \'whsec_Quoted1\' } } }', 'unexpected character at line 1, column 47'],
+    ['{\n  "providers": {\n    "paddle": { "webhookSecret": pdl_ntfset_Unquoted2 }\n  }\n}', 'unexpected character at line 3, column 34'],
+    ['{ "providers": { "lemonSqueezy": { "webhookSecret": "ls_Trailing3", } } }', "Expected double-quoted property name at line 1, column 69"],
+  ])('a config file that is not JSON stops the start with the place of the error, never the text there: %s', async (text, message) => {
+    const file = join(dir, 'broken.config.json')
+    writeFileSync(file, text)
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', file], { cwd: dir })
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toContain(`config ${file}: not valid JSON: ${message}`)
+    expect(server.output()).not.toMatch(/whsec_|pdl_ntfset|ls_Trailing/)
+  })
 })

@@ -92,15 +92,42 @@ export class ConfigError extends CliError {
 /** Reads and validates a config file; throws ConfigError naming the file and the key. */
 export function loadConfig(path: string | undefined): ServerConfig {
   if (!path) return {}
+  let text: string
   let raw: unknown
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'))
+    text = readFileSync(path, 'utf8')
   } catch (error) {
     throw new ConfigError(`config ${path}: ${(error as Error).message}`)
+  }
+  try {
+    raw = JSON.parse(text)
+  } catch (error) {
+    throw new ConfigError(`config ${path}: not valid JSON: ${syntaxError(text, (error as Error).message)}`)
   }
   const result = v.safeParse(serverConfig, raw, { abortEarly: true })
   if (result.success) return result.output
   throw new ConfigError(`config ${path}: ${issueText(result.issues[0])}`)
+}
+
+/**
+ * JSON.parse's complaint with the line and column it is about. For an unexpected token V8 quotes
+ * the file's text around it (up to 10 characters either side, `...` where it cuts) instead of its
+ * position: that text may be a secret, so it is located and never repeated.
+ */
+function syntaxError(text: string, message: string): string {
+  const at = /^(.*) in JSON at position (\d+)/.exec(message)
+  if (at) return `${at[1]} ${lineAndColumn(text, Number(at[2]))}`
+  const quoted = /^Unexpected token '(.+?)', (\.\.\.)?"([\s\S]*)"(?:\.\.\.)? is not valid JSON$/.exec(message)
+  if (quoted) {
+    const [, token = '', cut, excerpt = ''] = quoted
+    return `unexpected character ${lineAndColumn(text, text.indexOf(excerpt) + (cut ? 10 : excerpt.indexOf(token)))}`
+  }
+  return message.includes('"') ? 'unexpected text' : message
+}
+
+function lineAndColumn(text: string, position: number): string {
+  const lines = text.slice(0, position).split('\n')
+  return `at line ${lines.length}, column ${lines.at(-1)!.length + 1}`
 }
 
 /**
