@@ -86,4 +86,19 @@ describe('affiliate-kit serve with providers', () => {
     expect(server.output()).toContain(`config ${file}: not valid JSON: ${message}`)
     expect(server.output()).not.toMatch(/whsec_|pdl_ntfset|ls_Trailing/)
   })
+
+  it.each([
+    [{ tracking: { landingUrl: 'https://shop.example/', prefix: '/api' } }, '"tracking.prefix" must not be /api or under it'],
+    [{ portal: { enabled: true, path: '/api/v1/providers' } }, '"portal.path" must not be /api or under it'],
+    [{ admin: { enabled: true, path: '/healthz' } }, '"admin.path" must not be /healthz or under it'],
+    [{ portal: { enabled: true, path: '/r' }, tracking: { landingUrl: 'https://shop.example/' } }, '"portal.path" must not be /r (tracking.prefix) or under it'],
+  ])('refuses a path that would take over the API and its provider endpoints: %j', async (mounts, message) => {
+    const file = join(dir, 'clash.config.json')
+    writeFileSync(file, JSON.stringify({ providers: { stripe: { webhookSecret: SECRET } }, ...mounts }))
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', file], { cwd: dir })
+    const outcome = await Promise.race([server.exited, server.waitFor(/listening on/).then(() => 'listening')])
+    if (outcome === 'listening') await server.stop()
+    expect(outcome).toBe(1)
+    expect(server.output()).toContain(`config ${file}: ${message}`)
+  })
 })

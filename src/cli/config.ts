@@ -105,8 +105,34 @@ export function loadConfig(path: string | undefined): ServerConfig {
     throw new ConfigError(`config ${path}: not valid JSON: ${syntaxError(text, (error as Error).message)}`)
   }
   const result = v.safeParse(serverConfig, raw, { abortEarly: true })
-  if (result.success) return result.output
-  throw new ConfigError(`config ${path}: ${issueText(result.issues[0])}`)
+  if (!result.success) throw new ConfigError(`config ${path}: ${issueText(result.issues[0])}`)
+  const clash = mountClash(result.output)
+  if (clash) throw new ConfigError(`config ${path}: ${clash}`)
+  return result.output
+}
+
+/** What the server answers itself: the API (the providers' endpoints are under it), health checks and metrics. */
+const SERVER_PATHS = ['/api', '/healthz', '/readyz', '/metrics']
+const within = (path: string, base: string) => path === base || path.startsWith(`${base}/`)
+
+/**
+ * Tracking, the portal and the admin console are answered in front of the API: a path of theirs
+ * at or around another's would take its requests (a tracking prefix of /api, every webhook).
+ */
+function mountClash(config: ServerConfig): string | null {
+  const mounts: Array<[string, string]> = []
+  if (config.tracking) mounts.push(['tracking.prefix', config.tracking.prefix ?? '/r'])
+  if (config.portal?.enabled) mounts.push(['portal.path', config.portal.path ?? '/portal'])
+  if (config.admin?.enabled) mounts.push(['admin.path', config.admin.path ?? '/admin'])
+  const taken: Array<[string, string]> = SERVER_PATHS.map((base) => [base, base])
+  for (const [key, path] of mounts) {
+    const under = taken.find(([, base]) => within(path, base))
+    if (under) return `"${key}" must not be ${under[0]} or under it`
+    const over = taken.find(([, base]) => within(base, path))
+    if (over) return `"${key}" must not contain ${over[0]}`
+    taken.push([`${path} (${key})`, path])
+  }
+  return null
 }
 
 /**
