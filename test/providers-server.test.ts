@@ -60,11 +60,45 @@ describe('affiliate-kit serve with providers', () => {
     expect(cli.output()).toContain('1 of 1 events')
   }, 120_000)
 
-  it('refuses a provider config without its secret, naming the key', async () => {
-    const config = join(dir, 'bad.config.json')
-    writeFileSync(config, JSON.stringify({ providers: { stripe: {} } }))
-    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', config], { cwd: dir })
+  it.each([
+    [{ providers: { stripe: {} } }, '"providers.stripe.webhookSecret" is required'],
+    [{ providers: { paddle: 'pdl_ntfset_01secret' } }, '"providers.paddle" must be an object'],
+    [{ providers: null }, '"providers" must be an object'],
+    [{ providers: { lemonSqueezy: { webhookSecret: 'ls_secret', toleranceSeconds: 5 } } }, 'unknown field "providers.lemonSqueezy.toleranceSeconds"'],
+  ])('refuses to start with the provider config %j, saying what is wrong with which key', async (config, message) => {
+    const file = join(dir, 'bad.config.json')
+    writeFileSync(file, JSON.stringify(config))
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', file], { cwd: dir })
     expect(await server.exited).toBe(1)
-    expect(server.output()).toContain('providers.stripe.webhookSecret')
+    expect(server.output()).toContain(`config ${file}: ${message}`)
+    expect(server.output()).not.toContain('secret')
+  })
+
+  it.each([
+    ['{ "providers": { "stripe": { "webhookSecret": \'whsec_Quoted1\' } } }', 'unexpected character at line 1, column 47'],
+    ['{\n  "providers": {\n    "paddle": { "webhookSecret": pdl_ntfset_Unquoted2 }\n  }\n}', 'unexpected character at line 3, column 34'],
+    ['{ "providers": { "lemonSqueezy": { "webhookSecret": "ls_Trailing3", } } }', "Expected double-quoted property name at line 1, column 69"],
+  ])('a config file that is not JSON stops the start with the place of the error, never the text there: %s', async (text, message) => {
+    const file = join(dir, 'broken.config.json')
+    writeFileSync(file, text)
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', file], { cwd: dir })
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toContain(`config ${file}: not valid JSON: ${message}`)
+    expect(server.output()).not.toMatch(/whsec_|pdl_ntfset|ls_Trailing/)
+  })
+
+  it.each([
+    [{ tracking: { landingUrl: 'https://shop.example/', prefix: '/api' } }, '"tracking.prefix" must not be /api or under it'],
+    [{ portal: { enabled: true, path: '/api/v1/providers' } }, '"portal.path" must not be /api or under it'],
+    [{ admin: { enabled: true, path: '/healthz' } }, '"admin.path" must not be /healthz or under it'],
+    [{ portal: { enabled: true, path: '/r' }, tracking: { landingUrl: 'https://shop.example/' } }, '"portal.path" must not be /r (tracking.prefix) or under it'],
+  ])('refuses a path that would take over the API and its provider endpoints: %j', async (mounts, message) => {
+    const file = join(dir, 'clash.config.json')
+    writeFileSync(file, JSON.stringify({ providers: { stripe: { webhookSecret: SECRET } }, ...mounts }))
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', file], { cwd: dir })
+    const outcome = await Promise.race([server.exited, server.waitFor(/listening on/).then(() => 'listening')])
+    if (outcome === 'listening') await server.stop()
+    expect(outcome).toBe(1)
+    expect(server.output()).toContain(`config ${file}: ${message}`)
   })
 })

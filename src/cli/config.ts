@@ -92,18 +92,80 @@ export class ConfigError extends CliError {
 /** Reads and validates a config file; throws ConfigError naming the file and the key. */
 export function loadConfig(path: string | undefined): ServerConfig {
   if (!path) return {}
+  let text: string
   let raw: unknown
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'))
+    text = readFileSync(path, 'utf8')
   } catch (error) {
     throw new ConfigError(`config ${path}: ${(error as Error).message}`)
   }
+  try {
+    raw = JSON.parse(text)
+  } catch (error) {
+    throw new ConfigError(`config ${path}: not valid JSON: ${syntaxError(text, (error as Error).message)}`)
+  }
   const result = v.safeParse(serverConfig, raw, { abortEarly: true })
-  if (result.success) return result.output
-  const issue = result.issues[0]
+  if (!result.success) throw new ConfigError(`config ${path}: ${issueText(result.issues[0])}`)
+  const clash = mountClash(result.output)
+  if (clash) throw new ConfigError(`config ${path}: ${clash}`)
+  return result.output
+}
+
+/** What the server answers itself: the API (the providers' endpoints are under it), health checks and metrics. */
+const SERVER_PATHS = ['/api', '/healthz', '/readyz', '/metrics']
+const within = (path: string, base: string) => path === base || path.startsWith(`${base}/`)
+
+/**
+ * Tracking, the portal and the admin console are answered in front of the API: a path of theirs
+ * at or around another's would take its requests (a tracking prefix of /api, every webhook).
+ */
+function mountClash(config: ServerConfig): string | null {
+  const mounts: Array<[string, string]> = []
+  if (config.tracking) mounts.push(['tracking.prefix', config.tracking.prefix ?? '/r'])
+  if (config.portal?.enabled) mounts.push(['portal.path', config.portal.path ?? '/portal'])
+  if (config.admin?.enabled) mounts.push(['admin.path', config.admin.path ?? '/admin'])
+  const taken: Array<[string, string]> = SERVER_PATHS.map((base) => [base, base])
+  for (const [key, path] of mounts) {
+    const under = taken.find(([, base]) => within(path, base))
+    if (under) return `"${key}" must not be ${under[0]} or under it`
+    const over = taken.find(([, base]) => within(base, path))
+    if (over) return `"${key}" must not contain ${over[0]}`
+    taken.push([`${path} (${key})`, path])
+  }
+  return null
+}
+
+/**
+ * JSON.parse's complaint with the line and column it is about. For an unexpected token V8 quotes
+ * the file's text around it (up to 10 characters either side, `...` where it cuts) instead of its
+ * position: that text may be a secret, so it is located and never repeated.
+ */
+function syntaxError(text: string, message: string): string {
+  const at = /^(.*) in JSON at position (\d+)/.exec(message)
+  if (at) return `${at[1]} ${lineAndColumn(text, Number(at[2]))}`
+  const quoted = /^Unexpected token '(.+?)', (\.\.\.)?"([\s\S]*)"(?:\.\.\.)? is not valid JSON$/.exec(message)
+  if (quoted) {
+    const [, token = '', cut, excerpt = ''] = quoted
+    return `unexpected character ${lineAndColumn(text, text.indexOf(excerpt) + (cut ? 10 : excerpt.indexOf(token)))}`
+  }
+  return message.includes('"') ? 'unexpected text' : message
+}
+
+function lineAndColumn(text: string, position: number): string {
+  const lines = text.slice(0, position).split('\n')
+  return `at line ${lines.length}, column ${lines.at(-1)!.length + 1}`
+}
+
+/**
+ * What is wrong at the issue's key. A strict object reports three things under one issue type: an
+ * unknown key (expected `never`), a required key left out, and a value that is not an object.
+ */
+function issueText(issue: v.BaseIssue<unknown>): string {
   const key = issue.path?.map((item) => String(item.key)).join('.') || '(root)'
-  const message = issue.type === 'strict_object' ? `unknown field "${key}"` : `"${key}" ${issue.message}`
-  throw new ConfigError(`config ${path}: ${message}`)
+  if (issue.type !== 'strict_object') return `"${key}" ${issue.message}`
+  if (issue.expected === 'never') return `unknown field "${key}"`
+  if (issue.expected === 'Object') return `"${key}" must be an object`
+  return `"${key}" is required`
 }
 
 /** The project settings part of a server config. */
