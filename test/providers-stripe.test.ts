@@ -206,6 +206,21 @@ describe('stripe handler: signatures', () => {
     expect((await program.conversions.list()).total).toBe(1)
     expect((await program.providerEvents.list()).total).toBe(1)
   })
+
+  it('a copy arriving while another request still applies the event answers 409, so the provider retries it; none answers 200 for unfinished work', async () => {
+    const { program, clock, handler } = await setup()
+    const event = checkoutCompleted({ at: '2026-01-31T10:00:00Z', customer: 'cus_Hal', email: 'hal@example.com', referral: 'ANN' })
+    const answers = await Promise.all(Array.from({ length: 10 }, async () => {
+      const answer = await deliverStripe(handler, event, clock)
+      return { status: answer.status, body: (await answer.json()) as { status?: string } }
+    }))
+    expect(answers.filter((answer) => answer.status === 200 && answer.body.status !== 'applied')).toEqual([])
+    expect(answers.filter((answer) => answer.status === 409).length).toBeGreaterThan(0)
+    expect(answers.every((answer) => answer.status === 200 || answer.status === 409)).toBe(true)
+    // The provider's retry, once the first is done, is answered from the record.
+    expect(await (await deliverStripe(handler, event, clock)).json()).toMatchObject({ status: 'applied', duplicate: true })
+    expect((await program.referrals.get('hal@example.com')).affiliateId).toBe((await program.affiliates.get('ann@affiliates.example')).id)
+  })
 })
 
 describe('stripe handler: one record per event', () => {

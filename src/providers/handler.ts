@@ -1,7 +1,8 @@
 // The handler every provider shares: POST only, raw body verified by the provider's signature
-// before anything is parsed, the event mapped, received and answered 200 with what it did. A bad
-// signature is 400 and writes nothing; so is a body that is not the provider's event. It serves
-// fetch Requests, and node:http requests straight (its `node`), without building fetch objects.
+// before anything is parsed, the event mapped, received and answered 200 with what it did (409
+// while another request still applies it). A bad signature is 400 and writes nothing; so is a
+// body that is not the provider's event. It serves fetch Requests, and node:http requests
+// straight (its `node`), without building fetch objects.
 import type { AffiliateProgram } from '../core/program.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../http/bodies.js'
 import { HttpError } from '../http/errors.js'
@@ -93,6 +94,11 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
     }
     try {
       const { event, duplicate } = await receiveEvent(target, mapped)
+      // Another request is still applying it: a 200 would tell the provider it is done, yet that
+      // request may fail. A 409 makes the provider deliver it again, answered from the record.
+      if (duplicate && event.status === 'processing') {
+        return json(409, { error: 'this event is being applied by another request; deliver it again later', event_id: event.eventId, status: event.status })
+      }
       return json(200, {
         received: true,
         duplicate,
