@@ -1,14 +1,16 @@
-// Two processes, each with its own pool, receiving the same Stripe event at once on one
-// PostgreSQL schema: one event record, one conversion, every answer 200.
+// Two processes, each with its own pool, receiving Stripe events at once on one PostgreSQL
+// schema: the same event gives one event record and one conversion; two refunds of one charge
+// apply one after another.
 import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAffiliateProgram, type StoragePort } from '../src/index.js'
-import { invoicePaid } from './providers/stripe-fixtures.js'
+import { stripeHandler } from '../src/providers/stripe/index.js'
+import { chargeRefunded, invoicePaid, invoicePaymentPaid } from './providers/stripe-fixtures.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
-import { STRIPE_SECRET } from './providers/stripe-scenario.js'
+import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
 const suite = DATABASE_URL ? describe : describe.skip
@@ -60,4 +62,31 @@ suite(`payment providers on postgres: two processes${DATABASE_URL ? '' : ` (skip
     const events = await program.providerEvents.list()
     expect(events.items.map((e) => [e.eventId, e.status])).toEqual([[event.id, 'applied']])
   }, 60_000)
+
+  it('two processes each applying a refund of one charge at once end with what Stripe says was refunded so far', async () => {
+    const stripe = new Stripe('sk_test_not_used')
+    // The race is a few milliseconds wide: several rounds, each on a payment of its own.
+    for (const round of [1, 2, 3]) {
+      const project = `two-refunds-${round}`
+      const program = await createAffiliateProgram({ storage, project, settings: SCENARIO_SETTINGS })
+      await scenarioAffiliates(program, 'BOB20')
+      await program.referrals.create({ email: 'fay@example.com', referralCode: 'ANN' })
+      const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+      const at = new Date().toISOString()
+      const fay = { customer: 'cus_Fay', email: 'fay@example.com' }
+      await deliverStripe(handler, invoicePaid({ at, id: 'in_Fay1', ...fay, subtotal: 10000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Fay1' }), program.clock)
+      await deliverStripe(handler, invoicePaymentPaid({ at, invoice: 'in_Fay1', paymentIntent: 'pi_Fay1', amount: 10000 }), program.clock)
+      // Stripe's amount_refunded is the charge's running total: 25.00, then 75.00.
+      const children = [2500, 7500].map((refundedSoFar) => {
+        const body = JSON.stringify(chargeRefunded({ at, id: 'ch_Fay1', ...fay, paymentIntent: 'pi_Fay1', amount: 10000, refundedSoFar }))
+        return child({ schema, project, secret: STRIPE_SECRET, body, header: stripe.webhooks.generateTestHeaderString({ payload: body, secret: STRIPE_SECRET }), times: 1 })
+      })
+      await Promise.all(children.map((c) => c.ready))
+      for (const c of children) c.go()
+      expect((await Promise.all(children.map((c) => c.result))).flat()).toEqual([200, 200])
+      const [conversion] = (await program.conversions.list()).items
+      // 75.00 of 100.00 refunded, whichever came first: commission 30.00 -> 7.50.
+      expect([round, conversion!.status, conversion!.refundedBaseValue, conversion!.value]).toEqual([round, 'active', '75.00', '7.50'])
+    }
+  }, 120_000)
 })

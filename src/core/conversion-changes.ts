@@ -19,6 +19,17 @@ import { conversionView, type ConversionView } from './views.js'
 
 const TERMINAL = new Set(['refunded', 'rejected'])
 
+export interface UpdateConversionOptions {
+  /**
+   * Decides the change from the conversion's latest state, read under the lock the change holds:
+   * concurrent callers, also in other processes, decide one after another. Its result replaces
+   * the input; null changes nothing. What it writes through `tx` commits or rolls back with the
+   * change. For changes computed from the current amounts (a refund "so far" becomes a refund of
+   * the difference).
+   */
+  decide?: (conversion: ConversionView, tx: StorageTx) => Promise<UpdateConversionInput | null>
+}
+
 export function conversionChanges(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
@@ -144,13 +155,19 @@ export function conversionChanges(ctx: ProjectContext) {
       return conversionView(conversion, new Currency(settings.currency), ctx.clock.now())
     },
 
-    async update(id: number, input: UpdateConversionInput): Promise<ConversionView> {
-      const data = parse(input)
+    async update(id: number, input: UpdateConversionInput, options: UpdateConversionOptions = {}): Promise<ConversionView> {
+      const { decide } = options
+      // Without `decide` the input is checked before the transaction starts.
+      const given = decide ? null : parse(input)
       const { settings } = await ctx.project()
       const currency = new Currency(settings.currency)
       const updated = await withConflicts(() =>
         storage.transaction(async (tx) => {
-          const saved = await change(tx, await findForChange(tx, id), data, currency)
+          const conversion = await findForChange(tx, id)
+          const wanted = decide ? await decide(conversionView(conversion, currency, ctx.clock.now()), tx) : input
+          if (wanted === null) return conversion
+          const data = given ?? parse(wanted)
+          const saved = await change(tx, conversion, data, currency)
           // A multi-tier parent's share follows the status changes and refunds of its source.
           const cascade = statusAndRefund(data)
           if (!cascade) return saved

@@ -7,6 +7,8 @@ import type { ProjectScope } from '../core/program.js'
 import type { CreateConversionResult } from '../core/conversion-create.js'
 import type { DomainStore, StorageTx } from '../core/storage.js'
 import type { ProviderEventStatus, ProviderLink } from '../core/types.js'
+import type { ConversionView } from '../core/views.js'
+import type { UpdateConversionInput } from '../core/schemas.js'
 import type { AliasAction, CustomerAction, MappedEvent, PaidAction, ProviderAction, RefundedAction } from './mapping.js'
 
 export interface ApplyTarget {
@@ -214,22 +216,22 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
   if (!payment) return outcome('waiting', `refund of ${ref}: waiting for the payment`, { waitingFor: `payment:${ref}` })
   const conversionId = payment.data.conversionId == null ? null : Number(payment.data.conversionId)
   if (conversionId === null) return outcome('ignored', `refund of ${ref}: the payment earned no commission`)
-  return withLock(`${scope.projectId}|${conversionId}`, async () => {
-    // Checked inside the lock: two events naming one refund at once (Paddle's adjustment.created
-    // and adjustment.updated) apply it once.
-    if (action.single) {
-      const seen = await storage.providerEvents.getLink(scope.projectId, provider, 'refund', action.single.refundId)
-      if (seen) return outcome('ignored', `refund ${action.single.refundId} was already applied`, { conversionId })
-    }
-    let conversion
-    try {
-      conversion = await scope.conversions.get(conversionId)
-    } catch (error) {
-      if (error instanceof NotFoundError) return outcome('ignored', `refund of ${ref}: conversion ${conversionId} no longer exists`)
-      throw error
+  // Decided inside the conversion's change, under its lock, from its latest state: refunds of one
+  // payment apply one after another, also in other processes, and a refund id named by two events
+  // (Paddle's adjustment.created and adjustment.updated) applies once.
+  const decided: { skipped?: Outcome; refund?: bigint; currency?: Currency } = {}
+  const skip = (detail: string) => {
+    decided.skipped = outcome('ignored', detail, { conversionId })
+    return null
+  }
+  const decide = async (conversion: ConversionView, tx: StorageTx): Promise<UpdateConversionInput | null> => {
+    // It may run again when the transaction is retried.
+    decided.skipped = undefined
+    if (action.single && (await tx.providerEvents.getLink(scope.projectId, provider, 'refund', action.single.refundId))) {
+      return skip(`refund ${action.single.refundId} was already applied`)
     }
     if (conversion.status === 'refunded' || conversion.status === 'rejected' || conversion.baseValue === null) {
-      return outcome('ignored', `refund of ${ref}: conversion ${conversionId} is ${conversion.status}`, { conversionId })
+      return skip(`refund of ${ref}: conversion ${conversionId} is ${conversion.status}`)
     }
     const currency = new Currency(conversion.baseValueCurrency!)
     const base = currency.parse(conversion.baseValue, 'baseValue').minor
@@ -240,42 +242,26 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
     else if (action.single) target = already + action.single.amount
     if (target > base) target = base
     const refund = target - already
-    if (refund <= 0n) return outcome('ignored', `refund of ${ref}: already applied to conversion ${conversionId}`, { conversionId })
-    const reason = `${provider} refund of ${ref}`
-    let updated
-    try {
-      updated =
-        target === base
-          ? await scope.conversions.update(conversionId, { status: 'refunded', reason })
-          : await scope.conversions.update(conversionId, { refundAmount: currency.amount(refund).format(), reason })
-    } catch (error) {
-      // For example refunded in full by another process a moment ago.
-      if (error instanceof AffiliateError) return outcome('ignored', `refund of ${ref}: ${error.message}`, { conversionId })
-      throw error
-    }
+    if (refund <= 0n) return skip(`refund of ${ref}: already applied to conversion ${conversionId}`)
     if (action.single) {
-      // Saved at once, inside the lock: a second event naming the same refund must see it.
-      await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'refund', externalId: action.single.refundId, data: { conversionId: String(conversionId) } })
+      await tx.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'refund', externalId: action.single.refundId, data: { conversionId: String(conversionId) } })
     }
-    const amount = `${currency.amount(refund).format()} ${currency.code}`
-    return outcome('applied', `refund of ${ref}: ${amount} of conversion ${conversionId} refunded (${updated.status}, commission ${updated.value} ${updated.currency})`, {
-      conversionId,
-      refundAmount: currency.amount(refund).format(),
-    })
-  })
-}
-
-const locks = new Map<string, Promise<unknown>>()
-
-/** Runs refunds of one conversion one after another within this process. */
-async function withLock<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const previous = locks.get(key) ?? Promise.resolve()
-  const run = previous.then(work, work)
-  const settled = run.catch(() => undefined)
-  locks.set(key, settled)
-  try {
-    return await run
-  } finally {
-    if (locks.get(key) === settled) locks.delete(key)
+    Object.assign(decided, { refund, currency })
+    const reason = `${provider} refund of ${ref}`
+    return target === base ? { status: 'refunded', reason } : { refundAmount: currency.amount(refund).format(), reason }
   }
+  let updated
+  try {
+    updated = await scope.conversions.update(conversionId, {}, { decide })
+  } catch (error) {
+    if (error instanceof NotFoundError) return outcome('ignored', `refund of ${ref}: conversion ${conversionId} no longer exists`)
+    if (error instanceof AffiliateError) return outcome('ignored', `refund of ${ref}: ${error.message}`, { conversionId })
+    throw error
+  }
+  if (decided.skipped) return decided.skipped
+  const refunded = decided.currency!.amount(decided.refund!).format()
+  return outcome('applied', `refund of ${ref}: ${refunded} ${decided.currency!.code} of conversion ${conversionId} refunded (${updated.status}, commission ${updated.value} ${updated.currency})`, {
+    conversionId,
+    refundAmount: refunded,
+  })
 }

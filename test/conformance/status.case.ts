@@ -1,5 +1,6 @@
 // Conversion changes (docs/ledger.md): refunds, partial refunds, clawback, review, paid flag.
 import { describe, expect, it } from 'vitest'
+import type { StorageTx } from '../../src/storage.js'
 import type { CaseContext } from './harness.js'
 import { expectError, recordAllEvents, recordedEvents } from './helpers.js'
 
@@ -31,6 +32,34 @@ export function statusCases(context: CaseContext): void {
       const rest = await program.conversions.update(conversion.id, { refundAmount: '75.00' })
       expect(rest).toMatchObject({ status: 'refunded', refundedBaseValue: '100.00' })
       expect((await program.affiliates.get(affiliate.id)).earnings.total).toBe('0.00')
+    })
+
+    it('decide: a change decided from the locked latest state, applied with what it writes, or none', async () => {
+      const { program, storage } = await context.program()
+      const affiliate = await program.affiliates.create({ email: 'decide@example.com' })
+      const { conversion } = await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: 100 })
+      const link = { projectId: program.projectId, provider: 'test', kind: 'refund', externalId: 're_1', data: {} }
+      // Refunded "so far": 40.00 of the base, whatever was refunded before.
+      const soFar = (target: number) => async (latest: { refundedBaseValue: string }, tx: StorageTx) => {
+        const refund = target - Number(latest.refundedBaseValue)
+        if (refund <= 0) return null
+        await tx.providerEvents.saveLink(link)
+        return { refundAmount: refund }
+      }
+      await program.conversions.update(conversion.id, { refundAmount: 10 })
+      expect(await program.conversions.update(conversion.id, {}, { decide: soFar(40) })).toMatchObject({ refundedBaseValue: '40.00', value: '18.00' })
+      expect(await storage.providerEvents.getLink(program.projectId, 'test', 'refund', 're_1')).toMatchObject({ externalId: 're_1' })
+      // Nothing left to decide: nothing changes.
+      expect(await program.conversions.update(conversion.id, {}, { decide: soFar(40) })).toMatchObject({ refundedBaseValue: '40.00', value: '18.00' })
+      // A decided change that is refused rolls back what decide wrote.
+      const refused = { ...link, externalId: 're_2' }
+      const tooMuch = async (_latest: unknown, tx: StorageTx) => {
+        await tx.providerEvents.saveLink(refused)
+        return { refundAmount: 500 }
+      }
+      await expectError(program.conversions.update(conversion.id, {}, { decide: tooMuch }), 'invalid_request', 'refundAmount')
+      expect(await storage.providerEvents.getLink(program.projectId, 'test', 'refund', 're_2')).toBeNull()
+      expect((await program.affiliates.get(affiliate.id)).earnings.total).toBe('18.00')
     })
 
     it('claws back a refunded paid conversion: unpaid goes below zero', async () => {

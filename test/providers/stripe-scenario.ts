@@ -1,6 +1,6 @@
 // The scenario (see scenario.ts) in Stripe's events, in both API eras, signed by the stripe package.
 import Stripe from 'stripe'
-import type { TestClock } from '../../src/index.js'
+import type { Clock } from '../../src/index.js'
 import { stripeHandler } from '../../src/providers/stripe/index.js'
 import type { FetchHandler } from '../../src/providers/handler.js'
 import type { ProviderScenario } from './scenario.js'
@@ -59,7 +59,7 @@ export const stripeScenario: ProviderScenario = {
 }
 
 /** Signs with the stripe package's own test-header helper and posts to the handler. */
-export async function deliverStripe(handler: FetchHandler, event: unknown, clock: TestClock, secret = STRIPE_SECRET, tamper?: (body: string) => string): Promise<Response> {
+export async function deliverStripe(handler: FetchHandler, event: unknown, clock: Clock, secret = STRIPE_SECRET, tamper?: (body: string) => string): Promise<Response> {
   const payload = JSON.stringify(event)
   const header = stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(clock.now().getTime() / 1000) })
   return handler(new Request('https://shop.example/api/v1/providers/stripe/events', { method: 'POST', body: tamper ? tamper(payload) : payload, headers: { 'Stripe-Signature': header, 'Content-Type': 'application/json' } }))
