@@ -193,14 +193,20 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
   }
 }
 
+/** The payment link saved under `ref` and the conversion it earned (null: none); null before the payment is seen. */
+async function recordedPayment({ storage, scope, provider }: ApplyTarget, ref: string) {
+  const payment = await storage.providerEvents.getLink(scope.projectId, provider, 'payment', ref)
+  if (!payment) return null
+  return { data: payment.data, conversionId: payment.data.conversionId == null ? null : Number(payment.data.conversionId) }
+}
+
 /** Links the payment's new ids to what its reference links to, and wakes the refunds naming them. */
 async function applyAlias(target: ApplyTarget, action: AliasAction): Promise<Outcome> {
-  const { storage, scope, provider } = target
   const ref = action.paymentReference
   const names = action.aliases.join(', ')
-  const payment = await storage.providerEvents.getLink(scope.projectId, provider, 'payment', ref)
+  const payment = await recordedPayment(target, ref)
   if (!payment) return outcome('waiting', `${names} of ${ref}: waiting for the payment`, { waitingFor: `payment:${ref}` })
-  const conversionId = payment.data.conversionId == null ? null : Number(payment.data.conversionId)
+  const { conversionId } = payment
   return outcome('applied', `${names}: paid ${ref}`, {
     conversionId,
     wake: action.aliases.map((alias) => `payment:${alias}`),
@@ -210,11 +216,11 @@ async function applyAlias(target: ApplyTarget, action: AliasAction): Promise<Out
 
 /** Shrinks the payment's conversion by what this refund adds to the refunds already applied. */
 async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise<Outcome> {
-  const { storage, scope, provider } = target
+  const { scope, provider } = target
   const ref = action.paymentReference
-  const payment = await storage.providerEvents.getLink(scope.projectId, provider, 'payment', ref)
+  const payment = await recordedPayment(target, ref)
   if (!payment) return outcome('waiting', `refund of ${ref}: waiting for the payment`, { waitingFor: `payment:${ref}` })
-  const conversionId = payment.data.conversionId == null ? null : Number(payment.data.conversionId)
+  const { conversionId } = payment
   if (conversionId === null) return outcome('ignored', `refund of ${ref}: the payment earned no commission`)
   // Decided inside the conversion's change, under its lock, from its latest state: refunds of one
   // payment apply one after another, also in other processes, and a refund id named by two events

@@ -27,7 +27,7 @@ export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
   }
   if (type === 'order_refunded' || type === 'subscription_payment_refunded') {
     const refundedSoFar = minorUnits(attributes.refunded_amount ?? 0, 'refunded_amount')
-    return { ...base, eventId: `${base.eventId}:${refundedSoFar}`, actions: [refund(reference, attributes)] }
+    return { ...base, eventId: `${base.eventId}:${refundedSoFar}`, actions: [refund(reference, attributes, refundedSoFar)] }
   }
   if (initialInvoice && type === 'subscription_payment_success') {
     return { ...base, actions: [], ignored: `${reference}: the first invoice of a subscription; its order_created pays the commission` }
@@ -58,11 +58,13 @@ export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
   return { ...base, actions }
 }
 
-function refund(reference: string, attributes: Record<string, unknown>): ProviderAction {
+/** A refund of the payment `reference`: Lemon Squeezy's `refunded_amount` is what was refunded so far. */
+function refund(reference: string, attributes: Record<string, unknown>, refundedSoFar: bigint): ProviderAction {
+  const total = minorUnits(attributes.total, 'total')
   return {
     kind: 'refunded',
     paymentReference: reference,
-    full: attributes.refunded === true && minorUnits(attributes.refunded_amount ?? 0, 'refunded_amount') >= minorUnits(attributes.total, 'total'),
-    soFar: { refunded: minorUnits(attributes.refunded_amount ?? 0, 'refunded_amount'), of: minorUnits(attributes.total, 'total') },
+    full: attributes.refunded === true && refundedSoFar >= total,
+    soFar: { refunded: refundedSoFar, of: total },
   }
 }
