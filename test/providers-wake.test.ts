@@ -52,6 +52,18 @@ function slowed(storage: StoragePort) {
   return { slow, pause, paused, resume }
 }
 
+/**
+ * Starts the slow request, runs the quick one from start to end while the slow one is paused,
+ * then lets the slow one finish: both answers, slow first.
+ */
+async function whilePaused(gate: { paused: Promise<void>; resume: () => void }, slow: () => Promise<Response>, quick: () => Promise<Response>): Promise<[Response, Response]> {
+  const slowAnswer = slow()
+  await gate.paused
+  const quickAnswer = await quick()
+  gate.resume()
+  return [await slowAnswer, quickAnswer]
+}
+
 /** Two storages on one database (two processes), or one storage twice (one process). */
 type Storages = () => Promise<{ first: StoragePort; second: StoragePort; close(): Promise<void> }>
 
@@ -103,13 +115,14 @@ describe('provider events: a waiting event and what it waits for, at the same mo
       // applied again, still finds no referral, and pauses before saving that outcome.
       const { slow, pause, paused, resume } = slowed(second)
       pause(2, 'start')
-      const payment = deliverStripe(stripeHandler({ program: other, storage: slow, webhookSecret: STRIPE_SECRET }), invoice, clock)
-      await paused
       // Meanwhile the checkout makes Gus Ann's referred user, from start to end.
-      const customer = await deliverStripe(stripeHandler({ program, storage: first, webhookSecret: STRIPE_SECRET }), checkout, clock)
+      const [payment, customer] = await whilePaused(
+        { paused, resume },
+        () => deliverStripe(stripeHandler({ program: other, storage: slow, webhookSecret: STRIPE_SECRET }), invoice, clock),
+        () => deliverStripe(stripeHandler({ program, storage: first, webhookSecret: STRIPE_SECRET }), checkout, clock),
+      )
       expect(await customer.json()).toMatchObject({ status: 'applied' })
-      resume()
-      expect((await payment).status).toBe(200)
+      expect(payment.status).toBe(200)
 
       const conversions = await program.conversions.list()
       expect(conversions.items.map((c) => [c.reference, c.customerEmail, c.value])).toEqual([['in_Gus1', 'gus@example.com', '15.00']])
@@ -137,13 +150,14 @@ describe('provider events: a waiting event and what it waits for, at the same mo
 
       // The payment's conversion and record are written; its transaction pauses before COMMIT.
       pause(1, 'commit')
-      const payment = deliverStripe(stripeHandler({ program: slowProgram, storage: slow, webhookSecret: STRIPE_SECRET }), invoice, clock)
-      await paused
       // Meanwhile the refund runs from start to end: it cannot see the payment yet, so it waits.
-      const refunded = await deliverStripe(stripeHandler({ program, storage: first, webhookSecret: STRIPE_SECRET }), refund, clock)
+      const [payment, refunded] = await whilePaused(
+        { paused, resume },
+        () => deliverStripe(stripeHandler({ program: slowProgram, storage: slow, webhookSecret: STRIPE_SECRET }), invoice, clock),
+        () => deliverStripe(stripeHandler({ program, storage: first, webhookSecret: STRIPE_SECRET }), refund, clock),
+      )
       expect(await refunded.json()).toMatchObject({ status: 'waiting' })
-      resume()
-      expect(await (await payment).json()).toMatchObject({ status: 'applied' })
+      expect(await payment.json()).toMatchObject({ status: 'applied' })
 
       expect((await program.conversions.list()).items.map((c) => [c.reference, c.status])).toEqual([['in_Hal1', 'refunded']])
       const events = await program.providerEvents.list()
