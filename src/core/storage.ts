@@ -250,8 +250,8 @@ export interface ProviderEventFilter extends ListWindow {
 
 export type ProviderEventInsertResult = { inserted: true; event: ProviderEvent } | { inserted: false; existing: ProviderEvent }
 
-/** What `record` did: inserted the event (and found those waiting), or wrote nothing because the event was there. */
-export type ProviderEventRecordResult = { inserted: true; event: ProviderEvent; waiting: ProviderEvent[] } | { inserted: false }
+/** What `record` did: inserted the event and saved its links (as saved), or wrote nothing because the event was there. */
+export type ProviderEventRecordResult = { inserted: true; event: ProviderEvent; links: ProviderLink[] } | { inserted: false }
 
 /** Payment-provider events as received (the log operators read) and the links they taught us. */
 export interface ProviderEventRepository {
@@ -261,12 +261,10 @@ export interface ProviderEventRepository {
    */
   insert(event: Insert<ProviderEvent>): Promise<ProviderEventInsertResult>
   /**
-   * Inserts the event, saves `links` (as saveLinks) and returns the event's provider's events
-   * waiting for any of `waitingFor` (as listWaiting; the new event included when it waits for one
-   * of them), in one step. When the project already has the same (provider, eventId), nothing is
-   * written: `inserted` is false.
+   * Inserts the event and saves `links` (as saveLinks), in one step. When the project already has
+   * the same (provider, eventId), nothing is written: `inserted` is false.
    */
-  record(event: Insert<ProviderEvent>, links: readonly ProviderLink[], waitingFor: readonly string[]): Promise<ProviderEventRecordResult>
+  record(event: Insert<ProviderEvent>, links: readonly ProviderLink[]): Promise<ProviderEventRecordResult>
   get(projectId: string, id: number): Promise<ProviderEvent | null>
   update(projectId: string, id: number, patch: Patch<ProviderEvent>): Promise<ProviderEvent | null>
   /**
@@ -278,10 +276,14 @@ export interface ProviderEventRepository {
   list(projectId: string, filter: ProviderEventFilter): Promise<Page<ProviderEvent>>
   /** The provider's events waiting for any of `waitingFor`, oldest occurredAt first (then id). */
   listWaiting(projectId: string, provider: string, waitingFor: readonly string[]): Promise<ProviderEvent[]>
-  /** Creates or replaces the link (project, provider, kind, externalId). */
+  /**
+   * Creates the link (project, provider, kind, externalId), or merges its data into the saved
+   * link's: the keys it gives replace the saved ones, the others stay. A link being saved by a
+   * transaction that has not ended yet is waited for, also across processes.
+   */
   saveLink(link: ProviderLink): Promise<void>
-  /** saveLink for several links at once (the last of two with the same key wins). */
-  saveLinks(links: readonly ProviderLink[]): Promise<void>
+  /** saveLink for several links at once, in order; returns each key's link as saved (merged). */
+  saveLinks(links: readonly ProviderLink[]): Promise<ProviderLink[]>
   getLink(projectId: string, provider: string, kind: string, externalId: string): Promise<ProviderLink | null>
 }
 

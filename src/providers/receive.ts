@@ -20,15 +20,22 @@ export interface ReceiveTarget extends ApplyTarget {
   now(): Date
 }
 
+/** What saving an outcome wrote: the event's record and the outcome's links, as saved. */
+interface Saved {
+  event: ProviderEvent
+  links: readonly ProviderLink[]
+}
+
 /**
  * Inside a transaction: writes the record's outcome (an insert of the final record, or an update
  * of the claimed one) and the outcome's links.
  */
-type WriteRecord = (tx: StorageTx, result: Outcome) => Promise<ProviderEvent>
+type WriteRecord = (tx: StorageTx, result: Outcome) => Promise<Saved>
 
 /**
  * The link kind of a woken key: a new mark each time an outcome wakes the key. A waiting event
- * compares the mark before and after it is applied and saved waiting again (see `wake`).
+ * compares the mark before and after it is applied and saved waiting again (see `wake`). An event
+ * saved waiting for the key flags it `waited` (see `save`).
  */
 const WOKEN = 'woken'
 
@@ -60,9 +67,9 @@ function withoutSideEffects(mapped: MappedEvent): boolean {
 async function receiveOnce(target: ReceiveTarget, mapped: MappedEvent): Promise<Received | null> {
   const createdAt = target.now()
   const insert: WriteRecord = async (tx, result) => {
-    const recorded = await tx.providerEvents.record(finalRecord(target, mapped, result, createdAt), linksOf(target, result), [])
+    const recorded = await tx.providerEvents.record(finalRecord(target, mapped, result, createdAt), linksOf(target, result))
     if (!recorded.inserted) throw new AlreadyRecorded()
-    return recorded.event
+    return recorded
   }
   try {
     return { event: await run(target, mapped, insert), duplicate: false }
@@ -120,9 +127,8 @@ const outcomeFields = (target: ReceiveTarget, result: Outcome) => ({
 const updateOf =
   (target: ReceiveTarget, record: ProviderEvent): WriteRecord =>
   async (tx, result) => {
-    const saved = (await tx.providerEvents.update(target.scope.projectId, record.id, outcomeFields(target, result))) ?? record
-    await tx.providerEvents.saveLinks(linksOf(target, result))
-    return saved
+    const event = (await tx.providerEvents.update(target.scope.projectId, record.id, outcomeFields(target, result))) ?? record
+    return { event, links: await tx.providerEvents.saveLinks(linksOf(target, result)) }
   }
 
 const linksOf = ({ scope, provider }: ReceiveTarget, result: Outcome): ProviderLink[] =>
@@ -149,7 +155,7 @@ function finalRecord(target: ReceiveTarget, mapped: MappedEvent, result: Outcome
  */
 async function run(target: ReceiveTarget, mapped: MappedEvent, write: WriteRecord, release?: () => Promise<unknown>): Promise<ProviderEvent> {
   // Filled when the outcome is saved inside the transaction that creates its conversion.
-  const settled: { saved?: ProviderEvent } = {}
+  const settled: { saved?: Saved } = {}
   const settle = async (tx: StorageTx, outcome: Outcome) => {
     settled.saved = await save(tx, outcome, write)
   }
@@ -159,13 +165,18 @@ async function run(target: ReceiveTarget, mapped: MappedEvent, write: WriteRecor
   // applied by another request between this one's check and its save.
   const recheck = result.status === 'waiting' && result.waitingFor !== null ? [result.waitingFor] : []
   const keys = [...new Set([...result.wake, ...recheck])]
-  // Read once the outcome is committed, so that an event saved waiting before this read is seen
-  // here, and one saved waiting after it sees what this outcome unblocked.
-  const waiting = await listWaiting(target, keys)
+  // Read once the outcome is committed, and only for the woken keys an event was saved waiting
+  // for: such an event either committed before this outcome saved the key's mark (the mark was
+  // saved onto its flag, and this read sees it), or its save waited for this outcome's commit
+  // (its re-check sees what this outcome unblocked).
+  const waiting = await listWaiting(target, [...new Set([...flagged(saved.links), ...recheck])])
   if (waiting.length > 0) await wakeAll(target, waiting, new Set(keys))
   // The re-check may have applied it.
-  return recheck.length === 0 ? saved : ((await target.storage.providerEvents.get(target.scope.projectId, saved.id)) ?? saved)
+  return recheck.length === 0 ? saved.event : ((await target.storage.providerEvents.get(target.scope.projectId, saved.event.id)) ?? saved.event)
 }
+
+/** The woken keys an event was ever saved waiting for. */
+const flagged = (links: readonly ProviderLink[]) => links.filter((link) => link.kind === WOKEN && link.data.waited != null).map((link) => link.externalId)
 
 async function applyOrRelease(target: ReceiveTarget, mapped: MappedEvent, release?: () => Promise<unknown>): Promise<Outcome> {
   try {
@@ -178,13 +189,17 @@ async function applyOrRelease(target: ReceiveTarget, mapped: MappedEvent, releas
 
 /**
  * Saves the outcome through `write`, with a new mark for each key it wakes (but the key it waits
- * for itself: that is no news to the events waiting for it).
+ * for itself: that is no news to the events waiting for it), and a waiting outcome flags the key
+ * it waits for. Link saves are merged and wait for one another's transactions, so a mark and a
+ * flag on one key are written one after the other, each seeing the one before.
  */
-function save(tx: StorageTx, result: Outcome, write: WriteRecord): Promise<ProviderEvent> {
+function save(tx: StorageTx, result: Outcome, write: WriteRecord): Promise<Saved> {
   const mark = randomUUID()
-  const woken = result.wake.filter((key) => result.status !== 'waiting' || key !== result.waitingFor)
+  const waitingFor = result.status === 'waiting' ? result.waitingFor : null
+  const woken = result.wake.filter((key) => key !== waitingFor)
   const marks = [...new Set(woken)].map((key) => ({ kind: WOKEN, externalId: key, data: { mark } }))
-  return write(tx, { ...result, links: [...result.links, ...marks] })
+  const flag = waitingFor === null ? [] : [{ kind: WOKEN, externalId: waitingFor, data: { waited: 'yes' } }]
+  return write(tx, { ...result, links: [...result.links, ...marks, ...flag] })
 }
 
 const listWaiting = ({ storage, scope, provider }: ReceiveTarget, keys: string[]) =>

@@ -1,5 +1,5 @@
 // The provider-event log of the storage port: one row per (project, provider, event id), claims
-// that only one caller wins, filters, waiting lists in payment order, links, project isolation.
+// that only one caller wins, filters, waiting lists in payment order, merged links, project isolation.
 import { describe, expect, it } from 'vitest'
 import type { ProviderEvent } from '../../src/core/types.js'
 import type { CaseContext } from './harness.js'
@@ -81,53 +81,55 @@ export function providerEventCases(context: CaseContext): void {
       await expect(program.providerEvents.list({ status: 'lost' as never })).rejects.toMatchObject({ code: 'invalid_request', field: 'status' })
     })
 
-    it('saves, replaces and reads links per project and provider', async () => {
+    it('saves, merges and reads links per project and provider', async () => {
       const { program, storage } = await context.program()
       const other = await context.program()
       const link = { projectId: program.projectId, provider: 'stripe', kind: 'customer', externalId: 'cus_1', data: { email: 'a@example.com', referral: null } }
       await storage.providerEvents.saveLink(link)
-      await storage.providerEvents.saveLink({ ...link, data: { email: 'a@example.com', referral: 'ANN' } })
-      expect(await storage.providerEvents.getLink(program.projectId, 'stripe', 'customer', 'cus_1')).toEqual({ ...link, data: { email: 'a@example.com', referral: 'ANN' } })
+      // The keys given replace the saved ones; the others stay.
+      await storage.providerEvents.saveLink({ ...link, data: { referral: 'ANN', coupon: null } })
+      expect(await storage.providerEvents.getLink(program.projectId, 'stripe', 'customer', 'cus_1')).toEqual({ ...link, data: { email: 'a@example.com', referral: 'ANN', coupon: null } })
       expect(await storage.providerEvents.getLink(program.projectId, 'paddle', 'customer', 'cus_1')).toBeNull()
       expect(await storage.providerEvents.getLink(other.program.projectId, 'stripe', 'customer', 'cus_1')).toBeNull()
-      const payment = (externalId: string, conversionId: string) => ({ projectId: program.projectId, provider: 'stripe', kind: 'payment', externalId, data: { conversionId } })
-      await storage.providerEvents.saveLinks([payment('in_1', '1'), payment('pi_1', '1'), payment('in_1', '2')])
-      expect((await storage.providerEvents.getLink(program.projectId, 'stripe', 'payment', 'in_1'))?.data).toEqual({ conversionId: '2' })
+      const payment = (externalId: string, data: Record<string, string>) => ({ projectId: program.projectId, provider: 'stripe', kind: 'payment', externalId, data })
+      await storage.providerEvents.saveLink(payment('in_1', { reference: 'in_1', conversionId: '0' }))
+      const saved = await storage.providerEvents.saveLinks([payment('in_1', { conversionId: '1' }), payment('pi_1', { conversionId: '1' }), payment('in_1', { conversionId: '2' })])
+      // Each key once, as saved: the last of a key's data merged onto what was saved before.
+      expect(saved.map((l) => [l.externalId, l.data]).sort()).toEqual([
+        ['in_1', { reference: 'in_1', conversionId: '2' }],
+        ['pi_1', { conversionId: '1' }],
+      ])
+      expect((await storage.providerEvents.getLink(program.projectId, 'stripe', 'payment', 'in_1'))?.data).toEqual({ reference: 'in_1', conversionId: '2' })
       expect((await storage.providerEvents.getLink(program.projectId, 'stripe', 'payment', 'pi_1'))?.data).toEqual({ conversionId: '1' })
-      await storage.providerEvents.saveLinks([])
+      expect(await storage.providerEvents.saveLinks([])).toEqual([])
     })
 
-    it('records an event with its links and the events waiting for its keys in one call; a duplicate writes nothing', async () => {
+    it('records an event with its links in one call and returns the links as saved; a duplicate writes nothing', async () => {
       const { program, storage } = await context.program()
       const projectId = program.projectId
-      const day = (n: number) => new Date(Date.UTC(2026, 0, n))
-      const link = (externalId: string, conversionId: string) => ({ projectId, provider: 'stripe', kind: 'payment', externalId, data: { conversionId } })
-      await storage.providerEvents.saveLink(link('in_1', 'old'))
-      await storage.providerEvents.insert(event(projectId, { eventId: 'w1', status: 'waiting', waitingFor: 'payment:in_1', occurredAt: day(8) }))
-      await storage.providerEvents.insert(event(projectId, { eventId: 'w2', status: 'waiting', waitingFor: 'first:a@example.com', occurredAt: day(2) }))
-      await storage.providerEvents.insert(event(projectId, { eventId: 'w3', status: 'waiting', waitingFor: 'payment:other', occurredAt: day(1) }))
-      await storage.providerEvents.insert(event(projectId, { eventId: 'w4', provider: 'paddle', status: 'waiting', waitingFor: 'payment:in_1', occurredAt: day(1) }))
-      const keys = ['payment:in_1', 'first:a@example.com', 'customer:cus_1']
-      const recorded = await storage.providerEvents.record(
-        event(projectId, { eventId: 'evt_new', status: 'applied', detail: 'created', conversionId: 7 }),
-        [link('in_1', '6'), link('pi_1', '7'), link('in_1', '7')],
-        keys,
-      )
+      const link = (kind: string, externalId: string, data: Record<string, string>) => ({ projectId, provider: 'stripe', kind, externalId, data })
+      await storage.providerEvents.saveLink(link('woken', 'payment:in_1', { waited: 'yes' }))
+      const recorded = await storage.providerEvents.record(event(projectId, { eventId: 'evt_new', status: 'applied', detail: 'created', conversionId: 7 }), [
+        link('payment', 'in_1', { conversionId: '6' }),
+        link('payment', 'pi_1', { conversionId: '7' }),
+        link('payment', 'in_1', { conversionId: '7' }),
+        link('woken', 'payment:in_1', { mark: 'm1' }),
+      ])
       if (!recorded.inserted) throw new Error('expected the event to be inserted')
       expect(recorded.event).toMatchObject({ eventId: 'evt_new', status: 'applied', detail: 'created', conversionId: 7 })
       expect(await storage.providerEvents.get(projectId, recorded.event.id)).toEqual(recorded.event)
-      expect(recorded.waiting.map((e) => e.eventId)).toEqual(['w2', 'w1'])
+      expect(recorded.links.map((l) => [l.kind, l.externalId, l.data]).sort()).toEqual([
+        ['payment', 'in_1', { conversionId: '7' }],
+        ['payment', 'pi_1', { conversionId: '7' }],
+        ['woken', 'payment:in_1', { waited: 'yes', mark: 'm1' }],
+      ])
+      expect(recorded.links.every((l) => l.projectId === projectId && l.provider === 'stripe')).toBe(true)
       expect((await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'in_1'))?.data).toEqual({ conversionId: '7' })
-      expect((await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'pi_1'))?.data).toEqual({ conversionId: '7' })
-
-      // An event waiting for one of the keys it is recorded with is among the waiting ones.
-      const waiting = await storage.providerEvents.record(event(projectId, { eventId: 'evt_wait', status: 'waiting', waitingFor: 'customer:cus_1', occurredAt: day(5) }), [], keys)
-      expect(waiting.inserted && waiting.waiting.map((e) => e.eventId)).toEqual(['w2', 'evt_wait', 'w1'])
-      const alone = await storage.providerEvents.record(event(projectId, { eventId: 'evt_alone', status: 'ignored' }), [], [])
-      expect(alone.inserted && alone.waiting).toEqual([])
+      const alone = await storage.providerEvents.record(event(projectId, { eventId: 'evt_alone', status: 'ignored' }), [])
+      expect(alone.inserted && alone.links).toEqual([])
 
       const total = (await program.providerEvents.list()).total
-      const duplicate = await storage.providerEvents.record(event(projectId, { eventId: 'evt_new', status: 'ignored' }), [link('in_1', 'dup'), link('in_dup', 'dup')], keys)
+      const duplicate = await storage.providerEvents.record(event(projectId, { eventId: 'evt_new', status: 'ignored' }), [link('payment', 'in_1', { conversionId: 'dup' }), link('payment', 'in_dup', { conversionId: 'dup' })])
       expect(duplicate).toEqual({ inserted: false })
       expect((await program.providerEvents.list()).total).toBe(total)
       expect(await storage.providerEvents.get(projectId, recorded.event.id)).toEqual(recorded.event)

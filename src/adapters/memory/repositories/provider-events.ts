@@ -9,23 +9,26 @@ const linkKey = (link: Pick<ProviderLink, 'projectId' | 'provider' | 'kind' | 'e
 
 export function providerEventRepository(state: MemoryState, log: UndoLog): ProviderEventRepository {
   const table = state.providerEvents
-  const saveLink = (link: ProviderLink) => setMapEntry(state.providerLinks, linkKey(link), Object.freeze({ ...link, data: { ...link.data } }), log)
-  const recorded = (event: Insert<ProviderEvent>) => table.findUnique('provider_event', `${event.projectId}|${event.provider}|${event.eventId}`)
-  const listWaiting = (projectId: string, provider: string, waitingFor: readonly string[]) => {
-    const rows = new Set(waitingFor.flatMap((key) => table.group('waiting', `${projectId}|${provider}|${key}`)))
-    return [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
+  /** Saves the link, its data merged into the saved link's; returns it as saved. */
+  const saveLink = (link: ProviderLink): ProviderLink => {
+    const key = linkKey(link)
+    const saved = Object.freeze({ ...link, data: { ...state.providerLinks.get(key)?.data, ...link.data } })
+    setMapEntry(state.providerLinks, key, saved, log)
+    return saved
   }
+  /** Saves the links in order; each key's link as saved (its last save). */
+  const saveLinks = (links: readonly ProviderLink[]) => [...new Map(links.map((link) => [linkKey(link), saveLink(link)])).values()]
+  const recorded = (event: Insert<ProviderEvent>) => table.findUnique('provider_event', `${event.projectId}|${event.provider}|${event.eventId}`)
   return {
     async insert(event) {
       const existing = recorded(event)
       if (existing) return { inserted: false, existing }
       return { inserted: true, event: table.insert({ ...event }, log) }
     },
-    async record(event, links, waitingFor) {
+    async record(event, links) {
       if (recorded(event)) return { inserted: false }
       const inserted = table.insert({ ...event }, log)
-      for (const link of links) saveLink(link)
-      return { inserted: true, event: inserted, waiting: listWaiting(event.projectId, event.provider, waitingFor) }
+      return { inserted: true, event: inserted, links: saveLinks(links) }
     },
     async get(projectId, id) {
       return found(inProject(table.get(id), projectId))
@@ -51,13 +54,14 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
       )
     },
     async listWaiting(projectId, provider, waitingFor) {
-      return listWaiting(projectId, provider, waitingFor)
+      const rows = new Set(waitingFor.flatMap((key) => table.group('waiting', `${projectId}|${provider}|${key}`)))
+      return [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
     },
     async saveLink(link) {
       saveLink(link)
     },
     async saveLinks(links) {
-      for (const link of links) saveLink(link)
+      return saveLinks(links)
     },
     async getLink(projectId, provider, kind, externalId) {
       return found(state.providerLinks.get(linkKey({ projectId, provider, kind, externalId })))

@@ -14,29 +14,39 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
   const insertNew = table.insertUnlessConflict(conflict)
   const find = (projectId: string, provider: string, eventId: string) =>
     table.findOne(db, 'project_id = $1 AND provider = $2 AND event_id = $3', [projectId, provider, eventId])
-  const waitingWhere = (projectId: number, provider: number, keys: number) =>
-    `project_id = $${projectId} AND provider = $${provider} AND waiting_for = ANY($${keys}::text[]) AND status = 'waiting'`
   /**
    * The upsert of links, with its parameters appended to `params`: one row per key (an upsert may
-   * not touch a row twice), the last one winning. Null when there is nothing to write.
+   * not touch a row twice), the data of a key's links merged in order. It returns the links as
+   * saved. Null when there is nothing to write.
    */
   function linksUpsert(list: readonly ProviderLink[], params: unknown[], condition = ''): string | null {
-    const rows = [...new Map(list.map((link) => [`${link.projectId}|${link.provider}|${link.kind}|${link.externalId}`, link])).values()]
-    if (rows.length === 0) return null
+    const rows = new Map<string, ProviderLink>()
+    for (const link of list) {
+      const key = `${link.projectId}|${link.provider}|${link.kind}|${link.externalId}`
+      rows.set(key, { ...link, data: { ...rows.get(key)?.data, ...link.data } })
+    }
+    if (rows.size === 0) return null
     const first = params.length
-    params.push(...rows.flatMap((link) => [link.projectId, link.provider, link.kind, link.externalId, JSON.stringify(link.data)]))
+    params.push(...[...rows.values()].flatMap((link) => [link.projectId, link.provider, link.kind, link.externalId, JSON.stringify(link.data)]))
     const at = (row: number, column: number) => `$${first + row * 5 + column}`
-    const values = rows.map((_, row) => `(${at(row, 1)}, ${at(row, 2)}, ${at(row, 3)}, ${at(row, 4)}, ${at(row, 5)}::jsonb)`)
-    return `INSERT INTO ${links} (project_id, provider, kind, external_id, data)
+    const values = [...rows.keys()].map((_, row) => `(${at(row, 1)}, ${at(row, 2)}, ${at(row, 3)}, ${at(row, 4)}, ${at(row, 5)}::jsonb)`)
+    return `INSERT INTO ${links} AS saved (project_id, provider, kind, external_id, data)
        SELECT * FROM (VALUES ${values.join(', ')}) AS link ${condition}
-       ON CONFLICT (project_id, provider, kind, external_id) DO UPDATE SET data = excluded.data`
+       ON CONFLICT (project_id, provider, kind, external_id) DO UPDATE SET data = saved.data || excluded.data
+       RETURNING project_id, provider, kind, external_id, data`
   }
-  async function saveLinks(list: readonly ProviderLink[]): Promise<void> {
+  const linkOf = (row: SqlRow): ProviderLink => ({
+    projectId: row.project_id as string,
+    provider: row.provider as string,
+    kind: row.kind as string,
+    externalId: row.external_id as string,
+    data: decode('json', row.data) as Record<string, string | null>,
+  })
+  async function saveLinks(list: readonly ProviderLink[]): Promise<ProviderLink[]> {
     const params: unknown[] = []
     const upsert = linksUpsert(list, params)
-    if (upsert !== null) await run(db, upsert, params)
+    return upsert === null ? [] : (await run(db, upsert, params)).map(linkOf)
   }
-  const byOccurrence = (a: ProviderEvent, b: ProviderEvent) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id
   return {
     async insert(event) {
       for (let attempt = 0; ; attempt += 1) {
@@ -47,30 +57,14 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
         if (attempt >= 3) throw new Error('providerEvents.insert: the conflicting event vanished repeatedly')
       }
     },
-    async record(event, list, waitingFor) {
-      // One statement: the links and the waiting events only when the event was inserted. The
-      // statement's reads do not see its own insert: the new event joins the waiting ones here.
+    async record(event, list) {
+      // One statement: the links are saved only when the event was inserted.
       const params = insertStatement.params(event)
-      const inserted = 'WHERE EXISTS (SELECT 1 FROM inserted)'
-      const upsert = linksUpsert(list, params, inserted)
-      let waiting = ''
-      if (waitingFor.length > 0) {
-        params.push(event.projectId, event.provider, [...waitingFor])
-        waiting = `UNION ALL SELECT false AS is_new, * FROM ${table.name} ${inserted} AND ${waitingWhere(params.length - 2, params.length - 1, params.length)}`
-      }
-      const rows = await run(
-        db,
-        `WITH inserted AS (${insertStatement.text})${upsert === null ? '' : `, linked AS (${upsert})`}
-         SELECT true AS is_new, * FROM inserted ${waiting}`,
-        params,
-      )
-      const isNew = (row: SqlRow) => decode('bool', row.is_new) === true
-      const created = rows.find(isNew)
-      if (!created) return { inserted: false }
-      const saved = table.read(created)
-      const found = rows.filter((row) => !isNew(row)).map((row) => table.read(row))
-      if (saved.status === 'waiting' && saved.waitingFor !== null && waitingFor.includes(saved.waitingFor)) found.push(saved)
-      return { inserted: true, event: saved, waiting: found.sort(byOccurrence) }
+      const upsert = linksUpsert(list, params, 'WHERE EXISTS (SELECT 1 FROM inserted)')
+      const savedLinks = upsert === null ? `'[]'::jsonb` : `(SELECT coalesce(jsonb_agg(linked), '[]'::jsonb) FROM linked)`
+      const [row] = await run(db, `WITH inserted AS (${insertStatement.text})${upsert === null ? '' : `, linked AS (${upsert})`} SELECT *, ${savedLinks} AS ak_links FROM inserted`, params)
+      if (!row) return { inserted: false }
+      return { inserted: true, event: table.read(row), links: (decode('json', row.ak_links) as SqlRow[]).map(linkOf) }
     },
     get: (projectId, id) => table.get(db, projectId, id),
     update: (projectId, id, patch) => table.update(db, projectId, id, patch),
@@ -96,10 +90,12 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
       ),
     async listWaiting(projectId, provider, waitingFor) {
       if (waitingFor.length === 0) return []
-      const rows = await run(db, `SELECT * FROM ${table.name} WHERE ${waitingWhere(1, 2, 3)} ORDER BY occurred_at, id`, [projectId, provider, [...waitingFor]])
+      const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 AND provider = $2 AND waiting_for = ANY($3::text[]) AND status = 'waiting' ORDER BY occurred_at, id`, [projectId, provider, [...waitingFor]])
       return rows.map((row) => table.read(row))
     },
-    saveLink: (link) => saveLinks([link]),
+    async saveLink(link) {
+      await saveLinks([link])
+    },
     saveLinks,
     async getLink(projectId, provider, kind, externalId) {
       const rows = await run(
