@@ -1,15 +1,16 @@
 // The handler every provider shares: POST only, raw body verified by the provider's signature
 // before anything is parsed, the event mapped, received and answered 200 with what it did (409
 // while another request still applies it). A bad signature is 400 and writes nothing; so is a
-// body that is not the provider's event. It serves fetch Requests, and node:http requests
-// straight (its `node`), without building fetch objects.
+// body that is not the provider's event. After an event, at most once a minute, it applies again
+// the events a request left half-done (see staleSweep). It serves fetch Requests, and node:http
+// requests straight (its `node`), without building fetch objects.
 import type { AffiliateProgram } from '../core/program.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../http/bodies.js'
 import { HttpError } from '../http/errors.js'
 import { serveNode, type NodeHandler } from '../http/node.js'
 import type { DomainStore } from '../core/storage.js'
 import { MalformedEvent, type MappedEvent } from './mapping.js'
-import { receiveEvent } from './receive.js'
+import { receiveEvent, staleSweep } from './receive.js'
 
 export interface ProviderHandlerOptions {
   /** The program whose project receives the events. */
@@ -66,6 +67,8 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
   const scope = options.project === undefined ? program : program.project(options.project)
   const maxBytes = options.maxBodyBytes ?? 1_048_576
   const target = { scope, storage, provider: provider.name, now: () => program.clock.now() }
+  const report = (error: unknown) => options.onError?.(error)
+  const sweep = staleSweep(target, report)
 
   async function respond(request: IncomingRequest): Promise<OutgoingResponse> {
     if (request.method !== 'POST') return json(405, { error: 'use POST' }, { Allow: 'POST' })
@@ -89,11 +92,12 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
       if (!(at >= 0 && at < MAX_TIME)) throw new MalformedEvent('its time is not a date between 1970 and 9999')
     } catch (error) {
       // Whatever the mapping cannot read is a body that is not the provider's event.
-      if (!(error instanceof SyntaxError || error instanceof MalformedEvent)) options.onError?.(error)
+      if (!(error instanceof SyntaxError || error instanceof MalformedEvent)) report(error)
       return json(400, { error: `not a ${provider.name} event: ${(error as Error).message}` })
     }
     try {
       const { event, duplicate } = await receiveEvent(target, mapped)
+      await sweep().catch(report)
       // Another request is still applying it: a 200 would tell the provider it is done, yet that
       // request may fail. A 409 makes the provider deliver it again, answered from the record.
       if (duplicate && event.status === 'processing') {
@@ -108,7 +112,7 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
         conversion_id: event.conversionId,
       })
     } catch (error) {
-      options.onError?.(error)
+      report(error)
       return json(500, { error: 'internal error; the provider will retry' })
     }
   }

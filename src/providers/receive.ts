@@ -7,8 +7,9 @@ import type { ProviderEvent, ProviderLink } from '../core/types.js'
 import { applyEvent, type ApplyTarget, type Outcome } from './apply.js'
 import { revivedMapping, storedMapping, type MappedEvent } from './mapping.js'
 
-/** A record left `processing` this long (its process died mid-way) is taken over by a retry. */
+/** A record left `processing` this long (its process died mid-way) is taken over by a retry or a sweep. */
 const STALE_MS = 60_000
+const SWEEP_PAGE = 100
 
 export interface Received {
   event: ProviderEvent
@@ -108,10 +109,49 @@ async function receiveClaimed(target: ReceiveTarget, mapped: MappedEvent): Promi
     if (!reclaimed) return { event: inserted.existing, duplicate: true }
     record = inserted.existing
   }
-  const update = updateOf(target, record)
-  // When applying fails, the record looks stale at once: the provider's retry takes it over.
-  const release = () => storage.providerEvents.update(projectId, record.id, { updatedAt: new Date(0) })
-  return { event: await run(target, mapped, update, release), duplicate: false }
+  return { event: await runClaimed(target, record, mapped), duplicate: false }
+}
+
+/** Applies an event this request claimed (moved to `processing`) and saves what it did. */
+function runClaimed(target: ReceiveTarget, record: ProviderEvent, mapped: MappedEvent): Promise<ProviderEvent> {
+  // When applying fails, the record looks stale at once: a retry or the next sweep takes it over.
+  const release = () => target.storage.providerEvents.update(target.scope.projectId, record.id, { updatedAt: new Date(0) })
+  return run(target, mapped, updateOf(target, record), release)
+}
+
+/**
+ * A sweep, run at most once per STALE_MS, that applies again, from their stored mapping, the
+ * provider's events left `processing` for longer than STALE_MS: a request died, or failed to
+ * save, after claiming them. The provider delivers such an event again only when its own
+ * delivery failed; a waiting event that another event woke it never delivers again.
+ * `onError` hears each event that failed again. The sweep resolves to how many it applied.
+ */
+export function staleSweep(target: ReceiveTarget, onError: (error: unknown) => void): () => Promise<number> {
+  let next = 0
+  return async () => {
+    const now = target.now()
+    if (now.getTime() < next) return 0
+    next = now.getTime() + STALE_MS
+    const { storage, scope, provider } = target
+    const staleBefore = new Date(now.getTime() - STALE_MS)
+    let applied = 0
+    // Newest first, a page at a time; an event applied here leaves the list, so a later sweep
+    // reaches what this one skipped.
+    for (let offset = 0; ; offset += SWEEP_PAGE) {
+      const { items } = await storage.providerEvents.list(scope.projectId, { provider, status: 'processing', limit: SWEEP_PAGE, offset })
+      for (const record of items) {
+        if (record.updatedAt >= staleBefore || record.mapped === null) continue
+        try {
+          if (!(await storage.providerEvents.claim(scope.projectId, record.id, { status: 'processing', updatedBefore: staleBefore }, now))) continue
+          await runClaimed(target, record, revivedMapping(record.mapped))
+          applied += 1
+        } catch (error) {
+          onError(error)
+        }
+      }
+      if (items.length < SWEEP_PAGE) return applied
+    }
+  }
 }
 
 const outcomeFields = (target: ReceiveTarget, result: Outcome) => ({

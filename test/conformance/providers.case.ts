@@ -1,13 +1,15 @@
 // Every payment provider's scenario through its handler on every adapter: the affiliates'
 // balances after each step equal figures computed by hand; the same events delivered twice, and
-// shuffled, end in the identical ledger.
+// shuffled, end in the identical ledger. And an event a request left half-done is applied again.
 import { describe, expect, it } from 'vitest'
 import type { AffiliateProgram, StoragePort, TestClock } from '../../src/index.js'
 import { balancesOf, ledgerOf, shuffled } from '../providers/ledger.js'
 import { lemonSqueezyScenario } from '../providers/lemon-squeezy-scenario.js'
 import { paddleScenario } from '../providers/paddle-scenario.js'
 import { allEvents, SCENARIO_SETTINGS, scenarioAffiliates, type ProviderScenario } from '../providers/scenario.js'
-import { stripeScenario } from '../providers/stripe-scenario.js'
+import { stripeHandler } from '../../src/providers/stripe/index.js'
+import { customerCreated, legacyChargeRefunded, legacyInvoicePaid } from '../providers/stripe-fixtures.js'
+import { deliverStripe, STRIPE_SECRET, stripeScenario } from '../providers/stripe-scenario.js'
 import type { CaseContext } from './harness.js'
 
 const ANN = 'ann@affiliates.example'
@@ -16,6 +18,43 @@ const zero = { total: '0.00', paid: '0.00', unpaid: '0.00', credit: '0.00' }
 
 export function providerCases(context: CaseContext): void {
   for (const scenario of [stripeScenario, paddleScenario, lemonSqueezyScenario]) scenarioCases(context, scenario)
+  halfDoneCases(context)
+}
+
+function halfDoneCases(context: CaseContext): void {
+  describe('payment provider: an event left half-done', () => {
+    it('a waiting event a request took and never saved is applied by the sweep after a later event, once a minute has passed', async () => {
+      const { program, clock, storage } = await context.program({ settings: SCENARIO_SETTINGS })
+      await scenarioAffiliates(program, 'BOB20')
+      await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
+      const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+      const deliver = async (event: unknown) => (await deliverStripe(handler, event, clock)).json()
+      const hal = { customer: 'cus_Hal', email: 'hal@example.com' }
+      clock.set('2026-01-31T12:00:00Z')
+
+      // The refund comes before its payment and waits. A request takes it (as one waking it
+      // does) and dies before saving what it did: it stays `processing`.
+      const refund = legacyChargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
+      expect(await deliver(refund)).toMatchObject({ status: 'waiting' })
+      const [waiting] = (await program.providerEvents.list({ status: 'waiting' })).items
+      expect(await storage.providerEvents.claim(program.projectId, waiting!.id, { status: 'waiting' }, clock.now())).toBe(true)
+      // The payment arrives: the refund is not waiting any more, so the payment does not wake it.
+      expect(await deliver(legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Hal1', ...hal, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Hal1', charge: 'ch_Hal1' }))).toMatchObject({ status: 'applied' })
+      const refundStatus = async () => (await program.providerEvents.get(waiting!.id)).status
+      const conversionStatus = async () => (await program.conversions.list()).items.map((c) => c.status)
+      expect([await refundStatus(), await conversionStatus()]).toEqual(['processing', ['active']])
+
+      // 59 seconds on, the refund may still be in the works: a later event leaves it alone.
+      clock.advance({ seconds: 59 })
+      expect(await deliver(customerCreated({ at: '2026-01-31T12:00:59Z', customer: 'cus_Ivy', email: 'ivy@example.com' }))).toMatchObject({ status: 'applied' })
+      expect([await refundStatus(), await conversionStatus()]).toEqual(['processing', ['active']])
+      // Past the minute, the next event's sweep applies it from what was stored.
+      clock.advance({ seconds: 2 })
+      expect(await deliver(customerCreated({ at: '2026-01-31T12:01:01Z', customer: 'cus_Jo', email: 'jo@example.com' }))).toMatchObject({ status: 'applied' })
+      expect([await refundStatus(), await conversionStatus()]).toEqual(['applied', ['refunded']])
+      expect(await program.providerEvents.get(waiting!.id)).toMatchObject({ detail: expect.stringContaining('refund of in_Hal1') })
+    })
+  })
 }
 
 function scenarioCases(context: CaseContext, scenario: ProviderScenario): void {

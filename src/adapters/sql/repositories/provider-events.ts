@@ -26,10 +26,12 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
       rows.set(key, { ...link, data: { ...rows.get(key)?.data, ...link.data } })
     }
     if (rows.size === 0) return null
+    // In key order: two saves sharing links lock them in the same order (no deadlock).
+    const ordered = [...rows.keys()].sort().map((key) => rows.get(key)!)
     const first = params.length
-    params.push(...[...rows.values()].flatMap((link) => [link.projectId, link.provider, link.kind, link.externalId, JSON.stringify(link.data)]))
+    params.push(...ordered.flatMap((link) => [link.projectId, link.provider, link.kind, link.externalId, JSON.stringify(link.data)]))
     const at = (row: number, column: number) => `$${first + row * 5 + column}`
-    const values = [...rows.keys()].map((_, row) => `(${at(row, 1)}, ${at(row, 2)}, ${at(row, 3)}, ${at(row, 4)}, ${at(row, 5)}::jsonb)`)
+    const values = ordered.map((_, row) => `(${at(row, 1)}, ${at(row, 2)}, ${at(row, 3)}, ${at(row, 4)}, ${at(row, 5)}::jsonb)`)
     return `INSERT INTO ${links} AS saved (project_id, provider, kind, external_id, data)
        SELECT * FROM (VALUES ${values.join(', ')}) AS link ${condition}
        ON CONFLICT (project_id, provider, kind, external_id) DO UPDATE SET data = saved.data || excluded.data
