@@ -19,9 +19,15 @@ function issuePath(issue: v.BaseIssue<unknown>): string {
   return issue.path?.map((item) => String(item.key)).join('.') ?? ''
 }
 
-/** `field: message`, or `unknown field "field"` for a key a strict object does not know. */
+/**
+ * `field: message`. A strict object's issue is one of three: a key it does not know (`unknown
+ * field "field"`), an input that is no object, or a required key that is missing.
+ */
 function issueMessage(issue: v.BaseIssue<unknown>, field: string): ErrorMessage {
-  return issue.type === 'strict_object' ? (name) => `unknown field "${name(field)}"` : (name) => `${name(field)}: ${issue.message}`
+  if (issue.type !== 'strict_object') return (name) => `${name(field)}: ${issue.message}`
+  if (issue.expected === 'never') return (name) => `unknown field "${name(field)}"`
+  if (issue.expected === 'Object') return (name) => `${name(field)}: must be an object`
+  return (name) => `${name(field)}: is required`
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/

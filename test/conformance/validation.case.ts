@@ -76,6 +76,16 @@ export function validationCases(context: CaseContext): void {
       expect(await program.settings()).toEqual(settings)
     })
 
+    it('says what is wrong with an input: a field missing, one it does not know, or no object at all', async () => {
+      const { program } = await context.program()
+      const failure = (call: Promise<unknown>) => call.then(() => null, (caught: unknown) => caught)
+      expect(await failure(program.affiliates.create({} as never))).toMatchObject({ field: 'email', message: 'email: is required' })
+      expect(await failure(program.affiliates.create({ email: 'u@example.com', nickname: 'x' } as never))).toMatchObject({ field: 'nickname', message: 'unknown field "nickname"' })
+      expect(await failure(program.affiliates.create(null as never))).toMatchObject({ field: 'input', message: 'input: must be an object' })
+      expect(await failure(program.webhooks.create({ events: ['referral_converted'] } as never))).toMatchObject({ field: 'url', message: 'url: is required' })
+      expect((await program.affiliates.list()).total).toBe(0)
+    })
+
     it('rolls back everything when a conversion fails halfway (tier-2 reference taken)', async () => {
       const { program } = await context.program({ settings: { multiTier: { enabled: true, tier2Rate: 10 } } })
       const parent = await program.affiliates.create({ email: 'parent@example.com' })
