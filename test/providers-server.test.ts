@@ -1,6 +1,7 @@
 // The standalone server with `providers` in its config: POST /api/v1/providers/stripe/events takes
-// signed Stripe events without an API key, GET /api/v1/provider-events lists them (both shapes,
-// and through the typed client), and `affiliate-kit providers events` prints them.
+// signed Stripe events without an API key (a provider not configured is 404), GET
+// /api/v1/provider-events lists them (both shapes, and through the typed client), and
+// `affiliate-kit providers events` prints them.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -41,6 +42,11 @@ describe('affiliate-kit serve with providers', () => {
       }
       const forged = await fetch(endpoint, { method: 'POST', body: '{"id":"evt_x"}', headers: { 'Stripe-Signature': 't=1,v1=00' } })
       expect(forged.status).toBe(400)
+      // A provider the config does not name: 404 saying what to configure (not the API's 401).
+      const paddle = await fetch(`${url}/providers/paddle/events`, { method: 'POST', body: '{}' })
+      expect([paddle.status, await paddle.json()]).toEqual([404, { error: expect.stringContaining('add "providers": { "paddle": { "webhookSecret": "..." } }') }])
+      const unknown = await fetch(`${url}/providers/square/events`, { method: 'POST', body: '{}' })
+      expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'no payment provider "square": the providers are stripe, paddle, lemon-squeezy' }])
       expect((await api(url!, KEY, 'GET', '/affiliates/ann%40example.com')).body).toMatchObject({ data: { total_earnings: '3.00' } })
 
       const listed = await api(url!, KEY, 'GET', '/provider-events?provider=stripe&reference=in_Srv1')

@@ -10,8 +10,7 @@ import { lemonSqueezyHandler } from '../providers/lemon-squeezy/index.js'
 import { paddleHandler } from '../providers/paddle/index.js'
 import { stripeHandler } from '../providers/stripe/index.js'
 import type { ServerConfig } from './config.js'
-
-const ROUTE = /^\/api\/v1\/providers\/([a-z-]+)\/events\/?(?:\?.*)?$/
+import { providerInUrl } from './provider-route.js'
 
 /** The configured providers' handlers by URL name (stripe, paddle, lemon-squeezy). */
 export function providerHandlers(
@@ -33,7 +32,7 @@ export function withProviders(api: NodeHandler, handlers: Map<string, ProviderHa
   if (handlers.size === 0) return api
   const routes = new Map([...handlers].map(([name, handler]) => [name, toNodeHandler(handler)]))
   return (req, res, next) => {
-    const name = ROUTE.exec(req.url ?? '')?.[1]
+    const name = providerInUrl(req.url)
     const route = name === undefined ? undefined : routes.get(name)
     return (route ?? api)(req, res, next)
   }

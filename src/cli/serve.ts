@@ -18,6 +18,7 @@ import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
 import { serveKeySocket } from './key-socket.js'
 import { serverLogger } from './logging.js'
+import { withUnconfiguredProviders } from './provider-route.js'
 import type { ProviderHandler } from '../providers/handler.js'
 import type { NodeHandler } from '../http/node.js'
 
@@ -111,6 +112,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       providers = providerHandlers(program, storage, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
       api = withProviders(api, providers)
     }
+    api = withUnconfiguredProviders(api, new Set(providers.keys()))
     if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api)
     if (config.portal?.enabled || config.admin?.enabled) {
       const { configuredPortal, withPortal } = await import('./portal-mount.js')

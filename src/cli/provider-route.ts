@@ -1,0 +1,27 @@
+// The URL of a payment provider's event endpoint on the standalone server,
+// POST /api/v1/providers/<name>/events, and the answer for a provider the config does not name.
+import type { NodeHandler } from '../http/node.js'
+
+const ROUTE = /^\/api\/v1\/providers\/([a-z-]+)\/events\/?(?:\?.*)?$/
+const KNOWN: Record<string, string> = { stripe: 'stripe', paddle: 'paddle', 'lemon-squeezy': 'lemonSqueezy' }
+
+/** The provider named by an event endpoint's URL (`stripe` in /api/v1/providers/stripe/events), else undefined. */
+export const providerInUrl = (url: string | undefined): string | undefined => ROUTE.exec(url ?? '')?.[1]
+
+/**
+ * Answers 404, saying what to configure, at the event endpoint of a provider the config does not
+ * name; the API would answer 401 for the missing API key, which misleads whoever reads the
+ * provider's failed deliveries.
+ */
+export function withUnconfiguredProviders(api: NodeHandler, configured: ReadonlySet<string>): NodeHandler {
+  return (req, res, next) => {
+    const name = providerInUrl(req.url)
+    if (name === undefined || configured.has(name)) return api(req, res, next)
+    const key = KNOWN[name]
+    const error = key
+      ? `payment provider "${name}" is not configured on this server: add "providers": { "${key}": { "webhookSecret": "..." } } to its config`
+      : `no payment provider "${name}": the providers are ${Object.keys(KNOWN).join(', ')}`
+    const body = JSON.stringify({ error })
+    res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }).end(body)
+  }
+}
