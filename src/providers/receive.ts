@@ -274,10 +274,10 @@ async function wake(target: ReceiveTarget, event: ProviderEvent): Promise<Outcom
     const mark = key === null ? null : await markOf(target, key)
     // Only one request applies a waiting event: the one whose claim moves it to processing.
     if (!(await storage.providerEvents.claim(scope.projectId, event.id, { status: 'waiting' }, target.now()))) return null
-    // On an error it goes back to waiting, so the next event it waits for tries it again.
-    const result = await applyOrRelease(target, revivedMapping(event.mapped), () =>
-      storage.providerEvents.update(scope.projectId, event.id, { status: 'waiting', updatedAt: target.now() }),
-    )
+    // On an error it looks stale at once, like a claimed event that failed: the next sweep applies
+    // it again. (Back to waiting, nothing would: the event it waits for was applied already, and
+    // is recorded, so its redelivery wakes nothing.)
+    const result = await applyOrRelease(target, revivedMapping(event.mapped), () => storage.providerEvents.update(scope.projectId, event.id, { updatedAt: new Date(0) }))
     await storage.transaction((tx) => save(tx, result, updateOf(target, event)))
     if (result.status !== 'waiting' || result.waitingFor === null) return result
     if (result.waitingFor === key && (await markOf(target, key)) === mark) return result
