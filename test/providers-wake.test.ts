@@ -8,7 +8,7 @@ import { postgresStorage } from '../src/adapters/postgres/index.js'
 import { createAffiliateProgram, testClock, type StoragePort } from '../src/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
 import type { StorageTx } from '../src/storage.js'
-import { checkoutCompleted, customerCreated, invoicePaid, legacyChargeRefunded, legacyInvoicePaid } from './providers/stripe-fixtures.js'
+import { checkoutCompleted, customerCreated, invoicePaid, invoicePaymentPaid, legacyChargeRefunded, legacyInvoicePaid } from './providers/stripe-fixtures.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
 import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
 import { DATABASE_URL, freshPostgresStorage } from './sql/pg-schema.js'
@@ -215,6 +215,33 @@ describe('provider events: a waiting event and what it waits for, at the same mo
         ['customer.created', 'applied'],
         ['invoice.paid', 'applied'],
       ])
+    }, 60_000)
+  }
+
+  for (const [name, storages] of cases) {
+    it(`${name}: a woken event whose applying fails does not keep the others woken with it waiting`, async () => {
+      const { first, close } = await storages()
+      closers.push(close)
+      const clock = testClock('2026-02-01T00:00:00Z')
+      const { storage, fail } = faulty(first)
+      const program = await createAffiliateProgram({ storage, clock, project: 'wake-fails-one', settings: SCENARIO_SETTINGS })
+      await scenarioAffiliates(program, 'BOB20')
+      await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
+      const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+      const hal = { customer: 'cus_Hal', email: 'hal@example.com' }
+      // Both wait for the payment of in_Hal1: the refund (older) and which payment intent paid it.
+      const refund = legacyChargeRefunded({ at: '2026-01-31T10:30:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
+      expect(await (await deliverStripe(handler, refund, clock)).json()).toMatchObject({ status: 'waiting' })
+      const paidBy = invoicePaymentPaid({ at: '2026-01-31T10:45:00Z', invoice: 'in_Hal1', paymentIntent: 'pi_Hal2', amount: 5000 })
+      expect(await (await deliverStripe(handler, paidBy, clock)).json()).toMatchObject({ status: 'waiting' })
+
+      // The payment's own transaction commits; the refund, woken first, fails in its own.
+      fail(2)
+      const invoice = legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Hal1', ...hal, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Hal1', charge: 'ch_Hal1' })
+      expect((await deliverStripe(handler, invoice, clock)).status).toBe(500)
+      // The other event it woke was applied all the same: nothing else would wake it.
+      const status = async (type: string) => (await program.providerEvents.list()).items.find((e) => e.type === type)?.status
+      expect(await status('invoice_payment.paid')).toBe('applied')
     }, 60_000)
   }
 

@@ -248,11 +248,19 @@ const listWaiting = ({ storage, scope, provider }: ReceiveTarget, keys: string[]
 const markOf = async ({ storage, scope, provider }: ReceiveTarget, key: string) =>
   (await storage.providerEvents.getLink(scope.projectId, provider, WOKEN, key))?.data.mark ?? null
 
-/** Applies waiting events (oldest payment first), and those they unblock in turn. */
+/**
+ * Applies waiting events (oldest payment first), and those they unblock in turn. One that fails
+ * (left for the sweep) does not stop the others, which nothing else would wake: the first error
+ * is thrown once all were tried.
+ */
 async function wakeAll(target: ReceiveTarget, first: ProviderEvent[], seen: Set<string>): Promise<void> {
   const queue = [...first]
+  const failed: unknown[] = []
   while (queue.length > 0) {
-    const result = await wake(target, queue.shift()!)
+    const result = await wake(target, queue.shift()!).catch((error: unknown) => {
+      failed.push(error)
+      return null
+    })
     if (!result) continue
     const fresh = result.wake.filter((key) => !seen.has(key))
     for (const key of fresh) seen.add(key)
@@ -260,6 +268,7 @@ async function wakeAll(target: ReceiveTarget, first: ProviderEvent[], seen: Set<
     const unblocked = await listWaiting(target, fresh)
     queue.push(...unblocked.filter((event) => !queue.some((queued) => queued.id === event.id)))
   }
+  if (failed.length > 0) throw failed[0]
 }
 
 /**
