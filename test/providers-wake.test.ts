@@ -8,7 +8,7 @@ import { postgresStorage } from '../src/adapters/postgres/index.js'
 import { createAffiliateProgram, testClock, type StoragePort } from '../src/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
 import type { StorageTx } from '../src/storage.js'
-import { checkoutCompleted, invoicePaid, legacyChargeRefunded, legacyInvoicePaid } from './providers/stripe-fixtures.js'
+import { checkoutCompleted, customerCreated, invoicePaid, invoicePaymentPaid, legacyChargeRefunded, legacyInvoicePaid } from './providers/stripe-fixtures.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
 import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
 import { DATABASE_URL, freshPostgresStorage } from './sql/pg-schema.js'
@@ -51,6 +51,30 @@ function slowed(storage: StoragePort) {
     where = at
   }
   return { slow, pause, paused, resume }
+}
+
+/**
+ * The storage with a fault: from the call of `fail(n)` on, its n-th transaction throws before it
+ * starts (a lost connection, say), once.
+ */
+function faulty(storage: StoragePort) {
+  let calls = 0
+  let failAt = 0
+  const slow = new Proxy(storage, {
+    get(target, property, receiver) {
+      if (property !== 'transaction') return Reflect.get(target, property, receiver) as unknown
+      return async <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
+        calls += 1
+        if (calls === failAt) throw new Error('connection lost')
+        return target.transaction(fn)
+      }
+    },
+  })
+  const fail = (n: number) => {
+    calls = 0
+    failAt = n
+  }
+  return { storage: slow, fail }
 }
 
 /**
@@ -155,6 +179,69 @@ describe('provider events: a waiting event and what it waits for, at the same mo
         ['checkout.session.completed', 'applied'],
         ['invoice.paid', 'applied'],
       ])
+    }, 60_000)
+  }
+
+  for (const [name, storages] of cases) {
+    it(`${name}: a woken refund whose applying fails is applied by the next sweep`, async () => {
+      const { first, close } = await storages()
+      closers.push(close)
+      const clock = testClock('2026-02-01T00:00:00Z')
+      const { storage, fail } = faulty(first)
+      const program = await createAffiliateProgram({ storage, clock, project: 'wake-fails', settings: SCENARIO_SETTINGS })
+      await scenarioAffiliates(program, 'BOB20')
+      await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
+      const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+      const hal = { customer: 'cus_Hal', email: 'hal@example.com' }
+      const refund = legacyChargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
+      expect(await (await deliverStripe(handler, refund, clock)).json()).toMatchObject({ status: 'waiting' })
+
+      // The payment's conversion and outcome commit (its first transaction); the refund it wakes
+      // fails in its own (the second): the payment's request answers 500.
+      fail(2)
+      const invoice = legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Hal1', ...hal, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Hal1', charge: 'ch_Hal1' })
+      expect((await deliverStripe(handler, invoice, clock)).status).toBe(500)
+      // Stripe delivers the payment again: it is recorded, so it wakes nothing.
+      expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'applied' })
+      expect((await program.conversions.list()).items.map((c) => c.status)).toEqual(['active'])
+
+      // A minute on, the next event's sweep applies the refund.
+      clock.advance({ seconds: 61 })
+      expect(await (await deliverStripe(handler, customerCreated({ at: '2026-02-01T00:01:01Z', customer: 'cus_Ivy', email: 'ivy@example.com' }), clock)).json()).toMatchObject({ status: 'applied' })
+      expect((await program.conversions.list()).items.map((c) => [c.reference, c.status])).toEqual([['in_Hal1', 'refunded']])
+      const events = await program.providerEvents.list()
+      expect(events.items.map((e) => [e.type, e.status]).sort()).toEqual([
+        ['charge.refunded', 'applied'],
+        ['customer.created', 'applied'],
+        ['invoice.paid', 'applied'],
+      ])
+    }, 60_000)
+  }
+
+  for (const [name, storages] of cases) {
+    it(`${name}: a woken event whose applying fails does not keep the others woken with it waiting`, async () => {
+      const { first, close } = await storages()
+      closers.push(close)
+      const clock = testClock('2026-02-01T00:00:00Z')
+      const { storage, fail } = faulty(first)
+      const program = await createAffiliateProgram({ storage, clock, project: 'wake-fails-one', settings: SCENARIO_SETTINGS })
+      await scenarioAffiliates(program, 'BOB20')
+      await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
+      const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+      const hal = { customer: 'cus_Hal', email: 'hal@example.com' }
+      // Both wait for the payment of in_Hal1: the refund (older) and which payment intent paid it.
+      const refund = legacyChargeRefunded({ at: '2026-01-31T10:30:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
+      expect(await (await deliverStripe(handler, refund, clock)).json()).toMatchObject({ status: 'waiting' })
+      const paidBy = invoicePaymentPaid({ at: '2026-01-31T10:45:00Z', invoice: 'in_Hal1', paymentIntent: 'pi_Hal2', amount: 5000 })
+      expect(await (await deliverStripe(handler, paidBy, clock)).json()).toMatchObject({ status: 'waiting' })
+
+      // The payment's own transaction commits; the refund, woken first, fails in its own.
+      fail(2)
+      const invoice = legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Hal1', ...hal, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Hal1', charge: 'ch_Hal1' })
+      expect((await deliverStripe(handler, invoice, clock)).status).toBe(500)
+      // The other event it woke was applied all the same: nothing else would wake it.
+      const status = async (type: string) => (await program.providerEvents.list()).items.find((e) => e.type === type)?.status
+      expect(await status('invoice_payment.paid')).toBe('applied')
     }, 60_000)
   }
 

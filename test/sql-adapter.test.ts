@@ -11,7 +11,11 @@ import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { postgresStorage } from '../src/adapters/postgres/index.js'
 import { migrate, MIGRATIONS } from '../src/adapters/sql/migrations.js'
 import { nestedClient, type SqlExecutor } from '../src/adapters/sql/executor.js'
-import { createAffiliateProgram } from '../src/index.js'
+import { createAffiliateProgram, testClock } from '../src/index.js'
+import { stripeHandler } from '../src/providers/stripe/index.js'
+import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
+import { legacyChargeRefunded, legacyInvoicePaid } from './providers/stripe-fixtures.js'
+import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
 import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from './sql/pg-schema.js'
 import { startChild } from './sql/processes.js'
 
@@ -76,6 +80,33 @@ describe('pglite adapter', () => {
     expect((await reopened.coupons.list()).items).toMatchObject([{ code: 'OLD10', status: 'active' }])
     const { attribution } = await reopened.conversions.create({ type: 'purchase', couponCodeUsed: 'OLD10', baseValue: 10 })
     expect(attribution).toEqual({ affiliateId: ann.id, matchedBy: 'coupon' })
+    await db.close()
+  })
+
+  it('migration 10 flags the keys events of an existing database wait for: the payment arriving after the upgrade applies its waiting refund', async () => {
+    const db = new PGlite()
+    const clock = testClock('2026-02-01T00:00:00Z')
+    const program = await createAffiliateProgram({ storage: pgliteStorage({ db }), clock, project: 'legacy-waiting', settings: SCENARIO_SETTINGS })
+    await scenarioAffiliates(program, 'BOB20')
+    await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
+    const hal = { customer: 'cus_Hal', email: 'hal@example.com' }
+    const refund = legacyChargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
+    const before = stripeHandler({ program, storage: pgliteStorage({ db }), webhookSecret: STRIPE_SECRET })
+    expect(await (await deliverStripe(before, refund, clock)).json()).toMatchObject({ status: 'waiting' })
+    // Back to the schema before version 10, with the refund saved waiting by that version: no
+    // woken link flags the key it waits for.
+    await db.exec(`DELETE FROM affiliate_kit.provider_links WHERE kind = 'woken'; DELETE FROM affiliate_kit.schema_migrations WHERE version = 10`)
+
+    const storage = pgliteStorage({ db })
+    const reopened = await createAffiliateProgram({ storage, clock, project: 'legacy-waiting' })
+    const handler = stripeHandler({ program: reopened, storage, webhookSecret: STRIPE_SECRET })
+    const invoice = legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Hal1', ...hal, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Hal1', charge: 'ch_Hal1' })
+    expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'applied' })
+    expect((await reopened.providerEvents.list()).items.map((e) => [e.type, e.status]).sort()).toEqual([
+      ['charge.refunded', 'applied'],
+      ['invoice.paid', 'applied'],
+    ])
+    expect((await reopened.conversions.list()).items.map((c) => [c.reference, c.status])).toEqual([['in_Hal1', 'refunded']])
     await db.close()
   })
 

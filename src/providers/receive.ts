@@ -248,11 +248,19 @@ const listWaiting = ({ storage, scope, provider }: ReceiveTarget, keys: string[]
 const markOf = async ({ storage, scope, provider }: ReceiveTarget, key: string) =>
   (await storage.providerEvents.getLink(scope.projectId, provider, WOKEN, key))?.data.mark ?? null
 
-/** Applies waiting events (oldest payment first), and those they unblock in turn. */
+/**
+ * Applies waiting events (oldest payment first), and those they unblock in turn. One that fails
+ * (left for the sweep) does not stop the others, which nothing else would wake: the first error
+ * is thrown once all were tried.
+ */
 async function wakeAll(target: ReceiveTarget, first: ProviderEvent[], seen: Set<string>): Promise<void> {
   const queue = [...first]
+  const failed: unknown[] = []
   while (queue.length > 0) {
-    const result = await wake(target, queue.shift()!)
+    const result = await wake(target, queue.shift()!).catch((error: unknown) => {
+      failed.push(error)
+      return null
+    })
     if (!result) continue
     const fresh = result.wake.filter((key) => !seen.has(key))
     for (const key of fresh) seen.add(key)
@@ -260,6 +268,7 @@ async function wakeAll(target: ReceiveTarget, first: ProviderEvent[], seen: Set<
     const unblocked = await listWaiting(target, fresh)
     queue.push(...unblocked.filter((event) => !queue.some((queued) => queued.id === event.id)))
   }
+  if (failed.length > 0) throw failed[0]
 }
 
 /**
@@ -274,10 +283,10 @@ async function wake(target: ReceiveTarget, event: ProviderEvent): Promise<Outcom
     const mark = key === null ? null : await markOf(target, key)
     // Only one request applies a waiting event: the one whose claim moves it to processing.
     if (!(await storage.providerEvents.claim(scope.projectId, event.id, { status: 'waiting' }, target.now()))) return null
-    // On an error it goes back to waiting, so the next event it waits for tries it again.
-    const result = await applyOrRelease(target, revivedMapping(event.mapped), () =>
-      storage.providerEvents.update(scope.projectId, event.id, { status: 'waiting', updatedAt: target.now() }),
-    )
+    // On an error it looks stale at once, like a claimed event that failed: the next sweep applies
+    // it again. (Back to waiting, nothing would: the event it waits for was applied already, and
+    // is recorded, so its redelivery wakes nothing.)
+    const result = await applyOrRelease(target, revivedMapping(event.mapped), () => storage.providerEvents.update(scope.projectId, event.id, { updatedAt: new Date(0) }))
     await storage.transaction((tx) => save(tx, result, updateOf(target, event)))
     if (result.status !== 'waiting' || result.waitingFor === null) return result
     if (result.waitingFor === key && (await markOf(target, key)) === mark) return result

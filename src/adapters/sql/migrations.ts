@@ -372,6 +372,19 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
       `CREATE INDEX admin_audit_log_project_idx ON {s}.admin_audit_log (project_id, id)`,
     ],
   },
+  {
+    // An event saved waiting flags the key it waits for on the key's woken link, and the event
+    // that wakes a key reads the waiting events only when it is flagged: events an earlier version
+    // saved waiting (or a woken one still took) flag their keys here, or nothing would wake them.
+    version: 10,
+    name: 'flag the keys of waiting provider events',
+    statements: [
+      `INSERT INTO {s}.provider_links AS saved (project_id, provider, kind, external_id, data)
+        SELECT DISTINCT project_id, provider, 'woken', waiting_for, '{"waited":"yes"}'::jsonb
+        FROM {s}.provider_events WHERE waiting_for IS NOT NULL
+        ON CONFLICT (project_id, provider, kind, external_id) DO UPDATE SET data = saved.data || excluded.data`,
+    ],
+  },
 ]
 
 export interface AppliedMigration {
