@@ -238,11 +238,11 @@ export function conversionCreation(ctx: ProjectContext) {
       signedUp = true
     }
     if (referral && type === 'purchase' && referral.firstPurchaseAt === null) {
-      referral = await tx.referrals.update(projectId, referral.id, {
-        firstPurchaseAt: now,
-        conversionStatus: 'converted',
-        conversionDate: now,
-      })
+      // Another purchase of this customer, at the same moment, may have been the first: then this
+      // one's plan (the purchase rule) is wrong, and the transaction runs again from a fresh read.
+      const marked = await tx.referrals.markFirstPurchase(projectId, referral.id, now)
+      if (!marked) throw new FirstPurchaseRecorded()
+      referral = marked
     }
     return { referral, signedUp }
   }
@@ -346,16 +346,21 @@ function occurrence(request: ConversionRequest, now: Date): Date {
   return at !== undefined && at.getTime() < now.getTime() ? at : now
 }
 
+/** Thrown inside the transaction when a concurrent purchase recorded the customer's first purchase first. */
+class FirstPurchaseRecorded extends Error {}
+
 /**
  * Runs a write again when a concurrent request (another connection) committed the same new
- * referred user first: the second run finds that row (and, for one reference, the winner).
+ * referred user, or the same customer's first purchase, first: the second run finds that row
+ * (and, for one reference, the winner), or plans a renewal.
  */
 async function retryOnRace<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await work()
     } catch (error) {
-      if (!(error instanceof UniqueViolation && error.constraint === 'referral_email') || attempt >= 2) throw error
+      const race = (error instanceof UniqueViolation && error.constraint === 'referral_email') || error instanceof FirstPurchaseRecorded
+      if (!race || attempt >= 2) throw error
     }
   }
 }

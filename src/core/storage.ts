@@ -105,6 +105,12 @@ export interface ReferralRepository {
   get(projectId: string, id: number): Promise<Referral | null>
   getByEmail(projectId: string, email: string): Promise<Referral | null>
   update(projectId: string, id: number, patch: Patch<Referral>): Promise<Referral | null>
+  /**
+   * Records the referred user's first purchase at `at` (firstPurchaseAt and conversionDate `at`,
+   * conversionStatus `converted`) unless one is recorded; then it writes nothing and returns null.
+   * A transaction recording one that has not ended yet is waited for, also across processes.
+   */
+  markFirstPurchase(projectId: string, id: number, at: Date): Promise<Referral | null>
   list(projectId: string, filter: ReferralFilter): Promise<Page<Referral>>
 }
 

@@ -59,6 +59,24 @@ export function commissionCases(context: CaseContext): void {
       expect((await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, email: 'new@example.com', baseValue: 100 })).conversion.value).toBe('30.00')
     })
 
+    it('two purchases of one customer at the same moment: one earns the purchase rule, the other the recurring one', async () => {
+      const { program } = await context.program({
+        settings: { commission: { purchase: { type: 'percentage', rate: 30 }, recurring: { rate: 20, durationMonths: 12 } } },
+      })
+      const affiliate = await program.affiliates.create({ email: 'twice@example.com' })
+      const customers = ['c1', 'c2', 'c3', 'c4', 'c5'].map((name) => `${name}@example.com`)
+      for (const email of customers) await program.referrals.create({ email, affiliateId: affiliate.id })
+      const bases = await Promise.all(
+        customers.map(async (email) => {
+          const charge = (n: number) => program.conversions.create({ type: 'purchase', email, baseValue: 100, reference: `${email}-${n}` })
+          const created = await Promise.all([charge(1), charge(2)])
+          return created.map((result) => result.conversion.basis).sort()
+        }),
+      )
+      expect(bases).toEqual(customers.map(() => ['purchase', 'recurring']))
+      expect((await program.affiliates.get(affiliate.id)).earnings.total).toBe('250.00')
+    })
+
     it('keeps the first rate for life when no recurring rule is set', async () => {
       const { program, clock } = await context.program()
       const affiliate = await program.affiliates.create({ email: 'life@example.com' })

@@ -138,6 +138,10 @@ export function referralRepository(state: MemoryState, log: UndoLog): ReferralRe
     async update(projectId, id, patch) {
       return patchRow(state.referrals, projectId, id, patch, log)
     },
+    async markFirstPurchase(projectId, id, at) {
+      if (inProject(state.referrals.get(id), projectId)?.firstPurchaseAt !== null) return null
+      return patchRow(state.referrals, projectId, id, { firstPurchaseAt: at, conversionStatus: 'converted', conversionDate: at }, log)
+    },
     async list(projectId, filter) {
       const page = newestFirstPage(
         state.referrals.group('project', projectId),
