@@ -31,6 +31,24 @@ const post = (handler: (request: Request) => Promise<Response>, body: string, he
   handler(new Request('https://shop.example/hook', { method: 'POST', body, headers: { 'Stripe-Signature': header } }))
 
 describe('stripe handler: mapping', () => {
+  it('a first invoice the core refuses is ignored, and the renewal that waited for it applies', async () => {
+    const { program, clock, handler } = await setup()
+    const dan = { customer: 'cus_Dan', email: 'dan@example.com', subscription: 'sub_Dan', tax: 0 }
+    // The app used in_Dan1 as the reference of a signup: the invoice's conversion is refused.
+    await program.conversions.create({ type: 'signup', email: 'dan@example.com', reference: 'in_Dan1' })
+    const renewal = invoicePaid({ at: '2026-01-31T00:00:00Z', id: 'in_Dan2', ...dan, subtotal: 1000, billingReason: 'subscription_cycle', paymentIntent: 'pi_Dan2' })
+    expect(await (await deliverStripe(handler, renewal, clock)).json()).toMatchObject({ status: 'waiting' })
+    const first = invoicePaid({ at: '2026-01-01T00:00:00Z', id: 'in_Dan1', ...dan, subtotal: 1000, billingReason: 'subscription_create', paymentIntent: 'pi_Dan1' })
+    expect(await (await deliverStripe(handler, first, clock)).json()).toMatchObject({ status: 'ignored', detail: expect.stringContaining('different payload') })
+    const events = await program.providerEvents.list({ reference: 'in_Dan2' })
+    expect(events.items.map((event) => event.status)).toEqual(['applied'])
+    // The refused invoice earned nothing: the renewal is the customer's first commissioned purchase.
+    expect((await program.conversions.list()).items.map((c) => [c.reference, c.type, c.basis]).sort()).toEqual([
+      ['in_Dan1', 'signup', 'signup'],
+      ['in_Dan2', 'purchase', 'purchase'],
+    ])
+  })
+
   it('a free trial invoice pays nothing; the first paid invoice after it earns the purchase rule, the next the recurring rule', async () => {
     const { program, clock, handler } = await setup()
     const dan = { customer: 'cus_Dan', email: 'dan@example.com', subscription: 'sub_Dan', tax: 0 }

@@ -188,7 +188,11 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     if (error instanceof NotFoundError) {
       return outcome('waiting', `${action.reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer, links })
     }
-    if (error instanceof AffiliateError) return outcome('ignored', `${action.reference}: ${error.message}`, { links })
+    if (error instanceof AffiliateError) {
+      // Seen, with no commission: its refunds are ignored, and renewals waiting for it go on.
+      links.push(...payments({ reference: action.reference, conversionId: null }))
+      return outcome('ignored', `${action.reference}: ${error.message}`, { wake, links })
+    }
     throw error
   }
 }
