@@ -147,6 +147,19 @@ if (DATABASE_URL) {
   ])
 }
 
+/** Hal, referred by Ann, and a Stripe handler on a storage whose n-th transaction from `fail(n)` on fails. */
+async function faultyHal(storages: Storages) {
+  const { first, close } = await storages()
+  closers.push(close)
+  const clock = testClock('2026-02-01T00:00:00Z')
+  const { storage, fail } = faulty(first)
+  const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
+  await scenarioAffiliates(program, 'BOB20')
+  await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
+  const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+  return { program, clock, handler, fail, hal: { customer: 'cus_Hal', email: 'hal@example.com' } }
+}
+
 describe('provider events: a waiting event and what it waits for, at the same moment', () => {
   for (const [name, storages] of cases) {
     it(`${name}: the payment re-checking while the customer's referral is saved is applied`, async () => {
@@ -184,15 +197,7 @@ describe('provider events: a waiting event and what it waits for, at the same mo
 
   for (const [name, storages] of cases) {
     it(`${name}: a woken refund whose applying fails is applied by the next sweep`, async () => {
-      const { first, close } = await storages()
-      closers.push(close)
-      const clock = testClock('2026-02-01T00:00:00Z')
-      const { storage, fail } = faulty(first)
-      const program = await createAffiliateProgram({ storage, clock, project: 'wake-fails', settings: SCENARIO_SETTINGS })
-      await scenarioAffiliates(program, 'BOB20')
-      await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
-      const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
-      const hal = { customer: 'cus_Hal', email: 'hal@example.com' }
+      const { program, clock, handler, fail, hal } = await faultyHal(storages)
       const refund = legacyChargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
       expect(await (await deliverStripe(handler, refund, clock)).json()).toMatchObject({ status: 'waiting' })
 
@@ -220,15 +225,7 @@ describe('provider events: a waiting event and what it waits for, at the same mo
 
   for (const [name, storages] of cases) {
     it(`${name}: a woken event whose applying fails does not keep the others woken with it waiting`, async () => {
-      const { first, close } = await storages()
-      closers.push(close)
-      const clock = testClock('2026-02-01T00:00:00Z')
-      const { storage, fail } = faulty(first)
-      const program = await createAffiliateProgram({ storage, clock, project: 'wake-fails-one', settings: SCENARIO_SETTINGS })
-      await scenarioAffiliates(program, 'BOB20')
-      await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
-      const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
-      const hal = { customer: 'cus_Hal', email: 'hal@example.com' }
+      const { program, clock, handler, fail, hal } = await faultyHal(storages)
       // Both wait for the payment of in_Hal1: the refund (older) and which payment intent paid it.
       const refund = legacyChargeRefunded({ at: '2026-01-31T10:30:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
       expect(await (await deliverStripe(handler, refund, clock)).json()).toMatchObject({ status: 'waiting' })
