@@ -77,6 +77,24 @@ function faulty(storage: StoragePort) {
   return { storage: slow, fail }
 }
 
+/** The storage whose read of waiting events fails once, from the call of `fail()` on (a lost connection, say). */
+function failingWaitingRead(storage: StoragePort) {
+  let armed = false
+  const providerEvents = new Proxy(storage.providerEvents, {
+    get(target, property, receiver) {
+      if (property !== 'listWaiting' || !armed) return Reflect.get(target, property, receiver) as unknown
+      armed = false
+      return async () => {
+        throw new Error('connection lost')
+      }
+    },
+  })
+  const failing = new Proxy(storage, {
+    get: (target, property, receiver) => (property === 'providerEvents' ? providerEvents : (Reflect.get(target, property, receiver) as unknown)),
+  })
+  return { storage: failing, fail: () => (armed = true) }
+}
+
 /**
  * Starts the slow request, runs the quick one from start to end while the slow one is paused,
  * then lets the slow one finish: both answers, slow first.
@@ -239,6 +257,39 @@ describe('provider events: a waiting event and what it waits for, at the same mo
       // The other event it woke was applied all the same: nothing else would wake it.
       const status = async (type: string) => (await program.providerEvents.list()).items.find((e) => e.type === type)?.status
       expect(await status('invoice_payment.paid')).toBe('applied')
+    }, 60_000)
+  }
+
+  for (const [name, storages] of cases) {
+    it(`${name}: a refund its payment woke but never read (the read failed) is applied by the next sweep`, async () => {
+      const { first, close } = await storages()
+      closers.push(close)
+      const clock = testClock('2026-02-01T00:00:00Z')
+      const { storage, fail } = failingWaitingRead(first)
+      const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
+      await scenarioAffiliates(program, 'BOB20')
+      await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
+      const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+      const hal = { customer: 'cus_Hal', email: 'hal@example.com' }
+      const refund = legacyChargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
+      expect(await (await deliverStripe(handler, refund, clock)).json()).toMatchObject({ status: 'waiting' })
+
+      // The payment commits; reading the events it woke fails: 500. Its redelivery wakes nothing.
+      fail()
+      const invoice = legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Hal1', ...hal, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Hal1', charge: 'ch_Hal1' })
+      expect((await deliverStripe(handler, invoice, clock)).status).toBe(500)
+      expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'applied' })
+      const refundStatus = async () => (await program.providerEvents.list()).items.find((e) => e.type === 'charge.refunded')?.status
+      expect(await refundStatus()).toBe('waiting')
+
+      // Less than a minute on, it may still be in the works; past the minute, the sweep applies it.
+      clock.advance({ seconds: 59 })
+      await deliverStripe(handler, customerCreated({ at: '2026-02-01T00:00:59Z', customer: 'cus_Ivy', email: 'ivy@example.com' }), clock)
+      expect(await refundStatus()).toBe('waiting')
+      clock.advance({ seconds: 2 })
+      await deliverStripe(handler, customerCreated({ at: '2026-02-01T00:01:01Z', customer: 'cus_Jo', email: 'jo@example.com' }), clock)
+      expect(await refundStatus()).toBe('applied')
+      expect((await program.conversions.list()).items.map((c) => [c.reference, c.status])).toEqual([['in_Hal1', 'refunded']])
     }, 60_000)
   }
 

@@ -283,6 +283,12 @@ export interface ProviderEventRepository {
   /** The provider's events waiting for any of `waitingFor`, oldest occurredAt first (then id). */
   listWaiting(projectId: string, provider: string, waitingFor: readonly string[]): Promise<ProviderEvent[]>
   /**
+   * The provider's events still waiting for a key woken after they were last saved: the key's
+   * `woken` link holds `at` (an ISO time) at or after the event's updatedAt, and before
+   * `wokenBefore`. Oldest occurredAt first (then id), at most `limit`.
+   */
+  listWokenWaiting(projectId: string, provider: string, wokenBefore: Date, limit: number): Promise<ProviderEvent[]>
+  /**
    * Creates the link (project, provider, kind, externalId), or merges its data into the saved
    * link's: the keys it gives replace the saved ones, the others stay. A link being saved by a
    * transaction that has not ended yet is waited for, also across processes.

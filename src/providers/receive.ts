@@ -120,21 +120,21 @@ function runClaimed(target: ReceiveTarget, record: ProviderEvent, mapped: Mapped
 }
 
 /**
- * A sweep, run at most once per STALE_MS, that applies again, from their stored mapping, the
- * provider's events left `processing` for longer than STALE_MS: a request died, or failed to
- * save, after claiming them. The provider delivers such an event again only when its own
- * delivery failed; a waiting event that another event woke it never delivers again.
- * `onError` hears each event that failed again. The sweep resolves to how many it applied.
+ * A sweep, run at most once per STALE_MS, that applies again what a request left half-done over
+ * STALE_MS ago: the provider's events left `processing` (a request died, or failed to save, after
+ * claiming them), from their stored mapping, and the events still waiting for a key an outcome
+ * woke after they were saved (the request that woke it died or failed before applying them).
+ * The provider delivers such an event again only when its own delivery failed; a waiting event
+ * another event woke it never delivers again. `onError` hears each one that failed again.
  */
-export function staleSweep(target: ReceiveTarget, onError: (error: unknown) => void): () => Promise<number> {
+export function staleSweep(target: ReceiveTarget, onError: (error: unknown) => void): () => Promise<void> {
   let next = 0
   return async () => {
     const now = target.now()
-    if (now.getTime() < next) return 0
+    if (now.getTime() < next) return
     next = now.getTime() + STALE_MS
     const { storage, scope, provider } = target
     const staleBefore = new Date(now.getTime() - STALE_MS)
-    let applied = 0
     // Newest first, a page at a time; an event applied here leaves the list, so a later sweep
     // reaches what this one skipped.
     for (let offset = 0; ; offset += SWEEP_PAGE) {
@@ -144,13 +144,14 @@ export function staleSweep(target: ReceiveTarget, onError: (error: unknown) => v
         try {
           if (!(await storage.providerEvents.claim(scope.projectId, record.id, { status: 'processing', updatedBefore: staleBefore }, now))) continue
           await runClaimed(target, record, revivedMapping(record.mapped))
-          applied += 1
         } catch (error) {
           onError(error)
         }
       }
-      if (items.length < SWEEP_PAGE) return applied
+      if (items.length < SWEEP_PAGE) break
     }
+    const woken = await storage.providerEvents.listWokenWaiting(scope.projectId, provider, staleBefore, SWEEP_PAGE)
+    if (woken.length > 0) await wakeAll(target, woken, new Set()).catch(onError)
   }
 }
 
@@ -197,10 +198,10 @@ async function run(target: ReceiveTarget, mapped: MappedEvent, write: WriteRecor
   // Filled when the outcome is saved inside the transaction that creates its conversion.
   const settled: { saved?: Saved } = {}
   const settle = async (tx: StorageTx, outcome: Outcome) => {
-    settled.saved = await save(tx, outcome, write)
+    settled.saved = await save(tx, outcome, write, target.now())
   }
   const result = await applyOrRelease({ ...target, settle }, mapped, release)
-  const saved = result.settled && settled.saved ? settled.saved : await target.storage.transaction((tx) => save(tx, result, write))
+  const saved = result.settled && settled.saved ? settled.saved : await target.storage.transaction((tx) => save(tx, result, write, target.now()))
   // A waiting event re-checks once after it is saved: the event it waits for may have been
   // applied by another request between this one's check and its save.
   const recheck = result.status === 'waiting' && result.waitingFor !== null ? [result.waitingFor] : []
@@ -233,11 +234,12 @@ async function applyOrRelease(target: ReceiveTarget, mapped: MappedEvent, releas
  * it waits for. Link saves are merged and wait for one another's transactions, so a mark and a
  * flag on one key are written one after the other, each seeing the one before.
  */
-function save(tx: StorageTx, result: Outcome, write: WriteRecord): Promise<Saved> {
-  const mark = randomUUID()
+function save(tx: StorageTx, result: Outcome, write: WriteRecord, at: Date): Promise<Saved> {
+  // `at`: when it was woken, for the sweep (listWokenWaiting).
+  const mark = { mark: randomUUID(), at: at.toISOString() }
   const waitingFor = result.status === 'waiting' ? result.waitingFor : null
   const woken = result.wake.filter((key) => key !== waitingFor)
-  const marks = [...new Set(woken)].map((key) => ({ kind: WOKEN, externalId: key, data: { mark } }))
+  const marks = [...new Set(woken)].map((key) => ({ kind: WOKEN, externalId: key, data: mark }))
   const flag = waitingFor === null ? [] : [{ kind: WOKEN, externalId: waitingFor, data: { waited: 'yes' } }]
   return write(tx, { ...result, links: [...result.links, ...marks, ...flag] })
 }
@@ -287,7 +289,7 @@ async function wake(target: ReceiveTarget, event: ProviderEvent): Promise<Outcom
     // it again. (Back to waiting, nothing would: the event it waits for was applied already, and
     // is recorded, so its redelivery wakes nothing.)
     const result = await applyOrRelease(target, revivedMapping(event.mapped), () => storage.providerEvents.update(scope.projectId, event.id, { updatedAt: new Date(0) }))
-    await storage.transaction((tx) => save(tx, result, updateOf(target, event)))
+    await storage.transaction((tx) => save(tx, result, updateOf(target, event), target.now()))
     if (result.status !== 'waiting' || result.waitingFor === null) return result
     if (result.waitingFor === key && (await markOf(target, key)) === mark) return result
     key = result.waitingFor

@@ -137,6 +137,33 @@ export function providerEventCases(context: CaseContext): void {
       expect(await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'in_dup')).toBeNull()
     })
 
+    it('lists the events still waiting for a key woken after they were saved, and before a time', async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute))
+      const waiting = (eventId: string, key: string, savedAt: number, overrides: Partial<NewProviderEvent> = {}) =>
+        storage.providerEvents.insert(event(projectId, { eventId, status: 'waiting', waitingFor: key, occurredAt: at(60 - savedAt), updatedAt: at(savedAt), ...overrides }))
+      const woken = (key: string, minute: number, provider = 'stripe') =>
+        storage.providerEvents.saveLink({ projectId, provider, kind: 'woken', externalId: key, data: { mark: key, at: at(minute).toISOString() } })
+      await waiting('before', 'payment:a', 5) // woken at 10, after it was saved
+      await waiting('same', 'payment:b', 10) // woken the moment it was saved
+      await waiting('after', 'payment:c', 20) // saved again after its key was woken
+      await waiting('late', 'payment:d', 5) // woken at 40: not before the time asked
+      await waiting('flagged', 'payment:e', 5) // its key flagged, never woken
+      await waiting('paddle', 'payment:a', 5, { provider: 'paddle' }) // another provider's key
+      await waiting('done', 'payment:a', 5, { status: 'applied' })
+      await woken('payment:a', 10)
+      await woken('payment:b', 10)
+      await woken('payment:c', 10)
+      await woken('payment:d', 40)
+      await storage.providerEvents.saveLink({ projectId, provider: 'stripe', kind: 'woken', externalId: 'payment:e', data: { waited: 'yes' } })
+      const listed = await storage.providerEvents.listWokenWaiting(projectId, 'stripe', at(30), 10)
+      expect(listed.map((e) => e.eventId)).toEqual(['same', 'before'])
+      expect((await storage.providerEvents.listWokenWaiting(projectId, 'stripe', at(30), 1)).map((e) => e.eventId)).toEqual(['same'])
+      const other = await context.program()
+      expect(await storage.providerEvents.listWokenWaiting(other.program.projectId, 'stripe', at(30), 10)).toEqual([])
+    })
+
     it('rolls a provider event back with its transaction', async () => {
       const { program, storage } = await context.program()
       await storage

@@ -57,6 +57,21 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
       const rows = new Set(waitingFor.flatMap((key) => table.group('waiting', `${projectId}|${provider}|${key}`)))
       return [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
     },
+    async listWokenWaiting(projectId, provider, wokenBefore, limit) {
+      const wokenAt = (event: ProviderEvent) => {
+        const at = state.providerLinks.get(linkKey({ projectId, provider, kind: 'woken', externalId: event.waitingFor! }))?.data.at
+        return at == null ? null : new Date(at).getTime()
+      }
+      return table
+        .group('project', projectId)
+        .filter((event) => event.provider === provider && event.status === 'waiting' && event.waitingFor !== null)
+        .filter((event) => {
+          const at = wokenAt(event)
+          return at !== null && at >= event.updatedAt.getTime() && at < wokenBefore.getTime()
+        })
+        .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
+        .slice(0, limit)
+    },
     async saveLink(link) {
       saveLink(link)
     },

@@ -95,6 +95,18 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
       const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 AND provider = $2 AND waiting_for = ANY($3::text[]) AND status = 'waiting' ORDER BY occurred_at, id`, [projectId, provider, [...waitingFor]])
       return rows.map((row) => table.read(row))
     },
+    async listWokenWaiting(projectId, provider, wokenBefore, limit) {
+      const rows = await run(
+        db,
+        `SELECT event.* FROM ${table.name} event
+         JOIN ${links} link ON link.project_id = event.project_id AND link.provider = event.provider AND link.kind = 'woken' AND link.external_id = event.waiting_for
+         WHERE event.project_id = $1 AND event.provider = $2 AND event.status = 'waiting' AND link.data ? 'at'
+           AND (link.data->>'at')::timestamptz >= event.updated_at AND (link.data->>'at')::timestamptz < $3
+         ORDER BY event.occurred_at, event.id LIMIT $4`,
+        [projectId, provider, wokenBefore, limit],
+      )
+      return rows.map((row) => table.read(row))
+    },
     async saveLink(link) {
       await saveLinks([link])
     },
