@@ -114,10 +114,15 @@ async function receiveClaimed(target: ReceiveTarget, mapped: MappedEvent): Promi
 
 /** Applies an event this request claimed (moved to `processing`) and saves what it did. */
 function runClaimed(target: ReceiveTarget, record: ProviderEvent, mapped: MappedEvent): Promise<ProviderEvent> {
-  // When applying fails, the record looks stale at once: a retry or the next sweep takes it over.
-  const release = () => target.storage.providerEvents.update(target.scope.projectId, record.id, { updatedAt: new Date(0) })
-  return run(target, mapped, updateOf(target, record), release)
+  return run(target, mapped, updateOf(target, record), staleAtOnce(target, record))
 }
+
+/**
+ * The release of a claimed event whose applying failed: it stays `processing` and looks stale at
+ * once, so a retry or the next sweep takes it over.
+ */
+const staleAtOnce = ({ storage, scope }: ReceiveTarget, record: ProviderEvent) => () =>
+  storage.providerEvents.update(scope.projectId, record.id, { updatedAt: new Date(0) })
 
 /**
  * A sweep, run at most once per STALE_MS, that applies again what a request left half-done over
@@ -285,10 +290,10 @@ async function wake(target: ReceiveTarget, event: ProviderEvent): Promise<Outcom
     const mark = key === null ? null : await markOf(target, key)
     // Only one request applies a waiting event: the one whose claim moves it to processing.
     if (!(await storage.providerEvents.claim(scope.projectId, event.id, { status: 'waiting' }, target.now()))) return null
-    // On an error it looks stale at once, like a claimed event that failed: the next sweep applies
-    // it again. (Back to waiting, nothing would: the event it waits for was applied already, and
-    // is recorded, so its redelivery wakes nothing.)
-    const result = await applyOrRelease(target, revivedMapping(event.mapped), () => storage.providerEvents.update(scope.projectId, event.id, { updatedAt: new Date(0) }))
+    // On an error it is left for the next sweep, like any claimed event. (Back to waiting, nothing
+    // would apply it: the event it waits for was applied already, and is recorded, so its
+    // redelivery wakes nothing.)
+    const result = await applyOrRelease(target, revivedMapping(event.mapped), staleAtOnce(target, event))
     await storage.transaction((tx) => save(tx, result, updateOf(target, event), target.now()))
     if (result.status !== 'waiting' || result.waitingFor === null) return result
     if (result.waitingFor === key && (await markOf(target, key)) === mark) return result
