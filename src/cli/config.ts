@@ -2,7 +2,7 @@
 // a wrong key or value stops the start with a message naming it.
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
-import { projectSettingsInput } from '../core/schemas.js'
+import { projectSettingsInput, strictObjectProblem } from '../core/schemas.js'
 import { createWebhookInput } from '../core/webhook-endpoints.js'
 import { LOG_LEVELS } from '../ops/logger.js'
 import { CliError } from './errors.js'
@@ -156,16 +156,14 @@ function lineAndColumn(text: string, position: number): string {
   return `at line ${lines.length}, column ${lines.at(-1)!.length + 1}`
 }
 
-/**
- * What is wrong at the issue's key. A strict object reports three things under one issue type: an
- * unknown key (expected `never`), a required key left out, and a value that is not an object.
- */
+/** What is wrong at the issue's key. */
 function issueText(issue: v.BaseIssue<unknown>): string {
   const key = issue.path?.map((item) => String(item.key)).join('.') || '(root)'
-  if (issue.type !== 'strict_object') return `"${key}" ${issue.message}`
-  if (issue.expected === 'never') return `unknown field "${key}"`
-  if (issue.expected === 'Object') return `"${key}" must be an object`
-  return `"${key}" is required`
+  const problem = strictObjectProblem(issue)
+  if (problem === 'unknown') return `unknown field "${key}"`
+  if (problem === 'not an object') return `"${key}" must be an object`
+  if (problem === 'required') return `"${key}" is required`
+  return `"${key}" ${issue.message}`
 }
 
 /** The project settings part of a server config. */

@@ -20,14 +20,23 @@ function issuePath(issue: v.BaseIssue<unknown>): string {
 }
 
 /**
- * `field: message`. A strict object's issue is one of three: a key it does not know (`unknown
- * field "field"`), an input that is no object, or a required key that is missing.
+ * What a strict object's issue is about (valibot reports three things under one issue type): a
+ * key it does not know (expected `never`), a value that is no object, or a required key left out.
+ * Null for the issues of other schemas, whose message says it.
  */
+export function strictObjectProblem(issue: v.BaseIssue<unknown>): 'unknown' | 'not an object' | 'required' | null {
+  if (issue.type !== 'strict_object') return null
+  if (issue.expected === 'never') return 'unknown'
+  return issue.expected === 'Object' ? 'not an object' : 'required'
+}
+
+/** `field: message`, or `unknown field "field"` for a key a strict object does not know. */
 function issueMessage(issue: v.BaseIssue<unknown>, field: string): ErrorMessage {
-  if (issue.type !== 'strict_object') return (name) => `${name(field)}: ${issue.message}`
-  if (issue.expected === 'never') return (name) => `unknown field "${name(field)}"`
-  if (issue.expected === 'Object') return (name) => `${name(field)}: must be an object`
-  return (name) => `${name(field)}: is required`
+  const problem = strictObjectProblem(issue)
+  if (problem === 'unknown') return (name) => `unknown field "${name(field)}"`
+  if (problem === 'not an object') return (name) => `${name(field)}: must be an object`
+  if (problem === 'required') return (name) => `${name(field)}: is required`
+  return (name) => `${name(field)}: ${issue.message}`
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
