@@ -165,12 +165,12 @@ if (DATABASE_URL) {
   ])
 }
 
-/** Hal, referred by Ann, and a Stripe handler on a storage whose n-th transaction from `fail(n)` on fails. */
-async function faultyHal(storages: Storages) {
+/** Hal, referred by Ann, and a Stripe handler on a storage with the fault `withFault` adds. */
+async function faultyHal<Fail>(storages: Storages, withFault: (storage: StoragePort) => { storage: StoragePort; fail: Fail }) {
   const { first, close } = await storages()
   closers.push(close)
   const clock = testClock('2026-02-01T00:00:00Z')
-  const { storage, fail } = faulty(first)
+  const { storage, fail } = withFault(first)
   const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
   await scenarioAffiliates(program, 'BOB20')
   await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
@@ -215,7 +215,7 @@ describe('provider events: a waiting event and what it waits for, at the same mo
 
   for (const [name, storages] of cases) {
     it(`${name}: a woken refund whose applying fails is applied by the next sweep`, async () => {
-      const { program, clock, handler, fail, hal } = await faultyHal(storages)
+      const { program, clock, handler, fail, hal } = await faultyHal(storages, faulty)
       const refund = legacyChargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
       expect(await (await deliverStripe(handler, refund, clock)).json()).toMatchObject({ status: 'waiting' })
 
@@ -243,7 +243,7 @@ describe('provider events: a waiting event and what it waits for, at the same mo
 
   for (const [name, storages] of cases) {
     it(`${name}: a woken event whose applying fails does not keep the others woken with it waiting`, async () => {
-      const { program, clock, handler, fail, hal } = await faultyHal(storages)
+      const { program, clock, handler, fail, hal } = await faultyHal(storages, faulty)
       // Both wait for the payment of in_Hal1: the refund (older) and which payment intent paid it.
       const refund = legacyChargeRefunded({ at: '2026-01-31T10:30:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
       expect(await (await deliverStripe(handler, refund, clock)).json()).toMatchObject({ status: 'waiting' })
@@ -262,15 +262,7 @@ describe('provider events: a waiting event and what it waits for, at the same mo
 
   for (const [name, storages] of cases) {
     it(`${name}: a refund its payment woke but never read (the read failed) is applied by the next sweep`, async () => {
-      const { first, close } = await storages()
-      closers.push(close)
-      const clock = testClock('2026-02-01T00:00:00Z')
-      const { storage, fail } = failingWaitingRead(first)
-      const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
-      await scenarioAffiliates(program, 'BOB20')
-      await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
-      const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
-      const hal = { customer: 'cus_Hal', email: 'hal@example.com' }
+      const { program, clock, handler, fail, hal } = await faultyHal(storages, failingWaitingRead)
       const refund = legacyChargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
       expect(await (await deliverStripe(handler, refund, clock)).json()).toMatchObject({ status: 'waiting' })
 
