@@ -14,7 +14,7 @@ import { nestedClient, type SqlExecutor } from '../src/adapters/sql/executor.js'
 import { createAffiliateProgram, testClock } from '../src/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
-import { legacyChargeRefunded, legacyInvoicePaid } from './providers/stripe-fixtures.js'
+import { customerCreated, legacyChargeRefunded, legacyInvoicePaid } from './providers/stripe-fixtures.js'
 import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
 import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from './sql/pg-schema.js'
 import { startChild } from './sql/processes.js'
@@ -106,6 +106,39 @@ describe('pglite adapter', () => {
       ['charge.refunded', 'applied'],
       ['invoice.paid', 'applied'],
     ])
+    expect((await reopened.conversions.list()).items.map((c) => [c.reference, c.status])).toEqual([['in_Hal1', 'refunded']])
+    await db.close()
+  })
+
+  it('migration 11 dates the marks an earlier version wrote: a refund its payment woke but never applied is applied by the sweep after the upgrade', async () => {
+    const db = new PGlite()
+    // The database stamps the marks with its own time: the program's clock starts at it.
+    const clock = testClock(new Date())
+    const storage = pgliteStorage({ db })
+    const program = await createAffiliateProgram({ storage, clock, project: 'legacy-marks', settings: SCENARIO_SETTINGS })
+    await scenarioAffiliates(program, 'BOB20')
+    await program.referrals.create({ email: 'hal@example.com', referralCode: 'ANN' })
+    const hal = { customer: 'cus_Hal', email: 'hal@example.com' }
+    const refund = legacyChargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_Hal1', ...hal, paymentIntent: 'pi_Hal1', invoice: 'in_Hal1', amount: 5000, refundedSoFar: 5000 })
+    expect(await (await deliverStripe(stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET }), refund, clock)).json()).toMatchObject({ status: 'waiting' })
+    // The payment commits, and its read of the events it woke fails (a lost connection): the
+    // refund stays waiting. Its mark is then as the earlier version wrote it, with no time.
+    const lostRead = new Proxy(storage, {
+      get: (target, property, receiver) =>
+        property === 'providerEvents'
+          ? { ...target.providerEvents, listWaiting: () => Promise.reject(new Error('connection lost')) }
+          : (Reflect.get(target, property, receiver) as unknown),
+    })
+    const invoice = legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Hal1', ...hal, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Hal1', charge: 'ch_Hal1' })
+    expect((await deliverStripe(stripeHandler({ program, storage: lostRead, webhookSecret: STRIPE_SECRET }), invoice, clock)).status).toBe(500)
+    await db.exec(`UPDATE affiliate_kit.provider_links SET data = data - 'at' WHERE kind = 'woken'; DELETE FROM affiliate_kit.schema_migrations WHERE version = 11`)
+
+    const upgraded = pgliteStorage({ db })
+    const reopened = await createAffiliateProgram({ storage: upgraded, clock, project: 'legacy-marks' })
+    const handler = stripeHandler({ program: reopened, storage: upgraded, webhookSecret: STRIPE_SECRET })
+    clock.advance({ minutes: 10 })
+    expect(await (await deliverStripe(handler, customerCreated({ at: '2026-01-31T12:00:00Z', customer: 'cus_Ivy', email: 'ivy@example.com' }), clock)).json()).toMatchObject({ status: 'applied' })
+    expect((await reopened.providerEvents.list()).items.find((e) => e.type === 'charge.refunded')?.status).toBe('applied')
     expect((await reopened.conversions.list()).items.map((c) => [c.reference, c.status])).toEqual([['in_Hal1', 'refunded']])
     await db.close()
   })

@@ -2,7 +2,7 @@
 // it, store what it did, then apply the waiting events it unblocked. A re-delivered event is
 // answered from its record and applies nothing.
 import { randomUUID } from 'node:crypto'
-import type { StorageTx } from '../core/storage.js'
+import type { DomainStore, StorageTx } from '../core/storage.js'
 import type { ProviderEvent, ProviderLink } from '../core/types.js'
 import { applyEvent, type ApplyTarget, type Outcome } from './apply.js'
 import { revivedMapping, storedMapping, type MappedEvent } from './mapping.js'
@@ -125,35 +125,52 @@ const staleAtOnce = ({ storage, scope }: ReceiveTarget, record: ProviderEvent) =
   storage.providerEvents.update(scope.projectId, record.id, { updatedAt: new Date(0) })
 
 /**
- * A sweep, run at most once per STALE_MS, that applies again what a request left half-done over
- * STALE_MS ago: the provider's events left `processing` (a request died, or failed to save, after
- * claiming them), from their stored mapping, and the events still waiting for a key an outcome
- * woke after they were saved (the request that woke it died or failed before applying them).
+ * When each project's and provider's next sweep is due, per storage: handlers built per request
+ * (as some frameworks do) share it, so they sweep once a minute as one long-lived handler does.
+ */
+const sweepsDue = new WeakMap<DomainStore, Map<string, number>>()
+
+function sweepTimes(storage: DomainStore): Map<string, number> {
+  let due = sweepsDue.get(storage)
+  if (!due) sweepsDue.set(storage, (due = new Map()))
+  return due
+}
+
+/**
+ * A sweep, run at most once per STALE_MS for a storage, project and provider, that applies again
+ * what a request left half-done over STALE_MS ago: the provider's events left `processing` (a
+ * request died, or failed to save, after claiming them), from their stored mapping, and the events
+ * still waiting for a key an outcome woke after they were saved (the request that woke it died or
+ * failed before applying them).
  * The provider delivers such an event again only when its own delivery failed; a waiting event
  * another event woke it never delivers again. `onError` hears each one that failed again.
  */
 export function staleSweep(target: ReceiveTarget, onError: (error: unknown) => void): () => Promise<void> {
-  let next = 0
+  const { storage, scope, provider } = target
+  const due = sweepTimes(storage)
+  const key = `${scope.projectId}|${provider}`
   return async () => {
     const now = target.now()
-    if (now.getTime() < next) return
-    next = now.getTime() + STALE_MS
-    const { storage, scope, provider } = target
+    if (now.getTime() < (due.get(key) ?? 0)) return
+    due.set(key, now.getTime() + STALE_MS)
     const staleBefore = new Date(now.getTime() - STALE_MS)
-    // Newest first, a page at a time; an event applied here leaves the list, so a later sweep
-    // reaches what this one skipped.
-    for (let offset = 0; ; offset += SWEEP_PAGE) {
+    // Newest first, a page at a time. An event applied here leaves the list: the next page starts
+    // after only the events that stayed.
+    for (let offset = 0; ; ) {
       const { items } = await storage.providerEvents.list(scope.projectId, { provider, status: 'processing', limit: SWEEP_PAGE, offset })
+      let gone = 0
       for (const record of items) {
         if (record.updatedAt >= staleBefore || record.mapped === null) continue
         try {
           if (!(await storage.providerEvents.claim(scope.projectId, record.id, { status: 'processing', updatedBefore: staleBefore }, now))) continue
           await runClaimed(target, record, revivedMapping(record.mapped))
+          gone += 1
         } catch (error) {
           onError(error)
         }
       }
       if (items.length < SWEEP_PAGE) break
+      offset += items.length - gone
     }
     const woken = await storage.providerEvents.listWokenWaiting(scope.projectId, provider, staleBefore, SWEEP_PAGE)
     if (woken.length > 0) await wakeAll(target, woken, new Set()).catch(onError)

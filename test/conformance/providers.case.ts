@@ -54,6 +54,50 @@ function halfDoneCases(context: CaseContext): void {
       expect([await refundStatus(), await conversionStatus()]).toEqual(['applied', ['refunded']])
       expect(await program.providerEvents.get(waiting!.id)).toMatchObject({ detail: expect.stringContaining('refund of in_Hal1') })
     })
+
+    /** Refunds of payments not seen yet: each waits; `stale` of them are then left `processing` by a request that died two minutes ago. */
+    async function staleRefunds(count: number) {
+      const made = await context.program({ settings: SCENARIO_SETTINGS })
+      const { program, clock, storage } = made
+      clock.set('2026-01-31T12:00:00Z')
+      const deliver = async (event: unknown) => (await deliverStripe(stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET }), event, clock)).json()
+      for (let n = 1; n <= count; n += 1) {
+        const refund = legacyChargeRefunded({ at: '2026-01-31T11:00:00Z', id: `ch_Stale${n}`, customer: `cus_Stale${n}`, paymentIntent: `pi_Stale${n}`, invoice: `in_Stale${n}`, amount: 500, refundedSoFar: 500 })
+        expect(await deliver(refund)).toMatchObject({ status: 'waiting' })
+      }
+      const leaveProcessing = async () => {
+        const twoMinutesAgo = new Date(clock.now().getTime() - 120_000)
+        for (const event of (await program.providerEvents.list({ status: 'waiting', limit: 100 })).items) {
+          expect(await storage.providerEvents.claim(program.projectId, event.id, { status: 'waiting' }, twoMinutesAgo)).toBe(true)
+        }
+      }
+      const processing = async () => (await program.providerEvents.list({ status: 'processing', limit: 1 })).total
+      return { ...made, deliver, leaveProcessing, processing }
+    }
+
+    it('handlers built per request sweep at most once a minute between them, as one long-lived handler does', async () => {
+      const { clock, deliver, leaveProcessing, processing } = await staleRefunds(1)
+      // The refund's own delivery swept (the first event of the minute). Then a request dies with it.
+      await leaveProcessing()
+      clock.advance({ seconds: 1 })
+      expect(await deliver(customerCreated({ at: '2026-01-31T12:00:01Z', customer: 'cus_Ivy', email: 'ivy@example.com' }))).toMatchObject({ status: 'applied' })
+      expect(await processing()).toBe(1)
+      clock.advance({ seconds: 60 })
+      expect(await deliver(customerCreated({ at: '2026-01-31T12:01:01Z', customer: 'cus_Jo', email: 'jo@example.com' }))).toMatchObject({ status: 'applied' })
+      expect(await processing()).toBe(0)
+    })
+
+    it('one sweep applies every event left processing, past its first page of 100', async () => {
+      const { program, clock, deliver, leaveProcessing, processing } = await staleRefunds(150)
+      await leaveProcessing()
+      await leaveProcessing()
+      expect(await processing()).toBe(150)
+      clock.advance({ seconds: 61 })
+      expect(await deliver(customerCreated({ at: '2026-01-31T12:01:01Z', customer: 'cus_Ivy', email: 'ivy@example.com' }))).toMatchObject({ status: 'applied' })
+      // Applied again, each refund waits for its payment once more.
+      expect(await processing()).toBe(0)
+      expect((await program.providerEvents.list({ status: 'waiting', limit: 1 })).total).toBe(150)
+    }, 60_000)
   })
 }
 
