@@ -5,7 +5,7 @@ import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
-import { createAffiliateProgram, testClock } from '../src/index.js'
+import { createAffiliateProgram, testClock, type AffiliateProgram, type StoragePort } from '../src/index.js'
 import { createHandler } from '../src/http/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
 import { snapshot } from './conformance/helpers.js'
@@ -13,14 +13,15 @@ import { chargeRefunded, checkoutCompleted, invoicePaid, invoicePaymentPaid, unu
 import { shuffled } from './providers/ledger.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
 import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
+import { DATABASE_URL, freshPostgresStorage } from './sql/pg-schema.js'
 
 const stripe = new Stripe('sk_test_not_used')
 
-async function setup(secret: string | string[] = STRIPE_SECRET, storage = memoryStorage()) {
+async function setup(secret: string | string[] = STRIPE_SECRET, storage = memoryStorage(), customer = 'dan@example.com') {
   const clock = testClock('2026-02-01T00:00:00Z')
   const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
   await scenarioAffiliates(program, 'BOB20')
-  await program.referrals.create({ email: 'dan@example.com', referralCode: 'ANN' })
+  await program.referrals.create({ email: customer, referralCode: 'ANN' })
   return { program, clock, handler: stripeHandler({ program, storage, webhookSecret: secret }) }
 }
 
@@ -238,6 +239,62 @@ describe('stripe handler: signatures', () => {
     // The provider's retry, once the first is done, is answered from the record.
     expect(await (await deliverStripe(handler, event, clock)).json()).toMatchObject({ status: 'applied', duplicate: true })
     expect((await program.referrals.get('hal@example.com')).affiliateId).toBe((await program.affiliates.get('ann@affiliates.example')).id)
+  })
+})
+
+describe('stripe handler: an invoice paid by two payment intents', () => {
+  const eve = { customer: 'cus_Eve', email: 'eve@example.com' }
+  // 100.00 paid as 60.00 (pi_EveA) and 40.00 (pi_EveB); charge A refunded in full, then B in two steps.
+  const invoice = invoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Eve1', ...eve, subtotal: 10000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_EveA' })
+  const paidBy = [
+    invoicePaymentPaid({ at: '2026-01-31T10:00:00Z', invoice: 'in_Eve1', paymentIntent: 'pi_EveA', amount: 6000 }),
+    invoicePaymentPaid({ at: '2026-01-31T10:00:00Z', invoice: 'in_Eve1', paymentIntent: 'pi_EveB', amount: 4000 }),
+  ]
+  const refunds = [
+    chargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_EveA', ...eve, paymentIntent: 'pi_EveA', amount: 6000, refundedSoFar: 6000 }),
+    chargeRefunded({ at: '2026-01-31T12:00:00Z', id: 'ch_EveB', ...eve, paymentIntent: 'pi_EveB', amount: 4000, refundedSoFar: 1000 }),
+    chargeRefunded({ at: '2026-01-31T13:00:00Z', id: 'ch_EveB', ...eve, paymentIntent: 'pi_EveB', amount: 4000, refundedSoFar: 4000 }),
+  ]
+  const all = [invoice, ...paidBy, ...refunds]
+  const refunded = async (program: AffiliateProgram) => (await program.conversions.list()).items.map((c) => [c.refundedBaseValue, c.status])
+  const storages: Array<[string, () => { storage: StoragePort; cleanup(): Promise<void> }]> = [
+    ['memory', () => ({ storage: memoryStorage(), cleanup: async () => undefined })],
+    ['pglite', () => { const storage = pgliteStorage(); return { storage, cleanup: () => storage.close() } }],
+  ]
+  if (DATABASE_URL) storages.push(['postgres', () => freshPostgresStorage()])
+
+  for (const [name, fresh] of storages) {
+    it(`${name}: a refund of one charge shrinks the conversion by that charge's share of what was paid; a late, older total counts no less`, async () => {
+      const inOrder = fresh()
+      const late = fresh()
+      try {
+        const { program, clock, handler } = await setup(STRIPE_SECRET, inOrder.storage, 'eve@example.com')
+        for (const event of [invoice, ...paidBy]) expect((await deliverStripe(handler, event, clock)).status).toBe(200)
+        const steps = [[['60.00', 'active']], [['70.00', 'active']], [['100.00', 'refunded']]]
+        for (const [index, refund] of refunds.entries()) {
+          expect(await (await deliverStripe(handler, refund, clock)).json()).toMatchObject({ status: 'applied' })
+          expect(await refunded(program), `after refund ${index + 1}`).toEqual(steps[index])
+        }
+        // B's total of 1000 arrives after its total of 4000, and before A's refund.
+        const lateRun = await setup(STRIPE_SECRET, late.storage, 'eve@example.com')
+        for (const event of [invoice, ...paidBy, refunds[2], refunds[1]]) expect((await deliverStripe(lateRun.handler, event, lateRun.clock)).status).toBe(200)
+        expect(await refunded(lateRun.program)).toEqual([['40.00', 'active']])
+        expect((await deliverStripe(lateRun.handler, refunds[0], lateRun.clock)).status).toBe(200)
+        expect(await refunded(lateRun.program)).toEqual([['100.00', 'refunded']])
+      } finally {
+        await inOrder.cleanup()
+        await late.cleanup()
+      }
+    }, 60_000)
+  }
+
+  it('memory: shuffled deliveries end in the same ledger', async () => {
+    for (const [index, order] of [shuffled(all, 1), shuffled(all, 2), [...all].reverse()].entries()) {
+      const { program, clock, handler } = await setup(STRIPE_SECRET, memoryStorage(), 'eve@example.com')
+      for (const event of order) expect((await deliverStripe(handler, event, clock)).status).toBe(200)
+      expect(await refunded(program), `order ${index}`).toEqual([['100.00', 'refunded']])
+      expect((await program.providerEvents.list({ status: 'waiting' })).total, `order ${index}`).toBe(0)
+    }
   })
 })
 

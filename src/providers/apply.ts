@@ -40,6 +40,9 @@ export type Link = Pick<ProviderLink, 'kind' | 'externalId' | 'data'>
 
 const COUPON = /^[A-Za-z0-9_.-]{1,64}$/
 
+/** The link kind keeping, per conversion, what each part of a payment made in parts refunded so far. */
+const PARTS = 'refunded-parts'
+
 const outcome = (status: Outcome['status'], detail: string, extra: Partial<Outcome> = {}): Outcome => ({
   status,
   detail,
@@ -137,7 +140,9 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
   const { storage, scope, provider } = target
   const keys = [action.reference, ...action.aliases]
   const links: Link[] = []
-  const payments = (data: Record<string, string | null>): Link[] => keys.map((key) => ({ kind: 'payment', externalId: key, data }))
+  // A payment made in parts keeps what was paid in all, for its parts' refunds.
+  const paid: Record<string, string> = action.paidTotal === undefined ? {} : { paid: action.paidTotal.toString() }
+  const payments = (data: Record<string, string | null>): Link[] => keys.map((key) => ({ kind: 'payment', externalId: key, data: { ...data, ...paid } }))
   const wake = keys.map((key) => `payment:${key}`)
   const known = action.email !== null || action.customerId === null ? null : await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
   const email = action.email ?? known?.data.email ?? null
@@ -247,7 +252,10 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
     const base = currency.parse(conversion.baseValue, 'baseValue').minor
     const already = currency.parse(conversion.refundedBaseValue, 'refundedBaseValue').minor
     let target = already
-    if (action.full) target = base
+    const part = partRefunded(action, payment.data)
+    const parts = part && (await refundedParts(tx, conversionId, part))
+    if (part && parts) target = roundHalfUp(base * parts.total, part.paid)
+    else if (action.full) target = base
     else if (action.soFar && action.soFar.of > 0n) target = roundHalfUp(base * action.soFar.refunded, action.soFar.of)
     else if (action.single) target = already + action.single.amount
     if (target > base) target = base
@@ -256,9 +264,20 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
     if (action.single) {
       await tx.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'refund', externalId: action.single.refundId, data: { conversionId: String(conversionId) } })
     }
+    if (parts) await tx.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: PARTS, externalId: String(conversionId), data: parts.latest })
     Object.assign(decided, { refund, currency })
     const reason = `${provider} refund of ${ref}`
     return target === base ? { status: 'refunded', reason } : { refundAmount: currency.amount(refund).format(), reason }
+  }
+  /**
+   * What the payment's parts refunded so far, this part's total included, and that total to
+   * save. (An older, smaller total delivered late makes no refund, so it is never saved.)
+   */
+  const refundedParts = async (tx: StorageTx, id: number, part: RefundedPart) => {
+    const saved = (await tx.providerEvents.getLink(scope.projectId, provider, PARTS, String(id)))?.data ?? {}
+    const latest = { [part.id]: part.refunded.toString() }
+    const total = Object.values({ ...saved, ...latest }).reduce((sum, value) => sum + BigInt(value ?? '0'), 0n)
+    return { total, latest }
   }
   let updated
   try {
@@ -274,4 +293,23 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
     conversionId,
     refundAmount: refunded,
   })
+}
+
+/** One part's running refund total, of a payment made in parts (a Stripe invoice paid by several charges). */
+interface RefundedPart {
+  id: string
+  refunded: bigint
+  /** All that was paid for the payment, in the same units. */
+  paid: bigint
+}
+
+/**
+ * The refunded part when the refund's totals are of one part of a payment that was paid in
+ * several (less than all that was paid); null for a payment paid at once.
+ */
+function partRefunded(action: RefundedAction, payment: Record<string, string | null>): RefundedPart | null {
+  const { soFar } = action
+  if (!soFar?.part || payment.paid == null) return null
+  const paid = BigInt(payment.paid)
+  return soFar.of < paid ? { id: soFar.part, refunded: soFar.refunded, paid } : null
 }

@@ -19,6 +19,12 @@ export interface PaidAction {
   firstPayment: boolean
   /** Other ids a later refund may name this payment by (payment intent, charge). */
   aliases: string[]
+  /**
+   * All the customer paid for it, tax included, in the provider's minor units, when it may be
+   * paid in parts (a Stripe invoice paid by several payment intents): a refund of one part counts
+   * against this.
+   */
+  paidTotal?: bigint
 }
 
 /** A refund of an earlier payment. */
@@ -32,7 +38,12 @@ export interface RefundedAction {
    * The provider's running total: `refunded` so far out of `of` (both in the payment's minor
    * units, tax included or not, as long as both alike): the commission shrinks pro rata.
    */
-  soFar?: { refunded: bigint; of: bigint }
+  soFar?: {
+    refunded: bigint
+    of: bigint
+    /** The part of the payment (a charge) these totals are of, when it may be paid in parts. */
+    part?: string
+  }
   /** One refund of `amount` base-value minor units, applied once per refund id. */
   single?: { refundId: string; amount: bigint }
 }
@@ -111,11 +122,11 @@ export function record(value: unknown, field: string): Record<string, unknown> {
 /** The event as JSON-safe data for the event log (bigints as integer text, dates as ISO text). */
 export function storedMapping(mapped: MappedEvent): unknown {
   const actions = mapped.actions.map((action) => {
-    if (action.kind === 'paid') return { ...action, amount: action.amount.toString() }
+    if (action.kind === 'paid') return { ...action, amount: action.amount.toString(), paidTotal: action.paidTotal?.toString() }
     if (action.kind === 'customer' || action.kind === 'alias') return action
     return {
       ...action,
-      ...(action.soFar ? { soFar: { refunded: action.soFar.refunded.toString(), of: action.soFar.of.toString() } } : {}),
+      ...(action.soFar ? { soFar: { ...action.soFar, refunded: action.soFar.refunded.toString(), of: action.soFar.of.toString() } } : {}),
       ...(action.single ? { single: { refundId: action.single.refundId, amount: action.single.amount.toString() } } : {}),
     }
   })
@@ -127,11 +138,11 @@ export function revivedMapping(stored: unknown): MappedEvent {
   const data = stored as MappedEvent & { occurredAt: string }
   const big = (value: unknown) => BigInt(value as string)
   const actions = data.actions.map((action): ProviderAction => {
-    if (action.kind === 'paid') return { ...action, amount: big(action.amount) }
+    if (action.kind === 'paid') return { ...action, amount: big(action.amount), paidTotal: action.paidTotal == null ? undefined : big(action.paidTotal) }
     if (action.kind === 'refunded') {
       return {
         ...action,
-        ...(action.soFar ? { soFar: { refunded: big(action.soFar.refunded), of: big(action.soFar.of) } } : {}),
+        ...(action.soFar ? { soFar: { ...action.soFar, refunded: big(action.soFar.refunded), of: big(action.soFar.of) } } : {}),
         ...(action.single ? { single: { refundId: action.single.refundId, amount: big(action.single.amount) } } : {}),
       }
     }

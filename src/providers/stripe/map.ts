@@ -91,6 +91,8 @@ function invoicePaid(base: Omit<MappedEvent, 'actions'>, invoice: Record<string,
         // and manual invoices of a subscription are renewals. Invoices without one are one-off.
         firstPayment: subscriptionId === null || invoice.billing_reason === 'subscription_create',
         aliases: paymentsOf(invoice),
+        // From API 2025-03-31, several payment intents may pay one invoice: each one's refunds count against this.
+        ...(typeof invoice.amount_paid === 'number' ? { paidTotal: minorUnits(invoice.amount_paid, 'amount_paid') } : {}),
       },
     ],
   }
@@ -169,6 +171,6 @@ function chargeRefund(charge: Record<string, unknown>): ProviderAction {
     kind: 'refunded',
     paymentReference: paymentOfCharge(charge),
     full: charge.refunded === true,
-    soFar: { refunded: minorUnits(charge.amount_refunded, 'amount_refunded'), of: minorUnits(charge.amount, 'amount') },
+    soFar: { refunded: minorUnits(charge.amount_refunded, 'amount_refunded'), of: minorUnits(charge.amount, 'amount'), ...(text(charge.id) ? { part: text(charge.id)! } : {}) },
   }
 }
