@@ -286,6 +286,38 @@ describe('stripe handler: an invoice paid by two payment intents', () => {
         await late.cleanup()
       }
     }, 60_000)
+
+    it(`${name}: a charge's newer total that refunds nothing yet still counts toward the next refund of another charge`, async () => {
+      const taxed = fresh()
+      const manual = fresh()
+      try {
+        // 10.00 before 2.00 tax, paid as 6.00 (pi_EveA) and 6.00 (pi_EveB): each cent refunded is 5/6 of a base cent.
+        const run = await setup(STRIPE_SECRET, taxed.storage, 'eve@example.com')
+        const taxedInvoice = invoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Eve2', ...eve, subtotal: 1000, tax: 200, billingReason: 'manual', paymentIntent: 'pi_EveA' })
+        const taxedPaidBy = ['pi_EveA', 'pi_EveB'].map((paymentIntent) => invoicePaymentPaid({ at: '2026-01-31T10:00:00Z', invoice: 'in_Eve2', paymentIntent, amount: 600 }))
+        for (const event of [taxedInvoice, ...taxedPaidBy]) expect((await deliverStripe(run.handler, event, run.clock)).status).toBe(200)
+        const cents = (id: 'A' | 'B', soFar: number) => chargeRefunded({ at: '2026-01-31T11:00:00Z', id: `ch_Eve${id}`, ...eve, paymentIntent: `pi_Eve${id}`, amount: 600, refundedSoFar: soFar })
+        // A 3 cents: 2.5 base cents, 0.03. B 1 cent: 4 cents in all, 3.33, still 0.03. A 4 cents: 5 in all, 4.17: 0.04.
+        for (const [refund, base] of [[cents('A', 3), '0.03'], [cents('B', 1), '0.03'], [cents('A', 4), '0.04']] as const) {
+          expect((await deliverStripe(run.handler, refund, run.clock)).status).toBe(200)
+          expect(await refunded(run.program)).toEqual([[base, 'active']])
+        }
+
+        // 30.00 of the 100.00 refunded by hand first: A's 20.00 and then B's 30.00 are 50.00 in all.
+        const byHand = await setup(STRIPE_SECRET, manual.storage, 'eve@example.com')
+        for (const event of [invoice, ...paidBy]) expect((await deliverStripe(byHand.handler, event, byHand.clock)).status).toBe(200)
+        const [conversion] = (await byHand.program.conversions.list()).items
+        await byHand.program.conversions.update(conversion!.id, { refundAmount: '30.00' })
+        const partly = (id: 'A' | 'B', amount: number, soFar: number) => chargeRefunded({ at: '2026-01-31T11:00:00Z', id: `ch_Eve${id}`, ...eve, paymentIntent: `pi_Eve${id}`, amount, refundedSoFar: soFar })
+        for (const [refund, base] of [[partly('A', 6000, 2000), '30.00'], [partly('B', 4000, 3000), '50.00']] as const) {
+          expect((await deliverStripe(byHand.handler, refund, byHand.clock)).status).toBe(200)
+          expect(await refunded(byHand.program)).toEqual([[base, 'active']])
+        }
+      } finally {
+        await taxed.cleanup()
+        await manual.cleanup()
+      }
+    }, 60_000)
   }
 
   it('memory: shuffled deliveries end in the same ledger', async () => {

@@ -260,22 +260,23 @@ async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise
     else if (action.single) target = already + action.single.amount
     if (target > base) target = base
     const refund = target - already
+    // A part's newer total is kept even when it refunds nothing yet: the next part's refund counts it.
+    if (parts?.latest) await tx.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: PARTS, externalId: String(conversionId), data: parts.latest })
     if (refund <= 0n) return skip(`refund of ${ref}: already applied to conversion ${conversionId}`)
     if (action.single) {
       await tx.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'refund', externalId: action.single.refundId, data: { conversionId: String(conversionId) } })
     }
-    if (parts) await tx.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: PARTS, externalId: String(conversionId), data: parts.latest })
     Object.assign(decided, { refund, currency })
     const reason = `${provider} refund of ${ref}`
     return target === base ? { status: 'refunded', reason } : { refundAmount: currency.amount(refund).format(), reason }
   }
   /**
    * What the payment's parts refunded so far, this part's total included, and that total to
-   * save. (An older, smaller total delivered late makes no refund, so it is never saved.)
+   * save when it is newer (larger) than the one saved (an older total delivered late is not).
    */
   const refundedParts = async (tx: StorageTx, id: number, part: RefundedPart) => {
     const saved = (await tx.providerEvents.getLink(scope.projectId, provider, PARTS, String(id)))?.data ?? {}
-    const latest = { [part.id]: part.refunded.toString() }
+    const latest = BigInt(saved[part.id] ?? '0') < part.refunded ? { [part.id]: part.refunded.toString() } : null
     const total = Object.values({ ...saved, ...latest }).reduce((sum, value) => sum + BigInt(value ?? '0'), 0n)
     return { total, latest }
   }
