@@ -327,6 +327,13 @@ describe('stripe handler: an invoice paid by two payment intents', () => {
       expect(await refunded(program), `order ${index}`).toEqual([['100.00', 'refunded']])
       expect((await program.providerEvents.list({ status: 'waiting' })).total, `order ${index}`).toBe(0)
     }
+    // Before B's last refund the ledger already tells the shares apart (a full refund of A alone is not all of it).
+    const some = [invoice, ...paidBy, refunds[0]!, refunds[1]!]
+    for (const [index, order] of [shuffled(some, 1), shuffled(some, 2), [...some].reverse()].entries()) {
+      const { program, clock, handler } = await setup(STRIPE_SECRET, memoryStorage(), 'eve@example.com')
+      for (const event of order) expect((await deliverStripe(handler, event, clock)).status).toBe(200)
+      expect(await refunded(program), `partly, order ${index}`).toEqual([['70.00', 'active']])
+    }
   })
 })
 
