@@ -154,19 +154,23 @@ export function staleSweep(target: ReceiveTarget, onError: (error: unknown) => v
     if (now.getTime() < (due.get(key) ?? 0)) return
     due.set(key, now.getTime() + STALE_MS)
     const staleBefore = new Date(now.getTime() - STALE_MS)
-    // Newest first, a page at a time. An event applied here leaves the list: the next page starts
-    // after only the events that stayed.
+    // Newest first, a page at a time. An event applied here (or by another request meanwhile)
+    // leaves the list: the next page starts after only the events that stayed.
+    const stayed = async (record: ProviderEvent) => (await storage.providerEvents.get(scope.projectId, record.id))?.status === 'processing'
     for (let offset = 0; ; ) {
       const { items } = await storage.providerEvents.list(scope.projectId, { provider, status: 'processing', limit: SWEEP_PAGE, offset })
       let gone = 0
       for (const record of items) {
         if (record.updatedAt >= staleBefore || record.mapped === null) continue
         try {
-          if (!(await storage.providerEvents.claim(scope.projectId, record.id, { status: 'processing', updatedBefore: staleBefore }, now))) continue
-          await runClaimed(target, record, revivedMapping(record.mapped))
-          gone += 1
+          if (await storage.providerEvents.claim(scope.projectId, record.id, { status: 'processing', updatedBefore: staleBefore }, now)) {
+            await runClaimed(target, record, revivedMapping(record.mapped))
+            gone += 1
+          } else if (!(await stayed(record))) gone += 1
         } catch (error) {
           onError(error)
+          // Its outcome may have been saved before the error (while waking the events it unblocked).
+          if (!(await stayed(record).catch(() => true))) gone += 1
         }
       }
       if (items.length < SWEEP_PAGE) break

@@ -98,6 +98,29 @@ function halfDoneCases(context: CaseContext): void {
       expect(await processing()).toBe(0)
       expect((await program.providerEvents.list({ status: 'waiting', limit: 1 })).total).toBe(150)
     }, 60_000)
+
+    it('one sweep reaches every event left processing when other requests finish a page of them first', async () => {
+      const { program, clock, storage, leaveProcessing, processing } = await staleRefunds(150)
+      await leaveProcessing()
+      await leaveProcessing()
+      // Another request finishes each of the first 100 just before this sweep claims it.
+      let finishedElsewhere = 0
+      const providerEvents: StoragePort['providerEvents'] = {
+        ...storage.providerEvents,
+        claim: async (projectId, id, condition, now) => {
+          if (finishedElsewhere >= 100) return storage.providerEvents.claim(projectId, id, condition, now)
+          finishedElsewhere += 1
+          await storage.providerEvents.update(projectId, id, { status: 'ignored', detail: 'finished by another request' })
+          return false
+        },
+      }
+      const racing = new Proxy(storage, { get: (target, property, receiver) => (property === 'providerEvents' ? providerEvents : (Reflect.get(target, property, receiver) as unknown)) })
+      clock.advance({ seconds: 61 })
+      const trigger = customerCreated({ at: '2026-01-31T12:01:01Z', customer: 'cus_Ivy', email: 'ivy@example.com' })
+      expect(await (await deliverStripe(stripeHandler({ program, storage: racing, webhookSecret: STRIPE_SECRET }), trigger, clock)).json()).toMatchObject({ status: 'applied' })
+      expect(finishedElsewhere).toBe(100)
+      expect(await processing()).toBe(0)
+    }, 60_000)
   })
 }
 
