@@ -90,53 +90,64 @@ async function compare(label: string, rounds: number, perRound: number, next: ()
   return median(directRates)
 }
 
+/** Both paths pay for customers already referred by Ann (set up outside the timing). */
+async function referCustomers(program: AffiliateProgram, affiliateId: number, prefix: string, first: number, count: number): Promise<void> {
+  for (let n = first; n < first + count; n += 1) await program.referrals.create({ email: `${prefix}${n}@example.com`, affiliateId })
+}
+
+/** The direct side: conversions.create of customers `direct<n>`, referred by Ann beforehand. */
+const directSide = (program: AffiliateProgram, affiliateId: number): Side => ({
+  prepare: (first, count) => referCustomers(program, affiliateId, 'direct', first, count),
+  call: (n) => program.conversions.create(directInput(n)),
+})
+
+/** Refers the round's customers `<prefix><n>` and signs their invoice.paid Requests (untimed); `request(n)` hands one out. */
+function signedRequests(program: AffiliateProgram, affiliateId: number, prefix: string) {
+  let requests = new Map<number, Request>()
+  return {
+    async prepare(first: number, count: number) {
+      await referCustomers(program, affiliateId, prefix, first, count)
+      requests = new Map()
+      for (let n = first; n < first + count; n += 1) requests.set(n, signedRequest(n))
+    },
+    request: (n: number) => requests.get(n)!,
+  }
+}
+
 /**
  * A direct create followed by the request work every fetch handler of a signed event does (body
  * read, signature check, Response), against the create alone: the ratio no handler can beat.
  */
 function requestWorkComparison(program: AffiliateProgram, affiliateId: number): [Side, Side] {
   const answer = JSON.stringify({ received: true, duplicate: false, event_id: 'evt_bench_0', status: 'applied', detail: 'in_bench_0: created conversion 1 (purchase, commission 6.00 USD)', conversion_id: 1 })
-  let requests = new Map<number, Request>()
-  const create = (n: number) => program.conversions.create(directInput(n))
+  const direct = directSide(program, affiliateId)
+  const { prepare, request } = signedRequests(program, affiliateId, 'direct')
   return [
     {
-      async prepare(first, count) {
-        await referCustomers(program, affiliateId, 'direct', first, count)
-        requests = new Map()
-        for (let n = first; n < first + count; n += 1) requests.set(n, signedRequest(n))
-      },
+      prepare,
       async call(n) {
-        await create(n)
-        const request = requests.get(n)!
-        if (verifyStripeSignature([SECRET], await request.text(), request.headers.get('stripe-signature'), new Date(), 300) !== null) throw new Error('bad signature')
+        await direct.call(n)
+        const signed = request(n)
+        if (verifyStripeSignature([SECRET], await signed.text(), signed.headers.get('stripe-signature'), new Date(), 300) !== null) throw new Error('bad signature')
         return new Response(answer, { status: 200, headers: { 'Content-Type': 'application/json' } })
       },
     },
-    { prepare: (first, count) => referCustomers(program, affiliateId, 'direct', first, count), call: create },
+    direct,
   ]
-}
-
-/** Both paths pay for customers already referred by Ann (set up outside the timing). */
-async function referCustomers(program: AffiliateProgram, affiliateId: number, prefix: string, first: number, count: number): Promise<void> {
-  for (let n = first; n < first + count; n += 1) await program.referrals.create({ email: `${prefix}${n}@example.com`, affiliateId })
 }
 
 function fetchComparison(program: AffiliateProgram, storage: StoragePort, affiliateId: number): [Side, Side] {
   const handler = stripeHandler({ program, storage, webhookSecret: SECRET })
-  let requests = new Map<number, Request>()
+  const { prepare, request } = signedRequests(program, affiliateId, 'handler')
   return [
     {
-      async prepare(first, count) {
-        await referCustomers(program, affiliateId, 'handler', first, count)
-        requests = new Map()
-        for (let n = first; n < first + count; n += 1) requests.set(n, signedRequest(n))
-      },
+      prepare,
       async call(n) {
-        const response = await handler(requests.get(n)!)
+        const response = await handler(request(n))
         if (response.status !== 200) throw new Error(`handler answered ${response.status}: ${await response.text()}`)
       },
     },
-    { prepare: (first, count) => referCustomers(program, affiliateId, 'direct', first, count), call: (n) => program.conversions.create(directInput(n)) },
+    directSide(program, affiliateId),
   ]
 }
 
