@@ -4,9 +4,8 @@ import { createServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll } from 'vitest'
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
-// By URL, so the loader resolves whatever the child's working directory is.
-const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href
+// Built once per run from the sources by test/global-setup.ts (one build shared by every process test).
+const MAIN = fileURLToPath(new URL('../../.test-build/cli/main.js', import.meta.url))
 
 export interface Running {
   child: ChildProcess
@@ -28,7 +27,7 @@ afterAll(() => {
   }
 })
 
-/** Starts `command args` (default: the CLI from source through tsx). */
+/** Starts `command args` (default: the CLI built from the sources). */
 export function run(
   args: string[],
   options: {
@@ -39,7 +38,7 @@ export function run(
     group?: boolean
   } = {},
 ): Running {
-  const [program, ...prefix] = options.command ?? [process.execPath, '--import', TSX, MAIN]
+  const [program, ...prefix] = options.command ?? [process.execPath, MAIN]
   const child = spawn(program!, [...prefix, ...args], {
     cwd: options.cwd ?? process.cwd(),
     // The command reads these; a test's own DATABASE_URL must not leak into a child unasked.

@@ -1,0 +1,3 @@
+export declare const root: string
+export declare function sourcesHash(): string
+export declare function isCurrent(stampFile: string): boolean

@@ -1,0 +1,15 @@
+// Once before all test files: builds the affiliate-kit command the process tests run
+// (.test-build/cli/main.js, skipped while the sources are unchanged), and says whether the
+// PostgreSQL tests run, and why not.
+import { execFileSync } from 'node:child_process'
+
+export default function setup(): void {
+  const root = new URL('..', import.meta.url).pathname
+  execFileSync(process.execPath, ['scripts/build-serve.mjs', '.test-build'], { cwd: root, stdio: 'inherit' })
+  const database = process.env.DATABASE_URL
+  console.log(
+    database
+      ? `PostgreSQL tests: on, against ${new URL(database).host} (DATABASE_URL)`
+      : 'PostgreSQL tests: skipped, DATABASE_URL is not set (CI sets it; export DATABASE_URL=postgres://... to run them)',
+  )
+}
