@@ -10,8 +10,8 @@ import { postgresStorage } from '../src/adapters/postgres/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram, type StoragePort } from '../src/index.js'
 import type { ProjectScope } from '../src/core/program.js'
 import type { FetchHandler } from '../src/providers/handler.js'
-import { CHECKOUT_PROVIDERS, type CheckoutProvider } from './providers/checkouts.js'
-import { ledgerOf, shuffled } from './providers/ledger.js'
+import { CHECKOUT_PROVIDERS, checkoutEvents, type CheckoutProvider } from './providers/checkouts.js'
+import { eventStatusesOf, ledgerOf, shuffled } from './providers/ledger.js'
 import { SCENARIO_SETTINGS } from './providers/scenario.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
@@ -23,22 +23,11 @@ const clock = testClock('2026-06-01T00:00:00Z')
 /** Customer n's first payment: n minutes past this; the renewal 30 days later (both past the clock). */
 const FIRST_PAYMENTS = new Date('2026-04-01T00:00:00Z')
 
-/** Each provider's events, made once: a fixture's event id is new each time it is made. */
-const checkouts = new Map(
-  CHECKOUT_PROVIDERS.map((provider) => [provider, Array.from({ length: CUSTOMERS }, (_, n) => provider.checkout(n, new Date(FIRST_PAYMENTS.getTime() + n * 60_000))).flat()]),
-)
+/** Each provider's events, made once (the same events in every round's projects). */
+const checkouts = new Map(CHECKOUT_PROVIDERS.map((provider) => [provider, checkoutEvents(provider, CUSTOMERS, FIRST_PAYMENTS)]))
 
 /** The ledger and every event's status: what the test compares. */
-async function outcomeOf(scope: ProjectScope) {
-  const events: string[] = []
-  for (let offset = 0; ; offset += 100) {
-    const page = await scope.providerEvents.list({ limit: 100, offset })
-    events.push(...page.items.map((e) => `${e.eventId} ${e.status}`))
-    if (page.items.length < 100) break
-  }
-  events.sort()
-  return { ...(await ledgerOf(scope)), events }
-}
+const outcomeOf = async (scope: ProjectScope) => ({ ...(await ledgerOf(scope)), events: await eventStatusesOf(scope) })
 
 /** A server on its own pool: POST /<project>/<provider> goes to that project's provider handler. */
 function server(program: AffiliateProgram, storage: StoragePort) {

@@ -95,3 +95,11 @@ export const lemonSqueezy: CheckoutProvider = {
 }
 
 export const CHECKOUT_PROVIDERS = [stripeCurrent, stripeLegacy, paddle, lemonSqueezy]
+
+/**
+ * The events of `customers` checkouts, in order: customer n's first payment n minutes past
+ * `from`. Make them once per test: a fixture's event id is new each time it is made.
+ */
+export function checkoutEvents(provider: CheckoutProvider, customers: number, from: Date): unknown[] {
+  return Array.from({ length: customers }, (_, n) => provider.checkout(n, new Date(from.getTime() + n * 60_000))).flat()
+}
