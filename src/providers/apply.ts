@@ -93,17 +93,8 @@ const customerKey = (customerId: string | null, email: string | null) => (custom
 
 /** Remembers the customer (merging what earlier events taught) and makes them a referred user. */
 async function applyCustomer(target: ApplyTarget, action: CustomerAction): Promise<Outcome> {
-  const { storage, scope, provider } = target
-  let { email, referral, couponCode: coupon } = action
-  if (action.customerId !== null) {
-    const known = await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
-    email = email ?? known?.data.email ?? null
-    // The first referral a customer arrived with keeps the credit.
-    referral = known?.data.referral ?? referral
-    coupon = known?.data.coupon ?? coupon
-    const data = { email, referral, coupon }
-    await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'customer', externalId: action.customerId, data })
-  }
+  const { scope } = target
+  const { email, referral, coupon } = action.customerId === null ? { ...action, coupon: action.couponCode } : await rememberCustomer(target, action.customerId, action)
   const wake = [...(action.customerId !== null ? [customerKey(action.customerId, null)] : []), ...(email !== null ? [`email:${email}`] : [])]
   const who = action.customerId ?? email ?? 'customer'
   const done = (detail: string) => outcome('applied', `${who}: ${detail}`, { wake })
@@ -128,6 +119,27 @@ async function applyCustomer(target: ApplyTarget, action: CustomerAction): Promi
   }
 }
 
+/**
+ * Merges what the action tells about the customer into what earlier events taught, in one step
+ * across processes: the customer's events arrive at once (Paddle's customer.created with the
+ * email, its transaction with the referral), and neither may overwrite the other's news.
+ */
+function rememberCustomer({ storage, scope, provider }: ApplyTarget, customerId: string, action: CustomerAction) {
+  const link = { projectId: scope.projectId, provider, kind: 'customer', externalId: customerId }
+  return storage.transaction(async (tx) => {
+    // Saving no data reads the link locked: another request's save of it commits first, the next waits for this one.
+    const [known] = await tx.providerEvents.saveLinks([{ ...link, data: {} }])
+    const data = {
+      email: action.email ?? known?.data.email ?? null,
+      // The first referral a customer arrived with keeps the credit.
+      referral: known?.data.referral ?? action.referral,
+      coupon: known?.data.coupon ?? action.couponCode,
+    }
+    await tx.providerEvents.saveLink({ ...link, data })
+    return data
+  })
+}
+
 /** The affiliate owning the coupon code, through the core's coupons. */
 async function couponAffiliate(scope: ProjectScope, code: string | null): Promise<{ affiliateId: number } | null> {
   if (code === null || !COUPON.test(code)) return null
@@ -147,7 +159,8 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
   const known = action.email !== null || action.customerId === null ? null : await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
   const email = action.email ?? known?.data.email ?? null
   if (action.firstPayment && email !== null) {
-    // The customer's first payment was seen (paid, or free as a trial starts): renewals may apply.
+    // The customer's first payment is settled (its conversion committed, or none: free as a trial
+    // starts, or earning nothing): renewals may apply.
     links.push({ kind: 'first-payment', externalId: email, data: { reference: action.reference } })
     wake.push(`first:${email}`)
   }
@@ -191,7 +204,9 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     return settled && !created.duplicate ? { ...settled, settled: true } : applied(created)
   } catch (error) {
     if (error instanceof NotFoundError) {
-      return outcome('waiting', `${action.reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer, links })
+      // Without its links: a first payment waiting for its customer's referral is not settled, so
+      // its renewals keep waiting for it (woken with it by the referral, one could take the purchase rule).
+      return outcome('waiting', `${action.reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer })
     }
     if (error instanceof AffiliateError) {
       // Seen, with no commission: its refunds are ignored, and renewals waiting for it go on.

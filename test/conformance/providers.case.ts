@@ -3,7 +3,8 @@
 // shuffled, end in the identical ledger. And an event a request left half-done is applied again.
 import { describe, expect, it } from 'vitest'
 import type { AffiliateProgram, StoragePort, TestClock } from '../../src/index.js'
-import { balancesOf, ledgerOf, shuffled } from '../providers/ledger.js'
+import { CHECKOUT_PROVIDERS, checkoutEvents } from '../providers/checkouts.js'
+import { balancesOf, eventStatusesOf, ledgerOf, shuffled } from '../providers/ledger.js'
 import { lemonSqueezyScenario } from '../providers/lemon-squeezy-scenario.js'
 import { paddleScenario } from '../providers/paddle-scenario.js'
 import { allEvents, SCENARIO_SETTINGS, scenarioAffiliates, type ProviderScenario } from '../providers/scenario.js'
@@ -19,6 +20,38 @@ const zero = { total: '0.00', paid: '0.00', unpaid: '0.00', credit: '0.00' }
 export function providerCases(context: CaseContext): void {
   for (const scenario of [stripeScenario, paddleScenario, lemonSqueezyScenario]) scenarioCases(context, scenario)
   halfDoneCases(context)
+  atOnceCases(context)
+}
+
+/**
+ * Providers deliver a checkout's events within the same second, often twice: the customer, the
+ * first payment and the renewal, all at once, end in the ledger of in-order delivery (the renewal
+ * at the recurring rate, measured from the first payment).
+ */
+function atOnceCases(context: CaseContext): void {
+  describe("payment providers: a checkout's events twice, all at once", () => {
+    for (const provider of CHECKOUT_PROVIDERS) {
+      it(`${provider.name}: 4 checkouts end in the ledger of in-order delivery`, async () => {
+        const events = checkoutEvents(provider, 4, new Date('2026-04-01T00:00:00Z'))
+        const delivered = async () => {
+          const { program, clock, storage } = await context.program({ settings: SCENARIO_SETTINGS })
+          await program.affiliates.create({ email: ANN, referralCode: 'ANN' })
+          clock.set('2026-06-01T00:00:00Z')
+          return { program, deliver: (event: unknown) => provider.deliver(provider.handler(program, storage), event, clock) }
+        }
+        const inOrder = await delivered()
+        for (const event of events) expect((await inOrder.deliver(event)).status).toBe(200)
+        const expected = { ...(await ledgerOf(inOrder.program)), events: await eventStatusesOf(inOrder.program) }
+        expect(expected.conversions.map((c) => c.basis).sort()).toEqual([...Array(4).fill('purchase'), ...Array(4).fill('recurring')])
+
+        const atOnce = await delivered()
+        const answers = await Promise.all([...events, ...events].map((event) => atOnce.deliver(event)))
+        // 409: another request was still applying that event; the provider delivers it again later.
+        expect(answers.map((answer) => answer.status).filter((status) => status !== 200 && status !== 409)).toEqual([])
+        expect({ ...(await ledgerOf(atOnce.program)), events: await eventStatusesOf(atOnce.program) }).toEqual(expected)
+      }, 60_000)
+    }
+  })
 }
 
 function halfDoneCases(context: CaseContext): void {

@@ -26,6 +26,17 @@ export async function ledgerOf(program: ProjectScope) {
   return { balances, conversions, referrals }
 }
 
+/** Every received event's id and status, sorted (all pages). */
+export async function eventStatusesOf(program: ProjectScope): Promise<string[]> {
+  const statuses: string[] = []
+  for (let offset = 0; ; offset += 100) {
+    const page = await program.providerEvents.list({ limit: 100, offset })
+    statuses.push(...page.items.map((event) => `${event.eventId} ${event.status}`))
+    if (page.items.length < 100) break
+  }
+  return statuses.sort()
+}
+
 /** One affiliate's balances, as the scenario tests write them by hand. */
 export async function balancesOf(program: ProjectScope, email: string) {
   const { earnings } = await program.affiliates.get(email)
