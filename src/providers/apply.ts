@@ -9,6 +9,7 @@ import type { DomainStore, StorageTx } from '../core/storage.js'
 import type { ProviderEventStatus, ProviderLink } from '../core/types.js'
 import type { ConversionView } from '../core/views.js'
 import type { UpdateConversionInput } from '../core/schemas.js'
+import { couponCodeUsed, matchedCoupon } from './coupon-match.js'
 import type { AliasAction, CustomerAction, MappedEvent, PaidAction, ProviderAction, RefundedAction } from './mapping.js'
 
 export interface ApplyTarget {
@@ -37,8 +38,6 @@ export interface Outcome {
 }
 
 export type Link = Pick<ProviderLink, 'kind' | 'externalId' | 'data'>
-
-const COUPON = /^[A-Za-z0-9_.-]{1,64}$/
 
 /** The link kind keeping, per conversion, what each part of a payment made in parts refunded so far. */
 const PARTS = 'refunded-parts'
@@ -94,23 +93,25 @@ const customerKey = (customerId: string | null, email: string | null) => (custom
 /** Remembers the customer (merging what earlier events taught) and makes them a referred user. */
 async function applyCustomer(target: ApplyTarget, action: CustomerAction): Promise<Outcome> {
   const { storage, scope, provider } = target
-  let { email, referral, couponCode: coupon } = action
+  let { email, referral, coupons } = action
   if (action.customerId !== null) {
     const known = await storage.providerEvents.getLink(scope.projectId, provider, 'customer', action.customerId)
     email = email ?? known?.data.email ?? null
     // The first referral a customer arrived with keeps the credit.
     referral = known?.data.referral ?? referral
-    coupon = known?.data.coupon ?? coupon
-    const data = { email, referral, coupon }
+    // The names of the first discount, space-separated (no name has a space).
+    coupons = known?.data.coupon?.split(' ') ?? coupons
+    const data = { email, referral, coupon: coupons.length > 0 ? coupons.join(' ') : null }
     await storage.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'customer', externalId: action.customerId, data })
   }
   const wake = [...(action.customerId !== null ? [customerKey(action.customerId, null)] : []), ...(email !== null ? [`email:${email}`] : [])]
   const who = action.customerId ?? email ?? 'customer'
   const done = (detail: string) => outcome('applied', `${who}: ${detail}`, { wake })
   if (email === null) return done('remembered; its email is not known yet')
-  const credit = referral !== null ? { referralCode: referral } : await couponAffiliate(scope, coupon)
+  const coupon = referral === null ? await matchedCoupon(scope, coupons) : null
+  const credit = referral !== null ? { referralCode: referral } : coupon ? { affiliateId: coupon.affiliateId } : null
   if (credit === null) return done(`remembered (${email}); no referral`)
-  const via = referral !== null ? `referral code ${referral}` : `coupon ${coupon}`
+  const via = referral !== null ? `referral code ${referral}` : `coupon ${coupon!.code}`
   try {
     await scope.referrals.get(email)
     return done(`${email} is already a referred user`)
@@ -126,13 +127,6 @@ async function applyCustomer(target: ApplyTarget, action: CustomerAction): Promi
     if (error instanceof AffiliateError) return done(`${via} not used: ${error.message}`)
     throw error
   }
-}
-
-/** The affiliate owning the coupon code, through the core's coupons. */
-async function couponAffiliate(scope: ProjectScope, code: string | null): Promise<{ affiliateId: number } | null> {
-  if (code === null || !COUPON.test(code)) return null
-  const [coupon] = (await scope.coupons.list({ code, limit: 1 })).items
-  return coupon ? { affiliateId: coupon.affiliateId } : null
 }
 
 /** Creates the conversion of a payment, or says what it waits for. */
@@ -158,6 +152,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     links.push(...payments({ reference: action.reference, conversionId: null }))
     return outcome('ignored', `${action.reference}: zero amount, no commission`, { wake, links })
   }
+  const used = couponCodeUsed(action.coupons.length > 0 ? await matchedCoupon(scope, action.coupons) : null, action.coupons)
   const input = {
     type: 'purchase' as const,
     email,
@@ -166,7 +161,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     reference: action.reference,
     occurredAt,
     paymentProcessor: provider,
-    ...(action.couponCode !== null && COUPON.test(action.couponCode) ? { couponCodeUsed: action.couponCode } : {}),
+    ...(used !== null ? { couponCodeUsed: used } : {}),
   }
   try {
     if (!action.firstPayment && !(await storage.providerEvents.getLink(scope.projectId, provider, 'first-payment', email))) {
