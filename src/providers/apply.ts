@@ -1,7 +1,7 @@
 // Applies the provider-neutral actions of one event to a project through its public API:
 // customers become referred users, payments become conversions, refunds shrink them. Whatever
 // cannot be applied yet says what it waits for (a customer, a payment, a first payment).
-import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
+import { AffiliateError, ConflictError, NoExchangeRateError, NotFoundError } from '../core/errors.js'
 import { Currency, roundHalfUp } from '../core/money.js'
 import type { ProjectScope } from '../core/program.js'
 import type { CreateConversionResult } from '../core/conversion-create.js'
@@ -187,6 +187,11 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
   } catch (error) {
     if (error instanceof NotFoundError) {
       return outcome('waiting', `${action.reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer, links })
+    }
+    if (error instanceof NoExchangeRateError) {
+      // Nothing in the program announces a new rate: an operator replays the event once there is one.
+      const pair = `${error.from}->${error.to}`
+      return outcome('waiting', `${action.reference}: no exchange rate available for ${pair} (yet): waiting for the rate; replay the event once there is one`, { waitingFor: `rate:${pair}`, links })
     }
     if (error instanceof AffiliateError) {
       // Seen, with no commission: its refunds are ignored, and renewals waiting for it go on.

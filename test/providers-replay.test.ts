@@ -1,0 +1,115 @@
+// A payment in a currency without an exchange rate waits (listed with the reason) instead of being
+// ignored for good; once the rate is there, an operator replays it from the event log and it
+// applies, with the refund that waited for it. Replaying is idempotent: twice, at once, or of an
+// applied event, it credits nothing twice. On memory and PostgreSQL.
+import { describe, expect, it } from 'vitest'
+import { memoryStorage } from '../src/adapters/memory/index.js'
+import { createAffiliateProgram, testClock, type StoragePort } from '../src/index.js'
+import { providerEventReplay } from '../src/providers/replay.js'
+import { stripeHandler } from '../src/providers/stripe/index.js'
+import { snapshot } from './conformance/helpers.js'
+import { SCENARIO_SETTINGS } from './providers/scenario.js'
+import { customerCreated, invoicePaid, legacyChargeRefunded, legacyInvoicePaid, unusedEvent } from './providers/stripe-fixtures.js'
+import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
+import { DATABASE_URL, freshPostgresStorage } from './sql/pg-schema.js'
+
+const storages: Array<[string, () => { storage: StoragePort; cleanup(): Promise<void> }]> = [['memory', () => ({ storage: memoryStorage(), cleanup: async () => undefined })]]
+if (DATABASE_URL) storages.push(['postgres', () => freshPostgresStorage()])
+
+const dan = { customer: 'cus_Dan', email: 'dan@example.com' }
+// 100.00 EUR, no tax; half of it refunded later.
+const euroInvoice = legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_DanEur', ...dan, subtotal: 10000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_DanEur', charge: 'ch_DanEur', currency: 'eur' })
+const halfRefund = legacyChargeRefunded({ at: '2026-01-31T11:00:00Z', id: 'ch_DanEur', customer: dan.customer, paymentIntent: 'pi_DanEur', invoice: 'in_DanEur', amount: 10000, refundedSoFar: 5000 })
+
+/** A USD program whose exchange rates are whatever `rates` holds when asked. */
+async function setup(storage: StoragePort) {
+  const rates = new Map<string, string>()
+  const clock = testClock('2026-02-01T00:00:00Z')
+  const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS, exchangeRates: (from, to) => rates.get(`${from}->${to}`) ?? null })
+  await program.affiliates.create({ email: 'ann@affiliates.example', referralCode: 'ANN' })
+  await program.referrals.create({ email: dan.email, referralCode: 'ANN' })
+  const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+  return { program, clock, rates, handler, replay: providerEventReplay({ program, storage }).replay }
+}
+
+const conversions = async (program: Awaited<ReturnType<typeof setup>>['program']) =>
+  (await program.conversions.list()).items.map((c) => [c.reference, c.baseValue, c.baseValueCurrency, c.refundedBaseValue, c.value, c.currency])
+
+for (const [name, fresh] of storages) {
+  describe(`${name}: a payment without an exchange rate`, () => {
+    it('waits, listed with the reason; replayed once the rate exists it applies, and the refund that waited for it follows', async () => {
+      const { storage, cleanup } = fresh()
+      try {
+        const { program, clock, rates, handler, replay } = await setup(storage)
+        expect(await (await deliverStripe(handler, euroInvoice, clock)).json()).toMatchObject({ status: 'waiting' })
+        expect(await (await deliverStripe(handler, halfRefund, clock)).json()).toMatchObject({ status: 'waiting' })
+        const [waiting] = (await program.providerEvents.list({ reference: 'in_DanEur', status: 'waiting' })).items.filter((event) => event.type === 'invoice.paid')
+        expect(waiting).toMatchObject({ waitingFor: 'rate:EUR->USD', detail: expect.stringContaining('in_DanEur: no exchange rate available for EUR->USD (yet): waiting for the rate') })
+        expect(await conversions(program)).toEqual([])
+
+        // No rate yet: a replay leaves it waiting.
+        expect(await replay(waiting!.id)).toMatchObject({ replayed: true, event: { status: 'waiting', waitingFor: 'rate:EUR->USD' } })
+        rates.set('EUR->USD', '1.1')
+        const replayed = await replay(waiting!.id)
+        expect(replayed).toMatchObject({ replayed: true, event: { id: waiting!.id, status: 'applied' } })
+        // 100.00 EUR at 1.1 is 110.00 USD; 30% is 33.00, half of it refunded: 16.50.
+        expect(await conversions(program)).toEqual([['in_DanEur', '100.00', 'EUR', '50.00', '16.50', 'USD']])
+        expect((await program.providerEvents.list({ status: 'waiting' })).total).toBe(0)
+
+        const before = await snapshot(program)
+        expect(await replay(waiting!.id)).toMatchObject({ replayed: false, message: expect.stringContaining('was applied already') })
+        const refundEvent = (await program.providerEvents.list({ reference: 'in_DanEur' })).items.find((event) => event.type === 'charge.refunded')!
+        expect(refundEvent.status).toBe('applied')
+        expect(await replay(refundEvent.id)).toMatchObject({ replayed: false })
+        expect(await snapshot(program)).toBe(before)
+      } finally {
+        await cleanup()
+      }
+    }, 60_000)
+
+    it('two replays of one waiting event at once apply it once', async () => {
+      const { storage, cleanup } = fresh()
+      try {
+        const { program, clock, rates, handler, replay } = await setup(storage)
+        await deliverStripe(handler, euroInvoice, clock)
+        const [waiting] = (await program.providerEvents.list({ status: 'waiting' })).items
+        rates.set('EUR->USD', '1.1')
+        const results = await Promise.allSettled([replay(waiting!.id), replay(waiting!.id), replay(waiting!.id)])
+        // One applies it; the others find it taken (or being applied: a conflict, try later).
+        const outcomes = results.map((result) => (result.status === 'fulfilled' ? (result.value.replayed ? 'replayed' : 'taken') : (result.reason as { code: string }).code))
+        expect(outcomes.filter((outcome) => outcome === 'replayed')).toHaveLength(1)
+        expect(outcomes.filter((outcome) => outcome !== 'replayed').every((outcome) => outcome === 'taken' || outcome === 'conflict')).toBe(true)
+        expect(await conversions(program)).toEqual([['in_DanEur', '100.00', 'EUR', '0.00', '33.00', 'USD']])
+        expect((await program.affiliates.get('ann@affiliates.example')).earnings.total).toBe('33.00')
+      } finally {
+        await cleanup()
+      }
+    }, 60_000)
+
+    it('an ignored payment keeps what it needs to be replayed; an unused event type, an unknown id or another project cannot be, and change nothing', async () => {
+      const { storage, cleanup } = fresh()
+      try {
+        const { program, clock, handler, replay } = await setup(storage)
+        await deliverStripe(handler, customerCreated({ at: '2026-01-31T09:00:00Z', ...dan }), clock)
+        // The app used in_DanSignup as a signup's reference: the invoice's conversion is refused.
+        await program.conversions.create({ type: 'signup', email: dan.email, reference: 'in_DanSignup' })
+        const refused = invoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_DanSignup', ...dan, subtotal: 1000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_x' })
+        expect(await (await deliverStripe(handler, refused, clock)).json()).toMatchObject({ status: 'ignored' })
+        const [ignored] = (await program.providerEvents.list({ reference: 'in_DanSignup' })).items
+        expect(await replay(ignored!.id)).toMatchObject({ replayed: true, event: { status: 'ignored', detail: expect.stringContaining('different payload') } })
+
+        await deliverStripe(handler, unusedEvent('2026-01-31T12:00:00Z'), clock)
+        const [unused] = (await program.providerEvents.list({ reference: 'pi_unused' })).items
+        const before = await snapshot(program)
+        await expect(replay(unused!.id)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('cannot be replayed') })
+        await expect(replay(999_999)).rejects.toMatchObject({ code: 'not_found' })
+        await expect(replay(0)).rejects.toMatchObject({ code: 'invalid_request', field: 'id' })
+        const other = providerEventReplay({ program, storage, project: 'other-project' })
+        await expect(other.replay(ignored!.id)).rejects.toMatchObject({ code: 'not_found' })
+        expect(await snapshot(program)).toBe(before)
+      } finally {
+        await cleanup()
+      }
+    }, 60_000)
+  })
+}
