@@ -2,11 +2,16 @@
 // ignored for good; once the rate is there, an operator replays it from the event log and it
 // applies, with the refund that waited for it. Replaying is idempotent: twice, at once, or of an
 // applied event, it credits nothing twice. On memory and PostgreSQL.
-import { describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
+import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { createAffiliateProgram, testClock, type StoragePort } from '../src/index.js'
 import { providerEventReplay } from '../src/providers/replay.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
+import { run } from './cli/process.js'
 import { snapshot } from './conformance/helpers.js'
 import { SCENARIO_SETTINGS } from './providers/scenario.js'
 import { customerCreated, invoicePaid, legacyChargeRefunded, legacyInvoicePaid, unusedEvent } from './providers/stripe-fixtures.js'
@@ -113,3 +118,49 @@ for (const [name, fresh] of storages) {
     }, 60_000)
   })
 }
+
+describe('affiliate-kit providers replay', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-replay-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it("applies an invoice that waited for a referral the owner added since (nothing else would wake it); again, it applies nothing", async () => {
+    const dataDir = join(dir, 'data')
+    const storage = pgliteStorage({ dataDir })
+    const clock = testClock('2026-02-01T00:00:00Z')
+    const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })
+    await program.affiliates.create({ email: 'ann@affiliates.example', referralCode: 'ANN' })
+    const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+    const gus = { customer: 'cus_Gus', email: 'gus@example.com' }
+    const invoice = invoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Gus1', ...gus, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Gus1' })
+    expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'waiting' })
+    // The owner learns Gus came through Ann and records it by hand.
+    await program.referrals.create({ email: gus.email, referralCode: 'ANN' })
+    await storage.close()
+
+    const database = `pglite:${dataDir}`
+    const listed = run(['providers', 'events', '--database', database, '--status', 'waiting'], { cwd: dir })
+    expect(await listed.exited).toBe(0)
+    const id = /^(\d+)\t\S+\tstripe\tinvoice\.paid\tin_Gus1\twaiting\t/m.exec(listed.output())?.[1]
+    expect(id, listed.output()).toBeDefined()
+
+    const replayed = run(['providers', 'replay', id!, '--database', database], { cwd: dir })
+    expect(await replayed.exited, replayed.output()).toBe(0)
+    expect(replayed.output()).toContain(`event ${id} (stripe ${invoice.id}) replayed: applied`)
+    expect(replayed.output()).toMatch(/\tin_Gus1\tapplied\tin_Gus1: created conversion \d+ \(purchase, commission 15\.00 USD\)/)
+    const again = run(['providers', 'replay', id!, '--database', database], { cwd: dir })
+    expect(await again.exited).toBe(0)
+    expect(again.output()).toContain('was applied already; nothing was applied again')
+
+    const refused = run(['providers', 'replay', 'evt_1', '--database', database], { cwd: dir })
+    expect(await refused.exited).toBe(1)
+    expect(refused.output()).toContain('providers replay <event-id> needs the numeric id')
+
+    const after = await createAffiliateProgram({ storage: pgliteStorage({ dataDir }) })
+    try {
+      expect((await after.affiliates.get('ann@affiliates.example')).earnings.total).toBe('15.00')
+      expect((await after.conversions.list()).total).toBe(1)
+    } finally {
+      await after.close()
+    }
+  }, 120_000)
+})
