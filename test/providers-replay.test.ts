@@ -7,10 +7,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
+import { createAdminConsole } from '../src/admin/index.js'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { createAffiliateProgram, testClock, type StoragePort } from '../src/index.js'
 import { providerEventReplay } from '../src/providers/replay.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
+import { adminFixture, signedInAgent } from './admin/helpers.js'
 import { run } from './cli/process.js'
 import { snapshot } from './conformance/helpers.js'
 import { SCENARIO_SETTINGS } from './providers/scenario.js'
@@ -163,4 +165,60 @@ describe('affiliate-kit providers replay', () => {
       await after.close()
     }
   }, 120_000)
+})
+
+describe('admin console: replay on the provider events page', () => {
+  it('shows why an event waits and a Replay button on waiting events; replaying applies it once and is in the audit log', async () => {
+    const fixture = await adminFixture()
+    const { program, storage, clock } = fixture
+    const admin = createAdminConsole(program, { sessions: storage, auditLog: storage, providerEvents: providerEventReplay({ program, storage }) })
+    const agent = await signedInAgent({ ...fixture, admin })
+    await program.affiliates.create({ email: 'ann@affiliates.example', referralCode: 'ANN' })
+    const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+    const gus = { customer: 'cus_Gus', email: 'gus@example.com' }
+    await deliverStripe(handler, invoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Gus1', ...gus, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Gus1' }), clock)
+    await deliverStripe(handler, unusedEvent('2026-01-31T11:00:00Z'), clock)
+    const [waiting] = (await program.providerEvents.list({ status: 'waiting' })).items
+    const row = (page: string, id: number) => new RegExp(`<tr data-provider-event="${id}">.*?</tr>`, 's').exec(page)?.[0] ?? ''
+
+    const page = await (await agent.get('/admin/provider-events')).text()
+    expect(row(page, waiting!.id)).toContain('for customer:cus_Gus')
+    expect(row(page, waiting!.id)).toContain(`aria-label="Replay event ${waiting!.id}"`)
+    const [unused] = (await program.providerEvents.list({ reference: 'pi_unused' })).items
+    // An ignored event shows the button too; this one kept nothing to replay, and says so.
+    expect(row(page, unused!.id)).toContain('Replay')
+
+    await program.referrals.create({ email: gus.email, referralCode: 'ANN' })
+    const csrf = await agent.csrfOf('/admin/provider-events')
+    const replayed = await agent.post(`/admin/provider-events/${waiting!.id}/replay`, { csrf })
+    expect(replayed.status).toBe(200)
+    expect(await replayed.text()).toContain(`data-replay-status="applied">event ${waiting!.id} (stripe `)
+    const again = await agent.post(`/admin/provider-events/${waiting!.id}/replay`, { csrf })
+    expect(await again.text()).toContain('was applied already; nothing was applied again')
+    // 30% of 50.00, once.
+    expect((await program.affiliates.get('ann@affiliates.example')).earnings.total).toBe('15.00')
+    expect(row(await (await agent.get('/admin/provider-events')).text(), waiting!.id)).not.toContain('Replay')
+
+    const refused = await agent.post(`/admin/provider-events/${unused!.id}/replay`, { csrf })
+    expect(refused.status).toBe(409)
+    expect(await refused.text()).toContain('cannot be replayed')
+    expect((await agent.post('/admin/provider-events/987654/replay', { csrf })).status).toBe(404)
+    expect((await agent.post(`/admin/provider-events/${waiting!.id}/replay`, { csrf: 'forged' })).status).toBe(403)
+
+    const audit = await storage.auditLog.list(program.projectId, { limit: 10, offset: 0 })
+    expect(audit.items.filter((entry) => entry.action === 'provider_event.replay').map((entry) => [entry.target, entry.detail])).toEqual([
+      [`provider_event:${waiting!.id}`, 'not replayed: applied'],
+      [`provider_event:${waiting!.id}`, 'replayed: applied'],
+    ])
+  })
+
+  it('without the providerEvents option the page has no Replay button', async () => {
+    const fixture = await adminFixture()
+    const agent = await signedInAgent(fixture)
+    const handler = stripeHandler({ program: fixture.program, storage: fixture.storage, webhookSecret: STRIPE_SECRET })
+    await deliverStripe(handler, invoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Gus1', customer: 'cus_Gus', email: 'gus@example.com', subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Gus1' }), fixture.clock)
+    const page = await (await agent.get('/admin/provider-events')).text()
+    expect(page).toContain('in_Gus1')
+    expect(page).not.toContain('Replay')
+  })
 })

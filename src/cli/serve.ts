@@ -118,7 +118,9 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       const { configuredPortal, withPortal } = await import('./portal-mount.js')
       if (config.portal?.enabled) api = withPortal(api, configuredPortal(program, storage.sessions, config.portal), config.portal.path ?? '/portal')
       if (config.admin?.enabled) {
-        const admin = (await import('./admin-mount.js')).configuredAdmin(program, { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher }, config.admin)
+        const { providerEventReplay } = await import('../providers/replay.js')
+        const stores = { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher, providerEvents: providerEventReplay({ program, storage }) }
+        const admin = (await import('./admin-mount.js')).configuredAdmin(program, stores, config.admin)
         api = withPortal(api, admin, config.admin.path ?? '/admin')
       }
     }
