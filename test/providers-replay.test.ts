@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAdminConsole } from '../src/admin/index.js'
+import { createHandler } from '../src/http/index.js'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { createAffiliateProgram, testClock, type StoragePort } from '../src/index.js'
 import { providerEventReplay } from '../src/providers/replay.js'
@@ -220,5 +221,33 @@ describe('admin console: replay on the provider events page', () => {
     const page = await (await agent.get('/admin/provider-events')).text()
     expect(page).toContain('in_Gus1')
     expect(page).not.toContain('Replay')
+  })
+})
+
+describe('REST: POST /provider-events/{id}/replay', () => {
+  it('replays in both shapes with conversions:write; a second replay applies nothing; 501 without a replayer, 403 without the scope, 404 for an unknown id', async () => {
+    const storage = memoryStorage()
+    const { program, clock, rates, handler } = await setup(storage)
+    await deliverStripe(handler, euroInvoice, clock)
+    const [waiting] = (await program.providerEvents.list({ status: 'waiting' })).items
+    rates.set('EUR->USD', '1.1')
+    const { key } = await program.keys.create({ name: 'ops', scopes: ['conversions:write'] })
+    const { key: reader } = await program.keys.create({ name: 'reader', scopes: ['conversions:read'] })
+    const providerEvents = providerEventReplay({ program, storage })
+    const post = (api: (request: Request) => Promise<Response>, id: number | string, apiKey = key) =>
+      api(new Request(`https://api.example/api/v1/provider-events/${id}/replay`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` } }))
+    const primary = createHandler(program, { providerEvents, rateLimit: false })
+    const alternative = createHandler(program, { providerEvents, rateLimit: false, shape: 'alternative' })
+
+    expect((await post(primary, waiting!.id, reader)).status).toBe(403)
+    expect((await post(createHandler(program, { rateLimit: false }), waiting!.id)).status).toBe(501)
+    const first = await post(primary, waiting!.id)
+    expect(first.status).toBe(200)
+    expect(await first.json()).toMatchObject({ success: true, data: { replayed: true, event: { id: waiting!.id, status: 'applied', waiting_for: null, reference: 'in_DanEur' } } })
+    const second = await post(alternative, waiting!.id)
+    expect(await second.json()).toMatchObject({ success: true, data: { replayed: false, message: expect.stringContaining('applied already'), providerEvent: { id: waiting!.id, status: 'applied' } } })
+    expect((await post(primary, 987_654)).status).toBe(404)
+    expect((await post(primary, 'abc')).status).toBe(400)
+    expect((await program.affiliates.get('ann@affiliates.example')).earnings.total).toBe('33.00')
   })
 })

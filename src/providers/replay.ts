@@ -33,17 +33,18 @@ export interface ProviderEventReplay {
   /**
    * Applies the recorded event (its id in the event log) again. Not found: NotFoundError. Being
    * applied by another request, or recorded without the payload to replay (an event of a type
-   * affiliate-kit does not use, or one an earlier version ignored): ConflictError.
+   * affiliate-kit does not use, or one an earlier version ignored): ConflictError. `project`:
+   * another project of the program than the one given in the options.
    */
-  replay(id: number): Promise<ReplayedEvent>
+  replay(id: number, project?: string): Promise<ReplayedEvent>
 }
 
 export function providerEventReplay(options: ProviderEventReplayOptions): ProviderEventReplay {
   const { program, storage } = options
-  const scope = options.project === undefined ? program : program.project(options.project)
-  const { projectId } = scope
   return {
-    async replay(id) {
+    async replay(id, project = options.project) {
+      const scope = project === undefined ? program : program.project(project)
+      const { projectId } = scope
       const record = await storage.providerEvents.get(projectId, validate(recordId, id, 'id'))
       if (!record) throw new NotFoundError('provider event not found', 'id')
       const name = `event ${record.id} (${record.provider} ${record.eventId})`
