@@ -52,11 +52,11 @@ for (const [name, fresh] of storages) {
         expect(await (await deliverStripe(handler, euroInvoice, clock)).json()).toMatchObject({ status: 'waiting' })
         expect(await (await deliverStripe(handler, halfRefund, clock)).json()).toMatchObject({ status: 'waiting' })
         const [waiting] = (await program.providerEvents.list({ reference: 'in_DanEur', status: 'waiting' })).items.filter((event) => event.type === 'invoice.paid')
-        expect(waiting).toMatchObject({ waitingFor: 'rate:EUR->USD', detail: expect.stringContaining('in_DanEur: no exchange rate available for EUR->USD (yet): waiting for the rate') })
+        expect(waiting).toMatchObject({ waitingFor: 'rate:EUR->USD:in_DanEur', detail: expect.stringContaining('in_DanEur: no exchange rate available for EUR->USD (yet): waiting for the rate') })
         expect(await conversions(program)).toEqual([])
 
         // No rate yet: a replay leaves it waiting.
-        expect(await replay(waiting!.id)).toMatchObject({ replayed: true, event: { status: 'waiting', waitingFor: 'rate:EUR->USD' } })
+        expect(await replay(waiting!.id)).toMatchObject({ replayed: true, event: { status: 'waiting', waitingFor: 'rate:EUR->USD:in_DanEur' } })
         rates.set('EUR->USD', '1.1')
         const replayed = await replay(waiting!.id)
         expect(replayed).toMatchObject({ replayed: true, event: { id: waiting!.id, status: 'applied' } })
@@ -70,6 +70,28 @@ for (const [name, fresh] of storages) {
         expect(refundEvent.status).toBe('applied')
         expect(await replay(refundEvent.id)).toMatchObject({ replayed: false })
         expect(await snapshot(program)).toBe(before)
+      } finally {
+        await cleanup()
+      }
+    }, 60_000)
+
+    it('payments waiting for a rate do not re-check one another: each new one asks for the rate a bounded number of times', async () => {
+      const { storage, cleanup } = fresh()
+      try {
+        const clock = testClock('2026-02-01T00:00:00Z')
+        let asked = 0
+        const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS, exchangeRates: () => ((asked += 1), null) })
+        await program.affiliates.create({ email: 'ann@affiliates.example', referralCode: 'ANN' })
+        await program.referrals.create({ email: dan.email, referralCode: 'ANN' })
+        const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+        const payments = 10
+        for (let n = 1; n <= payments; n += 1) {
+          const invoice = legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: `in_DanEur${n}`, ...dan, subtotal: 1000, tax: 0, billingReason: 'manual', paymentIntent: `pi_DanEur${n}`, charge: `ch_DanEur${n}`, currency: 'eur' })
+          expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'waiting' })
+        }
+        // Applied once and re-checked once after its save: a key shared by the currency pair had every payment re-check all earlier ones (65 asks).
+        expect(asked).toBeLessThanOrEqual(2 * payments)
+        expect((await program.providerEvents.list({ status: 'waiting' })).total).toBe(payments)
       } finally {
         await cleanup()
       }

@@ -189,9 +189,11 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
       return outcome('waiting', `${action.reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer, links })
     }
     if (error instanceof NoExchangeRateError) {
-      // Nothing in the program announces a new rate: an operator replays the event once there is one.
+      // Nothing in the program announces a new rate: an operator replays the event once there is
+      // one. The key is the payment's own: a waiting event is re-checked with every event waiting
+      // on its key, and one key for the currency pair would re-check every such payment each time.
       const pair = `${error.from}->${error.to}`
-      return outcome('waiting', `${action.reference}: no exchange rate available for ${pair} (yet): waiting for the rate; replay the event once there is one`, { waitingFor: `rate:${pair}`, links })
+      return outcome('waiting', `${action.reference}: no exchange rate available for ${pair} (yet): waiting for the rate; replay the event once there is one`, { waitingFor: `rate:${pair}:${action.reference}`, links })
     }
     if (error instanceof AffiliateError) {
       // Seen, with no commission: its refunds are ignored, and renewals waiting for it go on.
