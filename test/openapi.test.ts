@@ -10,6 +10,25 @@ import { errorBody } from '../src/http/response-schemas.js'
 import * as AR from '../src/http/alternative/response-schemas.js'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { setup, type Reply } from './http/helpers.js'
+import { stripeHandler } from '../src/providers/stripe/index.js'
+import { providerEventReplay, type ProviderEventReplay } from '../src/providers/replay.js'
+import type { StoragePort } from '../src/index.js'
+import { invoicePaid } from './providers/stripe-fixtures.js'
+import { deliverStripe, STRIPE_SECRET } from './providers/stripe-scenario.js'
+
+/** Replays through a replayer made once the program exists (setup makes the handler first). */
+function lateReplayer() {
+  const late: { replayer?: ProviderEventReplay } = {}
+  return { providerEvents: { replay: (id: number, project?: string) => late.replayer!.replay(id, project) }, late }
+}
+
+/** A Stripe invoice of a customer nobody referred: it waits, and is the id of a replayable event. */
+async function waitingEvent(program: Parameters<typeof stripeHandler>[0]['program'], storage: StoragePort): Promise<number> {
+  const handler = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+  const invoice = invoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Nobody', customer: 'cus_Nobody', email: 'nobody@example.com', subtotal: 1000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Nobody' })
+  await deliverStripe(handler, invoice, program.clock)
+  return (await program.providerEvents.list({ status: 'waiting' })).items[0]!.id
+}
 
 /** One audit log entry, so GET /audit-log answers a non-empty list. */
 async function recordAuditEntry(storage: ReturnType<typeof memoryStorage>, projectId: string) {
@@ -54,7 +73,9 @@ describe('OpenAPI document', () => {
 
   it('matches real responses of every operation, successes and errors', async () => {
     const storage = memoryStorage()
-    const s = await setup({ settings: { holdPeriodDays: 7 }, storage, handler: { auditLog: storage } })
+    const { providerEvents, late } = lateReplayer()
+    const s = await setup({ settings: { holdPeriodDays: 7 }, storage, handler: { auditLog: storage, providerEvents } })
+    late.replayer = providerEventReplay({ program: s.program, storage })
     await recordAuditEntry(storage, s.program.projectId)
     const checked = new Set<string>()
     async function check(method: string, template: string, params: Record<string, string | number>, body?: unknown): Promise<Reply> {
@@ -115,6 +136,8 @@ describe('OpenAPI document', () => {
     await check('GET', '/payouts', {})
     await check('GET', '/provider-events?provider=stripe&status=applied', {})
     await check('GET', '/provider-events?status=lost', {})
+    await check('POST', '/provider-events/:id/replay', { id: await waitingEvent(s.program, storage) })
+    await check('POST', '/provider-events/:id/replay', { id: 987_654 })
     await check('GET', '/affiliates/:email/stats?interval=week', { email: 'ann@example.com' })
     await check('GET', '/affiliates/:email/stats', { email: 'nobody@example.com' })
     await check('GET', '/stats?from=2026-01-01&to=2026-02-01&interval=month', {})
@@ -134,7 +157,9 @@ describe('OpenAPI document', () => {
     expect(alternative.components.schemas.Error).toEqual(responseJsonSchema(AR.errorBody))
 
     const storage = memoryStorage()
-    const s = await setup({ storage, handler: { shape: 'alternative', auditLog: storage } })
+    const { providerEvents, late } = lateReplayer()
+    const s = await setup({ storage, handler: { shape: 'alternative', auditLog: storage, providerEvents } })
+    late.replayer = providerEventReplay({ program: s.program, storage })
     await recordAuditEntry(storage, s.program.projectId)
     expect((await s.call('GET', '/openapi.json', undefined, { key: null })).body).toEqual(JSON.parse(JSON.stringify(alternative)))
     const checked = new Set<string>()
@@ -189,6 +214,8 @@ describe('OpenAPI document', () => {
     await check('GET', '/payouts', {})
     await check('GET', '/provider-events?provider=stripe&status=applied', {})
     await check('GET', '/provider-events?status=lost', {})
+    await check('POST', '/provider-events/:id/replay', { id: await waitingEvent(s.program, storage) })
+    await check('POST', '/provider-events/:id/replay', { id: 987_654 })
     await check('GET', '/affiliates/:email/stats?interval=week', { email: 'ann@example.com' })
     await check('GET', '/stats?from=2026-01-01&to=2026-02-01&interval=month', {})
     await check('GET', '/stats?interval=year', {})

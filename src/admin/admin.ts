@@ -27,13 +27,14 @@ import { auditLogPage } from './pages/audit-log.js'
 import { conversionPage, conversionsPage, refundConversion } from './pages/conversions.js'
 import { createKey, keysPage, revokeKey } from './pages/keys.js'
 import { exportBatch, markBatchPaid, payoutsPage, recordPayout } from './pages/payouts.js'
-import { providerEventsPage } from './pages/provider-events.js'
+import { providerEventsPage, replayProviderEvent } from './pages/provider-events.js'
 import { decideReview, reviewPage } from './pages/review.js'
 import { FORM_EXPIRED, KEY_REFUSED, SESSION_ENDED, SIGNED_OUT, signInPage } from './pages/sign-in.js'
 import { retryDelivery, rotateSecret, sendTest, webhooksPage } from './pages/webhooks.js'
 import { adminPaths } from './paths.js'
 import type { AdminProgram } from './program.js'
 import { refusalOf } from './refusal.js'
+import type { ConsoleProviderEvents } from './provider-events.js'
 import type { ConsoleWebhooks } from './webhooks.js'
 
 export interface AdminConsoleOptions {
@@ -43,6 +44,11 @@ export interface AdminConsoleOptions {
   auditLog: AuditLog | WithAuditLog
   /** The webhook dispatcher: retried deliveries are sent at once and test events can be sent. @default none */
   webhooks?: ConsoleWebhooks
+  /**
+   * Replays provider events from the provider events page: `providerEventReplay({ program, storage })`
+   * from affiliate-kit/stripe (or paddle, lemon-squeezy). @default none: no replay button
+   */
+  providerEvents?: ConsoleProviderEvents
   /**
    * For a console embedded behind the host's own sign-in: who is making this request (an id and a
    * name for the audit log), or null to refuse it (403). Replaces the API key sign-in. @default none
@@ -87,6 +93,7 @@ const ACTIONS: Array<[RegExp, Action]> = [
   [new RegExp(`^/webhooks/${ID}/rotate-secret$`), (context, _form, id) => rotateSecret(context, id)],
   [/^\/keys$/, (context, form) => createKey(context, form)],
   [new RegExp(`^/keys/${ID}/revoke$`), (context, _form, id) => revokeKey(context, id)],
+  [new RegExp(`^/provider-events/${ID}/replay$`), (context, _form, id) => replayProviderEvent(context, id)],
 ]
 
 /** The first route whose pattern matches, with the match (its group 1 is the id, when there is one). */
@@ -232,6 +239,7 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
       paths,
       csrf,
       webhooks: options.webhooks ?? null,
+      providerEvents: options.providerEvents ?? null,
       audit: async (action, target, detail = null) => {
         await auditLog.record({ projectId: program.projectId, actorId: actor.id, actorName: actor.name, action, target, detail, at: clock.now() })
       },

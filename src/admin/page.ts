@@ -3,6 +3,7 @@
 import type { Html } from '../web/html.js'
 import type { AdminPaths } from './paths.js'
 import type { AdminProgram } from './program.js'
+import type { ConsoleProviderEvents } from './provider-events.js'
 import type { ConsoleWebhooks } from './webhooks.js'
 
 /** Who is using the console: an API key's session, or the identity the host's authorize hook gave. */
@@ -20,6 +21,7 @@ export interface AdminRequest {
   /** The CSRF token every form of the page carries. */
   csrf: string
   webhooks: ConsoleWebhooks | null
+  providerEvents: ConsoleProviderEvents | null
   /** Records a change in the audit log. */
   audit(action: string, target: string | null, detail?: string | null): Promise<void>
 }

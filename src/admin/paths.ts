@@ -19,6 +19,7 @@ export interface AdminPaths {
   keys: string
   keyRevoke(id: number): string
   providerEvents: string
+  providerEventReplay(id: number): string
   auditLog: string
   signIn: string
   signOut: string
@@ -47,6 +48,7 @@ export function adminPaths(base: string, versions: { stylesheet: string; script:
     keys: `${base}/keys`,
     keyRevoke: (id) => `${base}/keys/${id}/revoke`,
     providerEvents: `${base}/provider-events`,
+    providerEventReplay: (id) => `${base}/provider-events/${id}/replay`,
     auditLog: `${base}/audit-log`,
     signIn: `${base}/sign-in`,
     signOut: `${base}/sign-out`,

@@ -95,11 +95,11 @@ export async function openProgram(
 /** The --database line of every command's help. */
 export const DATABASE_HELP = '  --database <db>    memory, postgres://..., or pglite:<dir>   env DATABASE_URL, default pglite:./affiliate-data'
 
-/** Runs fn on the program of --database / DATABASE_URL, closing it afterwards. */
-export async function withProgram<T>(values: OptionValues, fn: (program: AffiliateProgram) => Promise<T>): Promise<T> {
-  const { program } = await openProgram(databaseTarget(values.database as string | undefined).target)
+/** Runs fn on the program of --database / DATABASE_URL (and its storage), closing it afterwards. */
+export async function withProgram<T>(values: OptionValues, fn: (program: AffiliateProgram, storage: StoragePort) => Promise<T>): Promise<T> {
+  const { program, storage } = await openProgram(databaseTarget(values.database as string | undefined).target)
   try {
-    return await fn(program)
+    return await fn(program, storage)
   } finally {
     await program.close()
   }

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path'
 import { commandHelp, parseCommand, type Command } from './command.js'
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './commands/keys.js'
 import { migrateCommand } from './commands/migrate.js'
-import { providersEventsCommand } from './commands/providers.js'
+import { providersEventsCommand, providersReplayCommand } from './commands/providers.js'
 import { serveCommand } from './commands/serve.js'
 import { webhooksDeliveriesCommand, webhooksRetryCommand } from './commands/webhooks.js'
 import { describeError, redact, urlPasswords, usageError } from './errors.js'
@@ -20,6 +20,7 @@ const COMMANDS: Command[] = [
   webhooksDeliveriesCommand,
   webhooksRetryCommand,
   providersEventsCommand,
+  providersReplayCommand,
 ]
 
 const usage = () => `usage:

@@ -95,9 +95,14 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   let providers = new Map<string, ProviderHandler>()
   try {
     await syncWebhooks(program, config)
+    // Loaded when an operator replays an event, not at start.
+    const providerEvents = {
+      replay: async (id: number, project?: string) => (await import('../providers/replay.js')).providerEventReplay({ program, storage }).replay(id, project),
+    }
     const handler = createHandler(program, {
       state: storage.keyedState,
       webhooks: dispatcher,
+      providerEvents,
       ...(config.shape ? { shape: config.shape } : {}),
       ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
       logger,
@@ -118,7 +123,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       const { configuredPortal, withPortal } = await import('./portal-mount.js')
       if (config.portal?.enabled) api = withPortal(api, configuredPortal(program, storage.sessions, config.portal), config.portal.path ?? '/portal')
       if (config.admin?.enabled) {
-        const admin = (await import('./admin-mount.js')).configuredAdmin(program, { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher }, config.admin)
+        const stores = { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher, providerEvents }
+        const admin = (await import('./admin-mount.js')).configuredAdmin(program, stores, config.admin)
         api = withPortal(api, admin, config.admin.path ?? '/admin')
       }
     }

@@ -107,6 +107,8 @@ export function createClient(options: ClientOptions) {
     providerEvents: {
       /** Payment-provider events received, newest first, with what each did. */
       list: (query: T.RouteQuery<'GET /provider-events'> = {}) => call('GET /provider-events', { query }),
+      /** Applies a waiting or ignored event again; an applied one is not applied again (`replayed: false`). */
+      replay: (id: number, request?: RequestOptions) => call('POST /provider-events/:id/replay', { params: { id } }, request),
     },
     payouts: {
       list: (query: T.RouteQuery<'GET /payouts'> = {}) => call('GET /payouts', { query }),

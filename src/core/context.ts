@@ -1,7 +1,7 @@
 // What every use-case of one project needs: storage, clock, FX and the project's settings.
 import { dayFormatter } from './calendar.js'
 import type { Clock } from './clock.js'
-import { ValidationError } from './errors.js'
+import { NoExchangeRateError } from './errors.js'
 import { Currency, parseDecimal, type Decimal, type Money } from './money.js'
 import type { DomainStore } from './storage.js'
 import type { Project } from './types.js'
@@ -64,7 +64,7 @@ export function createProjectContext(
     dayOf: async (at) => dayIn(await loadProject(), at),
     async fxRate(from, to, field) {
       const rate = await tryFxRate(from, to)
-      if (!rate) throw new ValidationError(field, `no exchange rate available for ${from}->${to}`)
+      if (!rate) throw new NoExchangeRateError(field, from, to)
       return rate
     },
   }

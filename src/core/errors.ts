@@ -37,6 +37,18 @@ export class ValidationError extends AffiliateError {
   }
 }
 
+/** No exchange rate from one currency to the other is available (yet): a 400 naming the field. */
+export class NoExchangeRateError extends ValidationError {
+  constructor(
+    field: string,
+    readonly from: string,
+    readonly to: string,
+  ) {
+    super(field, `no exchange rate available for ${from}->${to}`)
+    this.name = 'NoExchangeRateError'
+  }
+}
+
 export class NotFoundError extends AffiliateError {
   constructor(message: string, field?: string) {
     super('not_found', message, field)

@@ -7,7 +7,7 @@ import type { ProviderEvent } from './types.js'
 
 export type ProviderEventView = Omit<ProviderEvent, 'projectId' | 'mapped'>
 
-const view = ({ projectId: _projectId, mapped: _mapped, ...rest }: ProviderEvent): ProviderEventView => rest
+export const providerEventView = ({ projectId: _projectId, mapped: _mapped, ...rest }: ProviderEvent): ProviderEventView => rest
 
 export function providerEventsService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
@@ -18,12 +18,12 @@ export function providerEventsService(ctx: ProjectContext) {
       const window = listWindow(data, 50, 100)
       const { limit: _limit, offset: _offset, ...filters } = data
       const page = await storage.providerEvents.list(projectId, { ...filters, ...window })
-      return { items: page.items.map(view), total: page.total, ...window }
+      return { items: page.items.map(providerEventView), total: page.total, ...window }
     },
     async get(eventRecordId: number): Promise<ProviderEventView> {
       const event = await storage.providerEvents.get(projectId, validate(id, eventRecordId, 'id'))
       if (!event) throw new NotFoundError('provider event not found', 'id')
-      return view(event)
+      return providerEventView(event)
     },
   }
 }

@@ -219,7 +219,15 @@ export const updateCouponInput = v.strictObject({
 })
 export type UpdateCouponInput = v.InferInput<typeof updateCouponInput>
 
-export const listCouponsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), code: v.optional(couponCode), status: v.optional(couponStatus) })
+export const listCouponsInput = v.strictObject({
+  limit,
+  offset,
+  affiliateId: v.optional(id),
+  code: v.optional(couponCode),
+  status: v.optional(couponStatus),
+  /** The payment provider's id of the coupon or promotion (exact). */
+  processorCouponId: v.optional(text(255)),
+})
 export type ListCouponsInput = v.InferInput<typeof listCouponsInput>
 
 export const payoutMethod = v.picklist(['manual', 'paypal', 'wise', 'bank', 'crypto', 'other'], 'must be manual, paypal, wise, bank, crypto or other')

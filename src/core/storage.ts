@@ -179,6 +179,8 @@ export interface CouponFilter extends ListWindow {
   affiliateId?: number
   code?: string
   status?: CouponStatus
+  /** Exact (case-sensitive, as providers' ids are). */
+  processorCouponId?: string
 }
 
 export interface CouponRepository {

@@ -25,6 +25,7 @@ import { storableText } from './text.js'
 import { alternativeError } from './shapes/alternative.js'
 import { primaryError } from './shapes/primary.js'
 import { webhookTestRoute, type TestDeliverySender } from './webhook-test.js'
+import type { ProviderEventReplayer } from './provider-events.js'
 
 import type { AuditLog, WithAuditLog } from '../admin/audit-log.js'
 export interface HandlerOptions {
@@ -39,6 +40,11 @@ export interface HandlerOptions {
    * (POST /api/project/{projectId}/webhooks/{webhookId}/test). @default none: that route answers 501
    */
   webhooks?: TestDeliverySender
+  /**
+   * Replays provider events (POST /provider-events/{id}/replay): `providerEventReplay({ program,
+   * storage })` from affiliate-kit/stripe (or paddle, lemon-squeezy). @default none: that route answers 501
+   */
+  providerEvents?: ProviderEventReplayer
   /** Path prefix of every route; the webhook test route lives at its parent (`/api/project/...`). @default '/api/v1' */
   basePath?: string
   /** Request and response shapes (docs/api.md "Base path and shapes"). @default 'primary' */
@@ -147,6 +153,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
   const state = options.state ?? memoryKeyedState()
   const limiter = createRateLimiter(options.rateLimit, state)
   const webhooks = options.webhooks ?? null
+  const providerEvents = options.providerEvents ?? null
   const verifyApiKey = program.keyVerifier()
   const renderError = shape === 'alternative' ? alternativeError : primaryError
   const routes: readonly RouteDef[] = shape === 'alternative' ? alternativeRoutes : primaryRoutes
@@ -248,6 +255,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
         const ctx = {
           api: program.project(key.projectId),
           webhooks,
+          providerEvents,
           projectId: key.projectId,
           params,
           query: route.query ? parseQuery(route.query, query) : undefined,

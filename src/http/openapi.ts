@@ -30,7 +30,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Body larger than the limit',
   415: 'Content-Type is not application/json',
   429: 'Rate limited; see Retry-After',
-  501: 'The handler was created without a webhook dispatcher',
+  501: 'The handler was created without what the route needs (a webhook dispatcher, a provider event replayer)',
 }
 
 /** JSON Schema of a request schema, as clients send it (queries: strings with a pattern). */

@@ -1,13 +1,35 @@
 // GET /provider-events in both shapes: the payment-provider events received (newest first) and
 // what each did, filtered by provider, status and reference. Read with the conversions:read scope.
+// POST /provider-events/{id}/replay applies one again (conversions:write), through the replayer
+// handed to createHandler (`providerEvents`); without one it answers 501.
 import type { ProviderEventView } from '../core/provider-events.js'
+import { HttpError } from './errors.js'
 import { alternativeWindow } from './alternative/paging.js'
 import * as AR from './alternative/response-schemas.js'
 import * as R from './response-schemas.js'
-import { defined, defineRoute, page } from './route.js'
+import { defined, defineRoute, page, pathId, type RouteContext } from './route.js'
 import { listProviderEventsQuery } from './schemas.js'
 import { alternativeList } from './shapes/alternative.js'
-import { primaryList } from './shapes/primary.js'
+import { primaryData, primaryList } from './shapes/primary.js'
+
+/** What the replay route needs (providerEventReplay({ program, storage }) from any provider entry). */
+export interface ProviderEventReplayer {
+  replay(id: number, project?: string): Promise<{ replayed: boolean; message: string; event: ProviderEventView }>
+}
+
+const replayRoute = {
+  method: 'POST',
+  path: '/provider-events/:id/replay',
+  scope: 'conversions:write',
+  summary: 'Apply a received payment-provider event again (a waiting or ignored one); an applied event is not applied again',
+  errors: [400, 404, 409, 501],
+} as const
+
+function replay({ providerEvents, params, projectId }: RouteContext) {
+  const id = pathId(params.id, 'provider event')
+  if (!providerEvents) throw new HttpError('not_implemented', 'this server replays no provider events: create the handler with providerEvents (createHandler(program, { providerEvents }))')
+  return providerEvents.replay(id, projectId)
+}
 
 const route = { method: 'GET', path: '/provider-events', scope: 'conversions:read', summary: 'List received payment-provider events and what each did, newest first' } as const
 
@@ -58,6 +80,14 @@ export const primaryProviderEventRoutes = [
       return { status: 200, body: primaryList(result.items.map(primaryProviderEvent), page(result)) }
     },
   }),
+  defineRoute({
+    ...replayRoute,
+    responses: { 200: R.providerEventReplayResponse },
+    async run(context) {
+      const { replayed, message, event } = await replay(context)
+      return { status: 200, body: primaryData({ replayed, message, event: primaryProviderEvent(event) }) }
+    },
+  }),
 ] as const
 
 export const alternativeProviderEventRoutes = [
@@ -69,6 +99,14 @@ export const alternativeProviderEventRoutes = [
     async run({ api, query }) {
       const result = await api.providerEvents.list(defined({ ...alternativeWindow(query), provider: query.provider, status: query.status, reference: query.reference }))
       return { status: 200, body: alternativeList('providerEvents', result.items.map(alternativeProviderEvent), page(result)) }
+    },
+  }),
+  defineRoute({
+    ...replayRoute,
+    responses: { 200: AR.providerEventReplayResponse },
+    async run(context) {
+      const { replayed, message, event } = await replay(context)
+      return { status: 200, body: { success: true, data: { replayed, message, providerEvent: alternativeProviderEvent(event) } } }
     },
   }),
 ] as const

@@ -11,6 +11,7 @@ import { HttpError } from './errors.js'
 import { storableText } from './text.js'
 import type { Method } from './router.js'
 import type { ListPage } from './shapes/primary.js'
+import type { ProviderEventReplayer } from './provider-events.js'
 import type { TestDeliverySender } from './webhook-test.js'
 
 /** A strict object schema: the form of every query and body schema. */
@@ -40,6 +41,8 @@ export interface RouteContext<Query = unknown, Body = unknown> {
   body: Body
   /** The admin console's audit log (createHandler option auditLog); null when not given. */
   auditLog: AuditLog | null
+  /** Replays provider events (createHandler option providerEvents); null when not given. */
+  providerEvents: ProviderEventReplayer | null
 }
 
 export interface RouteResult {

@@ -1,7 +1,7 @@
 // Applies the provider-neutral actions of one event to a project through its public API:
 // customers become referred users, payments become conversions, refunds shrink them. Whatever
 // cannot be applied yet says what it waits for (a customer, a payment, a first payment).
-import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
+import { AffiliateError, ConflictError, NoExchangeRateError, NotFoundError } from '../core/errors.js'
 import { Currency, roundHalfUp } from '../core/money.js'
 import type { ProjectScope } from '../core/program.js'
 import type { CreateConversionResult } from '../core/conversion-create.js'
@@ -9,6 +9,7 @@ import type { DomainStore, StorageTx } from '../core/storage.js'
 import type { ProviderEventStatus, ProviderLink } from '../core/types.js'
 import type { ConversionView } from '../core/views.js'
 import type { UpdateConversionInput } from '../core/schemas.js'
+import { couponCodeUsed, matchedCoupon } from './coupon-match.js'
 import type { AliasAction, CustomerAction, MappedEvent, PaidAction, ProviderAction, RefundedAction } from './mapping.js'
 
 export interface ApplyTarget {
@@ -37,8 +38,6 @@ export interface Outcome {
 }
 
 export type Link = Pick<ProviderLink, 'kind' | 'externalId' | 'data'>
-
-const COUPON = /^[A-Za-z0-9_.-]{1,64}$/
 
 /** The link kind keeping, per conversion, what each part of a payment made in parts refunded so far. */
 const PARTS = 'refunded-parts'
@@ -94,14 +93,15 @@ const customerKey = (customerId: string | null, email: string | null) => (custom
 /** Remembers the customer (merging what earlier events taught) and makes them a referred user. */
 async function applyCustomer(target: ApplyTarget, action: CustomerAction): Promise<Outcome> {
   const { scope } = target
-  const { email, referral, coupon } = action.customerId === null ? { ...action, coupon: action.couponCode } : await rememberCustomer(target, action.customerId, action)
+  const { email, referral, coupons } = action.customerId === null ? action : await rememberCustomer(target, action.customerId, action)
   const wake = [...(action.customerId !== null ? [customerKey(action.customerId, null)] : []), ...(email !== null ? [`email:${email}`] : [])]
   const who = action.customerId ?? email ?? 'customer'
   const done = (detail: string) => outcome('applied', `${who}: ${detail}`, { wake })
   if (email === null) return done('remembered; its email is not known yet')
-  const credit = referral !== null ? { referralCode: referral } : await couponAffiliate(scope, coupon)
+  const coupon = referral === null ? await matchedCoupon(scope, coupons) : null
+  const credit = referral !== null ? { referralCode: referral } : coupon ? { affiliateId: coupon.affiliateId } : null
   if (credit === null) return done(`remembered (${email}); no referral`)
-  const via = referral !== null ? `referral code ${referral}` : `coupon ${coupon}`
+  const via = referral !== null ? `referral code ${referral}` : `coupon ${coupon!.code}`
   try {
     await scope.referrals.get(email)
     return done(`${email} is already a referred user`)
@@ -133,18 +133,12 @@ function rememberCustomer({ storage, scope, provider }: ApplyTarget, customerId:
       email: action.email ?? known?.data.email ?? null,
       // The first referral a customer arrived with keeps the credit.
       referral: known?.data.referral ?? action.referral,
-      coupon: known?.data.coupon ?? action.couponCode,
+      // The names of the first discount, space-separated (no name has a space).
+      coupons: (known?.data.coupon as string | null | undefined)?.split(' ') ?? action.coupons,
     }
-    await tx.providerEvents.saveLink({ ...link, data })
+    await tx.providerEvents.saveLink({ ...link, data: { email: data.email, referral: data.referral, coupon: data.coupons.length > 0 ? data.coupons.join(' ') : null } })
     return data
   })
-}
-
-/** The affiliate owning the coupon code, through the core's coupons. */
-async function couponAffiliate(scope: ProjectScope, code: string | null): Promise<{ affiliateId: number } | null> {
-  if (code === null || !COUPON.test(code)) return null
-  const [coupon] = (await scope.coupons.list({ code, limit: 1 })).items
-  return coupon ? { affiliateId: coupon.affiliateId } : null
 }
 
 /** Creates the conversion of a payment, or says what it waits for. */
@@ -171,6 +165,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     links.push(...payments({ reference: action.reference, conversionId: null }))
     return outcome('ignored', `${action.reference}: zero amount, no commission`, { wake, links })
   }
+  const used = couponCodeUsed(action.coupons.length > 0 ? await matchedCoupon(scope, action.coupons) : null, action.coupons)
   const input = {
     type: 'purchase' as const,
     email,
@@ -179,7 +174,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     reference: action.reference,
     occurredAt,
     paymentProcessor: provider,
-    ...(action.couponCode !== null && COUPON.test(action.couponCode) ? { couponCodeUsed: action.couponCode } : {}),
+    ...(used !== null ? { couponCodeUsed: used } : {}),
   }
   try {
     if (!action.firstPayment && !(await storage.providerEvents.getLink(scope.projectId, provider, 'first-payment', email))) {
@@ -207,6 +202,13 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
       // Without its links: a first payment waiting for its customer's referral is not settled, so
       // its renewals keep waiting for it (woken with it by the referral, one could take the purchase rule).
       return outcome('waiting', `${action.reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer })
+    }
+    if (error instanceof NoExchangeRateError) {
+      // Nothing in the program announces a new rate: an operator replays the event once there is
+      // one. The key is the payment's own: a waiting event is re-checked with every event waiting
+      // on its key, and one key for the currency pair would re-check every such payment each time.
+      const pair = `${error.from}->${error.to}`
+      return outcome('waiting', `${action.reference}: no exchange rate available for ${pair} (yet): waiting for the rate; replay the event once there is one`, { waitingFor: `rate:${pair}:${action.reference}`, links })
     }
     if (error instanceof AffiliateError) {
       // Seen, with no commission: its refunds are ignored, and renewals waiting for it go on.

@@ -12,8 +12,8 @@ export interface PaidAction {
   amount: bigint
   /** ISO 4217, upper case. */
   currency: string
-  /** The promotion or coupon code used, matched against the affiliates' coupons. */
-  couponCode: string | null
+  /** The names of the discount used (see CustomerAction's `coupons`). */
+  coupons: string[]
   subscriptionId: string | null
   /** True for one-off payments and the first payment of a subscription. */
   firstPayment: boolean
@@ -63,8 +63,12 @@ export interface CustomerAction {
   email: string | null
   /** An affiliate's referral code. */
   referral: string | null
-  /** A coupon used at checkout: its affiliate is credited when there is no referral code. */
-  couponCode: string | null
+  /**
+   * The names of a discount used at checkout (its promotion code's text or id, its coupon id),
+   * most specific first, each matched against the affiliates' coupons by code and by processor
+   * coupon id: the coupon's affiliate is credited when there is no referral code.
+   */
+  coupons: string[]
 }
 
 export type ProviderAction = PaidAction | RefundedAction | CustomerAction | AliasAction
@@ -109,6 +113,11 @@ export function idOf(value: unknown): string | null {
   return null
 }
 
+/** The names that are there, once each, in order. */
+export function namesOf(...names: Array<string | null>): string[] {
+  return [...new Set(names.filter((name): name is string => name !== null))]
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
@@ -137,7 +146,8 @@ export function storedMapping(mapped: MappedEvent): unknown {
 export function revivedMapping(stored: unknown): MappedEvent {
   const data = stored as MappedEvent & { occurredAt: string }
   const big = (value: unknown) => BigInt(value as string)
-  const actions = data.actions.map((action): ProviderAction => {
+  const actions = data.actions.map((stored): ProviderAction => {
+    const action = withCoupons(stored)
     if (action.kind === 'paid') return { ...action, amount: big(action.amount), paidTotal: action.paidTotal == null ? undefined : big(action.paidTotal) }
     if (action.kind === 'refunded') {
       return {
@@ -149,4 +159,12 @@ export function revivedMapping(stored: unknown): MappedEvent {
     return action
   })
   return { ...data, occurredAt: new Date(data.occurredAt), actions }
+}
+
+/** Mappings stored by earlier versions name one coupon, as `couponCode`. */
+function withCoupons(action: ProviderAction & { couponCode?: string | null }): ProviderAction {
+  if (action.kind !== 'paid' && action.kind !== 'customer') return action
+  if (Array.isArray(action.coupons)) return action
+  const { couponCode, ...rest } = action
+  return { ...rest, coupons: couponCode ? [couponCode] : [] }
 }

@@ -112,6 +112,17 @@ async function receiveClaimed(target: ReceiveTarget, mapped: MappedEvent): Promi
   return { event: await runClaimed(target, record, mapped), duplicate: false }
 }
 
+/**
+ * Applies a recorded event again from its stored mapping (an operator's replay of a waiting or
+ * ignored event), as a wake does: claimed from the status it was read in, so of a replay and a
+ * wake, or two replays, one applies it. Null when another request moved it meanwhile.
+ */
+export async function replayRecorded(target: ReceiveTarget, record: ProviderEvent): Promise<ProviderEvent | null> {
+  if (record.mapped === null) return null
+  if (!(await target.storage.providerEvents.claim(target.scope.projectId, record.id, { status: record.status }, target.now()))) return null
+  return runClaimed(target, record, revivedMapping(record.mapped))
+}
+
 /** Applies an event this request claimed (moved to `processing`) and saves what it did. */
 function runClaimed(target: ReceiveTarget, record: ProviderEvent, mapped: MappedEvent): Promise<ProviderEvent> {
   return run(target, mapped, updateOf(target, record), staleAtOnce(target, record))
@@ -209,8 +220,8 @@ function finalRecord(target: ReceiveTarget, mapped: MappedEvent, result: Outcome
     type: mapped.type,
     reference: mapped.reference,
     ...outcomeFields(target, result),
-    // Only a waiting event is applied later, from its stored mapping.
-    mapped: result.status === 'waiting' ? storedMapping(mapped) : null,
+    // A waiting event is applied later from its stored mapping; an ignored one may be replayed.
+    mapped: result.status === 'waiting' || (result.status === 'ignored' && mapped.actions.length > 0) ? storedMapping(mapped) : null,
     occurredAt: mapped.occurredAt,
     createdAt,
   }

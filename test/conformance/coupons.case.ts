@@ -20,6 +20,21 @@ export function couponCases(context: CaseContext): void {
       expect((await program.coupons.list()).total).toBe(2)
     })
 
+    it('lists coupons by their processor id, exactly (provider ids are case-sensitive), with the other filters', async () => {
+      const { program } = await context.program()
+      const ann = await program.affiliates.create({ email: 'ann@example.com' })
+      const bob = await program.affiliates.create({ email: 'bob@example.com' })
+      await program.coupons.create({ affiliateId: ann.id, code: 'ANN20', processorCouponId: 'Z4OV52SU' })
+      await program.coupons.create({ affiliateId: bob.id, code: 'BOB20', processorCouponId: 'z4ov52su', status: 'inactive' })
+      await program.coupons.create({ affiliateId: bob.id, code: 'Z4OV52SU' })
+      const codes = async (filter: Parameters<typeof program.coupons.list>[0]) => (await program.coupons.list(filter)).items.map((coupon) => coupon.code)
+      expect(await codes({ processorCouponId: 'Z4OV52SU' })).toEqual(['ANN20'])
+      expect(await codes({ processorCouponId: 'z4ov52su' })).toEqual(['BOB20'])
+      expect(await codes({ processorCouponId: 'z4ov52su', status: 'active' })).toEqual([])
+      expect(await codes({ processorCouponId: 'promo_none' })).toEqual([])
+      await expectError(program.coupons.list({ processorCouponId: 'x'.repeat(256) }), 'invalid_request', 'processorCouponId')
+    })
+
     it('attributes a conversion to an active coupon only', async () => {
       const { program } = await context.program()
       const ann = await program.affiliates.create({ email: 'ann@example.com' })

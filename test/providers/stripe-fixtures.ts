@@ -33,7 +33,17 @@ function envelope<T>(type: string, at: string, object: T, apiVersion = NEW_API):
 type SessionFields = 'id' | 'object' | 'mode' | 'status' | 'payment_status' | 'customer' | 'customer_email' | 'customer_details' |
   'client_reference_id' | 'discounts' | 'metadata' | 'subscription' | 'invoice' | 'amount_subtotal' | 'amount_total' | 'currency' | 'created' | 'livemode'
 
-export function checkoutCompleted(input: { at: string; customer: string; email: string; referral?: string; metadataReferral?: string; subscription?: string; coupon?: string }) {
+export function checkoutCompleted(input: {
+  at: string
+  customer: string
+  email: string
+  referral?: string
+  metadataReferral?: string
+  subscription?: string
+  coupon?: string
+  /** The id of the promotion code the customer entered. @default promo_<coupon> */
+  promotionCode?: string
+}) {
   const session: Pick<Stripe.Checkout.Session, SessionFields> = {
     id: `cs_test_${input.customer}`,
     object: 'checkout.session',
@@ -44,7 +54,7 @@ export function checkoutCompleted(input: { at: string; customer: string; email: 
     customer_email: null,
     customer_details: { address: null, business_name: null, email: input.email, individual_name: null, name: 'Test Customer', phone: null, tax_exempt: 'none', tax_ids: [] },
     client_reference_id: input.referral ?? null,
-    discounts: input.coupon ? [{ coupon: input.coupon, promotion_code: `promo_${input.coupon}` }] : [],
+    discounts: input.coupon ? [{ coupon: input.coupon, promotion_code: input.promotionCode ?? `promo_${input.coupon}` }] : [],
     metadata: input.metadataReferral ? { referral: input.metadataReferral } : {},
     subscription: input.subscription ?? null,
     invoice: null,
@@ -85,7 +95,8 @@ export interface InvoiceInput {
   email: string
   /** Before discounts and tax. */
   subtotal: number
-  discount?: { amount: number; coupon: string }
+  /** The coupon's id and, when the customer entered one, the promotion code's id. */
+  discount?: { amount: number; coupon: string; promotionCode?: string }
   tax: number
   subscription?: string
   billingReason: Stripe.Invoice.BillingReason
@@ -175,7 +186,7 @@ export function legacyInvoicePaid(input: InvoiceInput & { charge: string }) {
         end: null,
         invoice: input.id,
         invoice_item: null,
-        promotion_code: null,
+        promotion_code: input.discount.promotionCode ?? null,
         start: unix(input.at),
         subscription: input.subscription ?? null,
         subscription_item: null,
@@ -231,4 +242,27 @@ export function legacyChargeRefunded(input: ChargeInput & { invoice: string }) {
 export function unusedEvent(at: string) {
   const intent: Pick<Stripe.PaymentIntent, 'id' | 'object' | 'amount' | 'currency' | 'status'> = { id: 'pi_unused', object: 'payment_intent', amount: 100, currency: 'usd', status: 'succeeded' }
   return envelope('payment_intent.succeeded', at, intent)
+}
+
+/**
+ * A discount object as an API call with `expand[]=discounts` returns it from 2025-09-30 (the
+ * coupon at `source.coupon`); webhooks list discount ids only.
+ */
+export function expandedDiscount(input: { at: string; invoice: string; customer: string; coupon: string; promotionCode?: string }) {
+  const discount: Pick<Stripe.Discount, 'id' | 'object' | 'checkout_session' | 'customer' | 'customer_account' | 'end' | 'invoice' | 'invoice_item' | 'promotion_code' | 'source' | 'start' | 'subscription' | 'subscription_item'> = {
+    id: `di_${input.invoice}`,
+    object: 'discount',
+    checkout_session: null,
+    customer: input.customer,
+    customer_account: null,
+    end: null,
+    invoice: input.invoice,
+    invoice_item: null,
+    promotion_code: input.promotionCode ?? null,
+    source: { type: 'coupon', coupon: input.coupon },
+    start: unix(input.at),
+    subscription: null,
+    subscription_item: null,
+  }
+  return discount
 }

@@ -1,6 +1,8 @@
 // `affiliate-kit providers events`: the payment-provider events received and what each did, so an
-// operator can answer "why did this invoice not pay a commission?" from a shell.
+// operator can answer "why did this invoice not pay a commission?" from a shell; `providers
+// replay <id>` applies one of them again (a payment that waited for an exchange rate, say).
 import type { ListProviderEventsInput } from '../../core/schemas.js'
+import { providerEventReplay } from '../../providers/replay.js'
 import { positiveInteger, type Command } from '../command.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
 import { CliError } from '../errors.js'
@@ -8,7 +10,7 @@ import { CliError } from '../errors.js'
 export const providersEventsCommand: Command = {
   name: 'providers events',
   usage: 'affiliate-kit providers events [--provider stripe|paddle|lemon-squeezy] [--status applied|ignored|waiting|processing] [--reference <id>] [--limit 50] [--database <db>]',
-  help: `Prints received provider events, newest first: received, provider, type, reference, status, detail.
+  help: `Prints received provider events, newest first: id, received, provider, type, reference, status, detail.
 
   --provider <name>  only this provider's events
   --status <s>       only events with this outcome
@@ -34,9 +36,31 @@ ${DATABASE_HELP}`,
     } as ListProviderEventsInput
     const { items, total } = await withProgram(values, (program) => program.providerEvents.list(filter))
     for (const event of items) {
-      log([event.createdAt.toISOString(), event.provider, event.type, event.reference ?? '-', event.status, event.detail ?? ''].join('\t'))
+      log([event.id, event.createdAt.toISOString(), event.provider, event.type, event.reference ?? '-', event.status, event.detail ?? ''].join('\t'))
     }
     log(`${items.length} of ${total} events`)
+    return 0
+  },
+}
+
+export const providersReplayCommand: Command = {
+  name: 'providers replay',
+  usage: 'affiliate-kit providers replay <event-id> [--database <db>]',
+  help: `Applies a received provider event again, from what was recorded of it: one that waits (for an
+exchange rate, a customer's referral added since) or was ignored. The events it unblocks follow.
+An applied event is not applied again, so replaying twice credits nothing twice. <event-id> is the
+id \`providers events\` prints first. With embedded PGlite, stop the server first (one process
+owns the data directory).
+
+${DATABASE_HELP}`,
+  options: { database: { type: 'string' } },
+  positionals: ['event-id'],
+  async run(values, [given], log) {
+    const id = positiveInteger(given!)
+    if (id === null) throw new CliError(`providers replay <event-id> needs the numeric id "providers events" prints; got "${given}"`)
+    const { event, message } = await withProgram(values, (program, storage) => providerEventReplay({ program, storage }).replay(id))
+    log(message)
+    log([event.id, event.provider, event.type, event.reference ?? '-', event.status, event.detail ?? ''].join('\t'))
     return 0
   },
 }

@@ -146,4 +146,8 @@ export const clickResponse = named('ClickResponse', item('click', clickRecord))
 export const deliveryResponse = named('DeliveryResponse', item('delivery', deliveryDetailRecord))
 export const deliveryList = named('DeliveryList', list('deliveries', deliveryRecord))
 export const providerEventList = named('ProviderEventList', list('providerEvents', providerEventRecord))
+export const providerEventReplayResponse = named(
+  'ProviderEventReplayResponse',
+  v.strictObject({ success: v.literal(true), data: v.strictObject({ replayed: v.boolean(), message: v.string(), providerEvent: providerEventRecord }) }),
+)
 export const auditLogList = named('AuditLogList', list('auditLog', auditEntryRecord))

@@ -29,3 +29,5 @@ export function lemonSqueezyHandler(options: LemonSqueezyHandlerOptions): Provid
 
 export { LEMON_SQUEEZY_EVENTS, mapLemonSqueezyEvent }
 export type { FetchHandler, ProviderHandler, ProviderHandlerOptions } from '../handler.js'
+export { providerEventReplay } from '../replay.js'
+export type { ProviderEventReplay, ProviderEventReplayOptions, ReplayedEvent } from '../replay.js'

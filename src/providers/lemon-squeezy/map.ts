@@ -3,7 +3,7 @@
 // far too (two partial refunds may share a second). Orders and subscription invoices carry the
 // customer's email; checkout custom data carries the referral (and a coupon, since the discount
 // code itself is not in the payload).
-import { isRecord, MalformedEvent, minorUnits, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
+import { isRecord, MalformedEvent, minorUnits, namesOf, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
 
 /** The events the handler uses; tick these in the webhook's settings. */
 export const LEMON_SQUEEZY_EVENTS = ['order_created', 'order_refunded', 'subscription_payment_success', 'subscription_payment_refunded'] as const
@@ -40,7 +40,7 @@ export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
   const coupon = text(customData.coupon)
   const referral = text(customData.referral) ?? text(customData.referral_code) ?? text(customData.affiliate_code)
   const actions: ProviderAction[] = []
-  if (referral !== null || coupon !== null) actions.push({ kind: 'customer', customerId, email, referral, couponCode: coupon })
+  if (referral !== null || coupon !== null) actions.push({ kind: 'customer', customerId, email, referral, coupons: namesOf(coupon) })
   actions.push({
     kind: 'paid',
     reference,
@@ -49,7 +49,7 @@ export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
     // What was paid, less its tax: whether the subtotal holds the setup fee or the tax (tax-inclusive prices) or not.
     amount: minorUnits(attributes.total, 'total') - minorUnits(attributes.tax, 'tax'),
     currency: currency.toUpperCase(),
-    couponCode: coupon,
+    coupons: namesOf(coupon),
     subscriptionId: attributes.subscription_id === undefined || attributes.subscription_id === null ? null : String(attributes.subscription_id),
     // An order is a customer's first payment; a subscription invoice past the first is a renewal.
     firstPayment: type === 'order_created',

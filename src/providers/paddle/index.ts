@@ -39,3 +39,5 @@ export function paddleHandler(options: PaddleHandlerOptions): ProviderHandler {
 
 export { mapPaddleEvent, PADDLE_EVENTS }
 export type { FetchHandler, ProviderHandler, ProviderHandlerOptions } from '../handler.js'
+export { providerEventReplay } from '../replay.js'
+export type { ProviderEventReplay, ProviderEventReplayOptions, ReplayedEvent } from '../replay.js'

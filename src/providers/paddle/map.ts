@@ -1,7 +1,7 @@
 // Paddle Billing events in the provider-neutral terms. Amounts are integer text in the lowest
 // denomination; a transaction names its customer by id only (customer.created brings the email);
 // refunds and credits are adjustments, each applied once when approved.
-import { isRecord, MalformedEvent, minorUnits, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
+import { isRecord, MalformedEvent, minorUnits, namesOf, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
 
 /** The events the handler uses; subscribe the notification destination to these. */
 export const PADDLE_EVENTS = ['transaction.completed', 'customer.created', 'customer.updated', 'adjustment.created', 'adjustment.updated'] as const
@@ -22,7 +22,7 @@ export function mapPaddleEvent(body: unknown): MappedEvent {
   if (!USED.includes(type)) return { ...base, actions: [], ignored: `${type} is not an event affiliate-kit uses` }
   if (type === 'transaction.completed') return transactionCompleted(base, data)
   if (type === 'customer.created' || type === 'customer.updated') {
-    return { ...base, actions: [{ kind: 'customer', customerId: text(data.id), email: text(data.email)?.trim().toLowerCase() ?? null, referral: referralIn(data.custom_data), couponCode: null }] }
+    return { ...base, actions: [{ kind: 'customer', customerId: text(data.id), email: text(data.email)?.trim().toLowerCase() ?? null, referral: referralIn(data.custom_data), coupons: [] }] }
   }
   return adjustment(base, data)
 }
@@ -45,7 +45,7 @@ function transactionCompleted(base: Omit<MappedEvent, 'actions'>, transaction: R
   const actions: ProviderAction[] = []
   const referral = referralIn(transaction.custom_data)
   // Paddle.js passes checkout custom data to the transaction: it carries the referral.
-  if (referral !== null && customerId !== null) actions.push({ kind: 'customer', customerId, email: null, referral, couponCode: null })
+  if (referral !== null && customerId !== null) actions.push({ kind: 'customer', customerId, email: null, referral, coupons: [] })
   actions.push({
     kind: 'paid',
     reference,
@@ -53,7 +53,7 @@ function transactionCompleted(base: Omit<MappedEvent, 'actions'>, transaction: R
     email: null,
     amount,
     currency,
-    couponCode: text(transaction.discount_id),
+    coupons: namesOf(text(transaction.discount_id)),
     subscriptionId,
     firstPayment: subscriptionId === null || FIRST_ORIGINS.has(String(transaction.origin)),
     aliases: [],

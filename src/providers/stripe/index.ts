@@ -28,3 +28,5 @@ export function stripeHandler(options: StripeHandlerOptions): ProviderHandler {
 export { verifyStripeSignature, mapStripeEvent, STRIPE_EVENTS }
 export type { FetchHandler, ProviderHandler, ProviderHandlerOptions } from '../handler.js'
 export type { MappedEvent, ProviderAction, PaidAction, RefundedAction, CustomerAction } from '../mapping.js'
+export { providerEventReplay } from '../replay.js'
+export type { ProviderEventReplay, ProviderEventReplayOptions, ReplayedEvent } from '../replay.js'

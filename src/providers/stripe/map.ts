@@ -4,7 +4,7 @@
 // or only its payment intent (from 2025-03-31), which invoice_payment.paid links to the invoice:
 // the invoice's own `payments` list is returned only when expanded, so never in a webhook.
 import { minorDigits, pow10, roundHalfUp } from '../../core/money.js'
-import { idOf, isRecord, MalformedEvent, minorUnits, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
+import { idOf, isRecord, MalformedEvent, minorUnits, namesOf, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
 
 /** The events the handler uses; select these when creating the webhook endpoint in Stripe. */
 export const STRIPE_EVENTS = [
@@ -31,7 +31,7 @@ export function mapStripeEvent(body: unknown): MappedEvent {
       return { ...base, reference: idOf(object.customer) ?? base.reference, actions: [checkoutCustomer(object)] }
     case 'customer.created':
     case 'customer.updated':
-      return { ...base, actions: [{ kind: 'customer', customerId: text(object.id), email: lower(object.email), referral: referralIn(object.metadata), couponCode: null }] }
+      return { ...base, actions: [{ kind: 'customer', customerId: text(object.id), email: lower(object.email), referral: referralIn(object.metadata), coupons: [] }] }
     case 'invoice.paid':
       return invoicePaid(base, object)
     case 'invoice_payment.paid':
@@ -56,8 +56,8 @@ function checkoutCustomer(session: Record<string, unknown>): ProviderAction {
     customerId: idOf(session.customer),
     email: lower(details.email) ?? lower(session.customer_email),
     referral: text(session.client_reference_id) ?? referralIn(session.metadata),
-    // Webhooks carry the coupon id of each discount (never the promotion code's text).
-    couponCode: (Array.isArray(session.discounts) ? session.discounts : []).map((discount) => (isRecord(discount) ? idOf(discount.coupon) : null)).find((id) => id !== null) ?? null,
+    // Webhooks carry the coupon and promotion code ids of each discount (the code's text only when expanded).
+    coupons: discountNames(Array.isArray(session.discounts) ? session.discounts : []),
   }
 }
 
@@ -85,7 +85,7 @@ function invoicePaid(base: Omit<MappedEvent, 'actions'>, invoice: Record<string,
         email: lower(invoice.customer_email),
         amount: isoMinorUnits(stripeAmount, currency),
         currency,
-        couponCode: couponOf(invoice),
+        coupons: couponsOf(invoice),
         subscriptionId,
         // Only the invoice that starts a subscription earns the purchase rule; cycles, upgrades
         // and manual invoices of a subscription are renewals. Invoices without one are one-off.
@@ -126,17 +126,28 @@ function subscriptionOfParent(parent: unknown): string | null {
   return idOf(parent.subscription_details.subscription)
 }
 
-/** The promotion code's text when expanded, else the coupon id (both API eras). */
-function couponOf(invoice: Record<string, unknown>): string | null {
-  const discounts = [invoice.discount, ...(Array.isArray(invoice.discounts) ? invoice.discounts : [])].filter(isRecord)
-  for (const discount of discounts) {
+/**
+ * The names of the invoice's discounts. Before 2025-03-31 `discount` is the discount object, its
+ * coupon expanded; later `discounts` lists discount ids only (webhooks never expand them: the
+ * checkout session names the coupon), or discount objects when expanded, whose coupon is at
+ * `coupon` (before 2025-09-30) or `source.coupon`.
+ */
+function couponsOf(invoice: Record<string, unknown>): string[] {
+  return discountNames([invoice.discount, ...(Array.isArray(invoice.discounts) ? invoice.discounts : [])])
+}
+
+/**
+ * Each discount's promotion code text (when expanded) and id, then its coupon id: the most
+ * specific first, since one coupon may back the promotion codes of several affiliates.
+ */
+function discountNames(discounts: unknown[]): string[] {
+  const names: Array<string | null> = []
+  for (const discount of discounts.filter(isRecord)) {
     const promotion = discount.promotion_code
-    if (isRecord(promotion) && text(promotion.code)) return text(promotion.code)
     const source = isRecord(discount.source) ? discount.source.coupon : undefined
-    const coupon = idOf(source) ?? idOf(discount.coupon)
-    if (coupon !== null) return coupon
+    names.push(isRecord(promotion) ? text(promotion.code) : null, idOf(promotion), idOf(source) ?? idOf(discount.coupon))
   }
-  return null
+  return namesOf(...names)
 }
 
 /** The payment intents and charges the invoice names (before 2025-03-31, or `payments` expanded): a refund names one of these. */

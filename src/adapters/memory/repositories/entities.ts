@@ -179,7 +179,8 @@ export function couponRepository(state: MemoryState, log: UndoLog): CouponReposi
         (row) =>
           (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) &&
           (code === undefined || row.code.toLowerCase() === code) &&
-          (filter.status === undefined || row.status === filter.status),
+          (filter.status === undefined || row.status === filter.status) &&
+          (filter.processorCouponId === undefined || row.processorCouponId === filter.processorCouponId),
         filter,
       )
       return { items: page.items, total: page.total }

@@ -144,6 +144,7 @@ export function couponRepository(db: SqlClient, t: Tables): CouponRepository {
           ['affiliate_id = ?', filter.affiliateId],
           ['lower(code) = lower(?)', filter.code],
           ['status = ?', filter.status],
+          ['processor_coupon_id = ?', filter.processorCouponId],
         ],
         filter,
       ),
