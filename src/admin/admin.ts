@@ -8,7 +8,7 @@ import { systemClock, type Clock } from '../core/clock.js'
 import { hasScope } from '../core/keys.js'
 import type { KeyedStateStore } from '../http/keyed-state.js'
 import { memoryKeyedState } from '../http/memory-keyed-state.js'
-import { addressBlock, clientAddress, type ClientInfo } from '../web/client-address.js'
+import { clientAddress, type ClientInfo } from '../web/client-address.js'
 import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
 import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
@@ -19,7 +19,7 @@ import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticA
 import { csrfTokenFor, csrfTokenMatches, isSecretShaped, newSecret } from '../web/secrets.js'
 import type { SessionStore, WithSessionStore } from '../web/session-store.js'
 import { webSessions, type SessionPolicy } from '../web/sessions.js'
-import { subjectLimit, type LimitOption } from '../web/sign-in-limits.js'
+import { clientWait, subjectLimit, type LimitOption } from '../web/sign-in-limits.js'
 import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
 import type { AuditLog, WithAuditLog } from './audit-log.js'
@@ -196,13 +196,11 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
     const pre = readCookie(request, PRE_SESSION_COOKIE)
     if (!isSecretShaped(pre) || !csrfTokenMatches(pre, form.get('csrf'))) return signedOut(request, url, { error: FORM_EXPIRED }, 403)
     const address = clientAddress(request, client, options.trustProxy === true)
-    if (signInsPerClient && address !== null) {
-      const outcome = await signInsPerClient(addressBlock(address), clock.now())
-      if (!outcome.allowed) {
-        const response = signedOut(request, url, { error: TOO_MANY_ATTEMPTS }, 429)
-        response.headers.set('retry-after', String(outcome.retryAfterSeconds))
-        return response
-      }
+    const wait = await clientWait(signInsPerClient, address, clock.now())
+    if (wait !== null) {
+      const response = signedOut(request, url, { error: TOO_MANY_ATTEMPTS }, 429)
+      response.headers.set('retry-after', String(wait))
+      return response
     }
     const verified = await program.verifyApiKey((form.get('key') ?? '').trim())
     const ownKey = verified && verified.projectId === program.projectId ? verified.keyId : null

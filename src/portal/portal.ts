@@ -6,7 +6,7 @@ import { systemClock, type Clock } from '../core/clock.js'
 import type { AffiliateView } from '../core/views.js'
 import type { KeyedStateStore } from '../http/keyed-state.js'
 import { memoryKeyedState } from '../http/memory-keyed-state.js'
-import { addressBlock, clientAddress, type ClientInfo } from '../web/client-address.js'
+import { clientAddress, type ClientInfo } from '../web/client-address.js'
 import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
 import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
@@ -18,7 +18,7 @@ import { preSessionCsrf } from '../web/pre-session.js'
 import { csrfTokenFor, csrfTokenMatches, isSecretShaped } from '../web/secrets.js'
 import type { SessionStore, WithSessionStore } from '../web/session-store.js'
 import { webSessions, type SessionPolicy } from '../web/sessions.js'
-import { subjectLimit, type LimitOption, type SubjectLimit } from '../web/sign-in-limits.js'
+import { clientWait, subjectLimit, type LimitOption, type SubjectLimit } from '../web/sign-in-limits.js'
 import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
 import type { PageResult, SignedInRequest } from './page.js'
@@ -174,12 +174,10 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
 
   /** The 429 page when the client is over `perClient`; null when it may go on (or is unknown). */
   async function overClientLimit(perClient: SubjectLimit | null, request: Request, url: URL, client: ClientInfo | undefined, token?: string): Promise<Response | null> {
-    const address = clientAddress(request, client, options.trustProxy === true)
-    if (perClient === null || address === null) return null
-    const outcome = await perClient(addressBlock(address), clock.now())
-    if (outcome.allowed) return null
+    const wait = await clientWait(perClient, clientAddress(request, client, options.trustProxy === true), clock.now())
+    if (wait === null) return null
     const response = signedOut(request, url, { ...(isSecretShaped(token) ? { token } : {}), error: TOO_MANY_ATTEMPTS }, 429)
-    response.headers.set('retry-after', String(outcome.retryAfterSeconds))
+    response.headers.set('retry-after', String(wait))
     return response
   }
 

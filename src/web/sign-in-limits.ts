@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import { gcra, type RateLimitDecision } from '../http/gcra.js'
 import type { KeyedStateStore } from '../http/keyed-state.js'
+import { addressBlock } from './client-address.js'
 
 /** How many per window; `false` turns the limit off. */
 export type LimitOption = { limit: number; windowSeconds: number } | false
@@ -35,4 +36,11 @@ export function subjectLimit(
     const decision = await state.update<RateLimitDecision>(key, (tat) => gcra(tat, now.getTime(), limit, windowSeconds * 1000))
     return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) }
   }
+}
+
+/** Seconds a client must wait (its address block counted by `perClient`); null when it may go on, or when its address is unknown. */
+export async function clientWait(perClient: SubjectLimit | null, address: string | null, now: Date): Promise<number | null> {
+  if (perClient === null || address === null) return null
+  const outcome = await perClient(addressBlock(address), now)
+  return outcome.allowed ? null : outcome.retryAfterSeconds
 }
