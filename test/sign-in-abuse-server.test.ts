@@ -1,8 +1,9 @@
 // Black-box: the built `affiliate-kit serve` (node <build>/cli/main.js) with the portal's emailed
 // sign-in links and the admin console, attacked over plain HTTP. Whatever Host, X-Forwarded-Host
 // or Forwarded a request names, the emailed link (a portal.sign_in_requested webhook to a real
-// local receiver) points at the configured publicUrl; 100 requests for one address from 100
-// client addresses (127.0.0.x, all loopback) send 3 emails and store 3 tokens; one client is
+// local receiver) points at the configured publicUrl; on PostgreSQL, 100 requests for one address
+// from 100 client addresses (127.0.1.x, all loopback) spread over two servers send 3 emails and
+// store 3 tokens; one client is
 // limited (429) on link requests, link confirmations and console key sign-ins, and failed key
 // sign-ins are in the audit log.
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
@@ -144,13 +145,12 @@ describe('the built server: where emailed sign-in links point', () => {
 const onPostgres = DATABASE_URL ? describe : describe.skip
 
 onPostgres(`the built server on PostgreSQL: sign-in limits${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`}`, () => {
-  it('sends 3 links for 100 requests for one address from 100 clients, and limits one client to 10 link requests', async () => {
+  it('sends 3 links for 100 requests for one address from 100 clients to two servers, and limits one client to 10 link requests', async () => {
     const db = await freshDatabase()
     const receiver = await startReceiver()
-    const { server, port, url } = await startServer(
-      { webhooks: [{ url: receiver.url, events: ['portal.sign_in_requested'] }], portal: { enabled: true, emailSignIn: true, publicUrl: PUBLIC_URL } },
-      db.url,
-    )
+    const config = { webhooks: [{ url: receiver.url, events: ['portal.sign_in_requested'] }], portal: { enabled: true, emailSignIn: true, publicUrl: PUBLIC_URL } }
+    const { server, port, url } = await startServer(config, db.url)
+    const second = await startServer(config, db.url) // the limits are kept in the database, shared by both
     const client = new pg.Client({ connectionString: db.url })
     await client.connect()
     const count = async (sql: string) => Number((await client.query(sql)).rows[0]!.count)
@@ -158,7 +158,7 @@ onPostgres(`the built server on PostgreSQL: sign-in limits${DATABASE_URL ? '' : 
       await api(url, KEY, 'POST', '/affiliates', { email: 'ann@example.com' })
       const bodies = new Set<string>()
       const answers = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => new RawClient(port, `127.0.1.${i + 1}`).submit('/portal/sign-in', '/portal/sign-in/email', { email: i % 2 ? 'ann@example.com' : 'ANN@example.com' })),
+        Array.from({ length: 100 }, (_, i) => new RawClient(i % 2 ? port : second.port, `127.0.1.${i + 1}`).submit('/portal/sign-in', '/portal/sign-in/email', { email: i % 2 ? 'ann@example.com' : 'ANN@example.com' })),
       )
       for (const answer of answers) {
         expect(answer.status).toBe(200)
@@ -182,6 +182,7 @@ onPostgres(`the built server on PostgreSQL: sign-in limits${DATABASE_URL ? '' : 
       expect(statuses).toEqual([...Array(10).fill(200), 429, 429])
     } finally {
       await client.end()
+      expect(await second.server.stop()).toBe(0)
       expect(await server.stop()).toBe(0)
       await receiver.close()
       await db.drop()
