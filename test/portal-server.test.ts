@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { api, run } from './cli/process.js'
+import { api, freePort, run } from './cli/process.js'
 import { Agent } from './portal/helpers.js'
 import { startReceiver, until } from './webhooks-helpers.js'
 
@@ -16,16 +16,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 describe('affiliate-kit serve with the portal', () => {
   it('serves the portal and sends sign-in links as portal.sign_in_requested webhooks', async () => {
     const receiver = await startReceiver()
+    const port = await freePort()
     const config = join(dir, 'affiliate.config.json')
     writeFileSync(
       config,
       JSON.stringify({
         allowPrivateNetworks: true,
         webhooks: [{ url: receiver.url, events: ['portal.sign_in_requested'] }],
-        portal: { enabled: true, emailSignIn: true, theme: { title: 'Acme partners', colors: { primary: '#0f766e' } } },
+        portal: { enabled: true, emailSignIn: true, publicUrl: `http://127.0.0.1:${port}`, theme: { title: 'Acme partners', colors: { primary: '#0f766e' } } },
       }),
     )
-    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', config], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
+    const server = run(['serve', '--port', String(port), '--database', 'memory', '--config', config], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
     const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
     const [, portalUrl] = await server.waitFor(/affiliate portal at (http:\/\/\S+)/)
     try {

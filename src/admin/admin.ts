@@ -6,17 +6,20 @@
 import { AffiliateError } from '../core/errors.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { hasScope } from '../core/keys.js'
-import type { Handler } from '../http/handler.js'
+import type { KeyedStateStore } from '../http/keyed-state.js'
+import { memoryKeyedState } from '../http/memory-keyed-state.js'
+import { clientAddress, type ClientInfo } from '../web/client-address.js'
 import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
 import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
 import { html, type Html } from '../web/html.js'
 import { frame, type NavItem } from '../web/layout.js'
-import { mountedPages, normalizeBasePath } from '../web/mounted-pages.js'
+import { mountedPages, normalizeBasePath, type PagesHandler } from '../web/mounted-pages.js'
 import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
 import { csrfTokenFor, csrfTokenMatches, isSecretShaped, newSecret } from '../web/secrets.js'
 import type { SessionStore, WithSessionStore } from '../web/session-store.js'
 import { webSessions, type SessionPolicy } from '../web/sessions.js'
+import { clientWait, subjectLimit, type LimitOption } from '../web/sign-in-limits.js'
 import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
 import type { AuditLog, WithAuditLog } from './audit-log.js'
@@ -29,7 +32,7 @@ import { createKey, keysPage, revokeKey } from './pages/keys.js'
 import { exportBatch, markBatchPaid, payoutsPage, recordPayout } from './pages/payouts.js'
 import { providerEventsPage, replayProviderEvent } from './pages/provider-events.js'
 import { decideReview, reviewPage } from './pages/review.js'
-import { FORM_EXPIRED, KEY_REFUSED, SESSION_ENDED, SIGNED_OUT, signInPage } from './pages/sign-in.js'
+import { FORM_EXPIRED, KEY_REFUSED, SESSION_ENDED, SIGNED_OUT, signInPage, TOO_MANY_ATTEMPTS } from './pages/sign-in.js'
 import { retryDelivery, rotateSecret, sendTest, webhooksPage } from './pages/webhooks.js'
 import { adminPaths } from './paths.js'
 import type { AdminProgram } from './program.js'
@@ -62,6 +65,12 @@ export interface AdminConsoleOptions {
   session?: SessionPolicy
   /** Whether cookies carry Secure. @default true when the request URL is https */
   secureCookies?: boolean
+  /** Key sign-ins per client (docs/limits.md "Sign-in"); over it the form answers 429; `false` turns it off. @default 10 per 5 minutes */
+  limits?: { signInPerClient?: LimitOption }
+  /** Where the limit counts. @default the `keyedState` of the storage object given as `sessions` or `auditLog`, else this console's memory */
+  state?: KeyedStateStore
+  /** Count clients by the last X-Forwarded-For entry, the one your reverse proxy appends. @default false: the connected address */
+  trustProxy?: boolean
   /** @default the program's clock */
   clock?: Clock
   /** Unexpected errors (the page shows a generic message). @default console.error */
@@ -69,7 +78,7 @@ export interface AdminConsoleOptions {
 }
 
 /** A fetch handler, callable itself and as `fetch`, with `node` for node:http and Express. */
-export type AdminConsole = Handler
+export type AdminConsole = PagesHandler
 
 const SESSION_COOKIE = 'ak_admin'
 const PRE_SESSION_COOKIE = 'ak_admin_pre'
@@ -120,6 +129,9 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
   const security = securityHeaders(theme.logoOrigin)
   const onError = options.onError ?? ((error: unknown) => console.error('affiliate-kit admin console:', error))
   const cookieScope = (url: URL): CookieScope => ({ path: base || '/', secure: options.secureCookies ?? url.protocol === 'https:' })
+  const storageState = [options.sessions, options.auditLog].find((given) => given !== undefined && 'keyedState' in given) as { keyedState: KeyedStateStore } | undefined
+  const state = options.state ?? storageState?.keyedState ?? memoryKeyedState()
+  const signInsPerClient = subjectLimit(state, { surface: 'admin', projectId: program.projectId }, 'signInPerClient', options.limits?.signInPerClient, { limit: 10, windowSeconds: 300 })
 
   interface SignedIn {
     actor: AdminActor
@@ -186,13 +198,34 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
     return { id: `key:${key.id}`, name: key.name ? `${key.name} (key ${key.prefix}…)` : `key ${key.prefix}…` }
   }
 
-  async function signIn(request: Request, url: URL): Promise<Response> {
+  async function signIn(request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
     const form = await readForm(request)
     const pre = readCookie(request, PRE_SESSION_COOKIE)
     if (!isSecretShaped(pre) || !csrfTokenMatches(pre, form.get('csrf'))) return signedOut(request, url, { error: FORM_EXPIRED }, 403)
+    const address = clientAddress(request, client, options.trustProxy === true)
+    const wait = await clientWait(signInsPerClient, address, clock.now())
+    if (wait !== null) {
+      const response = signedOut(request, url, { error: TOO_MANY_ATTEMPTS }, 429)
+      response.headers.set('retry-after', String(wait))
+      return response
+    }
     const verified = await program.verifyApiKey((form.get('key') ?? '').trim())
-    const actor = verified && verified.projectId === program.projectId ? await adminKey(verified.keyId) : null
-    if (!actor) return signedOut(request, url, { error: KEY_REFUSED }, 401)
+    const ownKey = verified && verified.projectId === program.projectId ? verified.keyId : null
+    const actor = ownKey === null ? null : await adminKey(ownKey)
+    if (!actor) {
+      // Who tried is the client address; the key typed is never written down, only which of the project's keys it was.
+      const from = address ?? 'unknown address'
+      await auditLog.record({
+        projectId: program.projectId,
+        actorId: `client:${from}`,
+        actorName: from,
+        action: 'console.sign_in_failed',
+        target: ownKey === null ? null : `api_key:${ownKey}`,
+        detail: ownKey === null ? 'not a key of this project' : 'the key lacks the * scope',
+        at: clock.now(),
+      })
+      return signedOut(request, url, { error: KEY_REFUSED }, 401)
+    }
     await sessions!.end(readCookie(request, SESSION_COOKIE))
     const { id } = await sessions!.start(program.projectId, actor.id)
     await auditLog.record({ projectId: program.projectId, actorId: actor.id, actorName: actor.name, action: 'console.sign_in', target: null, detail: null, at: clock.now() })
@@ -295,14 +328,14 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
     notFound: () => page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.affiliates}">Go to the console</a></p>`, 404),
     refusal: (error) => (error instanceof FormError ? page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, error.status) : null),
     onError,
-    async answer(request, url, route, method) {
+    async answer(request, url, route, method, client) {
       if (route === '/assets/admin.css') return assetResponse(stylesheet, request, security)
       if (route === '/assets/admin.js') return assetResponse(script, request, security)
       if (route === '/sign-in' && method === 'GET') {
         const message = url.searchParams.has('signed_out') ? SIGNED_OUT : url.searchParams.has('ended') ? SESSION_ENDED : null
         return signedOut(request, url, { message })
       }
-      if (route === '/sign-in') return signIn(request, url)
+      if (route === '/sign-in') return signIn(request, url, client)
       return signedInRoute(request, url, route)
     },
   })

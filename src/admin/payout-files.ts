@@ -20,10 +20,12 @@ export function csvField(value: string): string {
 
 /**
  * A text cell a spreadsheet must not run as a formula: one starting with = + - @, tab or carriage
- * return gets a leading single quote (OWASP "CSV Injection"). Amounts are not passed through it.
+ * return gets a leading single quote (OWASP "CSV Injection"). The check reads the NFKC form, since
+ * spreadsheets take full-width and small-form signs (＝ ＋ － ＠, ﹦ ﹢ ﹣ ﹫) for the ASCII ones.
+ * Amounts are not passed through it.
  */
 export function textCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
+  return /^[=+\-@\t\r]/.test(value.normalize('NFKC')) ? `'${value}` : value
 }
 
 const row = (fields: string[]) => fields.map(csvField).join(',')

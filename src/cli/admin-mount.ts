@@ -7,16 +7,23 @@ import type { AffiliateProgram } from '../core/program.js'
 import type { SessionStore } from '../web/session-store.js'
 import type { ConsoleProviderEvents } from '../admin/provider-events.js'
 import type { ConsoleWebhooks } from '../admin/webhooks.js'
+import type { KeyedStateStore } from '../http/keyed-state.js'
 import type { ServerConfig } from './config.js'
 
 type AdminConfig = NonNullable<ServerConfig['admin']>
 
-export function configuredAdmin(program: AffiliateProgram, stores: { sessions: SessionStore; auditLog: AuditLog; webhooks: ConsoleWebhooks; providerEvents: ConsoleProviderEvents }, config: AdminConfig): AdminConsole {
-  const { path, secureCookies, idleTimeoutSeconds, absoluteTimeoutSeconds } = config
+export function configuredAdmin(
+  program: AffiliateProgram,
+  stores: { sessions: SessionStore; auditLog: AuditLog; webhooks: ConsoleWebhooks; providerEvents: ConsoleProviderEvents; state: KeyedStateStore },
+  config: AdminConfig,
+): AdminConsole {
+  const { path, secureCookies, idleTimeoutSeconds, absoluteTimeoutSeconds, limits, trustProxy } = config
   return createAdminConsole(program, {
     ...stores,
     basePath: path ?? '/admin',
     session: { idleTimeoutSeconds, absoluteTimeoutSeconds },
     ...(secureCookies !== undefined ? { secureCookies } : {}),
+    ...(limits ? { limits } : {}),
+    ...(trustProxy !== undefined ? { trustProxy } : {}),
   })
 }

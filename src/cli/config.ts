@@ -33,6 +33,19 @@ const tracking = v.strictObject({
   trustProxy: v.optional(v.boolean('must be true or false')),
 })
 
+/** A sign-in limit (docs/limits.md "Sign-in"): so many per window, or false for none. */
+const signInLimit = v.optional(
+  v.union(
+    [
+      v.literal(false),
+      v.strictObject({
+        limit: v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1')),
+        windowSeconds: v.pipe(v.number('must be a number'), v.minValue(1, 'must be at least 1')),
+      }),
+    ],
+    'must be false or an object with "limit" and "windowSeconds"',
+  ),
+)
 const seconds = v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be a whole number of seconds'), v.minValue(1, 'must be at least 1')))
 const cssValue = v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters'))
 /** The affiliate portal (docs/portal.md "The standalone server"); theme values are checked again when it starts. */
@@ -44,8 +57,11 @@ const portal = v.strictObject({
   idleTimeoutSeconds: seconds,
   absoluteTimeoutSeconds: seconds,
   signInLinkTtlSeconds: seconds,
-  /** Sends the portal.sign_in_requested webhook event for the "email me a link" form. */
+  /** Sends the portal.sign_in_requested webhook event for the "email me a link" form; needs publicUrl. */
   emailSignIn: v.optional(v.boolean('must be true or false')),
+  limits: v.optional(v.strictObject({ emailPerAddress: signInLimit, emailPerClient: signInLimit, signInPerClient: signInLimit })),
+  /** Count sign-in clients by the last X-Forwarded-For entry (a reverse proxy in front). */
+  trustProxy: v.optional(v.boolean('must be true or false')),
   theme: v.optional(
     v.strictObject({
       title: v.optional(cssValue),
@@ -63,6 +79,9 @@ const admin = v.strictObject({
   secureCookies: v.optional(v.boolean('must be true or false')),
   idleTimeoutSeconds: seconds,
   absoluteTimeoutSeconds: seconds,
+  limits: v.optional(v.strictObject({ signInPerClient: signInLimit })),
+  /** Count sign-in clients by the last X-Forwarded-For entry (a reverse proxy in front). */
+  trustProxy: v.optional(v.boolean('must be true or false')),
 })
 
 export const serverConfig = v.strictObject({
@@ -108,6 +127,10 @@ export function loadConfig(path: string | undefined): ServerConfig {
   if (!result.success) throw new ConfigError(`config ${path}: ${issueText(result.issues[0])}`)
   const clash = mountClash(result.output)
   if (clash) throw new ConfigError(`config ${path}: ${clash}`)
+  const { portal } = result.output
+  if (portal?.enabled && portal.emailSignIn && !portal.publicUrl) {
+    throw new ConfigError(`config ${path}: "portal.publicUrl" is required with "portal.emailSignIn": emailed sign-in links must point at your site, never at the host a request names`)
+  }
   return result.output
 }
 

@@ -2,6 +2,7 @@
 // its path go to the portal, the rest to the API. Its "email me a link" form, when turned on,
 // records the portal.sign_in_requested webhook event for the host to send the email.
 import type { AffiliateProgram } from '../core/program.js'
+import type { KeyedStateStore } from '../http/keyed-state.js'
 import type { NodeHandler } from '../http/node.js'
 import { createPortal, type Portal, type PortalOptions } from '../portal/portal.js'
 import type { SessionStore } from '../web/session-store.js'
@@ -9,15 +10,17 @@ import { ConfigError, type ServerConfig } from './config.js'
 
 type PortalConfig = NonNullable<ServerConfig['portal']>
 
-export function configuredPortal(program: AffiliateProgram, sessions: SessionStore, config: PortalConfig): Portal {
-  const { enabled: _enabled, path, publicUrl, secureCookies, theme, emailSignIn, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds } = config
+export function configuredPortal(program: AffiliateProgram, stores: { sessions: SessionStore; state: KeyedStateStore }, config: PortalConfig): Portal {
+  const { enabled: _enabled, path, publicUrl, secureCookies, theme, emailSignIn, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, limits, trustProxy } = config
   const options: PortalOptions = {
-    sessions,
+    ...stores,
     basePath: path ?? '/portal',
     session: { idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds },
     ...(publicUrl ? { publicUrl } : {}),
     ...(secureCookies !== undefined ? { secureCookies } : {}),
     ...(theme ? { theme } : {}),
+    ...(limits ? { limits } : {}),
+    ...(trustProxy !== undefined ? { trustProxy } : {}),
     ...(emailSignIn ? { onSignInRequested: (request) => program.portal.recordSignInRequest(request) } : {}),
   }
   try {

@@ -121,9 +121,9 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api)
     if (config.portal?.enabled || config.admin?.enabled) {
       const { configuredPortal, withPortal } = await import('./portal-mount.js')
-      if (config.portal?.enabled) api = withPortal(api, configuredPortal(program, storage.sessions, config.portal), config.portal.path ?? '/portal')
+      if (config.portal?.enabled) api = withPortal(api, configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal), config.portal.path ?? '/portal')
       if (config.admin?.enabled) {
-        const stores = { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher, providerEvents }
+        const stores = { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher, providerEvents, state: storage.keyedState }
         const admin = (await import('./admin-mount.js')).configuredAdmin(program, stores, config.admin)
         api = withPortal(api, admin, config.admin.path ?? '/admin')
       }

@@ -4,18 +4,21 @@
 import { AffiliateError, NotFoundError, ValidationError } from '../core/errors.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import type { AffiliateView } from '../core/views.js'
-import type { Handler } from '../http/handler.js'
+import type { KeyedStateStore } from '../http/keyed-state.js'
+import { memoryKeyedState } from '../http/memory-keyed-state.js'
+import { clientAddress, type ClientInfo } from '../web/client-address.js'
 import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
 import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
 import { html, type Html } from '../web/html.js'
 import { frame, type NavItem } from '../web/layout.js'
-import { mountedPages, normalizeBasePath } from '../web/mounted-pages.js'
+import { mountedPages, normalizeBasePath, type PagesHandler } from '../web/mounted-pages.js'
 import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
 import { preSessionCsrf } from '../web/pre-session.js'
 import { csrfTokenFor, csrfTokenMatches, isSecretShaped } from '../web/secrets.js'
 import type { SessionStore, WithSessionStore } from '../web/session-store.js'
 import { webSessions, type SessionPolicy } from '../web/sessions.js'
+import { clientWait, subjectLimit, type LimitOption, type SubjectLimit } from '../web/sign-in-limits.js'
 import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
 import type { PageResult, SignedInRequest } from './page.js'
@@ -23,7 +26,7 @@ import { conversionPage, conversionsPage } from './pages/conversions.js'
 import { overviewPage } from './pages/overview.js'
 import { payoutsPage } from './pages/payouts.js'
 import { saveSettings, settingsPage } from './pages/settings.js'
-import { FORM_EXPIRED, LINK_INVALID, LINK_SENT, SESSION_ENDED, SIGNED_OUT, signInPage } from './pages/sign-in.js'
+import { FORM_EXPIRED, LINK_INVALID, LINK_SENT, SESSION_ENDED, SIGNED_OUT, signInPage, TOO_MANY_ATTEMPTS } from './pages/sign-in.js'
 import { portalPaths } from './paths.js'
 import type { PortalProgram } from './program.js'
 
@@ -41,7 +44,11 @@ export interface PortalOptions {
   sessions: SessionStore | WithSessionStore
   /** Path the portal is served under. @default '/portal' */
   basePath?: string
-  /** Origin of the site the portal is reached at (https://app.example.com), for links made outside a request. @default none: createSignInLink returns a path */
+  /**
+   * Origin of the site the portal is reached at (https://app.example.com): every sign-in link
+   * handed out starts with it, never with the Host a request names. Required with
+   * onSignInRequested. @default none: createSignInLink returns a path
+   */
   publicUrl?: string
   /** Colours, font, logo and title. */
   theme?: Theme
@@ -52,10 +59,25 @@ export interface PortalOptions {
   /** The link affiliates share. @default `<publicUrl or the request's origin>/?ref=<code>` */
   referralLink?: (referralCode: string, affiliate: AffiliateView) => string
   /**
-   * Turns on the "email me a link" form: called with a fresh link for a known, unblocked
-   * affiliate (the page answers the same for unknown addresses). @default off
+   * Turns on the "email me a link" form: called with a fresh link (on publicUrl) for a known,
+   * unblocked affiliate (the page answers the same for unknown addresses). @default off
    */
   onSignInRequested?: (request: SignInRequest) => void | Promise<void>
+  /**
+   * How often a stranger can make the sign-in pages act (docs/limits.md "Sign-in"); `false` turns
+   * one off. Links emailed to one address beyond its limit are silently not sent (the page answers
+   * the same); a client over its limit gets 429.
+   * @default emailPerAddress 3 and emailPerClient 10 per 15 minutes, signInPerClient 20 per 5 minutes
+   */
+  limits?: { emailPerAddress?: LimitOption; emailPerClient?: LimitOption; signInPerClient?: LimitOption }
+  /** Where the limits count. @default the `keyedState` of the storage object given as `sessions`, else this portal's memory */
+  state?: KeyedStateStore
+  /**
+   * Count clients by the last X-Forwarded-For entry, the one your reverse proxy appends. Without
+   * it the connected address counts (node:http, or `portal(request, { clientAddress })`).
+   * @default false
+   */
+  trustProxy?: boolean
   /** @default the program's clock */
   clock?: Clock
   /** Unexpected errors (the page shows a generic message). @default console.error */
@@ -63,7 +85,7 @@ export interface PortalOptions {
 }
 
 /** A fetch handler (callable itself and as `fetch`, with `node` for node:http and Express) and the sign-in helpers. */
-export interface Portal extends Handler {
+export interface Portal extends PagesHandler {
   /** A one-time sign-in link for the affiliate with this email (throws NotFoundError when there is none). */
   createSignInLink(email: string): Promise<{ url: string; expiresAt: Date }>
   /** Ends every portal session of the affiliate with this email; resolves with how many ended. */
@@ -83,6 +105,11 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
   if (publicUrl !== undefined && !(URL.canParse(publicUrl) && /^https?:$/.test(new URL(publicUrl).protocol))) {
     throw new TypeError('publicUrl must be an http(s) origin such as https://app.example.com')
   }
+  // A link emailed to an affiliate must not take its origin from the request: a stranger asking
+  // for Ann's link with Host: evil.example would have Ann sent a link that hands them her token.
+  if (options.onSignInRequested !== undefined && publicUrl === undefined) {
+    throw new TypeError('publicUrl is required with onSignInRequested: emailed sign-in links must point at your site, never at the host a request names')
+  }
   const theme = resolveTheme(options.theme)
   const stylesheet = staticAsset(theme.variables + STYLESHEET, 'text/css; charset=utf-8')
   const script = staticAsset(ENHANCEMENT_SCRIPT, 'text/javascript; charset=utf-8')
@@ -90,6 +117,12 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
   const security = securityHeaders(theme.logoOrigin)
   const onError = options.onError ?? ((error: unknown) => console.error('affiliate-kit portal:', error))
   const emailForm = options.onSignInRequested !== undefined
+  const state = options.state ?? ('keyedState' in options.sessions ? (options.sessions as { keyedState: KeyedStateStore }).keyedState : memoryKeyedState())
+  const limitOf = (name: 'emailPerAddress' | 'emailPerClient' | 'signInPerClient', limit: number, windowSeconds: number) =>
+    subjectLimit(state, { surface: 'portal', projectId: program.projectId }, name, options.limits?.[name], { limit, windowSeconds })
+  const emailsPerAddress = limitOf('emailPerAddress', 3, 900)
+  const emailRequestsPerClient = limitOf('emailPerClient', 10, 900)
+  const signInsPerClient = limitOf('signInPerClient', 20, 300)
 
   const cookieScope = (url: URL): CookieScope => ({ path: base || '/', secure: options.secureCookies ?? url.protocol === 'https:' })
   const origin = (url: URL) => publicUrl ?? url.origin
@@ -139,12 +172,23 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
     return page('Sign in', body, status, { cookies: [...cookies, ...pre.cookies] })
   }
 
-  async function signIn(request: Request, url: URL): Promise<Response> {
+  /** The 429 page when the client is over `perClient`; null when it may go on (or is unknown). */
+  async function overClientLimit(perClient: SubjectLimit | null, request: Request, url: URL, client: ClientInfo | undefined, token?: string): Promise<Response | null> {
+    const wait = await clientWait(perClient, clientAddress(request, client, options.trustProxy === true), clock.now())
+    if (wait === null) return null
+    const response = signedOut(request, url, { ...(isSecretShaped(token) ? { token } : {}), error: TOO_MANY_ATTEMPTS }, 429)
+    response.headers.set('retry-after', String(wait))
+    return response
+  }
+
+  async function signIn(request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
     const form = await readForm(request)
     const token = form.get('token') ?? undefined
     if (!preSession.verify(request, form)) {
       return signedOut(request, url, { ...(isSecretShaped(token) ? { token } : {}), error: FORM_EXPIRED }, 403)
     }
+    const limited = await overClientLimit(signInsPerClient, request, url, client, token)
+    if (limited) return limited
     const record = await sessions.redeemSignInToken(token ?? null)
     const affiliate = record && record.projectId === program.projectId ? await findAffiliate(Number(record.subject)) : null
     if (!affiliate || affiliate.status === 'blocked') return signedOut(request, url, { error: LINK_INVALID }, 400)
@@ -157,13 +201,17 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
     })
   }
 
-  async function requestLink(request: Request, url: URL): Promise<Response> {
+  async function requestLink(request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
     const form = await readForm(request)
     if (!preSession.verify(request, form)) return signedOut(request, url, { error: FORM_EXPIRED }, 403)
+    const limited = await overClientLimit(emailRequestsPerClient, request, url, client)
+    if (limited) return limited
     const email = (form.get('email') ?? '').trim()
     try {
+      // An address over its limit is answered like any other: the page never says whether a link went out.
+      if (emailsPerAddress && !(await emailsPerAddress(email.toLowerCase(), clock.now())).allowed) return signedOut(request, url, { message: LINK_SENT })
       const { url: link, expiresAt, affiliate } = await issueLink(email)
-      await options.onSignInRequested!({ affiliateId: affiliate.id, email: affiliate.email, link: link.startsWith('/') ? `${url.origin}${link}` : link, expiresAt })
+      await options.onSignInRequested!({ affiliateId: affiliate.id, email: affiliate.email, link, expiresAt })
     } catch (error) {
       // Unknown, malformed and blocked addresses get the same answer as known ones.
       if (!(error instanceof AffiliateError)) onError(error)
@@ -238,7 +286,7 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
       return null
     },
     onError,
-    async answer(request, url, route, method) {
+    async answer(request, url, route, method, client) {
       if (route === '/assets/portal.css') return assetResponse(stylesheet, request, security)
       if (route === '/assets/portal.js') return assetResponse(script, request, security)
       if (route === '/sign-in' && method === 'GET') {
@@ -247,8 +295,8 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
         const message = url.searchParams.has('signed_out') ? SIGNED_OUT : url.searchParams.has('ended') ? SESSION_ENDED : null
         return signedOut(request, url, { ...(token ? { token } : {}), message })
       }
-      if (route === '/sign-in') return signIn(request, url)
-      if (route === '/sign-in/email') return requestLink(request, url)
+      if (route === '/sign-in') return signIn(request, url, client)
+      if (route === '/sign-in/email') return requestLink(request, url, client)
       return signedInRoute(request, url, route)
     },
   }) as Portal

@@ -2,9 +2,14 @@
 // a base path, which answers 404 outside its routes, 405 (with Allow) for a method a route does not
 // take, HEAD as GET, and a generic 500 page for an unexpected error (reported to onError). Each
 // console keeps its own routes, sign-in and pages.
-import type { Handler } from '../http/handler.js'
-import { toNodeHandler } from '../http/node.js'
+import { toNodeHandler, type NodeHandler } from '../http/node.js'
+import type { ClientInfo } from './client-address.js'
 import { html, type Html } from './html.js'
+
+/** A Fetch handler of pages: a Fetch host may pass who is connected (`{ clientAddress }`), node:http passes it itself. */
+export type PagesFetchHandler = (request: Request, client?: ClientInfo) => Promise<Response>
+/** Callable itself and as `fetch`, with `node` for node:http and Express. */
+export type PagesHandler = PagesFetchHandler & { fetch: PagesFetchHandler; node: NodeHandler }
 
 export interface MountedPages {
   /** '/portal', '/admin', or '' at the root (see normalizeBasePath). */
@@ -12,7 +17,7 @@ export interface MountedPages {
   /** The methods a route (the path below the base) answers; null when there is no such page. */
   allowed(route: string): string[] | null
   /** The answer to an allowed request; `method` is GET for HEAD. */
-  answer(request: Request, url: URL, route: string, method: string): Promise<Response>
+  answer(request: Request, url: URL, route: string, method: string, client: ClientInfo | undefined): Promise<Response>
   /** A page in the console's frame, signed out. */
   page(title: string, body: Html, status: number): Response
   /** The console's "not found" page. */
@@ -29,8 +34,8 @@ export function normalizeBasePath(basePath: string | undefined, fallback: string
   return base
 }
 
-export function mountedPages(pages: MountedPages): Handler {
-  async function dispatch(request: Request): Promise<Response> {
+export function mountedPages(pages: MountedPages): PagesHandler {
+  async function dispatch(request: Request, client?: ClientInfo): Promise<Response> {
     const url = new URL(request.url)
     const inside = url.pathname === pages.base || url.pathname.startsWith(`${pages.base}/`)
     const route = inside ? url.pathname.slice(pages.base.length) || '/' : null
@@ -43,7 +48,7 @@ export function mountedPages(pages: MountedPages): Handler {
       return response
     }
     try {
-      return await pages.answer(request, url, route, method)
+      return await pages.answer(request, url, route, method, client)
     } catch (error) {
       const refused = pages.refusal(error)
       if (refused) return refused
@@ -51,8 +56,8 @@ export function mountedPages(pages: MountedPages): Handler {
       return pages.page('Something went wrong', html`<h1>Something went wrong</h1><p>Please try again in a moment.</p>`, 500)
     }
   }
-  const handler = ((request: Request) => dispatch(request)) as Handler
+  const handler = ((request: Request, client?: ClientInfo) => dispatch(request, client)) as PagesHandler
   handler.fetch = dispatch
-  handler.node = toNodeHandler(dispatch)
+  handler.node = (req, res, next) => toNodeHandler((request) => dispatch(request, { clientAddress: req.socket.remoteAddress ?? '' }))(req, res, next)
   return handler
 }

@@ -20,3 +20,4 @@ export const SIGNED_OUT = html`<p class="notice" role="status">You are signed ou
 export const SESSION_ENDED = html`<p class="notice" role="status">Your session has ended; sign in again.</p>`
 export const KEY_REFUSED = 'This key cannot open the console: it is unknown, revoked, of another project, or lacks the * scope.'
 export const FORM_EXPIRED = 'This form has expired. Reload the page and try again.'
+export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts from your network. Wait a few minutes and try again.'

@@ -44,3 +44,4 @@ export const SIGNED_OUT = html`<p class="notice" role="status">You are signed ou
 export const SESSION_ENDED = html`<p class="notice" role="status">Your session has ended; sign in again.</p>`
 export const LINK_INVALID = 'This sign-in link is not valid: it was already used, it has expired, or it was never issued. Ask for a new one.'
 export const FORM_EXPIRED = 'This form has expired. Reload the page and try again.'
+export const TOO_MANY_ATTEMPTS = 'Too many attempts from your network. Wait a few minutes and try again.'

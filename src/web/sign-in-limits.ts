@@ -1,0 +1,46 @@
+// Limits on what a stranger can make the sign-in pages do (docs/limits.md "Sign-in"): links
+// emailed per address, link requests and sign-in attempts per client. GCRA counters in the
+// keyed-state store, so every process of a SQL database shares them, kept under digests: the
+// store holds neither emails nor client addresses.
+import { createHash } from 'node:crypto'
+import { gcra, type RateLimitDecision } from '../http/gcra.js'
+import type { KeyedStateStore } from '../http/keyed-state.js'
+import { addressBlock } from './client-address.js'
+
+/** How many per window; `false` turns the limit off. */
+export type LimitOption = { limit: number; windowSeconds: number } | false
+
+export type LimitOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number }
+
+/** Takes one from `subject`'s allowance (an email, a client address block) when there is one left. */
+export type SubjectLimit = (subject: string, now: Date) => Promise<LimitOutcome>
+
+/**
+ * The limit `name` (its option key, as errors name it) of a surface's project, or null when
+ * turned off. Throws TypeError for a limit that is not a positive whole number or a window that
+ * is not positive.
+ */
+export function subjectLimit(
+  state: KeyedStateStore,
+  scope: { surface: 'portal' | 'admin'; projectId: string },
+  name: string,
+  option: LimitOption | undefined,
+  fallback: { limit: number; windowSeconds: number },
+): SubjectLimit | null {
+  if (option === false) return null
+  const { limit, windowSeconds } = option ?? fallback
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`limits.${name}.limit must be a positive whole number`)
+  if (!(typeof windowSeconds === 'number' && windowSeconds > 0 && Number.isFinite(windowSeconds))) throw new TypeError(`limits.${name}.windowSeconds must be positive`)
+  return async (subject, now) => {
+    const key = `sign-in:${scope.surface}.${name}:${createHash('sha256').update(`${scope.projectId}\u0000${subject}`).digest('base64url')}`
+    const decision = await state.update<RateLimitDecision>(key, (tat) => gcra(tat, now.getTime(), limit, windowSeconds * 1000))
+    return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) }
+  }
+}
+
+/** Seconds a client must wait (its address block counted by `perClient`); null when it may go on, or when its address is unknown. */
+export async function clientWait(perClient: SubjectLimit | null, address: string | null, now: Date): Promise<number | null> {
+  if (perClient === null || address === null) return null
+  const outcome = await perClient(addressBlock(address), now)
+  return outcome.allowed ? null : outcome.retryAfterSeconds
+}
