@@ -7,6 +7,7 @@ import type { ProjectSettingsInput } from '../core/schemas.js'
 import type { StoragePort } from '../adapters/storage-port.js'
 import type { OptionValues } from './command.js'
 import { CliError, redactUrl } from './errors.js'
+import { SchemaTooNewError } from '../adapters/sql/migrations.js'
 import type { SqlStorageOptions } from '../adapters/sql/storage.js'
 
 export const DEFAULT_DATA_DIR = './affiliate-data'
@@ -62,6 +63,7 @@ async function openPostgres(target: string, sql: SqlStorageOptions): Promise<Ope
 
 /** pg's connection and login failures, as what to fix; any other failure to open, named. */
 function postgresError(error: unknown, url: URL, where: string): unknown {
+  if (error instanceof SchemaTooNewError) return error
   const { code, message } = error as { code?: string; message?: string }
   const database = decodeURIComponent(url.pathname.slice(1)) || 'postgres'
   if (code === 'ECONNREFUSED') return new CliError(`cannot connect to ${where}: connection refused; is PostgreSQL running, and are the host and port in the URL right?`)

@@ -1,5 +1,6 @@
 // Versioned schema migrations, applied on first use under an advisory lock so several processes
-// starting at once apply each version exactly once; a no-op when everything is applied.
+// starting at once apply each version exactly once; a no-op when everything is applied. A schema
+// migrated past the newest version this release knows is refused (SchemaTooNewError).
 import type { SqlClient, SqlExecutor } from './executor.js'
 
 /** Each migration is a list of statements; `{s}` stands for the quoted schema name. */
@@ -399,6 +400,31 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
   },
 ]
 
+/** The newest schema version this release knows. */
+export const KNOWN_SCHEMA_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version))
+
+/**
+ * The database was migrated by a newer release: this one would ignore what the newer migrations
+ * added (a column it never reads, a table it never writes) and corrupt the newer release's data.
+ */
+export class SchemaTooNewError extends Error {
+  override name = 'SchemaTooNewError'
+  constructor(
+    readonly schemaVersion: number,
+    readonly knownVersion: number,
+  ) {
+    super(
+      `database schema version ${schemaVersion}, this release knows up to ${knownVersion}: a newer affiliate-kit migrated it; ` +
+        'run that release or a newer one (docs/operations.md, "Upgrades and rollbacks")',
+    )
+  }
+}
+
+function refuseNewer(recorded: Set<number>): void {
+  const newest = Math.max(0, ...recorded)
+  if (newest > KNOWN_SCHEMA_VERSION) throw new SchemaTooNewError(newest, KNOWN_SCHEMA_VERSION)
+}
+
 export interface AppliedMigration {
   version: number
   name: string
@@ -431,6 +457,7 @@ export async function migrate(executor: SqlExecutor, schema: string): Promise<Ap
   const s = quoteSchema(schema)
   // Usually all is applied already: one read, without the lock and the DDL, tells.
   const recorded = await recordedVersions(executor, s)
+  refuseNewer(recorded)
   if (MIGRATIONS.every((migration) => recorded.has(migration.version))) return []
   return executor.transaction(async (tx) => {
     // One lock per schema: concurrent starters wait here, then see the versions already applied.
@@ -440,6 +467,7 @@ export async function migrate(executor: SqlExecutor, schema: string): Promise<Ap
       `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     )
     const present = await recordedVersions(tx, s)
+    refuseNewer(present)
     const applied: AppliedMigration[] = []
     for (const migration of MIGRATIONS) {
       if (present.has(migration.version)) continue
