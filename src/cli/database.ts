@@ -2,7 +2,7 @@
 // PGlite persisted in ./affiliate-data; `memory`; or a postgres:// URL. Adapters load lazily, so
 // `pg` is needed only for PostgreSQL. Failing to open or reach the database is one CliError line.
 import { resolve } from 'node:path'
-import { createAffiliateProgram, type AffiliateProgram } from '../core/program.js'
+import { createAffiliateProgram, type AffiliateProgram, type AffiliateProgramOptions } from '../core/program.js'
 import type { ProjectSettingsInput } from '../core/schemas.js'
 import type { StoragePort } from '../adapters/storage-port.js'
 import type { OptionValues } from './command.js'
@@ -81,12 +81,18 @@ export async function openProgram(
   options: {
     /** Replace the stored settings (absent: the stored ones stay). */
     settings?: ProjectSettingsInput
+    /** Told when `settings` replaced different stored ones. */
+    onSettingsReplaced?: AffiliateProgramOptions['onSettingsReplaced']
     sql?: SqlStorageOptions
   } = {},
 ): Promise<{ program: AffiliateProgram; storage: StoragePort; description: string; dataDir?: string }> {
   const { storage, description, dataDir, explain } = await openStorage(target, options.sql)
   try {
-    const program = await createAffiliateProgram({ storage, ...(options.settings ? { settings: options.settings } : {}) })
+    const program = await createAffiliateProgram({
+      storage,
+      ...(options.settings ? { settings: options.settings } : {}),
+      ...(options.onSettingsReplaced ? { onSettingsReplaced: options.onSettingsReplaced } : {}),
+    })
     return { program, storage, description, ...(dataDir ? { dataDir } : {}) }
   } catch (error) {
     await storage.close().catch(() => {})

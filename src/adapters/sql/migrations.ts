@@ -398,6 +398,13 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
         WHERE kind = 'woken' AND data ? 'mark' AND NOT data ? 'at'`,
     ],
   },
+  {
+    // Each write of a project's settings adds one: processes sharing the database tell by it
+    // which settings they apply (the program reads them again at most a second old).
+    version: 12,
+    name: 'project settings version',
+    statements: [`ALTER TABLE {s}.projects ADD COLUMN settings_version bigint NOT NULL DEFAULT 1`],
+  },
 ]
 
 /** The newest schema version this release knows. */
