@@ -132,9 +132,16 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
   const { storage } = options
   const clock = options.clock ?? systemClock
   const maxAge = options.settingsMaxAgeMs ?? SETTINGS_MAX_AGE_MS
-  /** Each project as read, and when (clock ms); a read in progress is shared by concurrent calls. */
-  const cache = new Map<string, { project: Promise<Project>; readAt: number }>()
-  const remember = (project: Project) => cache.set(project.id, { project: Promise.resolve(project), readAt: clock.now().getTime() })
+  /** Each project as last read, and when the read started (clock ms). */
+  const cache = new Map<string, { project: Project; readAt: number }>()
+  /** Reads in progress, shared by the calls starting meanwhile. */
+  const reads = new Map<string, Promise<Project>>()
+  const remember = (project: Project, readAt = clock.now().getTime()) => {
+    const cached = cache.get(project.id)
+    // A read that started before a write of this process may end after it: the newer version stays.
+    if (cached && cached.project.settingsVersion > project.settingsVersion) return
+    cache.set(project.id, { project, readAt })
+  }
 
   async function readProject(projectId: string): Promise<Project> {
     const project = await storage.projects.get(projectId)
@@ -142,21 +149,29 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     return project
   }
 
-  /** The project as cached (read when never read): what the use-cases see within a call. */
+  /**
+   * The project as cached (read when never read): what the use-cases see within a call. Never a
+   * read in progress: a call inside its transaction must not wait for a query that waits for the
+   * transaction's connection (PGlite has one).
+   */
   function loadProject(projectId: string): Promise<Project> {
-    return cache.get(projectId)?.project ?? freshProject(projectId)
+    const cached = cache.get(projectId)
+    return cached ? Promise.resolve(cached.project) : freshProject(projectId)
   }
 
   /** The project, read again when the cached one is older than maxAge. */
   function freshProject(projectId: string): Promise<Project> {
     const now = clock.now().getTime()
     const cached = cache.get(projectId)
-    if (cached && now - cached.readAt < maxAge && now >= cached.readAt) return cached.project
-    const project = readProject(projectId)
-    cache.set(projectId, { project, readAt: now })
-    // A failed read is not kept: the next call reads again.
-    project.catch(() => cache.get(projectId)?.project === project && cache.delete(projectId))
-    return project
+    if (cached && now - cached.readAt < maxAge && now >= cached.readAt) return Promise.resolve(cached.project)
+    let reading = reads.get(projectId)
+    if (!reading) {
+      reading = readProject(projectId).then((project) => (remember(project, now), cache.get(projectId)!.project))
+      const done = () => reads.delete(projectId)
+      reading.then(done, done)
+      reads.set(projectId, reading)
+    }
+    return reading
   }
 
   const scopes = new Map<string, ProjectScope>()
