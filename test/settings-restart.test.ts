@@ -1,6 +1,7 @@
 // Project settings given at start replace the stored ones: a key removed from the config between
 // two starts takes its default (also allowPrivateNetworks), over the same PGlite directory and the
-// same PostgreSQL schema. projects.updateSettings replaces too.
+// same PostgreSQL schema. projects.updateSettings replaces too. Settings changed by another program
+// on the same database apply to this one's calls within settingsMaxAgeMs.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,7 +9,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { postgresStorage } from '../src/adapters/postgres/index.js'
-import { createAffiliateProgram, createWebhookDispatcher, type StoragePort } from '../src/index.js'
+import { createAffiliateProgram, createWebhookDispatcher, testClock, type StoragePort } from '../src/index.js'
+import { SETTINGS_MAX_AGE_MS } from '../src/core/program.js'
+import { settingsChanges } from '../src/core/settings.js'
 import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from './sql/pg-schema.js'
 import { signUp, startReceiver, type Receiver } from './webhooks-helpers.js'
 
@@ -90,7 +93,7 @@ describe.each(places)('settings removed from the config between two starts: $nam
     const third = await createAffiliateProgram({ storage: place.open() })
     expect(await third.settings()).toEqual(DEFAULTS)
     await third.close()
-  })
+  }, 120_000)
 })
 
 it('projects.updateSettings replaces the settings: a key left out takes its default', async () => {
@@ -133,4 +136,72 @@ it('a start finds its project with one lookup, whether named by name or by id', 
   lookups.length = 0
   expect((await createAffiliateProgram({ storage, project: 'other' })).projectId).toBe(other.id)
   expect(lookups).toEqual(['name other'])
+})
+
+const sharedPlaces: Array<{ name: string; skip?: string; make: () => Promise<{ storages: [StoragePort, StoragePort]; cleanup: () => Promise<void> }> }> = [
+  {
+    name: 'memory (two programs on one storage)',
+    make: async () => {
+      const storage = memoryStorage()
+      return { storages: [storage, storage], cleanup: async () => {} }
+    },
+  },
+  {
+    name: 'PostgreSQL (two storages on one schema, as two processes)',
+    ...(DATABASE_URL ? {} : { skip: NO_DATABASE_REASON }),
+    make: async () => {
+      const schema = freshSchemaName()
+      const open = () => postgresStorage({ connectionString: DATABASE_URL!, schema })
+      const storages: [StoragePort, StoragePort] = [open(), open()]
+      return {
+        storages,
+        cleanup: async () => {
+          await Promise.all(storages.map((storage) => storage.close()))
+          await dropSchema(schema)
+        },
+      }
+    },
+  },
+]
+
+describe.each(sharedPlaces)('settings changed by another program on the same database: $name', ({ skip, make }) => {
+  it.skipIf(skip !== undefined)(`apply to this program's calls within settingsMaxAgeMs${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const { storages, cleanup } = await make()
+    try {
+      const rates = { commission: { purchase: { type: 'percentage' as const, rate: 50 } } }
+      const writer = await createAffiliateProgram({ storage: storages[0], settings: rates })
+      const clock = testClock('2026-03-01T00:00:00Z')
+      const reader = await createAffiliateProgram({ storage: storages[1], clock })
+      const affiliate = await reader.affiliates.create({ email: 'ann@example.com' })
+      const earn = async (reference: string) =>
+        (await reader.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: 100, reference })).conversion.value
+      expect(await earn('before')).toBe('50.00')
+
+      const saved = await writer.projects.updateSettings(writer.projectId, { ...rates, commission: { purchase: { type: 'percentage', rate: 30 } }, holdPeriodDays: 7 })
+      expect(saved.settingsVersion).toBe(2)
+      clock.advance({ ms: SETTINGS_MAX_AGE_MS })
+      const { conversion } = await reader.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: 100, reference: 'after' })
+      expect(conversion).toMatchObject({ value: '30.00', status: 'pending', holdUntil: new Date('2026-03-08T00:00:01Z') })
+      expect(await reader.settings()).toEqual(saved.settings)
+      expect((await reader.projects.get(reader.projectId)).settingsVersion).toBe(2)
+    } finally {
+      await cleanup()
+    }
+  })
+})
+
+it('a start with changed settings says what it replaced; an unchanged or settings-less start says nothing', async () => {
+  const storage = memoryStorage()
+  const told: unknown[] = []
+  const onSettingsReplaced = (previous: unknown, saved: { settings: unknown; settingsVersion: number }) => told.push({ previous, settings: saved.settings, version: saved.settingsVersion })
+  await createAffiliateProgram({ storage, settings: FIRST_START, onSettingsReplaced })
+  await createAffiliateProgram({ storage, settings: FIRST_START, onSettingsReplaced })
+  await createAffiliateProgram({ storage, onSettingsReplaced })
+  expect(told).toEqual([])
+  await createAffiliateProgram({ storage, settings: { ...FIRST_START, holdPeriodDays: 7 }, onSettingsReplaced })
+  expect(told).toEqual([{ previous: FIRST_START, settings: { ...FIRST_START, holdPeriodDays: 7 }, version: 2 }])
+  expect(settingsChanges(FIRST_START, { ...FIRST_START, holdPeriodDays: 7, allowPrivateNetworks: undefined as never })).toEqual([
+    { key: 'holdPeriodDays', from: '30', to: '7' },
+    { key: 'allowPrivateNetworks', from: 'true', to: 'unset' },
+  ])
 })

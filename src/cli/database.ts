@@ -2,11 +2,12 @@
 // PGlite persisted in ./affiliate-data; `memory`; or a postgres:// URL. Adapters load lazily, so
 // `pg` is needed only for PostgreSQL. Failing to open or reach the database is one CliError line.
 import { resolve } from 'node:path'
-import { createAffiliateProgram, type AffiliateProgram } from '../core/program.js'
+import { createAffiliateProgram, type AffiliateProgram, type AffiliateProgramOptions } from '../core/program.js'
 import type { ProjectSettingsInput } from '../core/schemas.js'
 import type { StoragePort } from '../adapters/storage-port.js'
 import type { OptionValues } from './command.js'
 import { CliError, redactUrl } from './errors.js'
+import { SchemaTooNewError } from '../adapters/sql/migrations.js'
 import type { SqlStorageOptions } from '../adapters/sql/storage.js'
 
 export const DEFAULT_DATA_DIR = './affiliate-data'
@@ -62,6 +63,7 @@ async function openPostgres(target: string, sql: SqlStorageOptions): Promise<Ope
 
 /** pg's connection and login failures, as what to fix; any other failure to open, named. */
 function postgresError(error: unknown, url: URL, where: string): unknown {
+  if (error instanceof SchemaTooNewError) return error
   const { code, message } = error as { code?: string; message?: string }
   const database = decodeURIComponent(url.pathname.slice(1)) || 'postgres'
   if (code === 'ECONNREFUSED') return new CliError(`cannot connect to ${where}: connection refused; is PostgreSQL running, and are the host and port in the URL right?`)
@@ -79,12 +81,18 @@ export async function openProgram(
   options: {
     /** Replace the stored settings (absent: the stored ones stay). */
     settings?: ProjectSettingsInput
+    /** Told when `settings` replaced different stored ones. */
+    onSettingsReplaced?: AffiliateProgramOptions['onSettingsReplaced']
     sql?: SqlStorageOptions
   } = {},
 ): Promise<{ program: AffiliateProgram; storage: StoragePort; description: string; dataDir?: string }> {
   const { storage, description, dataDir, explain } = await openStorage(target, options.sql)
   try {
-    const program = await createAffiliateProgram({ storage, ...(options.settings ? { settings: options.settings } : {}) })
+    const program = await createAffiliateProgram({
+      storage,
+      ...(options.settings ? { settings: options.settings } : {}),
+      ...(options.onSettingsReplaced ? { onSettingsReplaced: options.onSettingsReplaced } : {}),
+    })
     return { program, storage, description, ...(dataDir ? { dataDir } : {}) }
   } catch (error) {
     await storage.close().catch(() => {})

@@ -8,6 +8,8 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { AffiliateProgram } from '../core/program.js'
+import { settingsChanges } from '../core/settings.js'
+import type { Project, ProjectSettings } from '../core/types.js'
 import { createWebhookDispatcher } from '../webhooks/dispatcher.js'
 import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../http/node.js'
@@ -64,6 +66,13 @@ function logMigrations(logger: Logger, applied: AppliedMigration[] | null): void
   }
 }
 
+/** One line per setting the config changed (settings hold no secrets: rates, amounts, days, flags). */
+function logSettingsChanges(logger: Logger, { previous, saved }: { previous: ProjectSettings; saved: Project }): void {
+  for (const { key, from, to } of settingsChanges(previous, saved.settings)) {
+    logger.info(`settings: ${key} changed from ${from} to ${to} by the config (settings version ${saved.settingsVersion})`, { setting: key, settingsVersion: saved.settingsVersion })
+  }
+}
+
 /** Creates or updates the config's endpoints, matched by URL; endpoints made elsewhere stay. */
 async function syncWebhooks(program: AffiliateProgram, config: ServerConfig) {
   if (!config.webhooks?.length) return
@@ -84,9 +93,12 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const config = loadConfig(options.config)
   const logger = serverLogger({ level: options.logLevel, format: options.logFormat, config })
   let migrations: AppliedMigration[] | null = null
+  let replaced: { previous: ProjectSettings; saved: Project } | null = null
   const metrics = config.metrics ? createMetrics() : undefined
   const { program, storage, description, dataDir } = await openProgram(options.database, {
-    settings: projectSettingsOf(config),
+    // Without a config file the stored settings stay: another server may be running on them.
+    ...(options.config ? { settings: projectSettingsOf(config) } : {}),
+    onSettingsReplaced: (previous, saved) => (replaced = { previous, saved }),
     sql: { onMigrated: (applied) => (migrations = applied) },
   })
   const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
@@ -136,6 +148,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     // Logged once the port is bound: a port in use stops the start with one line and nothing else.
     logger.info(`storage: ${description}${options.databaseSource ? ` (from ${options.databaseSource})` : ''}`)
     logMigrations(logger, migrations)
+    if (replaced) logSettingsChanges(logger, replaced)
     await ensureApiKey(program, options.apiKey, logger, options.log)
     // Embedded PGlite admits no second process: keys commands come through this server instead.
     if (dataDir) closeKeySocket = await serveKeySocket(dataDir, program.keys)

@@ -30,6 +30,8 @@ export const projectFields = {
   id: text('id'),
   name: text('name'),
   settings: json<ProjectSettings>('settings'),
+  /** 1 when created, one more at each write of the settings: tells which settings a process applies. */
+  settingsVersion: int('settings_version'),
   createdAt: date('created_at'),
 }
 

@@ -1,5 +1,7 @@
 // createAffiliateProgram: composes the use-cases of one project (the default one, or any by id)
-// over a storage port. Every method validates its input and runs in one transaction.
+// over a storage port. Every method validates its input and runs in one transaction, with the
+// project's settings as stored at most settingsMaxAgeMs before the call (read again at the call's
+// start when older), so processes sharing a database apply a change of settings within that time.
 import { isDeepStrictEqual } from 'node:util'
 import { affiliatesService } from './affiliates.js'
 import { systemClock, type Clock } from './clock.js'
@@ -38,7 +40,18 @@ export interface AffiliateProgramOptions {
    * the stored settings stay as they are.
    */
   settings?: ProjectSettingsInput
+  /** Called when `settings` replaced different stored settings, with those and the saved project. */
+  onSettingsReplaced?: (previous: ProjectSettings, saved: Project) => void
+  /**
+   * How old (by the program's clock) the settings a call applies may be: a call starting later
+   * reads them again, so a change made by another process applies within this time.
+   * @default 1000
+   */
+  settingsMaxAgeMs?: number
 }
+
+/** Default of settingsMaxAgeMs: one read of the project per second, at most, per busy project. */
+export const SETTINGS_MAX_AGE_MS = 1000
 
 function projectScope(ctx: ReturnType<typeof createProjectContext>) {
   const affiliates = affiliatesService(ctx)
@@ -71,7 +84,10 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
 
 export type ProjectScope = ReturnType<typeof projectScope>
 
-/** Makes every use-case of a scope first check that its project exists (cached after once). */
+/**
+ * Makes every use-case of a scope first load its project (its existence and fresh settings):
+ * before the call's transactions start, so a read of the settings never runs inside one.
+ */
 function requireProject(scope: ProjectScope, load: () => Promise<unknown>): ProjectScope {
   const guard = <F extends (...args: never[]) => unknown>(method: F): F =>
     (async (...args: Parameters<F>) => {
@@ -115,15 +131,47 @@ export interface AffiliateProgram extends ProjectScope {
 export async function createAffiliateProgram(options: AffiliateProgramOptions): Promise<AffiliateProgram> {
   const { storage } = options
   const clock = options.clock ?? systemClock
-  const cache = new Map<string, Project>()
+  const maxAge = options.settingsMaxAgeMs ?? SETTINGS_MAX_AGE_MS
+  /** Each project as last read, and when the read started (clock ms). */
+  const cache = new Map<string, { project: Project; readAt: number }>()
+  /** Reads in progress, shared by the calls starting meanwhile. */
+  const reads = new Map<string, Promise<Project>>()
+  const remember = (project: Project, readAt = clock.now().getTime()) => {
+    const cached = cache.get(project.id)
+    // A read that started before a write of this process may end after it: the newer version stays.
+    if (cached && cached.project.settingsVersion > project.settingsVersion) return
+    cache.set(project.id, { project, readAt })
+  }
 
-  async function loadProject(projectId: string): Promise<Project> {
-    const cached = cache.get(projectId)
-    if (cached) return cached
+  async function readProject(projectId: string): Promise<Project> {
     const project = await storage.projects.get(projectId)
     if (!project) throw new NotFoundError('project not found', 'projectId')
-    cache.set(projectId, project)
     return project
+  }
+
+  /**
+   * The project as cached (read when never read): what the use-cases see within a call. Never a
+   * read in progress: a call inside its transaction must not wait for a query that waits for the
+   * transaction's connection (PGlite has one).
+   */
+  function loadProject(projectId: string): Promise<Project> {
+    const cached = cache.get(projectId)
+    return cached ? Promise.resolve(cached.project) : freshProject(projectId)
+  }
+
+  /** The project, read again when the cached one is older than maxAge. */
+  function freshProject(projectId: string): Promise<Project> {
+    const now = clock.now().getTime()
+    const cached = cache.get(projectId)
+    if (cached && now - cached.readAt < maxAge && now >= cached.readAt) return Promise.resolve(cached.project)
+    let reading = reads.get(projectId)
+    if (!reading) {
+      reading = readProject(projectId).then((project) => (remember(project, now), cache.get(projectId)!.project))
+      const done = () => reads.delete(projectId)
+      reading.then(done, done)
+      reads.set(projectId, reading)
+    }
+    return reading
   }
 
   const scopes = new Map<string, ProjectScope>()
@@ -131,9 +179,7 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     let scope = scopes.get(projectId)
     if (!scope) {
       const base = { storage, clock, exchangeRates: options.exchangeRates }
-      const unguarded = projectScope(createProjectContext(base, projectId, () => loadProject(projectId)))
-      // The home project is known to exist; any other is checked before each use.
-      scope = projectId === home?.id ? unguarded : requireProject(unguarded, () => loadProject(projectId))
+      scope = requireProject(projectScope(createProjectContext(base, projectId, () => loadProject(projectId))), () => freshProject(projectId))
       scopes.set(projectId, scope)
     }
     return scope
@@ -147,12 +193,12 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
       const project = { id: newProjectId(), name: name.trim(), settings: normalizeSettings(settings), createdAt: clock.now() }
       return withConflicts(() => storage.projects.insert(project))
     },
-    get: loadProject,
+    get: freshProject,
     async updateSettings(projectId, settings) {
-      await loadProject(projectId)
+      await freshProject(projectId)
       const updated = await storage.projects.update(projectId, { settings: normalizeSettings(settings) })
       if (!updated) throw new NotFoundError('project not found', 'projectId')
-      cache.set(projectId, updated)
+      remember(updated)
       return updated
     },
   }
@@ -173,10 +219,12 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     }
   } else if (options.settings && !isDeepStrictEqual(normalizeSettings(options.settings), home.settings)) {
     // Settings unchanged since the last start are not written again.
-    cache.set(home.id, home)
+    const previous = home.settings
+    remember(home)
     home = await projects.updateSettings(home.id, options.settings)
+    options.onSettingsReplaced?.(previous, home)
   }
-  cache.set(home.id, home)
+  remember(home)
 
   const program: AffiliateProgram = {
     ...scopeFor(home.id),

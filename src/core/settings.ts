@@ -1,4 +1,5 @@
 // Project settings: defaults and validation (amounts must fit the currency's minor unit).
+import { isDeepStrictEqual } from 'node:util'
 import { Currency } from './money.js'
 import { projectSettingsInput, validate, type ProjectSettingsInput } from './schemas.js'
 import type { CommissionSettings, ProjectSettings } from './types.js'
@@ -38,6 +39,19 @@ export function normalizeSettings(input: ProjectSettingsInput = {}): ProjectSett
     checkAmounts(program.commission, currency, `subPrograms.${slug}.commission`)
   }
   return settings
+}
+
+/** A setting that differs between two complete settings: its key and both values as JSON ("unset" when absent). */
+export interface SettingChange {
+  key: string
+  from: string
+  to: string
+}
+
+export function settingsChanges(before: ProjectSettings, after: ProjectSettings): SettingChange[] {
+  const shown = (value: unknown) => (value === undefined ? 'unset' : JSON.stringify(value))
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])] as Array<keyof ProjectSettings>
+  return keys.filter((key) => !isDeepStrictEqual(before[key], after[key])).map((key) => ({ key, from: shown(before[key]), to: shown(after[key]) }))
 }
 
 function checkAmounts(commission: CommissionSettings, currency: Currency, path: string): void {

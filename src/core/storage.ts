@@ -56,9 +56,11 @@ export interface ListWindow {
 }
 
 export interface ProjectRepository {
-  insert(project: Project): Promise<Project>
+  /** The new project has settings version 1. */
+  insert(project: Omit<Project, 'settingsVersion'>): Promise<Project>
   get(id: string): Promise<Project | null>
   getByName(name: string): Promise<Project | null>
+  /** Writing settings adds one to settingsVersion. */
   update(id: string, patch: Pick<Partial<Project>, 'name' | 'settings'>): Promise<Project | null>
 }
 

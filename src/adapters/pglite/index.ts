@@ -1,4 +1,5 @@
 // affiliate-kit/pglite: the SQL storage over PGlite (embedded Postgres).
 export { DataDirLockedError } from './data-dir-lock.js'
 export { pgliteStorage } from './storage.js'
+export { SchemaTooNewError } from '../sql/migrations.js'
 export type { PgliteStorageOptions } from './storage.js'

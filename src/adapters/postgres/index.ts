@@ -1,3 +1,4 @@
 // affiliate-kit/postgres: the SQL storage over a node-postgres Pool.
 export { postgresStorage } from './storage.js'
+export { SchemaTooNewError } from '../sql/migrations.js'
 export type { PostgresStorageOptions } from './storage.js'

@@ -1,9 +1,23 @@
 // Versioned schema migrations, applied on first use under an advisory lock so several processes
-// starting at once apply each version exactly once; a no-op when everything is applied.
+// starting at once apply each version exactly once; a no-op when everything is applied. A schema
+// migrated past the newest version this release knows is refused (SchemaTooNewError).
+import { backfillDailyBatch, BACKFILL_SETUP } from './daily-backfill.js'
 import type { SqlClient, SqlExecutor } from './executor.js'
 
-/** Each migration is a list of statements; `{s}` stands for the quoted schema name. */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statements: string[] }> = [
+interface Migration {
+  version: number
+  name: string
+  /** `{s}` stands for the quoted schema name. */
+  statements: string[]
+  /**
+   * Work on existing rows done after the statements, one batch per transaction (true when none
+   * is left), so it holds no lock for long: the version is recorded with the last batch, and
+   * until then each start runs the (idempotent) statements again and resumes.
+   */
+  batch?: (tx: SqlClient, s: string) => Promise<boolean>
+}
+
+export const MIGRATIONS: ReadonlyArray<Migration> = [
   {
     version: 1,
     name: 'initial',
@@ -397,7 +411,45 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
         WHERE kind = 'woken' AND data ? 'mark' AND NOT data ? 'at'`,
     ],
   },
+  {
+    // Each write of a project's settings adds one: processes sharing the database tell by it
+    // which settings they apply (the program reads them again at most a second old).
+    version: 12,
+    name: 'project settings version',
+    statements: [`ALTER TABLE {s}.projects ADD COLUMN settings_version bigint NOT NULL DEFAULT 1`],
+  },
+  {
+    version: 13,
+    name: 'count the history stored before the daily counters',
+    statements: BACKFILL_SETUP,
+    batch: backfillDailyBatch,
+  },
 ]
+
+/** The newest schema version this release knows. */
+export const KNOWN_SCHEMA_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version))
+
+/**
+ * The database was migrated by a newer release: this one would ignore what the newer migrations
+ * added (a column it never reads, a table it never writes) and corrupt the newer release's data.
+ */
+export class SchemaTooNewError extends Error {
+  override name = 'SchemaTooNewError'
+  constructor(
+    readonly schemaVersion: number,
+    readonly knownVersion: number,
+  ) {
+    super(
+      `database schema version ${schemaVersion}, this release knows up to ${knownVersion}: a newer affiliate-kit migrated it; ` +
+        'run that release or a newer one (docs/operations.md, "Upgrades and rollbacks")',
+    )
+  }
+}
+
+function refuseNewer(recorded: Set<number>): void {
+  const newest = Math.max(0, ...recorded)
+  if (newest > KNOWN_SCHEMA_VERSION) throw new SchemaTooNewError(newest, KNOWN_SCHEMA_VERSION)
+}
 
 export interface AppliedMigration {
   version: number
@@ -431,22 +483,42 @@ export async function migrate(executor: SqlExecutor, schema: string): Promise<Ap
   const s = quoteSchema(schema)
   // Usually all is applied already: one read, without the lock and the DDL, tells.
   const recorded = await recordedVersions(executor, s)
+  refuseNewer(recorded)
   if (MIGRATIONS.every((migration) => recorded.has(migration.version))) return []
-  return executor.transaction(async (tx) => {
-    // One lock per schema: concurrent starters wait here, then see the versions already applied.
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`affiliate-kit:${schema}`])
+  // One lock per schema: concurrent starters wait here, then see the versions already applied.
+  const lock = (tx: SqlClient) => tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`affiliate-kit:${schema}`])
+  const record = (tx: SqlClient, migration: Migration) =>
+    tx.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name])
+  const applied = await executor.transaction(async (tx) => {
+    await lock(tx)
     await tx.query(`CREATE SCHEMA IF NOT EXISTS ${s}`)
     await tx.query(
       `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     )
     const present = await recordedVersions(tx, s)
+    refuseNewer(present)
     const applied: AppliedMigration[] = []
     for (const migration of MIGRATIONS) {
       if (present.has(migration.version)) continue
       for (const statement of migration.statements) await tx.query(statement.replaceAll('{s}', s))
-      await tx.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name])
+      if (migration.batch) continue
+      await record(tx, migration)
       applied.push({ version: migration.version, name: migration.name })
     }
     return applied
   })
+  for (const migration of MIGRATIONS) {
+    if (!migration.batch || recorded.has(migration.version)) continue
+    for (let done: boolean | 'by another' = false; !done; ) {
+      done = await executor.transaction(async (tx) => {
+        await lock(tx)
+        if ((await recordedVersions(tx, s)).has(migration.version)) return 'by another'
+        if (!(await migration.batch!(tx, s))) return false
+        await record(tx, migration)
+        return true
+      })
+      if (done === true) applied.push({ version: migration.version, name: migration.name })
+    }
+  }
+  return applied.sort((a, b) => a.version - b.version)
 }

@@ -22,8 +22,9 @@ export function projectRepository(state: MemoryState, log: UndoLog): ProjectRepo
       for (const existing of state.projects.values()) {
         if (existing.name === project.name) throw new UniqueViolation('project_name')
       }
-      setMapEntry(state.projects, project.id, project, log)
-      return { ...project }
+      const stored = { ...project, settingsVersion: 1 }
+      setMapEntry(state.projects, project.id, stored, log)
+      return { ...stored }
     },
     async get(id) {
       return found(state.projects.get(id))
@@ -35,7 +36,7 @@ export function projectRepository(state: MemoryState, log: UndoLog): ProjectRepo
     async update(id, patch) {
       const existing = state.projects.get(id)
       if (!existing) return null
-      const updated = { ...existing, ...patch }
+      const updated = { ...existing, ...patch, settingsVersion: existing.settingsVersion + (patch.settings ? 1 : 0) }
       setMapEntry(state.projects, id, updated, log)
       return { ...updated }
     },
