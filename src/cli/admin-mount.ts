@@ -1,12 +1,16 @@
 // The standalone server's admin console (config `admin: { enabled: true }`): sign-in with an API
 // key of scope *, sessions and the audit log in the server's database, retries and test events
-// sent by the server's own webhook dispatcher.
+// sent by the server's own webhook dispatcher. Its requests are logged and counted (surface
+// `console`).
 import { createAdminConsole, type AdminConsole } from '../admin/admin.js'
 import type { AuditLog } from '../admin/audit-log.js'
 import type { AffiliateProgram } from '../core/program.js'
 import type { SessionStore } from '../web/session-store.js'
 import type { ConsoleWebhooks } from '../admin/webhooks.js'
+import type { NodeHandler } from '../http/node.js'
+import { adminPaths } from '../admin/paths.js'
 import type { ServerConfig } from './config.js'
+import { observed, pageRoutes, type RequestObserver } from './observed-surface.js'
 
 type AdminConfig = NonNullable<ServerConfig['admin']>
 
@@ -18,4 +22,9 @@ export function configuredAdmin(program: AffiliateProgram, stores: { sessions: S
     session: { idleTimeoutSeconds, absoluteTimeoutSeconds },
     ...(secureCookies !== undefined ? { secureCookies } : {}),
   })
+}
+
+/** The console's pages with their requests recorded. */
+export function observedAdmin(admin: AdminConsole, config: AdminConfig, observer?: RequestObserver): { node: NodeHandler } {
+  return { node: observed(admin.node, 'console', pageRoutes(adminPaths(config.path ?? '/admin', { stylesheet: '', script: '' })), observer) }
 }

@@ -84,7 +84,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const config = loadConfig(options.config)
   const logger = serverLogger({ level: options.logLevel, format: options.logFormat, config })
   let migrations: AppliedMigration[] | null = null
-  const metrics = config.metrics ? createMetrics() : undefined
+  const metrics = config.metrics ? createMetrics({ process: true }) : undefined
+  const observer = { logger, metrics }
   const { program, storage, description, dataDir } = await openProgram(options.database, {
     settings: projectSettingsOf(config),
     sql: { onMigrated: (applied) => (migrations = applied) },
@@ -110,16 +111,17 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     if (config.providers) {
       const { providerHandlers, withProviders } = await import('./providers-mount.js')
       providers = providerHandlers(program, storage, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
-      api = withProviders(api, providers)
+      api = withProviders(api, providers, observer)
     }
-    api = withUnconfiguredProviders(api, new Set(providers.keys()))
-    if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api)
+    api = withUnconfiguredProviders(api, new Set(providers.keys()), observer)
+    if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api, observer)
     if (config.portal?.enabled || config.admin?.enabled) {
-      const { configuredPortal, withPortal } = await import('./portal-mount.js')
-      if (config.portal?.enabled) api = withPortal(api, configuredPortal(program, storage.sessions, config.portal), config.portal.path ?? '/portal')
+      const { configuredPortal, observedPortal, withPortal } = await import('./portal-mount.js')
+      if (config.portal?.enabled) api = withPortal(api, observedPortal(configuredPortal(program, storage.sessions, config.portal), config.portal, observer), config.portal.path ?? '/portal')
       if (config.admin?.enabled) {
-        const admin = (await import('./admin-mount.js')).configuredAdmin(program, { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher }, config.admin)
-        api = withPortal(api, admin, config.admin.path ?? '/admin')
+        const { configuredAdmin, observedAdmin } = await import('./admin-mount.js')
+        const admin = configuredAdmin(program, { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher }, config.admin)
+        api = withPortal(api, observedAdmin(admin, config.admin, observer), config.admin.path ?? '/admin')
       }
     }
     server.on('request', api)
