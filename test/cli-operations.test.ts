@@ -145,6 +145,16 @@ describe('operating affiliate-kit serve', () => {
     expect(exposition).toContain('# TYPE nodejs_gc_duration_seconds histogram')
   }, 120_000)
 
+  it('exits quietly, without an EPIPE stack trace, when the reader of its output goes away (`| head`)', async () => {
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--log-format', 'json'], { env: { AFFILIATE_KIT_API_KEY: KEY } })
+    const [, url] = await server.waitFor(/"msg":"listening on (http:\/\/[^"]+)"/)
+    server.child.stdout!.destroy()
+    await fetch(`${url}/affiliates`).catch(() => null) // its request line is written after the reader left
+    expect(await server.exited).toBe(0)
+    expect(server.output()).not.toContain('EPIPE')
+    expect(server.output()).not.toMatch(/^\s+at /m)
+  }, 60_000)
+
   it('refuses a bad --log-level and a bad LOG_FORMAT, naming them', async () => {
     const level = run(['serve', '--port', '0', '--database', 'memory', '--log-level', 'loud'])
     expect(await level.exited).toBe(1)
