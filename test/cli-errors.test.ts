@@ -99,6 +99,16 @@ describe('affiliate-kit runtime errors', () => {
     expect(refused.output).not.toContain('Hunter2')
   })
 
+  it('a missing --config file is one line naming its full path and what to create, not a raw ENOENT', async () => {
+    const cwd = tempDir()
+    const { code, output } = await finished(['serve', '--database', 'memory', '--config', 'affiliate.config.json'], { cwd })
+    expect(code).toBe(1)
+    expect(output).toBe(
+      `affiliate-kit: config file ${join(cwd, 'affiliate.config.json')} does not exist: create it (copy affiliate.config.example.json from the affiliate-kit package; every key is in its README, "Configuration") or leave out --config`,
+    )
+    expect(existsSync(new URL('../affiliate.config.example.json', import.meta.url))).toBe(true)
+  })
+
   it('a bad PORT is named as such', async () => {
     expect(await finished(['serve', '--database', 'memory'], { env: { PORT: 'http' } })).toEqual({ code: 1, output: 'affiliate-kit: PORT must be 0 to 65535; got "http"' })
   })

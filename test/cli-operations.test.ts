@@ -1,7 +1,8 @@
 // Operating the standalone server, as processes: JSON logs (startup with the migrations applied,
 // one line per request, failed deliveries against a real receiver answering 500), /healthz,
 // /readyz and /metrics, then `webhooks deliveries` and `webhooks retry` on the stopped server's
-// data, and the retried delivery sent by the next start.
+// data, and the retried delivery sent by the next start. The other surfaces (provider events,
+// referral links, the portal, the console) logged and counted like the API, with process metrics.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -87,6 +88,72 @@ describe('operating affiliate-kit serve', () => {
       await hook.close()
     }
   }, 180_000)
+
+  it('logs and counts provider, tracking, portal and console requests by route pattern, never a code, token or key, and exposes process and GC metrics', async () => {
+    const code = 'ZEBRA77CODE'
+    const token = `${'t0kEn'.repeat(8)}abc` // shaped like a sign-in token (43 characters)
+    writeFileSync(
+      join(dir, 'surfaces.json'),
+      JSON.stringify({
+        metrics: true,
+        providers: { stripe: { webhookSecret: 'whsec_surfacesTestSecret' } },
+        tracking: { landingUrl: 'http://shop.invalid/' },
+        portal: { enabled: true },
+        admin: { enabled: true },
+      }),
+    )
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', 'surfaces.json', '--log-format', 'json'], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
+    const [, url] = await server.waitFor(/"msg":"listening on (http:\/\/[^"]+)"/)
+    const root = url!.replace(/\/api\/v1$/, '')
+    expect((await api(url!, KEY, 'POST', '/affiliates', { email: 'zed@example.com', referral_code: code })).status).toBe(201)
+    const stripe = await fetch(`${url}/providers/stripe/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=bad' }, body: '{"id":"evt_1","type":"invoice.paid"}' })
+    expect(stripe.status).toBe(400)
+    expect((await fetch(`${url}/providers/paddle/events`, { method: 'POST', body: '{}' })).status).toBe(404)
+    expect((await fetch(`${root}/r/${code}`, { redirect: 'manual' })).status).toBe(302)
+    expect((await fetch(`${root}/r/-/affiliate-kit.js`)).status).toBe(200)
+    expect((await fetch(`${root}/portal/sign-in?token=${token}`)).status).toBe(200)
+    expect((await fetch(`${root}/portal/conversions/12345`, { redirect: 'manual' })).status).toBe(303)
+    expect((await fetch(`${root}/portal/no-such-page-${code}`)).status).toBe(404)
+    expect((await fetch(`${root}/admin/sign-in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `key=${KEY}` })).status).toBe(403)
+    const exposition = await (await fetch(`${root}/metrics`)).text()
+    expect(await server.stop()).toBe(0)
+
+    const requests = jsonLines(server.output().split('shutting down')[0]!).filter((record) => record.msg === 'request')
+    expect(requests.map(({ surface, method, route, status }) => `${surface} ${method} ${route} ${status}`)).toEqual([
+      'api POST /api/v1/affiliates 201',
+      'provider POST /api/v1/providers/stripe/events 400',
+      'provider POST /api/v1/providers/paddle/events 404',
+      'tracking GET /r/:code 302',
+      'tracking GET /r/-/affiliate-kit.js 200',
+      'portal GET /portal/sign-in 200',
+      'portal GET /portal/conversions/:id 303',
+      'portal GET unmatched 404',
+      'console POST /admin/sign-in 403',
+    ])
+    expect(requests.every((record) => record.level === 'info' && typeof record.duration_ms === 'number')).toBe(true)
+    for (const secret of [code, token, KEY, 'whsec_surfacesTestSecret', '12345', 'zed@example.com']) {
+      expect(server.output()).not.toContain(secret)
+      expect(exposition).not.toContain(secret)
+    }
+    const samples = parsePrometheus(exposition)
+    expect(sampleValue(samples, 'affiliate_kit_http_requests_total', { surface: 'provider', method: 'POST', route: '/api/v1/providers/stripe/events', status: '400' })).toBe(1)
+    expect(sampleValue(samples, 'affiliate_kit_http_requests_total', { surface: 'tracking', route: '/r/:code', status: '302' })).toBe(1)
+    expect(sampleValue(samples, 'affiliate_kit_http_requests_total', { surface: 'console', route: '/admin/sign-in' })).toBe(1)
+    expect(sampleValue(samples, 'affiliate_kit_http_request_duration_seconds_count', { surface: 'portal', method: 'GET', route: '/portal/sign-in' })).toBe(1)
+    expect(sampleValue(samples, 'process_cpu_seconds_total')).toBeGreaterThan(0)
+    expect(sampleValue(samples, 'process_resident_memory_bytes')).toBeGreaterThan(0)
+    expect(exposition).toContain('# TYPE nodejs_gc_duration_seconds histogram')
+  }, 120_000)
+
+  it('exits quietly, without an EPIPE stack trace, when the reader of its output goes away (`| head`)', async () => {
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--log-format', 'json'], { env: { AFFILIATE_KIT_API_KEY: KEY } })
+    const [, url] = await server.waitFor(/"msg":"listening on (http:\/\/[^"]+)"/)
+    server.child.stdout!.destroy()
+    await fetch(`${url}/affiliates`).catch(() => null) // its request line is written after the reader left
+    expect(await server.exited).toBe(0)
+    expect(server.output()).not.toContain('EPIPE')
+    expect(server.output()).not.toMatch(/^\s+at /m)
+  }, 60_000)
 
   it('refuses a bad --log-level and a bad LOG_FORMAT, naming them', async () => {
     const level = run(['serve', '--port', '0', '--database', 'memory', '--log-level', 'loud'])

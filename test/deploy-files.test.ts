@@ -1,7 +1,8 @@
 // The files that deploy the standalone server and describe the package: compose.yaml (server +
 // PostgreSQL) parsed and checked for a working wiring, the Dockerfile's instructions checked
-// against package.json, LICENSE and the repository fields. No image is built here: CI may have
-// no Docker daemon and no registry for base images.
+// against package.json, the Node versions CI tests (.ci/run) against the image's and engines,
+// LICENSE and the repository fields. No image is built here: CI may have no Docker daemon and no
+// registry for base images.
 import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
@@ -19,6 +20,7 @@ const pkg = JSON.parse(read('package.json')) as {
 
 interface ComposeService {
   build?: string
+  command?: string[]
   image?: string
   environment: Record<string, string>
   ports?: string[]
@@ -39,16 +41,37 @@ describe('compose.yaml', () => {
   })
 
   it("gives the server a DATABASE_URL with the PostgreSQL service's user, password and database", () => {
-    const withDefaults = (text: string) => text.replace(/\$\{(\w+):-([^}]*)\}/g, (_match, _name, fallback: string) => fallback)
-    const url = new URL(withDefaults(server!.environment.DATABASE_URL!))
+    const withPassword = (text: string) => text.replace(/\$\{POSTGRES_PASSWORD:\?[^}]*\}/g, 'Secret123')
+    const url = new URL(withPassword(server!.environment.DATABASE_URL!))
     expect(url.protocol).toBe('postgres:')
     expect(url.hostname).toBe('postgres')
     expect(url.port).toBe('5432')
     expect(decodeURIComponent(url.username)).toBe(postgres!.environment.POSTGRES_USER)
-    expect(decodeURIComponent(url.password)).toBe(withDefaults(postgres!.environment.POSTGRES_PASSWORD!))
+    expect(decodeURIComponent(url.password)).toBe(withPassword(postgres!.environment.POSTGRES_PASSWORD!))
     expect(url.pathname).toBe(`/${postgres!.environment.POSTGRES_DB}`)
     // One variable sets the password in both places.
     expect(server!.environment.DATABASE_URL).toContain(postgres!.environment.POSTGRES_PASSWORD)
+  })
+
+  it('has no default database password: without POSTGRES_PASSWORD compose refuses to start, saying to set it', () => {
+    const text = read('compose.yaml')
+    const uses = [...text.matchAll(/\$\{POSTGRES_PASSWORD([^}]*)\}/g)].map((match) => match[1])
+    expect(uses.length).toBe(2)
+    for (const use of uses) expect(use).toMatch(/^:\?\s*set POSTGRES_PASSWORD\b/)
+    expect(text).not.toMatch(/\$\{\w+:?-/) // no variable with a default anywhere
+    expect(read('.gitignore').split('\n')).toContain('.env')
+    expect(read('.dockerignore').split('\n')).toEqual(expect.arrayContaining(['.env', 'config']))
+  })
+
+  it('serves with --config from a config volume mounted read-only', () => {
+    const at = server!.command!.indexOf('--config')
+    expect(server!.command!.slice(0, 1)).toEqual(['serve'])
+    const file = server!.command![at + 1]!
+    const mount = server!.volumes!.map((volume) => volume.split(':')).find(([, target]) => file.startsWith(`${target}/`))
+    expect(mount, `a volume holds ${file}`).toBeDefined()
+    expect(mount![2]).toBe('ro')
+    expect(existsSync(new URL('affiliate.config.example.json', root))).toBe(true)
+    expect(read('compose.yaml')).toContain(`cp affiliate.config.example.json ${mount![0]!.replace(/^\.\//, '')}${file.slice(mount![1]!.length)}`)
   })
 
   it('listens on all interfaces inside the container, published on the host loopback only, and keeps the data in a volume', () => {
@@ -73,8 +96,14 @@ describe('Dockerfile', () => {
   const runtime = instructions.slice(instructions.map((instruction) => instruction.keyword).lastIndexOf('FROM'))
   const last = (keyword: string) => runtime.filter((instruction) => instruction.keyword === keyword).at(-1)?.args
 
-  it('builds on the Node major of package.json engines and installs the packed package with pg', () => {
-    const major = pkg.engines.node.match(/\d+/)![0]
+  it('builds on Node 24 LTS, the Node CI also tests on, and installs the packed package with pg', () => {
+    const tested = /npx -y -p node@(\d+) node node_modules\/vitest\/vitest\.mjs run ((?:test\/\S+\.test\.ts ?)+)$/m.exec(read('.ci/run'))
+    expect(tested, '.ci/run runs a subset of the tests on another Node').not.toBeNull()
+    const [, major, files] = tested!
+    expect(Number(major)).toBeGreaterThanOrEqual(24)
+    // engines claims the Node the whole suite runs on (20) and later: the image's Node is within it.
+    expect(Number(major)).toBeGreaterThanOrEqual(Number(/^>=(\d+)$/.exec(pkg.engines.node)![1]))
+    for (const file of files!.trim().split(' ')) expect(existsSync(new URL(file, root)), file).toBe(true)
     for (const from of all('FROM')) expect(from).toMatch(new RegExp(`^node:${major}\\b`))
     expect(all('RUN').join('\n')).toContain('npm pack')
     expect(last('RUN')).toMatch(/npm install .*affiliate-kit\.tgz "pg@/)
@@ -87,8 +116,18 @@ describe('Dockerfile', () => {
     expect(env).toMatchObject({ HOST: '0.0.0.0', PORT: last('EXPOSE') })
   })
 
+  it('checks its health on /healthz with Node itself (the slim image has no curl)', () => {
+    const check = last('HEALTHCHECK')!
+    const [, exec] = /\bCMD (\[.*\])$/.exec(check)!
+    const command = JSON.parse(exec!) as string[]
+    expect(command.slice(0, 2)).toEqual(['node', '-e'])
+    expect(command[2]).toContain("'/healthz'")
+    expect(command[2]).toContain('process.env.PORT || 8787')
+    expect(check).toMatch(/--start-period=\d+s/)
+  })
+
   it('keeps the default PGlite data in the volume it declares, writable by its user', () => {
-    expect(last('VOLUME')).toBe('/data')
+    expect(last('VOLUME')).toBe('/data /config')
     expect(last('WORKDIR')).toBe('/data')
     expect(last('USER')).toBe('node')
     expect(last('RUN')).toContain('chown node:node /data')

@@ -70,6 +70,19 @@ function brokenReason({ from, target }: Link): string | null {
 }
 
 describe('documentation', () => {
+  test('examples/README.md says how to run every example, with the command its source names', () => {
+    const guide = readFileSync(join(root, 'examples', 'README.md'), 'utf8')
+    const examples = readdirSync(join(root, 'examples'), { withFileTypes: true }).filter((entry) => entry.isDirectory())
+    expect(examples.length).toBeGreaterThan(0)
+    for (const { name } of examples) {
+      expect(guide, name).toMatch(new RegExp(`^\\| \\[${name}\\]\\(${name}/[^)]+\\) \\|[^|]+\\| .*\\S.* \\|$`, 'm'))
+      for (const file of readdirSync(join(root, 'examples', name), { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.ts'))) {
+        const named = readFileSync(join(root, 'examples', name, file), 'utf8').match(/`((?:PORT=\d+ )?(?:node --import tsx|bun) examples\/[^`]+?)`/)
+        if (named) expect(guide, `${name}/${file}`).toContain(`\`${named[1]}\``)
+      }
+    }
+  })
+
   test('no source, test, bench, example, docs or README text cites SPEC or DECISIONS files', () => {
     const files = [
       ...['src', 'test', 'bench', 'examples', 'docs'].flatMap((dir) => filesUnder(join(root, dir))),

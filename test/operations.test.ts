@@ -74,7 +74,7 @@ describe('request log', () => {
   it('writes text lines as `time LEVEL request key=value`, and unexpected errors at error level without the URL', async () => {
     const s = await served({ format: 'text' })
     await s.call('GET', '/affiliates?limit=5')
-    expect(s.lines.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT\S+Z INFO {2}request method=GET route=\/api\/v1\/affiliates status=200 duration_ms=[\d.]+$/)
+    expect(s.lines.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT\S+Z INFO {2}request surface=api method=GET route=\/api\/v1\/affiliates status=200 duration_ms=[\d.]+$/)
     const broken = {
       ...s.program,
       project: (id: string) => {
@@ -88,7 +88,7 @@ describe('request log', () => {
     expect((await call('GET', '/affiliates')).status).toBe(500)
     expect(lines).toHaveLength(3)
     expect(lines[1]).toMatch(/ERROR unexpected error method=GET error="Error: disk on fire/)
-    expect(lines[2]).toMatch(/ERROR request method=GET route=\/api\/v1\/affiliates status=500/)
+    expect(lines[2]).toMatch(/ERROR request surface=api method=GET route=\/api\/v1\/affiliates status=500/)
     expect(lines.join('\n')).not.toContain('secret')
   })
 
@@ -239,6 +239,22 @@ describe('/metrics', () => {
     expect(sampleValue(samples, 'affiliate_kit_webhook_delivery_attempts_total', { outcome: 'failed' })).toBe(0)
     expect(sampleValue(samples, 'affiliate_kit_webhook_outbox_backlog')).toBe(2)
     expect(JSON.stringify(samples)).not.toContain('example.com')
+  })
+
+  it('adds the process metrics (CPU, memory, event-loop lag, GC pauses) with `process: true`, and leaves them out by default', async () => {
+    const program = await createAffiliateProgram({ storage: memoryStorage() })
+    cleanups.push(() => program.close())
+    const scrape = async (metrics: ReturnType<typeof createMetrics>) => (await createHandler(program, { metrics })(new Request('http://test.local/metrics'))).text()
+    const withProcess = createMetrics({ process: true })
+    withProcess.observeRequest('POST', '/api/v1/providers/stripe/events', 400, 0.002, 'provider')
+    const text = await scrape(withProcess)
+    const samples = parsePrometheus(text)
+    expect(sampleValue(samples, 'affiliate_kit_http_requests_total', { surface: 'provider', status: '400' })).toBe(1)
+    expect(sampleValue(samples, 'process_cpu_seconds_total')).toBeGreaterThan(0)
+    expect(sampleValue(samples, 'process_resident_memory_bytes')).toBeGreaterThan(0)
+    expect(sampleValue(samples, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0)
+    expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram') // samples by kind once a collection ran
+    expect(parsePrometheus(await scrape(createMetrics())).some((sample) => sample.name.startsWith('process_'))).toBe(false)
   })
 
   it('is served only when enabled, and `metrics: true` makes a registry of its own', async () => {

@@ -242,14 +242,18 @@ describe('portal pages and input', () => {
       [agent.post('/portal/settings', { csrf, payment_details: 'x'.repeat(20_000) }), 413],
       [agent.post('/portal/settings', { csrf, payout_method: 'bitcoin' }), 400],
       [agent.post('/portal/settings', { csrf, payout_method: 'paypal', paypal_email: 'not an email' }), 400],
+      [agent.post('/portal/settings', { csrf, payout_method: 'wise', wise_email: 'not a wise email' }), 400],
       [agent.post('/portal/settings', { csrf, payment_details: 'y'.repeat(2001) }), 400],
     ]
     for (const [pending, status] of cases) expect((await pending).status).toBe(status)
     const ann = await program.affiliates.get('ann@example.com')
-    expect([ann.payoutMethod, ann.paypalEmail, ann.paymentDetails]).toEqual([null, null, null])
+    expect([ann.payoutMethod, ann.paypalEmail, ann.wiseDetails, ann.paymentDetails]).toEqual([null, null, null, null])
     const bad = await (await agent.post('/portal/settings', { csrf, payout_method: 'paypal', paypal_email: 'not an email' })).text()
     expect(bad).toContain('PayPal email')
     expect(bad).toContain('value="not an email"') // the form keeps what was typed
+    const badWise = await (await agent.post('/portal/settings', { csrf, payout_method: 'wise', wise_email: 'not a wise email' })).text()
+    expect(badWise).toMatch(/role="alert"[^>]*>Wise email: /)
+    expect(badWise).toContain('value="not a wise email"')
   })
 
   it('saves payout settings and shows them', async () => {
@@ -261,6 +265,20 @@ describe('portal pages and input', () => {
     const ann = await program.affiliates.get('ann@example.com')
     expect([ann.payoutMethod, ann.paypalEmail, ann.paymentDetails]).toEqual(['paypal', 'ann.pay@example.com', 'IBAN DE00'])
     expect(await (await agent.get('/portal/settings?saved=1')).text()).toContain('are saved')
+  })
+
+  it('saves a Wise email with the Wise payout method, keeps the account id the owner entered, and clears it when emptied', async () => {
+    const { agent, program } = await signedIn()
+    const ann = await program.affiliates.get('ann@example.com')
+    await program.affiliates.update(ann.id, { wiseDetails: { accountId: 'wise-acct-7', email: 'old.wise@example.com' } })
+    const form = await (await agent.get('/portal/settings')).text()
+    expect(form).toMatch(/<label for="wise-email">Wise email<\/label>\s*<input id="wise-email" name="wise_email" type="email"[^>]* value="old.wise@example.com"/)
+    const csrf = await agent.csrfOf('/portal/settings')
+    expect((await agent.post('/portal/settings', { csrf, payout_method: 'wise', wise_email: 'Ann.Wise@Example.com' })).status).toBe(303)
+    const saved = await program.affiliates.get('ann@example.com')
+    expect([saved.payoutMethod, saved.wiseDetails]).toEqual(['wise', { accountId: 'wise-acct-7', email: 'ann.wise@example.com' }])
+    expect((await agent.post('/portal/settings', { csrf, payout_method: 'wise', wise_email: '' })).status).toBe(303)
+    expect((await program.affiliates.get('ann@example.com')).wiseDetails).toBeNull()
   })
 })
 

@@ -1,6 +1,7 @@
 // The standalone server's admin console (config `admin: { enabled: true }`): sign-in with an API
 // key of scope *, sessions and the audit log in the server's database, retries and test events
 // sent by the server's own webhook dispatcher, provider events replayed on the server's storage.
+// Its requests are logged and counted (surface `console`).
 import { createAdminConsole, type AdminConsole } from '../admin/admin.js'
 import type { AuditLog } from '../admin/audit-log.js'
 import type { AffiliateProgram } from '../core/program.js'
@@ -8,7 +9,10 @@ import type { SessionStore } from '../web/session-store.js'
 import type { ConsoleProviderEvents } from '../admin/provider-events.js'
 import type { ConsoleWebhooks } from '../admin/webhooks.js'
 import type { KeyedStateStore } from '../http/keyed-state.js'
+import type { NodeHandler } from '../http/node.js'
+import { adminPaths } from '../admin/paths.js'
 import type { ServerConfig } from './config.js'
+import { observed, pageRoutes, type RequestObserver } from './observed-surface.js'
 
 type AdminConfig = NonNullable<ServerConfig['admin']>
 
@@ -26,4 +30,9 @@ export function configuredAdmin(
     ...(limits ? { limits } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   })
+}
+
+/** The console's pages with their requests recorded. */
+export function observedAdmin(admin: AdminConsole, config: AdminConfig, observer?: RequestObserver): { node: NodeHandler } {
+  return { node: observed(admin.node, 'console', pageRoutes(adminPaths(config.path ?? '/admin', { stylesheet: '', script: '' })), observer) }
 }

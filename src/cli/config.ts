@@ -1,6 +1,7 @@
 // The --config JSON file of `affiliate-kit serve` (docs/settings.md): validated before start;
 // a wrong key or value stops the start with a message naming it.
 import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import * as v from 'valibot'
 import { projectSettingsInput, strictObjectProblem } from '../core/schemas.js'
 import { createWebhookInput } from '../core/webhook-endpoints.js'
@@ -116,6 +117,11 @@ export function loadConfig(path: string | undefined): ServerConfig {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new ConfigError(
+        `config file ${resolve(path)} does not exist: create it (copy affiliate.config.example.json from the affiliate-kit package; every key is in its README, "Configuration") or leave out --config`,
+      )
+    }
     throw new ConfigError(`config ${path}: ${(error as Error).message}`)
   }
   try {

@@ -70,6 +70,13 @@ async function main(argv: string[]): Promise<number> {
   return command.run(values, positionals, log)
 }
 
+// `affiliate-kit webhooks deliveries 1 | head`: the reader may go before the output ends. Stop
+// quietly then, as other command-line tools do, instead of dying on the write error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0)
+  throw error
+})
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {

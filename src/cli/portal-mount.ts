@@ -1,12 +1,15 @@
 // The standalone server's affiliate portal (config `portal: { enabled: true }`): requests under
 // its path go to the portal, the rest to the API. Its "email me a link" form, when turned on,
-// records the portal.sign_in_requested webhook event for the host to send the email.
+// records the portal.sign_in_requested webhook event for the host to send the email. Its
+// requests are logged and counted (surface `portal`).
 import type { AffiliateProgram } from '../core/program.js'
 import type { KeyedStateStore } from '../http/keyed-state.js'
 import type { NodeHandler } from '../http/node.js'
 import { createPortal, type Portal, type PortalOptions } from '../portal/portal.js'
 import type { SessionStore } from '../web/session-store.js'
+import { portalPaths } from '../portal/paths.js'
 import { ConfigError, type ServerConfig } from './config.js'
+import { observed, pageRoutes, type RequestObserver } from './observed-surface.js'
 
 type PortalConfig = NonNullable<ServerConfig['portal']>
 
@@ -30,6 +33,11 @@ export function configuredPortal(program: AffiliateProgram, stores: { sessions: 
     if (error instanceof TypeError) throw new ConfigError(`config: portal ${error.message}`)
     throw error
   }
+}
+
+/** The portal's pages with their requests recorded. */
+export function observedPortal(portal: Portal, config: PortalConfig, observer?: RequestObserver): { node: NodeHandler } {
+  return { node: observed(portal.node, 'portal', pageRoutes(portalPaths(config.path ?? '/portal', { stylesheet: '', script: '' })), observer) }
 }
 
 /** Sends requests under `basePath` to the pages (the portal or the admin console) and everything else to `api`. */

@@ -1,6 +1,7 @@
 // The URL of a payment provider's event endpoint on the standalone server,
 // POST /api/v1/providers/<name>/events, and the answer for a provider the config does not name.
 import type { NodeHandler } from '../http/node.js'
+import { observed, type RequestObserver } from './observed-surface.js'
 
 const ROUTE = /^\/api\/v1\/providers\/([a-z-]+)\/events\/?(?:\?.*)?$/
 const KNOWN: Record<string, string> = { stripe: 'stripe', paddle: 'paddle', 'lemon-squeezy': 'lemonSqueezy' }
@@ -13,15 +14,26 @@ export const providerInUrl = (url: string | undefined): string | undefined => RO
  * name; the API would answer 401 for the missing API key, which misleads whoever reads the
  * provider's failed deliveries.
  */
-export function withUnconfiguredProviders(api: NodeHandler, configured: ReadonlySet<string>): NodeHandler {
+export function withUnconfiguredProviders(api: NodeHandler, configured: ReadonlySet<string>, observer?: RequestObserver): NodeHandler {
+  const refuse = observed(
+    (req, res) => {
+      const name = providerInUrl(req.url)!
+      const key = KNOWN[name]
+      const error = key
+        ? `payment provider "${name}" is not configured on this server: add "providers": { "${key}": { "webhookSecret": "..." } } to its config`
+        : `no payment provider "${name}": the providers are ${Object.keys(KNOWN).join(', ')}`
+      const body = JSON.stringify({ error })
+      res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }).end(body)
+    },
+    'provider',
+    (path) => {
+      const name = providerInUrl(path)!
+      return `/api/v1/providers/${name in KNOWN ? name : ':provider'}/events`
+    },
+    observer,
+  )
   return (req, res, next) => {
     const name = providerInUrl(req.url)
-    if (name === undefined || configured.has(name)) return api(req, res, next)
-    const key = KNOWN[name]
-    const error = key
-      ? `payment provider "${name}" is not configured on this server: add "providers": { "${key}": { "webhookSecret": "..." } } to its config`
-      : `no payment provider "${name}": the providers are ${Object.keys(KNOWN).join(', ')}`
-    const body = JSON.stringify({ error })
-    res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }).end(body)
+    return name === undefined || configured.has(name) ? api(req, res, next) : refuse(req, res, next)
   }
 }

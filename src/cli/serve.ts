@@ -94,7 +94,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const logger = serverLogger({ level: options.logLevel, format: options.logFormat, config })
   let migrations: AppliedMigration[] | null = null
   let replaced: { previous: ProjectSettings; saved: Project } | null = null
-  const metrics = config.metrics ? createMetrics() : undefined
+  const metrics = config.metrics ? createMetrics({ process: true }) : undefined
+  const observer = { logger, metrics }
   const { program, storage, description, dataDir } = await openProgram(options.database, {
     // Without a config file the stored settings stay: another server may be running on them.
     ...(options.config ? { settings: projectSettingsOf(config) } : {}),
@@ -127,17 +128,21 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     if (config.providers) {
       const { providerHandlers, withProviders } = await import('./providers-mount.js')
       providers = providerHandlers(program, storage, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
-      api = withProviders(api, providers)
+      api = withProviders(api, providers, observer)
     }
-    api = withUnconfiguredProviders(api, new Set(providers.keys()))
-    if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api)
+    api = withUnconfiguredProviders(api, new Set(providers.keys()), observer)
+    if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api, observer)
     if (config.portal?.enabled || config.admin?.enabled) {
-      const { configuredPortal, withPortal } = await import('./portal-mount.js')
-      if (config.portal?.enabled) api = withPortal(api, configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal), config.portal.path ?? '/portal')
+      const { configuredPortal, observedPortal, withPortal } = await import('./portal-mount.js')
+      if (config.portal?.enabled) {
+        const portal = configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal)
+        api = withPortal(api, observedPortal(portal, config.portal, observer), config.portal.path ?? '/portal')
+      }
       if (config.admin?.enabled) {
+        const { configuredAdmin, observedAdmin } = await import('./admin-mount.js')
         const stores = { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher, providerEvents, state: storage.keyedState }
-        const admin = (await import('./admin-mount.js')).configuredAdmin(program, stores, config.admin)
-        api = withPortal(api, admin, config.admin.path ?? '/admin')
+        const admin = configuredAdmin(program, stores, config.admin)
+        api = withPortal(api, observedAdmin(admin, config.admin, observer), config.admin.path ?? '/admin')
       }
     }
     server.on('request', api)

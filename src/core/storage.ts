@@ -327,5 +327,6 @@ export interface DomainStore extends StorageTx {
   transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>
   /** Resolves once the database answers a trivial query; rejects when it cannot be reached. */
   ping(): Promise<void>
+  /** Closes the connections; calling it again (after program.close(), for instance) resolves as the first call did. */
   close(): Promise<void>
 }

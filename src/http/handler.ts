@@ -14,6 +14,7 @@ import type { KeyedStateStore } from './keyed-state.js'
 import { memoryKeyedState } from './memory-keyed-state.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import { createMetrics, type Metrics } from '../ops/metrics.js'
+import { recordRequest, UNMATCHED } from '../ops/request-log.js'
 import { operationAnswers } from './operations.js'
 import { serveNode, type NodeHandler } from './node.js'
 import { alternativeRoutes } from './alternative/index.js'
@@ -81,9 +82,6 @@ export type FetchHandler = (request: Request) => Promise<Response>
 export type Handler = FetchHandler & { fetch: FetchHandler; node: NodeHandler }
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
-/** The route label of requests refused before a route was found (401, 404, 429...). */
-const UNMATCHED = 'unmatched'
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 /** Which route a request reached, for its log line and metrics. */
 interface Trace {
@@ -288,16 +286,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
   /** The request's log line and metrics. */
   function observe(method: string, trace: Trace, status: number): void {
     const ms = performance.now() - trace.started
-    const label = KNOWN_METHODS.has(method) ? method : 'OTHER'
-    try {
-      metrics?.observeRequest(label, trace.route, status, ms / 1000)
-      const fields = { method: label, route: trace.route, status, duration_ms: Math.round(ms * 100) / 100 }
-      if (status >= 500) logger?.error('request', fields)
-      else if (trace.operation) logger?.debug('request', fields)
-      else logger?.info('request', fields)
-    } catch {
-      // A failing logger must not turn into an unanswered request.
-    }
+    recordRequest(logger, metrics, { surface: 'api', method, route: trace.route, status, ms, ...(trace.operation ? { quiet: true } : {}) })
   }
 
   // Without a logger or metrics, requests go straight to answer(): nothing timed, nothing traced.

@@ -46,7 +46,7 @@ export function operationAnswers(
     answers.set('/metrics', async () => {
       // The counters still render when the database is down; only the backlog gauge is left out.
       const backlog = await withTimeout(program.deliveryBacklog(), READY_TIMEOUT_MS).catch(() => null)
-      return answer(200, 'text/plain; version=0.0.4; charset=utf-8', metrics.render({ backlog }))
+      return answer(200, 'text/plain; version=0.0.4; charset=utf-8', await metrics.render({ backlog }))
     })
   }
   return answers.size > 0 ? answers : null

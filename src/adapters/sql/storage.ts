@@ -53,11 +53,12 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
   }
 }
 
-/** Builds the storage port over an executor; `close()` closes the executor. */
+/** Builds the storage port over an executor; `close()` closes the executor, once however often it is called. */
 export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {}): StoragePort {
   const schema = options.schema ?? 'affiliate_kit'
   const tables = createTables(quoteSchema(schema))
   const inTransaction = new AsyncLocalStorage<true>()
+  let closing: Promise<void> | undefined
   let ready: Promise<void> | null = null
   const ensureReady = () => {
     if (!ready) {
@@ -107,7 +108,8 @@ export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {
     ping: async () => {
       await rootClient.query('SELECT 1')
     },
-    close: () => executor.close(),
+    // program.close() closes the storage too: an app that then closes the storage it passed in must not fail.
+    close: () => (closing ??= executor.close()),
   }
 }
 

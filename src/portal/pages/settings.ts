@@ -1,4 +1,4 @@
-// Settings: how the affiliate wants to be paid (method, PayPal email, payment details), saved
+// Settings: how the affiliate wants to be paid (method, PayPal email, Wise email, payment details), saved
 // through the same validation as the API; a bad value shows the form again with the reason.
 import { ValidationError } from '../../core/errors.js'
 import type { UpdateAffiliateInput } from '../../core/schemas.js'
@@ -13,11 +13,18 @@ const METHODS = [
   ['manual', 'Other (see payment details)'],
 ] as const
 
-const FIELD_LABELS: Record<string, string> = { payoutMethod: 'Payout method', paypalEmail: 'PayPal email', paymentDetails: 'Payment details' }
+const FIELD_LABELS: Record<string, string> = {
+  payoutMethod: 'Payout method',
+  paypalEmail: 'PayPal email',
+  wiseDetails: 'Wise email',
+  'wiseDetails.email': 'Wise email',
+  paymentDetails: 'Payment details',
+}
 
 interface FormValues {
   payoutMethod: string
   paypalEmail: string
+  wiseEmail: string
   paymentDetails: string
 }
 
@@ -36,6 +43,9 @@ ${message.error ? html`<p class="error" role="alert" id="settings-error">${messa
 <label for="paypal-email">PayPal email</label>
 <input id="paypal-email" name="paypal_email" type="email" autocomplete="email" value="${values.paypalEmail}" aria-describedby="paypal-hint">
 <p id="paypal-hint" class="muted">Needed when the payout method is PayPal.</p>
+<label for="wise-email">Wise email</label>
+<input id="wise-email" name="wise_email" type="email" autocomplete="email" value="${values.wiseEmail}" aria-describedby="wise-hint">
+<p id="wise-hint" class="muted">Where Wise sends your money when the payout method is Wise; your sign-in email when left empty.</p>
 <label for="payment-details">Payment details</label>
 <textarea id="payment-details" name="payment_details" maxlength="2000" aria-describedby="details-hint">${values.paymentDetails}</textarea>
 <p id="details-hint" class="muted">Anything the program needs to pay you, such as bank details.</p>
@@ -48,6 +58,7 @@ ${message.error ? html`<p class="error" role="alert" id="settings-error">${messa
 const valuesOf = (affiliate: AffiliateView): FormValues => ({
   payoutMethod: affiliate.payoutMethod ?? '',
   paypalEmail: affiliate.paypalEmail ?? '',
+  wiseEmail: affiliate.wiseDetails?.email ?? '',
   paymentDetails: affiliate.paymentDetails ?? '',
 })
 
@@ -59,12 +70,16 @@ export async function saveSettings(context: SignedInRequest, form: URLSearchPara
   const values: FormValues = {
     payoutMethod: form.get('payout_method') ?? '',
     paypalEmail: (form.get('paypal_email') ?? '').trim(),
+    wiseEmail: (form.get('wise_email') ?? '').trim(),
     paymentDetails: (form.get('payment_details') ?? '').trim(),
   }
+  // The Wise account id, when the program owner entered one in the console, stays as it was.
+  const accountId = context.affiliate.wiseDetails?.accountId ?? ''
   try {
     await context.program.affiliates.update(context.affiliate.id, {
       payoutMethod: values.payoutMethod === '' ? null : (values.payoutMethod as UpdateAffiliateInput['payoutMethod']),
       paypalEmail: values.paypalEmail === '' ? null : values.paypalEmail,
+      wiseDetails: values.wiseEmail === '' ? null : { accountId, email: values.wiseEmail },
       paymentDetails: values.paymentDetails === '' ? null : values.paymentDetails,
     })
   } catch (error) {
