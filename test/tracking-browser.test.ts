@@ -81,8 +81,9 @@ describe('referral tracking in Chromium', () => {
     for (const shop of shops) shop.server.close()
   })
 
+  /** A browser of its own; headless Chromium names itself HeadlessChrome, which counts as a bot. */
   async function visitor(name: string): Promise<BrowserContext> {
-    return browser.newContext({ userAgent: `tracking-test ${name}` })
+    return browser.newContext({ userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 visitor-${name}` })
   }
 
   async function pay(context: BrowserContext, shop: Shop, email: string): Promise<{ status: number; body: { attribution: { affiliate_id: number } } }> {
@@ -109,12 +110,14 @@ describe('referral tracking in Chromium', () => {
       const first = await visitor('one')
       const page = await first.newPage()
       const landed = await page.goto(`${origin}/r/ANN?to=%2Fshop%3Ffrom%3Dlink`)
-      expect(page.url()).toBe(`${origin}/shop?from=link`)
       const redirect = await landed!.request().redirectedFrom()!.response()
       expect(redirect!.status()).toBe(302)
       const [cookie] = await first.cookies(origin)
       expect(cookie).toMatchObject({ name: 'ak_ref', sameSite: 'Lax', httpOnly: false, secure: false })
-      expect(cookie!.value).toMatch(/^ANN\.\d+$/)
+      expect(cookie!.value).toMatch(/^ANN\.\d+\.[\w-]{16}\.[\w-]{22}$/)
+      // The snippet took the referral the redirect carried and removed it from the address bar.
+      expect(redirect!.headers().location).toBe(`${origin}/shop?from=link&ak_ref=${cookie!.value}`)
+      expect(page.url()).toBe(`${origin}/shop?from=link`)
       expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
       expect(await page.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<boolean> } }).affiliateKit.signup('one@example.com'))).toBe(true)
       expect((await program.referrals.get('one@example.com')).affiliateId).toBe(ann.id)
@@ -142,11 +145,14 @@ describe('referral tracking in Chromium', () => {
       const page3 = await third.newPage()
       await page3.goto(`${origin}/shop?ref=BOB`)
       await expect.poll(async () => (await program.affiliates.get('bob@example.com')).clicks).toBe(2)
-      expect(await page3.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^BOB\.\d+$/)
+      // The click report answered with the signed referral, which the snippet stored.
+      await expect.poll(() => page3.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^BOB\.\d+\.[\w-]{16}\.[\w-]{22}$/)
       expect(await page3.evaluate(() => (window as unknown as { affiliateKit: { getReferral(): string | null } }).affiliateKit.getReferral())).toBe('BOB')
+      expect(await page3.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<boolean> } }).affiliateKit.signup('three@example.com'))).toBe(true)
+      expect((await program.referrals.get('three@example.com')).affiliateId).toBe(bob.id)
 
       const stats = await program.stats.program()
-      expect(stats.totals).toMatchObject({ clicks: 4, visitors: 4, signups: model === 'last_click' ? 3 : 2, purchases: 2 })
+      expect(stats.totals).toMatchObject({ clicks: 4, visitors: 4, signups: model === 'last_click' ? 4 : 3, purchases: 2 })
       await Promise.all([first.close(), second.close(), third.close()])
     }, 60_000)
   }

@@ -31,6 +31,12 @@ const tracking = v.strictObject({
   queryParams: v.optional(v.pipe(v.array(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a query parameter name'))), v.minLength(1, 'must name at least one parameter'))),
   prefix: v.optional(v.pipe(v.string('must be a string'), v.regex(/^\/[a-z0-9_-]+$/i, 'must be a path such as /r'))),
   trustProxy: v.optional(v.boolean('must be true or false')),
+  visitorsPerAddress: v.optional(
+    v.union(
+      [v.literal(false), v.pipe(v.number(), v.safeInteger(), v.minValue(1))],
+      'must be a positive integer or false',
+    ),
+  ),
 })
 
 const seconds = v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be a whole number of seconds'), v.minValue(1, 'must be at least 1')))
