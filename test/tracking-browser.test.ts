@@ -156,4 +156,51 @@ describe('referral tracking in Chromium', () => {
       await Promise.all([first.close(), second.close(), third.close()])
     }, 60_000)
   }
+
+  it('links on one host, the site on another (127.0.0.1 and localhost): the referral reaches the site, and its snippet signs up through the tracking host', async () => {
+    const program = await createAffiliateProgram({ storage: memoryStorage(), settings: { attribution: { model: 'first_click', windowDays: 30 } } })
+    const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
+    const bob = await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB' })
+    const publishable = (await program.keys.createPublishable({ name: 'shop' })).key
+    // The site: its own server, reached as localhost (another site than 127.0.0.1 to the browser).
+    const site = createServer()
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+    const siteOrigin = `http://localhost:${(site.address() as AddressInfo).port}`
+    // The links, the snippet and the reports: the tracking host, 127.0.0.1.
+    const links = createServer()
+    await new Promise<void>((resolve) => links.listen(0, '127.0.0.1', resolve))
+    const linksOrigin = `http://127.0.0.1:${(links.address() as AddressInfo).port}`
+    shops.push({ program, origin: siteOrigin, server: site }, { program, origin: linksOrigin, server: links })
+    links.on('request', createTrackingHandler(program, { landingUrl: `${siteOrigin}/shop` }).node)
+    site.on('request', (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      res.end(`<!doctype html><html lang="en"><head><title>Shop</title>
+<script src="${linksOrigin}/r/-/affiliate-kit.js" data-key="${publishable}"></script></head><body><h1>Shop</h1></body></html>`)
+    })
+    type Kit = { getReferral(): string | null; signup(email: string): Promise<boolean> }
+
+    const first = await visitor('cross-one')
+    const page = await first.newPage()
+    await page.goto(`${linksOrigin}/r/ANN`)
+    expect(page.url()).toBe(`${siteOrigin}/shop`)
+    expect(await page.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.getReferral())).toBe('ANN')
+    // A first-party cookie on the site, the same signed referral as the tracking host's own.
+    const [siteCookie] = await first.cookies(siteOrigin)
+    const [linksCookie] = await first.cookies(linksOrigin)
+    expect(siteCookie).toMatchObject({ name: 'ak_ref', domain: 'localhost' })
+    expect(siteCookie!.value).toMatch(/^ANN\.\d+\.[\w-]{16}\.[\w-]{22}$/)
+    expect(siteCookie!.value).toBe(linksCookie!.value)
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
+    expect(await page.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.signup('cross@example.com'))).toBe(true)
+    expect((await program.referrals.get('cross@example.com')).affiliateId).toBe(ann.id)
+
+    // A link straight to the site (?ref=): the snippet reports the click to the tracking host and keeps the signed answer.
+    const second = await visitor('cross-two')
+    const page2 = await second.newPage()
+    await page2.goto(`${siteOrigin}/shop?ref=BOB`)
+    await expect.poll(() => page2.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^BOB\.\d+\.[\w-]{16}\.[\w-]{22}$/)
+    expect(await page2.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.signup('direct-link@example.com'))).toBe(true)
+    expect((await program.referrals.get('direct-link@example.com')).affiliateId).toBe(bob.id)
+    await Promise.all([first.close(), second.close()])
+  }, 60_000)
 })
