@@ -6,11 +6,13 @@ import type { NodeHandler } from '../http/node.js'
 import { createPortal, type Portal, type PortalOptions } from '../portal/portal.js'
 import type { SessionStore } from '../web/session-store.js'
 import { ConfigError, type ServerConfig } from './config.js'
+import { configuredReferralLink } from './referral-link.js'
 
 type PortalConfig = NonNullable<ServerConfig['portal']>
 
-export function configuredPortal(program: AffiliateProgram, sessions: SessionStore, config: PortalConfig): Portal {
-  const { enabled: _enabled, path, publicUrl, secureCookies, theme, emailSignIn, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds } = config
+export function configuredPortal(program: AffiliateProgram, sessions: SessionStore, config: PortalConfig, tracking?: ServerConfig['tracking']): Portal {
+  const { enabled: _enabled, path, publicUrl, secureCookies, theme, emailSignIn, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, referralLink: _referralLink } = config
+  const referralLink = configuredReferralLink(config, tracking)
   const options: PortalOptions = {
     sessions,
     basePath: path ?? '/portal',
@@ -18,6 +20,7 @@ export function configuredPortal(program: AffiliateProgram, sessions: SessionSto
     ...(publicUrl ? { publicUrl } : {}),
     ...(secureCookies !== undefined ? { secureCookies } : {}),
     ...(theme ? { theme } : {}),
+    ...(referralLink ? { referralLink } : {}),
     ...(emailSignIn ? { onSignInRequested: (request) => program.portal.recordSignInRequest(request) } : {}),
   }
   try {

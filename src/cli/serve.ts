@@ -116,7 +116,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api)
     if (config.portal?.enabled || config.admin?.enabled) {
       const { configuredPortal, withPortal } = await import('./portal-mount.js')
-      if (config.portal?.enabled) api = withPortal(api, configuredPortal(program, storage.sessions, config.portal), config.portal.path ?? '/portal')
+      if (config.portal?.enabled) api = withPortal(api, configuredPortal(program, storage.sessions, config.portal, config.tracking), config.portal.path ?? '/portal')
       if (config.admin?.enabled) {
         const admin = (await import('./admin-mount.js')).configuredAdmin(program, { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher }, config.admin)
         api = withPortal(api, admin, config.admin.path ?? '/admin')
