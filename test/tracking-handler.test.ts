@@ -75,13 +75,15 @@ describe('referral links', () => {
     const storage = memoryStorage()
     const program = await createAffiliateProgram({ storage, clock: testClock() })
     await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
-    const tracking = createTrackingHandler(program, TRACKING)
-    await tracking(new Request('https://links.example/r/ANN', { headers: { 'user-agent': 'agent-x' } }), { clientAddress: '203.0.113.99' })
+    // The per-address allowance lives in the storage's keyed state here: it holds no address either.
+    const tracking = createTrackingHandler(program, { ...TRACKING, state: storage.keyedState })
+    await tracking(new Request('https://links.example/r/ANN', { headers: { 'user-agent': `${BROWSER} visitor-x` } }), { clientAddress: '203.0.113.99' })
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
     const dump = JSON.stringify(storage, (_key, value: unknown) =>
       value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : typeof value === 'bigint' ? String(value) : value,
     )
     expect(dump).not.toContain('203.0.113.99')
-    expect(dump).not.toContain('agent-x')
+    expect(dump).not.toContain('visitor-x')
   })
 
   it('keeps an existing referral cookie under first click and replaces it under last click', async () => {
