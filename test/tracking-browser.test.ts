@@ -193,6 +193,10 @@ describe('referral tracking in Chromium', () => {
     expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
     expect(await page.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.signup('cross@example.com'))).toBe(true)
     expect((await program.referrals.get('cross@example.com')).affiliateId).toBe(ann.id)
+    // An unsigned referral of the same code (a visit past its address's bound) leaves the signed one in place.
+    await page.goto(`${siteOrigin}/shop?ak_ref=ANN.${Math.floor(Date.now() / 1000) + 86_400}`)
+    expect(page.url()).toBe(`${siteOrigin}/shop`)
+    expect(await page.evaluate(() => localStorage.getItem('ak_ref'))).toBe(siteCookie!.value)
 
     // A link straight to the site (?ref=): the snippet reports the click to the tracking host and keeps the signed answer.
     const second = await visitor('cross-two')

@@ -96,7 +96,8 @@ export function referralClient(options: ReferralClientOptions = {}): ReferralCli
         const url = new URL(location.href)
         url.searchParams.delete(name)
         history.replaceState(history.state, '', url.href)
-        if (kept(current, carried.code)) return current
+        // A signed referral of the same code is not traded for an unsigned one (a visit past its address's bound).
+        if (kept(current, carried.code) || (current && current.code === carried.code && !carried.value.split('.')[2])) return current
         store(carried)
         return carried
       }
