@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isbot } from 'isbot'
 import { referralClient } from '../browser/referral-client.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
-import type { VisitResult } from '../core/visits.js'
+import type { BrowserSignupOutcome, VisitResult } from '../core/visits.js'
 import { errorInfo } from '../http/errors.js'
 import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.js'
 import type { KeyedStateStore } from '../http/keyed-state.js'
@@ -242,7 +242,7 @@ export function createTrackingHandler(program: AffiliateProgram, options: Tracki
       expiresAt: new Date(signed.expires * 1000),
     })
     if (standing) return json(409, { error: 'referral: this visitor already signed up with it' }, corsHeaders)
-    let outcome: Awaited<ReturnType<ProjectScope['tracking']['browserSignup']>> | undefined
+    let outcome: BrowserSignupOutcome | undefined
     try {
       outcome = await scope.tracking.browserSignup({ email: email as string, referralCode: signed.code })
     } finally {
