@@ -30,7 +30,8 @@ async function serve(kind: Kind): Promise<void> {
     const { createTrackingHandler } = await import('../dist/tracking/index.js')
     const program = await createAffiliateProgram({ storage: memoryStorage() })
     await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
-    server = createServer(createTrackingHandler(program, { landingUrl: 'https://shop.example/' }).node)
+    // Every load comes from 127.0.0.1: without a bound per address the new visitors all count.
+    server = createServer(createTrackingHandler(program, { landingUrl: 'https://shop.example/', visitorsPerAddress: false }).node)
   }
   process.on('message', () => process.send!(process.cpuUsage()))
   server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }))
@@ -42,11 +43,13 @@ async function startChild(kind: Kind): Promise<BenchServer> {
   return { child, ...info }
 }
 
+/** A browser's user agent (bots count nothing), one per visitor. */
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const SHAPE = { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS }
 const load = (newVisitors: boolean): Load => ({
   method: 'GET',
   path: '/r/ANN',
-  headers: (sent) => ({ 'user-agent': newVisitors ? `bench-visitor-${process.pid}-${sent}` : 'bench-visitor' }),
+  headers: (sent) => ({ 'user-agent': newVisitors ? `${BROWSER} visitor-${process.pid}-${sent}` : BROWSER }),
 })
 const measureRedirects = (server: BenchServer, newVisitors: boolean) => measure(server, load(newVisitors), SHAPE)
 

@@ -65,6 +65,10 @@ describe('affiliate-kit serve', () => {
     [{ tracking: { landingUrl: 'ftp://shop.example/' } }, /"tracking.landingUrl" must be an http or https URL/],
     [{ tracking: { landingUrl: 'https://shop.example/', allowedOrigins: ['https://blog.example/path'] } }, /"tracking.allowedOrigins.0" must be an origin/],
     [{ tracking: { landingUrl: 'https://shop.example/', cookie: 1 } }, /unknown field "tracking.cookie"/],
+    [{ tracking: { landingUrl: 'https://shop.example/', visitorsPerAddress: 0 } }, /"tracking.visitorsPerAddress" must be a positive integer or false/],
+    [{ tracking: { landingUrl: 'https://shop.example/', publicUrl: 'https://go.example/r' } }, /"tracking.publicUrl" must be an origin/],
+    [{ portal: { enabled: true, referralLink: 'landing' } }, /"portal.referralLink" needs "tracking"/],
+    [{ tracking: { landingUrl: 'https://shop.example/' }, portal: { enabled: true, referralLink: 'tracking' } }, /"portal.referralLink" "tracking" needs the public origin/],
     [{ attribution: { model: 'middle_click' } }, /"attribution.model" must be first_click or last_click/],
     [{ timeZone: 'Mars/Olympus' }, /"timeZone" must be an IANA time zone/],
   ])('refuses to start with a bad config %j, naming the key', async (config, message) => {

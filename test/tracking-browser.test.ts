@@ -81,8 +81,9 @@ describe('referral tracking in Chromium', () => {
     for (const shop of shops) shop.server.close()
   })
 
+  /** A browser of its own; headless Chromium names itself HeadlessChrome, which counts as a bot. */
   async function visitor(name: string): Promise<BrowserContext> {
-    return browser.newContext({ userAgent: `tracking-test ${name}` })
+    return browser.newContext({ userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 visitor-${name}` })
   }
 
   async function pay(context: BrowserContext, shop: Shop, email: string): Promise<{ status: number; body: { attribution: { affiliate_id: number } } }> {
@@ -109,12 +110,14 @@ describe('referral tracking in Chromium', () => {
       const first = await visitor('one')
       const page = await first.newPage()
       const landed = await page.goto(`${origin}/r/ANN?to=%2Fshop%3Ffrom%3Dlink`)
-      expect(page.url()).toBe(`${origin}/shop?from=link`)
       const redirect = await landed!.request().redirectedFrom()!.response()
       expect(redirect!.status()).toBe(302)
       const [cookie] = await first.cookies(origin)
       expect(cookie).toMatchObject({ name: 'ak_ref', sameSite: 'Lax', httpOnly: false, secure: false })
-      expect(cookie!.value).toMatch(/^ANN\.\d+$/)
+      expect(cookie!.value).toMatch(/^ANN\.\d+\.[\w-]{16}\.[\w-]{22}$/)
+      // The snippet took the referral the redirect carried and removed it from the address bar.
+      expect(redirect!.headers().location).toBe(`${origin}/shop?from=link&ak_ref=${cookie!.value}`)
+      expect(page.url()).toBe(`${origin}/shop?from=link`)
       expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
       expect(await page.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<boolean> } }).affiliateKit.signup('one@example.com'))).toBe(true)
       expect((await program.referrals.get('one@example.com')).affiliateId).toBe(ann.id)
@@ -142,12 +145,66 @@ describe('referral tracking in Chromium', () => {
       const page3 = await third.newPage()
       await page3.goto(`${origin}/shop?ref=BOB`)
       await expect.poll(async () => (await program.affiliates.get('bob@example.com')).clicks).toBe(2)
-      expect(await page3.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^BOB\.\d+$/)
+      // The click report answered with the signed referral, which the snippet stored.
+      await expect.poll(() => page3.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^BOB\.\d+\.[\w-]{16}\.[\w-]{22}$/)
       expect(await page3.evaluate(() => (window as unknown as { affiliateKit: { getReferral(): string | null } }).affiliateKit.getReferral())).toBe('BOB')
+      expect(await page3.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<boolean> } }).affiliateKit.signup('three@example.com'))).toBe(true)
+      expect((await program.referrals.get('three@example.com')).affiliateId).toBe(bob.id)
 
       const stats = await program.stats.program()
-      expect(stats.totals).toMatchObject({ clicks: 4, visitors: 4, signups: model === 'last_click' ? 3 : 2, purchases: 2 })
+      expect(stats.totals).toMatchObject({ clicks: 4, visitors: 4, signups: model === 'last_click' ? 4 : 3, purchases: 2 })
       await Promise.all([first.close(), second.close(), third.close()])
     }, 60_000)
   }
+
+  it('links on one host, the site on another (127.0.0.1 and localhost): the referral reaches the site, and its snippet signs up through the tracking host', async () => {
+    const program = await createAffiliateProgram({ storage: memoryStorage(), settings: { attribution: { model: 'first_click', windowDays: 30 } } })
+    const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
+    const bob = await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB' })
+    const publishable = (await program.keys.createPublishable({ name: 'shop' })).key
+    // The site: its own server, reached as localhost (another site than 127.0.0.1 to the browser).
+    const site = createServer()
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+    const siteOrigin = `http://localhost:${(site.address() as AddressInfo).port}`
+    // The links, the snippet and the reports: the tracking host, 127.0.0.1.
+    const links = createServer()
+    await new Promise<void>((resolve) => links.listen(0, '127.0.0.1', resolve))
+    const linksOrigin = `http://127.0.0.1:${(links.address() as AddressInfo).port}`
+    shops.push({ program, origin: siteOrigin, server: site }, { program, origin: linksOrigin, server: links })
+    links.on('request', createTrackingHandler(program, { landingUrl: `${siteOrigin}/shop` }).node)
+    site.on('request', (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      res.end(`<!doctype html><html lang="en"><head><title>Shop</title>
+<script src="${linksOrigin}/r/-/affiliate-kit.js" data-key="${publishable}"></script></head><body><h1>Shop</h1></body></html>`)
+    })
+    type Kit = { getReferral(): string | null; signup(email: string): Promise<boolean> }
+
+    const first = await visitor('cross-one')
+    const page = await first.newPage()
+    await page.goto(`${linksOrigin}/r/ANN`)
+    expect(page.url()).toBe(`${siteOrigin}/shop`)
+    expect(await page.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.getReferral())).toBe('ANN')
+    // A first-party cookie on the site, the same signed referral as the tracking host's own.
+    const [siteCookie] = await first.cookies(siteOrigin)
+    const [linksCookie] = await first.cookies(linksOrigin)
+    expect(siteCookie).toMatchObject({ name: 'ak_ref', domain: 'localhost' })
+    expect(siteCookie!.value).toMatch(/^ANN\.\d+\.[\w-]{16}\.[\w-]{22}$/)
+    expect(siteCookie!.value).toBe(linksCookie!.value)
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
+    expect(await page.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.signup('cross@example.com'))).toBe(true)
+    expect((await program.referrals.get('cross@example.com')).affiliateId).toBe(ann.id)
+    // An unsigned referral of the same code (a visit past its address's bound) leaves the signed one in place.
+    await page.goto(`${siteOrigin}/shop?ak_ref=ANN.${Math.floor(Date.now() / 1000) + 86_400}`)
+    expect(page.url()).toBe(`${siteOrigin}/shop`)
+    expect(await page.evaluate(() => localStorage.getItem('ak_ref'))).toBe(siteCookie!.value)
+
+    // A link straight to the site (?ref=): the snippet reports the click to the tracking host and keeps the signed answer.
+    const second = await visitor('cross-two')
+    const page2 = await second.newPage()
+    await page2.goto(`${siteOrigin}/shop?ref=BOB`)
+    await expect.poll(() => page2.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^BOB\.\d+\.[\w-]{16}\.[\w-]{22}$/)
+    expect(await page2.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.signup('direct-link@example.com'))).toBe(true)
+    expect((await program.referrals.get('direct-link@example.com')).affiliateId).toBe(bob.id)
+    await Promise.all([first.close(), second.close()])
+  }, 60_000)
 })

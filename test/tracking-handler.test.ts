@@ -16,7 +16,15 @@ import { primaryRoutes } from '../src/http/primary/index.js'
 import { alternativeRoutes } from '../src/http/alternative/index.js'
 
 const LANDING = 'https://shop.example/welcome'
+/** A browser's user agent: scripts, crawlers and test agents (isbot) count nothing. */
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const TRACKING: TrackingOptions = { landingUrl: LANDING, allowedOrigins: ['https://blog.example', 'http://localhost:3000'] }
+
+/** The signed referral a link's redirect set in the referral cookie. */
+const signedReferral = (response: Response) => /^ak_ref=([^;]+);/.exec(response.headers.get('set-cookie') ?? '')![1]!
+
+/** Where a link sent the visitor, without the referral parameter the redirect adds (checked on its own). */
+const target = (response: Response) => response.headers.get('location')!.replace(/[?&]ak_ref=[^&#]*$/, '')
 
 interface Setup {
   program: AffiliateProgram
@@ -35,7 +43,7 @@ async function setup(settings: ProjectSettingsInput = {}, options: Partial<Track
     clock,
     tracking,
     visit: (path, init = {}) =>
-      tracking(new Request(`https://links.example${path}`, { headers: { 'user-agent': 'test-agent', ...init.headers } }), { clientAddress: init.address ?? '203.0.113.7' }),
+      tracking(new Request(`https://links.example${path}`, { headers: { 'user-agent': BROWSER, ...init.headers } }), { clientAddress: init.address ?? '203.0.113.7' }),
   }
 }
 
@@ -44,11 +52,13 @@ describe('referral links', () => {
     const { program, clock, visit } = await setup()
     const first = await visit('/r/ANN')
     expect(first.status).toBe(302)
-    expect(first.headers.get('location')).toBe(LANDING)
     const cookie = first.headers.get('set-cookie')!
     const expires = Math.floor(clock.now().getTime() / 1000) + 60 * 86_400
-    expect(cookie).toBe(`ak_ref=ANN.${expires}; Max-Age=${60 * 86_400}; Path=/; SameSite=Lax; Secure`)
+    const [, value] = /^ak_ref=(ANN\.\d+\.[\w-]{16}\.[\w-]{22}); Max-Age=5184000; Path=\/; SameSite=Lax; Secure$/.exec(cookie)!
+    expect(value!.startsWith(`ANN.${expires}.`)).toBe(true)
     expect(cookie).not.toMatch(/HttpOnly/i)
+    // The landing page may be on another host: the referral travels in its URL too.
+    expect(first.headers.get('location')).toBe(`${LANDING}?ak_ref=${value}`)
     await visit('/r/ANN')
     await visit('/r/ann', { address: '198.51.100.1' })
     expect((await program.affiliates.get('ann@example.com')).clicks).toBe(2)
@@ -65,13 +75,15 @@ describe('referral links', () => {
     const storage = memoryStorage()
     const program = await createAffiliateProgram({ storage, clock: testClock() })
     await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
-    const tracking = createTrackingHandler(program, TRACKING)
-    await tracking(new Request('https://links.example/r/ANN', { headers: { 'user-agent': 'agent-x' } }), { clientAddress: '203.0.113.99' })
+    // The per-address allowance lives in the storage's keyed state here: it holds no address either.
+    const tracking = createTrackingHandler(program, { ...TRACKING, state: storage.keyedState })
+    await tracking(new Request('https://links.example/r/ANN', { headers: { 'user-agent': `${BROWSER} visitor-x` } }), { clientAddress: '203.0.113.99' })
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
     const dump = JSON.stringify(storage, (_key, value: unknown) =>
       value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : typeof value === 'bigint' ? String(value) : value,
     )
     expect(dump).not.toContain('203.0.113.99')
-    expect(dump).not.toContain('agent-x')
+    expect(dump).not.toContain('visitor-x')
   })
 
   it('keeps an existing referral cookie under first click and replaces it under last click', async () => {
@@ -119,7 +131,7 @@ describe('referral links', () => {
       ['/pricing', 'https://shop.example/pricing'],
     ]
     for (const [to, location] of allowed) {
-      expect((await visit(`/r/ANN?to=${encodeURIComponent(to)}`)).headers.get('location'), to).toBe(location)
+      expect(target(await visit(`/r/ANN?to=${encodeURIComponent(to)}`)), to).toBe(location)
     }
   })
 
@@ -150,13 +162,13 @@ describe('referral links', () => {
     expect(attacks).toHaveLength(20)
     for (const to of attacks) {
       const response = await visit(`/r/ANN?to=${encodeURIComponent(to)}`)
-      expect(response.headers.get('location'), to).toBe(LANDING)
+      expect(target(response), to).toBe(LANDING)
     }
     // An encoded path stays a path on the landing origin: no browser reads it as another host.
-    expect((await visit(`/r/ANN?to=${encodeURIComponent('/%2F%2Fevil.example')}`)).headers.get('location')).toBe('https://shop.example/%2F%2Fevil.example')
+    expect(target(await visit(`/r/ANN?to=${encodeURIComponent('/%2F%2Fevil.example')}`))).toBe('https://shop.example/%2F%2Fevil.example')
     // Raw (not encoded) forms in the link itself, and a double-encoded one.
     for (const raw of ['//evil.example', '/%5Cevil.example', '%252F%252Fevil.example', 'https:%2F%2Fevil.example']) {
-      expect((await visit(`/r/ANN?to=${raw}`)).headers.get('location'), raw).toBe(LANDING)
+      expect(target(await visit(`/r/ANN?to=${raw}`)), raw).toBe(LANDING)
     }
   })
 
@@ -166,11 +178,12 @@ describe('referral links', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const { port } = server.address() as AddressInfo
     try {
-      const response = await fetch(`http://127.0.0.1:${port}/r/ANN?to=%2Fpricing`, { redirect: 'manual' })
+      const headers = { 'user-agent': BROWSER }
+      const response = await fetch(`http://127.0.0.1:${port}/r/ANN?to=%2Fpricing`, { redirect: 'manual', headers })
       expect(response.status).toBe(302)
-      expect(response.headers.get('location')).toBe('https://shop.example/pricing')
-      expect(response.headers.get('set-cookie')).toMatch(/^ak_ref=ANN\.\d+; Max-Age=5184000; Path=\/; SameSite=Lax$/)
-      await fetch(`http://127.0.0.1:${port}/r/ANN`, { redirect: 'manual' })
+      expect(target(response)).toBe('https://shop.example/pricing')
+      expect(response.headers.get('set-cookie')).toMatch(/^ak_ref=ANN\.\d+\.[\w-]+\.[\w-]+; Max-Age=5184000; Path=\/; SameSite=Lax$/)
+      await fetch(`http://127.0.0.1:${port}/r/ANN`, { redirect: 'manual', headers })
       expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
       expect((await fetch(`http://127.0.0.1:${port}/r/ANN`, { method: 'POST' })).status).toBe(405)
     } finally {
@@ -190,7 +203,7 @@ describe('publishable keys', () => {
     context.tracking(
       new Request(`https://links.example/r/-/${path}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin: 'https://blog.example', ...headers },
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin: 'https://blog.example', 'user-agent': BROWSER, ...headers },
         body: JSON.stringify(body),
       }),
       { clientAddress: address },
@@ -219,10 +232,13 @@ describe('publishable keys', () => {
     const click = await report('clicks', { referral_code: 'ANN' })
     expect(click.status).toBe(201)
     expect(click.headers.get('access-control-allow-origin')).toBe('https://blog.example')
+    // The counted click gives the snippet the signed referral a signup needs.
+    const { referral } = (await click.json()) as { referral: string }
+    expect(referral).toMatch(/^ANN\.\d+\.[\w-]{16}\.[\w-]{22}$/)
     expect((await report('clicks', { referral_code: 'ANN' })).status).toBe(200)
     expect((await context.program.affiliates.get('ann@example.com')).clicks).toBe(1)
 
-    const signup = await report('signups', { email: 'cus@example.com', referral_code: 'ANN' })
+    const signup = await report('signups', { email: 'cus@example.com', referral })
     expect(signup.status).toBe(201)
     expect(await signup.json()).toEqual({ outcome: 'created' })
     expect((await context.program.referrals.get('cus@example.com')).affiliateId).not.toBeNull()
@@ -233,7 +249,7 @@ describe('publishable keys', () => {
     const foreign = await context.tracking(new Request('https://links.example/r/-/clicks', { method: 'OPTIONS', headers: { origin: 'https://evil.example' } }))
     expect(foreign.status).toBe(403)
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull()
-    const foreignPost = await report('signups', { email: 'x@example.com', referral_code: 'ANN' }, { origin: 'https://evil.example' })
+    const foreignPost = await report('signups', { email: 'x@example.com', referral }, { origin: 'https://evil.example' })
     expect(foreignPost.status).toBe(403)
     expect(foreignPost.headers.get('access-control-allow-origin')).toBeNull()
     await expect(context.program.referrals.get('x@example.com')).rejects.toMatchObject({ code: 'not_found' })
@@ -246,13 +262,16 @@ describe('publishable keys', () => {
     expect((await report('clicks', { referral_code: 'NOPE' })).status).toBe(404)
     expect((await report('clicks', { referral_code: 'ANN', extra: 1 })).status).toBe(400)
     expect((await report('clicks', [1])).status).toBe(400)
-    expect((await report('signups', { email: 'bad', referral_code: 'ANN' })).status).toBe(400)
-    expect((await report('signups', { email: 'a@example.com', referral_code: 'ANN', admin: true })).status).toBe(400)
+    const referral = signedReferral(await context.visit('/r/ANN', { address: '198.51.100.3' }))
+    expect((await report('signups', { email: 'bad', referral })).status).toBe(400)
+    expect((await report('signups', { email: 'a@example.com', referral, admin: true })).status).toBe(400)
     const raw = await context.tracking(new Request('https://links.example/r/-/signups', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{' }))
     expect(raw.status).toBe(400)
     const text = await context.tracking(new Request('https://links.example/r/-/signups', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, body: '{}' }))
     expect(text.status).toBe(415)
-    expect((await context.program.affiliates.get('ann@example.com')).clicks).toBe(0)
+    // Only the link visit above counted.
+    expect((await context.program.affiliates.get('ann@example.com')).clicks).toBe(1)
+    await expect(context.program.referrals.get('a@example.com')).rejects.toMatchObject({ code: 'not_found' })
     const [record] = (await context.program.keys.list()).filter((item) => item.prefix.startsWith('rgp_'))
     await context.program.keys.revoke(record!.id)
     expect((await report('clicks', { referral_code: 'ANN' })).status).toBe(401)
@@ -264,6 +283,133 @@ describe('publishable keys', () => {
     expect(limited.status).toBe(429)
     expect(limited.headers.get('retry-after')).not.toBeNull()
     expect((await report('clicks', { referral_code: 'ANN' }, {}, '198.51.100.8')).status).toBe(201)
+  })
+})
+
+describe('forged clicks and signups', () => {
+  /** A browser report with a publishable key, from an allowed origin, a browser and `address`. */
+  const reporter =
+    ({ tracking }: Setup, key: string) =>
+    (path: string, body: unknown, address = '203.0.113.7', userAgent = BROWSER) =>
+      tracking(
+        new Request(`https://links.example/r/-/${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin: 'https://blog.example', 'user-agent': userAgent },
+          body: JSON.stringify(body),
+        }),
+        { clientAddress: address },
+      )
+
+  it('300 user agents from one address add 20 visitors a day (configurable); an IPv6 /64 is one address; bots and scripts add none', async () => {
+    const context = await setup({}, { rateLimit: false })
+    const { program, clock, visit } = context
+    for (let n = 0; n < 300; n += 1) await visit('/r/ANN', { headers: { 'user-agent': `${BROWSER} n${n}` } })
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(20)
+    // The browser snippet's click reports share the allowance.
+    const report = reporter(context, (await program.keys.createPublishable({ name: 'site' })).key)
+    expect(await (await report('clicks', { referral_code: 'ANN' }, '203.0.113.7', `${BROWSER} late`)).json()).toEqual({ counted: false })
+    // Past the bound the visitor still gets the referral, unsigned: it reaches checkout but not a browser signup.
+    const over = await visit('/r/ANN', { headers: { 'user-agent': `${BROWSER} over` } })
+    expect(over.headers.get('set-cookie')).toMatch(/^ak_ref=ANN\.\d+; /)
+    for (let n = 0; n < 300; n += 1) await visit('/r/ANN', { address: `2001:db8:7:7::${n.toString(16)}`, headers: { 'user-agent': `${BROWSER} v6-${n}` } })
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(40)
+    expect((await visit('/r/ANN', { address: '198.51.100.1' })).status).toBe(302)
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(41)
+
+    for (const userAgent of ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'curl/8.5.0', 'python-requests/2.31', '']) {
+      const bot = await visit('/r/ANN', { address: '192.0.2.50', headers: { 'user-agent': userAgent } })
+      expect(bot.headers.get('location'), userAgent).toBe(LANDING)
+      expect(bot.headers.get('set-cookie'), userAgent).toBeNull()
+    }
+    expect(await (await report('clicks', { referral_code: 'ANN' }, '192.0.2.50', 'curl/8.5.0')).json()).toEqual({ counted: false })
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(41)
+    const stats = await program.stats.program({ from: '2026-03-10', to: '2026-03-11' })
+    expect(stats.totals).toMatchObject({ clicks: 41, visitors: 41 })
+
+    // A day later the address counts again.
+    clock.advance({ days: 1 })
+    await visit('/r/ANN', { headers: { 'user-agent': `${BROWSER} next-day` } })
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(42)
+  })
+
+  it('a visitor counted already spends none of its address allowance again', async () => {
+    const { program, visit } = await setup({}, { visitorsPerAddress: 2 })
+    await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB' })
+    for (let n = 0; n < 5; n += 1) await visit('/r/ANN', { headers: { 'user-agent': `${BROWSER} a` } })
+    await visit('/r/ANN', { headers: { 'user-agent': `${BROWSER} b` } })
+    await visit('/r/ANN', { headers: { 'user-agent': `${BROWSER} c` } })
+    await visit('/r/BOB', { headers: { 'user-agent': `${BROWSER} a` } })
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(2)
+    expect((await program.affiliates.get('bob@example.com')).clicks).toBe(0)
+    await expect(setup({}, { visitorsPerAddress: 0 })).rejects.toThrow(/visitorsPerAddress/)
+    const unbounded = await setup({}, { visitorsPerAddress: false })
+    for (let n = 0; n < 30; n += 1) await unbounded.visit('/r/ANN', { headers: { 'user-agent': `${BROWSER} ${n}` } })
+    expect((await unbounded.program.affiliates.get('ann@example.com')).clicks).toBe(30)
+  })
+
+  it('refuses a browser signup without the signed referral of a click: none, a bare code, altered, expired or of another project', async () => {
+    const context = await setup({ attribution: { model: 'last_click', windowDays: 30 } }, { rateLimit: false, cookieDays: 30 })
+    const { program, clock, visit } = context
+    const report = reporter(context, (await program.keys.createPublishable({ name: 'site' })).key)
+    // Claiming an email in advance: refused, so its real first click later is nobody's claim.
+    for (const body of [
+      { email: 'future@example.com' },
+      { email: 'future@example.com', referral_code: 'ANN' },
+      { email: 'future@example.com', referral: 'ANN.9999999999' },
+      { email: 'future@example.com', referral: `ANN.9999999999.${'a'.repeat(16)}.${'b'.repeat(22)}` },
+      { email: 'future@example.com', referral: 7 },
+    ]) {
+      const refused = await report('signups', body)
+      expect(refused.status, JSON.stringify(body)).toBe(403)
+      expect(((await refused.json()) as { error: string }).error).toMatch(/^referral: /)
+    }
+    await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB' })
+    const referral = signedReferral(await visit('/r/ANN'))
+    const [code, expires, visitor, signature] = referral.split('.')
+    const altered = [`BOB.${expires}.${visitor}.${signature}`, `${code}.${Number(expires) + 86_400}.${visitor}.${signature}`, `${code}.${expires}.${'A'.repeat(16)}.${signature}`]
+    for (const forged of altered) expect((await report('signups', { email: 'future@example.com', referral: forged })).status, forged).toBe(403)
+    expect((await report('signups', { email: 'future@example.com', referral, referral_code: 'BOB' })).status).toBe(400)
+
+    const other = await program.projects.create({ name: 'other' })
+    await program.project(other.id).affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
+    const otherReport = reporter(context, (await program.project(other.id).keys.createPublishable({ name: 'site' })).key)
+    expect((await otherReport('signups', { email: 'future@example.com', referral })).status).toBe(403)
+
+    clock.advance({ days: 30 })
+    expect((await report('signups', { email: 'future@example.com', referral })).status).toBe(403)
+    await expect(program.referrals.get('future@example.com')).rejects.toMatchObject({ code: 'not_found' })
+    expect((await program.affiliates.get('ann@example.com')).signups).toBe(0)
+  })
+
+  it('a signed referral attributes one new customer and never moves a known one, even under last click', async () => {
+    const context = await setup({ attribution: { model: 'last_click', windowDays: 30 } }, { rateLimit: false })
+    const { program, visit } = context
+    const bob = await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB' })
+    const report = reporter(context, (await program.keys.createPublishable({ name: 'site' })).key)
+    await program.referrals.create({ email: 'direct@example.com' })
+    await program.referrals.create({ email: 'bobs@example.com', affiliateId: bob.id })
+
+    const referral = signedReferral(await visit('/r/ANN'))
+    for (const email of ['direct@example.com', 'bobs@example.com']) {
+      const known = await report('signups', { email, referral })
+      expect(known.status, email).toBe(200)
+      expect(await known.json()).toEqual({ outcome: 'unchanged' })
+    }
+    expect((await program.referrals.get('direct@example.com')).affiliateId).toBeNull()
+    expect((await program.referrals.get('bobs@example.com')).affiliateId).toBe(bob.id)
+    expect((await program.affiliates.get('bob@example.com')).signups).toBe(1)
+
+    // Known emails did not use the referral up; the first new customer does.
+    const created = await report('signups', { email: 'new@example.com', referral })
+    expect(created.status).toBe(201)
+    expect((await program.referrals.get('new@example.com')).affiliateId).toBe((await program.affiliates.get('ann@example.com')).id)
+    const again = await report('signups', { email: 'another@example.com', referral })
+    expect(again.status).toBe(409)
+    await expect(program.referrals.get('another@example.com')).rejects.toMatchObject({ code: 'not_found' })
+    // Another visit of the same visitor the same day brings no second signup either.
+    const repeat = signedReferral(await visit('/r/ANN', { headers: { cookie: 'ak_ref=ANN.1' } }))
+    expect((await report('signups', { email: 'another@example.com', referral: repeat })).status).toBe(409)
+    expect((await program.affiliates.get('ann@example.com')).signups).toBe(1)
   })
 })
 

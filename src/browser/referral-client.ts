@@ -1,5 +1,7 @@
 // The browser side of referral tracking, as one self-contained function: the tracking handler
 // serves its source as a plain <script>, so it may use nothing from outside its own body.
+// The referral is stored as the tracking handler wrote it: `<code>.<expiry>`, or signed (two more
+// parts) when a click was counted; a signup sends it, and only a signed one is attributed.
 
 export interface ReferralClientOptions {
   /** The tracking handler's publishable endpoint, e.g. `https://api.example.com/r/-`. Without it nothing is reported. */
@@ -20,25 +22,31 @@ export interface Referral {
   code: string
   /** Unix seconds. */
   expires: number
+  /** As stored and sent with a signup: `<code>.<expires>`, plus a signature when a counted click gave it. */
+  value: string
 }
 
 export interface ReferralClient {
   /** The stored referral code, or null when none or expired: pass it to signup or Stripe Checkout's client_reference_id. */
   getReferral(): string | null
-  /** Reads the configured query parameters of the page; stores and reports a referral found there. */
+  /**
+   * Stores the referral a referral link carried to this page (its parameter named like the
+   * cookie, then removed from the address bar), or else one found in the configured query
+   * parameters, which it also reports as a click.
+   */
   capture(): Referral | null
-  /** Reports a signup of `email` with the stored referral; resolves false when there is none or the report failed. */
+  /** Reports a signup of `email` with the stored referral; resolves false when there is none or it was refused (a referral without a counted click). */
   signup(email: string): Promise<boolean>
 }
 
 export function referralClient(options: ReferralClientOptions = {}): ReferralClient {
   const name = options.cookieName || 'ak_ref'
   const days = options.cookieDays || 60
-  const pattern = /^([A-Za-z0-9_-]{3,64})\.(\d{1,12})$/
+  const pattern = /^([A-Za-z0-9_-]{3,64})\.(\d{1,12})(\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22})?$/
   const now = () => Math.floor(Date.now() / 1000)
   const parse = (value: string | null | undefined): Referral | null => {
     const match = value ? pattern.exec(value) : null
-    return match && +match[2]! > now() ? { code: match[1]!, expires: +match[2]! } : null
+    return match && +match[2]! > now() ? { code: match[1]!, expires: +match[2]!, value: value! } : null
   }
   const stored = (): Referral | null => {
     for (const part of document.cookie.split('; ')) {
@@ -54,7 +62,7 @@ export function referralClient(options: ReferralClientOptions = {}): ReferralCli
     }
   }
   const store = (referral: Referral) => {
-    const value = `${referral.code}.${referral.expires}`
+    const value = referral.value
     document.cookie = `${name}=${value}; Max-Age=${referral.expires - now()}; Path=/; SameSite=Lax${location.protocol === 'https:' ? '; Secure' : ''}`
     try {
       // The fallback for browsers that refuse the cookie.
@@ -63,36 +71,52 @@ export function referralClient(options: ReferralClientOptions = {}): ReferralCli
       // Storage may be disabled; the cookie alone then carries the referral.
     }
   }
-  const report = (path: string, body: Record<string, string>): Promise<boolean> =>
+  /** The JSON answer of a report, or null when it was not sent, failed or was refused. */
+  const report = (path: string, body: Record<string, string>): Promise<{ referral?: string } | null> =>
     options.endpoint && options.key
       ? fetch(`${options.endpoint}/${path}`, {
           method: 'POST',
           keepalive: true,
           headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${options.key}` },
           body: JSON.stringify(body),
-        }).then(
-          (response) => response.ok,
-          () => false,
-        )
-      : Promise.resolve(false)
+        })
+          .then((response) => (response.ok ? response.json() : null))
+          .catch(() => null)
+      : Promise.resolve(null)
+  const kept = (current: Referral | null, code: string) => current && current.code !== code && options.model !== 'last_click'
 
   return {
     getReferral: () => stored()?.code ?? null,
     capture() {
       const query = new URLSearchParams(location.search)
+      const current = stored()
+      // A referral link's redirect: the click is counted and the referral signed already.
+      const carried = parse(query.get(name))
+      if (carried) {
+        const url = new URL(location.href)
+        url.searchParams.delete(name)
+        history.replaceState(history.state, '', url.href)
+        // A signed referral of the same code is not traded for an unsigned one (a visit past its address's bound).
+        if (kept(current, carried.code) || (current && current.code === carried.code && !carried.value.split('.')[2])) return current
+        store(carried)
+        return carried
+      }
       let code: string | null = null
       for (const param of options.params || ['ref', 'via']) code = code || query.get(param)
-      const current = stored()
       if (!code || !/^[A-Za-z0-9_-]{3,64}$/.test(code)) return current
-      if (current && current.code !== code && options.model !== 'last_click') return current
-      const referral = current && current.code === code ? current : { code, expires: now() + days * 86400 }
+      if (kept(current, code)) return current
+      const expires = now() + days * 86400
+      const referral = current && current.code === code ? current : { code, expires, value: `${code}.${expires}` }
       store(referral)
-      void report('clicks', { referral_code: code })
+      void report('clicks', { referral_code: code }).then((answer) => {
+        const signed = parse(answer && answer.referral)
+        if (signed) store(signed)
+      })
       return referral
     },
     signup(email) {
-      const code = stored()?.code
-      return code ? report('signups', { email, referral_code: code }) : Promise.resolve(false)
+      const referral = stored()
+      return referral ? report('signups', { email, referral: referral.value }).then((answer) => answer !== null) : Promise.resolve(false)
     },
   }
 }

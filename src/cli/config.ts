@@ -23,6 +23,7 @@ const providers = v.strictObject({
   lemonSqueezy: v.optional(v.strictObject({ webhookSecret: secrets })),
 })
 
+const POSITIVE_OR_FALSE = 'must be a positive integer or false'
 /** Referral links and browser reports (docs/tracking.md), served beside the API. */
 const tracking = v.strictObject({
   landingUrl: v.pipe(v.string('must be a string'), v.url('must be a URL'), v.regex(/^https?:/i, 'must be an http or https URL')),
@@ -32,6 +33,11 @@ const tracking = v.strictObject({
   queryParams: v.optional(v.pipe(v.array(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be a query parameter name'))), v.minLength(1, 'must name at least one parameter'))),
   prefix: v.optional(v.pipe(v.string('must be a string'), v.regex(/^\/[a-z0-9_-]+$/i, 'must be a path such as /r'))),
   trustProxy: v.optional(v.boolean('must be true or false')),
+  /** Origin the referral links are reached at (for the portal's link); @default portal.publicUrl */
+  publicUrl: v.optional(v.pipe(v.string('must be a string'), v.url('must be an origin such as https://go.example'), v.regex(/^https?:\/\/[^/]+\/?$/i, 'must be an origin such as https://go.example'))),
+  visitorsPerAddress: v.optional(
+    v.union([v.literal(false), v.pipe(v.number(), v.safeInteger(POSITIVE_OR_FALSE), v.minValue(1, POSITIVE_OR_FALSE))], POSITIVE_OR_FALSE),
+  ),
 })
 
 /** A sign-in limit (docs/limits.md "Sign-in"): so many per window, or false for none. */
@@ -63,6 +69,8 @@ const portal = v.strictObject({
   limits: v.optional(v.strictObject({ emailPerAddress: signInLimit, emailPerClient: signInLimit, signInPerClient: signInLimit })),
   /** Count sign-in clients by the last X-Forwarded-For entry (a reverse proxy in front). */
   trustProxy: v.optional(v.boolean('must be true or false')),
+  /** With tracking on: the /r/ link on the tracking host, or the landing URL with ?ref= (docs/portal.md). */
+  referralLink: v.optional(v.picklist(['tracking', 'landing'], 'must be tracking or landing')),
   theme: v.optional(
     v.strictObject({
       title: v.optional(cssValue),
@@ -131,7 +139,7 @@ export function loadConfig(path: string | undefined): ServerConfig {
   }
   const result = v.safeParse(serverConfig, raw, { abortEarly: true })
   if (!result.success) throw new ConfigError(`config ${path}: ${issueText(result.issues[0])}`)
-  const clash = mountClash(result.output)
+  const clash = mountClash(result.output) ?? referralLinkProblem(result.output)
   if (clash) throw new ConfigError(`config ${path}: ${clash}`)
   const { portal } = result.output
   if (portal?.enabled && portal.emailSignIn && !portal.publicUrl) {
@@ -160,6 +168,16 @@ function mountClash(config: ServerConfig): string | null {
     const over = taken.find(([, base]) => within(base, path))
     if (over) return `"${key}" must not contain ${over[0]}`
     taken.push([`${path} (${key})`, path])
+  }
+  return null
+}
+
+/** The portal's referral link is built from configured URLs only (cli/referral-link.ts). */
+function referralLinkProblem({ portal, tracking }: ServerConfig): string | null {
+  if (!portal?.referralLink) return null
+  if (!tracking) return '"portal.referralLink" needs "tracking": the link points at referral links or at its landingUrl'
+  if (portal.referralLink === 'tracking' && !(tracking.publicUrl ?? portal.publicUrl)) {
+    return '"portal.referralLink" "tracking" needs the public origin of the links: set "tracking.publicUrl" or "portal.publicUrl"'
   }
   return null
 }

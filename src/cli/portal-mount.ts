@@ -10,11 +10,18 @@ import type { SessionStore } from '../web/session-store.js'
 import { portalPaths } from '../portal/paths.js'
 import { ConfigError, type ServerConfig } from './config.js'
 import { observed, pageRoutes, type RequestObserver } from './observed-surface.js'
+import { configuredReferralLink } from './referral-link.js'
 
 type PortalConfig = NonNullable<ServerConfig['portal']>
 
-export function configuredPortal(program: AffiliateProgram, stores: { sessions: SessionStore; state: KeyedStateStore }, config: PortalConfig): Portal {
+export function configuredPortal(
+  program: AffiliateProgram,
+  stores: { sessions: SessionStore; state: KeyedStateStore },
+  config: PortalConfig,
+  tracking?: ServerConfig['tracking'],
+): Portal {
   const { enabled: _enabled, path, publicUrl, secureCookies, theme, emailSignIn, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, limits, trustProxy } = config
+  const referralLink = configuredReferralLink(config, tracking)
   const options: PortalOptions = {
     ...stores,
     basePath: path ?? '/portal',
@@ -24,6 +31,7 @@ export function configuredPortal(program: AffiliateProgram, stores: { sessions: 
     ...(theme ? { theme } : {}),
     ...(limits ? { limits } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
+    ...(referralLink ? { referralLink } : {}),
     ...(emailSignIn ? { onSignInRequested: (request) => program.portal.recordSignInRequest(request) } : {}),
   }
   try {

@@ -135,7 +135,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     if (config.portal?.enabled || config.admin?.enabled) {
       const { configuredPortal, observedPortal, withPortal } = await import('./portal-mount.js')
       if (config.portal?.enabled) {
-        const portal = configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal)
+        const portal = configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking)
         api = withPortal(api, observedPortal(portal, config.portal, observer), config.portal.path ?? '/portal')
       }
       if (config.admin?.enabled) {

@@ -1,7 +1,6 @@
 // Visits through referral links and signups reported from the browser (docs/tracking.md): a visit
 // counts one click and one visitor per visitor per day; a browser signup creates the referred
-// user, or applies the attribution settings to an existing one.
-import { moveReferredUser, referralExpiry } from './attribution-model.js'
+// user and never moves an existing one.
 import type { ProjectContext } from './context.js'
 import { countDay } from './daily-counts.js'
 import { email as emailSchema, referralCode as codeSchema, validate } from './schemas.js'
@@ -14,8 +13,11 @@ export interface VisitInput {
   referralCode: string
   /** Set for sub-program links (`/r/<partner_slug>/<code>`): the affiliate must belong to it. */
   partnerSlug?: string
-  /** The visitor's salted hash for a day of the project's time zone; never a raw IP address. */
-  visitor: (day: string) => string
+  /**
+   * The visitor's salted hash for a day of the project's time zone; never a raw IP address.
+   * null when the visit must not count (a bot, or an address past its visitors for the day).
+   */
+  visitor: ((day: string) => string) | null
 }
 
 export interface VisitResult {
@@ -25,7 +27,7 @@ export interface VisitResult {
   counted: boolean
 }
 
-export type BrowserSignupOutcome = 'created' | 'moved' | 'unchanged'
+export type BrowserSignupOutcome = 'created' | 'unchanged'
 
 const browserSignupInput = v.strictObject({ email: emailSchema, referralCode: codeSchema })
 
@@ -42,6 +44,7 @@ export function visitsService(ctx: ProjectContext) {
         if (!affiliate || affiliate.status !== 'active') return { affiliate: null, counted: false }
         if (input.partnerSlug !== undefined && affiliate.partnerSlug !== input.partnerSlug) return { affiliate: null, counted: false }
         const named = { id: affiliate.id, referralCode: affiliate.referralCode }
+        if (input.visitor === null) return { affiliate: named, counted: false }
         const now = ctx.clock.now()
         const day = await ctx.dayOf(now)
         if (!(await tx.tracking.markVisitor(projectId, affiliate.id, day, input.visitor(day)))) return { affiliate: named, counted: false }
@@ -58,8 +61,9 @@ export function visitsService(ctx: ProjectContext) {
 
     /**
      * A signup reported from the browser with the referral it carries. A new email becomes a
-     * referred user of the code's affiliate; an existing one moves only when the attribution
-     * settings let a newer referral take over (docs/attribution.md).
+     * referred user of the code's affiliate; a known one stays as it is ('unchanged'): anyone
+     * can report a browser signup for any email, so it never takes a customer from anyone
+     * (a newer referral moves a customer through a conversion the host records, docs/attribution.md).
      */
     async browserSignup(input: { email: string; referralCode: string }): Promise<BrowserSignupOutcome> {
       const data = validate(browserSignupInput, input)
@@ -67,28 +71,20 @@ export function visitsService(ctx: ProjectContext) {
         const affiliate = await tx.affiliates.getByCode(projectId, data.referralCode)
         if (!affiliate || affiliate.status !== 'active') throw new NotFoundError('no affiliate has this referral code', 'referralCode')
         const now = ctx.clock.now()
-        const existing = await tx.referrals.getByEmail(projectId, data.email)
-        if (!existing) {
-          const referral = await tx.referrals.insert({
-            projectId,
-            email: data.email,
-            affiliateId: affiliate.id,
-            conversionStatus: 'pending',
-            conversionDate: null,
-            firstPurchaseAt: null,
-            createdAt: now,
-          })
-          await tx.affiliates.adjustTotals(projectId, affiliate.id, { signups: 1 })
-          await countDay(ctx, tx, affiliate.id, now, { signups: 1 })
-          await tx.outbox.enqueue(referralSignedUp(referral, { affiliate, referred: referral, at: now, userAgent: '', ipAddress: '' }))
-          return 'created'
-        }
-        const settings = (await ctx.project()).settings.attribution
-        if (!settings || existing.affiliateId === affiliate.id || existing.firstPurchaseAt !== null) return 'unchanged'
-        const lapsed = existing.affiliateId === null || now.getTime() >= (await referralExpiry(tx, projectId, existing, settings)).getTime()
-        if (settings.model !== 'last_click' && !lapsed) return 'unchanged'
-        await moveReferredUser(ctx, tx, existing, affiliate, now)
-        return 'moved'
+        if (await tx.referrals.getByEmail(projectId, data.email)) return 'unchanged'
+        const referral = await tx.referrals.insert({
+          projectId,
+          email: data.email,
+          affiliateId: affiliate.id,
+          conversionStatus: 'pending',
+          conversionDate: null,
+          firstPurchaseAt: null,
+          createdAt: now,
+        })
+        await tx.affiliates.adjustTotals(projectId, affiliate.id, { signups: 1 })
+        await countDay(ctx, tx, affiliate.id, now, { signups: 1 })
+        await tx.outbox.enqueue(referralSignedUp(referral, { affiliate, referred: referral, at: now, userAgent: '', ipAddress: '' }))
+        return 'created'
       })
     },
   }

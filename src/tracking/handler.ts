@@ -1,16 +1,22 @@
 // createTrackingHandler(program, options): the referral-link surface beside the API handler
 // (docs/tracking.md). GET <prefix>/:code and <prefix>/:partner_slug/:code count a visit once per
-// visitor per day, set the referral cookie and redirect; <prefix>/-/clicks and -/signups take
-// reports from the browser snippet with a publishable key; <prefix>/-/affiliate-kit.js serves it.
+// visitor per day (bots and an address's visitors past its daily bound not at all), set the
+// referral cookie and redirect with the referral in the landing URL; <prefix>/-/clicks and
+// -/signups take reports from the browser snippet with a publishable key, a signup only with the
+// signed referral of a click; <prefix>/-/affiliate-kit.js serves the snippet.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { isbot } from 'isbot'
 import { referralClient } from '../browser/referral-client.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
+import type { BrowserSignupOutcome, VisitResult } from '../core/visits.js'
 import { errorInfo } from '../http/errors.js'
 import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.js'
 import type { KeyedStateStore } from '../http/keyed-state.js'
 import { memoryKeyedState } from '../http/memory-keyed-state.js'
-import { readReferralCookie, referralCookieHeader } from './cookie.js'
-import { normalizeOrigins, redirectTarget } from './redirect-target.js'
+import { addressBlock, addressBudget } from './address-budget.js'
+import { readReferralCookie, referralCookieHeader, type ReferralCookie } from './cookie.js'
+import { normalizeOrigins, redirectTarget, withQueryParam } from './redirect-target.js'
+import { signReferral, verifyReferral } from './referral-token.js'
 import { newVisitorSalt, visitorHash } from './visitor.js'
 
 export interface TrackingOptions {
@@ -28,6 +34,11 @@ export interface TrackingOptions {
   queryParams?: string[]
   /** Browser reports per visitor (hashed client address); false turns it off. @default { limit: 30, windowSeconds: 60 } */
   rateLimit?: RateLimitOptions | false
+  /**
+   * New visitors one client address (an IPv6 /64 counts as one) may add per day, over links and
+   * click reports; past it a visit counts nothing and gets no signed referral. false: no bound. @default 20
+   */
+  visitorsPerAddress?: number | false
   /**
    * Where the per-visitor limits are kept: the storage's `keyedState` shares them between
    * processes. @default a store in this handler's memory
@@ -76,13 +87,24 @@ export function createTrackingHandler(program: AffiliateProgram, options: Tracki
   const cookieName = options.cookieName ?? 'ak_ref'
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(cookieName)) throw new TypeError('cookieName must be letters, digits, _ or -')
   const cookieSeconds = (options.cookieDays ?? 60) * 86_400
-  const limiter = createRateLimiter(options.rateLimit ?? { limit: 30, windowSeconds: 60 }, options.state ?? memoryKeyedState())
-  let salt: Promise<string> | null = null
-  const visitorSalt = () => {
-    salt ??= program.tracking.visitorSalt(newVisitorSalt())
-    salt.catch(() => (salt = null))
+  const state = options.state ?? memoryKeyedState()
+  const limiter = createRateLimiter(options.rateLimit ?? { limit: 30, windowSeconds: 60 }, state)
+  const perAddress = options.visitorsPerAddress ?? 20
+  if (perAddress !== false && !(Number.isSafeInteger(perAddress) && perAddress >= 1)) throw new TypeError('visitorsPerAddress must be a positive integer or false')
+  const budget = perAddress === false ? null : addressBudget(state, perAddress)
+  const salts = new Map<string, Promise<string>>()
+  /** The project's secret salt in the storage: it hashes visitors and signs referrals. */
+  const saltOf = (scope: ProjectScope): Promise<string> => {
+    let salt = salts.get(scope.projectId)
+    if (!salt) {
+      salt = scope.tracking.visitorSalt(newVisitorSalt())
+      salts.set(scope.projectId, salt)
+      salt.catch(() => salts.delete(scope.projectId))
+    }
     return salt
   }
+  const visitorSalt = () => saltOf(program)
+  const nowSeconds = () => Math.floor(program.clock.now().getTime() / 1000)
   let script: string | undefined
 
   function clientAddress(request: TrackingRequest): string {
@@ -90,29 +112,52 @@ export function createTrackingHandler(program: AffiliateProgram, options: Tracki
     return forwarded ? forwarded.split(',')[0]!.trim() : request.address
   }
 
+  /**
+   * Counts a visit unless the visitor is a bot or its address used up its new visitors of the
+   * day; a visit that counted, or whose visitor counted earlier today, gets a signed referral.
+   */
+  async function countVisit(scope: ProjectScope, request: TrackingRequest, link: { referralCode: string; partnerSlug?: string }): Promise<{ visit: VisitResult; bot: boolean; referral: ReferralCookie | null }> {
+    const userAgent = request.header('user-agent') ?? ''
+    const bot = userAgent === '' || isbot(userAgent)
+    if (bot) return { visit: await scope.tracking.visit({ ...link, visitor: null }), bot, referral: null }
+    const salt = await saltOf(scope)
+    const address = clientAddress(request)
+    const now = program.clock.now().getTime()
+    const budgetKey = `tracking-visitors:${visitorHash(salt, 'address', addressBlock(address), '')}`
+    const admitted = budget ? await budget.take(budgetKey, now) : true
+    let visitor = ''
+    const visit = await scope.tracking.visit({ ...link, visitor: admitted ? (day) => (visitor = visitorHash(salt, day, address, userAgent)) : null })
+    if (budget && admitted && !visit.counted) await budget.giveBack(budgetKey)
+    const referral =
+      visit.affiliate && visitor !== '' ? signReferral(salt, { code: visit.affiliate.referralCode, expires: nowSeconds() + cookieSeconds, visitor: visitor.slice(0, 16) }) : null
+    return { visit, bot, referral }
+  }
+
   async function redirect(request: TrackingRequest, segments: string[], query: URLSearchParams): Promise<TrackingResponse> {
     const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }
-    headers.Location = redirectTarget(query.get('to'), landingUrl, allowed)
+    const target = redirectTarget(query.get('to'), landingUrl, allowed)
+    headers.Location = target
     const [slug, code] = segments.length === 2 ? segments : [undefined, segments[0]]
     if (code === undefined || !CODE.test(code) || (slug !== undefined && !SLUG.test(slug))) return { status: 302, headers, body: null }
-    const salted = await visitorSalt()
-    const address = clientAddress(request)
-    const userAgent = request.header('user-agent') ?? ''
-    const visit = await program.tracking.visit({
-      referralCode: code,
-      ...(slug === undefined ? {} : { partnerSlug: slug }),
-      visitor: (day) => visitorHash(salted, day, address, userAgent),
-    })
-    if (!visit.affiliate) return { status: 302, headers, body: null }
-    const nowSeconds = Math.floor(program.clock.now().getTime() / 1000)
-    const current = readReferralCookie(request.header('cookie'), cookieName, nowSeconds)
+    const { visit, bot, referral } = await countVisit(program, request, { referralCode: code, ...(slug === undefined ? {} : { partnerSlug: slug }) })
+    if (!visit.affiliate || bot) return { status: 302, headers, body: null }
+    const now = nowSeconds()
+    const current = readReferralCookie(request.header('cookie'), cookieName, now)
     const model = (await program.settings()).attribution?.model ?? 'first_click'
-    // First click keeps a referral the browser already carries; last click replaces it.
-    if (!current || (model === 'last_click' && current.code !== visit.affiliate.referralCode)) {
-      const cookie = { code: visit.affiliate.referralCode, expires: nowSeconds + cookieSeconds }
+    const fresh = referral ?? { code: visit.affiliate.referralCode, expires: now + cookieSeconds, value: `${visit.affiliate.referralCode}.${now + cookieSeconds}` }
+    // First click keeps a referral the browser already carries; last click replaces it. The same
+    // referral stays unless this click signs it and the one carried is not signed.
+    const keep =
+      current !== null &&
+      (current.code === fresh.code ? referral === null || verifyReferral(await visitorSalt(), current.value, now) !== null : model !== 'last_click')
+    const carried = keep ? current : fresh
+    if (!keep) {
       const secure = request.secure || (options.trustProxy === true && request.header('x-forwarded-proto') === 'https')
-      headers['Set-Cookie'] = referralCookieHeader(cookieName, cookie, { secure, nowSeconds })
+      headers['Set-Cookie'] = referralCookieHeader(cookieName, fresh, { secure, nowSeconds: now })
     }
+    // The landing page may be on another host, where this cookie is not: the snippet there reads
+    // the referral from this parameter and stores it as its own first-party cookie.
+    headers.Location = withQueryParam(target, cookieName, carried.value)
     return { status: 302, headers, body: null }
   }
 
@@ -153,26 +198,58 @@ export function createTrackingHandler(program: AffiliateProgram, options: Tracki
       return json(400, { error: 'body: is not valid JSON' }, corsHeaders)
     }
     const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : null
-    const code = fields?.referral_code
-    if (typeof code !== 'string') return json(400, { error: 'referral_code: must be a string' }, corsHeaders)
+    if (!fields) return json(400, { error: 'body: must be a JSON object' }, corsHeaders)
     const scope: ProjectScope = program.project(key.projectId)
     try {
       if (action === 'clicks') {
-        if (Object.keys(fields!).some((name) => name !== 'referral_code')) return json(400, { error: 'body: only referral_code is accepted' }, corsHeaders)
-        const userAgent = request.header('user-agent') ?? ''
-        const visit = await scope.tracking.visit({ referralCode: code, visitor: (day) => visitorHash(salted, day, address, userAgent) })
+        const code = fields.referral_code
+        if (typeof code !== 'string') return json(400, { error: 'referral_code: must be a string' }, corsHeaders)
+        if (Object.keys(fields).some((name) => name !== 'referral_code')) return json(400, { error: 'body: only referral_code is accepted' }, corsHeaders)
+        const { visit, referral } = await countVisit(scope, request, { referralCode: code })
         if (!visit.affiliate) return json(404, { error: 'no active affiliate has this referral code' }, corsHeaders)
-        return json(visit.counted ? 201 : 200, { counted: visit.counted }, corsHeaders)
+        return json(visit.counted ? 201 : 200, { counted: visit.counted, ...(referral ? { referral: referral.value } : {}) }, corsHeaders)
       }
-      const { email, referral_code: _code, ...rest } = fields!
-      if (Object.keys(rest).length > 0) return json(400, { error: `unknown field "${Object.keys(rest)[0]}"` }, corsHeaders)
-      const outcome = await scope.tracking.browserSignup({ email: email as string, referralCode: code })
-      return json(outcome === 'created' ? 201 : 200, { outcome }, corsHeaders)
+      return await browserSignup(scope, fields, corsHeaders)
     } catch (error) {
       const info = errorInfo(error)
       if (!info || info.status >= 500) throw error
       return json(info.status, { error: info.message }, corsHeaders)
     }
+  }
+
+  /**
+   * A signup from the browser: attributed only with the signed referral of a click (never a bare
+   * code), once per visitor and day, and never to a customer already known.
+   */
+  async function browserSignup(scope: ProjectScope, fields: Record<string, unknown>, corsHeaders: Record<string, string>): Promise<TrackingResponse> {
+    const { email, referral, referral_code: code, ...rest } = fields
+    if (Object.keys(rest).length > 0) return json(400, { error: `unknown field "${Object.keys(rest)[0]}"` }, corsHeaders)
+    if (typeof referral !== 'string') {
+      return json(403, { error: 'referral: a browser signup needs the signed referral a link click gave this visitor (the snippet sends it)' }, corsHeaders)
+    }
+    const signed = verifyReferral(await saltOf(scope), referral, nowSeconds())
+    if (!signed) return json(403, { error: 'referral: not a signed referral of this program, or it expired' }, corsHeaders)
+    if (code !== undefined && (typeof code !== 'string' || code.toLowerCase() !== signed.code.toLowerCase())) {
+      return json(400, { error: 'referral_code: must be the code of the signed referral' }, corsHeaders)
+    }
+    const now = program.clock.now()
+    const claim = { projectId: scope.projectId, key: `tracking-signup:${signed.visitor}`, createdAt: now }
+    const standing = await state.claim({
+      ...claim,
+      fingerprint: 'browser signup',
+      response: { status: 201, body: '' },
+      leaseUntil: new Date(signed.expires * 1000),
+      expiresAt: new Date(signed.expires * 1000),
+    })
+    if (standing) return json(409, { error: 'referral: this visitor already signed up with it' }, corsHeaders)
+    let outcome: BrowserSignupOutcome | undefined
+    try {
+      outcome = await scope.tracking.browserSignup({ email: email as string, referralCode: signed.code })
+    } finally {
+      // Only a created customer uses the referral up.
+      if (outcome !== 'created') await state.release(claim.projectId, claim.key, claim.createdAt)
+    }
+    return json(outcome === 'created' ? 201 : 200, { outcome }, corsHeaders)
   }
 
   function snippet(): TrackingResponse {

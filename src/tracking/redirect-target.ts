@@ -1,6 +1,7 @@
 // Where a referral link may send the visitor: the landing URL, or `?to=` when it names one of the
 // allowed origins exactly. Never an open redirect: anything that is not plainly an absolute
 // http(s) URL of an allowed origin, or a path on the landing URL's origin, goes to the landing URL.
+// The referral travels to the landing page as one more query parameter (withQueryParam).
 
 /** Origins as URL parsing spells them (`https://shop.example`, default ports dropped); throws on a value that is no http(s) origin. */
 export function normalizeOrigins(origins: readonly string[]): Set<string> {
@@ -31,4 +32,12 @@ export function redirectTarget(to: string | null, landingUrl: string, allowed: R
   if (url.username !== '' || url.password !== '') return landingUrl
   const landingOrigin = new URL(landingUrl).origin
   return url.origin === landingOrigin || allowed.has(url.origin) ? url.href : landingUrl
+}
+
+/** `target` with `name=value` as its last query parameter (an earlier one of that name dropped), the rest of its query as written. */
+export function withQueryParam(target: string, name: string, value: string): string {
+  const url = new URL(target)
+  if (url.searchParams.has(name)) url.searchParams.delete(name)
+  url.search = `${url.search === '' ? '' : `${url.search}&`}${name}=${encodeURIComponent(value)}`
+  return url.href
 }

@@ -28,6 +28,8 @@ export function trackingCases(context: CaseContext): void {
       expect(await program.tracking.visit({ referralCode: '../x', visitor: visitor('v1') })).toEqual({ affiliate: null, counted: false })
       expect((await program.tracking.visit({ referralCode: 'SUB', partnerSlug: 'other', visitor: visitor('v1') })).affiliate).toBeNull()
       expect((await program.tracking.visit({ referralCode: 'SUB', partnerSlug: 'shop', visitor: visitor('v1') })).counted).toBe(true)
+      // A visit that must not count (a bot, an address past its visitors) still names the affiliate.
+      expect(await program.tracking.visit({ referralCode: 'ANN', visitor: null })).toEqual({ affiliate: { id: ann.id, referralCode: 'ANN' }, counted: false })
       expect((await program.affiliates.get('ann@example.com')).clicks).toBe(3)
       expect((await program.affiliates.get('off@example.com')).clicks).toBe(0)
 
@@ -207,20 +209,24 @@ export function trackingCases(context: CaseContext): void {
       expect((await program.conversions.create({ type: 'purchase', email: 'cus@example.com', baseValue: 10, reference: 'p2' })).attribution.matchedBy).toBe('email')
     })
 
-    it('browser signups create the referred user, then move it only under last click or after the window', async () => {
+    it('browser signups create the referred user and never move a known one, under either model, in or after the window', async () => {
       const first = await twoAffiliates('first_click', 30)
       expect(await first.program.tracking.browserSignup({ email: 'Cus@Example.com', referralCode: 'ann' })).toBe('created')
       expect(await first.program.tracking.browserSignup({ email: 'cus@example.com', referralCode: 'BOB' })).toBe('unchanged')
       expect((await first.program.referrals.get('cus@example.com')).affiliateId).toBe(first.ann.id)
       first.clock.advance({ days: 30 })
-      expect(await first.program.tracking.browserSignup({ email: 'cus@example.com', referralCode: 'BOB' })).toBe('moved')
-      expect((await first.program.referrals.get('cus@example.com')).affiliateId).toBe(first.bob.id)
+      expect(await first.program.tracking.browserSignup({ email: 'cus@example.com', referralCode: 'BOB' })).toBe('unchanged')
+      expect((await first.program.referrals.get('cus@example.com')).affiliateId).toBe(first.ann.id)
 
       const last = await twoAffiliates('last_click', 30)
       await last.program.tracking.browserSignup({ email: 'cus@example.com', referralCode: 'ANN' })
-      expect(await last.program.tracking.browserSignup({ email: 'cus@example.com', referralCode: 'BOB' })).toBe('moved')
-      expect((await last.program.affiliates.get('bob@example.com')).signups).toBe(1)
-      expect((await last.program.affiliates.get('ann@example.com')).signups).toBe(0)
+      expect(await last.program.tracking.browserSignup({ email: 'cus@example.com', referralCode: 'BOB' })).toBe('unchanged')
+      // A customer who signed up directly (no affiliate) stays direct.
+      await last.program.referrals.create({ email: 'direct@example.com' })
+      expect(await last.program.tracking.browserSignup({ email: 'direct@example.com', referralCode: 'BOB' })).toBe('unchanged')
+      expect((await last.program.referrals.get('direct@example.com')).affiliateId).toBeNull()
+      expect((await last.program.affiliates.get('bob@example.com')).signups).toBe(0)
+      expect((await last.program.affiliates.get('ann@example.com')).signups).toBe(1)
       await expectError(last.program.tracking.browserSignup({ email: 'cus@example.com', referralCode: 'NOPE' }), 'not_found', 'referralCode')
       await expectError(last.program.tracking.browserSignup({ email: 'not-an-email', referralCode: 'ANN' }), 'invalid_request', 'email')
     })
