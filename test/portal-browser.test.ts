@@ -35,7 +35,7 @@ describe('affiliate portal in Chromium', () => {
   }
 
   beforeAll(async () => {
-    fixture = await portalFixture()
+    fixture = await portalFixture({ referralLink: (code) => `https://shop.example/?ref=${code}` })
     const { program, clock, portal } = fixture
     annId = (await affiliateWithHistory(program, clock, 'ann@example.com', 'ANN')).affiliate.id
     await affiliateWithHistory(program, clock, 'bob@example.com', 'BOB')
@@ -105,7 +105,7 @@ describe('affiliate portal in Chromium', () => {
     expect(Number(await figure('signups'))).toBe(reported.signups)
     expect(Number(await figure('purchases'))).toBe(reported.purchases)
     expect(cents(await figure('held'))).toBeGreaterThan(0n)
-    expect(await page.getByRole('textbox', { name: 'Referral link' }).inputValue()).toBe(`${base}/?ref=ANN`)
+    expect(await page.getByRole('textbox', { name: 'Referral link' }).inputValue()).toBe('https://shop.example/?ref=ANN')
     await expect(page.getByRole('button', { name: 'Copy link' }).isVisible()).resolves.toBe(true) // shown by the script
 
     weights.conversions = await visit(page, '/portal/conversions', 'portal-conversions')

@@ -96,6 +96,28 @@ describe('portal sign-in links', () => {
   })
 })
 
+describe('the referral link the overview shows', () => {
+  const shown = async (options: Parameters<typeof portalFixture>[0]) => {
+    const { portal, program } = await portalFixture(options)
+    await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
+    const agent = new Agent(portal, 'http://evil.example')
+    await agent.signIn((await portal.createSignInLink('ann@example.com')).url)
+    const page = await (await agent.request('/portal/', { headers: { 'x-forwarded-host': 'evil.example' } })).text()
+    return { page, link: /id="referral-link" type="text" readonly value="([^"]*)"/.exec(page)?.[1] ?? null }
+  }
+
+  it('is built from publicUrl, never from the host the request names', async () => {
+    expect((await shown({ publicUrl: 'https://app.example' })).link).toBe('https://app.example/?ref=ANN')
+  })
+
+  it('is left out without publicUrl or referralLink: the code alone is shown', async () => {
+    const { page, link } = await shown({})
+    expect(link).toBeNull()
+    expect(page).not.toContain('evil.example')
+    expect(page).toContain('data-figure="referral-code">ANN<')
+  })
+})
+
 describe('portal sessions', () => {
   it('sends a forged session to the sign-in page and changes nothing with it', async () => {
     const { portal, program } = await portalFixture()

@@ -12,8 +12,8 @@ export interface SignedInRequest {
   paths: PortalPaths
   /** The CSRF token every form of the page carries. */
   csrf: string
-  /** The affiliate's referral link (portal option referralLink). */
-  referralLink: string
+  /** The affiliate's referral link (portal option referralLink); null when none is configured. */
+  referralLink: string | null
 }
 
 export type PageResult = { title: string; body: Html; status?: number } | { redirect: string }

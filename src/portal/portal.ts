@@ -56,7 +56,7 @@ export interface PortalOptions {
   session?: SessionPolicy
   /** Whether cookies carry Secure. @default true when the request URL (or publicUrl) is https */
   secureCookies?: boolean
-  /** The link affiliates share. @default `<publicUrl or the request's origin>/?ref=<code>` */
+  /** The link affiliates share. @default `<publicUrl>/?ref=<code>`; without publicUrl, none (the code alone is shown) */
   referralLink?: (referralCode: string, affiliate: AffiliateView) => string
   /**
    * Turns on the "email me a link" form: called with a fresh link (on publicUrl) for a known,
@@ -125,9 +125,13 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
   const signInsPerClient = limitOf('signInPerClient', 20, 300)
 
   const cookieScope = (url: URL): CookieScope => ({ path: base || '/', secure: options.secureCookies ?? url.protocol === 'https:' })
-  const origin = (url: URL) => publicUrl ?? url.origin
-  const referralLinkOf = (affiliate: AffiliateView, url: URL) =>
-    options.referralLink ? options.referralLink(affiliate.referralCode, affiliate) : `${origin(url)}/?ref=${encodeURIComponent(affiliate.referralCode)}`
+  // Never from the request's origin: a link an affiliate shares must point at the configured site.
+  const referralLinkOf = (affiliate: AffiliateView): string | null =>
+    options.referralLink
+      ? options.referralLink(affiliate.referralCode, affiliate)
+      : publicUrl
+        ? `${publicUrl}/?ref=${encodeURIComponent(affiliate.referralCode)}`
+        : null
 
   const page = (title: string, body: Html, status: number, extra: { cookies?: string[]; signedIn?: SignedInContext } = {}) =>
     pageResponse(
@@ -239,7 +243,7 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
       return signedOut(request, url, { message: SESSION_ENDED }, 401, cookies)
     }
     const csrf = csrfTokenFor(sessionId!)
-    const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(affiliate, url) }
+    const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(affiliate) }
     let result: PageResult
     if (request.method === 'POST') {
       const form = await readForm(request)

@@ -19,12 +19,16 @@ export async function overviewPage({ program, affiliate, referralLink, url, path
 ${affiliate.status === 'pending' ? html`<p class="notice">Your account is waiting for approval; commissions are recorded meanwhile.</p>` : null}
 <section class="card" aria-labelledby="link-title">
 <h2 id="link-title">Your referral link</h2>
-<div class="copy">
+${
+    referralLink === null
+      ? null
+      : html`<div class="copy">
 <label class="skip" for="referral-link">Referral link</label>
 <input id="referral-link" type="text" readonly value="${referralLink}">
 <button type="button" data-copy="referral-link" hidden>Copy link</button>
 <span id="referral-link-status" class="muted" role="status" aria-live="polite"></span>
-</div>
+</div>`
+  }
 <p class="muted">Referral code: <strong data-figure="referral-code">${affiliate.referralCode}</strong></p>
 </section>
 <section class="card" aria-labelledby="earnings-title">
