@@ -1,4 +1,4 @@
-// Black-box: the built `affiliate-kit serve` (node <build>/cli/main.js) with the portal's emailed
+// Black-box: the built `affiliate-kit serve` (node .test-build/cli/main.js, test/global-setup.ts) with the portal's emailed
 // sign-in links and the admin console, attacked over plain HTTP. Whatever Host, X-Forwarded-Host
 // or Forwarded a request names, the emailed link (a portal.sign_in_requested webhook to a real
 // local receiver) points at the configured publicUrl; on PostgreSQL, 100 requests for one address
@@ -11,8 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { builtCli } from './cli/built-cli.js'
+import { afterAll, describe, expect, it } from 'vitest'
 import { freshDatabase } from './cli/postgres-database.js'
 import { api, freePort, run } from './cli/process.js'
 import { DATABASE_URL, NO_DATABASE_REASON } from './sql/pg-schema.js'
@@ -21,14 +20,7 @@ import { startReceiver, until, type Receiver } from './webhooks-helpers.js'
 const KEY = `rgk_${'SignIn1Abuse2Key'.repeat(3)}`
 const PUBLIC_URL = 'https://partners.example.com'
 const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-sign-in-'))
-let cli: Awaited<ReturnType<typeof builtCli>>
-beforeAll(async () => {
-  cli = await builtCli()
-}, 120_000)
-afterAll(() => {
-  cli?.remove()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 interface Answer {
   status: number
@@ -81,7 +73,7 @@ async function startServer(config: Record<string, unknown>, database = 'memory')
   const file = join(dir, `config-${Math.random().toString(36).slice(2)}.json`)
   writeFileSync(file, JSON.stringify({ allowPrivateNetworks: true, ...config }))
   const port = await freePort()
-  const server = run(['serve', '--port', String(port), '--database', database, '--config', file], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY }, command: cli.command })
+  const server = run(['serve', '--port', String(port), '--database', database, '--config', file], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
   const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
   return { server, port, url: url! }
 }
@@ -93,7 +85,7 @@ describe('the built server: where emailed sign-in links point', () => {
   it('refuses portal.emailSignIn without portal.publicUrl, with one line', async () => {
     const file = join(dir, 'no-public-url.json')
     writeFileSync(file, JSON.stringify({ portal: { enabled: true, emailSignIn: true } }))
-    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', file], { cwd: dir, command: cli.command })
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', file], { cwd: dir })
     const started = server.waitFor(/listening on/).then(() => 'started', () => 'not started')
     const outcome = await Promise.race([server.exited.then(() => 'exited'), started])
     if (outcome === 'started') await server.stop()
