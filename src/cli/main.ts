@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { commandHelp, parseCommand, type Command } from './command.js'
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './commands/keys.js'
 import { migrateCommand } from './commands/migrate.js'
+import { portalLinkCommand } from './commands/portal.js'
 import { providersEventsCommand } from './commands/providers.js'
 import { serveCommand } from './commands/serve.js'
 import { webhooksDeliveriesCommand, webhooksRetryCommand } from './commands/webhooks.js'
@@ -20,6 +21,7 @@ const COMMANDS: Command[] = [
   webhooksDeliveriesCommand,
   webhooksRetryCommand,
   providersEventsCommand,
+  portalLinkCommand,
 ]
 
 const usage = () => `usage:

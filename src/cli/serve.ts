@@ -8,6 +8,8 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { AffiliateProgram } from '../core/program.js'
+import { portalSignInLink } from '../core/portal-sign-in.js'
+import type { Portal } from '../portal/portal.js'
 import { createWebhookDispatcher } from '../webhooks/dispatcher.js'
 import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../http/node.js'
@@ -93,9 +95,14 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const server = createServer()
   let closeKeySocket: (() => Promise<void>) | null = null
   let providers = new Map<string, ProviderHandler>()
+  let portal: Portal | null = null
   try {
     await syncWebhooks(program, config)
+    const pages = config.portal?.enabled || config.admin?.enabled ? await import('./portal-mount.js') : null
+    // The portal also makes the sign-in links of the API, the console and `portal link`.
+    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, storage.sessions, config.portal)
     const handler = createHandler(program, {
+      ...(portal ? { portal } : {}),
       state: storage.keyedState,
       webhooks: dispatcher,
       ...(config.shape ? { shape: config.shape } : {}),
@@ -114,13 +121,10 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     }
     api = withUnconfiguredProviders(api, new Set(providers.keys()))
     if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api)
-    if (config.portal?.enabled || config.admin?.enabled) {
-      const { configuredPortal, withPortal } = await import('./portal-mount.js')
-      if (config.portal?.enabled) api = withPortal(api, configuredPortal(program, storage.sessions, config.portal), config.portal.path ?? '/portal')
-      if (config.admin?.enabled) {
-        const admin = (await import('./admin-mount.js')).configuredAdmin(program, { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher }, config.admin)
-        api = withPortal(api, admin, config.admin.path ?? '/admin')
-      }
+    if (pages && portal) api = pages.withPortal(api, portal, config.portal?.path ?? '/portal')
+    if (pages && config.admin?.enabled) {
+      const admin = (await import('./admin-mount.js')).configuredAdmin(program, { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher, ...(portal ? { portal } : {}) }, config.admin)
+      api = pages.withPortal(api, admin, config.admin.path ?? '/admin')
     }
     server.on('request', api)
     await new Promise<void>((resolve, reject) => {
@@ -131,8 +135,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     logger.info(`storage: ${description}${options.databaseSource ? ` (from ${options.databaseSource})` : ''}`)
     logMigrations(logger, migrations)
     await ensureApiKey(program, options.apiKey, logger, options.log)
-    // Embedded PGlite admits no second process: keys commands come through this server instead.
-    if (dataDir) closeKeySocket = await serveKeySocket(dataDir, program.keys)
+    // Embedded PGlite admits no second process: keys and portal commands come through this server instead.
+    if (dataDir) closeKeySocket = await serveKeySocket(dataDir, { keys: program.keys, portalLink: (email) => portalSignInLink(portal, program.projectId, email) })
     if (dataDir && !closeKeySocket) logger.warn(`keys commands cannot reach this server (no socket in ${dataDir}); stop it to run them`)
   } catch (error) {
     server.close()
