@@ -43,6 +43,7 @@ describe('affiliate-kit keys create --publishable and portal link', () => {
     const serve = () => run(['serve', '--port', String(port), '--database', database, '--config', 'config.json'], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
     let server = serve()
     const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
+    expect(server.output()).not.toContain('portal.publicUrl is not set')
     expect((await api(url!, KEY, 'POST', '/affiliates', { email: 'ann@example.com', referral_code: 'ANN' })).status).toBe(201)
 
     const created = await finished(['keys', 'create', '--publishable', '--name', 'website', '--database', database], dir)
@@ -95,6 +96,7 @@ describe('affiliate-kit keys create --publishable and portal link', () => {
     writeConfig(dir, { portal: { enabled: true } })
     const server = run(['serve', '--port', '0', '--database', database, '--config', 'config.json'], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
     const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
+    await server.waitFor(/portal\.publicUrl is not set: sign-in links \(portal link, the console, the API\) are refused until it is/)
     expect((await api(url!, KEY, 'POST', '/affiliates', { email: 'ann@example.com' })).status).toBe(201)
     const refused = await finished(['portal', 'link', 'ann@example.com', '--database', database], dir)
     expect(refused).toEqual({

@@ -151,6 +151,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const firstPoll = setTimeout(() => dispatcher.start(), FIRST_POLL_DELAY_MS)
   logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
+  if (config.portal?.enabled && !config.portal.publicUrl) logger.warn('portal.publicUrl is not set: sign-in links (portal link, the console, the API) are refused until it is')
   if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)
   for (const name of providers.keys()) logger.info(`receiving ${name} events at ${url}/providers/${name}/events`, { provider: name })
 

@@ -17,19 +17,24 @@ export interface SignInLinkMaker {
   createSignInLink(email: string): Promise<{ url: string; expiresAt: Date }>
 }
 
+/** Why `maker` cannot make sign-in links for the project's affiliates, or null when it can. */
+export function portalSignInLinkRefusal(maker: SignInLinkMaker | null, projectId: string): string | null {
+  if (!maker || maker.projectId !== projectId) {
+    return 'there is no affiliate portal here to sign in to: enable it (config portal.enabled with portal.publicUrl, or createHandler / createAdminConsole option portal)'
+  }
+  if (!maker.publicUrl) return 'the affiliate portal has no public URL to build sign-in links from: set portal.publicUrl (such as https://partners.example.com)'
+  return null
+}
+
 /**
  * A one-time sign-in link for the affiliate with this email in the portal of `projectId`. Refused
  * (ConflictError) when there is no portal for the project, or it has no public URL to build the
  * link from; NotFoundError for an unknown email, ValidationError for a blocked affiliate.
  */
 export async function portalSignInLink(maker: SignInLinkMaker | null, projectId: string, email: string): Promise<{ url: string; expiresAt: Date }> {
-  if (!maker || maker.projectId !== projectId) {
-    throw new ConflictError('there is no affiliate portal here to sign in to: enable it (config portal.enabled with portal.publicUrl, or createHandler / createAdminConsole option portal)')
-  }
-  if (!maker.publicUrl) {
-    throw new ConflictError('the affiliate portal has no public URL to build sign-in links from: set portal.publicUrl (such as https://partners.example.com)')
-  }
-  return maker.createSignInLink(email)
+  const refusal = portalSignInLinkRefusal(maker, projectId)
+  if (refusal !== null) throw new ConflictError(refusal)
+  return maker!.createSignInLink(email)
 }
 
 export function portalSignInService(ctx: ProjectContext) {

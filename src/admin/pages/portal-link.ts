@@ -1,21 +1,21 @@
 // A one-time sign-in link to the affiliate portal, made for an affiliate from its page in the
 // console (the owner sends it to the affiliate): built from the portal's configured public URL
 // only (createAdminConsole option portal), shown once, recorded in the audit log.
-import { portalSignInLink } from '../../core/portal-sign-in.js'
+import { portalSignInLink, portalSignInLinkRefusal } from '../../core/portal-sign-in.js'
 import type { AffiliateView } from '../../core/views.js'
 import { html, type Html } from '../../web/html.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 
 /** The affiliate page's portal section: the button, or why there is none. */
 export function portalLinkSection({ portal, paths, csrf, program }: AdminRequest, affiliate: AffiliateView): Html {
-  const ready = portal !== null && portal.projectId === program.projectId && portal.publicUrl !== null
+  const refusal = portalSignInLinkRefusal(portal, program.projectId)
   return html`<section class="card" aria-labelledby="portal-link-title">
 <h2 id="portal-link-title">Portal sign-in link</h2>
 ${
-  ready
+  refusal === null
     ? html`<p>A link that signs ${affiliate.email} in to the affiliate portal once, within minutes. Send it to them yourself.</p>
 <form method="post" action="${paths.affiliatePortalLink(affiliate.id)}"><input type="hidden" name="csrf" value="${csrf}"><button type="submit">Create a sign-in link</button></form>`
-    : html`<p class="muted">Sign-in links need the affiliate portal with a public URL: set <code>portal.enabled</code> and <code>portal.publicUrl</code> in the server's config.</p>`
+    : html`<p class="muted">No sign-in links: ${refusal}.</p>`
 }
 </section>`
 }
