@@ -1,17 +1,20 @@
 // What a standalone user needs to get affiliates going, from the command line: `keys create
 // --publishable` (an rgp_ key for the browser snippet) and `portal link <email>` (a one-time
 // portal sign-in link built from portal.publicUrl only), through the server that holds the
-// PGlite directory or from the database with --config when none runs; refused with one line
+// PGlite directory, or from the database with --config when none holds it (also beside a server
+// on PostgreSQL, which then signs the affiliate in with it); refused with one line
 // when the portal is off or has no public URL.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { api, freePort, run, runToEnd } from './cli/process.js'
+import { freshDatabase } from './cli/postgres-database.js'
 import { tempDirs } from './cli/temp-dirs.js'
+import { DATABASE_URL, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
 const tempDir = tempDirs('affiliate-kit-cli-portal-link')
 const KEY = `rgk_${'Portal1Link2'.repeat(3)}xyz`
-const finished = (args: string[], cwd: string) => runToEnd(args, { cwd })
+const finished = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => runToEnd(args, { cwd, env })
 
 /** Opens a sign-in link as a browser would and presses "Sign in": the answer of that POST. */
 async function redeem(link: string): Promise<Response> {
@@ -112,5 +115,34 @@ describe('affiliate-kit keys create --publishable and portal link', () => {
     expect(off.code).toBe(1)
     expect(off.output).toMatch(/^affiliate-kit: there is no affiliate portal here to sign in to: enable it \(config portal\.enabled/)
     expect(off.output).not.toContain('token=')
+  }, 300_000)
+})
+
+const onPostgres = DATABASE_URL ? describe : describe.skip
+
+onPostgres(`affiliate-kit portal link beside a server on PostgreSQL${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`}`, () => {
+  it('makes a link from the database with the config, which the running server signs the affiliate in with', async () => {
+    const db = await freshDatabase()
+    try {
+      const dir = tempDir()
+      const env = { DATABASE_URL: db.url }
+      const port = await freePort()
+      const publicUrl = `http://127.0.0.1:${port}`
+      writeConfig(dir, { portal: { enabled: true, publicUrl } })
+      const server = run(['serve', '--port', String(port), '--config', 'config.json'], { cwd: dir, env: { ...env, AFFILIATE_KIT_API_KEY: KEY } })
+      const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
+      expect((await api(url!, KEY, 'POST', '/affiliates', { email: 'ann@example.com' })).status).toBe(201)
+      expect((await finished(['portal', 'link', 'ann@example.com'], dir, env)).output).toBe(
+        "affiliate-kit: portal link needs the server's config file (--config <file>): the link is built from its portal.publicUrl",
+      )
+      const made = await finished(['portal', 'link', 'ann@example.com', '--config', 'config.json'], dir, env)
+      expect(made.code).toBe(0)
+      const [link] = made.output.match(/^\S+$/m)!
+      expect(link).toMatch(new RegExp(`^${publicUrl}/portal/sign-in\\?token=`))
+      expect((await redeem(link!)).status).toBe(303)
+      expect(await server.stop()).toBe(0)
+    } finally {
+      await db.drop()
+    }
   }, 300_000)
 })
