@@ -9,7 +9,6 @@ import { primaryRoutes } from '../src/http/primary/index.js'
 import { errorBody } from '../src/http/response-schemas.js'
 import * as AR from '../src/http/alternative/response-schemas.js'
 import { memoryStorage } from '../src/adapters/memory/index.js'
-import { setup, type Reply } from './http/helpers.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
 import { providerEventReplay, type ProviderEventReplay } from '../src/providers/replay.js'
 import type { StoragePort } from '../src/index.js'
@@ -29,10 +28,19 @@ async function waitingEvent(program: Parameters<typeof stripeHandler>[0]['progra
   await deliverStripe(handler, invoice, program.clock)
   return (await program.providerEvents.list({ status: 'waiting' })).items[0]!.id
 }
+import { createHandler } from '../src/http/index.js'
+import { createPortal } from '../src/portal/index.js'
+import { caller, setup, type Reply, type Setup } from './http/helpers.js'
 
 /** One audit log entry, so GET /audit-log answers a non-empty list. */
 async function recordAuditEntry(storage: ReturnType<typeof memoryStorage>, projectId: string) {
   await storage.auditLog.record({ projectId, actorId: 'key:1', actorName: 'Owner', action: 'affiliate.approve', target: 'affiliate:1', detail: null, at: new Date('2026-03-01T00:00:00Z') })
+}
+
+/** The caller of a handler like setup's, with a portal that makes sign-in links. */
+function withPortal(s: Setup, storage: ReturnType<typeof memoryStorage>, shape: 'primary' | 'alternative') {
+  const portal = createPortal(s.program, { sessions: storage, publicUrl: 'https://partners.example.com' })
+  return caller(createHandler(s.program, { shape, portal, auditLog: storage, webhooks: s.dispatcher, state: storage.keyedState, rateLimit: false }), s.key)
 }
 
 const document = openApiDocument()
@@ -77,11 +85,12 @@ describe('OpenAPI document', () => {
     const s = await setup({ settings: { holdPeriodDays: 7 }, storage, handler: { auditLog: storage, providerEvents } })
     late.replayer = providerEventReplay({ program: s.program, storage })
     await recordAuditEntry(storage, s.program.projectId)
+    const call = withPortal(s, storage, 'primary')
     const checked = new Set<string>()
     async function check(method: string, template: string, params: Record<string, string | number>, body?: unknown): Promise<Reply> {
       const path = template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])))
       const [pathOnly] = path.split('?')
-      const reply = await s.call(method, path, body)
+      const reply = await call(method, path, body)
       const operation = OPERATIONS.find((candidate) => candidate.method === method && candidate.path === template.split('?')[0])!
       expect(operation, `${method} ${template}`).toBeDefined()
       if (reply.status >= 400) {
@@ -107,6 +116,8 @@ describe('OpenAPI document', () => {
     await check('GET', '/affiliates/:email', { email: 'ann@example.com' })
     await check('GET', '/affiliates/:email', { email: 'nobody@example.com' })
     await check('PUT', '/affiliates/:email', { email: 'ann@example.com' }, { payment_details: 'IBAN' })
+    await check('POST', '/affiliates/:email/portal-link', { email: 'ann@example.com' })
+    await check('POST', '/affiliates/:email/portal-link', { email: 'nobody@example.com' })
     await check('GET', '/affiliates?limit=5', {})
     const referral = (await check('POST', '/referrals', {}, { email: 'ref@example.com', affiliate_id: ann.id })).body.data
     await check('GET', '/referrals/:email', { email: referral.user_email })
@@ -162,11 +173,12 @@ describe('OpenAPI document', () => {
     late.replayer = providerEventReplay({ program: s.program, storage })
     await recordAuditEntry(storage, s.program.projectId)
     expect((await s.call('GET', '/openapi.json', undefined, { key: null })).body).toEqual(JSON.parse(JSON.stringify(alternative)))
+    const call = withPortal(s, storage, 'alternative')
     const checked = new Set<string>()
     async function check(method: string, template: string, params: Record<string, string | number>, body?: unknown): Promise<Reply> {
       const [pathTemplate, search] = template.split('?')
       const path = pathTemplate!.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])))
-      const reply = await s.call(method, search ? `${path}?${search}` : path, body)
+      const reply = await call(method, search ? `${path}?${search}` : path, body)
       const route = alternativeRoutes.find((candidate) => candidate.method === method && candidate.path === pathTemplate)!
       expect(route, `${method} ${template}`).toBeDefined()
       if (reply.status >= 400) {
@@ -191,6 +203,8 @@ describe('OpenAPI document', () => {
     await check('POST', '/affiliates', {}, { email: 'ann@example.com', name: 'Ann' })
     await check('GET', '/affiliates/:email', { email: 'aff_1' })
     await check('PUT', '/affiliates/:email', { email: 'ann@example.com' }, { paymentDetails: 'IBAN' })
+    await check('POST', '/affiliates/:email/portal-link', { email: 'aff_1' })
+    await check('POST', '/affiliates/:email/portal-link', { email: 'nobody@example.com' })
     await check('GET', '/affiliates?limit=5', {})
     await check('POST', '/referrals', {}, { email: 'ref@example.com', referral_code: 'ANN' })
     await check('GET', '/referrals/:email', { email: 'ref@example.com' })

@@ -9,6 +9,8 @@ import { hasScope } from '../core/keys.js'
 import type { KeyedStateStore } from '../http/keyed-state.js'
 import { memoryKeyedState } from '../http/memory-keyed-state.js'
 import { clientAddress, type ClientInfo } from '../web/client-address.js'
+import type { SignInLinkMaker } from '../core/portal-sign-in.js'
+import type { Handler } from '../http/handler.js'
 import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
 import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
@@ -28,7 +30,8 @@ import { affiliateEditPage, saveAffiliate } from './pages/affiliate-edit.js'
 import { affiliatesPage, changeAffiliateStatus } from './pages/affiliates.js'
 import { auditLogPage } from './pages/audit-log.js'
 import { conversionPage, conversionsPage, refundConversion } from './pages/conversions.js'
-import { createKey, keysPage, revokeKey } from './pages/keys.js'
+import { createKey, createPublishableKey, keysPage, revokeKey } from './pages/keys.js'
+import { createPortalLink } from './pages/portal-link.js'
 import { exportBatch, markBatchPaid, payoutsPage, recordPayout } from './pages/payouts.js'
 import { providerEventsPage, replayProviderEvent } from './pages/provider-events.js'
 import { decideReview, reviewPage } from './pages/review.js'
@@ -52,6 +55,10 @@ export interface AdminConsoleOptions {
    * from affiliate-kit/stripe (or paddle, lemon-squeezy). @default none: no replay button
    */
   providerEvents?: ConsoleProviderEvents
+   * The affiliate portal (createPortal, with its publicUrl): each affiliate's page gets a button
+   * that makes a one-time sign-in link to it. @default none: no button
+   */
+  portal?: SignInLinkMaker
   /**
    * For a console embedded behind the host's own sign-in: who is making this request (an id and a
    * name for the audit log), or null to refuse it (403). Replaces the API key sign-in. @default none
@@ -92,6 +99,7 @@ type PageHandler = (context: AdminRequest, id: number) => Promise<AdminResult>
 const ACTIONS: Array<[RegExp, Action]> = [
   [new RegExp(`^/affiliates/${ID}$`), (context, form, id) => saveAffiliate(context, id, form)],
   [new RegExp(`^/affiliates/${ID}/status$`), (context, form, id) => changeAffiliateStatus(context, id, form)],
+  [new RegExp(`^/affiliates/${ID}/portal-link$`), (context, _form, id) => createPortalLink(context, id)],
   [/^\/review$/, (context, form) => decideReview(context, form)],
   [new RegExp(`^/conversions/${ID}/refund$`), (context, form, id) => refundConversion(context, id, form)],
   [/^\/payouts$/, (context, form) => recordPayout(context, form)],
@@ -101,6 +109,7 @@ const ACTIONS: Array<[RegExp, Action]> = [
   [new RegExp(`^/webhooks/${ID}/test$`), (context, form, id) => sendTest(context, id, form)],
   [new RegExp(`^/webhooks/${ID}/rotate-secret$`), (context, _form, id) => rotateSecret(context, id)],
   [/^\/keys$/, (context, form) => createKey(context, form)],
+  [/^\/keys\/publishable$/, (context, form) => createPublishableKey(context, form)],
   [new RegExp(`^/keys/${ID}/revoke$`), (context, _form, id) => revokeKey(context, id)],
   [new RegExp(`^/provider-events/${ID}/replay$`), (context, _form, id) => replayProviderEvent(context, id)],
 ]
@@ -273,6 +282,7 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
       csrf,
       webhooks: options.webhooks ?? null,
       providerEvents: options.providerEvents ?? null,
+      portal: options.portal ?? null,
       audit: async (action, target, detail = null) => {
         await auditLog.record({ projectId: program.projectId, actorId: actor.id, actorName: actor.name, action, target, detail, at: clock.now() })
       },

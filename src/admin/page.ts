@@ -1,5 +1,6 @@
 // What a console page handler gets (the program, who is signed in, URLs, the CSRF token of its
 // forms, a way to record what it changed) and gives back (a page, a redirect or a download).
+import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import type { Html } from '../web/html.js'
 import type { AdminPaths } from './paths.js'
 import type { AdminProgram } from './program.js'
@@ -22,6 +23,8 @@ export interface AdminRequest {
   csrf: string
   webhooks: ConsoleWebhooks | null
   providerEvents: ConsoleProviderEvents | null
+  /** The affiliate portal that makes sign-in links (option portal), or null. */
+  portal: SignInLinkMaker | null
   /** Records a change in the audit log. */
   audit(action: string, target: string | null, detail?: string | null): Promise<void>
 }

@@ -5,6 +5,7 @@ export interface AdminPaths {
   affiliates: string
   affiliate(id: number): string
   affiliateStatus(id: number): string
+  affiliatePortalLink(id: number): string
   review: string
   conversions: string
   conversion(id: number): string
@@ -18,6 +19,7 @@ export interface AdminPaths {
   webhookRotate(id: number): string
   keys: string
   keyRevoke(id: number): string
+  keysPublishable: string
   providerEvents: string
   providerEventReplay(id: number): string
   auditLog: string
@@ -34,6 +36,7 @@ export function adminPaths(base: string, versions: { stylesheet: string; script:
     affiliates: `${base}/`,
     affiliate: (id) => `${base}/affiliates/${id}`,
     affiliateStatus: (id) => `${base}/affiliates/${id}/status`,
+    affiliatePortalLink: (id) => `${base}/affiliates/${id}/portal-link`,
     review: `${base}/review`,
     conversions: `${base}/conversions`,
     conversion: (id) => `${base}/conversions/${id}`,
@@ -47,6 +50,7 @@ export function adminPaths(base: string, versions: { stylesheet: string; script:
     webhookRotate: (id) => `${base}/webhooks/${id}/rotate-secret`,
     keys: `${base}/keys`,
     keyRevoke: (id) => `${base}/keys/${id}/revoke`,
+    keysPublishable: `${base}/keys/publishable`,
     providerEvents: `${base}/provider-events`,
     providerEventReplay: (id) => `${base}/provider-events/${id}/replay`,
     auditLog: `${base}/audit-log`,

@@ -1,10 +1,11 @@
 // The standalone server's admin console (config `admin: { enabled: true }`): sign-in with an API
 // key of scope *, sessions and the audit log in the server's database, retries and test events
-// sent by the server's own webhook dispatcher, provider events replayed on the server's storage.
-// Its requests are logged and counted (surface `console`).
+// sent by the server's own webhook dispatcher, provider events replayed on the server's storage,
+// sign-in links made by the server's portal. Its requests are logged and counted (surface `console`).
 import { createAdminConsole, type AdminConsole } from '../admin/admin.js'
 import type { AuditLog } from '../admin/audit-log.js'
 import type { AffiliateProgram } from '../core/program.js'
+import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import type { SessionStore } from '../web/session-store.js'
 import type { ConsoleProviderEvents } from '../admin/provider-events.js'
 import type { ConsoleWebhooks } from '../admin/webhooks.js'
@@ -18,7 +19,7 @@ type AdminConfig = NonNullable<ServerConfig['admin']>
 
 export function configuredAdmin(
   program: AffiliateProgram,
-  stores: { sessions: SessionStore; auditLog: AuditLog; webhooks: ConsoleWebhooks; providerEvents: ConsoleProviderEvents; state: KeyedStateStore },
+  stores: { sessions: SessionStore; auditLog: AuditLog; webhooks: ConsoleWebhooks; providerEvents: ConsoleProviderEvents; state: KeyedStateStore; portal?: SignInLinkMaker },
   config: AdminConfig,
 ): AdminConsole {
   const { path, secureCookies, idleTimeoutSeconds, absoluteTimeoutSeconds, limits, trustProxy } = config

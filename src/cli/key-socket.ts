@@ -1,7 +1,7 @@
-// Key commands through the running server: embedded PGlite allows one process per data directory,
-// so `serve` answers `keys create|list|revoke` on a Unix socket inside that directory (as private
-// as the database files beside it), and the keys commands use it when the server holds the lock.
-// One JSON request per connection, one JSON answer.
+// Commands through the running server: embedded PGlite allows one process per data directory,
+// so `serve` answers `keys create|list|revoke` and `portal link` on a Unix socket inside that
+// directory (as private as the database files beside it), and those commands use it when the
+// server holds the lock. One JSON request per connection, one JSON answer.
 import { rmSync } from 'node:fs'
 import { connect, createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
@@ -13,14 +13,30 @@ import { CliError } from './errors.js'
 export const KEY_SOCKET = 'affiliate-kit.sock'
 
 /** The key operations the commands need, local (the program) or through the server. */
-export type KeyOperations = Pick<AffiliateProgram['keys'], 'create' | 'list' | 'revoke'>
+export type KeyOperations = Pick<AffiliateProgram['keys'], 'create' | 'createPublishable' | 'list' | 'revoke'>
 
-type Request = { op: 'create'; input: CreateApiKeyInput } | { op: 'list' } | { op: 'revoke'; id: number }
+/** A portal sign-in link for an affiliate's email, as the server's portal config makes it. */
+export type PortalLinkOperation = (email: string) => Promise<{ url: string; expiresAt: Date }>
 
-async function answer(keys: KeyOperations, request: Request): Promise<unknown> {
+/** What the socket answers. */
+export interface ServerOperations {
+  keys: KeyOperations
+  portalLink: PortalLinkOperation
+}
+
+type Request =
+  | { op: 'create'; input: CreateApiKeyInput }
+  | { op: 'create-publishable'; input: { name?: string } }
+  | { op: 'list' }
+  | { op: 'revoke'; id: number }
+  | { op: 'portal-link'; email: string }
+
+async function answer({ keys, portalLink }: ServerOperations, request: Request): Promise<unknown> {
   if (request.op === 'create') return keys.create(request.input)
+  if (request.op === 'create-publishable') return keys.createPublishable(request.input)
   if (request.op === 'list') return keys.list()
   if (request.op === 'revoke') return keys.revoke(request.id)
+  if (request.op === 'portal-link') return portalLink(request.email)
   throw new Error('unknown operation')
 }
 
@@ -34,15 +50,15 @@ function readAll(socket: Socket): Promise<string> {
   })
 }
 
-/** Serves key operations on dataDir/affiliate-kit.sock; resolves with its close function, or null when it cannot listen. */
-export async function serveKeySocket(dataDir: string, keys: KeyOperations): Promise<(() => Promise<void>) | null> {
+/** Serves the operations on dataDir/affiliate-kit.sock; resolves with its close function, or null when it cannot listen. */
+export async function serveKeySocket(dataDir: string, operations: ServerOperations): Promise<(() => Promise<void>) | null> {
   const path = join(dataDir, KEY_SOCKET)
   rmSync(path, { force: true }) // left by a server that was killed: we hold the directory's lock now
   // Half-open: the request ends with the end of its stream, the answer is written after it.
   const server = createServer({ allowHalfOpen: true }, (socket) => {
     socket.setTimeout(10_000, () => socket.destroy()) // an idle client must not hold up the server's stop
     void readAll(socket)
-      .then((text) => answer(keys, JSON.parse(text) as Request))
+      .then((text) => answer(operations, JSON.parse(text) as Request))
       .then(
         (result) => ({ result: result ?? null }),
         (error: unknown) => ({ error: { message: (error as Error).message, code: (error as { code?: string }).code ?? null } }),
@@ -57,8 +73,8 @@ export async function serveKeySocket(dataDir: string, keys: KeyOperations): Prom
   return () => new Promise<void>((resolve) => server.close(() => resolve()))
 }
 
-/** Key operations through the server listening in dataDir; null when none answers there. */
-export async function keySocketClient(dataDir: string): Promise<KeyOperations | null> {
+/** The operations through the server listening in dataDir; null when none answers there. */
+export async function keySocketClient(dataDir: string): Promise<ServerOperations | null> {
   const path = join(dataDir, KEY_SOCKET)
   const call = async (request: Request): Promise<unknown> => {
     const socket = connect(path)
@@ -74,14 +90,22 @@ export async function keySocketClient(dataDir: string): Promise<KeyOperations | 
     return null
   }
   const dated = (view: ApiKeyView): ApiKeyView => ({ ...view, createdAt: new Date(view.createdAt), revokedAt: view.revokedAt && new Date(view.revokedAt) })
+  const created = async (request: Request) => {
+    const { key, record } = (await call(request)) as { key: string; record: ApiKeyView }
+    return { key, record: dated(record) }
+  }
   return {
-    create: async (input) => {
-      const created = (await call({ op: 'create', input: input ?? {} })) as { key: string; record: ApiKeyView }
-      return { key: created.key, record: dated(created.record) }
+    keys: {
+      create: (input) => created({ op: 'create', input: input ?? {} }),
+      createPublishable: (input) => created({ op: 'create-publishable', input: input ?? {} }),
+      list: async () => ((await call({ op: 'list' })) as ApiKeyView[]).map(dated),
+      revoke: async (id) => {
+        await call({ op: 'revoke', id })
+      },
     },
-    list: async () => ((await call({ op: 'list' })) as ApiKeyView[]).map(dated),
-    revoke: async (id) => {
-      await call({ op: 'revoke', id })
+    portalLink: async (email) => {
+      const link = (await call({ op: 'portal-link', email })) as { url: string; expiresAt: string }
+      return { url: link.url, expiresAt: new Date(link.expiresAt) }
     },
   }
 }

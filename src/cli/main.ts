@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { commandHelp, parseCommand, type Command } from './command.js'
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './commands/keys.js'
 import { migrateCommand } from './commands/migrate.js'
+import { portalLinkCommand } from './commands/portal.js'
 import { providersEventsCommand, providersReplayCommand } from './commands/providers.js'
 import { serveCommand } from './commands/serve.js'
 import { webhooksDeliveriesCommand, webhooksRetryCommand } from './commands/webhooks.js'
@@ -21,6 +22,7 @@ const COMMANDS: Command[] = [
   webhooksRetryCommand,
   providersEventsCommand,
   providersReplayCommand,
+  portalLinkCommand,
 ]
 
 const usage = () => `usage:

@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net'
 import type { AffiliateProgram } from '../core/program.js'
 import { settingsChanges } from '../core/settings.js'
 import type { Project, ProjectSettings } from '../core/types.js'
+import { portalSignInLink } from '../core/portal-sign-in.js'
+import type { Portal } from '../portal/portal.js'
 import { createWebhookDispatcher } from '../webhooks/dispatcher.js'
 import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../http/node.js'
@@ -106,13 +108,18 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const server = createServer()
   let closeKeySocket: (() => Promise<void>) | null = null
   let providers = new Map<string, ProviderHandler>()
+  let portal: Portal | null = null
   try {
     await syncWebhooks(program, config)
     // Loaded when an operator replays an event, not at start.
     const providerEvents = {
       replay: async (id: number, project?: string) => (await import('../providers/replay.js')).providerEventReplay({ program, storage }).replay(id, project),
     }
+    const pages = config.portal?.enabled || config.admin?.enabled ? await import('./portal-mount.js') : null
+    // The portal also makes the sign-in links of the API, the console and `portal link`.
+    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking)
     const handler = createHandler(program, {
+      ...(portal ? { portal } : {}),
       state: storage.keyedState,
       webhooks: dispatcher,
       providerEvents,
@@ -132,18 +139,12 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     }
     api = withUnconfiguredProviders(api, new Set(providers.keys()), observer)
     if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api, observer)
-    if (config.portal?.enabled || config.admin?.enabled) {
-      const { configuredPortal, observedPortal, withPortal } = await import('./portal-mount.js')
-      if (config.portal?.enabled) {
-        const portal = configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking)
-        api = withPortal(api, observedPortal(portal, config.portal, observer), config.portal.path ?? '/portal')
-      }
-      if (config.admin?.enabled) {
-        const { configuredAdmin, observedAdmin } = await import('./admin-mount.js')
-        const stores = { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher, providerEvents, state: storage.keyedState }
-        const admin = configuredAdmin(program, stores, config.admin)
-        api = withPortal(api, observedAdmin(admin, config.admin, observer), config.admin.path ?? '/admin')
-      }
+    if (pages && portal && config.portal) api = pages.withPortal(api, pages.observedPortal(portal, config.portal, observer), config.portal.path ?? '/portal')
+    if (pages && config.admin?.enabled) {
+      const { configuredAdmin, observedAdmin } = await import('./admin-mount.js')
+      const stores = { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher, providerEvents, state: storage.keyedState, ...(portal ? { portal } : {}) }
+      const admin = configuredAdmin(program, stores, config.admin)
+      api = pages.withPortal(api, observedAdmin(admin, config.admin, observer), config.admin.path ?? '/admin')
     }
     server.on('request', api)
     await new Promise<void>((resolve, reject) => {
@@ -155,8 +156,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     logMigrations(logger, migrations)
     if (replaced) logSettingsChanges(logger, replaced)
     await ensureApiKey(program, options.apiKey, logger, options.log)
-    // Embedded PGlite admits no second process: keys commands come through this server instead.
-    if (dataDir) closeKeySocket = await serveKeySocket(dataDir, program.keys)
+    // Embedded PGlite admits no second process: keys and portal commands come through this server instead.
+    if (dataDir) closeKeySocket = await serveKeySocket(dataDir, { keys: program.keys, portalLink: (email) => portalSignInLink(portal, program.projectId, email) })
     if (dataDir && !closeKeySocket) logger.warn(`keys commands cannot reach this server (no socket in ${dataDir}); stop it to run them`)
   } catch (error) {
     server.close()
@@ -171,6 +172,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const firstPoll = setTimeout(() => dispatcher.start(), FIRST_POLL_DELAY_MS)
   logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
+  if (config.portal?.enabled && !config.portal.publicUrl) logger.warn('portal.publicUrl is not set: sign-in links (portal link, the console, the API) are refused until it is')
   if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)
   for (const name of providers.keys()) logger.info(`receiving ${name} events at ${url}/providers/${name}/events`, { provider: name })
 

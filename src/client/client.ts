@@ -83,6 +83,8 @@ export function createClient(options: ClientOptions) {
       get: (email: string) => call('GET /affiliates/:email', { params: { email } }),
       update: (email: string, body: T.UpdateAffiliateBody) => call('PUT /affiliates/:email', { params: { email }, body }),
       delete: (email: string) => call('DELETE /affiliates/:email', { params: { email } }),
+      /** A one-time sign-in link to the affiliate portal (the server's portal needs a public URL). */
+      portalLink: (email: string) => call('POST /affiliates/:email/portal-link', { params: { email } }),
     },
     conversions: {
       list: (query: T.RouteQuery<'GET /conversions'> = {}) => call('GET /conversions', { query }),

@@ -1,9 +1,41 @@
-// Portal sign-in requests as webhook events: the standalone server has no mail server, so an
-// affiliate's "email me a link" becomes portal.sign_in_requested for the host to send.
+// Portal sign-in, as the core knows it: sign-in requests as webhook events (the standalone server
+// has no mail server, so an affiliate's "email me a link" becomes portal.sign_in_requested for the
+// host to send), and the rule for sign-in links handed out by the console, the API and the CLI:
+// absolute, from the portal's configured public URL only, never from a request's Host.
 import { requireAffiliate } from './affiliates.js'
 import type { ProjectContext } from './context.js'
+import { ConflictError } from './errors.js'
 import { portalSignInRequested } from './events.js'
 import { id, validate } from './schemas.js'
+
+/** What makes portal sign-in links: the portal of affiliate-kit/portal (createPortal), or anything shaped like it. */
+export interface SignInLinkMaker {
+  /** The project whose affiliates it signs in. */
+  readonly projectId: string
+  /** The portal's configured public origin; null when it has none (its links are then paths). */
+  readonly publicUrl: string | null
+  createSignInLink(email: string): Promise<{ url: string; expiresAt: Date }>
+}
+
+/** Why `maker` cannot make sign-in links for the project's affiliates, or null when it can. */
+export function portalSignInLinkRefusal(maker: SignInLinkMaker | null, projectId: string): string | null {
+  if (!maker || maker.projectId !== projectId) {
+    return 'there is no affiliate portal here to sign in to: enable it (config portal.enabled with portal.publicUrl, or createHandler / createAdminConsole option portal)'
+  }
+  if (!maker.publicUrl) return 'the affiliate portal has no public URL to build sign-in links from: set portal.publicUrl (such as https://partners.example.com)'
+  return null
+}
+
+/**
+ * A one-time sign-in link for the affiliate with this email in the portal of `projectId`. Refused
+ * (ConflictError) when there is no portal for the project, or it has no public URL to build the
+ * link from; NotFoundError for an unknown email, ValidationError for a blocked affiliate.
+ */
+export async function portalSignInLink(maker: SignInLinkMaker | null, projectId: string, email: string): Promise<{ url: string; expiresAt: Date }> {
+  const refusal = portalSignInLinkRefusal(maker, projectId)
+  if (refusal !== null) throw new ConflictError(refusal)
+  return maker!.createSignInLink(email)
+}
 
 export function portalSignInService(ctx: ProjectContext) {
   return {

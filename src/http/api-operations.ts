@@ -6,6 +6,13 @@ import type { OperationInfo } from './route.js'
 export const apiOperations = {
   getAffiliates: { method: 'GET', path: '/affiliates', scope: 'affiliates:read', summary: 'List affiliates', errors: [400] },
   putAffiliatesEmail: { method: 'PUT', path: '/affiliates/:email', scope: 'affiliates:write', summary: 'Update an affiliate', errors: [400, 404, 409] },
+  postAffiliatesEmailPortalLink: {
+    method: 'POST',
+    path: '/affiliates/:email/portal-link',
+    scope: 'affiliates:write',
+    summary: "Create a one-time sign-in link to the affiliate portal, from the portal's configured public URL",
+    errors: [400, 404, 409],
+  },
   deleteAffiliatesEmail: { method: 'DELETE', path: '/affiliates/:email', scope: 'affiliates:write', summary: 'Delete an affiliate and its data', errors: [400, 404] },
   getConversions: { method: 'GET', path: '/conversions', scope: 'conversions:read', summary: 'List conversions', errors: [400] },
   getConversionsId: { method: 'GET', path: '/conversions/:id', scope: 'conversions:read', summary: 'Retrieve a conversion', errors: [400, 404] },

@@ -8,6 +8,7 @@ import { hasScope, type VerifiedKey } from '../core/keys.js'
 import { fromFetchRequest, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from './bodies.js'
 import { errorInfo, GENERIC_ERROR, HttpError, snakeField, type ErrorInfo } from './errors.js'
 import type { FieldNames } from '../core/errors.js'
+import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type StoredResponse } from './idempotency.js'
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js'
 import type { KeyedStateStore } from './keyed-state.js'
@@ -71,6 +72,11 @@ export interface HandlerOptions {
    * (each adapter carries one) or its `auditLog`. @default none: the route answers 404
    */
   auditLog?: AuditLog | WithAuditLog
+  /**
+   * The affiliate portal (createPortal from affiliate-kit/portal, with its publicUrl) that makes the
+   * one-time sign-in links of POST /affiliates/{email}/portal-link. @default none: that route answers 409
+   */
+  portal?: SignInLinkMaker
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -152,6 +158,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
   const limiter = createRateLimiter(options.rateLimit, state)
   const webhooks = options.webhooks ?? null
   const providerEvents = options.providerEvents ?? null
+  const portal = options.portal ?? null
   const verifyApiKey = program.keyVerifier()
   const renderError = shape === 'alternative' ? alternativeError : primaryError
   const routes: readonly RouteDef[] = shape === 'alternative' ? alternativeRoutes : primaryRoutes
@@ -259,6 +266,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
           query: route.query ? parseQuery(route.query, query) : undefined,
           body: route.body ? parseBody(route.body, input) : undefined,
           auditLog,
+          portal,
         }
         return toStored(await route.run(ctx))
       } catch (error) {
@@ -268,7 +276,7 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
       }
     }
     const idempotencyKey = request.header('idempotency-key')
-    if (route.method === 'POST' && idempotencyKey !== null) {
+    if (route.method === 'POST' && idempotencyKey !== null && !route.secretAnswer) {
       const claim = {
         projectId: key.projectId,
         key: checkIdempotencyKey(idempotencyKey),

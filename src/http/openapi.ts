@@ -26,7 +26,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing or invalid API key',
   403: 'The API key lacks the scope',
   404: 'Not found (also for rows of other projects)',
-  409: 'Duplicate or conflicting resource',
+  409: 'Duplicate or conflicting resource, or the server is not set up for the request (the message says what to set)',
   413: 'Body larger than the limit',
   415: 'Content-Type is not application/json',
   429: 'Rate limited; see Retry-After',

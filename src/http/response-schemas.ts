@@ -144,6 +144,9 @@ export const deliveryAttemptRecord = v.strictObject({
 
 export const deliveryDetailRecord = v.strictObject({ ...deliveryRecord.entries, attempt_history: v.array(deliveryAttemptRecord) })
 
+/** A one-time portal sign-in link. */
+export const portalLinkRecord = v.strictObject({ url: v.pipe(v.string(), v.url()), expires_at: timestamp })
+
 export const pagination = v.strictObject({ limit: v.number(), offset: v.number(), total: v.number(), has_more: v.boolean() })
 
 export const item = <S extends v.GenericSchema>(data: S) => v.strictObject({ success: v.literal(true), data })
@@ -181,3 +184,4 @@ export const deliveryList = named('DeliveryList', list(deliveryRecord))
 export const providerEventList = named('ProviderEventList', list(providerEventRecord))
 export const providerEventReplayResponse = named('ProviderEventReplayResponse', item(v.strictObject({ replayed: v.boolean(), message: v.string(), event: providerEventRecord })))
 export const auditLogList = named('AuditLogList', list(auditEntryRecord))
+export const portalLinkResponse = named('PortalLinkResponse', item(portalLinkRecord))

@@ -6,6 +6,7 @@ import type { AuditLog } from '../admin/audit-log.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
 import { ValidationError } from '../core/errors.js'
 import { validate } from '../core/schemas.js'
+import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import type { Scope } from '../core/types.js'
 import { HttpError } from './errors.js'
 import { storableText } from './text.js'
@@ -43,6 +44,8 @@ export interface RouteContext<Query = unknown, Body = unknown> {
   auditLog: AuditLog | null
   /** Replays provider events (createHandler option providerEvents); null when not given. */
   providerEvents: ProviderEventReplayer | null
+  /** The affiliate portal that makes sign-in links (createHandler option portal); null when not given. */
+  portal: SignInLinkMaker | null
 }
 
 export interface RouteResult {
@@ -72,6 +75,8 @@ export interface RouteDef<
   errors: readonly number[]
   /** Wire names of core input fields that are not simply their snake_case (`baseValue: 'amount'`). */
   fieldNames?: Record<string, string>
+  /** Its answer holds a one-time secret, never kept for Idempotency-Key replays: the header is ignored. */
+  secretAnswer?: true
   run(ctx: RouteContext<Parsed<Q>, Parsed<B>>): Promise<RouteResult>
 }
 

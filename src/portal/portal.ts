@@ -90,6 +90,10 @@ export interface Portal extends PagesHandler {
   createSignInLink(email: string): Promise<{ url: string; expiresAt: Date }>
   /** Ends every portal session of the affiliate with this email; resolves with how many ended. */
   signOutEverywhere(email: string): Promise<number>
+  /** The project whose affiliates it signs in. */
+  readonly projectId: string
+  /** `publicUrl` without a trailing slash; null when none is set (createSignInLink then returns a path). */
+  readonly publicUrl: string | null
 }
 
 const SESSION_COOKIE = 'ak_portal'
@@ -312,5 +316,5 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
     const affiliate = await program.affiliates.get(email)
     return sessions.endAll(program.projectId, String(affiliate.id))
   }
-  return portal
+  return Object.assign(portal, { projectId: program.projectId, publicUrl: publicUrl ?? null })
 }

@@ -6,6 +6,7 @@ import type { AffiliateView } from '../../core/views.js'
 import { html, type Html } from '../../web/html.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { formRefusal, type Refusal } from '../refusal.js'
+import { portalLinkSection } from './portal-link.js'
 
 const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails'] as const
 type Field = (typeof FIELDS)[number]
@@ -52,7 +53,8 @@ function changed(current: Record<string, unknown>, next: Record<string, unknown>
   return Object.fromEntries(Object.entries(next).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(current[field])))
 }
 
-function editBody({ paths, csrf, url }: AdminRequest, affiliate: AffiliateView, values: Values, refusal: Refusal | null): Html {
+function editBody(context: AdminRequest, affiliate: AffiliateView, values: Values, refusal: Refusal | null): Html {
+  const { paths, csrf, url } = context
   const atFault = refusal?.field ? (WISE_FIELDS[refusal.field] ?? refusal.field) : null
   const attributes = (field: Field) => (field === atFault ? html` aria-invalid="true" aria-describedby="edit-error"` : null)
   const input = (field: Field, label: string, type = 'text', extra: Html | null = null) =>
@@ -84,6 +86,7 @@ ${input('paymentMethod', 'Payment method (free text)', 'text', html` maxlength="
 </fieldset>
 <div class="actions"><button type="submit">Save</button> <a href="${paths.conversions}?affiliate=${affiliate.id}">Conversions of this affiliate</a></div>
 </form>
+${portalLinkSection(context, affiliate)}
 <p><a href="${paths.affiliates}">Back to affiliates</a></p>`
 }
 

@@ -1,5 +1,5 @@
-// API keys: create (the full key shown once, on the answer to the form), list, revoke; through
-// program.keys, as the CLI does.
+// API keys: create a secret key or a publishable one for the browser snippet (the full key shown
+// once, on the answer to the form), list, revoke; through program.keys, as the CLI does.
 import { ValidationError } from '../../core/errors.js'
 import { SCOPES, type Scope } from '../../core/types.js'
 import { html } from '../../web/html.js'
@@ -20,7 +20,7 @@ ${
     : html`<div class="table-wrap"><table>
 <thead><tr><th scope="col">Key</th><th scope="col">Name</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead>
 <tbody>${keys.map(
-        (key) => html`<tr data-key="${key.id}"><td><code>${key.prefix}…</code></td><td>${key.name ?? ''}</td><td>${key.scopes.join(' ')}</td><td>${day(key.createdAt)}</td><td>${key.revokedAt ? html`Revoked ${day(key.revokedAt)}` : 'Active'}</td><td>${
+        (key) => html`<tr data-key="${key.id}"><td><code>${key.prefix}…</code></td><td>${key.name ?? ''}</td><td>${key.prefix.startsWith('rgp_') ? 'publishable (browser snippet)' : key.scopes.join(' ')}</td><td>${day(key.createdAt)}</td><td>${key.revokedAt ? html`Revoked ${day(key.revokedAt)}` : 'Active'}</td><td>${
           key.revokedAt
             ? null
             : html`<form class="inline" method="post" action="${paths.keyRevoke(key.id)}"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary" aria-label="Revoke key ${key.prefix}">Revoke</button></form>`
@@ -40,6 +40,16 @@ ${
   )}</fieldset>
 <div class="actions"><button type="submit">Create key</button></div>
 </form>
+</section>
+<section class="card" aria-labelledby="publishable-title">
+<h2 id="publishable-title">Create a publishable key</h2>
+<p>For the browser snippet on your site (<code>data-key</code>): safe to ship in a page, it can only report clicks and signups to the tracking links, never call the API.</p>
+<form method="post" action="${paths.keysPublishable}">
+<input type="hidden" name="csrf" value="${csrf}">
+<label for="publishable-name">Label (the site it is for)</label>
+<input id="publishable-name" name="name" maxlength="100">
+<div class="actions"><button type="submit">Create publishable key</button></div>
+</form>
 </section>`
   return { title: 'API keys', body }
 }
@@ -58,6 +68,18 @@ export async function createKey({ program, paths, audit }: AdminRequest, form: U
 <div class="copy"><label class="skip" for="new-key">New API key</label><input id="new-key" type="text" readonly value="${key}" data-new-key><button type="button" data-copy="new-key" hidden>Copy key</button><span id="new-key-status" class="muted" role="status" aria-live="polite"></span></div>
 <p><a href="${paths.keys}">Back to API keys</a></p></section>`
   return { title: 'New API key', body }
+}
+
+export async function createPublishableKey({ program, paths, audit }: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
+  const name = (form.get('name') ?? '').trim()
+  const { key, record } = await program.keys.createPublishable(name === '' ? {} : { name })
+  await audit('api_key.create', `api_key:${record.id}`, `${record.name ?? 'unnamed'}: publishable`)
+  const body = html`<h1>New publishable key</h1>
+<section class="card">
+<p>Put it in the snippet's tag on your site (<code>data-key</code>). It is shown only this once: copy it now.</p>
+<div class="copy"><label class="skip" for="new-key">New publishable key</label><input id="new-key" type="text" readonly value="${key}" data-new-key><button type="button" data-copy="new-key" hidden>Copy key</button><span id="new-key-status" class="muted" role="status" aria-live="polite"></span></div>
+<p><a href="${paths.keys}">Back to API keys</a></p></section>`
+  return { title: 'New publishable key', body }
 }
 
 export async function revokeKey({ program, paths, audit }: AdminRequest, id: number): Promise<AdminResult> {

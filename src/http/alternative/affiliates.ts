@@ -2,6 +2,7 @@
 // `aff_` id.
 import { defined, defineRoute, page } from '../route.js'
 import { apiOperations } from '../api-operations.js'
+import { portalLinkRoutes } from '../portal-link.js'
 import { createAffiliateBodyAlternative, listAffiliatesQueryAlternative, updateAffiliateBodyAlternative } from '../schemas.js'
 import { alternativeAffiliate, alternativeData, alternativeList } from '../shapes/alternative.js'
 import { affiliateRef, alternativeWindow } from './paging.js'
@@ -77,5 +78,10 @@ export const affiliateRoutes = [
       await api.affiliates.delete(affiliateRef(params.email))
       return { status: 204 }
     },
+  }),
+  ...portalLinkRoutes({
+    response: R.portalLinkResponse,
+    affiliate: (api, ref) => api.affiliates.get(affiliateRef(ref)),
+    body: (link) => alternativeData('portalLink', { url: link.url, expiresAt: link.expiresAt.toISOString() }),
   }),
 ] as const

@@ -118,6 +118,8 @@ const auditEntryRecord = v.strictObject({
   at: timestamp,
 })
 
+const portalLinkRecord = v.strictObject({ url: v.pipe(v.string(), v.url()), expiresAt: timestamp })
+
 const item = <S extends v.GenericSchema>(name: string, record: S) => v.strictObject({ success: v.literal(true), data: v.strictObject({ [name]: record }) })
 const list = <S extends v.GenericSchema>(name: string, record: S) =>
   v.strictObject({ success: v.literal(true), data: v.strictObject({ [name]: v.array(record), total: v.number(), limit: v.number(), offset: v.number() }) })
@@ -151,3 +153,4 @@ export const providerEventReplayResponse = named(
   v.strictObject({ success: v.literal(true), data: v.strictObject({ replayed: v.boolean(), message: v.string(), providerEvent: providerEventRecord }) }),
 )
 export const auditLogList = named('AuditLogList', list('auditLog', auditEntryRecord))
+export const portalLinkResponse = named('PortalLinkResponse', item('portalLink', portalLinkRecord))

@@ -2,6 +2,7 @@
 import type { AffiliateStatus } from '../../core/types.js'
 import { defined, defineRoute, page } from '../route.js'
 import { apiOperations } from '../api-operations.js'
+import { portalLinkRoutes } from '../portal-link.js'
 import * as R from '../response-schemas.js'
 import { createAffiliateBody, listAffiliatesQuery, updateAffiliateBody } from '../schemas.js'
 import { primaryAffiliate, primaryAffiliateCreated, primaryData, primaryList } from '../shapes/primary.js'
@@ -77,5 +78,10 @@ export const affiliateRoutes = [
       await api.affiliates.delete(params.email ?? '')
       return { status: 204 }
     },
+  }),
+  ...portalLinkRoutes({
+    response: R.portalLinkResponse,
+    affiliate: (api, email) => api.affiliates.get(email),
+    body: (link) => primaryData({ url: link.url, expires_at: link.expiresAt.toISOString() }),
   }),
 ] as const
