@@ -55,6 +55,7 @@ export interface AdminConsoleOptions {
    * from affiliate-kit/stripe (or paddle, lemon-squeezy). @default none: no replay button
    */
   providerEvents?: ConsoleProviderEvents
+  /**
    * The affiliate portal (createPortal, with its publicUrl): each affiliate's page gets a button
    * that makes a one-time sign-in link to it. @default none: no button
    */

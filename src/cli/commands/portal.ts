@@ -19,7 +19,7 @@ async function linkFromDatabase(values: OptionValues, email: string): Promise<Li
   const { program, storage } = await openProgram(databaseTarget(values.database as string | undefined).target)
   try {
     if (!configPath) throw new CliError('portal link needs the server\'s config file (--config <file>): the link is built from its portal.publicUrl')
-    const portal = config.portal?.enabled ? (await import('../portal-mount.js')).configuredPortal(program, storage.sessions, config.portal) : null
+    const portal = config.portal?.enabled ? (await import('../portal-mount.js')).configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking) : null
     return await portalSignInLink(portal, program.projectId, email)
   } finally {
     await program.close()
