@@ -172,7 +172,10 @@ describe.each(places)('stats over time after an upgrade: $name', ({ skip, make }
         // More rows than one batch counts (each batch is a transaction of its own).
         await exec(`INSERT INTO ${s}.clicks (project_id, affiliate_id, created_at) SELECT 'proj_old', $1, '2026-01-05T09:00:00Z' FROM generate_series(1, 12000)`, [parent])
 
-        const storage = open()
+        // Two starts at once (two processes on PostgreSQL): the history is counted once.
+        const [storage, other] = [open(), open()]
+        await Promise.all([storage.ping(), other.ping()])
+        await other.close()
         try {
           expect(await statsDays(storage, '2026-01-01')).toEqual([
             day('2026-01-03', { clicks: 2, signups: 1, purchases: 1, revenue: '100.00', commission: '40.00' }),
