@@ -2,13 +2,19 @@
 
 export interface AdminPaths {
   base: string
+  dashboard: string
   affiliates: string
+  affiliateNew: string
+  affiliatesExport: string
   affiliate(id: number): string
   affiliateStatus(id: number): string
   review: string
   conversions: string
   conversion(id: number): string
   conversionRefund(id: number): string
+  conversionsExport: string
+  coupons: string
+  couponStatus(id: number): string
   payouts: string
   payoutsExport: string
   payoutsBatch: string
@@ -20,6 +26,7 @@ export interface AdminPaths {
   keyRevoke(id: number): string
   providerEvents: string
   auditLog: string
+  settings: string
   signIn: string
   signOut: string
   stylesheet: string
@@ -30,13 +37,19 @@ export interface AdminPaths {
 export function adminPaths(base: string, versions: { stylesheet: string; script: string }): AdminPaths {
   return {
     base,
+    dashboard: `${base}/dashboard`,
     affiliates: `${base}/`,
+    affiliateNew: `${base}/affiliates/new`,
+    affiliatesExport: `${base}/affiliates/export`,
     affiliate: (id) => `${base}/affiliates/${id}`,
     affiliateStatus: (id) => `${base}/affiliates/${id}/status`,
     review: `${base}/review`,
     conversions: `${base}/conversions`,
     conversion: (id) => `${base}/conversions/${id}`,
     conversionRefund: (id) => `${base}/conversions/${id}/refund`,
+    conversionsExport: `${base}/conversions/export`,
+    coupons: `${base}/coupons`,
+    couponStatus: (id) => `${base}/coupons/${id}/status`,
     payouts: `${base}/payouts`,
     payoutsExport: `${base}/payouts/export`,
     payoutsBatch: `${base}/payouts/batch`,
@@ -48,6 +61,7 @@ export function adminPaths(base: string, versions: { stylesheet: string; script:
     keyRevoke: (id) => `${base}/keys/${id}/revoke`,
     providerEvents: `${base}/provider-events`,
     auditLog: `${base}/audit-log`,
+    settings: `${base}/settings`,
     signIn: `${base}/sign-in`,
     signOut: `${base}/sign-out`,
     stylesheet: `${base}/assets/admin.css?v=${versions.stylesheet}`,
