@@ -16,6 +16,7 @@ nav a { text-decoration: none; padding: .25rem 0; border-bottom: 2px solid trans
 nav a[aria-current="page"] { border-bottom-color: var(--ak-primary); font-weight: 600; }
 main { max-width: 64rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
 body.wide main, body.wide header.top .bar { max-width: 80rem; }
+body.wide header.top nav { order: 3; flex-basis: 100%; }
 h1 { font-size: 1.5rem; margin: 0 0 1rem; }
 h2 { font-size: 1.125rem; margin: 0 0 .75rem; }
 .card { background: var(--ak-surface); border: 1px solid var(--ak-border); border-radius: .5rem; padding: 1rem 1.25rem; margin-bottom: 1rem; }
@@ -27,6 +28,7 @@ table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nu
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--ak-border); vertical-align: top; }
 th { font-size: .875rem; color: var(--ak-muted); font-weight: 600; }
 td.num, th.num { text-align: right; }
+td time, td.num { white-space: nowrap; }
 .table-wrap { overflow-x: auto; }
 .badge { display: inline-block; padding: 0 .5rem; border-radius: 1rem; border: 1px solid var(--ak-border); font-size: .875rem; }
 .badge.refunded, .badge.rejected { color: var(--ak-danger); border-color: var(--ak-danger); }
@@ -41,9 +43,9 @@ form.inline { display: inline; }
 .filters { display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: flex-end; }
 .filters .field { flex: 1 1 9rem; min-width: 0; }
 .filters .field.grow { flex: 3 1 14rem; }
-.filters .field.date { flex: 0 1 11rem; }
+.filters .field.date { flex: 1 1 9rem; max-width: 12rem; }
 .filters label { margin-top: 0; }
-.filters input, .filters select { max-width: none; }
+.filters input, .filters select { max-width: none; height: 2.625rem; }
 .filters .actions { margin-top: 0; padding-bottom: .25rem; }
 .filters .hint { flex-basis: 100%; margin: 0; font-size: .875rem; }
 .heading { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; justify-content: space-between; margin-bottom: 1rem; }
@@ -58,6 +60,7 @@ form.inline { display: inline; }
 .notice { border-left: 4px solid var(--ak-primary); padding: .5rem 1rem; background: var(--ak-surface); margin-bottom: 1rem; }
 .pager { display: flex; gap: 1rem; align-items: center; margin-top: 1rem; }
 .narrow { max-width: 28rem; margin: 3rem auto; }
+.grid.totals { grid-template-columns: repeat(3, 1fr); }
 .chart { margin: 1rem 0 0; display: grid; grid-template-columns: auto 1fr; column-gap: .5rem; }
 .chart svg { grid-column: 2; width: 100%; height: 10rem; display: block; border-bottom: 1px solid var(--ak-text); border-left: 1px solid var(--ak-text); }
 .chart line.gridline { stroke: var(--ak-border); stroke-width: 1; }

@@ -70,7 +70,7 @@ ${refusal ? html`<p class="error" role="alert" id="coupon-error">${refusal.messa
     ([value, text]) => html`<option value="${value}"${values.discountType === value ? html` selected` : null}>${text}</option>`,
   )}</select></div>
 <div><label for="coupon-value">Discount value (optional)</label><input id="coupon-value" name="discountValue" maxlength="50" value="${values.discountValue}"${attributes('discountValue')}></div>
-<div><label for="coupon-processor">Payment provider's coupon id (optional)</label><input id="coupon-processor" name="processorCouponId" maxlength="255" value="${values.processorCouponId}"${attributes('processorCouponId')}></div>
+<div><label for="coupon-processor">Provider's coupon id (optional)</label><input id="coupon-processor" name="processorCouponId" maxlength="255" value="${values.processorCouponId}"${attributes('processorCouponId')}></div>
 </div>
 <p class="muted">A sale made with an active coupon is credited to its affiliate. The discount itself is given by your checkout; it is noted here for the affiliate's portal.</p>
 <div class="actions"><button type="submit">Create coupon</button></div>

@@ -45,7 +45,7 @@ function comparison(current: StatsBucket, previous: StatsBucket, currency: strin
   }
   return html`<section class="card" aria-labelledby="months-title">
 <h2 id="months-title">This month against last</h2>
-<div class="table-wrap"><table>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="months-title"><table>
 <caption class="skip">${monthName(current.start)} so far against ${monthName(previous.start)}</caption>
 <thead><tr><th scope="col">Measure</th><th scope="col" class="num">${monthName(current.start)}<br><span class="muted">to ${today}</span></th><th scope="col" class="num">${monthName(previous.start)}</th><th scope="col" class="num">Change</th></tr></thead>
 <tbody>${MEASURES.map(

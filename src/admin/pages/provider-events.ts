@@ -15,7 +15,7 @@ export async function providerEventsPage({ program, url, paths }: AdminRequest):
 ${
   list.items.length === 0
     ? html`<p class="muted">No payment-provider events received yet.</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Provider events received"><table>
 <thead><tr><th scope="col">Received</th><th scope="col">Provider</th><th scope="col">Event</th><th scope="col">Reference</th><th scope="col">Outcome</th><th scope="col">What it did</th><th scope="col">Conversion</th></tr></thead>
 <tbody>${list.items.map(
         (event) => html`<tr><td>${day(event.createdAt)}</td><td>${event.provider}</td><td>${event.type}<br><span class="muted">${event.eventId}</span></td><td>${event.reference ?? ''}</td><td><span class="badge">${event.status}</span></td><td>${event.detail ?? ''}</td><td>${event.conversionId === null ? '' : `#${event.conversionId}`}</td></tr>`,
