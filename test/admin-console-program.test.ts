@@ -215,13 +215,13 @@ describe('admin console: settings and dashboard', () => {
       const row = new RegExp(`data-measure="${name}">(.*?)</tr>`, 's').exec(page)![1]!
       return [...row.matchAll(/<td class="num"[^>]*>([^<]*)</g)].map((match) => match[1])
     }
-    expect(page).toContain('March 2026')
-    expect(page).toContain('to 2026-03-08')
+    expect(page).toContain('<caption class="skip">March 2026 to 2026-03-08 against February 2026</caption>')
     expect(measure('clicks')).toEqual(['1', '3', '−2'])
     expect(measure('signups')).toEqual(['2', '2', '±0'])
     expect(measure('purchases')).toEqual(['1', '2', '−1'])
-    expect(measure('revenue')).toEqual(['19.99 USD', '150.00 USD', '−130.01 USD'])
-    expect(measure('commission')).toEqual(['6.00 USD', '45.00 USD', '−39.00 USD'])
+    expect(page).toContain('<th scope="row">Revenue (USD)</th>')
+    expect(measure('revenue')).toEqual(['19.99', '150.00', '−130.01'])
+    expect(measure('commission')).toEqual(['6.00', '45.00', '−39.00'])
     const figure = (name: string) => new RegExp(`data-figure="${name}">([^<]*)<`).exec(page)![1]
     expect(figure('affiliates')).toBe('1')
     expect(figure('pending')).toBe('1')

@@ -20,7 +20,7 @@ body.wide header.top nav { order: 3; flex-basis: 100%; }
 h1 { font-size: 1.5rem; margin: 0 0 1rem; }
 h2 { font-size: 1.125rem; margin: 0 0 .75rem; }
 .card { background: var(--ak-surface); border: 1px solid var(--ak-border); border-radius: .5rem; padding: 1rem 1.25rem; margin-bottom: 1rem; }
-.grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); }
+.grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(8.5rem, 1fr)); }
 .figure dt { color: var(--ak-muted); font-size: .875rem; }
 .figure dd { margin: 0; font-size: 1.25rem; font-weight: 600; font-variant-numeric: tabular-nums; }
 .muted { color: var(--ak-muted); }
@@ -77,4 +77,8 @@ form.inline { display: inline; }
 .legend.purchases::before { background: var(--ak-primary); }
 a[aria-current="true"] { font-weight: 600; }
 [hidden] { display: none !important; }
+@media (max-width: 30rem) {
+  .card { padding: .75rem; }
+  th, td { padding: .5rem .25rem; }
+}
 `

@@ -20,7 +20,7 @@ const MEASURES: Array<[Measure, string]> = [
   ['commission', 'Commission earned'],
 ]
 
-const monthName = (start: string): string => new Date(`${start}T00:00:00Z`).toLocaleString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' })
+const monthName = (start: string, month: 'long' | 'short' = 'long'): string => new Date(`${start}T00:00:00Z`).toLocaleString('en-GB', { month, year: 'numeric', timeZone: 'UTC' })
 
 /** The exact sum of one earnings figure over the affiliates, as decimal text. */
 function sum(affiliates: AffiliateView[], figure: 'unpaid' | 'eligible', currency: string): string {
@@ -35,21 +35,21 @@ function comparison(current: StatsBucket, previous: StatsBucket, currency: strin
   const digits = minorDigits(currency)
   const shown = (measure: Measure, bucket: StatsBucket): string => {
     const value = bucket[measure]
-    return typeof value === 'bigint' ? `${formatMoney(value, digits)} ${currency}` : String(value)
+    return typeof value === 'bigint' ? formatMoney(value, digits) : String(value)
   }
   const change = (measure: Measure): string => {
     const difference = BigInt(current[measure]) - BigInt(previous[measure])
     const sign = difference > 0n ? '+' : difference < 0n ? '−' : '±'
     const size = difference < 0n ? -difference : difference
-    return measure === 'revenue' || measure === 'commission' ? `${sign}${formatMoney(size, digits)} ${currency}` : `${sign}${size}`
+    return measure === 'revenue' || measure === 'commission' ? `${sign}${formatMoney(size, digits)}` : `${sign}${size}`
   }
   return html`<section class="card" aria-labelledby="months-title">
 <h2 id="months-title">This month against last</h2>
 <div class="table-wrap" tabindex="0" role="region" aria-labelledby="months-title"><table>
-<caption class="skip">${monthName(current.start)} so far against ${monthName(previous.start)}</caption>
-<thead><tr><th scope="col">Measure</th><th scope="col" class="num">${monthName(current.start)}<br><span class="muted">to ${today}</span></th><th scope="col" class="num">${monthName(previous.start)}</th><th scope="col" class="num">Change</th></tr></thead>
+<caption class="skip">${monthName(current.start)} to ${today} against ${monthName(previous.start)}</caption>
+<thead><tr><th scope="col">Measure</th><th scope="col" class="num">${monthName(current.start, 'short')}<br><span class="muted">so far</span></th><th scope="col" class="num">${monthName(previous.start, 'short')}</th><th scope="col" class="num">Change</th></tr></thead>
 <tbody>${MEASURES.map(
-    ([measure, label]) => html`<tr data-measure="${measure}"><th scope="row">${label}</th><td class="num" data-month="current">${shown(measure, current)}</td><td class="num" data-month="previous">${shown(measure, previous)}</td><td class="num" data-change>${change(measure)}</td></tr>`,
+    ([measure, label]) => html`<tr data-measure="${measure}"><th scope="row">${label}${measure === 'revenue' || measure === 'commission' ? ` (${currency})` : ''}</th><td class="num" data-month="current">${shown(measure, current)}</td><td class="num" data-month="previous">${shown(measure, previous)}</td><td class="num" data-change>${change(measure)}</td></tr>`,
   )}</tbody>
 </table></div>
 </section>`
