@@ -27,14 +27,18 @@ import { resolveTheme, type Theme } from '../web/theme.js'
 import type { AuditLog, WithAuditLog } from './audit-log.js'
 import type { AdminActor, AdminRequest, AdminResult } from './page.js'
 import { affiliateEditPage, saveAffiliate } from './pages/affiliate-edit.js'
-import { affiliatesPage, changeAffiliateStatus } from './pages/affiliates.js'
+import { createAffiliate, newAffiliatePage } from './pages/affiliate-new.js'
+import { affiliatesPage, changeAffiliateStatus, exportAffiliates } from './pages/affiliates.js'
 import { auditLogPage } from './pages/audit-log.js'
-import { conversionPage, conversionsPage, refundConversion } from './pages/conversions.js'
+import { conversionPage, conversionsPage, exportConversions, refundConversion } from './pages/conversions.js'
+import { changeCouponStatus, couponsPage, createCoupon } from './pages/coupons.js'
+import { dashboardPage } from './pages/dashboard.js'
 import { createKey, createPublishableKey, keysPage, revokeKey } from './pages/keys.js'
 import { createPortalLink } from './pages/portal-link.js'
 import { exportBatch, markBatchPaid, payoutsPage, recordPayout } from './pages/payouts.js'
 import { providerEventsPage, replayProviderEvent } from './pages/provider-events.js'
 import { decideReview, reviewPage } from './pages/review.js'
+import { settingsPage } from './pages/settings.js'
 import { FORM_EXPIRED, KEY_REFUSED, SESSION_ENDED, SIGNED_OUT, signInPage, TOO_MANY_ATTEMPTS } from './pages/sign-in.js'
 import { retryDelivery, rotateSecret, sendTest, webhooksPage } from './pages/webhooks.js'
 import { adminPaths } from './paths.js'
@@ -98,11 +102,16 @@ type PageHandler = (context: AdminRequest, id: number) => Promise<AdminResult>
 
 /** The console's POST actions by path pattern; the id in the path, when there is one, is passed on. */
 const ACTIONS: Array<[RegExp, Action]> = [
+  [/^\/affiliates\/new$/, (context, form) => createAffiliate(context, form)],
+  [/^\/affiliates\/export$/, (context, form) => exportAffiliates(context, form)],
   [new RegExp(`^/affiliates/${ID}$`), (context, form, id) => saveAffiliate(context, id, form)],
   [new RegExp(`^/affiliates/${ID}/status$`), (context, form, id) => changeAffiliateStatus(context, id, form)],
   [new RegExp(`^/affiliates/${ID}/portal-link$`), (context, _form, id) => createPortalLink(context, id)],
   [/^\/review$/, (context, form) => decideReview(context, form)],
   [new RegExp(`^/conversions/${ID}/refund$`), (context, form, id) => refundConversion(context, id, form)],
+  [/^\/conversions\/export$/, (context, form) => exportConversions(context, form)],
+  [/^\/coupons$/, (context, form) => createCoupon(context, form)],
+  [new RegExp(`^/coupons/${ID}/status$`), (context, form, id) => changeCouponStatus(context, id, form)],
   [/^\/payouts$/, (context, form) => recordPayout(context, form)],
   [/^\/payouts\/export$/, (context, form) => exportBatch(context, form)],
   [/^\/payouts\/batch$/, (context, form) => markBatchPaid(context, form)],
@@ -149,7 +158,9 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
     current: string
   }
   const NAV: Array<[string, string]> = [
+    [paths.dashboard, 'Dashboard'],
     [paths.affiliates, 'Affiliates'],
+    [paths.coupons, 'Coupons'],
     [paths.review, 'Review'],
     [paths.conversions, 'Conversions'],
     [paths.payouts, 'Payouts'],
@@ -157,6 +168,7 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
     [paths.keys, 'API keys'],
     [paths.providerEvents, 'Provider events'],
     [paths.auditLog, 'Audit log'],
+    [paths.settings, 'Settings'],
   ]
   const page = (title: string, body: Html, status: number, extra: { cookies?: string[]; signedIn?: SignedIn } = {}) => {
     const signedIn = extra.signedIn
@@ -168,7 +180,7 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
         }
       : undefined
     return pageResponse(
-      frame({ theme, title, stylesheetUrl: paths.stylesheet, scriptUrl: paths.script, ...(signedIn ? { signedIn } : {}), body }),
+      frame({ theme, title, stylesheetUrl: paths.stylesheet, scriptUrl: paths.script, ...(signedIn ? { signedIn } : {}), wide: true, body }),
       status,
       { security, cookies: extra.cookies ?? [] },
     )
@@ -177,6 +189,8 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
   /** The console's pages by path pattern; the id in the path, when there is one, is passed on. */
   const PAGES: Array<[RegExp, PageHandler]> = [
     [/^\/$/, (context) => affiliatesPage(context)],
+    [/^\/dashboard$/, (context) => dashboardPage(context)],
+    [/^\/affiliates\/new$/, (context) => newAffiliatePage(context)],
     [new RegExp(`^/affiliates/${ID}$`), (context, id) => affiliateEditPage(context, id)],
     [/^\/review$/, (context) => reviewPage(context)],
     [/^\/conversions$/, (context) => conversionsPage(context)],
@@ -186,6 +200,8 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
     [/^\/keys$/, (context) => keysPage(context)],
     [/^\/provider-events$/, (context) => providerEventsPage(context)],
     [/^\/audit-log$/, (context) => auditLogPage(context, auditLog)],
+    [/^\/coupons$/, (context) => couponsPage(context)],
+    [/^\/settings$/, (context) => settingsPage(context)],
   ]
 
   /** The pre-session secret of the sign-in form (and, with the authorize hook, of every form). */

@@ -2,7 +2,10 @@
 
 export interface AdminPaths {
   base: string
+  dashboard: string
   affiliates: string
+  affiliateNew: string
+  affiliatesExport: string
   affiliate(id: number): string
   affiliateStatus(id: number): string
   affiliatePortalLink(id: number): string
@@ -10,6 +13,9 @@ export interface AdminPaths {
   conversions: string
   conversion(id: number): string
   conversionRefund(id: number): string
+  conversionsExport: string
+  coupons: string
+  couponStatus(id: number): string
   payouts: string
   payoutsExport: string
   payoutsBatch: string
@@ -23,6 +29,7 @@ export interface AdminPaths {
   providerEvents: string
   providerEventReplay(id: number): string
   auditLog: string
+  settings: string
   signIn: string
   signOut: string
   stylesheet: string
@@ -33,7 +40,10 @@ export interface AdminPaths {
 export function adminPaths(base: string, versions: { stylesheet: string; script: string }): AdminPaths {
   return {
     base,
+    dashboard: `${base}/dashboard`,
     affiliates: `${base}/`,
+    affiliateNew: `${base}/affiliates/new`,
+    affiliatesExport: `${base}/affiliates/export`,
     affiliate: (id) => `${base}/affiliates/${id}`,
     affiliateStatus: (id) => `${base}/affiliates/${id}/status`,
     affiliatePortalLink: (id) => `${base}/affiliates/${id}/portal-link`,
@@ -41,6 +51,9 @@ export function adminPaths(base: string, versions: { stylesheet: string; script:
     conversions: `${base}/conversions`,
     conversion: (id) => `${base}/conversions/${id}`,
     conversionRefund: (id) => `${base}/conversions/${id}/refund`,
+    conversionsExport: `${base}/conversions/export`,
+    coupons: `${base}/coupons`,
+    couponStatus: (id) => `${base}/coupons/${id}/status`,
     payouts: `${base}/payouts`,
     payoutsExport: `${base}/payouts/export`,
     payoutsBatch: `${base}/payouts/batch`,
@@ -54,6 +67,7 @@ export function adminPaths(base: string, versions: { stylesheet: string; script:
     providerEvents: `${base}/provider-events`,
     providerEventReplay: (id) => `${base}/provider-events/${id}/replay`,
     auditLog: `${base}/audit-log`,
+    settings: `${base}/settings`,
     signIn: `${base}/sign-in`,
     signOut: `${base}/sign-out`,
     stylesheet: `${base}/assets/admin.css?v=${versions.stylesheet}`,

@@ -3,7 +3,10 @@ import type { Clock } from '../core/clock.js'
 import type { ProjectScope } from '../core/program.js'
 import type { VerifiedKey } from '../core/keys.js'
 
-export type AdminProgram = Pick<ProjectScope, 'projectId' | 'affiliates' | 'conversions' | 'payouts' | 'keys' | 'providerEvents' | 'webhooks'> & {
+export type AdminProgram = Pick<
+  ProjectScope,
+  'projectId' | 'affiliates' | 'conversions' | 'coupons' | 'referrals' | 'payouts' | 'keys' | 'providerEvents' | 'webhooks' | 'stats' | 'settings'
+> & {
   readonly clock?: Clock
   verifyApiKey(key: string): Promise<VerifiedKey | null>
 }

@@ -18,10 +18,12 @@ export interface FrameOptions {
   scriptUrl: string
   /** Signed-in pages: navigation and a sign-out form (a POST with its CSRF token). */
   signedIn?: { nav: NavItem[]; who: string; signOutUrl?: string; csrfToken: string }
+  /** Lets the page use a wider column (the admin console's tables). @default false */
+  wide?: boolean
   body: Html
 }
 
-export function frame({ theme, title, stylesheetUrl, scriptUrl, signedIn, body }: FrameOptions): Html {
+export function frame({ theme, title, stylesheetUrl, scriptUrl, signedIn, wide = false, body }: FrameOptions): Html {
   const brand = html`<span class="brand">${theme.logoUrl ? html`<img src="${theme.logoUrl}" alt="">` : null}<span>${theme.title}</span></span>`
   return html`<html lang="en">
 <head>
@@ -32,7 +34,7 @@ export function frame({ theme, title, stylesheetUrl, scriptUrl, signedIn, body }
 <link rel="stylesheet" href="${stylesheetUrl}">
 <script src="${scriptUrl}" defer></script>
 </head>
-<body>
+<body${wide ? html` class="wide"` : null}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><div class="bar">
 ${brand}

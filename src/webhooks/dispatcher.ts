@@ -87,7 +87,7 @@ export interface AttemptReport {
   test: boolean
 }
 
-const DEFAULT_DELAYS = [5, 300, 1800]
+export const DEFAULT_DELAYS = [5, 300, 1800]
 /** Retry-After is honoured up to this many seconds (a day). */
 const MAX_RETRY_AFTER_MS = 86_400_000
 

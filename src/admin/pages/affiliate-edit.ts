@@ -65,6 +65,7 @@ function editBody(context: AdminRequest, affiliate: AffiliateView, values: Value
     )}</select>`
   return html`<h1>Edit ${affiliate.email}</h1>
 ${url.searchParams.has('saved') ? html`<p class="notice" role="status">The affiliate is saved.</p>` : null}
+${url.searchParams.has('created') ? html`<p class="notice" role="status">The affiliate is created. Their referral code is <strong>${affiliate.referralCode}</strong>.</p>` : null}
 ${refusal ? html`<p class="error" role="alert" id="edit-error">${refusal.message}</p><p>Nothing was changed.</p>` : null}
 <form class="card" method="post" action="${paths.affiliate(affiliate.id)}">
 <input type="hidden" name="csrf" value="${csrf}">

@@ -15,7 +15,7 @@ export async function auditLogPage({ program, url, paths }: AdminRequest, auditL
 ${
   list.items.length === 0
     ? html`<p class="muted">Nothing has been changed from the console yet.</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Audit log entries"><table>
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">Detail</th></tr></thead>
 <tbody>${list.items.map(
         (entry) => html`<tr data-audit="${entry.action}"><td><time datetime="${entry.at.toISOString()}">${entry.at.toISOString().slice(0, 19).replace('T', ' ')}</time></td><td>${entry.actorName}</td><td>${entry.action}</td><td>${entry.target ?? ''}</td><td>${entry.detail ?? ''}</td></tr>`,

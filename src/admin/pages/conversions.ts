@@ -1,6 +1,7 @@
 // Conversions: every conversion, newest first, filtered by status, affiliate, type and creation
 // day; one conversion's details with a refund form (in full, or a part of the sale amount) that
 // goes through conversions.update as PUT /conversions/:id does (docs/ledger.md "Refunds and clawbacks").
+// The filtered list exports as CSV, every page of it.
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js'
 import { formatMoney, minorDigits, parseMoney } from '../../core/money.js'
 import type { ListConversionsInput } from '../../core/schemas.js'
@@ -11,6 +12,7 @@ import { pageNumber, pager } from '../../web/pager.js'
 import { conversionStatus, day, money } from '../../portal/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { formRefusal, type Refusal } from '../refusal.js'
+import { conversionsCsv } from '../csv-export.js'
 import { allConversions } from '../scan.js'
 import { affiliatesOf } from './review.js'
 
@@ -63,24 +65,42 @@ async function matching(context: AdminRequest, filter: Filter, page: number): Pr
 function filterForm({ paths }: AdminRequest, filter: Filter): Html {
   const options = (values: string[], chosen: string, any: string) =>
     html`<option value="">${any}</option>${values.map((value) => html`<option value="${value}"${chosen === value ? html` selected` : null}>${value}</option>`)}`
-  return html`<form class="card" method="get" action="${paths.conversions}" role="search" aria-label="Filter conversions">
-<label for="filter-status">Status</label>
-<select id="filter-status" name="status">${options(STATUSES, filter.status, 'Any status')}</select>
-<label for="filter-affiliate">Affiliate (email or id)</label>
-<input id="filter-affiliate" name="affiliate" value="${filter.affiliate}">
-<label for="filter-type">Type</label>
-<select id="filter-type" name="type">${options(TYPES, filter.type, 'Any type')}</select>
-<label for="filter-from">Created from (UTC day, included)</label>
-<input id="filter-from" name="from" type="date" value="${filter.from}">
-<label for="filter-to">Created to (UTC day, included)</label>
-<input id="filter-to" name="to" type="date" value="${filter.to}">
+  return html`<form class="card filters" method="get" action="${paths.conversions}" role="search" aria-label="Filter conversions">
+<div class="field"><label for="filter-status">Status</label><select id="filter-status" name="status">${options(STATUSES, filter.status, 'Any status')}</select></div>
+<div class="field grow"><label for="filter-affiliate">Affiliate (email or id)</label><input id="filter-affiliate" name="affiliate" value="${filter.affiliate}"></div>
+<div class="field"><label for="filter-type">Type</label><select id="filter-type" name="type">${options(TYPES, filter.type, 'Any type')}</select></div>
+<div class="field date"><label for="filter-from">Created from</label><input id="filter-from" name="from" type="date" value="${filter.from}" aria-describedby="filter-days"></div>
+<div class="field date"><label for="filter-to">Created to</label><input id="filter-to" name="to" type="date" value="${filter.to}" aria-describedby="filter-days"></div>
 <div class="actions"><button type="submit">Filter</button> <a href="${paths.conversions}">Clear filters</a></div>
+<p id="filter-days" class="muted hint">Days are UTC days, both included.</p>
 </form>`
 }
 
+/** Every matching conversion (up to the scan limit), for the export. */
+async function allMatching(context: AdminRequest, filter: Filter): Promise<ConversionView[]> {
+  const found = await queryOf(context, filter)
+  if (!found) return []
+  const all = await allConversions(context.program, found.query)
+  return found.status === null ? all : all.filter((conversion) => conversion.status === found.status)
+}
+
+const filterOf = (params: URLSearchParams): Filter => Object.fromEntries(FILTERS.map((name) => [name, (params.get(name) ?? '').trim().slice(0, 254)])) as Filter
+
+/** The conversions the page lists for the filters in the form, every page of them, as a CSV download. */
+export async function exportConversions(context: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
+  const filter = filterOf(form)
+  const conversions = await allMatching(context, filter)
+  const affiliates = await affiliatesOf(context.program, conversions)
+  const emails = new Map([...affiliates].map(([id, affiliate]) => [id, affiliate?.email ?? null]))
+  const stamp = (context.program.clock?.now() ?? new Date()).toISOString().slice(0, 10)
+  const filters = FILTERS.filter((name) => filter[name] !== '').map((name) => `${name} ${filter[name]}`).join(', ')
+  await context.audit('conversions.export', null, `${conversions.length} rows${filters === '' ? '' : `, ${filters}`}`)
+  return { download: { filename: `conversions-${stamp}.csv`, contentType: 'text/csv; charset=utf-8', body: conversionsCsv(conversions, emails) } }
+}
+
 export async function conversionsPage(context: AdminRequest): Promise<AdminResult> {
-  const { program, url, paths } = context
-  const filter = Object.fromEntries(FILTERS.map((name) => [name, (url.searchParams.get(name) ?? '').trim().slice(0, 254)])) as Filter
+  const { program, url, paths, csrf } = context
+  const filter = filterOf(url.searchParams)
   const page = pageNumber(url)
   let list: { items: ConversionView[]; total: number }
   try {
@@ -107,7 +127,14 @@ ${
       )}</tbody>
 </table></div>`
 }
-<p class="muted">${list.total} conversion${list.total === 1 ? '' : 's'}.</p>
+<div class="table-foot"><p class="muted">${list.total} conversion${list.total === 1 ? '' : 's'}.</p>
+${
+  list.total === 0
+    ? null
+    : html`<form method="post" action="${paths.conversionsExport}"><input type="hidden" name="csrf" value="${csrf}">${FILTERS.map(
+        (name) => html`<input type="hidden" name="${name}" value="${filter[name]}">`,
+      )}<button type="submit" class="secondary">Export CSV</button></form>`
+}</div>
 ${pager(query ? `${paths.conversions}?${query}` : paths.conversions, page!, PER_PAGE, list.total, 'Conversions')}
 </section>`
   return { title: 'Conversions', body }

@@ -83,7 +83,7 @@ ${methodSelect('payout-method')}
 ${
   recent.items.length === 0
     ? html`<p class="muted">No payouts yet.</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="recent-title"><table>
 <thead><tr><th scope="col">Date</th><th scope="col">Affiliate</th><th scope="col" class="num">Amount</th><th scope="col">Method</th></tr></thead>
 <tbody>${recent.items.map((payout) => html`<tr><td>${day(payout.paymentDate)}</td><td>${payout.affiliateEmail}</td><td class="num">${money(payout.amount, payout.currency)}</td><td>${payout.method}</td></tr>`)}</tbody>
 </table></div>`

@@ -21,7 +21,7 @@ export async function providerEventsPage({ program, url, paths, csrf, providerEv
 ${
   list.items.length === 0
     ? html`<p class="muted">No payment-provider events received yet.</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Provider events received"><table>
 <thead><tr><th scope="col">Received</th><th scope="col">Provider</th><th scope="col">Event</th><th scope="col">Reference</th><th scope="col">Outcome</th><th scope="col">What it did</th><th scope="col">Conversion</th>${providerEvents ? html`<th scope="col">Actions</th>` : null}</tr></thead>
 <tbody>${list.items.map(
         (event) =>

@@ -16,7 +16,7 @@ export async function payoutsPage({ program, affiliate, url, paths }: SignedInRe
 ${
   list.items.length === 0
     ? html`<p class="muted">No payouts yet.</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Your payouts"><table>
 <caption class="skip">Your payouts, newest first</caption>
 <thead><tr><th scope="col">Date</th><th scope="col" class="num">Amount</th><th scope="col">Method</th><th scope="col" class="num">Conversions settled</th></tr></thead>
 <tbody>${list.items.map(
