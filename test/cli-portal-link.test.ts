@@ -56,7 +56,8 @@ describe('affiliate-kit keys create --publishable and portal link', () => {
     expect((await finished(['keys', 'list', '--database', database], dir)).output).toMatch(/\n2\trgp_\w{4}…\tpublishable\twebsite\tactive$/)
     const click = await fetch(`${publicUrl}/r/-/clicks`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${publishable}`, 'content-type': 'application/json', origin: 'http://localhost:9' },
+      // A browser's user agent: tracking drops bots, and Node's fetch is one.
+      headers: { authorization: `Bearer ${publishable}`, 'content-type': 'application/json', origin: 'http://localhost:9', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36' },
       body: JSON.stringify({ referral_code: 'ANN' }),
     })
     expect(click.status).toBe(201)

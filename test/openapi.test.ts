@@ -38,9 +38,9 @@ async function recordAuditEntry(storage: ReturnType<typeof memoryStorage>, proje
 }
 
 /** The caller of a handler like setup's, with a portal that makes sign-in links. */
-function withPortal(s: Setup, storage: ReturnType<typeof memoryStorage>, shape: 'primary' | 'alternative') {
+function withPortal(s: Setup, storage: ReturnType<typeof memoryStorage>, shape: 'primary' | 'alternative', providerEvents: ReturnType<typeof lateReplayer>['providerEvents']) {
   const portal = createPortal(s.program, { sessions: storage, publicUrl: 'https://partners.example.com' })
-  return caller(createHandler(s.program, { shape, portal, auditLog: storage, webhooks: s.dispatcher, state: storage.keyedState, rateLimit: false }), s.key)
+  return caller(createHandler(s.program, { shape, portal, providerEvents, auditLog: storage, webhooks: s.dispatcher, state: storage.keyedState, rateLimit: false }), s.key)
 }
 
 const document = openApiDocument()
@@ -85,7 +85,7 @@ describe('OpenAPI document', () => {
     const s = await setup({ settings: { holdPeriodDays: 7 }, storage, handler: { auditLog: storage, providerEvents } })
     late.replayer = providerEventReplay({ program: s.program, storage })
     await recordAuditEntry(storage, s.program.projectId)
-    const call = withPortal(s, storage, 'primary')
+    const call = withPortal(s, storage, 'primary', providerEvents)
     const checked = new Set<string>()
     async function check(method: string, template: string, params: Record<string, string | number>, body?: unknown): Promise<Reply> {
       const path = template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])))
@@ -173,7 +173,7 @@ describe('OpenAPI document', () => {
     late.replayer = providerEventReplay({ program: s.program, storage })
     await recordAuditEntry(storage, s.program.projectId)
     expect((await s.call('GET', '/openapi.json', undefined, { key: null })).body).toEqual(JSON.parse(JSON.stringify(alternative)))
-    const call = withPortal(s, storage, 'alternative')
+    const call = withPortal(s, storage, 'alternative', providerEvents)
     const checked = new Set<string>()
     async function check(method: string, template: string, params: Record<string, string | number>, body?: unknown): Promise<Reply> {
       const [pathTemplate, search] = template.split('?')
