@@ -55,7 +55,7 @@ describe('the portal referral link on the standalone server, in Chromium', () =>
         tracking: { landingUrl: `${siteOrigin}/shop` },
         portal: { enabled: true, publicUrl: appOrigin, ...(kind === 'landing' ? { referralLink: 'landing' } : {}) },
       }
-      const portal = configuredPortal(program, storage.sessions, config.portal!, config.tracking)
+      const portal = configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal!, config.tracking)
       const api = withTracking(program, storage.keyedState, config.tracking, toNodeHandler(createHandler(program)))
       app.server.on('request', withPortal(api, portal, '/portal') as RequestListener)
 
