@@ -15,8 +15,14 @@ export interface ClientInfo {
  */
 export function forwardedClient(forwardedFor: string | null, connected: string | undefined, trustProxy: boolean): string | null {
   // With a proxy, the last entry is the one it appended; earlier ones are whatever the client sent.
-  const address = (trustProxy ? forwardedFor?.split(',').at(-1)?.trim() : undefined) || connected
+  const address = (trustProxy ? withoutPort(forwardedFor?.split(',').at(-1)?.trim()) : undefined) || connected
   return address ? address.slice(0, 64) : null
+}
+
+/** Some proxies write the client's source port too (`203.0.113.9:41234`, `[2001:db8::9]:443`); a new port is not a new client. */
+function withoutPort(entry: string | undefined): string | undefined {
+  const match = entry === undefined ? null : (/^\[([^\]]+)\](?::\d+)?$/.exec(entry) ?? /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(entry))
+  return match ? match[1] : entry
 }
 
 /** The client address of a Fetch request (see forwardedClient). */
