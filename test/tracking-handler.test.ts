@@ -422,17 +422,22 @@ describe('forged clicks and signups', () => {
     await program.referrals.create({ email: 'direct@example.com' })
     await program.referrals.create({ email: 'bobs@example.com', affiliateId: bob.id })
 
-    const referral = signedReferral(await visit('/r/ANN'))
-    for (const email of ['direct@example.com', 'bobs@example.com']) {
+    // A known email uses the referral up too: one click tests at most one email (no probing which
+    // emails are customers with one click).
+    for (const [n, email] of ['direct@example.com', 'bobs@example.com'].entries()) {
+      const referral = signedReferral(await visit('/r/ANN', { headers: { 'user-agent': `${BROWSER} known-${n}` } }))
       const known = await report('signups', { email, referral })
       expect(known.status, email).toBe(200)
       expect(await known.json()).toEqual({ outcome: 'unchanged' })
+      expect((await report('signups', { email: 'probe@example.com', referral })).status, email).toBe(409)
     }
     expect((await program.referrals.get('direct@example.com')).affiliateId).toBeNull()
     expect((await program.referrals.get('bobs@example.com')).affiliateId).toBe(bob.id)
     expect((await program.affiliates.get('bob@example.com')).signups).toBe(1)
+    await expect(program.referrals.get('probe@example.com')).rejects.toMatchObject({ code: 'not_found' })
 
-    // Known emails did not use the referral up; the first new customer does.
+    // A new customer uses it up as well.
+    const referral = signedReferral(await visit('/r/ANN'))
     const created = await report('signups', { email: 'new@example.com', referral })
     expect(created.status).toBe(201)
     expect((await program.referrals.get('new@example.com')).affiliateId).toBe((await program.affiliates.get('ann@example.com')).id)

@@ -244,8 +244,9 @@ export function createTrackingHandler(program: AffiliateProgram, options: Tracki
     try {
       outcome = await scope.tracking.browserSignup({ email: email as string, referralCode: signed.code })
     } finally {
-      // Only a created customer uses the referral up.
-      if (outcome !== 'created') await state.release(claim.projectId, claim.key, claim.createdAt)
+      // Any answer uses the referral up, 'unchanged' too: one click tests at most one email for
+      // being a customer already. Only a refusal (bad input, no such affiliate) leaves it.
+      if (outcome === undefined) await state.release(claim.projectId, claim.key, claim.createdAt)
     }
     return json(outcome === 'created' ? 201 : 200, { outcome }, corsHeaders)
   }
