@@ -4,7 +4,7 @@
 // log, also through GET /api/v1/audit-log.
 import { describe, expect, it } from 'vitest'
 import { createHandler } from '../src/http/index.js'
-import { adminFixture, Agent, owedAffiliate, signedInAgent, signInWithKey, type AdminFixture } from './admin/helpers.js'
+import { adminFixture, Agent, exportedPayoutFile, owedAffiliate, signedInAgent, signInWithKey, type AdminFixture } from './admin/helpers.js'
 
 describe('admin console sign-in', () => {
   it('exchanges a key of scope * for an HttpOnly session scoped to /admin, and refuses other keys', async () => {
@@ -518,17 +518,7 @@ describe('admin console payout files against formula injection', () => {
     await program.affiliates.update(dee.id, { wiseDetails: { accountId: 'a', email: '=dee@wise.test' } })
     clock.advance({ days: 31 })
     const agent = await signedInAgent(fixture)
-    const csrf = await agent.csrfOf('/admin/payouts')
-    const exportAs = async (format: string) => {
-      const fields = new URLSearchParams({ csrf, format })
-      for (const { id } of [ann, bob, cy, dee]) {
-        fields.append('affiliate', String(id))
-        fields.append(`amount_${id}`, (await program.affiliates.get(id)).earnings.eligible)
-      }
-      const response = await agent.request('/admin/payouts/export', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() })
-      expect(response.status).toBe(200)
-      return (await response.text()).split('\r\n').filter(Boolean)
-    }
+    const exportAs = (format: string) => exportedPayoutFile(agent, program, [ann, bob, cy, dee], format)
     expect(await exportAs('paypal')).toEqual([
       `'=ann@example.com,44.73,USD,aff_${ann.id},Affiliate commissions 2026-03-04`,
       `'-bob@paypal.test,30.00,USD,aff_${bob.id},Affiliate commissions 2026-03-04`,

@@ -1,7 +1,7 @@
 // Payout files against formula injection written with full-width or small-form signs: a
 // spreadsheet reads ＝ ＋ － ＠ (and ﹦ ﹢ ﹣ ﹫) as = + - @, so the guard checks the NFKC form.
 import { describe, expect, it } from 'vitest'
-import { adminFixture, owedAffiliate, signedInAgent } from './admin/helpers.js'
+import { adminFixture, exportedPayoutFile, owedAffiliate, signedInAgent } from './admin/helpers.js'
 
 describe('admin console payout files against full-width formula signs', () => {
   it('quotes text cells whose first character is a full-width or small-form = + - @, in both files', async () => {
@@ -14,17 +14,7 @@ describe('admin console payout files against full-width formula signs', () => {
     await program.affiliates.update(dee.id, { wiseDetails: { accountId: 'a', email: '﹫dee@wise.test' } })
     clock.advance({ days: 31 })
     const agent = await signedInAgent(fixture)
-    const csrf = await agent.csrfOf('/admin/payouts')
-    const exportAs = async (format: string) => {
-      const fields = new URLSearchParams({ csrf, format })
-      for (const { id } of [ann, bob, cy, dee]) {
-        fields.append('affiliate', String(id))
-        fields.append(`amount_${id}`, (await program.affiliates.get(id)).earnings.eligible)
-      }
-      const response = await agent.request('/admin/payouts/export', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() })
-      expect(response.status).toBe(200)
-      return (await response.text()).split('\r\n').filter(Boolean)
-    }
+    const exportAs = (format: string) => exportedPayoutFile(agent, program, [ann, bob, cy, dee], format)
     expect((await exportAs('paypal'))[0]).toBe(`'＋ann@paypal.test,3.00,USD,aff_${ann.id},Affiliate commissions 2026-03-04`)
     expect((await exportAs('wise')).slice(1)).toEqual([
       `"'＝HYPERLINK(""http://evil.test"",""x"")",ann@example.com,Affiliate commissions 2026-03-04,PERSON,source,3.00,USD,USD`,

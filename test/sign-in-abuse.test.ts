@@ -145,6 +145,25 @@ describe('portal sign-in limits', () => {
   })
 })
 
+describe('clients behind a proxy that writes ports', () => {
+  it('counts an X-Forwarded-For entry with a port (203.0.113.9:41234, [2001:db8::9]:443) by its address', async () => {
+    const { portal, program } = await portalFixture({ trustProxy: true })
+    await program.affiliates.create({ email: 'ann@example.com' })
+    for (const [address, port] of [['203.0.113.9', (n: number) => `203.0.113.9:${40000 + n}`], ['2001:db8::9', (n: number) => `[2001:db8::${n.toString(16)}]:${40000 + n}`]] as const) {
+      const statuses = []
+      for (let n = 0; n < 21; n += 1) {
+        const agent = new Agent((request) => {
+          request.headers.set('x-forwarded-for', port(n))
+          return portal(request, { clientAddress: '10.0.0.2' })
+        })
+        const csrf = await agent.csrfOf(`/portal/sign-in?token=${'A'.repeat(43)}`)
+        statuses.push((await agent.post('/portal/sign-in', { csrf, token: 'A'.repeat(43) })).status)
+      }
+      expect(statuses, address).toEqual([...Array(20).fill(400), 429])
+    }
+  })
+})
+
 describe('admin console key sign-in', () => {
   it('records failed sign-ins in the audit log without the key', async () => {
     const fixture = await adminFixture()

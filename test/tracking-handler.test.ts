@@ -332,6 +332,39 @@ describe('forged clicks and signups', () => {
     expect((await program.affiliates.get('ann@example.com')).clicks).toBe(42)
   })
 
+  it('behind a proxy (trustProxy), counts the address the proxy appended to X-Forwarded-For, never one the client put before it', async () => {
+    const context = await setup({}, { trustProxy: true, visitorsPerAddress: 2, rateLimit: { limit: 3, windowSeconds: 60 } })
+    const { program, visit } = context
+    const viaProxy = (forwardedFor: string, userAgent: string) => visit('/r/ANN', { address: '10.0.0.1', headers: { 'x-forwarded-for': forwardedFor, 'user-agent': `${BROWSER} ${userAgent}` } })
+    for (let n = 0; n < 5; n += 1) await viaProxy(`192.0.2.${n}, 198.51.100.9`, `forged-${n}`)
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(2)
+    await viaProxy('198.51.100.10', 'another')
+    expect((await program.affiliates.get('ann@example.com')).clicks).toBe(3)
+    // The browser reports' rate limit counts the same address.
+    const { key } = await program.keys.createPublishable({ name: 'site' })
+    const viaProxyReport = (n: number) =>
+      context.tracking(
+        new Request('https://links.example/r/-/clicks', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin: 'https://blog.example', 'user-agent': BROWSER, 'x-forwarded-for': `192.0.2.${n}, 198.51.100.11` },
+          body: '{"referral_code":"ANN"}',
+        }),
+        { clientAddress: '10.0.0.1' },
+      )
+    const statuses = []
+    for (let n = 0; n < 4; n += 1) statuses.push((await viaProxyReport(n)).status)
+    expect(statuses.at(-1)).toBe(429)
+  })
+
+  it('limits the browser reports of an IPv6 /64 as one sender', async () => {
+    const context = await setup({}, { rateLimit: { limit: 3, windowSeconds: 60 } })
+    const report = reporter(context, (await context.program.keys.createPublishable({ name: 'site' })).key)
+    const statuses = []
+    for (let n = 1; n <= 4; n += 1) statuses.push((await report('clicks', { referral_code: 'ANN' }, `2001:db8:5:5::${n}`, `${BROWSER} ${n}`)).status)
+    expect(statuses).toEqual([201, 201, 201, 429])
+    expect((await report('clicks', { referral_code: 'ANN' }, '2001:db8:5:6::1')).status).toBe(201)
+  })
+
   it('a visitor counted already spends none of its address allowance again', async () => {
     const { program, visit } = await setup({}, { visitorsPerAddress: 2 })
     await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB' })
@@ -389,17 +422,22 @@ describe('forged clicks and signups', () => {
     await program.referrals.create({ email: 'direct@example.com' })
     await program.referrals.create({ email: 'bobs@example.com', affiliateId: bob.id })
 
-    const referral = signedReferral(await visit('/r/ANN'))
-    for (const email of ['direct@example.com', 'bobs@example.com']) {
+    // A known email uses the referral up too: one click tests at most one email (no probing which
+    // emails are customers with one click).
+    for (const [n, email] of ['direct@example.com', 'bobs@example.com'].entries()) {
+      const referral = signedReferral(await visit('/r/ANN', { headers: { 'user-agent': `${BROWSER} known-${n}` } }))
       const known = await report('signups', { email, referral })
       expect(known.status, email).toBe(200)
       expect(await known.json()).toEqual({ outcome: 'unchanged' })
+      expect((await report('signups', { email: 'probe@example.com', referral })).status, email).toBe(409)
     }
     expect((await program.referrals.get('direct@example.com')).affiliateId).toBeNull()
     expect((await program.referrals.get('bobs@example.com')).affiliateId).toBe(bob.id)
     expect((await program.affiliates.get('bob@example.com')).signups).toBe(1)
+    await expect(program.referrals.get('probe@example.com')).rejects.toMatchObject({ code: 'not_found' })
 
-    // Known emails did not use the referral up; the first new customer does.
+    // A new customer uses it up as well.
+    const referral = signedReferral(await visit('/r/ANN'))
     const created = await report('signups', { email: 'new@example.com', referral })
     expect(created.status).toBe(201)
     expect((await program.referrals.get('new@example.com')).affiliateId).toBe((await program.affiliates.get('ann@example.com')).id)

@@ -6,6 +6,7 @@ import { countDay } from './daily-counts.js'
 import { email as emailSchema, referralCode as codeSchema, validate } from './schemas.js'
 import { NotFoundError } from './errors.js'
 import { referralSignedUp } from './events.js'
+import { UniqueViolation } from './storage.js'
 import type { Affiliate } from './types.js'
 import * as v from 'valibot'
 
@@ -67,7 +68,7 @@ export function visitsService(ctx: ProjectContext) {
      */
     async browserSignup(input: { email: string; referralCode: string }): Promise<BrowserSignupOutcome> {
       const data = validate(browserSignupInput, input)
-      return storage.transaction(async (tx) => {
+      const signup = storage.transaction(async (tx): Promise<BrowserSignupOutcome> => {
         const affiliate = await tx.affiliates.getByCode(projectId, data.referralCode)
         if (!affiliate || affiliate.status !== 'active') throw new NotFoundError('no affiliate has this referral code', 'referralCode')
         const now = ctx.clock.now()
@@ -85,6 +86,12 @@ export function visitsService(ctx: ProjectContext) {
         await countDay(ctx, tx, affiliate.id, now, { signups: 1 })
         await tx.outbox.enqueue(referralSignedUp(referral, { affiliate, referred: referral, at: now, userAgent: '', ipAddress: '' }))
         return 'created'
+      })
+      // Another request (the host's own conversion, another report) created the customer since
+      // the read above: it is known now, so this report changes nothing.
+      return signup.catch((error: unknown) => {
+        if (error instanceof UniqueViolation && error.constraint === 'referral_email') return 'unchanged'
+        throw error
       })
     },
   }

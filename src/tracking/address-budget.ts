@@ -1,20 +1,11 @@
 // How many new visitors one client address may add in a day (docs/tracking.md "Forged clicks"):
 // an allowance per address over the keyed-state store (GCRA, so every process shares it and a
-// burst cannot pass the bound). Only a visit that counts spends it. IPv6 addresses count by
-// their /64, the block one subscriber usually holds.
-import ipaddr from 'ipaddr.js'
+// burst cannot pass the bound). Only a visit that counts spends it. The key names the address's
+// block (web/client-address.ts addressBlock: an IPv6 /64 as one).
 import { gcra } from '../http/gcra.js'
 import type { KeyedStateStore } from '../http/keyed-state.js'
 
 const DAY_MS = 86_400_000
-
-/** The address as counted: IPv4 as is (also when IPv4-mapped), IPv6 as its /64; anything unparsable as given. */
-export function addressBlock(address: string): string {
-  if (!ipaddr.isValid(address)) return address
-  const parsed = ipaddr.process(address)
-  if (parsed.kind() === 'ipv4') return parsed.toString()
-  return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`
-}
 
 export interface AddressBudget {
   /** Spends one new visitor of the address's daily allowance; false when none is left. */

@@ -13,7 +13,8 @@ import { errorInfo } from '../http/errors.js'
 import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.js'
 import type { KeyedStateStore } from '../http/keyed-state.js'
 import { memoryKeyedState } from '../http/memory-keyed-state.js'
-import { addressBlock, addressBudget } from './address-budget.js'
+import { addressBlock, forwardedClient } from '../web/client-address.js'
+import { addressBudget } from './address-budget.js'
 import { readReferralCookie, referralCookieHeader, type ReferralCookie } from './cookie.js'
 import { normalizeOrigins, redirectTarget, withQueryParam } from './redirect-target.js'
 import { signReferral, verifyReferral } from './referral-token.js'
@@ -32,7 +33,7 @@ export interface TrackingOptions {
   cookieDays?: number
   /** Query parameters the served snippet reads a referral code from. @default ['ref', 'via'] */
   queryParams?: string[]
-  /** Browser reports per visitor (hashed client address); false turns it off. @default { limit: 30, windowSeconds: 60 } */
+  /** Browser reports per client address (hashed; an IPv6 /64 as one); false turns it off. @default { limit: 30, windowSeconds: 60 } */
   rateLimit?: RateLimitOptions | false
   /**
    * New visitors one client address (an IPv6 /64 counts as one) may add per day, over links and
@@ -44,7 +45,7 @@ export interface TrackingOptions {
    * processes. @default a store in this handler's memory
    */
   state?: KeyedStateStore
-  /** Take the client address from the first X-Forwarded-For entry and https from X-Forwarded-Proto (behind a reverse proxy). @default false */
+  /** Take the client address from the last X-Forwarded-For entry (the one your reverse proxy appends) and https from X-Forwarded-Proto. @default false */
   trustProxy?: boolean
 }
 
@@ -107,10 +108,7 @@ export function createTrackingHandler(program: AffiliateProgram, options: Tracki
   const nowSeconds = () => Math.floor(program.clock.now().getTime() / 1000)
   let script: string | undefined
 
-  function clientAddress(request: TrackingRequest): string {
-    const forwarded = options.trustProxy ? request.header('x-forwarded-for') : null
-    return forwarded ? forwarded.split(',')[0]!.trim() : request.address
-  }
+  const clientAddress = (request: TrackingRequest): string => forwardedClient(request.header('x-forwarded-for'), request.address, options.trustProxy === true) ?? ''
 
   /**
    * Counts a visit unless the visitor is a bot or its address used up its new visitors of the
@@ -185,7 +183,7 @@ export function createTrackingHandler(program: AffiliateProgram, options: Tracki
     const address = clientAddress(request)
     const salted = await visitorSalt()
     if (limiter) {
-      const outcome = await limiter(`tracking:${visitorHash(salted, 'rate', address, '')}`, program.clock.now().getTime())
+      const outcome = await limiter(`tracking:${visitorHash(salted, 'rate', addressBlock(address), '')}`, program.clock.now().getTime())
       Object.assign(corsHeaders, outcome.headers)
       if (!outcome.allowed) return json(429, { error: 'too many reports from this visitor; retry after the Retry-After seconds' }, corsHeaders)
     }
@@ -246,8 +244,9 @@ export function createTrackingHandler(program: AffiliateProgram, options: Tracki
     try {
       outcome = await scope.tracking.browserSignup({ email: email as string, referralCode: signed.code })
     } finally {
-      // Only a created customer uses the referral up.
-      if (outcome !== 'created') await state.release(claim.projectId, claim.key, claim.createdAt)
+      // Any answer uses the referral up, 'unchanged' too: one click tests at most one email for
+      // being a customer already. Only a refusal (bad input, no such affiliate) leaves it.
+      if (outcome === undefined) await state.release(claim.projectId, claim.key, claim.createdAt)
     }
     return json(outcome === 'created' ? 201 : 200, { outcome }, corsHeaders)
   }

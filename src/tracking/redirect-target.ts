@@ -34,7 +34,7 @@ export function redirectTarget(to: string | null, landingUrl: string, allowed: R
   return url.origin === landingOrigin || allowed.has(url.origin) ? url.href : landingUrl
 }
 
-/** `target` with `name=value` as its last query parameter (an earlier one of that name dropped), the rest of its query as written. */
+/** `target` with `name=value` as its last query parameter; the rest of its query as written, or re-encoded (spaces as +) when it had a `name` parameter, which is dropped. */
 export function withQueryParam(target: string, name: string, value: string): string {
   const url = new URL(target)
   if (url.searchParams.has(name)) url.searchParams.delete(name)

@@ -45,4 +45,16 @@ export async function owedAffiliate(program: AffiliateProgram, email: string, sa
   return affiliate
 }
 
+/** The non-empty lines of the payout file (`paypal`, `wise`) the console exports for these affiliates, each for all it is owed. */
+export async function exportedPayoutFile(agent: Agent, program: AffiliateProgram, affiliates: Array<{ id: number }>, format: string): Promise<string[]> {
+  const fields = new URLSearchParams({ csrf: await agent.csrfOf('/admin/payouts'), format })
+  for (const { id } of affiliates) {
+    fields.append('affiliate', String(id))
+    fields.append(`amount_${id}`, (await program.affiliates.get(id)).earnings.eligible)
+  }
+  const response = await agent.request('/admin/payouts/export', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() })
+  if (response.status !== 200) throw new Error(`payout export answered ${response.status}`)
+  return (await response.text()).split('\r\n').filter(Boolean)
+}
+
 export { Agent }
