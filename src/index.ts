@@ -9,7 +9,7 @@ export type { AttemptReport, DeliveryOptions, TestDeliveryResult, WebhookDispatc
 export { createLogger, LOG_LEVELS } from './ops/logger.js'
 export type { LogFields, LogFormat, Logger, LoggerOptions, LogLevel } from './ops/logger.js'
 export { createMetrics } from './ops/metrics.js'
-export type { DeliveryOutcome, Metrics } from './ops/metrics.js'
+export type { DeliveryOutcome, Metrics, MetricsOptions } from './ops/metrics.js'
 
 export { systemClock, testClock } from './core/clock.js'
 export type { Clock, TestClock } from './core/clock.js'

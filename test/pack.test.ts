@@ -75,6 +75,12 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     }
   })
 
+  it("ships affiliate.config.example.json where the README's walk-through copies it from", () => {
+    const shipped = readFileSync(join(work, 'node_modules/affiliate-kit/affiliate.config.example.json'), 'utf8')
+    expect(shipped).toBe(readFileSync(join(root, 'affiliate.config.example.json'), 'utf8'))
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('cp node_modules/affiliate-kit/affiliate.config.example.json affiliate.config.json')
+  })
+
   it('serves the README walk-through and delivers a signed webhook', async () => {
     const { port } = receiver.address() as AddressInfo
     writeFileSync(
