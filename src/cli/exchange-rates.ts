@@ -1,4 +1,4 @@
-// The `exchangeRates` table of the server config (docs/money.md "The standalone server"): fixed
+// The `exchangeRates` table of the server config (docs/money.md "Exchange rates on the standalone server"): fixed
 // rates by currency pair, `{ "EUR->USD": "1.0825" }`, checked at start and handed to the program
 // as its exchangeRates function. A pair is used only as written: the inverse is never derived.
 import * as v from 'valibot'
@@ -23,8 +23,8 @@ const rate = v.pipe(
   v.check((text) => RATE_TEXT.exec(text)![1]!.replace(/^0+/, '').length <= 12, 'must be below 1000000000000'),
 )
 
-/** How many units of the second currency one unit of the first buys, by pair. */
 const TABLE = 'must be an object such as { "EUR->USD": "1.0825" }'
+/** How many units of the second currency one unit of the first buys, by pair. */
 export const exchangeRateTable = v.pipe(
   v.custom<object>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), TABLE),
   v.record(pair, rate),
