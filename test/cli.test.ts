@@ -80,6 +80,22 @@ describe('affiliate-kit serve', () => {
     expect(server.output()).not.toContain('listening')
   }, 30_000)
 
+  it.each([
+    [{ 'EUR->USD': 1.0825 }, '"exchangeRates.EUR->USD" must be a decimal string such as "1.0825" (in quotes, so it stays exact)'],
+    [{ 'EUR->USD': '0.00' }, '"exchangeRates.EUR->USD" must be greater than 0'],
+    [{ 'EUR->USD': '-1.08' }, '"exchangeRates.EUR->USD" must be a decimal number such as "1.0825"'],
+    [{ 'EUR->USD': '1.12345678901' }, '"exchangeRates.EUR->USD" must have at most 10 decimal places'],
+    [{ EUR: { USD: '1.0825' } }, '"exchangeRates.EUR" must be a currency pair such as "EUR->USD" (three-letter codes in capitals)'],
+    [{ 'EUR->EUR': '1' }, '"exchangeRates.EUR->EUR" must name two different currencies'],
+    [['EUR->USD'], '"exchangeRates" must be an object such as { "EUR->USD": "1.0825" }'],
+  ])('refuses exchangeRates %j with one line naming the pair', async (exchangeRates, message) => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ exchangeRates }))
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', 'config.json'], { cwd: dir })
+    expect(await server.exited).toBe(1)
+    expect(server.output().trim()).toBe(`affiliate-kit: config config.json: ${message}`)
+  }, 30_000)
+
   it('refuses an unknown --database and a bad --port', async () => {
     const database = run(['serve', '--database', 'mysql://x'])
     expect(await database.exited).toBe(1)

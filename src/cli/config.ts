@@ -7,6 +7,7 @@ import { projectSettingsInput, strictObjectProblem } from '../core/schemas.js'
 import { createWebhookInput } from '../core/webhook-endpoints.js'
 import { LOG_LEVELS } from '../ops/logger.js'
 import { CliError } from './errors.js'
+import { exchangeRateTable } from './exchange-rates.js'
 
 /** A webhook endpoint the server keeps in place: what webhooks.create takes, always active. */
 const webhook = v.omit(createWebhookInput, ['active'])
@@ -110,6 +111,8 @@ export const serverConfig = v.strictObject({
   tracking: v.optional(tracking),
   portal: v.optional(portal),
   admin: v.optional(admin),
+  /** Fixed rates for payments in other currencies than the project's: { "EUR->USD": "1.0825" }. */
+  exchangeRates: v.optional(exchangeRateTable),
 })
 export type ServerConfig = v.InferOutput<typeof serverConfig>
 
@@ -215,6 +218,6 @@ function issueText(issue: v.BaseIssue<unknown>): string {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, portal: _portal, admin: _admin, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, portal: _portal, admin: _admin, exchangeRates: _exchangeRates, ...settings } = config
   return settings
 }

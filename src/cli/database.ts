@@ -83,6 +83,8 @@ export async function openProgram(
     settings?: ProjectSettingsInput
     /** Told when `settings` replaced different stored ones. */
     onSettingsReplaced?: AffiliateProgramOptions['onSettingsReplaced']
+    /** The config's rates (cli/exchange-rates.ts), for payments in other currencies. */
+    exchangeRates?: AffiliateProgramOptions['exchangeRates']
     sql?: SqlStorageOptions
   } = {},
 ): Promise<{ program: AffiliateProgram; storage: StoragePort; description: string; dataDir?: string }> {
@@ -92,6 +94,7 @@ export async function openProgram(
       storage,
       ...(options.settings ? { settings: options.settings } : {}),
       ...(options.onSettingsReplaced ? { onSettingsReplaced: options.onSettingsReplaced } : {}),
+      ...(options.exchangeRates ? { exchangeRates: options.exchangeRates } : {}),
     })
     return { program, storage, description, ...(dataDir ? { dataDir } : {}) }
   } catch (error) {
@@ -103,9 +106,16 @@ export async function openProgram(
 /** The --database line of every command's help. */
 export const DATABASE_HELP = '  --database <db>    memory, postgres://..., or pglite:<dir>   env DATABASE_URL, default pglite:./affiliate-data'
 
-/** Runs fn on the program of --database / DATABASE_URL (and its storage), closing it afterwards. */
-export async function withProgram<T>(values: OptionValues, fn: (program: AffiliateProgram, storage: StoragePort) => Promise<T>): Promise<T> {
-  const { program, storage } = await openProgram(databaseTarget(values.database as string | undefined).target)
+/**
+ * Runs fn on the program of --database / DATABASE_URL (and its storage), closing it afterwards.
+ * `exchangeRates`: the rates of a --config file (the stored settings stay as they are).
+ */
+export async function withProgram<T>(
+  values: OptionValues,
+  fn: (program: AffiliateProgram, storage: StoragePort) => Promise<T>,
+  options: { exchangeRates?: AffiliateProgramOptions['exchangeRates'] } = {},
+): Promise<T> {
+  const { program, storage } = await openProgram(databaseTarget(values.database as string | undefined).target, options)
   try {
     return await fn(program, storage)
   } finally {

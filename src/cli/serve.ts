@@ -20,6 +20,7 @@ import { errorText, type Logger } from '../ops/logger.js'
 import { createMetrics } from '../ops/metrics.js'
 import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
+import { tableExchangeRates } from './exchange-rates.js'
 import { serveKeySocket } from './key-socket.js'
 import { serverLogger } from './logging.js'
 import { withUnconfiguredProviders } from './provider-route.js'
@@ -102,6 +103,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     // Without a config file the stored settings stay: another server may be running on them.
     ...(options.config ? { settings: projectSettingsOf(config) } : {}),
     onSettingsReplaced: (previous, saved) => (replaced = { previous, saved }),
+    ...(config.exchangeRates ? { exchangeRates: tableExchangeRates(config.exchangeRates) } : {}),
     sql: { onMigrated: (applied) => (migrations = applied) },
   })
   const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
@@ -175,6 +177,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   if (config.portal?.enabled && !config.portal.publicUrl) logger.warn('portal.publicUrl is not set: sign-in links (portal link, the console, the API) are refused until it is')
   if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)
   for (const name of providers.keys()) logger.info(`receiving ${name} events at ${url}/providers/${name}/events`, { provider: name })
+  const pairs = Object.entries(config.exchangeRates ?? {}).map(([pair, rate]) => `${pair} ${rate}`)
+  if (pairs.length > 0) logger.info(`exchange rates from the config: ${pairs.join(', ')}`, { pairs: pairs.length })
 
   let closing: Promise<void> | undefined
   const close = () =>

@@ -1,11 +1,14 @@
 // `affiliate-kit providers events`: the payment-provider events received and what each did, so an
 // operator can answer "why did this invoice not pay a commission?" from a shell; `providers
-// replay <id>` applies one of them again (a payment that waited for an exchange rate, say).
+// replay <id>` applies one of them again (a payment that waited for an exchange rate, say), with
+// the exchange rates of the server's --config file.
 import type { ListProviderEventsInput } from '../../core/schemas.js'
 import { providerEventReplay } from '../../providers/replay.js'
 import { positiveInteger, type Command } from '../command.js'
+import { loadConfig } from '../config.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
 import { CliError } from '../errors.js'
+import { tableExchangeRates } from '../exchange-rates.js'
 
 export const providersEventsCommand: Command = {
   name: 'providers events',
@@ -45,20 +48,23 @@ ${DATABASE_HELP}`,
 
 export const providersReplayCommand: Command = {
   name: 'providers replay',
-  usage: 'affiliate-kit providers replay <event-id> [--database <db>]',
+  usage: 'affiliate-kit providers replay <event-id> [--config <file>] [--database <db>]',
   help: `Applies a received provider event again, from what was recorded of it: one that waits (for an
 exchange rate, a customer's referral added since) or was ignored. The events it unblocks follow.
 An applied event is not applied again, so replaying twice credits nothing twice. <event-id> is the
 id \`providers events\` prints first. With embedded PGlite, stop the server first (one process
 owns the data directory).
 
+  --config <file>    the server's config file: its "exchangeRates" apply (its settings are not saved)
 ${DATABASE_HELP}`,
-  options: { database: { type: 'string' } },
+  options: { database: { type: 'string' }, config: { type: 'string' } },
   positionals: ['event-id'],
   async run(values, [given], log) {
     const id = positiveInteger(given!)
     if (id === null) throw new CliError(`providers replay <event-id> needs the numeric id "providers events" prints; got "${given}"`)
-    const { event, message } = await withProgram(values, (program, storage) => providerEventReplay({ program, storage }).replay(id))
+    const table = loadConfig(values.config as string | undefined).exchangeRates
+    const rates = table ? { exchangeRates: tableExchangeRates(table) } : {}
+    const { event, message } = await withProgram(values, (program, storage) => providerEventReplay({ program, storage }).replay(id), rates)
     log(message)
     log([event.id, event.provider, event.type, event.reference ?? '-', event.status, event.detail ?? ''].join('\t'))
     return 0

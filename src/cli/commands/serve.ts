@@ -26,7 +26,7 @@ export const serveCommand: Command = {
   --port <n>         port to listen on (0: any free port)      env PORT, default 8787
   --host <address>   address to listen on (0.0.0.0: all)       env HOST, default 127.0.0.1
 ${DATABASE_HELP}
-  --config <file>    JSON settings: currency, commissions, webhooks, rateLimit, shape, providers
+  --config <file>    JSON settings: currency, commissions, webhooks, rateLimit, shape, providers, exchangeRates
   --log-level <l>    debug, info, warn or error                env LOG_LEVEL, default info
   --log-format <f>   text or json (one JSON object per line)   env LOG_FORMAT, default text
 
