@@ -81,9 +81,9 @@ onPostgres(`affiliate-kit serve: forged clicks and signups${DATABASE_URL ? '' : 
       expect((await api(url!, KEY, 'GET', '/referrals/future%40example.com')).status).toBe(404)
 
       expect((await signup({ email: 'future@example.com', referral: cookies[299] })).status).toBe(403)
-      // The first visitor's browser keeps its signed referral.
-      const referral = cookies[0]!
-      for (const email of ['direct@example.com', 'bobs@example.com']) expect((await signup({ email, referral })).status).toBe(200)
+      // Each visitor's browser keeps its signed referral; any signup uses it up.
+      for (const [n, email] of ['direct@example.com', 'bobs@example.com'].entries()) expect((await signup({ email, referral: cookies[n] })).status).toBe(200)
+      const referral = cookies[2]!
       expect((await api(url!, KEY, 'GET', '/referrals/direct%40example.com')).body).toMatchObject({ data: { affiliate_id: null } })
       expect((await api(url!, KEY, 'GET', '/referrals/bobs%40example.com')).body).toMatchObject({ data: { affiliate_id: bob.body!.data.id } })
       expect((await signup({ email: 'new@example.com', referral })).status).toBe(201)

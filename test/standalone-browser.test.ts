@@ -17,7 +17,7 @@ import { launchBrowser, screenshot, seriousViolations } from './browser-helpers.
 import { api, freePort, run, type Running } from './cli/process.js'
 import { tempDirs } from './cli/temp-dirs.js'
 
-const BUILT_CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url))
+const BUILT_CLI = fileURLToPath(new URL('../.test-build/cli/main.js', import.meta.url))
 const tempDir = tempDirs('affiliate-kit-standalone-browser')
 
 /** The built command, run in the server's directory. */
@@ -94,7 +94,8 @@ describe('the standalone server from a config file alone, in Chromium', () => {
     publishableKey = (await cliOutput(['keys', 'create', '--publishable', '--name', 'shop'], dir)).match(/^rgp_\w+$/m)![0]
 
     // The visitor: a referral link on the tracking host, then the shop on another site.
-    const visitor = await browser.newContext()
+    // A browser's user agent: tracking drops bots, and headless Chromium names itself one.
+    const visitor = await browser.newContext({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' })
     const page = await visitor.newPage()
     await page.goto(`${trackingOrigin}/r/ANN`)
     expect(new URL(page.url()).origin).toBe(new URL(landingUrl).origin)
