@@ -4,6 +4,7 @@
 import { readFileSync, realpathSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { commandHelp, parseCommand, type Command } from './command.js'
+import { importRewardfulCommand } from './commands/import.js'
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './commands/keys.js'
 import { migrateCommand } from './commands/migrate.js'
 import { providersEventsCommand } from './commands/providers.js'
@@ -20,6 +21,7 @@ const COMMANDS: Command[] = [
   webhooksDeliveriesCommand,
   webhooksRetryCommand,
   providersEventsCommand,
+  importRewardfulCommand,
 ]
 
 const usage = () => `usage:
