@@ -3,9 +3,11 @@
 // tokens become referral codes, a second run creates nothing, a dry run writes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
+import { postgresStorage } from '../src/adapters/postgres/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src/index.js'
 import { importProgram, ImportSourceError, rewardfulSource } from '../src/importers/index.js'
 import { API_SECRET, startFakeRewardful, type FakeRewardful } from './importers/rewardful-server.js'
+import { DATABASE_URL, freshPostgresStorage } from './sql/pg-schema.js'
 
 let rewardful: FakeRewardful
 beforeAll(async () => {
@@ -138,5 +140,33 @@ describe('import rewardful', () => {
     await expect(run).rejects.toThrow(ImportSourceError)
     await expect(importProgram(target, rewardfulSource({ apiKey: 'wrong', apiUrl: rewardful.url }))).rejects.toThrow('Rewardful refused the API key (401): use the API Secret from Company Settings')
     expect((await target.affiliates.list()).total).toBe(0)
+  })
+})
+
+describe.skipIf(!DATABASE_URL)('import rewardful on PostgreSQL', () => {
+  it('two imports at once, each with its own pool: every record exactly once, the ledger to the cent', async () => {
+    const first = freshPostgresStorage()
+    const settings = { currency: 'USD', holdPeriodDays: 30 } as const
+    const clock = testClock('2026-03-01T00:00:00.000Z')
+    const a = await createAffiliateProgram({ storage: first.storage, clock, settings })
+    const second = postgresStorage({ connectionString: DATABASE_URL!, schema: first.schema })
+    const b = await createAffiliateProgram({ storage: second, clock, settings })
+    try {
+      const reports = await Promise.all([importProgram(a, source()), importProgram(b, source())])
+
+      for (const [entity, records] of [['affiliates', 3], ['coupons', 1], ['customers', 4], ['commissions', 6]] as const) {
+        const [x, y] = reports.map((report) => report.counts[entity])
+        expect(x!.created + y!.created, entity).toBe(records)
+        expect(x!.error + y!.error, entity).toBe(0)
+      }
+      expect((await a.affiliates.list()).total).toBe(3)
+      expect((await a.conversions.list({ limit: 100 })).total).toBe(6)
+      expect(await ledger(a, 'james@example.com')).toEqual({ total: '74.99', paid: '30.00', unpaid: '44.99' })
+      expect(await ledger(a, 'eve@example.com')).toEqual({ total: '12.34', paid: '0.00', unpaid: '12.34' })
+      expect(await ledger(a, 'q@example.com')).toEqual({ total: '50.00', paid: '50.00', unpaid: '0.00' })
+    } finally {
+      await second.close()
+      await first.cleanup()
+    }
   })
 })

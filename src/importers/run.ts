@@ -3,7 +3,7 @@
 // affiliates are found by email (and carry `customFields.importedFrom`), customers by email,
 // coupons by code, commissions by the reference `import:<tool>:<id>`; a second run, or a run after
 // one that stopped half-way, creates only what is missing. See docs/migrating.md.
-import { AffiliateError, NotFoundError } from '../core/errors.js'
+import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
 import { Currency } from '../core/money.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
 import type { ProjectSettings } from '../core/types.js'
@@ -45,11 +45,16 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   const marker = (id: string) => `${source.name}:${id}`
   const reference = (id: string) => `import:${source.name}:${id}`
 
-  /** Runs one record's writes; a refusal of the program (bad field, conflict) is that record's error, anything else stops the import. */
-  async function attempt(entity: ImportEntity, sourceId: string, work: () => Promise<void>) {
+  /**
+   * Runs one record's writes; a refusal of the program (bad field, conflict) is that record's error,
+   * anything else stops the import. A record another run created between the look-up and the create
+   * (a unique email or code) is looked up again once, and then found.
+   */
+  async function attempt(entity: ImportEntity, sourceId: string, work: () => Promise<void>, again = true) {
     try {
       await work()
     } catch (error) {
+      if (again && error instanceof ConflictError && (error.field === 'email' || error.field === 'code')) return attempt(entity, sourceId, work, false)
       if (!(error instanceof AffiliateError)) throw error
       report.count(entity, sourceId, 'error', { ...(error.field ? { field: error.field } : {}), message: error.message })
     }
@@ -101,6 +106,8 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
         created = await program.affiliates.create({ ...input, referralCode: token })
       } catch (error) {
         if (!(error instanceof AffiliateError && error.field === 'referralCode')) throw error
+        // The code may be this very affiliate's, created by another run: then it is found on the next attempt.
+        if (await findAffiliate(record.email)) throw new ConflictError('an affiliate with this email already exists', 'email')
         report.warn('affiliates', record.sourceId, 'token', `link token "${token}" is taken by another affiliate: a new referral code was given, old links will not resolve`)
         created = await program.affiliates.create(input)
       }
