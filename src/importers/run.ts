@@ -215,11 +215,21 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   async function settleStatus(record: SourceCommission, conversion: ConversionView) {
     const wanted = LEDGER_STATUS[record.state]
     let status = conversion.status
-    if (wanted === 'rejected' && status !== 'rejected') status = (await program.conversions.update(conversion.id, { status: 'rejected' })).status
-    if (wanted !== 'rejected' && status === 'review') status = (await program.conversions.update(conversion.id, { status: 'active' })).status
+    if (wanted === 'rejected' && status !== 'rejected') status = await changeStatus(conversion.id, 'rejected')
+    if (wanted !== 'rejected' && status === 'review') status = await changeStatus(conversion.id, 'active')
     if (status !== wanted) {
       const why = wanted === 'pending' ? `its hold ends before the tool's (holdPeriodDays ${settings.holdPeriodDays})` : `the project's hold period (${settings.holdPeriodDays} days) has not ended`
       report.warn('commissions', record.sourceId, 'status', `${record.state} in the tool, ${status} here: ${why}`)
+    }
+  }
+
+  /** Changes a conversion's status; when another run made it final first, its status as it is now. */
+  async function changeStatus(id: number, status: 'active' | 'rejected') {
+    try {
+      return (await program.conversions.update(id, { status })).status
+    } catch (error) {
+      if (error instanceof ConflictError) return (await program.conversions.get(id)).status
+      throw error
     }
   }
 
