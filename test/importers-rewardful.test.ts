@@ -170,3 +170,43 @@ describe.skipIf(!DATABASE_URL)('import rewardful on PostgreSQL', () => {
     }
   })
 })
+
+describe('import: records the program refuses', () => {
+  const list = <T>(...items: T[]) => ({ async *[Symbol.asyncIterator]() { yield* items } })
+  const commission = { customerEmail: null, currency: 'USD', state: 'due' as const, occurredAt: new Date('2026-01-02T00:00:00.000Z'), saleAmountMinor: 1000, saleCurrency: 'USD' }
+
+  it('each is an error naming the record and the field; the others are imported, no affiliate is half written', async () => {
+    const target = await program()
+    const report = await importProgram(target, {
+      name: 'test',
+      affiliates: () =>
+        list(
+          { sourceId: 'a-bad', email: 'not-an-email', name: 'Bad', status: 'active' as const, paypalEmail: null, tokens: ['bad1'], group: null },
+          { sourceId: 'a-ok', email: 'ok@example.com', name: 'Ok', status: 'active' as const, paypalEmail: 'also-bad', tokens: ['ok1'], group: null },
+          { sourceId: 'a-good', email: 'good@example.com', name: 'Good', status: 'active' as const, paypalEmail: null, tokens: ['x'], group: 'Unknown campaign' },
+        ),
+      coupons: () => list({ sourceId: 'k-bad', affiliateSourceId: 'a-good', code: 'has space', providerCouponId: null }),
+      customers: () => list({ sourceId: 'r-orphan', affiliateSourceId: 'a-missing', email: 'x@example.com', converted: true, providerCustomerId: null }),
+      commissions: () =>
+        list(
+          { ...commission, sourceId: 'c-eur', affiliateSourceId: 'a-good', amountMinor: 100, currency: 'EUR' },
+          { ...commission, sourceId: 'c-orphan', affiliateSourceId: 'a-bad', amountMinor: 100 },
+          { ...commission, sourceId: 'c-good', affiliateSourceId: 'a-good', amountMinor: 250 },
+        ),
+    })
+
+    const errors = report.records.filter((record) => record.outcome === 'error').map(({ entity, sourceId, field }) => [entity, sourceId, field])
+    expect(errors).toEqual([
+      ['affiliates', 'a-bad', 'email'],
+      ['affiliates', 'a-ok', 'paypalEmail'],
+      ['coupons', 'k-bad', 'code'],
+      ['customers', 'r-orphan', 'affiliate'],
+      ['commissions', 'c-eur', 'currency'],
+      ['commissions', 'c-orphan', 'affiliate'],
+    ])
+    expect(report.records).toContainEqual(expect.objectContaining({ outcome: 'warning', sourceId: 'a-good', field: 'token' }))
+    expect(report.records).toContainEqual(expect.objectContaining({ outcome: 'warning', sourceId: 'a-good', field: 'campaign' }))
+    expect((await target.affiliates.list()).items.map((affiliate) => affiliate.email)).toEqual(['good@example.com'])
+    expect(await ledger(target, 'good@example.com')).toEqual({ total: '2.50', paid: '0.00', unpaid: '2.50' })
+  })
+})
