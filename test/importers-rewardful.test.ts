@@ -105,6 +105,16 @@ describe('import rewardful', () => {
     expect(await ledger(target, 'james@example.com')).toEqual({ total: '74.99', paid: '30.00', unpaid: '44.99' })
   })
 
+  it('update: an existing affiliate that differs takes the tool\'s name, status and PayPal email', async () => {
+    const target = await program()
+    await target.affiliates.create({ email: 'q@example.com', name: 'Quartermaster', referralCode: 'qbranch' })
+
+    const report = await importProgram(target, source(), { update: true })
+
+    expect(report.counts.affiliates).toMatchObject({ created: 2, updated: 1, differs: 0 })
+    expect((await target.affiliates.get('q@example.com')).name).toBe('Q Branch')
+  })
+
   it('dry run: reports what it would create and writes nothing', async () => {
     const target = await program()
 
