@@ -6,6 +6,7 @@ import { memoryStorage } from '../src/adapters/memory/index.js'
 import { postgresStorage } from '../src/adapters/postgres/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src/index.js'
 import { importProgram, ImportSourceError, rewardfulSource } from '../src/importers/index.js'
+import { createTrackingHandler } from '../src/tracking/index.js'
 import { API_SECRET, startFakeRewardful, type FakeRewardful } from './importers/rewardful-server.js'
 import { DATABASE_URL, freshPostgresStorage } from './sql/pg-schema.js'
 
@@ -73,6 +74,20 @@ describe('import rewardful', () => {
     expect(renewal.conversion).toMatchObject({ affiliateId: james.id, basis: 'recurring', value: '10.00' })
     // Rewardful paged: every list was read page after page (2 objects a page).
     expect(rewardful.requests.filter((path) => path.startsWith('/v1/commissions'))).toHaveLength(3)
+  })
+
+  it('an old Rewardful link token keeps attributing: /r/<token> counts for the imported affiliate and sets its referral cookie', async () => {
+    const target = await program()
+    await importProgram(target, source())
+    const tracking = createTrackingHandler(target, { landingUrl: 'https://www.example.com/' })
+
+    const response = await tracking(new Request('https://links.example/r/jb007', { headers: { 'user-agent': 'test-agent' } }), { clientAddress: '203.0.113.7' })
+
+    expect(response.status).toBe(302)
+    expect(response.headers.get('set-cookie')).toMatch(/^ak_ref=jb007\./)
+    expect((await target.affiliates.get('james@example.com')).clicks).toBe(1)
+    const sale = await target.conversions.create({ type: 'purchase', referralCode: 'jb007', email: 'new@example.com', baseValue: '50.00' })
+    expect(sale.conversion).toMatchObject({ affiliateId: (await target.affiliates.get('james@example.com')).id, value: '15.00' })
   })
 
   it('creates nothing twice: a second run finds every record and leaves the ledger as it was', async () => {
