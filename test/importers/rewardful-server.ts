@@ -9,7 +9,8 @@ export const API_SECRET = 'rewardful_secret_123'
 
 const campaign = { id: 'c3482343-8680-40c5-af9a-9efa119713b5', created_at: '2025-05-22T02:55:19.802Z', updated_at: '2025-08-19T16:28:16.177Z', name: 'Friends of MI6' }
 
-const affiliate = (id: string, first: string, last: string, email: string, state: string, token: string, paypal: string | null) => ({
+function affiliate(id: string, first: string, last: string, email: string, state: string, token: string, paypal: string | null) {
+  return {
   id,
   created_at: '2025-05-09T16:18:59.920Z',
   updated_at: '2025-05-09T16:25:42.614Z',
@@ -26,7 +27,8 @@ const affiliate = (id: string, first: string, last: string, email: string, state
   campaign,
   links: [{ id: `link-${id}`, url: `https://www.example.com/?via=${token}`, token, visitors: 10, leads: 2, conversions: 1 }],
   coupon: null,
-})
+  }
+}
 
 export const JAMES = 'd0ed8392-8880-4f39-8715-60230f9eceab'
 export const EVE = 'dc939584-a94a-4bdf-b8f4-8d255aae729c'
@@ -88,7 +90,7 @@ const commission = (id: string, affiliateId: string, customer: string, amount: n
     tax_amount_cents: 0,
     sale_amount_cents: saleCents,
     referral: { id: `r-${customer}`, stripe_customer_id: `cus_${customer}`, conversion_state: 'conversion', customer: { platform: 'stripe', id: `cus_${customer}`, name: customer, email: `${customer}@example.com` } },
-    affiliate: { id: affiliateId, email: affiliates.find((a) => a.id === affiliateId)!.email },
+    affiliate: { id: affiliateId, email: affiliates.find((a) => a.id === affiliateId)?.email ?? '' },
   },
 })
 
@@ -104,6 +106,22 @@ export const commissions = [
 
 const LISTS: Record<string, unknown[]> = { '/v1/affiliates': affiliates, '/v1/affiliate_coupons': coupons, '/v1/referrals': referrals, '/v1/commissions': commissions }
 
+/** A larger program: affiliate i has token `aff<i>`, one customer and one due commission of i cents. */
+export function generatedLists(count: number): Record<string, unknown[]> {
+  const ids = Array.from({ length: count }, (_, i) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`)
+  const many = ids.map((id, i) => affiliate(id, 'Affiliate', String(i + 1), `aff${i + 1}@example.com`, 'active', `aff${i + 1}`, null))
+  return {
+    '/v1/affiliates': many,
+    '/v1/affiliate_coupons': [],
+    '/v1/referrals': [],
+    '/v1/commissions': ids.map((id, i) => {
+      const row = commission(`gc${i + 1}`, id, `buyer${i + 1}`, i + 1, 'due', '2026-01-05T10:00:00.000Z', 10 * (i + 1))
+      row.sale.affiliate.email = `aff${i + 1}@example.com`
+      return row
+    }),
+  }
+}
+
 export interface FakeRewardful {
   url: string
   /** Paths of the requests received, with their query. */
@@ -113,8 +131,8 @@ export interface FakeRewardful {
   close(): Promise<void>
 }
 
-/** Serves pages of at most `pageSize` objects, whatever `limit` asks, to exercise paging. */
-export async function startFakeRewardful(pageSize = 2): Promise<FakeRewardful> {
+/** Serves pages of at most `pageSize` objects, whatever `limit` asks, to exercise paging; `lists` replaces the fixtures. */
+export async function startFakeRewardful(pageSize = 2, lists: Record<string, unknown[]> = LISTS): Promise<FakeRewardful> {
   const requests: string[] = []
   const limited = new Map<string, number>()
   const server: Server = createServer((request, response) => {
@@ -125,7 +143,7 @@ export async function startFakeRewardful(pageSize = 2): Promise<FakeRewardful> {
       response.end(JSON.stringify(body))
     }
     if (request.headers.authorization !== `Basic ${Buffer.from(`${API_SECRET}:`).toString('base64')}`) return json(401, { error: 'Invalid API Secret.' })
-    const list = LISTS[url.pathname]
+    const list = lists[url.pathname]
     if (!list || request.method !== 'GET') return json(404, { error: 'Not found' })
     const left = limited.get(url.pathname) ?? 0
     if (left > 0) {
