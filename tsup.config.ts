@@ -17,6 +17,7 @@ export default defineConfig([{
     'providers/lemon-squeezy': 'src/providers/lemon-squeezy/index.ts',
     'cli/main': 'src/cli/main.ts',
     'tracking/index': 'src/tracking/index.ts',
+    'importers/index': 'src/importers/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -4,6 +4,7 @@
 import { readFileSync, realpathSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { commandHelp, parseCommand, type Command } from './command.js'
+import { importRewardfulCommand } from './commands/import.js'
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './commands/keys.js'
 import { migrateCommand } from './commands/migrate.js'
 import { portalLinkCommand } from './commands/portal.js'
@@ -23,6 +24,7 @@ const COMMANDS: Command[] = [
   providersEventsCommand,
   providersReplayCommand,
   portalLinkCommand,
+  importRewardfulCommand,
 ]
 
 const usage = () => `usage:

@@ -1,0 +1,10 @@
+// affiliate-kit/importers: importProgram and the sources it reads (docs/migrating.md).
+export { importProgram } from './run.js'
+export type { ImportOptions } from './run.js'
+export { ImportReport, IMPORT_ENTITIES } from './report.js'
+export type { AffiliateTotalsLine, ImportEntity, ImportOutcome, ImportRecordLine, ImportReportData } from './report.js'
+export { ImportSourceError } from './source.js'
+export type { ImportSource, SourceAffiliate, SourceCommission, SourceCommissionState, SourceCoupon, SourceCustomer } from './source.js'
+export { rewardfulSource } from './rewardful/source.js'
+export { REWARDFUL_API_URL } from './rewardful/client.js'
+export type { RewardfulClientOptions } from './rewardful/client.js'

@@ -1,0 +1,275 @@
+// importProgram: writes what a source reads into a program through its public API only (every
+// write is a program method, validated and transactional as any other caller's). Idempotent:
+// affiliates are found by email (and carry `customFields.importedFrom`), customers by email,
+// coupons by code, commissions by the reference `import:<tool>:<id>`; a second run, or a run after
+// one that stopped half-way, creates only what is missing. See docs/migrating.md.
+import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
+import { Currency } from '../core/money.js'
+import type { AffiliateProgram, ProjectScope } from '../core/program.js'
+import type { ProjectSettings } from '../core/types.js'
+import type { AffiliateView, ConversionView } from '../core/views.js'
+import { ImportReport, type ImportEntity } from './report.js'
+import type { ImportSource, SourceAffiliate, SourceCommission, SourceCommissionState, SourceCoupon, SourceCustomer } from './source.js'
+
+export interface ImportOptions {
+  /** Reads and compares, writes nothing; the report says what would be created. @default false */
+  dryRun?: boolean
+  /** Overwrites an existing affiliate's name, status and PayPal email with the tool's. @default false (reported as differing) */
+  update?: boolean
+  /** Called after each entity with how many records were read (the CLI's progress lines). */
+  onProgress?: (entity: ImportEntity, read: number) => void
+}
+
+/** What each commission state becomes in the ledger (docs/migrating.md). */
+const LEDGER_STATUS: Record<SourceCommissionState, 'pending' | 'active' | 'rejected'> = {
+  pending: 'pending',
+  due: 'active',
+  paid: 'active',
+  voided: 'rejected',
+}
+
+const TOKEN = /^[A-Za-z0-9_-]{3,64}$/
+const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
+
+/** An affiliate of the program, by the tool's id: its id here (null when a dry run would create it) and email. */
+interface Known {
+  id: number | null
+  email: string
+}
+
+export async function importProgram(program: AffiliateProgram | ProjectScope, source: ImportSource, options: ImportOptions = {}): Promise<ImportReport> {
+  const dryRun = options.dryRun ?? false
+  const report = new ImportReport(source.name, dryRun)
+  const settings = await program.settings()
+  const known = new Map<string, Known>()
+  const marker = (id: string) => `${source.name}:${id}`
+  const reference = (id: string) => `import:${source.name}:${id}`
+
+  /**
+   * Runs one record's writes; a refusal of the program (bad field, conflict) is that record's error,
+   * anything else stops the import. A record another run created between the look-up and the create
+   * (a unique email or code) is looked up again once, and then found.
+   */
+  async function attempt(entity: ImportEntity, sourceId: string, work: () => Promise<void>, again = true) {
+    try {
+      await work()
+    } catch (error) {
+      if (again && error instanceof ConflictError && (error.field === 'email' || error.field === 'code')) return attempt(entity, sourceId, work, false)
+      if (!(error instanceof AffiliateError)) throw error
+      report.count(entity, sourceId, 'error', { ...(error.field ? { field: error.field } : {}), message: error.message })
+    }
+  }
+
+  async function findAffiliate(email: string): Promise<AffiliateView | null> {
+    try {
+      return await program.affiliates.get(email)
+    } catch (error) {
+      if (error instanceof NotFoundError) return null
+      throw error
+    }
+  }
+
+  async function importAffiliate(record: SourceAffiliate) {
+    const slug = subProgramOf(record.group, settings)
+    if (record.group !== null && slug === null) {
+      report.warn('affiliates', record.sourceId, 'campaign', `"${record.group}" is not a sub-program of this project: the affiliate earns the project's rules`)
+    }
+    const existing = await findAffiliate(record.email)
+    if (existing) {
+      known.set(record.sourceId, { id: existing.id, email: existing.email })
+      const wanted = { name: record.name, status: record.status, paypalEmail: record.paypalEmail?.toLowerCase() ?? null }
+      const differing = (Object.keys(wanted) as (keyof typeof wanted)[]).filter((field) => existing[field] !== wanted[field])
+      if (differing.length === 0) return report.count('affiliates', record.sourceId, 'existing')
+      const message = differing.map((field) => `${field} is ${JSON.stringify(existing[field])}, the tool has ${JSON.stringify(wanted[field])}`).join('; ')
+      if (!options.update) return report.count('affiliates', record.sourceId, 'differs', { field: differing.join(','), message })
+      if (!dryRun) await program.affiliates.update(existing.id, Object.fromEntries(differing.map((field) => [field, wanted[field]])))
+      return report.count('affiliates', record.sourceId, 'updated', { field: differing.join(','), message })
+    }
+    const [token, ...others] = record.tokens
+    if (others.length > 0) report.warn('affiliates', record.sourceId, 'links', `only the first link token is kept; ${others.join(', ')} will not resolve`)
+    const input = {
+      email: record.email,
+      name: record.name,
+      status: record.status,
+      paypalEmail: record.paypalEmail,
+      ...(record.paypalEmail ? { payoutMethod: 'paypal' as const } : {}),
+      ...(slug ? { partnerSlug: slug } : {}),
+      customFields: { importedFrom: marker(record.sourceId) },
+    }
+    if (dryRun) {
+      known.set(record.sourceId, { id: null, email: record.email.trim().toLowerCase() })
+      return report.count('affiliates', record.sourceId, 'created')
+    }
+    let created: AffiliateView
+    if (token !== undefined && TOKEN.test(token)) {
+      try {
+        created = await program.affiliates.create({ ...input, referralCode: token })
+      } catch (error) {
+        if (!(error instanceof AffiliateError && error.field === 'referralCode')) throw error
+        // The code may be this very affiliate's, created by another run: then it is found on the next attempt.
+        if (await findAffiliate(record.email)) throw new ConflictError('an affiliate with this email already exists', 'email')
+        report.warn('affiliates', record.sourceId, 'token', `link token "${token}" is taken by another affiliate: a new referral code was given, old links will not resolve`)
+        created = await program.affiliates.create(input)
+      }
+    } else {
+      if (token !== undefined) report.warn('affiliates', record.sourceId, 'token', `link token "${token}" is not a valid referral code (3 to 64 letters, digits, _ or -): a new one was given`)
+      created = await program.affiliates.create(input)
+    }
+    known.set(record.sourceId, { id: created.id, email: created.email })
+    report.count('affiliates', record.sourceId, 'created')
+  }
+
+  function affiliateOf(entity: ImportEntity, sourceId: string, affiliateSourceId: string): Known | null {
+    const affiliate = known.get(affiliateSourceId)
+    if (!affiliate) report.count(entity, sourceId, 'error', { field: 'affiliate', message: `affiliate ${affiliateSourceId} was not imported` })
+    return affiliate ?? null
+  }
+
+  async function importCoupon(record: SourceCoupon) {
+    const affiliate = affiliateOf('coupons', record.sourceId, record.affiliateSourceId)
+    if (!affiliate) return
+    const { items } = await program.coupons.list({ code: record.code, limit: 1 })
+    const existing = items[0]
+    if (existing) {
+      if (existing.affiliateId === affiliate.id) return report.count('coupons', record.sourceId, 'existing')
+      return report.count('coupons', record.sourceId, 'differs', { field: 'affiliate', message: `code ${record.code} belongs to ${existing.affiliateEmail ?? `affiliate ${existing.affiliateId}`} here` })
+    }
+    if (!dryRun) await program.coupons.create({ affiliateId: affiliate.id!, code: record.code, processorCouponId: record.providerCouponId })
+    report.count('coupons', record.sourceId, 'created')
+  }
+
+  async function importCustomer(record: SourceCustomer) {
+    if (record.email === null) return report.count('customers', record.sourceId, 'skipped', { field: 'email', message: 'a visitor without an email: nothing to import' })
+    const affiliate = affiliateOf('customers', record.sourceId, record.affiliateSourceId)
+    if (!affiliate) return
+    const existing = await program.referrals.get(record.email.trim().toLowerCase()).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null
+      throw error
+    })
+    if (existing) {
+      if (existing.affiliateId === affiliate.id) return report.count('customers', record.sourceId, 'existing')
+      return report.count('customers', record.sourceId, 'differs', { field: 'affiliate', message: `the customer is referred by ${existing.affiliateEmail ?? 'no affiliate'} here, by ${affiliate.email} in the tool` })
+    }
+    if (!dryRun) await program.referrals.create({ email: record.email, affiliateId: affiliate.id!, status: record.converted ? 'converted' : 'pending' })
+    report.count('customers', record.sourceId, 'created')
+  }
+
+  const existingReferences = new Map<number, Promise<Set<string>>>()
+  /** The references of an affiliate's conversions (dry run only: a real run lets create find its duplicate). */
+  function referencesOf(affiliateId: number): Promise<Set<string>> {
+    let loading = existingReferences.get(affiliateId)
+    if (!loading) {
+      loading = (async () => {
+        const found = new Set<string>()
+        for (let offset = 0; ; offset += 100) {
+          const page = await program.conversions.list({ affiliateId, limit: 100, offset })
+          for (const conversion of page.items) if (conversion.reference) found.add(conversion.reference)
+          if (offset + page.items.length >= page.total || page.items.length === 0) return found
+        }
+      })()
+      existingReferences.set(affiliateId, loading)
+    }
+    return loading
+  }
+
+  async function importCommission(record: SourceCommission, currency: Currency) {
+    const affiliate = affiliateOf('commissions', record.sourceId, record.affiliateSourceId)
+    if (!affiliate) return
+    if (record.currency.toUpperCase() !== currency.code) {
+      return report.count('commissions', record.sourceId, 'error', { field: 'currency', message: `commission in ${record.currency}, the project's currency is ${currency.code}` })
+    }
+    const amount = BigInt(record.amountMinor)
+    report.owe(affiliate.email, currency.code, amount, record.state !== 'voided', record.state === 'pending' || record.state === 'due')
+    if (affiliate.id === null || dryRun) {
+      const seen = affiliate.id !== null && (await referencesOf(affiliate.id)).has(reference(record.sourceId))
+      return report.count('commissions', record.sourceId, seen ? 'existing' : 'created')
+    }
+    const saleCurrency = new Currency((record.saleCurrency ?? currency.code).toUpperCase())
+    const input = {
+      type: 'purchase' as const,
+      affiliateId: affiliate.id,
+      ...(record.customerEmail ? { email: record.customerEmail } : {}),
+      value: currency.amount(amount).format(),
+      baseValue: saleCurrency.amount(BigInt(record.saleAmountMinor ?? 0)).format(),
+      baseValueCurrency: saleCurrency.code,
+      paid: record.state === 'paid',
+      reference: reference(record.sourceId),
+      occurredAt: record.occurredAt,
+    }
+    const result = await program.conversions.create(input).catch((error: unknown) => {
+      if (error instanceof AffiliateError && error.code === 'conflict' && error.field === 'reference') return null
+      throw error
+    })
+    if (result === null) {
+      return report.count('commissions', record.sourceId, 'differs', { field: 'value', message: `conversion ${input.reference} exists with another amount, customer or affiliate` })
+    }
+    await settleStatus(record, result.conversion)
+    report.count('commissions', record.sourceId, result.duplicate ? 'existing' : 'created')
+  }
+
+  /**
+   * Brings the conversion to the state the commission has: create makes it earning (or `review`, for
+   * an affiliate that is not active or a self-referral); voided ones are then rejected and earning
+   * ones approved. A run stopped between the two steps finishes it on the next run.
+   */
+  async function settleStatus(record: SourceCommission, conversion: ConversionView) {
+    const wanted = LEDGER_STATUS[record.state]
+    let status = conversion.status
+    if (wanted === 'rejected' && status !== 'rejected') status = await changeStatus(conversion.id, 'rejected')
+    if (wanted !== 'rejected' && status === 'review') status = await changeStatus(conversion.id, 'active')
+    if (status !== wanted) {
+      const why = wanted === 'pending' ? `its hold ends before the tool's (holdPeriodDays ${settings.holdPeriodDays})` : `the project's hold period (${settings.holdPeriodDays} days) has not ended`
+      report.warn('commissions', record.sourceId, 'status', `${record.state} in the tool, ${status} here: ${why}`)
+    }
+  }
+
+  /** Changes a conversion's status; when another run made it final first, its status as it is now. */
+  async function changeStatus(id: number, status: 'active' | 'rejected') {
+    try {
+      return (await program.conversions.update(id, { status })).status
+    } catch (error) {
+      if (error instanceof ConflictError) return (await program.conversions.get(id)).status
+      throw error
+    }
+  }
+
+  const progress = async <T>(entity: ImportEntity, records: AsyncIterable<T>, each: (record: T) => Promise<void>, id: (record: T) => string) => {
+    let read = 0
+    for await (const record of records) {
+      read += 1
+      await attempt(entity, id(record), () => each(record))
+    }
+    options.onProgress?.(entity, read)
+  }
+
+  await progress('affiliates', source.affiliates(), importAffiliate, (record) => record.sourceId)
+  await progress('coupons', source.coupons(), importCoupon, (record) => record.sourceId)
+  await progress('customers', source.customers(), importCustomer, (record) => record.sourceId)
+  // Oldest first, so a customer's first purchase is its earliest commission (renewals keep their rule's duration).
+  const commissions: SourceCommission[] = []
+  for await (const record of source.commissions()) commissions.push(record)
+  commissions.sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.sourceId.localeCompare(b.sourceId))
+  const currency = new Currency(settings.currency)
+  await progress('commissions', iterate(commissions), (record) => importCommission(record, currency), (record) => record.sourceId)
+
+  await report.settleTable(
+    dryRun
+      ? undefined
+      : async (email) => {
+          const affiliate = await findAffiliate(email)
+          return affiliate && { total: affiliate.earnings.total, unpaid: affiliate.earnings.unpaid }
+        },
+  )
+  return report
+}
+
+/** The project's sub-program for a campaign or group name (its name as a slug), or null. */
+function subProgramOf(group: string | null, settings: ProjectSettings): string | null {
+  if (group === null) return null
+  const slug = group.trim().toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '')
+  return SLUG.test(slug) && settings.subPrograms?.[slug] ? slug : null
+}
+
+async function* iterate<T>(items: T[]): AsyncIterable<T> {
+  yield* items
+}

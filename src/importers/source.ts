@@ -1,0 +1,71 @@
+// What an import reads: one async iterable per entity, in records already mapped from the tool's
+// own shape to plain fields (each tool's folder does that mapping). Amounts are integer minor units
+// of their currency, as every tool's API gives them.
+import type { AffiliateStatus } from '../core/types.js'
+
+export interface SourceAffiliate {
+  /** The tool's id, named in the report. */
+  sourceId: string
+  email: string
+  name: string | null
+  status: AffiliateStatus
+  paypalEmail: string | null
+  /** Link tokens (`?via=`, `?ref=`...): the first becomes the referral code when it is free. */
+  tokens: string[]
+  /** Campaign or group name: the sub-program slug when the project has one of that name. */
+  group: string | null
+}
+
+export interface SourceCoupon {
+  sourceId: string
+  affiliateSourceId: string
+  code: string
+  /** The payment provider's id of the coupon or promotion code. */
+  providerCouponId: string | null
+}
+
+export interface SourceCustomer {
+  sourceId: string
+  affiliateSourceId: string
+  /** Null for an anonymous visitor: nothing to import. */
+  email: string | null
+  /** Paid at least once (a conversion), else a lead. */
+  converted: boolean
+  /** The payment provider's customer id (Stripe `cus_...`), reported; see docs/migrating.md. */
+  providerCustomerId: string | null
+}
+
+/** pending: inside the tool's hold; due: payable; paid; voided: cancelled (refund, fraud). */
+export type SourceCommissionState = 'pending' | 'due' | 'paid' | 'voided'
+
+export interface SourceCommission {
+  sourceId: string
+  affiliateSourceId: string
+  customerEmail: string | null
+  /** Commission, in minor units of `currency`. */
+  amountMinor: number
+  currency: string
+  state: SourceCommissionState
+  /** When the sale happened: the conversion's date. */
+  occurredAt: Date
+  /** The sale the commission is for, in minor units of `saleCurrency`; null when the tool does not say. */
+  saleAmountMinor: number | null
+  saleCurrency: string | null
+}
+
+export interface ImportSource {
+  /** Lowercase tool name, used in references: `import:<name>:<id>`. */
+  name: string
+  affiliates(): AsyncIterable<SourceAffiliate>
+  coupons(): AsyncIterable<SourceCoupon>
+  customers(): AsyncIterable<SourceCustomer>
+  commissions(): AsyncIterable<SourceCommission>
+}
+
+/** A failure of the source as a whole (refused key, unreachable API): stops the import. */
+export class ImportSourceError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ImportSourceError'
+  }
+}

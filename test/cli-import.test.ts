@@ -1,0 +1,54 @@
+// `affiliate-kit import rewardful` as a user runs it: against a local Rewardful, into an embedded
+// database, with a config; the dry run writes nothing, the real run prints the summary and the table
+// and writes the report, a second run creates nothing, a refused key is one line.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runToEnd } from './cli/process.js'
+import { tempDirs } from './cli/temp-dirs.js'
+import { API_SECRET, startFakeRewardful, type FakeRewardful } from './importers/rewardful-server.js'
+
+const tempDir = tempDirs('affiliate-kit-import')
+let rewardful: FakeRewardful
+beforeAll(async () => {
+  rewardful = await startFakeRewardful()
+})
+afterAll(() => rewardful.close())
+
+describe('affiliate-kit import rewardful', () => {
+  it('dry run, then import, then again: nothing written by the dry run, nothing created twice', async () => {
+    const cwd = tempDir()
+    writeFileSync(join(cwd, 'config.json'), JSON.stringify({ currency: 'USD', holdPeriodDays: 30 }))
+    const args = ['import', 'rewardful', '--api-url', rewardful.url, '--database', `pglite:${join(cwd, 'data')}`, '--config', 'config.json']
+    const env = { REWARDFUL_API_KEY: API_SECRET }
+
+    const dry = await runToEnd([...args, '--dry-run'], { cwd, env })
+    expect(dry.code).toBe(0)
+    expect(dry.output).toContain('affiliates: 3 would create, 0 existing')
+    expect(dry.output).toContain('commissions: 6 would create, 0 existing')
+    expect(dry.output).toMatch(/james@example\.com\t4\t74\.99 USD\t44\.99 USD/)
+
+    const first = await runToEnd([...args, '--report', 'first.json'], { cwd, env })
+    expect(first.code).toBe(0)
+    expect(first.output).toContain('commissions: 6 read from Rewardful')
+    expect(first.output).toContain('affiliates: 3 created, 0 existing')
+    expect(first.output).toMatch(/james@example\.com\t4\t74\.99 USD\t44\.99 USD\t74\.99 USD\t44\.99 USD/)
+    // Pending in Rewardful since February; past this project's 30-day hold today: said, not hidden.
+    expect(first.output).toContain('warning commissions c3 status: pending in the tool, active here')
+    const report = JSON.parse(readFileSync(join(cwd, 'first.json'), 'utf8'))
+    expect(report.counts.commissions.created).toBe(6)
+    expect(first.output).not.toContain(API_SECRET)
+
+    const second = await runToEnd([...args, '--report', 'second.json'], { cwd, env })
+    expect(second.code).toBe(0)
+    expect(second.output).toContain('affiliates: 0 created, 3 existing')
+    expect(second.output).toContain('commissions: 0 created, 6 existing')
+  })
+
+  it('a refused key is one line and exit code 1', async () => {
+    const cwd = tempDir()
+    const result = await runToEnd(['import', 'rewardful', '--api-key', 'wrong-key', '--api-url', rewardful.url, '--database', 'memory'], { cwd })
+    expect(result.code).toBe(1)
+    expect(result.output).toBe('affiliate-kit: Rewardful refused the API key (401): use the API Secret from Company Settings')
+  })
+})
