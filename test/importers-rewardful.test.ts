@@ -81,7 +81,7 @@ describe('import rewardful', () => {
     await importProgram(target, source())
     const tracking = createTrackingHandler(target, { landingUrl: 'https://www.example.com/' })
 
-    const response = await tracking(new Request('https://links.example/r/jb007', { headers: { 'user-agent': 'test-agent' } }), { clientAddress: '203.0.113.7' })
+    const response = await tracking(new Request('https://links.example/r/jb007', { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' } }), { clientAddress: '203.0.113.7' })
 
     expect(response.status).toBe(302)
     expect(response.headers.get('set-cookie')).toMatch(/^ak_ref=jb007\./)
