@@ -43,7 +43,7 @@ describe('affiliate-kit import rewardful', () => {
     expect(second.code).toBe(0)
     expect(second.output).toContain('affiliates: 0 created, 3 existing')
     expect(second.output).toContain('commissions: 0 created, 6 existing')
-  })
+  }, 120_000)
 
   it('a refused key is one line and exit code 1', async () => {
     const cwd = tempDir()
