@@ -172,13 +172,14 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   // The outbox's first poll waits a moment: on embedded PGlite it would hold the one connection
   // (a cold claim takes tens of ms) just when the first requests of a start arrive.
   const firstPoll = setTimeout(() => dispatcher.start(), FIRST_POLL_DELAY_MS)
-  logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
   if (config.portal?.enabled && !config.portal.publicUrl) logger.warn('portal.publicUrl is not set: sign-in links (portal link, the console, the API) are refused until it is')
   if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)
   for (const name of providers.keys()) logger.info(`receiving ${name} events at ${url}/providers/${name}/events`, { provider: name })
   const pairs = Object.entries(config.exchangeRates ?? {}).map(([pair, rate]) => `${pair} ${rate}`)
   if (pairs.length > 0) logger.info(`exchange rates from the config: ${pairs.join(', ')}`, { pairs: pairs.length })
+  // Last, so that whoever waits for this line has every line of the start.
+  logger.info(`listening on ${url}`, { url, metrics: metrics !== undefined })
 
   let closing: Promise<void> | undefined
   const close = () =>
