@@ -2,7 +2,7 @@
 // (dot segments, backslashes, percent-encoding, query decoding), which the router relies on.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { parseTarget } from '../src/http/target.js'
+import { parseTarget } from '../src/server/target.js'
 
 function viaUrl(target: string) {
   const url = new URL(`http://localhost${target}`)

@@ -11,7 +11,7 @@ import type { ServerConfig } from '../src/cli/config.js'
 import { configuredPortal, withPortal } from '../src/cli/portal-mount.js'
 import { withTracking } from '../src/cli/tracking-mount.js'
 import { createHandler } from '../src/http/index.js'
-import { toNodeHandler } from '../src/http/node.js'
+import { toNodeHandler } from '../src/server/node.js'
 import { createAffiliateProgram } from '../src/index.js'
 import { launchBrowser } from './browser-helpers.js'
 

@@ -3,10 +3,10 @@
 // store (as `keyedState`), the browser pages' session store (as `sessions`) and the admin
 // console's audit log (as `auditLog`).
 import type { DomainStore, OutboxRepository, StorageTx } from '../core/storage.js'
-import type { KeyedStateStore } from '../http/keyed-state.js'
-import type { DeliveryQueue, OutboxStore } from '../webhooks/outbox-store.js'
-import type { WithSessionStore } from '../web/session-store.js'
-import type { WithAuditLog } from '../admin/audit-log.js'
+import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { DeliveryQueue, OutboxStore } from '../core/outbox-store.js'
+import type { WithSessionStore } from '../core/session-store.js'
+import type { WithAuditLog } from '../core/audit-log.js'
 
 export type StoragePort = DomainStore & OutboxStore & { keyedState: KeyedStateStore } & WithSessionStore & WithAuditLog
 

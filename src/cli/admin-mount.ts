@@ -3,14 +3,14 @@
 // sent by the server's own webhook dispatcher, provider events replayed on the server's storage,
 // sign-in links made by the server's portal. Its requests are logged and counted (surface `console`).
 import { createAdminConsole, type AdminConsole } from '../admin/admin.js'
-import type { AuditLog } from '../admin/audit-log.js'
+import type { AuditLog } from '../core/audit-log.js'
 import type { AffiliateProgram } from '../core/program.js'
 import type { SignInLinkMaker } from '../core/portal-sign-in.js'
-import type { SessionStore } from '../web/session-store.js'
+import type { SessionStore } from '../core/session-store.js'
 import type { ConsoleProviderEvents } from '../admin/provider-events.js'
 import type { ConsoleWebhooks } from '../admin/webhooks.js'
-import type { KeyedStateStore } from '../http/keyed-state.js'
-import type { NodeHandler } from '../http/node.js'
+import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { NodeHandler } from '../server/node.js'
 import { adminPaths } from '../admin/paths.js'
 import type { ServerConfig } from './config.js'
 import { observed, pageRoutes, type RequestObserver } from './observed-surface.js'

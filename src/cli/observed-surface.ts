@@ -3,7 +3,7 @@
 // request, like the API's own (ops/request-log.ts). Each surface names its routes by pattern:
 // codes, ids, emails and tokens never reach the log, and made-up paths cannot grow the metrics
 // (a 404 is `unmatched`).
-import type { NodeHandler } from '../http/node.js'
+import type { NodeHandler } from '../server/node.js'
 import type { Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
 import { recordRequest, UNMATCHED, type Surface } from '../ops/request-log.js'

@@ -3,10 +3,10 @@
 // records the portal.sign_in_requested webhook event for the host to send the email. Its
 // requests are logged and counted (surface `portal`).
 import type { AffiliateProgram } from '../core/program.js'
-import type { KeyedStateStore } from '../http/keyed-state.js'
-import type { NodeHandler } from '../http/node.js'
+import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { NodeHandler } from '../server/node.js'
 import { createPortal, type Portal, type PortalOptions } from '../portal/portal.js'
-import type { SessionStore } from '../web/session-store.js'
+import type { SessionStore } from '../core/session-store.js'
 import { portalPaths } from '../portal/paths.js'
 import { ConfigError, type ServerConfig } from './config.js'
 import { observed, pageRoutes, type RequestObserver } from './observed-surface.js'

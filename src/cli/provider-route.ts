@@ -1,6 +1,6 @@
 // The URL of a payment provider's event endpoint on the standalone server,
 // POST /api/v1/providers/<name>/events, and the answer for a provider the config does not name.
-import type { NodeHandler } from '../http/node.js'
+import type { NodeHandler } from '../server/node.js'
 import { observed, type RequestObserver } from './observed-surface.js'
 
 const ROUTE = /^\/api\/v1\/providers\/([a-z-]+)\/events\/?(?:\?.*)?$/

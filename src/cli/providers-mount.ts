@@ -5,7 +5,7 @@
 // refused for a bad signature too.
 import type { AffiliateProgram } from '../core/program.js'
 import type { DomainStore } from '../core/storage.js'
-import { toNodeHandler, type NodeHandler } from '../http/node.js'
+import { toNodeHandler, type NodeHandler } from '../server/node.js'
 import type { ProviderHandler } from '../providers/handler.js'
 import { lemonSqueezyHandler } from '../providers/lemon-squeezy/index.js'
 import { paddleHandler } from '../providers/paddle/index.js'

@@ -14,7 +14,7 @@ import { portalSignInLink } from '../core/portal-sign-in.js'
 import type { Portal } from '../portal/portal.js'
 import { createWebhookDispatcher } from '../webhooks/dispatcher.js'
 import { createHandler } from '../http/handler.js'
-import { toNodeHandler } from '../http/node.js'
+import { toNodeHandler } from '../server/node.js'
 import type { AppliedMigration } from '../adapters/sql/migrations.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import { createMetrics } from '../ops/metrics.js'
@@ -25,7 +25,7 @@ import { serveKeySocket } from './key-socket.js'
 import { serverLogger } from './logging.js'
 import { withUnconfiguredProviders } from './provider-route.js'
 import type { ProviderHandler } from '../providers/handler.js'
-import type { NodeHandler } from '../http/node.js'
+import type { NodeHandler } from '../server/node.js'
 
 const FIRST_POLL_DELAY_MS = 250
 

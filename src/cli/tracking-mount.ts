@@ -2,8 +2,8 @@
 // the tracking prefix go to the tracking handler (logged and counted, surface `tracking`),
 // everything else to the API.
 import type { AffiliateProgram } from '../core/program.js'
-import type { KeyedStateStore } from '../http/keyed-state.js'
-import type { NodeHandler } from '../http/node.js'
+import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { NodeHandler } from '../server/node.js'
 import { createTrackingHandler } from '../tracking/handler.js'
 import type { ServerConfig } from './config.js'
 import { observed, trackingRoutes, type RequestObserver } from './observed-surface.js'

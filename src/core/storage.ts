@@ -2,7 +2,7 @@
 // outbox, the delivery log). Entity-specific methods, no generic query language. Every method is
 // scoped by projectId where rows belong to a project; a row of another project is reported as
 // absent. Money is bigint minor units. The webhook dispatcher's outbox store and HTTP's keyed-state
-// store are ports of their own (src/webhooks/outbox-store.ts, src/http/keyed-state.ts).
+// store are ports of their own (src/core/outbox-store.ts, src/core/keyed-state.ts).
 import type {
   Affiliate,
   AffiliateStatus,

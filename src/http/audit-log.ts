@@ -1,10 +1,10 @@
 // GET /audit-log in both shapes: what was changed from the admin console, by whom and when,
 // newest first (docs/admin.md "Audit log"). Needs a key with every scope (`*`), and the audit log
 // passed to createHandler (`auditLog`); without it the route answers 404.
-import type { AuditEntry } from '../admin/audit-log.js'
+import type { AuditEntry } from '../core/audit-log.js'
 import { alternativeWindow } from './alternative/paging.js'
 import * as AR from './alternative/response-schemas.js'
-import { HttpError } from './errors.js'
+import { HttpError } from '../server/errors.js'
 import * as R from './response-schemas.js'
 import { defineRoute, page, type RouteContext } from './route.js'
 import { listQueryAlternative } from './schemas.js'

@@ -1,6 +1,6 @@
 // The processor's coupon id arrives as processor_coupon_id, stripe_coupon_id or
 // lemonsqueezy_discount_code (clients written for other affiliate services send the processor's own name).
-import { HttpError } from './errors.js'
+import { HttpError } from '../server/errors.js'
 
 const PROCESSOR_ID_FIELDS = ['processor_coupon_id', 'stripe_coupon_id', 'lemonsqueezy_discount_code'] as const
 type ProcessorIds = Partial<Record<(typeof PROCESSOR_ID_FIELDS)[number], string | null>>

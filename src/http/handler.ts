@@ -5,31 +5,32 @@
 import { openApiDocument } from './openapi.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { hasScope, type VerifiedKey } from '../core/keys.js'
-import { fromFetchRequest, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from './bodies.js'
-import { errorInfo, GENERIC_ERROR, HttpError, snakeField, type ErrorInfo } from './errors.js'
+import { fromFetchRequest, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from '../server/bodies.js'
+import { errorInfo, GENERIC_ERROR, HttpError, snakeField, type ErrorInfo } from '../server/errors.js'
 import type { FieldNames } from '../core/errors.js'
 import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type StoredResponse } from './idempotency.js'
-import { createRateLimiter, type RateLimitOptions } from './rate-limit.js'
-import type { KeyedStateStore } from './keyed-state.js'
-import { memoryKeyedState } from './memory-keyed-state.js'
+import { createRateLimiter, type RateLimitOptions } from '../server/rate-limit.js'
+import type { KeyedStateStore } from '../core/keyed-state.js'
+import { memoryKeyedState } from '../adapters/memory/keyed-state.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import { createMetrics, type Metrics } from '../ops/metrics.js'
 import { recordRequest, UNMATCHED } from '../ops/request-log.js'
 import { operationAnswers } from './operations.js'
-import { serveNode, type NodeHandler } from './node.js'
+import { serveNode } from '../server/node.js'
+import type { FetchHandler, Handler } from '../server/fetch-handler.js'
 import { alternativeRoutes } from './alternative/index.js'
 import { primaryRoutes } from './primary/index.js'
 import { parseBody, parseQuery, type RouteDef, type RouteResult } from './route.js'
-import { Router } from './router.js'
-import { parseTarget } from './target.js'
-import { storableText } from './text.js'
+import { Router } from '../server/router.js'
+import { parseTarget } from '../server/target.js'
+import { storableText } from '../server/text.js'
 import { alternativeError } from './shapes/alternative.js'
 import { primaryError } from './shapes/primary.js'
 import { webhookTestRoute, type TestDeliverySender } from './webhook-test.js'
 import type { ProviderEventReplayer } from './provider-events.js'
 
-import type { AuditLog, WithAuditLog } from '../admin/audit-log.js'
+import type { AuditLog, WithAuditLog } from '../core/audit-log.js'
 export interface HandlerOptions {
   /**
    * Where Idempotency-Key claims and rate-limit counters live: pass your storage's
@@ -79,13 +80,6 @@ export interface HandlerOptions {
   portal?: SignInLinkMaker
 }
 
-export type FetchHandler = (request: Request) => Promise<Response>
-
-/**
- * What createHandler returns: a fetch handler (callable itself, and as `fetch`), and `node`, the same
- * API served straight from node:http requests without building fetch Request / Response objects.
- */
-export type Handler = FetchHandler & { fetch: FetchHandler; node: NodeHandler }
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
 

@@ -4,8 +4,8 @@
 // A claim is leased: when the process holding it dies before answering, a repeat of the same
 // request after the lease runs it again (what a rerun answers per route: docs/idempotency.md).
 import { sha256Hex } from '../core/random.js'
-import { HttpError } from './errors.js'
-import type { KeyedStateStore } from './keyed-state.js'
+import { HttpError } from '../server/errors.js'
+import type { KeyedStateStore } from '../core/keyed-state.js'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 /** How long an unanswered claim blocks repeats before one of them may take the key over. */

@@ -3,7 +3,7 @@
 import type { AffiliateProgram } from '../core/program.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
-import type { OutgoingResponse } from './bodies.js'
+import type { OutgoingResponse } from '../server/bodies.js'
 
 export type OperationAnswer = () => Promise<OutgoingResponse>
 

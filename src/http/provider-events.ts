@@ -3,7 +3,7 @@
 // POST /provider-events/{id}/replay applies one again (conversions:write), through the replayer
 // handed to createHandler (`providerEvents`); without one it answers 501.
 import type { ProviderEventView } from '../core/provider-events.js'
-import { HttpError } from './errors.js'
+import { HttpError } from '../server/errors.js'
 import { alternativeWindow } from './alternative/paging.js'
 import * as AR from './alternative/response-schemas.js'
 import * as R from './response-schemas.js'

@@ -3,7 +3,7 @@
 // (else 404) and hold webhooks:write. Sent by the dispatcher handed to createHandler (`webhooks`);
 // without one the route answers 501.
 import type { EventType } from '../core/types.js'
-import { HttpError } from './errors.js'
+import { HttpError } from '../server/errors.js'
 import { defineRoute, pathId } from './route.js'
 import * as R from './response-schemas.js'
 import { webhookTestBody } from './schemas.js'

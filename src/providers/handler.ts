@@ -5,9 +5,9 @@
 // the events a request left half-done (see staleSweep). It serves fetch Requests, and node:http
 // requests straight (its `node`), without building fetch objects.
 import type { AffiliateProgram } from '../core/program.js'
-import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../http/bodies.js'
-import { HttpError } from '../http/errors.js'
-import { serveNode, type NodeHandler } from '../http/node.js'
+import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../server/bodies.js'
+import { HttpError } from '../server/errors.js'
+import { serveNode, type NodeHandler } from '../server/node.js'
 import type { DomainStore } from '../core/storage.js'
 import { MalformedEvent, type MappedEvent } from './mapping.js'
 import { receiveEvent, staleSweep } from './receive.js'

@@ -2,8 +2,8 @@
 // an allowance per address over the keyed-state store (GCRA, so every process shares it and a
 // burst cannot pass the bound). Only a visit that counts spends it. The key names the address's
 // block (web/client-address.ts addressBlock: an IPv6 /64 as one).
-import { gcra } from '../http/gcra.js'
-import type { KeyedStateStore } from '../http/keyed-state.js'
+import { gcra } from '../server/gcra.js'
+import type { KeyedStateStore } from '../core/keyed-state.js'
 
 const DAY_MS = 86_400_000
 

@@ -2,7 +2,7 @@
 // a base path, which answers 404 outside its routes, 405 (with Allow) for a method a route does not
 // take, HEAD as GET, and a generic 500 page for an unexpected error (reported to onError). Each
 // console keeps its own routes, sign-in and pages.
-import { toNodeHandler, type NodeHandler } from '../http/node.js'
+import { toNodeHandler, type NodeHandler } from '../server/node.js'
 import type { ClientInfo } from './client-address.js'
 import { html, type Html } from './html.js'
 

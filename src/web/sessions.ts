@@ -3,7 +3,7 @@
 // console; each passes its own audience, so one's session never opens the other's pages.
 import type { Clock } from '../core/clock.js'
 import { digestOf, isSecretShaped, newSecret } from './secrets.js'
-import type { SessionAudience, SessionStore, SignInTokenRecord, WebSessionRecord } from './session-store.js'
+import type { SessionAudience, SessionStore, SignInTokenRecord, WebSessionRecord } from '../core/session-store.js'
 
 export interface SessionPolicy {
   /** A session unused this long ends. @default 3600 (one hour) */

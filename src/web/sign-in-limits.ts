@@ -3,8 +3,8 @@
 // keyed-state store, so every process of a SQL database shares them, kept under digests: the
 // store holds neither emails nor client addresses.
 import { createHash } from 'node:crypto'
-import { gcra, type RateLimitDecision } from '../http/gcra.js'
-import type { KeyedStateStore } from '../http/keyed-state.js'
+import { gcra, type RateLimitDecision } from '../server/gcra.js'
+import type { KeyedStateStore } from '../core/keyed-state.js'
 import { addressBlock } from './client-address.js'
 
 /** How many per window; `false` turns the limit off. */

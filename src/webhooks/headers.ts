@@ -1,5 +1,5 @@
 // The request headers of one delivery attempt (docs/webhooks.md "Request headers").
-import type { ClaimedDelivery } from './outbox-store.js'
+import type { ClaimedDelivery } from '../core/outbox-store.js'
 import type { WebhookEndpoint } from '../core/types.js'
 import { signPayload, standardSignatureHeader } from './signing.js'
 

@@ -1,7 +1,7 @@
 // memoryStorage(): the whole storage port in process memory, for tests and prototypes.
 // One async mutex serializes transactions; an undo log rolls back a transaction that throws.
 import type { AdapterRepositories, StoragePort } from '../storage-port.js'
-import { memoryKeyedState } from '../../http/memory-keyed-state.js'
+import { memoryKeyedState } from './keyed-state.js'
 import { Mutex } from './mutex.js'
 import { conversionRepository } from './repositories/conversions.js'
 import {

@@ -1,7 +1,7 @@
 // The audit log: every change made from the console, newest first (also GET /api/v1/audit-log).
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
-import type { AuditLog } from '../audit-log.js'
+import type { AuditLog } from '../../core/audit-log.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 
 const PER_PAGE = 50

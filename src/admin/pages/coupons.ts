@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '../../core/errors.js'
 import type { CouponView } from '../../core/views.js'
 import { html, type Html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
-import { day } from '../../portal/format.js'
+import { day } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { formRefusal, type Refusal } from '../refusal.js'
 

@@ -3,7 +3,7 @@
 import { ValidationError } from '../../core/errors.js'
 import { SCOPES, type Scope } from '../../core/types.js'
 import { html } from '../../web/html.js'
-import { day } from '../../portal/format.js'
+import { day } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 
 const ALL_SCOPES: Scope[] = ['*', ...SCOPES]

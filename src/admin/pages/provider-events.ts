@@ -2,7 +2,7 @@
 // waiting or ignored event can be replayed (when the console has `providerEvents`).
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
-import { day } from '../../portal/format.js'
+import { day } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 
 const PER_PAGE = 50

@@ -3,7 +3,7 @@
 import { NotFoundError, ValidationError } from '../../core/errors.js'
 import type { AffiliateView, ConversionView } from '../../core/views.js'
 import { html } from '../../web/html.js'
-import { day, money } from '../../portal/format.js'
+import { day, money } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import type { AdminProgram } from '../program.js'
 import { allConversions } from '../scan.js'

@@ -2,7 +2,7 @@
 // lists nested under data.<name> with total/limit/offset, single records under data.<name>, and
 // the `{ success: false, error: { code, message, details: { field, issue } } }` error form.
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
-import type { ErrorInfo, HttpErrorCode } from '../errors.js'
+import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
 import { processorCouponIds, type ListPage } from './primary.js'
 
 const ALTERNATIVE_CODES: Record<HttpErrorCode, string> = {

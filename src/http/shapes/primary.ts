@@ -1,7 +1,7 @@
 // The primary shape (docs/api.md): snake_case records, integer ids, `{ success, data, pagination }`
 // lists, and the `{ success: false, error: "message" }` error form.
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
-import type { ErrorInfo } from '../errors.js'
+import type { ErrorInfo } from '../../server/errors.js'
 
 export interface ListPage {
   total: number

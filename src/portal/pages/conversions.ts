@@ -3,7 +3,7 @@
 import { NotFoundError } from '../../core/errors.js'
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
-import { conversionStatus, day, money } from '../format.js'
+import { conversionStatus, day, money } from '../../web/format.js'
 import type { PageResult, SignedInRequest } from '../page.js'
 
 export const CONVERSIONS_PER_PAGE = 25

@@ -3,7 +3,7 @@
 import { html } from '../../web/html.js'
 import { addCalendarDays } from '../../core/calendar.js'
 import { activityChart, type ChartRange } from '../activity-chart.js'
-import { day, isZero, money } from '../format.js'
+import { day, isZero, money } from '../../web/format.js'
 import type { PageResult, SignedInRequest } from '../page.js'
 
 export async function overviewPage({ program, affiliate, referralLink, url, paths }: SignedInRequest): Promise<PageResult> {

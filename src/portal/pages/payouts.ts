@@ -1,7 +1,7 @@
 // Payouts: what the program has paid the affiliate, newest first, paged.
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
-import { day, money } from '../format.js'
+import { day, money } from '../../web/format.js'
 import type { PageResult, SignedInRequest } from '../page.js'
 
 const PER_PAGE = 25

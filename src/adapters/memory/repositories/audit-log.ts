@@ -1,5 +1,5 @@
 // The in-memory audit log: an array in insertion order, read newest first.
-import type { AuditEntry, AuditLog } from '../../../admin/audit-log.js'
+import type { AuditEntry, AuditLog } from '../../../core/audit-log.js'
 
 export function memoryAuditLog(): AuditLog {
   const entries: AuditEntry[] = []

@@ -1,5 +1,5 @@
 // The webhook outbox (events, deliveries with leases claimed FOR UPDATE SKIP LOCKED, attempts).
-import type { ClaimedDelivery } from '../../../webhooks/outbox-store.js'
+import type { ClaimedDelivery } from '../../../core/outbox-store.js'
 import type { AdapterOutbox } from '../../storage-port.js'
 import { atomic, decode, run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'

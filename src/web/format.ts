@@ -1,6 +1,6 @@
 // How the portal shows money, dates and statuses: amounts exactly as the API gives them (decimal
 // text with the currency code, never through floats), dates in UTC.
-import { html, type Html } from '../web/html.js'
+import { html, type Html } from './html.js'
 import type { ConversionView } from '../core/views.js'
 
 /** Whether a decimal amount such as '0.00' is zero. */

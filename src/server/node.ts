@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { decodeUtf8, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from './bodies.js'
-import type { FetchHandler } from './handler.js'
+import type { FetchHandler } from './fetch-handler.js'
 
 /** The parts of Express's request we read; plain node:http requests lack them. */
 interface MaybeExpressRequest extends IncomingMessage {

@@ -1,8 +1,8 @@
 // Webhook delivery attempts as log records and metrics: builds the dispatcher's onAttempt hook
 // from a logger and / or a metrics registry, keeping any hook the caller passed.
-import type { AttemptReport, DeliveryOptions } from '../webhooks/dispatcher.js'
-import { errorText, type Logger } from './logger.js'
-import type { Metrics } from './metrics.js'
+import type { AttemptReport, DeliveryOptions } from './dispatcher.js'
+import { errorText, type Logger } from '../ops/logger.js'
+import type { Metrics } from '../ops/metrics.js'
 
 /** Failed attempts are warnings, a delivery given up is an error, successes are debug. */
 export function logAttempt(logger: Logger, report: AttemptReport): void {

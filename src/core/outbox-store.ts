@@ -1,8 +1,8 @@
 // The outbox store: what the webhook dispatcher needs from a storage. It claims due deliveries
 // under a lease, records each attempt, inserts test deliveries, and reads a project's settings
 // (retry delays, private networks, currency). Every adapter implements it beside the domain store.
-import type { NewEvent, ProjectRepository } from '../core/storage.js'
-import type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookEndpoint, WebhookEvent } from '../core/types.js'
+import type { NewEvent, ProjectRepository } from './storage.js'
+import type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookEndpoint, WebhookEvent } from './types.js'
 
 export interface ClaimedDelivery {
   delivery: Delivery

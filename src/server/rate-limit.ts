@@ -1,7 +1,7 @@
 // Per-key rate limiting (docs/limits.md "Rate limit"): GCRA over the handler's keyed-state store,
 // and the X-RateLimit-* headers every authenticated response carries (plus Retry-After on 429).
 import { gcra, type RateLimitDecision } from './gcra.js'
-import type { KeyedStateStore } from './keyed-state.js'
+import type { KeyedStateStore } from '../core/keyed-state.js'
 
 export interface RateLimitOptions {
   /** Requests allowed per window and key. @default 100 */
