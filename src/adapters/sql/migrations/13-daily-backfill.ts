@@ -1,12 +1,14 @@
-// Migration 13's backfill of the per-day counters. Migration 7 created them empty, and every
+// Migration 13: the backfill of the per-day counters (its statements' text never changes once
+// released: databases applied it as written). Migration 7 created the counters empty, and every
 // event has counted since, in its own transaction; the clicks, referred users and conversions
 // stored before then were never counted, so stats over time started at the upgrade. Each such row
 // is counted once, on its day in its project's time zone (the day function live counting uses),
 // as it would have been then, in batches of ids: each batch is a short transaction that also
 // records how far it got, so a large table holds no long lock and a stopped start resumes.
-import { dayFormatter } from '../../core/calendar.js'
-import type { DailyCounts } from '../../core/tracking-storage.js'
-import type { SqlClient, SqlRow } from './executor.js'
+import { dayFormatter } from '../../../core/calendar.js'
+import type { DailyCounts } from '../../../core/tracking-storage.js'
+import type { SqlClient, SqlRow } from '../executor.js'
+import type { Migration } from './migration.js'
 
 const BATCH_IDS = 5000
 
@@ -20,7 +22,7 @@ const SOURCES: Source[] = ['clicks', 'referrals', 'conversions']
  * were counted when written, including one dated back before then (a conversion with an earlier
  * occurredAt): ids grow with each insert, so the first row dated from then on marks where counting began.
  */
-export const BACKFILL_SETUP = [
+const BACKFILL_SETUP = [
   `CREATE TABLE IF NOT EXISTS {s}.tracking_backfill (
     source text PRIMARY KEY,
     counted_from timestamptz NOT NULL,
@@ -72,7 +74,7 @@ const zero = (): DailyCounts => ({ clicks: 0, visitors: 0, signups: 0, purchases
  * Counts the next batch of one source, inside the caller's transaction (which holds the
  * migrations' lock); true when nothing is left to count.
  */
-export async function backfillDailyBatch(tx: SqlClient, s: string): Promise<boolean> {
+async function backfillDailyBatch(tx: SqlClient, s: string): Promise<boolean> {
   const [progress] = await tx.query(`SELECT source, counted_from, below_id, next_id FROM ${s}.tracking_backfill WHERE next_id < below_id ORDER BY source LIMIT 1`)
   if (!progress) return true
   const source = progress.source as Source
@@ -134,4 +136,11 @@ async function addDays(tx: SqlClient, s: string, entries: Array<{ projectId: str
       column((entry) => entry.counts.commission.toString()),
     ],
   )
+}
+
+export const dailyBackfill: Migration = {
+  version: 13,
+  name: 'count the history stored before the daily counters',
+  statements: BACKFILL_SETUP,
+  batch: backfillDailyBatch,
 }

@@ -1,0 +1,34 @@
+// Every schema migration, oldest first: one file each. A new one is a new file and a line at the
+// end of this list; a released one is never edited (databases applied its text as written).
+import { initial } from './01-initial.js'
+import { foreignKeys } from './02-foreign-keys.js'
+import { conversionParents } from './03-conversion-parents.js'
+import { couponStatus } from './04-coupon-status.js'
+import { idempotencyKeyLeases } from './05-idempotency-key-leases.js'
+import { providerEvents } from './06-provider-events.js'
+import { tracking } from './07-tracking.js'
+import { webSessions } from './08-web-sessions.js'
+import { adminAuditLog } from './09-admin-audit-log.js'
+import { flagWaitingProviderKeys } from './10-flag-waiting-provider-keys.js'
+import { dateWokenProviderKeys } from './11-date-woken-provider-keys.js'
+import { projectSettingsVersion } from './12-project-settings-version.js'
+import { dailyBackfill } from './13-daily-backfill.js'
+import type { Migration } from './migration.js'
+
+export type { Migration } from './migration.js'
+
+export const MIGRATIONS: ReadonlyArray<Migration> = [
+  initial,
+  foreignKeys,
+  conversionParents,
+  couponStatus,
+  idempotencyKeyLeases,
+  providerEvents,
+  tracking,
+  webSessions,
+  adminAuditLog,
+  flagWaitingProviderKeys,
+  dateWokenProviderKeys,
+  projectSettingsVersion,
+  dailyBackfill,
+]
