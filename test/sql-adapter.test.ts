@@ -11,6 +11,8 @@ import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { postgresStorage } from '../src/adapters/postgres/index.js'
 import { migrate, MIGRATIONS } from '../src/adapters/sql/migrations.js'
 import { nestedClient, type SqlExecutor } from '../src/adapters/sql/executor.js'
+import { affiliateTotalsColumns, createTables } from '../src/adapters/sql/tables.js'
+import { SqlTable } from '../src/adapters/sql/table.js'
 import { createAffiliateProgram, testClock } from '../src/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from './providers/scenario.js'
@@ -66,6 +68,24 @@ describe('pglite adapter', () => {
     statements.length = 0
     expect(await migrate(executor, 'affiliate_kit')).toEqual([])
     expect(statements).toEqual(['SELECT version FROM "affiliate_kit".schema_migrations'])
+    await db.close()
+  })
+
+  it("names every entity's columns as the migrations made them: each field has its column, each column its field", async () => {
+    const db = new PGlite()
+    const storage = pgliteStorage({ db })
+    await storage.ping()
+    const { rows } = await db.query<{ table_name: string; column_name: string }>(
+      "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'affiliate_kit'",
+    )
+    const tables = createTables('"affiliate_kit"')
+    for (const table of Object.values(tables).filter((value) => value instanceof SqlTable)) {
+      const name = table.name.replace('"affiliate_kit".', '')
+      const columns = Object.values(name === 'affiliates' ? { ...table.columns, ...affiliateTotalsColumns } : table.columns).map(({ column }) => column)
+      const stored = rows.filter((row) => row.table_name === name).map((row) => row.column_name)
+      expect(columns.sort(), name).toEqual(stored.sort())
+    }
+    await storage.close()
     await db.close()
   })
 

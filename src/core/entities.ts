@@ -1,6 +1,6 @@
-// Every stored entity defined once: its fields, their columns and codecs, and what its view
-// shows as stored. src/core/types.ts derives the records from these, src/core/views.ts the view
-// types, the SQL adapter its column lists and row decoding.
+// Every stored entity defined once: its fields, their kinds, and what its view shows as stored.
+// src/core/types.ts derives the records from these, src/core/views.ts the view types; the SQL
+// adapter names their columns (src/adapters/sql/tables.ts) and decodes rows by their kinds.
 import { bool, date, float, id, int, json, money, notShown, nullable, text } from './entity.js'
 import type {
   AffiliateStatus,
@@ -21,205 +21,205 @@ import type {
 } from './types.js'
 
 const owned = {
-  id: id('id'),
-  projectId: notShown(text('project_id')),
-  createdAt: date('created_at'),
+  id: id(),
+  projectId: notShown(text()),
+  createdAt: date(),
 }
 
 export const projectFields = {
-  id: text('id'),
-  name: text('name'),
-  settings: json<ProjectSettings>('settings'),
+  id: text(),
+  name: text(),
+  settings: json<ProjectSettings>(),
   /** 1 when created, one more at each write of the settings: tells which settings a process applies. */
-  settingsVersion: int('settings_version'),
-  createdAt: date('created_at'),
+  settingsVersion: int(),
+  createdAt: date(),
 }
 
 export const apiKeyFields = {
   ...owned,
-  name: nullable(text('name')),
+  name: nullable(text()),
   /** First 8 characters of the key, for display. */
-  prefix: text('prefix'),
+  prefix: text(),
   /** Hex SHA-256 of the full key. */
-  hash: text('hash'),
-  scopes: json<Scope[]>('scopes'),
-  revokedAt: nullable(date('revoked_at')),
+  hash: text(),
+  scopes: json<Scope[]>(),
+  revokedAt: nullable(date()),
 }
 
 /** Running totals kept on the affiliate row, changed by deltas in the same transaction. */
 export const affiliateTotalsFields = {
   /** Sum of value over counted conversions (status pending or active). */
-  countedValue: money('counted_value_minor'),
+  countedValue: money(),
   /** Sum of value over counted conversions that are paid. */
-  paidValue: money('paid_value_minor'),
+  paidValue: money(),
   /** Payout money not matched to a whole counted conversion (docs/ledger.md "Credit"). */
-  credit: money('credit_minor'),
-  clicks: int('clicks'),
+  credit: money(),
+  clicks: int(),
   /** Referred users linked to the affiliate. */
-  signups: int('signups'),
+  signups: int(),
   /** Counted purchase conversions. */
-  purchases: int('purchases'),
+  purchases: int(),
 }
 
 export const affiliateFields = {
   ...owned,
-  email: text('email'),
-  name: nullable(text('name')),
-  referralCode: text('referral_code'),
-  status: text<AffiliateStatus>('status'),
-  partnerSlug: nullable(text('partner_slug')),
-  paymentMethod: nullable(text('payment_method')),
-  paymentDetails: nullable(text('payment_details')),
-  payoutMethod: nullable(text<PayoutMethodPreference>('payout_method')),
-  paypalEmail: nullable(text('paypal_email')),
-  wiseDetails: nullable(json<WiseDetails>('wise_details')),
-  parentId: nullable(id('parent_id')),
-  customFields: nullable(json<Record<string, unknown>>('custom_fields')),
+  email: text(),
+  name: nullable(text()),
+  referralCode: text(),
+  status: text<AffiliateStatus>(),
+  partnerSlug: nullable(text()),
+  paymentMethod: nullable(text()),
+  paymentDetails: nullable(text()),
+  payoutMethod: nullable(text<PayoutMethodPreference>()),
+  paypalEmail: nullable(text()),
+  wiseDetails: nullable(json<WiseDetails>()),
+  parentId: nullable(id()),
+  customFields: nullable(json<Record<string, unknown>>()),
 }
 
-/** The affiliate's payout preferences that webhook events carry (under their column names). */
+/** The affiliate's payout preferences that webhook events carry (src/core/events.ts names their keys). */
 export const PAYOUT_PREFERENCES = ['paypalEmail', 'wiseDetails'] as const satisfies ReadonlyArray<keyof typeof affiliateFields>
 
 export const referralFields = {
   ...owned,
-  email: text('email'),
-  affiliateId: nullable(id('affiliate_id')),
-  conversionStatus: text<ReferralStatus>('conversion_status'),
-  conversionDate: nullable(date('conversion_date')),
+  email: text(),
+  affiliateId: nullable(id()),
+  conversionStatus: text<ReferralStatus>(),
+  conversionDate: nullable(date()),
   /** Set by the first purchase; renewals are measured from it. */
-  firstPurchaseAt: notShown(nullable(date('first_purchase_at'))),
+  firstPurchaseAt: notShown(nullable(date())),
 }
 
 export const conversionFields = {
   ...owned,
-  affiliateId: id('affiliate_id'),
-  referredUserId: nullable(id('referred_user_id')),
-  customerEmail: nullable(text('customer_email')),
-  type: text<ConversionType>('type'),
+  affiliateId: id(),
+  referredUserId: nullable(id()),
+  customerEmail: nullable(text()),
+  type: text<ConversionType>(),
   /** Commission in project currency minor units. */
-  value: money('value_minor'),
+  value: money(),
   /** Transaction value in `baseCurrency` minor units, reduced by partial refunds. */
-  baseValue: nullable(money('base_value_minor')),
-  baseCurrency: notShown(nullable(text('base_currency'))),
-  refundedBaseValue: money('refunded_base_value_minor'),
-  paid: bool('paid'),
+  baseValue: nullable(money()),
+  baseCurrency: notShown(nullable(text())),
+  refundedBaseValue: money(),
+  paid: bool(),
   /** The payout that settled it; null when unpaid or marked paid by hand. */
-  paidByPayoutId: nullable(id('paid_by_payout_id')),
+  paidByPayoutId: nullable(id()),
   /** What storage holds; views show `pending` for `active` before holdUntil. */
-  status: notShown(text<StoredConversionStatus>('status')),
+  status: notShown(text<StoredConversionStatus>()),
   /** created_at + hold period; equal to created_at when there is none. */
-  holdUntil: date('hold_until'),
-  reference: nullable(text('reference')),
+  holdUntil: date(),
+  reference: nullable(text()),
   /** What a repeat request with the same reference must match (docs/idempotency.md "References"). */
-  fingerprint: notShown(nullable(text('fingerprint'))),
-  couponCodeUsed: nullable(text('coupon_code_used')),
-  basis: text<CommissionBasis>('basis'),
-  commissionType: text<'percentage' | 'fixed'>('commission_type'),
+  fingerprint: notShown(nullable(text())),
+  couponCodeUsed: nullable(text()),
+  basis: text<CommissionBasis>(),
+  commissionType: text<'percentage' | 'fixed'>(),
   /** Percentage rate as decimal text, null for fixed amounts. */
-  commissionRate: nullable(text('commission_rate')),
-  tier: int<1 | 2>('tier'),
-  parentConversionId: nullable(id('parent_conversion_id')),
-  refundReason: nullable(text('refund_reason')),
+  commissionRate: nullable(text()),
+  tier: int<1 | 2>(),
+  parentConversionId: nullable(id()),
+  refundReason: nullable(text()),
 }
 
 export const couponFields = {
   ...owned,
-  affiliateId: id('affiliate_id'),
-  code: text('code'),
+  affiliateId: id(),
+  code: text(),
   /** Only active coupons attribute conversions. */
-  status: text<CouponStatus>('status'),
-  processorCouponId: nullable(text('processor_coupon_id')),
-  discountType: nullable(text('discount_type')),
-  discountValue: nullable(text('discount_value')),
+  status: text<CouponStatus>(),
+  processorCouponId: nullable(text()),
+  discountType: nullable(text()),
+  discountValue: nullable(text()),
 }
 
 export const clickFields = {
   ...owned,
-  affiliateId: id('affiliate_id'),
-  ipAddress: nullable(text('ip_address')),
-  userAgent: nullable(text('user_agent')),
-  landingUrl: nullable(text('landing_url')),
+  affiliateId: id(),
+  ipAddress: nullable(text()),
+  userAgent: nullable(text()),
+  landingUrl: nullable(text()),
 }
 
 export const payoutFields = {
   ...owned,
-  affiliateId: id('affiliate_id'),
-  affiliateEmail: text('affiliate_email'),
-  amount: money('amount_minor'),
-  currency: text('currency'),
-  method: text<PayoutMethod>('method'),
-  status: notShown(text<'paid'>('status')),
-  paymentDate: date('payment_date'),
-  conversionsSettled: int('conversions_settled'),
-  unpaidAfter: money('unpaid_after_minor'),
+  affiliateId: id(),
+  affiliateEmail: text(),
+  amount: money(),
+  currency: text(),
+  method: text<PayoutMethod>(),
+  status: notShown(text<'paid'>()),
+  paymentDate: date(),
+  conversionsSettled: int(),
+  unpaidAfter: money(),
 }
 
 export const webhookEndpointFields = {
   ...owned,
-  url: text('url'),
-  events: json<EventType[]>('events'),
-  secret: notShown(nullable(text('secret'))),
+  url: text(),
+  events: json<EventType[]>(),
+  secret: notShown(nullable(text())),
   /** Still signs (beside `secret`) until `previousSecretExpiresAt`, for secret rotation. */
-  previousSecret: notShown(nullable(text('previous_secret'))),
-  previousSecretExpiresAt: notShown(nullable(date('previous_secret_expires_at'))),
-  mode: text<WebhookSigningMode>('mode'),
-  active: bool('active'),
+  previousSecret: notShown(nullable(text())),
+  previousSecretExpiresAt: notShown(nullable(date())),
+  mode: text<WebhookSigningMode>(),
+  active: bool(),
 }
 
 export const webhookEventFields = {
   ...owned,
-  type: text<EventType>('type'),
+  type: text<EventType>(),
   /** Serialized once when recorded; every attempt sends these exact bytes. */
-  body: text('body'),
+  body: text(),
 }
 
 export const deliveryFields = {
   ...owned,
-  eventId: id('event_id'),
-  endpointId: id('endpoint_id'),
-  eventType: text<EventType>('event_type'),
-  status: text<DeliveryStatus>('status'),
-  attempts: int('attempts'),
-  nextAttemptAt: nullable(date('next_attempt_at')),
-  leaseUntil: nullable(date('lease_until')),
-  lastStatusCode: nullable(int('last_status_code')),
-  updatedAt: date('updated_at'),
+  eventId: id(),
+  endpointId: id(),
+  eventType: text<EventType>(),
+  status: text<DeliveryStatus>(),
+  attempts: int(),
+  nextAttemptAt: nullable(date()),
+  leaseUntil: nullable(date()),
+  lastStatusCode: nullable(int()),
+  updatedAt: date(),
 }
 
 export const deliveryAttemptFields = {
-  id: id('id'),
-  deliveryId: id('delivery_id'),
-  projectId: text('project_id'),
-  attemptedAt: date('attempted_at'),
-  statusCode: nullable(int('status_code')),
-  durationMs: float('duration_ms'),
-  responseExcerpt: nullable(text('response_excerpt')),
-  error: nullable(text('error')),
+  id: id(),
+  deliveryId: id(),
+  projectId: text(),
+  attemptedAt: date(),
+  statusCode: nullable(int()),
+  durationMs: float(),
+  responseExcerpt: nullable(text()),
+  error: nullable(text()),
 }
 
 /** One payment-provider event as received, with its outcome. Unique per (project, provider, eventId). */
 export const providerEventFields = {
   ...owned,
   /** 'stripe', 'paddle' or 'lemon-squeezy'. */
-  provider: text('provider'),
+  provider: text(),
   /** The provider's event id. */
-  eventId: text('event_id'),
+  eventId: text(),
   /** The provider's event type, e.g. invoice.paid. */
-  type: text('type'),
+  type: text(),
   /** The payment (invoice, transaction, order) or customer the event is about. */
-  reference: nullable(text('reference')),
-  status: text<ProviderEventStatus>('status'),
+  reference: nullable(text()),
+  status: text<ProviderEventStatus>(),
   /** Why it was ignored or is waiting, or what it did, in words. */
-  detail: nullable(text('detail')),
+  detail: nullable(text()),
   /** The conversion it created or changed. */
-  conversionId: nullable(id('conversion_id')),
+  conversionId: nullable(id()),
   /** Base value this event refunded, as decimal text in the payment's currency. */
-  refundAmount: nullable(text('refund_amount')),
+  refundAmount: nullable(text()),
   /** What a waiting event waits for, e.g. customer:cus_123 or payment:in_123. */
-  waitingFor: nullable(text('waiting_for')),
+  waitingFor: nullable(text()),
   /** The provider-neutral mapping of the event, kept while it may apply later (null on a record saved in its final state). */
-  mapped: json<unknown>('mapped'),
+  mapped: json<unknown>(),
   /** When the provider says the event happened. */
-  occurredAt: date('occurred_at'),
-  updatedAt: date('updated_at'),
+  occurredAt: date(),
+  updatedAt: date(),
 }

@@ -1,13 +1,11 @@
-// How an entity is defined once: each field with its storage column, its codec kind and whether
-// the entity's view shows it as stored. Record types, SQL column lists, row decoding and view
-// types all derive from these definitions (src/core/entities.ts).
+// How an entity is defined once: each field with its kind and whether the entity's view shows it
+// as stored. Record types and view types derive from these definitions (src/core/entities.ts);
+// storage adapters map them to their own names (the SQL columns: src/adapters/sql/tables.ts).
 
-/** How a field's value is stored and read back: the codec of its column. */
+/** What a field's value is: how views treat it and how storage keeps and reads it back. */
 export type FieldKind = 'text' | 'id' | 'int' | 'float' | 'money' | 'bool' | 'date' | 'json'
 
 export interface Field<T = unknown, Shown extends boolean = boolean> {
-  /** The storage column (snake_case). */
-  readonly column: string
   readonly kind: FieldKind
   /** Whether the view copies the value as stored; false where it is internal, renamed or derived. */
   readonly shown: Shown
@@ -17,19 +15,17 @@ export interface Field<T = unknown, Shown extends boolean = boolean> {
 
 export type Fields = Record<string, Field>
 
-const field =
-  <T>(kind: FieldKind) =>
-  (column: string): Field<T, true> => ({ column, kind, shown: true })
+const field = <T>(kind: FieldKind): Field<T, true> => ({ kind, shown: true })
 
-export const text = <T extends string = string>(column: string) => field<T>('text')(column)
-export const id = field<number>('id')
-export const int = <T extends number = number>(column: string) => field<T>('int')(column)
-export const float = field<number>('float')
+export const text = <T extends string = string>() => field<T>('text')
+export const id = () => field<number>('id')
+export const int = <T extends number = number>() => field<T>('int')
+export const float = () => field<number>('float')
 /** Exact minor units; views format them with the amount's currency, never copy them. */
-export const money = field<bigint>('money')
-export const bool = field<boolean>('bool')
-export const date = field<Date>('date')
-export const json = <T>(column: string) => field<T>('json')(column)
+export const money = () => field<bigint>('money')
+export const bool = () => field<boolean>('bool')
+export const date = () => field<Date>('date')
+export const json = <T>() => field<T>('json')
 
 /** The field may hold null. */
 export const nullable = <T, S extends boolean>(f: Field<T, S>): Field<T | null, S> => f as Field<T | null, S>

@@ -2,7 +2,7 @@
 // adapter that records them. Dates and Money stay as they are until then (JSON.stringify writes
 // them as ISO text and numbers), so an event no endpoint wants costs no formatting. What several
 // events about one change share is computed once.
-import { affiliateFields, PAYOUT_PREFERENCES } from './entities.js'
+import { PAYOUT_PREFERENCES } from './entities.js'
 import { currencyOr, type Currency } from './money.js'
 import type { Affiliate, Conversion, EventType, Payout, Referral } from './types.js'
 import type { NewEvent } from './storage.js'
@@ -12,12 +12,15 @@ interface Party {
   referred: Pick<Referral, 'id' | 'email'> | null
 }
 
-/** The payout preferences the affiliate has set, under their column names (paypal_email...). */
+/** The payload's key of each payout preference (docs/webhooks.md "Payloads"). */
+const PREFERENCE_KEYS: Record<(typeof PAYOUT_PREFERENCES)[number], string> = { paypalEmail: 'paypal_email', wiseDetails: 'wise_details' }
+
+/** The payout preferences the affiliate has set, under their payload keys (paypal_email...). */
 function payoutPreferences(affiliate: Affiliate): Record<string, unknown> | null {
   let preferences: Record<string, unknown> | null = null
   for (const name of PAYOUT_PREFERENCES) {
     const value = affiliate[name]
-    if (value) (preferences ??= {})[affiliateFields[name].column] = value
+    if (value) (preferences ??= {})[PREFERENCE_KEYS[name]] = value
   }
   return preferences
 }

@@ -7,16 +7,14 @@ import type { AdapterRepositories, StoragePort } from '../storage-port.js'
 import type { SqlClient, SqlExecutor } from './executor.js'
 import { migrate, quoteSchema, type AppliedMigration } from './migrations.js'
 import { conversionRepository } from './repositories/conversions.js'
-import {
-  affiliateRepository,
-  apiKeyRepository,
-  clickRepository,
-  couponRepository,
-  payoutRepository,
-  projectRepository,
-  referralRepository,
-  webhookEndpointRepository,
-} from './repositories/entities.js'
+import { affiliateRepository } from './repositories/affiliates.js'
+import { apiKeyRepository } from './repositories/api-keys.js'
+import { clickRepository } from './repositories/clicks.js'
+import { couponRepository } from './repositories/coupons.js'
+import { payoutRepository } from './repositories/payouts.js'
+import { projectRepository } from './repositories/projects.js'
+import { referralRepository } from './repositories/referrals.js'
+import { webhookEndpointRepository } from './repositories/webhook-endpoints.js'
 import { keyedStateStore } from './repositories/keyed-state.js'
 import { outboxRepository } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'

@@ -1,19 +1,39 @@
-// The tables of every entity: its qualified name and the entity's field definitions (columns and
-// codecs, from src/core/entities.ts).
+// Where every entity is stored: its table's qualified name and its columns. A field's column is
+// its name in snake_case, money with `_minor` (exact minor units, NUMERIC): `baseValue` is
+// `base_value_minor`. The core defines the fields (src/core/entities.ts); the columns are named
+// here only, and test/sql-adapter.test.ts checks them against the migrated schema.
 import * as entities from '../../core/entities.js'
-import type { Fields, RecordOf } from '../../core/entity.js'
+import type { FieldKind, Fields, RecordOf } from '../../core/entity.js'
 import type { Affiliate } from '../../core/types.js'
-import { decode, decodeRow, SqlTable } from './codec.js'
+import { decode, decodeRow, type Column, type Columns } from './codec.js'
+import { SqlTable } from './table.js'
+
+/** The column of a field: `paidByPayoutId` is `paid_by_payout_id`, money `value` is `value_minor`. */
+export function columnName(field: string, kind: FieldKind): string {
+  const column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+  return kind === 'money' ? `${column}_minor` : column
+}
+
+/** The columns of an entity's fields. */
+export function columnsOf<F extends Fields>(fields: F): { readonly [K in keyof F]: Column } {
+  const columns: Record<string, Column> = {}
+  for (const [field, { kind }] of Object.entries(fields)) columns[field] = { column: columnName(field, kind), kind }
+  return columns as { readonly [K in keyof F]: Column }
+}
+
+/** The running totals kept on the affiliate's row (written by the affiliates repository's totalsUpdate). */
+export const affiliateTotalsColumns = columnsOf(entities.affiliateTotalsFields)
+const affiliateColumns: Columns = columnsOf(entities.affiliateFields)
 
 export function createTables(s: string) {
-  const table = <F extends Fields>(name: string, fields: F) => new SqlTable<RecordOf<F>>(`${s}.${name}`, fields)
+  const table = <F extends Fields>(name: string, fields: F) => new SqlTable<RecordOf<F>>(`${s}.${name}`, columnsOf(fields))
   return {
     schema: s,
     projects: table('projects', entities.projectFields),
     apiKeys: table('api_keys', entities.apiKeyFields),
-    affiliates: new SqlTable<Affiliate>(`${s}.affiliates`, entities.affiliateFields, (row) => ({
-      ...decodeRow<Omit<Affiliate, 'totals'>>(entities.affiliateFields, row),
-      totals: decodeRow<Affiliate['totals']>(entities.affiliateTotalsFields, row),
+    affiliates: new SqlTable<Affiliate>(`${s}.affiliates`, affiliateColumns, (row) => ({
+      ...decodeRow<Omit<Affiliate, 'totals'>>(affiliateColumns, row),
+      totals: decodeRow<Affiliate['totals']>(affiliateTotalsColumns, row),
     })),
     referrals: table('referrals', entities.referralFields),
     conversions: table('conversions', entities.conversionFields),
@@ -25,7 +45,7 @@ export function createTables(s: string) {
     deliveries: table('deliveries', entities.deliveryFields),
     attempts: table('delivery_attempts', entities.deliveryAttemptFields),
     providerEvents: table('provider_events', entities.providerEventFields),
-    /** The per-day counters (written by counters.ts, read by the tracking repository). */
+    /** The per-day counters (written by the tracking repository's dailyUpsert, also inside a conversion's insert). */
     daily: `${s}.tracking_daily`,
     /**
      * Statement texts built from a shape (which columns a write touches), kept for the storage's

@@ -1,31 +1,53 @@
-// The conversions repository: idempotent insert decided by the unique reference index (and
-// counted in the same statement), the held balance from the hold-window index, and oldest-first
-// settling in one statement.
+// The conversions repository, and the SQL creating a conversion runs here: insertConversion, with
+// the counter writes (the affiliate's totals: totalsUpdate in affiliates.ts; the day's counters:
+// dailyUpsert in tracking.ts) merged into it as CTEs by countedInsert, so a create is one
+// statement. The rest of a create: the affiliate's read (affiliates.ts) and its outbox rows,
+// written just before COMMIT (transaction-state.ts). Also the held balance from the hold-window
+// index, and oldest-first settling in one statement.
 import type { ConversionCounts, ConversionRepository, Insert } from '../../../core/storage.js'
 import type { Conversion } from '../../../core/types.js'
 import { run } from '../codec.js'
-import { dailyUpsert, totalsUpdate, type CounterWrite } from '../counters.js'
+import type { CounterWrite } from '../counter-write.js'
 import type { SqlClient } from '../executor.js'
 import { money, type Tables } from '../tables.js'
+import { totalsUpdate } from './affiliates.js'
+import { dailyUpsert } from './tracking.js'
+
+/**
+ * A new conversion, every column but id, unless its reference is taken (conversions_reference_key:
+ * then it writes nothing, an answer rather than an error). Only the new id comes back: the row is
+ * the record written.
+ */
+function insertConversion(t: Tables): string {
+  let text = t.statements.get('conversion insert')
+  if (text === undefined) {
+    const { names, placeholders } = t.conversions.insertColumns()
+    text = `INSERT INTO ${t.conversions.name} (${names})
+        VALUES (${placeholders})
+        ON CONFLICT (project_id, reference) WHERE reference IS NOT NULL DO NOTHING RETURNING id`
+    t.statements.set('conversion insert', text)
+  }
+  return text
+}
+
+/** The insert with the counter writes, each done only when a row was inserted; kept per shape of writes. */
+function countedInsert(t: Tables, writes: CounterWrite[]): string {
+  if (writes.length === 0) return insertConversion(t)
+  const shape = `conversion insert; ${writes.map((write) => write.shape).join('; ')}`
+  let text = t.statements.get(shape)
+  if (text === undefined) {
+    text = `WITH inserted AS (${insertConversion(t)}), ${writes.map((write, index) => `counted_${index} AS (${write.text()})`).join(', ')}
+         SELECT id FROM inserted`
+    t.statements.set(shape, text)
+  }
+  return text
+}
 
 export function conversionRepository(db: SqlClient, t: Tables): ConversionRepository {
   const table = t.conversions
-  // Only the new id comes back: the row is the record written (every column is stored as given).
-  const insertStatement = table.insertUnlessConflictStatement('(project_id, reference) WHERE reference IS NOT NULL', 'id')
-  const insertText = (writes: CounterWrite[]) => {
-    if (writes.length === 0) return insertStatement.text
-    const shape = `conversion insert; ${writes.map((write) => write.shape).join('; ')}`
-    let text = t.statements.get(shape)
-    if (text === undefined) {
-      text = `WITH inserted AS (${insertStatement.text}), ${writes.map((write, index) => `counted_${index} AS (${write.text()})`).join(', ')}
-         SELECT id FROM inserted`
-      t.statements.set(shape, text)
-    }
-    return text
-  }
   /** Inserts and, only when a row was inserted, counts it, in one statement: a round trip per create. */
   const insertNew = async (conversion: Insert<Conversion>, counts: ConversionCounts | undefined): Promise<Conversion | null> => {
-    const params = insertStatement.params(conversion)
+    const params = table.insertColumns().params(conversion)
     const inserted = 'EXISTS (SELECT 1 FROM inserted)'
     const { projectId, affiliateId } = conversion
     const writes = counts
@@ -34,7 +56,7 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
           dailyUpsert(t.daily, projectId, affiliateId, counts.day, counts.daily, params, inserted),
         ].filter((write) => write !== null)
       : []
-    const rows = await run(db, insertText(writes), params)
+    const rows = await run(db, countedInsert(t, writes), params)
     return rows[0] ? table.inserted(conversion, rows[0].id) : null
   }
   const getByReference = (projectId: string, reference: string) =>

@@ -1,11 +1,58 @@
-// The SQL tracking store: per-day counters (one upsert per event, built in counters.ts),
-// visitor-day marks decided by their primary key, the project's visitor salt and referral times
-// (migration 7).
-import type { TrackingRepository } from '../../../core/tracking-storage.js'
-import { dailyUpsert, PROJECT_ROWS } from '../counters.js'
+// The SQL tracking store: per-day counters (one upsert per event, dailyUpsert: also part of a new
+// conversion's insert, repositories/conversions.ts), visitor-day marks decided by their primary
+// key, the project's visitor salt and referral times (migration 7).
+import type { DailyCounts, TrackingRepository } from '../../../core/tracking-storage.js'
 import { run } from '../codec.js'
+import { param, type CounterWrite } from '../counter-write.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
+
+const DAILY_COLUMNS: ReadonlyArray<readonly [keyof DailyCounts, string]> = [
+  ['clicks', 'clicks'],
+  ['visitors', 'visitors'],
+  ['signups', 'signups'],
+  ['purchases', 'purchases'],
+  ['revenue', 'revenue_minor'],
+  ['commission', 'commission_minor'],
+]
+
+/**
+ * The project-wide counters of a day are split over rows with affiliate ids -1..-16 (real ids
+ * start at 1), each affiliate adding to one of them: concurrent creates for different affiliates
+ * would otherwise all wait for one row's lock until their commits. Reads sum them with row 0,
+ * where counts written before the split stay.
+ */
+const PROJECT_SHARDS = 16
+const PROJECT_ROWS = Array.from({ length: PROJECT_SHARDS + 1 }, (_, index) => -index)
+const projectRow = (affiliateId: number) => -1 - (affiliateId % PROJECT_SHARDS)
+
+/**
+ * The upsert adding delta to the (affiliate, day) counters and to the project's of that day (one
+ * of PROJECT_ROWS: program-wide stats read a few rows per day, not one per affiliate) when
+ * `guard` holds; null when delta changes nothing.
+ */
+export function dailyUpsert(
+  table: string,
+  projectId: string,
+  affiliateId: number,
+  day: string,
+  delta: Partial<DailyCounts>,
+  params: unknown[],
+  guard = 'true',
+): CounterWrite | null {
+  const changed = DAILY_COLUMNS.filter(([field]) => delta[field] !== undefined && delta[field] !== 0 && delta[field] !== 0n)
+  if (changed.length === 0) return null
+  const columns = changed.map(([, column]) => column)
+  const values = changed.map(([field]) => `${param(params, String(delta[field]))}::numeric`)
+  const [project, dayParam, affiliate, shard] = [projectId, day, affiliateId, projectRow(affiliateId)].map((value) => param(params, value))
+  return {
+    shape: `daily ${values[0]} ${columns.join(',')} ${guard}`,
+    text: () => `INSERT INTO ${table} (project_id, affiliate_id, day, ${columns.join(', ')})
+    SELECT ${project}, counted.affiliate_id, ${dayParam}::date, ${values.join(', ')}
+    FROM (VALUES (${affiliate}::bigint), (${shard}::bigint)) AS counted (affiliate_id) WHERE ${guard}
+    ON CONFLICT (project_id, affiliate_id, day) DO UPDATE SET ${columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ')}`,
+  }
+}
 
 export function trackingRepository(db: SqlClient, t: Tables): TrackingRepository {
   const { schema, daily } = t

@@ -1,0 +1,19 @@
+// A counter write (an affiliate's running totals, a day's counters) as SQL whose parameters are
+// appended to a shared list, so one statement can carry it beside another write: a new conversion
+// is inserted and counted in one round trip (repositories/conversions.ts). The statements
+// themselves are in the repository of the table they write (affiliates.ts, tracking.ts).
+
+/**
+ * A counter write whose parameters are already appended: `shape` names what decides its text (the
+ * columns written and where its placeholders start), so a caller may keep the text built once per shape.
+ */
+export interface CounterWrite {
+  readonly shape: string
+  text(): string
+}
+
+/** Appends value to params; its placeholder. */
+export function param(params: unknown[], value: unknown): string {
+  params.push(value)
+  return `$${params.length}`
+}

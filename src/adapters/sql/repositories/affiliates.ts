@@ -1,0 +1,70 @@
+// The affiliates repository and the statement changing an affiliate's running totals
+// (totalsUpdate: also part of a new conversion's insert, repositories/conversions.ts).
+import type { AffiliateRepository } from '../../../core/storage.js'
+import type { TotalsDelta } from '../../../core/types.js'
+import { decode, run } from '../codec.js'
+import { param, type CounterWrite } from '../counter-write.js'
+import type { SqlClient } from '../executor.js'
+import { affiliateTotalsColumns, type Tables } from '../tables.js'
+import type { TransactionState } from './transaction-state.js'
+
+export function affiliateRepository(db: SqlClient, t: Tables, cache: TransactionState | null): AffiliateRepository {
+  const table = t.affiliates
+  // In a transaction, reading an affiliate also fetches the project's active webhook endpoints
+  // when not yet known: the events the transaction records next then cost no extra round trip.
+  const find = async (projectId: string, where: string, params: unknown[]) => {
+    if (!cache || cache.endpoints.has(projectId)) return table.findOne(db, `project_id = $1 AND ${where}`, [projectId, ...params])
+    const rows = await run(
+      db,
+      `SELECT *, (SELECT coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'events', e.events) ORDER BY e.id), '[]'::jsonb)
+         FROM ${t.endpoints.name} e WHERE e.project_id = $1 AND e.active) AS ak_endpoints
+       FROM ${table.name} WHERE project_id = $1 AND ${where} LIMIT 1`,
+      [projectId, ...params],
+    )
+    if (!rows[0]) return null
+    const endpoints = decode('json', rows[0].ak_endpoints) as Array<{ id: number | string; events: string[] }>
+    cache.endpoints.set(projectId, endpoints.map((endpoint) => ({ id: Number(endpoint.id), events: endpoint.events })))
+    return table.read(rows[0])
+  }
+  return {
+    async insert(affiliate) {
+      const values = { ...affiliate, ...affiliate.totals }
+      // Inside a transaction a failed insert would abort it; the savepoint lets the core retry
+      // a referral-code collision in the same transaction.
+      return db.inTransaction ? db.transaction((inner) => table.insert(inner, values, affiliateTotalsColumns)) : table.insert(db, values, affiliateTotalsColumns)
+    },
+    get: (projectId, id) => find(projectId, 'id = $2', [id]),
+    getByEmail: (projectId, email) => find(projectId, 'lower(email) = lower($2)', [email]),
+    getByCode: (projectId, code) => find(projectId, 'lower(referral_code) = lower($2)', [code]),
+    lockForUpdate: (projectId, id) => table.get(db, projectId, id, 'FOR UPDATE'),
+    update(projectId, id, patch) {
+      const { totals: _ignored, ...rest } = patch as typeof patch & { totals?: unknown }
+      return table.update(db, projectId, id, rest)
+    },
+    async adjustTotals(projectId, id, delta: TotalsDelta) {
+      const params: unknown[] = []
+      const update = totalsUpdate(table.name, projectId, id, delta, params)
+      if (update) await run(db, update.text(), params)
+    },
+    // Its conversions, coupons, clicks and payouts go and its referrals and sub-affiliates are
+    // detached by the foreign keys of migration 2, in this one statement.
+    delete: (projectId, id) => table.delete(db, projectId, id),
+    list: (projectId, filter) => table.page(db, projectId, [['status = ANY(?::text[])', filter.statuses]], filter),
+  }
+}
+
+/** The UPDATE adding delta to the affiliate's totals when `guard` holds; null when delta changes nothing. */
+export function totalsUpdate(table: string, projectId: string, id: number, delta: TotalsDelta, params: unknown[], guard = 'true'): CounterWrite | null {
+  const sets: Array<readonly [column: string, placeholder: string]> = []
+  for (const [field, value] of Object.entries(delta)) {
+    const column = affiliateTotalsColumns[field as keyof typeof affiliateTotalsColumns]?.column
+    if (column && value !== undefined) sets.push([column, param(params, String(value))])
+  }
+  if (sets.length === 0) return null
+  const [project, affiliate] = [projectId, id].map((value) => param(params, value))
+  return {
+    shape: `totals ${sets[0]![1]} ${sets.map(([column]) => column).join(',')} ${guard}`,
+    text: () => `UPDATE ${table} SET ${sets.map(([column, placeholder]) => `${column} = ${column} + ${placeholder}::numeric`).join(', ')}
+    WHERE project_id = ${project} AND id = ${affiliate} AND ${guard}`,
+  }
+}
