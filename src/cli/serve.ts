@@ -22,7 +22,7 @@ import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
 import { tableExchangeRates } from './exchange-rates.js'
 import { serveKeySocket } from './key-socket.js'
-import { serverLogger } from './logging.js'
+import { serverLogger, serverLogLevel, sqlLogRecords } from './logging.js'
 import { withUnconfiguredProviders } from './provider-route.js'
 import type { ProviderHandler } from '../providers/handler.js'
 import type { NodeHandler } from '../server/node.js'
@@ -40,6 +40,8 @@ export interface ServeOptions {
   /** --log-level and --log-format (else LOG_LEVEL / LOG_FORMAT, else the config file). */
   logLevel?: string
   logFormat?: string
+  /** AFFILIATE_KIT_LOG_SQL: a debug record per SQL statement the storage runs (text and parameter count). */
+  logSql?: boolean
   /** Prints a plain line: the API key created at first start (never a log record). */
   log: (line: string) => void
 }
@@ -95,6 +97,9 @@ async function syncWebhooks(program: AffiliateProgram, config: ServerConfig) {
 export async function serve(options: ServeOptions): Promise<{ url: string; close: () => Promise<void> }> {
   const config = loadConfig(options.config)
   const logger = serverLogger({ level: options.logLevel, format: options.logFormat, config })
+  if (options.logSql && serverLogLevel({ level: options.logLevel, config }) !== 'debug') {
+    logger.warn('AFFILIATE_KIT_LOG_SQL is set, but sql records are debug records: set LOG_LEVEL=debug (or --log-level debug) to see them')
+  }
   let migrations: AppliedMigration[] | null = null
   let replaced: { previous: ProjectSettings; saved: Project } | null = null
   const metrics = config.metrics ? createMetrics({ process: true }) : undefined
@@ -104,7 +109,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     ...(options.config ? { settings: projectSettingsOf(config) } : {}),
     onSettingsReplaced: (previous, saved) => (replaced = { previous, saved }),
     ...(config.exchangeRates ? { exchangeRates: tableExchangeRates(config.exchangeRates) } : {}),
-    sql: { onMigrated: (applied) => (migrations = applied) },
+    sql: { onMigrated: (applied) => (migrations = applied), ...(options.logSql ? { logSql: sqlLogRecords(logger) } : {}) },
   })
   const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
   const server = createServer()

@@ -2,3 +2,4 @@
 export { postgresStorage } from './storage.js'
 export { SchemaTooNewError } from '../sql/migrations.js'
 export type { PostgresStorageOptions } from './storage.js'
+export type { SqlLogEntry, SqlLogOption } from '../sql/sql-log.js'

@@ -22,6 +22,7 @@ import { trackingRepository } from './repositories/tracking.js'
 import { sqlSessionStore } from './repositories/sessions.js'
 import { sqlAuditLog } from './repositories/audit-log.js'
 import { createTables, type Tables } from './tables.js'
+import { loggedExecutor, type SqlLogOption } from './sql-log.js'
 import { pendingStatement, transactionState, type TransactionState } from './repositories/transaction-state.js'
 
 export interface SqlStorageOptions {
@@ -32,6 +33,13 @@ export interface SqlStorageOptions {
   schema?: string
   /** Called once the schema is up to date, with the migrations this storage applied (often none). */
   onMigrated?: (applied: AppliedMigration[]) => void
+  /**
+   * Logs every statement the storage runs (not the migrations), with BEGIN, COMMIT and ROLLBACK:
+   * its text and how many parameters it has, never their values. A function receives each
+   * `{ text, params }`; true prints them to stdout. For debugging (docs/operations.md "SQL log").
+   * @default off
+   */
+  logSql?: SqlLogOption
 }
 
 function repositories(db: SqlClient, t: Tables, cache: TransactionState | null): AdapterRepositories {
@@ -52,15 +60,17 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
 }
 
 /** Builds the storage port over an executor; `close()` closes the executor, once however often it is called. */
-export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {}): StoragePort {
+export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {}): StoragePort {
   const schema = options.schema ?? 'affiliate_kit'
+  // Migrations run on the driver's executor, the repositories' statements on the logged one.
+  const executor = loggedExecutor(driver, options.logSql)
   const tables = createTables(quoteSchema(schema))
   const inTransaction = new AsyncLocalStorage<true>()
   let closing: Promise<void> | undefined
   let ready: Promise<void> | null = null
   const ensureReady = () => {
     if (!ready) {
-      ready = migrate(executor, schema).then((applied) => options.onMigrated?.(applied))
+      ready = migrate(driver, schema).then((applied) => options.onMigrated?.(applied))
       ready.catch(() => (ready = null))
     }
     return ready
@@ -107,7 +117,7 @@ export function sqlStorage(executor: SqlExecutor, options: SqlStorageOptions = {
       await rootClient.query('SELECT 1')
     },
     // program.close() closes the storage too: an app that then closes the storage it passed in must not fail.
-    close: () => (closing ??= executor.close()),
+    close: () => (closing ??= driver.close()),
   }
 }
 

@@ -3,6 +3,7 @@
 import type { Command } from '../command.js'
 import { DATABASE_HELP, databaseTarget } from '../database.js'
 import { CliError } from '../errors.js'
+import { sqlLogRequested } from '../logging.js'
 import { serve } from '../serve.js'
 
 /** A flag, else a non-empty environment variable, else the default; with the name it came by. */
@@ -31,7 +32,8 @@ ${DATABASE_HELP}
   --log-format <f>   text or json (one JSON object per line)   env LOG_FORMAT, default text
 
 AFFILIATE_KIT_API_KEY=rgk_... makes sure that key exists (scope *); without it the first start
-creates a key and prints it once.`,
+creates a key and prints it once. AFFILIATE_KIT_LOG_SQL=1 with --log-level debug logs each SQL
+statement the server runs (its text and parameter count, never the values).`,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -56,6 +58,7 @@ creates a key and prints it once.`,
       ...(process.env.AFFILIATE_KIT_API_KEY ? { apiKey: process.env.AFFILIATE_KIT_API_KEY } : {}),
       ...(values['log-level'] ? { logLevel: values['log-level'] as string } : {}),
       ...(values['log-format'] ? { logFormat: values['log-format'] as string } : {}),
+      ...(sqlLogRequested() ? { logSql: true } : {}),
       log,
     })
     await stopped
