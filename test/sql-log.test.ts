@@ -46,7 +46,7 @@ describe('SQL log', () => {
     }
   })
 
-  it('leaves the migrations out: the first statement logged is the caller'\''s', async () => {
+  it("leaves the migrations out: the first statement logged is the caller's", async () => {
     const entries: SqlLogEntry[] = []
     const storage = pgliteStorage({ logSql: (entry) => entries.push(entry) })
     await storage.ping()
