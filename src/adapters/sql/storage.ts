@@ -1,6 +1,8 @@
 // sqlStorage(executor): the whole storage port in SQL, shared by the PGlite and PostgreSQL
-// entry points. Migrations run on first use; root calls made inside one of this storage's
+// entry points: one repository per entity (repositories/, each with its statements) over the
+// tables of tables.ts. Migrations run on first use; root calls made inside one of this storage's
 // transactions fail loudly (they would deadlock on PGlite and see stale data on PostgreSQL).
+// With `logSql`, the repositories' statements go through the SQL log (sql-log.ts).
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { StorageTx } from '../../core/storage.js'
 import type { AdapterRepositories, StoragePort } from '../storage-port.js'
