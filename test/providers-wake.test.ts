@@ -186,19 +186,24 @@ describe('provider events: a waiting event and what it waits for, at the same mo
       const clock = testClock('2026-02-01T00:00:00Z')
       const program = await createAffiliateProgram({ storage: first, clock, project: 'wake', settings: SCENARIO_SETTINGS })
       await scenarioAffiliates(program, 'BOB20')
-      const other = await createAffiliateProgram({ storage: second, clock, project: 'wake' })
+      const { slow, pause, paused, resume } = slowed(second)
+      const other = await createAffiliateProgram({ storage: slow, clock, project: 'wake' })
       const invoice = invoicePaid({ at: '2026-01-31T10:00:01Z', id: 'in_Gus1', customer: 'cus_Gus', email: 'gus@example.com', subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Gus1' })
       const checkout = checkoutCompleted({ at: '2026-01-31T10:00:00Z', customer: 'cus_Gus', email: 'gus@example.com', referral: 'ANN' })
 
-      // The payment waits (Gus is no referred user yet), is saved waiting, then re-checks: it is
-      // applied again, still finds no referral, and pauses before saving that outcome.
-      const { slow, pause, paused, resume } = slowed(second)
-      pause(2, 'start')
+      // The payment waits (Gus is no referred user yet: its conversion's transaction, the first,
+      // rolls back), is saved waiting (the second), then re-checks: it is applied again (the
+      // third), still finds no referral, and pauses before saving that outcome (the fourth).
+      pause(4, 'start')
       // Meanwhile the checkout makes Gus Ann's referred user, from start to end.
       const [payment, customer] = await whilePaused(
         { paused, resume },
-        () => deliverStripe(stripeHandler({ program: other, storage: slow, webhookSecret: STRIPE_SECRET }), invoice, clock),
-        () => deliverStripe(stripeHandler({ program, storage: first, webhookSecret: STRIPE_SECRET }), checkout, clock),
+        () => deliverStripe(stripeHandler({ program: other, webhookSecret: STRIPE_SECRET }), invoice, clock),
+        async () => {
+          // Paused in its re-check: claimed, so the checkout's wake does not see it waiting.
+          expect((await program.providerEvents.list()).items.map((e) => [e.type, e.status])).toEqual([['invoice.paid', 'processing']])
+          return deliverStripe(stripeHandler({ program, webhookSecret: STRIPE_SECRET }), checkout, clock)
+        },
       )
       expect(await customer.json()).toMatchObject({ status: 'applied' })
       expect(payment.status).toBe(200)

@@ -12,6 +12,15 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
   const conflict = '(project_id, provider, event_id)'
   const insertStatement = table.insertUnlessConflictStatement(conflict)
   const insertNew = table.insertUnlessConflict(conflict)
+  // The insert, or the takeover of a stale `processing` event: one statement (its last parameter is staleBefore).
+  const claimParams = insertStatement.params({}).length + 1
+  const claimNewText = insertStatement.text
+    .replace(`INSERT INTO ${table.name} (`, `INSERT INTO ${table.name} AS recorded (`)
+    .replace(
+      / DO NOTHING RETURNING \*$/,
+      ` DO UPDATE SET status = 'processing', updated_at = excluded.updated_at
+        WHERE recorded.status = 'processing' AND recorded.updated_at < $${claimParams} RETURNING *`,
+    )
   const find = (projectId: string, provider: string, eventId: string) =>
     table.findOne(db, 'project_id = $1 AND provider = $2 AND event_id = $3', [projectId, provider, eventId])
   /**
@@ -78,6 +87,27 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
         [projectId, id, condition.status, now, condition.updatedBefore ?? null],
       )
       return rows.length > 0
+    },
+    async claimNew(event, staleBefore) {
+      for (let attempt = 0; ; attempt += 1) {
+        const [row] = await run(db, claimNewText, [...insertStatement.params(event), staleBefore])
+        if (row) return { claimed: true, event: table.read(row) }
+        const existing = await find(event.projectId, event.provider, event.eventId)
+        if (existing) return { claimed: false, existing }
+        if (attempt >= 3) throw new Error('providerEvents.claimNew: the conflicting event vanished repeatedly')
+      }
+    },
+    async claimWaiting(projectId, id, now) {
+      // The mark is read in the claim's snapshot: no later than the claim.
+      const [row] = await run(
+        db,
+        `UPDATE ${table.name} AS event SET status = 'processing', updated_at = $3
+         WHERE event.project_id = $1 AND event.id = $2 AND event.status = 'waiting'
+         RETURNING event.waiting_for, (SELECT link.data->>'mark' FROM ${links} link
+           WHERE link.project_id = event.project_id AND link.provider = event.provider AND link.kind = 'woken' AND link.external_id = event.waiting_for) AS mark`,
+        [projectId, id, now],
+      )
+      return row ? { waitingFor: (row.waiting_for as string | null) ?? null, mark: (row.mark as string | null) ?? null } : null
     },
     list: (projectId, filter) =>
       table.page(
