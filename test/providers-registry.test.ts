@@ -55,4 +55,12 @@ describe('the provider registry', () => {
     expect(named).toContain('src/core/types.ts')
     expect(named.filter((file) => file !== 'src/core/types.ts' && file !== 'src/providers/registry.ts')).toEqual([])
   })
+
+  it('leaves storage to the program: no provider module reaches the storage port or keeps module state', () => {
+    const reaching = sourceFiles(join(ROOT, 'src/providers')).filter((file) => {
+      const text = readFileSync(file, 'utf8')
+      return /core\/storage\.js|DomainStore|StorageTx|\.transaction\(|providerEvents\.(insert|record|update|claim|saveLink)|new WeakMap|^let /m.test(text)
+    })
+    expect(reaching.map((file) => file.slice(ROOT.length + 1))).toEqual([])
+  })
 })
