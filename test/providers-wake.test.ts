@@ -16,7 +16,8 @@ import { DATABASE_URL, freshPostgresStorage } from './sql/pg-schema.js'
 /**
  * The storage as seen by a slow request: from the call of `pause(n, at)` on, its n-th
  * transaction waits, before it starts or just before it commits, until `resume` is called.
- * `paused` resolves when it waits.
+ * `paused` resolves when it waits. A provider event's record or outcome saved in one storage
+ * call (one statement) counts as a transaction of its own.
  */
 function slowed(storage: StoragePort) {
   let calls = 0
@@ -31,8 +32,19 @@ function slowed(storage: StoragePort) {
     reached()
     await gate
   }
+  const oneStatement = <A extends unknown[], R>(save: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const call = (calls += 1)
+      await wait(call, 'start')
+      const result = await save(...args)
+      await wait(call, 'commit')
+      return result
+    }
+  const events = storage.providerEvents
+  const providerEvents = { ...events, record: oneStatement(events.record.bind(events)), saveOutcome: oneStatement(events.saveOutcome.bind(events)) }
   const slow = new Proxy(storage, {
     get(target, property, receiver) {
+      if (property === 'providerEvents') return providerEvents
       if (property !== 'transaction') return Reflect.get(target, property, receiver) as unknown
       return async <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
         const call = (calls += 1)

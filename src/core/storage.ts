@@ -304,6 +304,12 @@ export interface ProviderEventRepository {
    * event was not waiting (another caller claimed it).
    */
   claimWaiting(projectId: string, id: number, now: Date): Promise<ClaimedWaiting | null>
+  /**
+   * Writes an event's outcome (`patch`) and saves `links` (as saveLinks), in one step: together
+   * or not at all, also outside a transaction. The event as updated (null when absent) and each
+   * key's link as saved.
+   */
+  saveOutcome(projectId: string, id: number, patch: Patch<ProviderEvent>, links: readonly ProviderLink[]): Promise<{ event: ProviderEvent | null; links: ProviderLink[] }>
   /** Newest first (createdAt desc, id desc). */
   list(projectId: string, filter: ProviderEventFilter): Promise<Page<ProviderEvent>>
   /** The provider's events waiting for any of `waitingFor`, oldest occurredAt first (then id). */

@@ -99,6 +99,30 @@ export function providerEventCases(context: CaseContext): void {
       expect(await storage.providerEvents.claimWaiting(other.program.projectId, id, now)).toBeNull()
     })
 
+    it("saves an event's outcome and its links in one call, the links merged into the saved ones", async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const inserted = await storage.providerEvents.insert(event(projectId))
+      const id = inserted.inserted ? inserted.event.id : 0
+      const link = (externalId: string, data: Record<string, string | null>) => ({ projectId, provider: 'stripe', kind: 'woken', externalId, data })
+      await storage.providerEvents.saveLink(link('payment:in_1', { mark: 'm1', at: '2026-01-01T00:00:00.000Z' }))
+      const at = new Date('2026-01-01T00:05:00Z')
+      const saved = await storage.providerEvents.saveOutcome(projectId, id, { status: 'waiting', detail: 'waiting for the payment', waitingFor: 'payment:in_1', updatedAt: at }, [
+        link('payment:in_1', { waited: 'yes' }),
+        link('payment:in_2', { mark: 'm2' }),
+      ])
+      expect(saved.event).toMatchObject({ id, status: 'waiting', detail: 'waiting for the payment', waitingFor: 'payment:in_1', updatedAt: at, mapped: { actions: [] } })
+      expect([...saved.links].sort((a, b) => a.externalId.localeCompare(b.externalId))).toEqual([
+        link('payment:in_1', { mark: 'm1', at: '2026-01-01T00:00:00.000Z', waited: 'yes' }),
+        link('payment:in_2', { mark: 'm2' }),
+      ])
+      expect(await storage.providerEvents.get(projectId, id)).toMatchObject({ status: 'waiting', updatedAt: at })
+      expect(await storage.providerEvents.saveOutcome(projectId, id, { status: 'applied' }, [])).toMatchObject({ event: { status: 'applied' }, links: [] })
+      const other = await context.program()
+      expect(await storage.providerEvents.saveOutcome(other.program.projectId, id, { status: 'ignored' }, [])).toEqual({ event: null, links: [] })
+      expect(await storage.providerEvents.get(projectId, id)).toMatchObject({ status: 'applied' })
+    })
+
     it('lists newest first with filters, and waiting events oldest payment first', async () => {
       const { program, storage } = await context.program()
       const projectId = program.projectId

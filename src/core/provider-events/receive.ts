@@ -36,8 +36,9 @@ function withoutSideEffects(mapped: MappedEvent): boolean {
 
 /**
  * Applies the event, then inserts its record in its final state: in the conversion's transaction
- * when it creates one, else in a transaction of its own. Null when a record of the event already
- * exists: the transaction rolled back, nothing was written, and receiveClaimed answers.
+ * when it creates one, else in one storage call of its own. Null when a record of the event
+ * already exists: nothing was written (the conversion's transaction rolled back), and
+ * receiveClaimed answers.
  */
 async function receiveOnce(target: ReceiveTarget, mapped: MappedEvent): Promise<Received | null> {
   const createdAt = target.now()
@@ -111,7 +112,7 @@ async function run(target: ReceiveTarget, mapped: MappedEvent, write: WriteRecor
     settled.saved = await save(tx.providerEvents, outcome, write, target.now())
   }
   const result = await applyOrRelease({ ...target, settle }, mapped, release)
-  const saved = result.settled && settled.saved ? settled.saved : await target.storage.transaction((tx) => save(tx.providerEvents, result, write, target.now()))
+  const saved = result.settled && settled.saved ? settled.saved : await save(target.storage.providerEvents, result, write, target.now())
   // A waiting event re-checks once after it is saved: the event it waits for may have been
   // applied by another request between this one's check and its save.
   const recheck = result.status === 'waiting' && result.waitingFor !== null ? [result.waitingFor] : []

@@ -22,7 +22,8 @@ export interface Saved {
 
 /**
  * Writes the record's outcome (an insert of the final record, or an update of the claimed one)
- * and the outcome's links, through the repository of a transaction.
+ * and the outcome's links in one storage call: through the repository of the conversion's
+ * transaction, or the storage's own (one statement on SQL).
  */
 export type WriteRecord = (events: ProviderEventRepository, result: Outcome) => Promise<Saved>
 
@@ -46,8 +47,8 @@ const outcomeFields = (target: ReceiveTarget, result: Outcome) => ({
 export const updateOf =
   (target: ReceiveTarget, record: ProviderEvent): WriteRecord =>
   async (events, result) => {
-    const event = (await events.update(target.scope.projectId, record.id, outcomeFields(target, result))) ?? record
-    return { event, links: await events.saveLinks(linksOf(target, result)) }
+    const saved = await events.saveOutcome(target.scope.projectId, record.id, outcomeFields(target, result), linksOf(target, result))
+    return { event: saved.event ?? record, links: saved.links }
   }
 
 export const linksOf = ({ scope, provider }: ReceiveTarget, result: Outcome): ProviderLink[] =>

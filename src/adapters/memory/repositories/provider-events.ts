@@ -57,6 +57,9 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
       table.replace({ ...existing, status: 'processing', updatedAt: now }, log)
       return { waitingFor, mark }
     },
+    async saveOutcome(projectId, id, patch, links) {
+      return { event: patchRow(table, projectId, id, patch, log), links: saveLinks(links) }
+    },
     async list(projectId, filter) {
       return newestFirstPage(
         table.group('project', projectId),

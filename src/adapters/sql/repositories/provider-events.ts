@@ -2,7 +2,7 @@
 // makes a re-delivered event, also one racing in another process, find the first row.
 import type { ProviderEventRepository } from '../../../core/storage.js'
 import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
-import { decode, run } from '../codec.js'
+import { decode, encode, run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
 
@@ -108,6 +108,23 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
         [projectId, id, now],
       )
       return row ? { waitingFor: (row.waiting_for as string | null) ?? null, mark: (row.mark as string | null) ?? null } : null
+    },
+    async saveOutcome(projectId, id, patch, list) {
+      // One statement: the update and the links' upsert commit together.
+      const params: unknown[] = [projectId, id]
+      const sets: string[] = []
+      for (const [field, value] of Object.entries(patch)) {
+        const definition = table.columns[field]
+        if (!definition || value === undefined || field === 'id' || field === 'projectId' || field === 'createdAt') continue
+        params.push(encode(definition.kind, value))
+        sets.push(`${definition.column} = $${params.length}${definition.kind === 'json' ? '::jsonb' : ''}`)
+      }
+      const update = sets.length === 0 ? `SELECT * FROM ${table.name} WHERE project_id = $1 AND id = $2` : `UPDATE ${table.name} SET ${sets.join(', ')} WHERE project_id = $1 AND id = $2 RETURNING *`
+      const upsert = linksUpsert(list, params)
+      const savedLinks = upsert === null ? `'[]'::jsonb` : `(SELECT coalesce(jsonb_agg(linked), '[]'::jsonb) FROM linked)`
+      const rows = await run(db, `WITH updated AS (${update})${upsert === null ? '' : `, linked AS (${upsert})`} SELECT updated.*, ${savedLinks} AS ak_links FROM (SELECT 1) AS one LEFT JOIN updated ON true`, params)
+      const row = rows[0]!
+      return { event: row.id == null ? null : table.read(row), links: (decode('json', row.ak_links) as SqlRow[]).map(linkOf) }
     },
     list: (projectId, filter) =>
       table.page(
