@@ -1,4 +1,8 @@
 import { defineConfig } from 'tsup'
+import { PROVIDER_NAMES } from './src/core/types.js'
+
+/** One entry per payment provider of the registry (affiliate-kit/<name>). */
+const providers = Object.fromEntries(PROVIDER_NAMES.map((name) => [`providers/${name}`, `src/providers/${name}/index.ts`]))
 
 export default defineConfig([{
   entry: {
@@ -12,9 +16,7 @@ export default defineConfig([{
     'client/index': 'src/client/index.ts',
     'portal/index': 'src/portal/index.ts',
     'admin/index': 'src/admin/index.ts',
-    'providers/stripe': 'src/providers/stripe/index.ts',
-    'providers/paddle': 'src/providers/paddle/index.ts',
-    'providers/lemon-squeezy': 'src/providers/lemon-squeezy/index.ts',
+    ...providers,
     'cli/main': 'src/cli/main.ts',
     'tracking/index': 'src/tracking/index.ts',
     'importers/index': 'src/importers/index.ts',

@@ -16,7 +16,8 @@ import { DATABASE_URL, freshPostgresStorage } from './sql/pg-schema.js'
 /**
  * The storage as seen by a slow request: from the call of `pause(n, at)` on, its n-th
  * transaction waits, before it starts or just before it commits, until `resume` is called.
- * `paused` resolves when it waits.
+ * `paused` resolves when it waits. A provider event's record or outcome saved in one storage
+ * call (one statement) counts as a transaction of its own.
  */
 function slowed(storage: StoragePort) {
   let calls = 0
@@ -31,8 +32,19 @@ function slowed(storage: StoragePort) {
     reached()
     await gate
   }
+  const oneStatement = <A extends unknown[], R>(save: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const call = (calls += 1)
+      await wait(call, 'start')
+      const result = await save(...args)
+      await wait(call, 'commit')
+      return result
+    }
+  const events = storage.providerEvents
+  const providerEvents = { ...events, record: oneStatement(events.record.bind(events)), saveOutcome: oneStatement(events.saveOutcome.bind(events)) }
   const slow = new Proxy(storage, {
     get(target, property, receiver) {
+      if (property === 'providerEvents') return providerEvents
       if (property !== 'transaction') return Reflect.get(target, property, receiver) as unknown
       return async <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
         const call = (calls += 1)
@@ -186,19 +198,24 @@ describe('provider events: a waiting event and what it waits for, at the same mo
       const clock = testClock('2026-02-01T00:00:00Z')
       const program = await createAffiliateProgram({ storage: first, clock, project: 'wake', settings: SCENARIO_SETTINGS })
       await scenarioAffiliates(program, 'BOB20')
-      const other = await createAffiliateProgram({ storage: second, clock, project: 'wake' })
+      const { slow, pause, paused, resume } = slowed(second)
+      const other = await createAffiliateProgram({ storage: slow, clock, project: 'wake' })
       const invoice = invoicePaid({ at: '2026-01-31T10:00:01Z', id: 'in_Gus1', customer: 'cus_Gus', email: 'gus@example.com', subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Gus1' })
       const checkout = checkoutCompleted({ at: '2026-01-31T10:00:00Z', customer: 'cus_Gus', email: 'gus@example.com', referral: 'ANN' })
 
-      // The payment waits (Gus is no referred user yet), is saved waiting, then re-checks: it is
-      // applied again, still finds no referral, and pauses before saving that outcome.
-      const { slow, pause, paused, resume } = slowed(second)
-      pause(2, 'start')
+      // The payment waits (Gus is no referred user yet: its conversion's transaction, the first,
+      // rolls back), is saved waiting (the second), then re-checks: it is applied again (the
+      // third), still finds no referral, and pauses before saving that outcome (the fourth).
+      pause(4, 'start')
       // Meanwhile the checkout makes Gus Ann's referred user, from start to end.
       const [payment, customer] = await whilePaused(
         { paused, resume },
-        () => deliverStripe(stripeHandler({ program: other, storage: slow, webhookSecret: STRIPE_SECRET }), invoice, clock),
-        () => deliverStripe(stripeHandler({ program, storage: first, webhookSecret: STRIPE_SECRET }), checkout, clock),
+        () => deliverStripe(stripeHandler({ program: other, webhookSecret: STRIPE_SECRET }), invoice, clock),
+        async () => {
+          // Paused in its re-check: claimed, so the checkout's wake does not see it waiting.
+          expect((await program.providerEvents.list()).items.map((e) => [e.type, e.status])).toEqual([['invoice.paid', 'processing']])
+          return deliverStripe(stripeHandler({ program, webhookSecret: STRIPE_SECRET }), checkout, clock)
+        },
       )
       expect(await customer.json()).toMatchObject({ status: 'applied' })
       expect(payment.status).toBe(200)

@@ -4,8 +4,10 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import * as v from 'valibot'
 import { projectSettingsInput, strictObjectProblem } from '../core/schemas.js'
+import { PROVIDER_NAMES, type ProviderName } from '../core/types.js'
 import { createWebhookInput } from '../core/webhook-endpoints.js'
 import { LOG_LEVELS } from '../ops/logger.js'
+import { providerConfigKey, PROVIDERS } from '../providers/registry.js'
 import { CliError } from './errors.js'
 import { exchangeRateTable } from './exchange-rates.js'
 
@@ -17,12 +19,10 @@ const secrets = v.union(
   'must be a secret or a list of secrets',
 )
 const tolerance = v.optional(v.pipe(v.number('must be a number'), v.minValue(1, 'must be at least 1')))
-/** Payment providers whose webhooks the server receives at /api/v1/providers/<name>/events. */
-const providers = v.strictObject({
-  stripe: v.optional(v.strictObject({ webhookSecret: secrets, toleranceSeconds: tolerance })),
-  paddle: v.optional(v.strictObject({ webhookSecret: secrets, toleranceSeconds: tolerance })),
-  lemonSqueezy: v.optional(v.strictObject({ webhookSecret: secrets })),
-})
+/** Payment providers whose webhooks the server receives at /api/v1/providers/<name>/events: one key per registered provider. */
+const providerOptions = (name: ProviderName) =>
+  v.optional(v.strictObject(PROVIDERS[name].timestamped ? { webhookSecret: secrets, toleranceSeconds: tolerance } : { webhookSecret: secrets }))
+const providers = v.strictObject(Object.fromEntries(PROVIDER_NAMES.map((name) => [providerConfigKey(name), providerOptions(name)])) as Record<string, ReturnType<typeof providerOptions>>)
 
 const POSITIVE_OR_FALSE = 'must be a positive integer or false'
 /** Referral links and browser reports (docs/tracking.md), served beside the API. */

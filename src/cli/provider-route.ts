@@ -1,10 +1,13 @@
 // The URL of a payment provider's event endpoint on the standalone server,
 // POST /api/v1/providers/<name>/events, and the answer for a provider the config does not name.
+import { PROVIDER_NAMES } from '../core/types.js'
+import { providerConfigKey } from '../providers/registry.js'
 import type { NodeHandler } from '../server/node.js'
 import { observed, type RequestObserver } from './observed-surface.js'
 
 const ROUTE = /^\/api\/v1\/providers\/([a-z-]+)\/events\/?(?:\?.*)?$/
-const KNOWN: Record<string, string> = { stripe: 'stripe', paddle: 'paddle', 'lemon-squeezy': 'lemonSqueezy' }
+/** Each provider's config key by its URL name. */
+const KNOWN: Record<string, string> = Object.fromEntries(PROVIDER_NAMES.map((name) => [name, providerConfigKey(name)]))
 
 /** The provider named by an event endpoint's URL (`stripe` in /api/v1/providers/stripe/events), else undefined. */
 export const providerInUrl = (url: string | undefined): string | undefined => ROUTE.exec(url ?? '')?.[1]

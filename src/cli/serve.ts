@@ -118,9 +118,9 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   let portal: Portal | null = null
   try {
     await syncWebhooks(program, config)
-    // Loaded when an operator replays an event, not at start.
+    // The console's and the API's replays, in any project of the program.
     const providerEvents = {
-      replay: async (id: number, project?: string) => (await import('../providers/replay.js')).providerEventReplay({ program, storage }).replay(id, project),
+      replay: (id: number, project?: string) => (project === undefined ? program : program.project(project)).providerEvents.replay(id),
     }
     const pages = config.portal?.enabled || config.admin?.enabled ? await import('./portal-mount.js') : null
     // The portal also makes the sign-in links of the API, the console and `portal link`.
@@ -141,7 +141,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     let api: NodeHandler = toNodeHandler(handler)
     if (config.providers) {
       const { providerHandlers, withProviders } = await import('./providers-mount.js')
-      providers = providerHandlers(program, storage, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
+      providers = await providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
       api = withProviders(api, providers, observer)
     }
     api = withUnconfiguredProviders(api, new Set(providers.keys()), observer)

@@ -130,206 +130,218 @@ export interface CreateConversionOptions {
   inTransaction?: (tx: StorageTx, created: CreateConversionResult) => Promise<void>
 }
 
+/** The project's conversion creation: `create` and `preview`, each a top-level function below. */
 export function conversionCreation(ctx: ProjectContext) {
-  const { storage, projectId } = ctx
-
-  function exchange(request: ConversionRequest, project: Project): Decimal | Promise<Decimal> {
-    if (request.baseValue === null || request.baseCurrency === request.currency) return ONE
-    return ctx.fxRate(request.baseCurrency.code, request.currency.code, 'baseValueCurrency')
-  }
-
-  function duplicateResult({ existing, fingerprint, matchedBy }: DuplicateReference, currency: Currency): CreateConversionResult {
-    if (existing.fingerprint !== fingerprint) {
-      throw new ConflictError('a conversion with this reference exists with a different payload', 'reference')
-    }
-    return {
-      conversion: conversionView(existing, currency, ctx.clock.now()),
-      attribution: { affiliateId: existing.affiliateId, matchedBy },
-      duplicate: true,
-      tier2: null,
-    }
-  }
-
-  async function write(tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, amountUsd: number | null, now: Date) {
-    const { data } = request
-    const planned = await plan(ctx, tx, project, request, fx, now)
-    // A duplicate reference is found by the insert's unique index; what linking wrote before it rolls back.
-    const { referral, signedUp } = await linkReferral(tx, planned, data.email, data.type, now)
-    const row: Omit<Conversion, 'id'> = {
-      projectId,
-      affiliateId: planned.affiliate.id,
-      referredUserId: referral?.id ?? null,
-      customerEmail: data.email ?? referral?.email ?? null,
-      type: data.type,
-      value: planned.commission.value.minor,
-      baseValue: request.baseValue === null ? null : request.baseValue.minor,
-      baseCurrency: request.baseValue === null ? null : request.baseCurrency.code,
-      refundedBaseValue: 0n,
-      paid: data.paid ?? false,
-      paidByPayoutId: null,
-      status: planned.status,
-      holdUntil: planned.holdUntil,
-      reference: data.reference ?? null,
-      fingerprint: planned.fingerprint,
-      couponCodeUsed: data.couponCodeUsed ?? null,
-      basis: planned.commission.basis,
-      commissionType: planned.commission.commissionType,
-      commissionRate: planned.commission.rate,
-      tier: 1,
-      parentConversionId: null,
-      refundReason: null,
-      createdAt: now,
-    }
-    const day = ctx.dayIn(project, now)
-    // A new referred user is counted in the conversion's own write: one counter write per affiliate.
-    const signups = signedUp ? { signups: 1 } : {}
-    const result = await tx.conversions.insert(row, {
-      totals: { ...ledgerDelta(null, row), ...signups },
-      day,
-      daily: { ...dailyDelta(row, request, fx), ...signups },
-    })
-    if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
-    const conversion = result.conversion
-    await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
-
-    let tier2: Conversion | null = null
-    if (planned.tier2) {
-      const { id: _id, ...stored } = conversion
-      const tier2Row: Omit<Conversion, 'id'> = {
-        ...stored,
-        affiliateId: planned.tier2.parent.id,
-        value: planned.tier2.value.minor,
-        reference: row.reference === null ? null : `${row.reference}:tier2`,
-        fingerprint: null,
-        basis: 'tier2',
-        commissionType: 'percentage',
-        commissionRate: planned.tier2.rate,
-        tier: 2,
-        parentConversionId: conversion.id,
-        status: planned.tier2.parent.status === 'active' ? planned.status : 'review',
-      }
-      const inserted = await tx.conversions.insert(tier2Row, {
-        totals: ledgerDelta(null, tier2Row),
-        day,
-        daily: tier2Row.status === 'active' ? { commission: tier2Row.value } : {},
-      })
-      if (!inserted.inserted) throw new ConflictError('the tier-2 reference of this conversion is already used', 'reference')
-      tier2 = inserted.conversion
-      await recordEvents(tx, tier2, planned.tier2.parent, referral, request, amountUsd)
-    }
-    return { conversion, tier2, planned }
-  }
-
-  /** Finds or creates the referred user and records a first purchase on it; signedUp when it was created (to count). */
-  async function linkReferral(tx: StorageTx, planned: Plan, email: string | undefined, type: string, now: Date) {
-    let referral = planned.referral
-    let signedUp = false
-    if (referral && planned.moveReferral) referral = await moveReferredUser(ctx, tx, referral, planned.affiliate, now)
-    if (!referral && email !== undefined) {
-      referral = await tx.referrals.insert({
-        projectId,
-        email,
-        affiliateId: planned.affiliate.id,
-        conversionStatus: 'pending',
-        conversionDate: null,
-        firstPurchaseAt: null,
-        createdAt: now,
-      })
-      signedUp = true
-    }
-    if (referral && type === 'purchase' && referral.firstPurchaseAt === null) {
-      // Another purchase of this customer, at the same moment, may have been the first: then this
-      // one's plan (the purchase rule) is wrong, and the transaction runs again from a fresh read.
-      const marked = await tx.referrals.markFirstPurchase(projectId, referral.id, now)
-      if (!marked) throw new FirstPurchaseRecorded()
-      referral = marked
-    }
-    return { referral, signedUp }
-  }
-
-  async function recordEvents(
-    tx: StorageTx,
-    conversion: Conversion,
-    affiliate: Affiliate,
-    referral: Referral | null,
-    request: ConversionRequest,
-    amountUsd: number | null,
-  ) {
-    const context = {
-      affiliate,
-      referred: referral,
-      currency: request.currency,
-      at: conversion.createdAt,
-      paymentProcessor: request.data.paymentProcessor,
-      productId: request.data.productId,
-    }
-    const events = conversionEvents(conversion, context)
-    await tx.outbox.enqueue(events.converted())
-    await tx.outbox.enqueue(events.updated(amountUsd))
-  }
-
   return {
-    async create(input: CreateConversionInput, options: CreateConversionOptions = {}): Promise<CreateConversionResult> {
-      const project = await ctx.project()
-      const request = parseRequest(input, project)
-      const { currency } = request
-      // Both are plain values unless a rate must be looked up: await only then.
-      const fxRate = exchange(request, project)
-      const fx = fxRate instanceof Promise ? await fxRate : fxRate
-      const usd = usdAmount(ctx, request.baseValue)
-      const amountUsd = usd instanceof Promise ? await usd : usd
-      try {
-        const now = ctx.clock.now()
-        const at = occurrence(request, now)
-        return await retryOnRace(() =>
-          storage.transaction(async (tx) => {
-            const { conversion, tier2, planned } = await write(tx, project, request, fx, amountUsd, at)
-            const created: CreateConversionResult = {
-              conversion: conversionView(conversion, currency, now),
-              attribution: { affiliateId: planned.affiliate.id, matchedBy: planned.matchedBy },
-              duplicate: false,
-              tier2: tier2 && conversionView(tier2, currency, now),
-            }
-            if (options.inTransaction) await options.inTransaction(tx, created)
-            return created
-          }),
-        )
-      } catch (error) {
-        if (error instanceof DuplicateReference) return duplicateResult(error, currency)
-        throw error
-      }
-    },
-
+    create: (input: CreateConversionInput, options: CreateConversionOptions = {}): Promise<CreateConversionResult> => createConversion(ctx, input, options),
     /** The calculation create would make, writing nothing. */
-    async preview(input: CreateConversionInput): Promise<ConversionPreview> {
-      const project = await ctx.project()
-      const request = parseRequest(input, project)
-      const fx = await exchange(request, project)
-      const now = ctx.clock.now()
-      const planned = await storage.transaction((tx) => plan(ctx, tx, project, request, fx, occurrence(request, now)))
-      const slug = planned.affiliate.partnerSlug
-      return {
-        affiliateId: planned.affiliate.id,
-        matchedBy: planned.matchedBy,
-        basis: planned.commission.basis,
-        commissionType: planned.commission.commissionType,
-        rate: planned.commission.rate,
-        baseValue: request.baseValue === null ? null : request.baseValue.format(),
-        baseValueCurrency: request.baseCurrency.code,
-        fxRate: decimalText(fx),
-        value: planned.commission.value.format(),
-        currency: project.settings.currency,
-        status: planned.status === 'review' ? 'review' : planned.holdUntil.getTime() > now.getTime() ? 'pending' : 'active',
-        holdUntil: planned.holdUntil,
-        subProgram: slug && commissionSettingsFor(project.settings, slug) !== project.settings.commission ? slug : null,
-        tier2: planned.tier2 && {
-          affiliateId: planned.tier2.parent.id,
-          value: planned.tier2.value.format(),
-          rate: planned.tier2.rate,
-        },
-      }
+    preview: (input: CreateConversionInput): Promise<ConversionPreview> => previewConversion(ctx, input),
+  }
+}
+
+/**
+ * Creates a conversion in one transaction (run again when a concurrent request won a race for
+ * the same new referred user or first purchase); a known reference answers the conversion it
+ * created (`duplicate`), or a conflict when the payload differs.
+ */
+export async function createConversion(ctx: ProjectContext, input: CreateConversionInput, options: CreateConversionOptions = {}): Promise<CreateConversionResult> {
+  const project = await ctx.project()
+  const request = parseRequest(input, project)
+  const { currency } = request
+  // Both are plain values unless a rate must be looked up: await only then.
+  const fxRate = exchange(ctx, request)
+  const fx = fxRate instanceof Promise ? await fxRate : fxRate
+  const usd = usdAmount(ctx, request.baseValue)
+  const amountUsd = usd instanceof Promise ? await usd : usd
+  try {
+    const now = ctx.clock.now()
+    const at = occurrence(request, now)
+    return await retryOnRace(() =>
+      ctx.storage.transaction(async (tx) => {
+        const { conversion, tier2, planned } = await writeConversion(ctx, tx, project, request, fx, amountUsd, at)
+        const created: CreateConversionResult = {
+          conversion: conversionView(conversion, currency, now),
+          attribution: { affiliateId: planned.affiliate.id, matchedBy: planned.matchedBy },
+          duplicate: false,
+          tier2: tier2 && conversionView(tier2, currency, now),
+        }
+        if (options.inTransaction) await options.inTransaction(tx, created)
+        return created
+      }),
+    )
+  } catch (error) {
+    if (error instanceof DuplicateReference) return duplicateResult(ctx, error, currency)
+    throw error
+  }
+}
+
+/** The calculation createConversion would make (attribution, commission, hold, tier 2), writing nothing. */
+export async function previewConversion(ctx: ProjectContext, input: CreateConversionInput): Promise<ConversionPreview> {
+  const project = await ctx.project()
+  const request = parseRequest(input, project)
+  const fx = await exchange(ctx, request)
+  const now = ctx.clock.now()
+  const planned = await ctx.storage.transaction((tx) => plan(ctx, tx, project, request, fx, occurrence(request, now)))
+  const slug = planned.affiliate.partnerSlug
+  return {
+    affiliateId: planned.affiliate.id,
+    matchedBy: planned.matchedBy,
+    basis: planned.commission.basis,
+    commissionType: planned.commission.commissionType,
+    rate: planned.commission.rate,
+    baseValue: request.baseValue === null ? null : request.baseValue.format(),
+    baseValueCurrency: request.baseCurrency.code,
+    fxRate: decimalText(fx),
+    value: planned.commission.value.format(),
+    currency: project.settings.currency,
+    status: planned.status === 'review' ? 'review' : planned.holdUntil.getTime() > now.getTime() ? 'pending' : 'active',
+    holdUntil: planned.holdUntil,
+    subProgram: slug && commissionSettingsFor(project.settings, slug) !== project.settings.commission ? slug : null,
+    tier2: planned.tier2 && {
+      affiliateId: planned.tier2.parent.id,
+      value: planned.tier2.value.format(),
+      rate: planned.tier2.rate,
     },
   }
+}
+
+/** The rate from the base currency to the project's: ONE (no lookup) when they are the same. */
+function exchange(ctx: ProjectContext, request: ConversionRequest): Decimal | Promise<Decimal> {
+  if (request.baseValue === null || request.baseCurrency === request.currency) return ONE
+  return ctx.fxRate(request.baseCurrency.code, request.currency.code, 'baseValueCurrency')
+}
+
+/** The answer to a known reference: the conversion it created, unless the payload differs (a conflict). */
+function duplicateResult(ctx: ProjectContext, { existing, fingerprint, matchedBy }: DuplicateReference, currency: Currency): CreateConversionResult {
+  if (existing.fingerprint !== fingerprint) {
+    throw new ConflictError('a conversion with this reference exists with a different payload', 'reference')
+  }
+  return {
+    conversion: conversionView(existing, currency, ctx.clock.now()),
+    attribution: { affiliateId: existing.affiliateId, matchedBy },
+    duplicate: true,
+    tier2: null,
+  }
+}
+
+/** Plans and writes the conversion (its referred user, counters and events), and its tier-2 conversion. */
+async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, amountUsd: number | null, now: Date) {
+  const { data } = request
+  const planned = await plan(ctx, tx, project, request, fx, now)
+  // A duplicate reference is found by the insert's unique index; what linking wrote before it rolls back.
+  const { referral, signedUp } = await linkReferral(ctx, tx, planned, data.email, data.type, now)
+  const row: Omit<Conversion, 'id'> = {
+    projectId: ctx.projectId,
+    affiliateId: planned.affiliate.id,
+    referredUserId: referral?.id ?? null,
+    customerEmail: data.email ?? referral?.email ?? null,
+    type: data.type,
+    value: planned.commission.value.minor,
+    baseValue: request.baseValue === null ? null : request.baseValue.minor,
+    baseCurrency: request.baseValue === null ? null : request.baseCurrency.code,
+    refundedBaseValue: 0n,
+    paid: data.paid ?? false,
+    paidByPayoutId: null,
+    status: planned.status,
+    holdUntil: planned.holdUntil,
+    reference: data.reference ?? null,
+    fingerprint: planned.fingerprint,
+    couponCodeUsed: data.couponCodeUsed ?? null,
+    basis: planned.commission.basis,
+    commissionType: planned.commission.commissionType,
+    commissionRate: planned.commission.rate,
+    tier: 1,
+    parentConversionId: null,
+    refundReason: null,
+    createdAt: now,
+  }
+  const day = ctx.dayIn(project, now)
+  // A new referred user is counted in the conversion's own write: one counter write per affiliate.
+  const signups = signedUp ? { signups: 1 } : {}
+  const result = await tx.conversions.insert(row, {
+    totals: { ...ledgerDelta(null, row), ...signups },
+    day,
+    daily: { ...dailyDelta(row, request, fx), ...signups },
+  })
+  if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
+  const conversion = result.conversion
+  await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
+  const tier2 = planned.tier2 ? await writeTier2(tx, conversion, planned.tier2, planned.status, { day, referral, request, amountUsd }) : null
+  return { conversion, tier2, planned }
+}
+
+/** The parent affiliate's conversion in a multi-tier program, beside the one it derives from. */
+async function writeTier2(
+  tx: StorageTx,
+  conversion: Conversion,
+  tier2: NonNullable<Plan['tier2']>,
+  status: StoredConversionStatus,
+  context: { day: string; referral: Referral | null; request: ConversionRequest; amountUsd: number | null },
+): Promise<Conversion> {
+  const { id: _id, ...stored } = conversion
+  const tier2Row: Omit<Conversion, 'id'> = {
+    ...stored,
+    affiliateId: tier2.parent.id,
+    value: tier2.value.minor,
+    reference: conversion.reference === null ? null : `${conversion.reference}:tier2`,
+    fingerprint: null,
+    basis: 'tier2',
+    commissionType: 'percentage',
+    commissionRate: tier2.rate,
+    tier: 2,
+    parentConversionId: conversion.id,
+    status: tier2.parent.status === 'active' ? status : 'review',
+  }
+  const inserted = await tx.conversions.insert(tier2Row, {
+    totals: ledgerDelta(null, tier2Row),
+    day: context.day,
+    daily: tier2Row.status === 'active' ? { commission: tier2Row.value } : {},
+  })
+  if (!inserted.inserted) throw new ConflictError('the tier-2 reference of this conversion is already used', 'reference')
+  await recordEvents(tx, inserted.conversion, tier2.parent, context.referral, context.request, context.amountUsd)
+  return inserted.conversion
+}
+
+/** Finds or creates the referred user and records a first purchase on it; signedUp when it was created (to count). */
+async function linkReferral(ctx: ProjectContext, tx: StorageTx, planned: Plan, email: string | undefined, type: string, now: Date) {
+  let referral = planned.referral
+  let signedUp = false
+  if (referral && planned.moveReferral) referral = await moveReferredUser(ctx, tx, referral, planned.affiliate, now)
+  if (!referral && email !== undefined) {
+    referral = await tx.referrals.insert({
+      projectId: ctx.projectId,
+      email,
+      affiliateId: planned.affiliate.id,
+      conversionStatus: 'pending',
+      conversionDate: null,
+      firstPurchaseAt: null,
+      createdAt: now,
+    })
+    signedUp = true
+  }
+  if (referral && type === 'purchase' && referral.firstPurchaseAt === null) {
+    // Another purchase of this customer, at the same moment, may have been the first: then this
+    // one's plan (the purchase rule) is wrong, and the transaction runs again from a fresh read.
+    const marked = await tx.referrals.markFirstPurchase(ctx.projectId, referral.id, now)
+    if (!marked) throw new FirstPurchaseRecorded()
+    referral = marked
+  }
+  return { referral, signedUp }
+}
+
+/** The conversion's outbox events (converted, and the referral's update), written with it. */
+async function recordEvents(tx: StorageTx, conversion: Conversion, affiliate: Affiliate, referral: Referral | null, request: ConversionRequest, amountUsd: number | null) {
+  const context = {
+    affiliate,
+    referred: referral,
+    currency: request.currency,
+    at: conversion.createdAt,
+    paymentProcessor: request.data.paymentProcessor,
+    productId: request.data.productId,
+  }
+  const events = conversionEvents(conversion, context)
+  await tx.outbox.enqueue(events.converted())
+  await tx.outbox.enqueue(events.updated(amountUsd))
 }
 
 /** What a new conversion adds to its day: counted ones only (review earns nothing); revenue in the project currency. */

@@ -200,7 +200,7 @@ export const deliveryAttemptFields = {
 /** One payment-provider event as received, with its outcome. Unique per (project, provider, eventId). */
 export const providerEventFields = {
   ...owned,
-  /** 'stripe', 'paddle' or 'lemon-squeezy'. */
+  /** One of PROVIDER_NAMES (types.ts). */
   provider: text(),
   /** The provider's event id. */
   eventId: text(),

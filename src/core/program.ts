@@ -56,17 +56,19 @@ export const SETTINGS_MAX_AGE_MS = 1000
 function projectScope(ctx: ReturnType<typeof createProjectContext>) {
   const affiliates = affiliatesService(ctx)
   const conversions = { ...conversionCreation(ctx), ...conversionChanges(ctx) }
+  const referrals = referralsService(ctx)
+  const coupons = couponsService(ctx)
   return {
     projectId: ctx.projectId,
     affiliates,
-    referrals: referralsService(ctx),
+    referrals,
     conversions,
-    coupons: couponsService(ctx),
+    coupons,
     payouts: payoutsService(ctx),
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
     portal: portalSignInService(ctx),
-    /** Payment-provider events received (affiliate-kit/stripe, /paddle, /lemon-squeezy) and what each did. */
-    providerEvents: providerEventsService(ctx),
+    /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy...): received, swept, replayed, and what each did. */
+    providerEvents: providerEventsService(ctx, { referrals, conversions, coupons }),
     keys: keysService(ctx),
     /** Webhook endpoints and their delivery log; deliveries are sent by a dispatcher (affiliate-kit/webhooks). */
     webhooks: webhookEndpointsService(ctx),

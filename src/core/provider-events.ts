@@ -1,16 +1,42 @@
-// Reading the log of received payment-provider events (what each did, or why it did nothing).
+// Payment-provider events: receiving one (recorded once, applied, what waits for it woken), the
+// sweep of what requests left half-done, an operator's replay, and the log of what each did. A
+// provider module only verifies and maps its events (src/providers/<name>/); its handler hands
+// the mapped event to `receive`.
 import { listWindow } from './conflicts.js'
 import type { ProjectContext } from './context.js'
-import { NotFoundError } from './errors.js'
-import { id, listProviderEventsInput, validate, type ListProviderEventsInput } from './schemas.js'
+import { ConflictError, NotFoundError } from './errors.js'
+import type { MappedEvent } from './provider-events/mapping.js'
+import type { ApplyServices } from './provider-events/outcome.js'
+import { receiveEvent, replayRecorded } from './provider-events/receive.js'
+import type { ReceiveTarget } from './provider-events/record.js'
+import { sweepIfDue, type SweepTimes } from './provider-events/sweep.js'
+import { id, listProviderEventsInput, providerName, validate, type ListProviderEventsInput } from './schemas.js'
 import type { ProviderEvent } from './types.js'
 
 export type ProviderEventView = Omit<ProviderEvent, 'projectId' | 'mapped'>
 
 export const providerEventView = ({ projectId: _projectId, mapped: _mapped, ...rest }: ProviderEvent): ProviderEventView => rest
 
-export function providerEventsService(ctx: ProjectContext) {
+export interface ReceivedEvent {
+  event: ProviderEventView
+  /** True when the event had been received before: nothing was applied this time. */
+  duplicate: boolean
+}
+
+export interface ReplayedEvent {
+  /** The event as it is after the replay. */
+  event: ProviderEventView
+  /** False when nothing was applied: the event had been applied already, or another request took it meanwhile. */
+  replayed: boolean
+  /** What happened, in a sentence. */
+  message: string
+}
+
+export function providerEventsService(ctx: ProjectContext, services: Omit<ApplyServices, 'projectId'>) {
   const { storage, projectId } = ctx
+  const scope: ApplyServices = { projectId, ...services }
+  const target = (provider: string): ReceiveTarget => ({ scope, storage, provider, now: () => ctx.clock.now() })
+  const sweeps: SweepTimes = new Map()
   return {
     /** Newest first; filter by provider, status and reference (invoice, transaction, order id). */
     async list(input: ListProviderEventsInput = {}): Promise<{ items: ProviderEventView[]; total: number; limit: number; offset: number }> {
@@ -24,6 +50,49 @@ export function providerEventsService(ctx: ProjectContext) {
       const event = await storage.providerEvents.get(projectId, validate(id, eventRecordId, 'id'))
       if (!event) throw new NotFoundError('provider event not found', 'id')
       return providerEventView(event)
+    },
+
+    /**
+     * Receives one verified, mapped event of `provider`: recorded once per event id, applied,
+     * its outcome saved with what it taught, and the waiting events it unblocked applied after
+     * it. A re-delivered event is answered from its record (`duplicate`) and applies nothing.
+     */
+    async receive(provider: string, mapped: MappedEvent): Promise<ReceivedEvent> {
+      const { event, duplicate } = await receiveEvent(target(validate(providerName, provider, 'provider')), mapped)
+      return { event: providerEventView(event), duplicate }
+    },
+
+    /**
+     * Applies again, at most once a minute per provider, what requests left half-done over a
+     * minute ago (events left `processing`, waiting events whose key was woken). `onError` hears
+     * each event that failed again; the sweep goes on with the others.
+     */
+    sweep(provider: string, onError: (error: unknown) => void = () => undefined): Promise<void> {
+      return sweepIfDue(target(validate(providerName, provider, 'provider')), sweeps, onError)
+    },
+
+    /**
+     * Applies the recorded event (its id in the event log) again, from the mapping stored with
+     * it, as a wake would (a payment that waited for an exchange rate added since, say), and the
+     * events it unblocks after it. Not found: NotFoundError. Being applied by another request, or
+     * recorded without the payload to replay (an event of a type affiliate-kit does not use, or one
+     * an earlier version ignored): ConflictError. Idempotent: an applied event is not applied again.
+     */
+    async replay(eventRecordId: number): Promise<ReplayedEvent> {
+      const record = await storage.providerEvents.get(projectId, validate(id, eventRecordId, 'id'))
+      if (!record) throw new NotFoundError('provider event not found', 'id')
+      const name = `event ${record.id} (${record.provider} ${record.eventId})`
+      if (record.status === 'applied') return { event: providerEventView(record), replayed: false, message: `${name} was applied already; nothing was applied again` }
+      if (record.status === 'processing') throw new ConflictError(`${name} is being applied by another request; try again in a minute`, 'id')
+      if (record.mapped === null) {
+        throw new ConflictError(`${name} cannot be replayed: it was ${record.status} without its payload being kept (an event of a type affiliate-kit does not use, or one an earlier version ignored)`, 'id')
+      }
+      const replayed = await replayRecorded(target(record.provider), record)
+      if (!replayed) {
+        const now = (await storage.providerEvents.get(projectId, record.id)) ?? record
+        return { event: providerEventView(now), replayed: false, message: `${name} was taken by another request meanwhile (it is ${now.status} now); nothing was applied here` }
+      }
+      return { event: providerEventView(replayed), replayed: true, message: `${name} replayed: ${replayed.status}` }
     },
   }
 }

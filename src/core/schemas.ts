@@ -3,7 +3,7 @@
 // read exactly by money.ts once the currency, and so the allowed decimals, is known.
 import * as v from 'valibot'
 import { ValidationError, type ErrorMessage } from './errors.js'
-import { DELIVERY_STATUSES, EVENT_TYPES, SCOPES } from './types.js'
+import { DELIVERY_STATUSES, EVENT_TYPES, PROVIDER_NAMES, SCOPES } from './types.js'
 
 /** Parses input; the first issue becomes a ValidationError naming its field (or `rootField`). */
 export function validate<S extends v.GenericSchema>(schema: S, input: unknown, rootField = 'input'): v.InferOutput<S> {
@@ -259,7 +259,7 @@ export const createApiKeyInput = v.strictObject({
 })
 export type CreateApiKeyInput = v.InferInput<typeof createApiKeyInput>
 
-export const providerName = v.picklist(['stripe', 'paddle', 'lemon-squeezy'], 'must be stripe, paddle or lemon-squeezy')
+export const providerName = v.picklist(PROVIDER_NAMES, `must be ${PROVIDER_NAMES.slice(0, -1).join(', ')} or ${PROVIDER_NAMES[PROVIDER_NAMES.length - 1]}`)
 export const providerEventStatus = v.picklist(['processing', 'applied', 'ignored', 'waiting'], 'must be processing, applied, ignored or waiting')
 export const listProviderEventsInput = v.strictObject({
   limit,

@@ -263,6 +263,15 @@ export type ProviderEventInsertResult = { inserted: true; event: ProviderEvent }
 /** What `record` did: inserted the event and saved its links (as saved), or wrote nothing because the event was there. */
 export type ProviderEventRecordResult = { inserted: true; event: ProviderEvent; links: ProviderLink[] } | { inserted: false }
 
+/** What claimNew did: inserted the event (or took over the stale one recorded), or found it recorded and left it. */
+export type ProviderEventClaimResult = { claimed: true; event: ProviderEvent } | { claimed: false; existing: ProviderEvent }
+
+/** A waiting event claimedWaiting moved to `processing`: the key it waits for and that key's `woken` mark (null: none yet). */
+export interface ClaimedWaiting {
+  waitingFor: string | null
+  mark: string | null
+}
+
 /** Payment-provider events as received (the log operators read) and the links they taught us. */
 export interface ProviderEventRepository {
   /**
@@ -282,6 +291,25 @@ export interface ProviderEventRepository {
    * updatedBefore, was last updated before it: one caller wins a waiting or stale event.
    */
   claim(projectId: string, id: number, condition: { status: ProviderEventStatus; updatedBefore?: Date }, now: Date): Promise<boolean>
+  /**
+   * Records a new event as `processing` (`event.status`), in one step across processes: inserted
+   * when the project has no such (provider, eventId); when it has, taken over (status
+   * `processing`, updatedAt = event.updatedAt) if that one was left `processing` since before
+   * `staleBefore`, else left as it is and returned as `existing`.
+   */
+  claimNew(event: Insert<ProviderEvent>, staleBefore: Date): Promise<ProviderEventClaimResult>
+  /**
+   * Moves a `waiting` event to `processing` (updatedAt = now), returning the key it waits for and
+   * that key's `woken` link's `mark` as they were at the latest when it was claimed; null when the
+   * event was not waiting (another caller claimed it).
+   */
+  claimWaiting(projectId: string, id: number, now: Date): Promise<ClaimedWaiting | null>
+  /**
+   * Writes an event's outcome (`patch`) and saves `links` (as saveLinks), in one step: together
+   * or not at all, also outside a transaction. The event as updated (null when absent) and each
+   * key's link as saved.
+   */
+  saveOutcome(projectId: string, id: number, patch: Patch<ProviderEvent>, links: readonly ProviderLink[]): Promise<{ event: ProviderEvent | null; links: ProviderLink[] }>
   /** Newest first (createdAt desc, id desc). */
   list(projectId: string, filter: ProviderEventFilter): Promise<Page<ProviderEvent>>
   /** The provider's events waiting for any of `waitingFor`, oldest occurredAt first (then id). */

@@ -141,6 +141,15 @@ export interface Page<T> {
 }
 
 /** What a received payment-provider event did (see src/providers). */
+/**
+ * The payment providers, by the name in their URL, their event log and their entry point
+ * (affiliate-kit/<name>): the one list the schemas, the OpenAPI documents, the server's config,
+ * its event routes and the build entries read. Each has its folder, src/providers/<name>/, and
+ * its line in src/providers/registry.ts.
+ */
+export const PROVIDER_NAMES = ['stripe', 'paddle', 'lemon-squeezy'] as const
+export type ProviderName = (typeof PROVIDER_NAMES)[number]
+
 export type ProviderEventStatus = 'processing' | 'applied' | 'ignored' | 'waiting'
 
 /** One payment-provider event as received, with its outcome. Unique per (project, provider, eventId). */

@@ -1,7 +1,7 @@
 // valibot schemas of the primary shape's response bodies: the OpenAPI document is generated from
 // them, and the tests check real responses against the same schemas.
 import * as v from 'valibot'
-import { DELIVERY_STATUSES } from '../core/types.js'
+import { DELIVERY_STATUSES, PROVIDER_NAMES } from '../core/types.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
@@ -96,7 +96,7 @@ export const payoutRecord = v.strictObject({
 
 export const providerEventRecord = v.strictObject({
   id,
-  provider: v.picklist(['stripe', 'paddle', 'lemon-squeezy']),
+  provider: v.picklist(PROVIDER_NAMES),
   event_id: v.string(),
   type: v.string(),
   reference: v.nullable(v.string()),

@@ -1,22 +1,24 @@
 // The handler every provider shares: POST only, raw body verified by the provider's signature
-// before anything is parsed, the event mapped, received and answered 200 with what it did (409
-// while another request still applies it). A bad signature is 400 and writes nothing; so is a
-// body that is not the provider's event. After an event, at most once a minute, it applies again
-// the events a request left half-done (see staleSweep). It serves fetch Requests, and node:http
-// requests straight (its `node`), without building fetch objects.
+// before anything is parsed, the event mapped, handed to the program (providerEvents.receive)
+// and answered 200 with what it did (409 while another request still applies it). A bad
+// signature is 400 and writes nothing; so is a body that is not the provider's event. After an
+// event, the program's sweep applies again, at most once a minute, the events a request left
+// half-done. It serves fetch Requests, and node:http requests straight (its `node`), without
+// building fetch objects. It keeps no state: the program holds it all.
 import type { AffiliateProgram } from '../core/program.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../server/bodies.js'
 import { HttpError } from '../server/errors.js'
 import { serveNode, type NodeHandler } from '../server/node.js'
-import type { DomainStore } from '../core/storage.js'
 import { MalformedEvent, type MappedEvent } from './mapping.js'
-import { receiveEvent, staleSweep } from './receive.js'
 
 export interface ProviderHandlerOptions {
   /** The program whose project receives the events. */
   program: AffiliateProgram
-  /** The program's storage: where received events and what they taught (customers, payments) are kept. */
-  storage: DomainStore
+  /**
+   * No longer used: the program keeps the events in its own storage. Accepted so that existing
+   * calls (`{ program, storage, ... }`) keep compiling.
+   */
+  storage?: unknown
   /** Id of the project the events belong to. @default the program's own project */
   project?: string
   /** Larger bodies are refused with 413. @default 1048576 (1 MiB) */
@@ -63,12 +65,10 @@ function storable(value: unknown): boolean {
 }
 
 export function providerHandler(provider: ProviderDefinition, options: ProviderHandlerOptions): ProviderHandler {
-  const { program, storage } = options
-  const scope = options.project === undefined ? program : program.project(options.project)
+  const { program } = options
+  const events = (options.project === undefined ? program : program.project(options.project)).providerEvents
   const maxBytes = options.maxBodyBytes ?? 1_048_576
-  const target = { scope, storage, provider: provider.name, now: () => program.clock.now() }
   const report = (error: unknown) => options.onError?.(error)
-  const sweep = staleSweep(target, report)
 
   async function respond(request: IncomingRequest): Promise<OutgoingResponse> {
     if (request.method !== 'POST') return json(405, { error: 'use POST' }, { Allow: 'POST' })
@@ -96,8 +96,8 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
       return json(400, { error: `not a ${provider.name} event: ${(error as Error).message}` })
     }
     try {
-      const { event, duplicate } = await receiveEvent(target, mapped)
-      await sweep().catch(report)
+      const { event, duplicate } = await events.receive(provider.name, mapped)
+      await events.sweep(provider.name, report).catch(report)
       // Another request is still applying it: a 200 would tell the provider it is done, yet that
       // request may fail. A 409 makes the provider deliver it again, answered from the record.
       if (duplicate && event.status === 'processing') {

@@ -59,6 +59,70 @@ export function providerEventCases(context: CaseContext): void {
       expect(await storage.providerEvents.claim(projectId, id, { status: 'processing', updatedBefore: later }, later)).toBe(true)
     })
 
+    it('claims a new event in one step: inserted, then left as it is, taken over only once stale, one caller at a time', async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes))
+      const claim = (minutes: number, overrides: Partial<NewProviderEvent> = {}) =>
+        storage.providerEvents.claimNew(event(projectId, { createdAt: at(minutes), updatedAt: at(minutes), ...overrides }), at(minutes - 1))
+      const first = await claim(0)
+      expect(first).toMatchObject({ claimed: true, event: { eventId: 'evt_1', status: 'processing', updatedAt: at(0) } })
+      const id = first.claimed ? first.event.id : 0
+      // Fresh: left to the one applying it.
+      expect(await claim(0, { type: 'changed' })).toMatchObject({ claimed: false, existing: { id, type: 'invoice.paid', status: 'processing' } })
+      // Stale (updated before staleBefore): one of three callers takes it over.
+      const takeovers = await Promise.all([1, 2, 3].map(() => claim(5)))
+      expect(takeovers.filter((result) => result.claimed)).toMatchObject([{ event: { id, status: 'processing', updatedAt: at(5), createdAt: at(0) } }])
+      // Saved with an outcome: never taken over.
+      await storage.providerEvents.update(projectId, id, { status: 'applied', updatedAt: at(6) })
+      expect(await claim(30)).toMatchObject({ claimed: false, existing: { id, status: 'applied' } })
+      // Another provider's event of the same id is another event.
+      expect(await claim(30, { provider: 'paddle' })).toMatchObject({ claimed: true, event: { provider: 'paddle' } })
+      expect((await storage.providerEvents.list(projectId, { limit: 10, offset: 0 })).total).toBe(2)
+    })
+
+    it('claims a waiting event for one caller, with the mark of the key it waits for as it was claimed', async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const inserted = await storage.providerEvents.insert(event(projectId, { status: 'waiting', waitingFor: 'payment:in_1' }))
+      const unmarked = await storage.providerEvents.insert(event(projectId, { eventId: 'evt_2', status: 'waiting', waitingFor: 'payment:in_2' }))
+      const id = inserted.inserted ? inserted.event.id : 0
+      await storage.providerEvents.saveLink({ projectId, provider: 'stripe', kind: 'woken', externalId: 'payment:in_1', data: { mark: 'm1', at: '2026-01-01T00:00:00.000Z' } })
+      // Another provider's mark of the same key is not this event's.
+      await storage.providerEvents.saveLink({ projectId, provider: 'paddle', kind: 'woken', externalId: 'payment:in_2', data: { mark: 'other' } })
+      const now = new Date('2026-01-01T00:05:00Z')
+      const claims = await Promise.all([1, 2, 3].map(() => storage.providerEvents.claimWaiting(projectId, id, now)))
+      expect(claims.filter((claim) => claim !== null)).toEqual([{ waitingFor: 'payment:in_1', mark: 'm1' }])
+      expect(await storage.providerEvents.get(projectId, id)).toMatchObject({ status: 'processing', updatedAt: now })
+      expect(await storage.providerEvents.claimWaiting(projectId, unmarked.inserted ? unmarked.event.id : 0, now)).toEqual({ waitingFor: 'payment:in_2', mark: null })
+      const other = await context.program()
+      expect(await storage.providerEvents.claimWaiting(other.program.projectId, id, now)).toBeNull()
+    })
+
+    it("saves an event's outcome and its links in one call, the links merged into the saved ones", async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const inserted = await storage.providerEvents.insert(event(projectId))
+      const id = inserted.inserted ? inserted.event.id : 0
+      const link = (externalId: string, data: Record<string, string | null>) => ({ projectId, provider: 'stripe', kind: 'woken', externalId, data })
+      await storage.providerEvents.saveLink(link('payment:in_1', { mark: 'm1', at: '2026-01-01T00:00:00.000Z' }))
+      const at = new Date('2026-01-01T00:05:00Z')
+      const saved = await storage.providerEvents.saveOutcome(projectId, id, { status: 'waiting', detail: 'waiting for the payment', waitingFor: 'payment:in_1', updatedAt: at }, [
+        link('payment:in_1', { waited: 'yes' }),
+        link('payment:in_2', { mark: 'm2' }),
+      ])
+      expect(saved.event).toMatchObject({ id, status: 'waiting', detail: 'waiting for the payment', waitingFor: 'payment:in_1', updatedAt: at, mapped: { actions: [] } })
+      expect([...saved.links].sort((a, b) => a.externalId.localeCompare(b.externalId))).toEqual([
+        link('payment:in_1', { mark: 'm1', at: '2026-01-01T00:00:00.000Z', waited: 'yes' }),
+        link('payment:in_2', { mark: 'm2' }),
+      ])
+      expect(await storage.providerEvents.get(projectId, id)).toMatchObject({ status: 'waiting', updatedAt: at })
+      expect(await storage.providerEvents.saveOutcome(projectId, id, { status: 'applied' }, [])).toMatchObject({ event: { status: 'applied' }, links: [] })
+      const other = await context.program()
+      expect(await storage.providerEvents.saveOutcome(other.program.projectId, id, { status: 'ignored' }, [])).toEqual({ event: null, links: [] })
+      expect(await storage.providerEvents.get(projectId, id)).toMatchObject({ status: 'applied' })
+    })
+
     it('lists newest first with filters, and waiting events oldest payment first', async () => {
       const { program, storage } = await context.program()
       const projectId = program.projectId

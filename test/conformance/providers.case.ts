@@ -2,7 +2,7 @@
 // balances after each step equal figures computed by hand; the same events delivered twice, and
 // shuffled, end in the identical ledger. And an event a request left half-done is applied again.
 import { describe, expect, it } from 'vitest'
-import type { AffiliateProgram, StoragePort, TestClock } from '../../src/index.js'
+import { createAffiliateProgram, type AffiliateProgram, type StoragePort, type TestClock } from '../../src/index.js'
 import { CHECKOUT_PROVIDERS, checkoutEvents } from '../providers/checkouts.js'
 import { balancesOf, eventStatusesOf, ledgerOf, shuffled } from '../providers/ledger.js'
 import { lemonSqueezyScenario } from '../providers/lemon-squeezy-scenario.js'
@@ -150,7 +150,9 @@ function halfDoneCases(context: CaseContext): void {
       const racing = new Proxy(storage, { get: (target, property, receiver) => (property === 'providerEvents' ? providerEvents : (Reflect.get(target, property, receiver) as unknown)) })
       clock.advance({ seconds: 61 })
       const trigger = customerCreated({ at: '2026-01-31T12:01:01Z', customer: 'cus_Ivy', email: 'ivy@example.com' })
-      expect(await (await deliverStripe(stripeHandler({ program, storage: racing, webhookSecret: STRIPE_SECRET }), trigger, clock)).json()).toMatchObject({ status: 'applied' })
+      // The program of a request running on that storage (the handler writes only through its program).
+      const onRacing = await createAffiliateProgram({ storage: racing, clock, project: program.projectId })
+      expect(await (await deliverStripe(stripeHandler({ program: onRacing, webhookSecret: STRIPE_SECRET }), trigger, clock)).json()).toMatchObject({ status: 'applied' })
       expect(finishedElsewhere).toBe(100)
       expect(await processing()).toBe(0)
     }, 60_000)

@@ -3,7 +3,7 @@
 // replay <id>` applies one of them again (a payment that waited for an exchange rate, say), with
 // the exchange rates of the server's --config file.
 import type { ListProviderEventsInput } from '../../core/schemas.js'
-import { providerEventReplay } from '../../providers/replay.js'
+import { PROVIDER_NAMES } from '../../core/types.js'
 import { positiveInteger, type Command } from '../command.js'
 import { loadConfig } from '../config.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
@@ -12,7 +12,7 @@ import { tableExchangeRates } from '../exchange-rates.js'
 
 export const providersEventsCommand: Command = {
   name: 'providers events',
-  usage: 'affiliate-kit providers events [--provider stripe|paddle|lemon-squeezy] [--status applied|ignored|waiting|processing] [--reference <id>] [--limit 50] [--database <db>]',
+  usage: `affiliate-kit providers events [--provider ${PROVIDER_NAMES.join('|')}] [--status applied|ignored|waiting|processing] [--reference <id>] [--limit 50] [--database <db>]`,
   help: `Prints received provider events, newest first: id, received, provider, type, reference, status, detail.
 
   --provider <name>  only this provider's events
@@ -64,7 +64,7 @@ ${DATABASE_HELP}`,
     if (id === null) throw new CliError(`providers replay <event-id> needs the numeric id "providers events" prints; got "${given}"`)
     const table = loadConfig(values.config as string | undefined).exchangeRates
     const rates = table ? { exchangeRates: tableExchangeRates(table) } : {}
-    const { event, message } = await withProgram(values, (program, storage) => providerEventReplay({ program, storage }).replay(id), rates)
+    const { event, message } = await withProgram(values, (program) => program.providerEvents.replay(id), rates)
     log(message)
     log([event.id, event.provider, event.type, event.reference ?? '-', event.status, event.detail ?? ''].join('\t'))
     return 0

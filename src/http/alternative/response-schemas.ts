@@ -2,7 +2,7 @@
 // shape"): the alternative OpenAPI document is generated from them, and tests check real
 // responses against them.
 import * as v from 'valibot'
-import { DELIVERY_STATUSES } from '../../core/types.js'
+import { DELIVERY_STATUSES, PROVIDER_NAMES } from '../../core/types.js'
 import { couponProcessorIds, paymentMethod } from '../response-schemas.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
@@ -94,7 +94,7 @@ export const deliveryDetailRecord = v.strictObject({ ...deliveryRecord.entries, 
 
 export const providerEventRecord = v.strictObject({
   id,
-  provider: v.picklist(['stripe', 'paddle', 'lemon-squeezy']),
+  provider: v.picklist(PROVIDER_NAMES),
   eventId: v.string(),
   type: v.string(),
   reference: v.nullable(v.string()),

@@ -43,6 +43,23 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
       table.replace({ ...existing, status: 'processing', updatedAt: now }, log)
       return true
     },
+    async claimNew(event, staleBefore) {
+      const existing = recorded(event)
+      if (!existing) return { claimed: true, event: table.insert({ ...event }, log) }
+      if (existing.status !== 'processing' || existing.updatedAt.getTime() >= staleBefore.getTime()) return { claimed: false, existing }
+      return { claimed: true, event: table.replace({ ...existing, status: 'processing', updatedAt: event.updatedAt }, log) }
+    },
+    async claimWaiting(projectId, id, now) {
+      const existing = inProject(table.get(id), projectId)
+      if (!existing || existing.status !== 'waiting') return null
+      const { waitingFor } = existing
+      const mark = waitingFor === null ? null : (state.providerLinks.get(linkKey({ projectId, provider: existing.provider, kind: 'woken', externalId: waitingFor }))?.data.mark ?? null)
+      table.replace({ ...existing, status: 'processing', updatedAt: now }, log)
+      return { waitingFor, mark }
+    },
+    async saveOutcome(projectId, id, patch, links) {
+      return { event: patchRow(table, projectId, id, patch, log), links: saveLinks(links) }
+    },
     async list(projectId, filter) {
       return newestFirstPage(
         table.group('project', projectId),

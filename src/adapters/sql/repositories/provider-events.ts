@@ -2,7 +2,7 @@
 // makes a re-delivered event, also one racing in another process, find the first row.
 import type { ProviderEventRepository } from '../../../core/storage.js'
 import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
-import { decode, run } from '../codec.js'
+import { decode, encode, run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
 
@@ -12,6 +12,15 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
   const conflict = '(project_id, provider, event_id)'
   const insertStatement = table.insertUnlessConflictStatement(conflict)
   const insertNew = table.insertUnlessConflict(conflict)
+  // The insert, or the takeover of a stale `processing` event: one statement (its last parameter is staleBefore).
+  const claimParams = insertStatement.params({}).length + 1
+  const claimNewText = insertStatement.text
+    .replace(`INSERT INTO ${table.name} (`, `INSERT INTO ${table.name} AS recorded (`)
+    .replace(
+      / DO NOTHING RETURNING \*$/,
+      ` DO UPDATE SET status = 'processing', updated_at = excluded.updated_at
+        WHERE recorded.status = 'processing' AND recorded.updated_at < $${claimParams} RETURNING *`,
+    )
   const find = (projectId: string, provider: string, eventId: string) =>
     table.findOne(db, 'project_id = $1 AND provider = $2 AND event_id = $3', [projectId, provider, eventId])
   /**
@@ -78,6 +87,44 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
         [projectId, id, condition.status, now, condition.updatedBefore ?? null],
       )
       return rows.length > 0
+    },
+    async claimNew(event, staleBefore) {
+      for (let attempt = 0; ; attempt += 1) {
+        const [row] = await run(db, claimNewText, [...insertStatement.params(event), staleBefore])
+        if (row) return { claimed: true, event: table.read(row) }
+        const existing = await find(event.projectId, event.provider, event.eventId)
+        if (existing) return { claimed: false, existing }
+        if (attempt >= 3) throw new Error('providerEvents.claimNew: the conflicting event vanished repeatedly')
+      }
+    },
+    async claimWaiting(projectId, id, now) {
+      // The mark is read in the claim's snapshot: no later than the claim.
+      const [row] = await run(
+        db,
+        `UPDATE ${table.name} AS event SET status = 'processing', updated_at = $3
+         WHERE event.project_id = $1 AND event.id = $2 AND event.status = 'waiting'
+         RETURNING event.waiting_for, (SELECT link.data->>'mark' FROM ${links} link
+           WHERE link.project_id = event.project_id AND link.provider = event.provider AND link.kind = 'woken' AND link.external_id = event.waiting_for) AS mark`,
+        [projectId, id, now],
+      )
+      return row ? { waitingFor: (row.waiting_for as string | null) ?? null, mark: (row.mark as string | null) ?? null } : null
+    },
+    async saveOutcome(projectId, id, patch, list) {
+      // One statement: the update and the links' upsert commit together.
+      const params: unknown[] = [projectId, id]
+      const sets: string[] = []
+      for (const [field, value] of Object.entries(patch)) {
+        const definition = table.columns[field]
+        if (!definition || value === undefined || field === 'id' || field === 'projectId' || field === 'createdAt') continue
+        params.push(encode(definition.kind, value))
+        sets.push(`${definition.column} = $${params.length}${definition.kind === 'json' ? '::jsonb' : ''}`)
+      }
+      const update = sets.length === 0 ? `SELECT * FROM ${table.name} WHERE project_id = $1 AND id = $2` : `UPDATE ${table.name} SET ${sets.join(', ')} WHERE project_id = $1 AND id = $2 RETURNING *`
+      const upsert = linksUpsert(list, params)
+      const savedLinks = upsert === null ? `'[]'::jsonb` : `(SELECT coalesce(jsonb_agg(linked), '[]'::jsonb) FROM linked)`
+      const rows = await run(db, `WITH updated AS (${update})${upsert === null ? '' : `, linked AS (${upsert})`} SELECT updated.*, ${savedLinks} AS ak_links FROM (SELECT 1) AS one LEFT JOIN updated ON true`, params)
+      const row = rows[0]!
+      return { event: row.id == null ? null : table.read(row), links: (decode('json', row.ak_links) as SqlRow[]).map(linkOf) }
     },
     list: (projectId, filter) =>
       table.page(

@@ -1,57 +1,13 @@
-// Applies the provider-neutral actions of one event to a project through its public API:
+// Applies the provider-neutral actions of one event to a project through its use cases:
 // customers become referred users, payments become conversions, refunds shrink them. Whatever
 // cannot be applied yet says what it waits for (a customer, a payment, a first payment).
-import { AffiliateError, ConflictError, NoExchangeRateError, NotFoundError } from '../core/errors.js'
-import { Currency, roundHalfUp } from '../core/money.js'
-import type { ProjectScope } from '../core/program.js'
-import type { CreateConversionResult } from '../core/conversion-create.js'
-import type { DomainStore, StorageTx } from '../core/storage.js'
-import type { ProviderEventStatus, ProviderLink } from '../core/types.js'
-import type { ConversionView } from '../core/views.js'
-import type { UpdateConversionInput } from '../core/schemas.js'
+import type { CreateConversionResult } from '../conversion-create.js'
+import { AffiliateError, ConflictError, NoExchangeRateError, NotFoundError } from '../errors.js'
+import { Currency } from '../money.js'
 import { couponCodeUsed, matchedCoupon } from './coupon-match.js'
-import type { AliasAction, CustomerAction, MappedEvent, PaidAction, ProviderAction, RefundedAction } from './mapping.js'
-
-export interface ApplyTarget {
-  scope: ProjectScope
-  storage: DomainStore
-  provider: string
-  /**
-   * Saves the event's outcome inside the transaction that creates its conversion (so the record
-   * and the conversion commit together, in one transaction instead of two).
-   */
-  settle?: (tx: StorageTx, outcome: Outcome) => Promise<void>
-}
-
-export interface Outcome {
-  status: Exclude<ProviderEventStatus, 'processing'>
-  detail: string
-  conversionId: number | null
-  refundAmount: string | null
-  waitingFor: string | null
-  /** Keys whose waiting events may now apply. */
-  wake: string[]
-  /** Links to save with the outcome (in the same transaction, before waking). */
-  links: Link[]
-  /** True when `settle` saved this outcome with the conversion: nothing is left to save. */
-  settled?: boolean
-}
-
-export type Link = Pick<ProviderLink, 'kind' | 'externalId' | 'data'>
-
-/** The link kind keeping, per conversion, what each part of a payment made in parts refunded so far. */
-const PARTS = 'refunded-parts'
-
-const outcome = (status: Outcome['status'], detail: string, extra: Partial<Outcome> = {}): Outcome => ({
-  status,
-  detail,
-  conversionId: null,
-  refundAmount: null,
-  waitingFor: null,
-  wake: [],
-  links: [],
-  ...extra,
-})
+import type { AliasAction, CustomerAction, MappedEvent, PaidAction, ProviderAction } from './mapping.js'
+import { outcome, recordedPayment, type ApplyTarget, type Link, type Outcome } from './outcome.js'
+import { applyRefund } from './refund.js'
 
 /** Applies every action in order; the event's outcome is that of its last payment or refund. */
 export async function applyEvent(target: ApplyTarget, mapped: MappedEvent): Promise<Outcome> {
@@ -219,13 +175,6 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
   }
 }
 
-/** The payment link saved under `ref` and the conversion it earned (null: none); null before the payment is seen. */
-async function recordedPayment({ storage, scope, provider }: ApplyTarget, ref: string) {
-  const payment = await storage.providerEvents.getLink(scope.projectId, provider, 'payment', ref)
-  if (!payment) return null
-  return { data: payment.data, conversionId: payment.data.conversionId == null ? null : Number(payment.data.conversionId) }
-}
-
 /** Links the payment's new ids to what its reference links to, and wakes the refunds naming them. */
 async function applyAlias(target: ApplyTarget, action: AliasAction): Promise<Outcome> {
   const ref = action.paymentReference
@@ -238,96 +187,4 @@ async function applyAlias(target: ApplyTarget, action: AliasAction): Promise<Out
     wake: action.aliases.map((alias) => `payment:${alias}`),
     links: action.aliases.map((alias) => ({ kind: 'payment', externalId: alias, data: payment.data })),
   })
-}
-
-/** Shrinks the payment's conversion by what this refund adds to the refunds already applied. */
-async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise<Outcome> {
-  const { scope, provider } = target
-  const ref = action.paymentReference
-  const payment = await recordedPayment(target, ref)
-  if (!payment) return outcome('waiting', `refund of ${ref}: waiting for the payment`, { waitingFor: `payment:${ref}` })
-  const { conversionId } = payment
-  if (conversionId === null) return outcome('ignored', `refund of ${ref}: the payment earned no commission`)
-  // Decided inside the conversion's change, under its lock, from its latest state: refunds of one
-  // payment apply one after another, also in other processes, and a refund id named by two events
-  // (Paddle's adjustment.created and adjustment.updated) applies once.
-  const decided: { skipped?: Outcome; refund?: bigint; currency?: Currency } = {}
-  const skip = (detail: string) => {
-    decided.skipped = outcome('ignored', detail, { conversionId })
-    return null
-  }
-  const decide = async (conversion: ConversionView, tx: StorageTx): Promise<UpdateConversionInput | null> => {
-    // It may run again when the transaction is retried.
-    decided.skipped = undefined
-    if (action.single && (await tx.providerEvents.getLink(scope.projectId, provider, 'refund', action.single.refundId))) {
-      return skip(`refund ${action.single.refundId} was already applied`)
-    }
-    if (conversion.status === 'refunded' || conversion.status === 'rejected' || conversion.baseValue === null) {
-      return skip(`refund of ${ref}: conversion ${conversionId} is ${conversion.status}`)
-    }
-    const currency = new Currency(conversion.baseValueCurrency!)
-    const base = currency.parse(conversion.baseValue, 'baseValue').minor
-    const already = currency.parse(conversion.refundedBaseValue, 'refundedBaseValue').minor
-    let target = already
-    const part = partRefunded(action, payment.data)
-    const parts = part && (await refundedParts(tx, conversionId, part))
-    if (part && parts) target = roundHalfUp(base * parts.total, part.paid)
-    else if (action.full) target = base
-    else if (action.soFar && action.soFar.of > 0n) target = roundHalfUp(base * action.soFar.refunded, action.soFar.of)
-    else if (action.single) target = already + action.single.amount
-    if (target > base) target = base
-    const refund = target - already
-    // A part's newer total is kept even when it refunds nothing yet: the next part's refund counts it.
-    if (parts?.latest) await tx.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: PARTS, externalId: String(conversionId), data: parts.latest })
-    if (refund <= 0n) return skip(`refund of ${ref}: already applied to conversion ${conversionId}`)
-    if (action.single) {
-      await tx.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'refund', externalId: action.single.refundId, data: { conversionId: String(conversionId) } })
-    }
-    Object.assign(decided, { refund, currency })
-    const reason = `${provider} refund of ${ref}`
-    return target === base ? { status: 'refunded', reason } : { refundAmount: currency.amount(refund).format(), reason }
-  }
-  /**
-   * What the payment's parts refunded so far, this part's total included, and that total to
-   * save when it is newer (larger) than the one saved (an older total delivered late is not).
-   */
-  const refundedParts = async (tx: StorageTx, id: number, part: RefundedPart) => {
-    const saved = (await tx.providerEvents.getLink(scope.projectId, provider, PARTS, String(id)))?.data ?? {}
-    const latest = BigInt(saved[part.id] ?? '0') < part.refunded ? { [part.id]: part.refunded.toString() } : null
-    const total = Object.values({ ...saved, ...latest }).reduce((sum, value) => sum + BigInt(value ?? '0'), 0n)
-    return { total, latest }
-  }
-  let updated
-  try {
-    updated = await scope.conversions.update(conversionId, {}, { decide })
-  } catch (error) {
-    if (error instanceof NotFoundError) return outcome('ignored', `refund of ${ref}: conversion ${conversionId} no longer exists`)
-    if (error instanceof AffiliateError) return outcome('ignored', `refund of ${ref}: ${error.message}`, { conversionId })
-    throw error
-  }
-  if (decided.skipped) return decided.skipped
-  const refunded = decided.currency!.amount(decided.refund!).format()
-  return outcome('applied', `refund of ${ref}: ${refunded} ${decided.currency!.code} of conversion ${conversionId} refunded (${updated.status}, commission ${updated.value} ${updated.currency})`, {
-    conversionId,
-    refundAmount: refunded,
-  })
-}
-
-/** One part's running refund total, of a payment made in parts (a Stripe invoice paid by several charges). */
-interface RefundedPart {
-  id: string
-  refunded: bigint
-  /** All that was paid for the payment, in the same units. */
-  paid: bigint
-}
-
-/**
- * The refunded part when the refund's totals are of one part of a payment that was paid in
- * several (less than all that was paid); null for a payment paid at once.
- */
-function partRefunded(action: RefundedAction, payment: Record<string, string | null>): RefundedPart | null {
-  const { soFar } = action
-  if (!soFar?.part || payment.paid == null) return null
-  const paid = BigInt(payment.paid)
-  return soFar.of < paid ? { id: soFar.part, refunded: soFar.refunded, paid } : null
 }

@@ -1,0 +1,31 @@
+// The payment providers' registry: one line per provider, keyed by its name in the core's
+// PROVIDER_NAMES (src/core/types.ts). The standalone server's config keys, its event routes and
+// the build's entries derive from these two lists. Adding a provider: its folder
+// src/providers/<name>/ (index.ts: its handler over providerHandler, i.e. { name, verify, map }),
+// its name in PROVIDER_NAMES, its line here (and its affiliate-kit/<name> export in
+// package.json, which test/providers-registry.test.ts checks).
+import type { ProviderName } from '../core/types.js'
+import type { ProviderHandler, ProviderHandlerOptions } from './handler.js'
+import type { Secrets } from './signature.js'
+
+/** What the server's config gives a provider's handler beside the program. */
+export interface ProviderConfig {
+  webhookSecret: Secrets
+  toleranceSeconds?: number
+}
+
+export interface RegisteredProvider {
+  /** True when its signatures carry a timestamp: the config then takes `toleranceSeconds`. */
+  timestamped: boolean
+  /** Loads its handler factory (only the configured providers' modules are loaded). */
+  load(): Promise<(options: ProviderHandlerOptions & ProviderConfig) => ProviderHandler>
+}
+
+export const PROVIDERS: { readonly [name in ProviderName]: RegisteredProvider } = {
+  stripe: { timestamped: true, load: async () => (await import('./stripe/index.js')).stripeHandler },
+  paddle: { timestamped: true, load: async () => (await import('./paddle/index.js')).paddleHandler },
+  'lemon-squeezy': { timestamped: false, load: async () => (await import('./lemon-squeezy/index.js')).lemonSqueezyHandler },
+}
+
+/** A provider's key in the server's config: its name in camelCase (lemon-squeezy: lemonSqueezy). */
+export const providerConfigKey = (name: ProviderName): string => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
