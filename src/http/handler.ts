@@ -19,13 +19,13 @@ import { recordRequest, UNMATCHED } from '../ops/request-log.js'
 import { operationAnswers, type OperationAnswer } from './operations.js'
 import { serveNode } from '../server/node.js'
 import type { FetchHandler, Handler } from '../server/fetch-handler.js'
-import { SHAPES } from './routes/index.js'
+import { SHAPES, type ShapeName } from './routes/index.js'
 import { parseBody, parseQuery, type RouteDef, type RouteResult } from './route.js'
 import { Router } from '../server/router.js'
 import { parseTarget } from '../server/target.js'
 import { storableText } from '../server/text.js'
 import { webhookTestRoute, type TestDeliverySender } from './webhook-test.js'
-import type { ProviderEventReplayer } from './provider-events.js'
+import type { ProviderEventReplayer } from './routes/provider-events.js'
 import type { AuditLog, WithAuditLog } from '../core/audit-log.js'
 
 export interface HandlerOptions {
@@ -48,7 +48,7 @@ export interface HandlerOptions {
   /** Path prefix of every route; the webhook test route lives at its parent (`/api/project/...`). @default '/api/v1' */
   basePath?: string
   /** Request and response shapes (docs/api.md "Base path and shapes"). @default 'primary' */
-  shape?: 'primary' | 'alternative'
+  shape?: ShapeName
   /** Per-key rate limit; false turns it off. @default { limit: 100, windowSeconds: 60 } */
   rateLimit?: RateLimitOptions | false
   /** Largest accepted request body in bytes; larger is 413. @default 1048576 (1 MiB) */
@@ -136,7 +136,7 @@ interface HandlerState {
   program: AffiliateProgram
   basePath: string
   apiRoot: string
-  shape: 'primary' | 'alternative'
+  shape: ShapeName
   maxBodyBytes: number
   logger: Logger | null
   metrics: Metrics | null

@@ -1,9 +1,11 @@
-// valibot schemas of the alternative shape's response bodies (docs/api.md "The alternative
-// shape"): the alternative OpenAPI document is generated from them, and tests check real
-// responses against them.
+// valibot schemas of the alternative shape's request and response bodies (docs/api.md "The
+// alternative shape"): its OpenAPI document is generated from them, and tests check real
+// responses against them. A record's fields here and its encoder in alternative.ts go together.
 import * as v from 'valibot'
+import { affiliateStatus, couponStatus, payoutMethod, referralStatus } from '../../core/schemas.js'
 import { DELIVERY_STATUSES } from '../../core/types.js'
-import { couponProcessorIds, paymentMethod } from '../response-schemas.js'
+import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
+import { couponProcessorIds, paymentMethod, providerName } from './primary-records.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const id = v.pipe(v.number(), v.integer())
@@ -94,7 +96,7 @@ export const deliveryDetailRecord = v.strictObject({ ...deliveryRecord.entries, 
 
 export const providerEventRecord = v.strictObject({
   id,
-  provider: v.picklist(['stripe', 'paddle', 'lemon-squeezy']),
+  provider: providerName,
   eventId: v.string(),
   type: v.string(),
   reference: v.nullable(v.string()),
@@ -106,6 +108,20 @@ export const providerEventRecord = v.strictObject({
   occurredAt: timestamp,
   receivedAt: timestamp,
   updatedAt: timestamp,
+})
+
+const day = v.pipe(v.string(), v.isoDate())
+const count = v.pipe(v.number(), v.integer())
+const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
+const statsCounts = { clicks: count, uniqueVisitors: count, signups: count, purchases: count, revenue: decimalString, commission: decimalString }
+export const statsRecord = v.strictObject({
+  interval: v.picklist(['day', 'week', 'month']),
+  timeZone: v.string(),
+  currency: v.string(),
+  from: day,
+  to: day,
+  buckets: v.array(v.strictObject({ start: day, ...statsCounts })),
+  totals: v.strictObject(statsCounts),
 })
 
 const auditEntryRecord = v.strictObject({
@@ -154,3 +170,60 @@ export const providerEventReplayResponse = named(
 )
 export const auditLogList = named('AuditLogList', list('auditLog', auditEntryRecord))
 export const portalLinkResponse = named('PortalLinkResponse', item('portalLink', portalLinkRecord))
+export const statsResponse = named('StatsResponse', v.strictObject({ data: statsRecord }))
+
+// Request bodies and queries of this shape ---------------------------------------------------
+
+export const listAffiliatesQueryAlternative = v.strictObject({ limit, offset, status: v.optional(v.picklist(['active', 'pending', 'blocked'], 'must be active, pending or blocked')) })
+
+/** An id in this shape: `aff_12`, `12` or 12. */
+export const wireId = v.pipe(
+  v.union([positiveId, v.pipe(v.string(), v.regex(/^(aff_)?[1-9]\d{0,14}$/))], 'must be an id such as aff_12'),
+  v.transform((input) => (typeof input === 'number' ? input : Number(input.replace(/^aff_/, '')))),
+)
+
+
+export const createAffiliateBodyAlternative = v.strictObject({
+  email,
+  name: str(200),
+  referralCode: v.optional(str(64)),
+  parent_referral_code: v.optional(str(64)),
+  parent_affiliate_id: v.optional(wireId),
+  customFields: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
+})
+export const updateAffiliateBodyAlternative = v.strictObject({
+  email: v.optional(email),
+  name: v.optional(v.nullable(str(200))),
+  referralCode: v.optional(str(64)),
+  status: v.optional(affiliateStatus),
+  paymentMethod: v.optional(v.nullable(str(100))),
+  paymentDetails: v.optional(v.nullable(str(2000))),
+  customFields: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'must be an object'))),
+})
+export const createReferralBodyAlternative = v.strictObject({ email, referral_code: str(64) })
+export const updateReferralBodyAlternative = v.strictObject({
+  email: v.optional(email),
+  affiliate_id: v.optional(v.nullable(wireId)),
+  status: v.optional(referralStatus),
+})
+export const createConversionBodyAlternative = v.strictObject({
+  customer_email: email,
+  amount: money,
+  referral_code: v.optional(str(64)),
+})
+export const createCouponBodyAlternative = v.strictObject({
+  code: str(64),
+  affiliate_email: email,
+  discount_type: v.optional(str(50)),
+  discount_value: v.optional(str(50)),
+  status: v.optional(couponStatus),
+  ...processorCouponIds,
+})
+export const createPayoutBodyAlternative = v.strictObject({
+  affiliate_id: v.optional(wireId),
+  affiliate_email: v.optional(email),
+  amount: money,
+  method: v.optional(payoutMethod),
+  payment_date: v.optional(str(40)),
+})
+
