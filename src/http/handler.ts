@@ -5,10 +5,11 @@
 import { openApiDocument } from './openapi.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { hasScope, type VerifiedKey } from '../core/keys.js'
-import { fromFetchRequest, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from '../server/bodies.js'
+import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse, type Respond } from '../server/bodies.js'
 import { errorInfo, GENERIC_ERROR, HttpError, snakeField, type ErrorInfo } from '../server/errors.js'
 import type { FieldNames } from '../core/errors.js'
 import type { SignInLinkMaker } from '../core/portal-sign-in.js'
+import { parseJson, readBody } from './json-body.js'
 import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type StoredResponse } from './idempotency.js'
 import { createRateLimiter, type RateLimitOptions } from '../server/rate-limit.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
@@ -23,7 +24,6 @@ import { SHAPES, type ShapeName } from './routes/index.js'
 import { parseBody, parseQuery, type RouteDef, type RouteResult } from './route.js'
 import { Router } from '../server/router.js'
 import { parseTarget } from '../server/target.js'
-import { storableText } from '../server/text.js'
 import { webhookTestRoute, type TestDeliverySender } from './webhook-test.js'
 import type { ProviderEventReplayer } from './routes/provider-events.js'
 import type { AuditLog, WithAuditLog } from '../core/audit-log.js'
@@ -78,8 +78,6 @@ export interface HandlerOptions {
 }
 
 
-const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
-
 /** Which route a request reached, for its log line and metrics. */
 interface Trace {
   route: string
@@ -98,37 +96,6 @@ function under(path: string, base: string): string | null {
   if (base === '') return path
   if (path === base) return '/'
   return path.startsWith(`${base}/`) ? path.slice(base.length) : null
-}
-
-/** Deepest nesting of arrays and objects a body may have; no request of this API needs more than a few levels. */
-const MAX_BODY_DEPTH = 32
-
-const child = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`)
-
-/**
- * No storage can keep lone surrogates or NUL characters: refuse them up front, naming the field.
- * Walks the body with an explicit stack (no recursion, so no stack overflow) and refuses bodies
- * nested deeper than MAX_BODY_DEPTH.
- */
-function checkBody(body: object): void {
-  const pending: Array<{ value: object; path: string; depth: number }> = [{ value: body, path: '', depth: 1 }]
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { value, path, depth } = next
-    if (depth > MAX_BODY_DEPTH) {
-      throw new HttpError('invalid_request', `${path}: nested deeper than ${MAX_BODY_DEPTH} levels`, path)
-    }
-    const entries: Iterable<[string | number, unknown]> = Array.isArray(value) ? value.entries() : Object.entries(value)
-    for (const [key, member] of entries) {
-      if (typeof key === 'string' && !storableText(key)) {
-        throw new HttpError('invalid_request', 'body: field names must be well-formed Unicode without NUL characters', 'body')
-      }
-      if (typeof member === 'string' && !storableText(member)) {
-        const field = child(path, key)
-        throw new HttpError('invalid_request', `${field}: must be well-formed Unicode without NUL characters`, field)
-      }
-      if (typeof member === 'object' && member !== null) pending.push({ value: member, path: child(path, key), depth: depth + 1 })
-    }
-  }
 }
 
 /** What a handler holds, built once by createHandler from its options. */
@@ -225,28 +192,6 @@ async function authenticate(handler: HandlerState, request: IncomingRequest): Pr
   const key = await handler.verifyApiKey(match[1]!)
   if (!key) throw new HttpError('authentication_error', 'invalid or revoked API key')
   return key
-}
-
-async function readBody(request: IncomingRequest, maxBodyBytes: number): Promise<string> {
-  const type = request.header('content-type')
-  if (!type || !JSON_TYPE.test(type)) throw new HttpError('unsupported_media_type', 'Content-Type must be application/json')
-  const length = request.header('content-length')
-  if (length && Number(length) > maxBodyBytes) throw tooLarge(maxBodyBytes)
-  return request.text(maxBodyBytes)
-}
-
-function parseJson(text: string): unknown {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    throw new HttpError('invalid_request', 'body: is not valid JSON', 'body')
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HttpError('invalid_request', 'body: must be a JSON object', 'body')
-  }
-  checkBody(value)
-  return value
 }
 
 /** Health, readiness, metrics and the OpenAPI document: answered before authentication, or null. */

@@ -2,8 +2,9 @@
 // alternative shape"): its OpenAPI document is generated from them, and tests check real
 // responses against them. A record's fields here and its encoder in alternative.ts go together.
 import * as v from 'valibot'
-import { affiliateStatus, couponStatus, payoutMethod, referralStatus } from '../../core/schemas.js'
+import { affiliateStatus, couponStatus, referralStatus } from '../../core/schemas.js'
 import { DELIVERY_STATUSES } from '../../core/types.js'
+import { createPayoutBody } from '../schemas.js'
 import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
 import { couponProcessorIds, paymentMethod, providerName } from './primary-records.js'
 
@@ -219,11 +220,5 @@ export const createCouponBodyAlternative = v.strictObject({
   status: v.optional(couponStatus),
   ...processorCouponIds,
 })
-export const createPayoutBodyAlternative = v.strictObject({
-  affiliate_id: v.optional(wireId),
-  affiliate_email: v.optional(email),
-  amount: money,
-  method: v.optional(payoutMethod),
-  payment_date: v.optional(str(40)),
-})
+export const createPayoutBodyAlternative = v.strictObject({ ...createPayoutBody.entries, affiliate_id: v.optional(wireId) })
 
