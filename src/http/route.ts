@@ -157,6 +157,9 @@ export interface OperationContext<Query = unknown, Body = unknown, In = undefine
   input: In
 }
 
+/** The context of an operation that takes `In`, decoded by each shape's codec. */
+export type Given<In> = OperationContext<unknown, unknown, In>
+
 /** A REST operation, defined once for every shape. */
 export interface Operation<
   Id extends string = string,

@@ -3,7 +3,7 @@
 import type { ProjectScope } from '../../core/program.js'
 import { portalSignInLink } from '../../core/portal-sign-in.js'
 import { statsInput } from '../../core/stats.js'
-import { defineOperation, type OperationContext } from '../route.js'
+import { defineOperation, type Given } from '../route.js'
 
 type Affiliates = ProjectScope['affiliates']
 
@@ -14,7 +14,7 @@ export const listAffiliates = defineOperation({
   scope: 'affiliates:read',
   summary: 'List affiliates',
   errors: [400],
-  run: ({ api, input }: OperationContext<unknown, unknown, Parameters<Affiliates['list']>[0]>) => api.affiliates.list(input),
+  run: ({ api, input }: Given<Parameters<Affiliates['list']>[0]>) => api.affiliates.list(input),
 })
 
 export const createAffiliate = defineOperation({
@@ -25,7 +25,7 @@ export const createAffiliate = defineOperation({
   summary: 'Create an affiliate',
   errors: [400, 404, 409],
   status: 201,
-  run: ({ api, input }: OperationContext<unknown, unknown, Parameters<Affiliates['create']>[0]>) => api.affiliates.create(input),
+  run: ({ api, input }: Given<Parameters<Affiliates['create']>[0]>) => api.affiliates.create(input),
 })
 
 export const getAffiliate = defineOperation({
@@ -45,7 +45,7 @@ export const updateAffiliate = defineOperation({
   scope: 'affiliates:write',
   summary: 'Update an affiliate',
   errors: [400, 404, 409],
-  run: ({ api, params, input, affiliateRef }: OperationContext<unknown, unknown, Parameters<Affiliates['update']>[1]>) =>
+  run: ({ api, params, input, affiliateRef }: Given<Parameters<Affiliates['update']>[1]>) =>
     api.affiliates.update(affiliateRef(params.email), input),
 })
 

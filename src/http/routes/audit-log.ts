@@ -2,7 +2,7 @@
 // when, newest first (docs/admin.md "Audit log"). Needs a key with every scope (`*`), and the
 // audit log passed to createHandler (`auditLog`); without it the route answers 404.
 import { HttpError } from '../../server/errors.js'
-import { defineOperation, type OperationContext } from '../route.js'
+import { defineOperation, type Given } from '../route.js'
 import { listQuery } from '../schemas.js'
 
 export const listAuditLog = defineOperation({
@@ -13,7 +13,7 @@ export const listAuditLog = defineOperation({
   summary: 'List the changes made from the admin console, newest first',
   errors: [400, 404],
   query: listQuery,
-  async run({ auditLog, projectId, input }: OperationContext<unknown, unknown, { limit: number; offset: number }>) {
+  async run({ auditLog, projectId, input }: Given<{ limit: number; offset: number }>) {
     if (!auditLog) throw new HttpError('not_found', 'the audit log is not enabled on this server')
     return { ...(await auditLog.list(projectId, input)), ...input }
   },

@@ -2,7 +2,7 @@
 // reference with the same payload is not created twice (the result says duplicate).
 import type * as v from 'valibot'
 import type { ProjectScope } from '../../core/program.js'
-import { defined, defineOperation, pathId, type OperationContext } from '../route.js'
+import { defined, defineOperation, pathId, type Given } from '../route.js'
 import { updateConversionBody } from '../schemas.js'
 
 type Conversions = ProjectScope['conversions']
@@ -14,7 +14,7 @@ export const listConversions = defineOperation({
   scope: 'conversions:read',
   summary: 'List conversions',
   errors: [400],
-  run: ({ api, input }: OperationContext<unknown, unknown, Parameters<Conversions['list']>[0]>) => api.conversions.list(input),
+  run: ({ api, input }: Given<Parameters<Conversions['list']>[0]>) => api.conversions.list(input),
 })
 
 export const createConversion = defineOperation({
@@ -25,7 +25,7 @@ export const createConversion = defineOperation({
   summary: 'Create a conversion (200 with duplicate: true for a repeated reference)',
   errors: [400, 404, 409],
   status: 201,
-  run: ({ api, input }: OperationContext<unknown, unknown, Parameters<Conversions['create']>[0]>) => api.conversions.create(input),
+  run: ({ api, input }: Given<Parameters<Conversions['create']>[0]>) => api.conversions.create(input),
 })
 
 export const getConversion = defineOperation({

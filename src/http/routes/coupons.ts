@@ -2,7 +2,7 @@
 // coupon id arrives under any of its names (coupon-ids.ts).
 import type { ProjectScope } from '../../core/program.js'
 import { processorCouponId } from '../coupon-ids.js'
-import { defined, defineOperation, pathId, type OperationContext } from '../route.js'
+import { defined, defineOperation, pathId, type Given } from '../route.js'
 import { updateCouponBody } from '../schemas.js'
 
 type Coupons = ProjectScope['coupons']
@@ -14,7 +14,7 @@ export const listCoupons = defineOperation({
   scope: 'coupons:read',
   summary: 'List coupons',
   errors: [400],
-  run: ({ api, input }: OperationContext<unknown, unknown, Parameters<Coupons['list']>[0]>) => api.coupons.list(input),
+  run: ({ api, input }: Given<Parameters<Coupons['list']>[0]>) => api.coupons.list(input),
 })
 
 export const createCoupon = defineOperation({
@@ -25,7 +25,7 @@ export const createCoupon = defineOperation({
   summary: 'Create a coupon',
   errors: [400, 404, 409],
   status: 201,
-  run: ({ api, input }: OperationContext<unknown, unknown, Parameters<Coupons['create']>[0]>) => api.coupons.create(input),
+  run: ({ api, input }: Given<Parameters<Coupons['create']>[0]>) => api.coupons.create(input),
 })
 
 export const getCoupon = defineOperation({

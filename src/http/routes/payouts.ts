@@ -2,7 +2,7 @@
 // (docs/api.md "Payouts", "Clicks").
 import type * as v from 'valibot'
 import type { ProjectScope } from '../../core/program.js'
-import { defined, defineOperation, pathId, type OperationContext } from '../route.js'
+import { defined, defineOperation, pathId, type Given } from '../route.js'
 import { listPayoutsQuery, trackClickBody, type createPayoutBody } from '../schemas.js'
 
 /** The core's payout input from a POST /payouts body (its fields are named alike in every shape). */
@@ -29,7 +29,7 @@ export const createPayout = defineOperation({
   summary: 'Record a payout made outside the service',
   errors: [400, 404],
   status: 201,
-  run: ({ api, input }: OperationContext<unknown, unknown, Parameters<ProjectScope['payouts']['create']>[0]>) => api.payouts.create(input),
+  run: ({ api, input }: Given<Parameters<ProjectScope['payouts']['create']>[0]>) => api.payouts.create(input),
 })
 
 export const getPayout = defineOperation({

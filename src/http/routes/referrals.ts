@@ -1,6 +1,6 @@
 // /referrals (referred users): list, create, retrieve and update by email, once for every shape.
 import type { ProjectScope } from '../../core/program.js'
-import { defineOperation, type OperationContext } from '../route.js'
+import { defineOperation, type Given } from '../route.js'
 
 type Referrals = ProjectScope['referrals']
 
@@ -11,7 +11,7 @@ export const listReferrals = defineOperation({
   scope: 'referrals:read',
   summary: 'List referred users',
   errors: [400],
-  run: ({ api, input }: OperationContext<unknown, unknown, Parameters<Referrals['list']>[0]>) => api.referrals.list(input),
+  run: ({ api, input }: Given<Parameters<Referrals['list']>[0]>) => api.referrals.list(input),
 })
 
 export const createReferral = defineOperation({
@@ -22,7 +22,7 @@ export const createReferral = defineOperation({
   summary: 'Create a referred user',
   errors: [400, 404, 409],
   status: 201,
-  run: ({ api, input }: OperationContext<unknown, unknown, Parameters<Referrals['create']>[0]>) => api.referrals.create(input),
+  run: ({ api, input }: Given<Parameters<Referrals['create']>[0]>) => api.referrals.create(input),
 })
 
 export const getReferral = defineOperation({
@@ -42,5 +42,5 @@ export const updateReferral = defineOperation({
   scope: 'referrals:write',
   summary: 'Update a referred user',
   errors: [400, 404, 409],
-  run: ({ api, params, input }: OperationContext<unknown, unknown, Parameters<Referrals['update']>[1]>) => api.referrals.update(params.email ?? '', input),
+  run: ({ api, params, input }: Given<Parameters<Referrals['update']>[1]>) => api.referrals.update(params.email ?? '', input),
 })

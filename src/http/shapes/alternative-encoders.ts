@@ -14,7 +14,7 @@ import { Currency } from '../../core/money.js'
 import { page, type ListPage } from '../route.js'
 import { processorCouponIds } from './primary-encoders.js'
 
-const ALTERNATIVE_CODES: Record<HttpErrorCode, string> = {
+const ERROR_CODES: Record<HttpErrorCode, string> = {
   invalid_request: 'invalid_request',
   authentication_error: 'authentication_error',
   permission_denied: 'permission_denied',
@@ -28,23 +28,23 @@ const ALTERNATIVE_CODES: Record<HttpErrorCode, string> = {
   not_implemented: 'not_implemented',
 }
 
-export function alternativeError(info: ErrorInfo): unknown {
+export function error(info: ErrorInfo): unknown {
   const field = info.field
   const issue = field && info.message.startsWith(`${info.field}: `) ? info.message.slice(info.field!.length + 2) : info.message
-  return { success: false, error: { code: ALTERNATIVE_CODES[info.code], message: info.message, details: { field, issue } } }
+  return { success: false, error: { code: ERROR_CODES[info.code], message: info.message, details: { field, issue } } }
 }
 
-export function alternativeData(name: string, record: unknown): unknown {
+export function data(name: string, record: unknown): unknown {
   return { success: true, data: { [name]: record } }
 }
 
-export function alternativeList(name: string, items: unknown[], page: ListPage): unknown {
+export function list(name: string, items: unknown[], page: ListPage): unknown {
   return { success: true, data: { [name]: items, total: page.total, limit: page.limit, offset: page.offset } }
 }
 
 export const affiliateId = (id: number) => `aff_${id}`
 
-export function alternativeAffiliate(view: AffiliateView, detail: boolean): unknown {
+export function affiliate(view: AffiliateView, detail: boolean): unknown {
   const record: Record<string, unknown> = {
     id: affiliateId(view.id),
     email: view.email,
@@ -67,7 +67,7 @@ export function alternativeAffiliate(view: AffiliateView, detail: boolean): unkn
   return record
 }
 
-export function alternativeConversion(view: ConversionView, referralCode: string | null): unknown {
+export function conversion(view: ConversionView, referralCode: string | null): unknown {
   return {
     id: view.id,
     customer_email: view.customerEmail,
@@ -79,7 +79,7 @@ export function alternativeConversion(view: ConversionView, referralCode: string
   }
 }
 
-export function alternativeReferral(view: ReferralView): unknown {
+export function referral(view: ReferralView): unknown {
   return {
     email: view.email,
     referral_code: view.affiliateCode,
@@ -88,7 +88,7 @@ export function alternativeReferral(view: ReferralView): unknown {
   }
 }
 
-export function alternativeCoupon(view: CouponView): unknown {
+export function coupon(view: CouponView): unknown {
   return {
     id: view.id,
     code: view.code,
@@ -101,7 +101,7 @@ export function alternativeCoupon(view: CouponView): unknown {
   }
 }
 
-export function alternativePayout(view: PayoutView): unknown {
+export function payout(view: PayoutView): unknown {
   return {
     id: view.id,
     affiliateId: affiliateId(view.affiliateId),
@@ -116,28 +116,28 @@ export function alternativePayout(view: PayoutView): unknown {
 }
 
 /** A page of the core's list as this shape's list form, under data.<name>. */
-export function alternativePage<T>(name: string, result: { items: T[]; total: number; limit: number; offset: number }, record: (item: T) => unknown): unknown {
-  return alternativeList(name, result.items.map(record), page(result))
+export function paged<T>(name: string, result: { items: T[]; total: number; limit: number; offset: number }, record: (item: T) => unknown): unknown {
+  return list(name, result.items.map(record), page(result))
 }
 
 /** The records of these conversions, reading each credited affiliate once. */
-export async function alternativeConversions(api: ProjectScope, views: ConversionView[]): Promise<unknown[]> {
+export async function conversions(api: ProjectScope, views: ConversionView[]): Promise<unknown[]> {
   const codes = new Map<number, string | null>()
   for (const view of views) {
     if (codes.has(view.affiliateId)) continue
     const affiliate = await api.affiliates.get(view.affiliateId).catch(() => null)
     codes.set(view.affiliateId, affiliate?.referralCode ?? null)
   }
-  return views.map((view) => alternativeConversion(view, codes.get(view.affiliateId) ?? null))
+  return views.map((view) => conversion(view, codes.get(view.affiliateId) ?? null))
 }
 
-export async function alternativeConversionItem(api: ProjectScope, view: ConversionView): Promise<unknown> {
-  return alternativeData('conversion', (await alternativeConversions(api, [view]))[0])
+export async function conversionItem(api: ProjectScope, view: ConversionView): Promise<unknown> {
+  return data('conversion', (await conversions(api, [view]))[0])
 }
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString())
 
-export function alternativeDelivery(delivery: Delivery): Record<string, unknown> {
+export function delivery(delivery: Delivery): Record<string, unknown> {
   return {
     id: delivery.id,
     webhookId: delivery.endpointId,
@@ -151,7 +151,7 @@ export function alternativeDelivery(delivery: Delivery): Record<string, unknown>
   }
 }
 
-function alternativeAttempt(attempt: DeliveryAttempt): unknown {
+function attempt(attempt: DeliveryAttempt): unknown {
   return {
     attemptedAt: attempt.attemptedAt.toISOString(),
     statusCode: attempt.statusCode,
@@ -162,11 +162,11 @@ function alternativeAttempt(attempt: DeliveryAttempt): unknown {
 }
 
 /** A delivery with its attempts, oldest first. */
-export function alternativeDeliveryDetail(detail: { delivery: Delivery; attempts: DeliveryAttempt[] }): unknown {
-  return alternativeData('delivery', { ...alternativeDelivery(detail.delivery), attemptHistory: detail.attempts.map(alternativeAttempt) })
+export function deliveryDetail(detail: { delivery: Delivery; attempts: DeliveryAttempt[] }): unknown {
+  return data('delivery', { ...delivery(detail.delivery), attemptHistory: detail.attempts.map(attempt) })
 }
 
-export function alternativeProviderEvent(view: ProviderEventView) {
+export function providerEvent(view: ProviderEventView) {
   return {
     id: view.id,
     provider: view.provider,
@@ -184,7 +184,7 @@ export function alternativeProviderEvent(view: ProviderEventView) {
   }
 }
 
-export function alternativeAuditEntry(entry: AuditEntry) {
+export function auditEntry(entry: AuditEntry) {
   return { id: entry.id, action: entry.action, target: entry.target, detail: entry.detail, at: entry.at.toISOString(), actorId: entry.actorId, actorName: entry.actorName }
 }
 
@@ -200,7 +200,7 @@ function statsCounts(row: DailyCounts, currency: Currency) {
 }
 
 /** docs/stats.md: the series and its totals, money in the series currency's decimal text. */
-export function alternativeStats(series: StatsSeries) {
+export function stats(series: StatsSeries) {
   const currency = new Currency(series.currency)
   const { interval, timeZone, from, to } = series
   const buckets = series.buckets.map((bucket) => ({ start: bucket.start, ...statsCounts(bucket, currency) }))

@@ -1,6 +1,6 @@
 // valibot schemas of the alternative shape's request and response bodies (docs/api.md "The
 // alternative shape"): its OpenAPI document is generated from them, and tests check real
-// responses against them. A record's fields here and its encoder in alternative.ts go together.
+// responses against them. A record's fields here and its encoder in alternative-encoders.ts go together.
 import * as v from 'valibot'
 import { affiliateStatus, couponStatus, referralStatus } from '../../core/schemas.js'
 import { DELIVERY_STATUSES } from '../../core/types.js'

@@ -38,11 +38,11 @@ const AFFILIATE_FIELD_NAMES = {
 }
 
 const windowOnly = { query: listQuery, input: ({ query }: { query: { limit?: number | undefined; offset?: number | undefined } }) => window(query) }
-const stats = { responses: { 200: R.statsResponse }, output: E.alternativeStats }
+const stats = { responses: { 200: R.statsResponse }, output: E.stats }
 
 export const alternativeShape = defineShape({
   title: 'alternative shape',
-  error: E.alternativeError,
+  error: E.error,
   errorSchema: R.errorBody,
   affiliateRef,
   window,
@@ -51,7 +51,7 @@ export const alternativeShape = defineShape({
       query: R.listAffiliatesQueryAlternative,
       responses: { 200: R.affiliateList },
       input: ({ query }) => defined({ ...window(query), status: query.status }),
-      output: (result) => E.alternativePage('affiliates', result, (item) => E.alternativeAffiliate(item, false)),
+      output: (result) => E.paged('affiliates', result, (item) => E.affiliate(item, false)),
     }),
     postAffiliates: codec(A.createAffiliate, {
       body: R.createAffiliateBodyAlternative,
@@ -66,29 +66,29 @@ export const alternativeShape = defineShape({
           parentAffiliateId: body.parent_affiliate_id,
           customFields: body.customFields,
         }),
-      output: (view) => E.alternativeData('affiliate', E.alternativeAffiliate(view, true)),
+      output: (view) => E.data('affiliate', E.affiliate(view, true)),
     }),
     getAffiliatesEmail: codec(A.getAffiliate, {
       summary: 'Retrieve an affiliate by email or aff_ id',
       responses: { 200: R.affiliateResponse },
-      output: (view) => E.alternativeData('affiliate', E.alternativeAffiliate(view, true)),
+      output: (view) => E.data('affiliate', E.affiliate(view, true)),
     }),
     putAffiliatesEmail: codec(A.updateAffiliate, {
       body: R.updateAffiliateBodyAlternative,
       responses: { 200: R.affiliateResponse },
       fieldNames: AFFILIATE_FIELD_NAMES,
       input: ({ body }) => body,
-      output: (view) => E.alternativeData('affiliate', E.alternativeAffiliate(view, true)),
+      output: (view) => E.data('affiliate', E.affiliate(view, true)),
     }),
     deleteAffiliatesEmail: codec(A.deleteAffiliate, { responses: { 204: null } }),
     postAffiliatesEmailPortalLink: codec(A.createPortalLink, {
       responses: { 201: R.portalLinkResponse },
-      output: (link) => E.alternativeData('portalLink', { url: link.url, expiresAt: link.expiresAt.toISOString() }),
+      output: (link) => E.data('portalLink', { url: link.url, expiresAt: link.expiresAt.toISOString() }),
     }),
     getConversions: codec(C.listConversions, {
       ...windowOnly,
       responses: { 200: R.conversionList },
-      output: async (result, { api }) => E.alternativeList('conversions', await E.alternativeConversions(api, result.items), page(result)),
+      output: async (result, { api }) => E.list('conversions', await E.conversions(api, result.items), page(result)),
     }),
     postConversions: codec(C.createConversion, {
       summary: 'Create a purchase conversion',
@@ -96,30 +96,30 @@ export const alternativeShape = defineShape({
       responses: { 201: R.conversionResponse },
       fieldNames: { baseValue: 'amount', email: 'customer_email' },
       input: ({ body }) => defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code }),
-      output: (result, { api }) => E.alternativeConversionItem(api, result.conversion),
+      output: (result, { api }) => E.conversionItem(api, result.conversion),
     }),
-    getConversionsId: codec(C.getConversion, { responses: { 200: R.conversionResponse }, output: (view, { api }) => E.alternativeConversionItem(api, view) }),
-    putConversionsId: codec(C.updateConversion, { responses: { 200: R.conversionResponse }, output: (view, { api }) => E.alternativeConversionItem(api, view) }),
+    getConversionsId: codec(C.getConversion, { responses: { 200: R.conversionResponse }, output: (view, { api }) => E.conversionItem(api, view) }),
+    putConversionsId: codec(C.updateConversion, { responses: { 200: R.conversionResponse }, output: (view, { api }) => E.conversionItem(api, view) }),
     deleteConversionsId: codec(C.deleteConversion, { responses: { 204: null } }),
     getReferrals: codec(F.listReferrals, {
       ...windowOnly,
       responses: { 200: R.referralList },
-      output: (result) => E.alternativePage('referrals', result, E.alternativeReferral),
+      output: (result) => E.paged('referrals', result, E.referral),
     }),
     postReferrals: codec(F.createReferral, {
       body: R.createReferralBodyAlternative,
       responses: { 201: R.referralResponse },
       input: ({ body }) => defined({ email: body.email, referralCode: body.referral_code }),
-      output: (view) => E.alternativeData('referral', E.alternativeReferral(view)),
+      output: (view) => E.data('referral', E.referral(view)),
     }),
-    getReferralsEmail: codec(F.getReferral, { responses: { 200: R.referralResponse }, output: (view) => E.alternativeData('referral', E.alternativeReferral(view)) }),
+    getReferralsEmail: codec(F.getReferral, { responses: { 200: R.referralResponse }, output: (view) => E.data('referral', E.referral(view)) }),
     putReferralsEmail: codec(F.updateReferral, {
       body: R.updateReferralBodyAlternative,
       responses: { 200: R.referralResponse },
       input: ({ body }) => defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status }),
-      output: (view) => E.alternativeData('referral', E.alternativeReferral(view)),
+      output: (view) => E.data('referral', E.referral(view)),
     }),
-    getCoupons: codec(K.listCoupons, { ...windowOnly, responses: { 200: R.couponList }, output: (result) => E.alternativePage('coupons', result, E.alternativeCoupon) }),
+    getCoupons: codec(K.listCoupons, { ...windowOnly, responses: { 200: R.couponList }, output: (result) => E.paged('coupons', result, E.coupon) }),
     postCoupons: codec(K.createCoupon, {
       body: R.createCouponBodyAlternative,
       responses: { 201: R.couponResponse },
@@ -129,43 +129,43 @@ export const alternativeShape = defineShape({
         const affiliate = await api.affiliates.get(body.affiliate_email)
         return defined({ affiliateId: affiliate.id, code: body.code, status: body.status, processorCouponId: processorId, discountType: body.discount_type, discountValue: body.discount_value })
       },
-      output: (view) => E.alternativeData('coupon', E.alternativeCoupon(view)),
+      output: (view) => E.data('coupon', E.coupon(view)),
     }),
-    getCouponsId: codec(K.getCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.alternativeData('coupon', E.alternativeCoupon(view)) }),
-    putCouponsId: codec(K.updateCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.alternativeData('coupon', E.alternativeCoupon(view)) }),
+    getCouponsId: codec(K.getCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data('coupon', E.coupon(view)) }),
+    putCouponsId: codec(K.updateCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data('coupon', E.coupon(view)) }),
     deleteCouponsId: codec(K.deleteCoupon, { responses: { 204: null } }),
-    getPayouts: codec(P.listPayouts, { responses: { 200: R.payoutList }, output: (result) => E.alternativePage('payouts', result, E.alternativePayout) }),
+    getPayouts: codec(P.listPayouts, { responses: { 200: R.payoutList }, output: (result) => E.paged('payouts', result, E.payout) }),
     postPayouts: codec(P.createPayout, {
       body: R.createPayoutBodyAlternative,
       responses: { 201: R.payoutResponse },
       input: ({ body }) => P.payoutInput(body),
-      output: (view) => E.alternativeData('payout', E.alternativePayout(view)),
+      output: (view) => E.data('payout', E.payout(view)),
     }),
-    getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.alternativeData('payout', E.alternativePayout(view)) }),
+    getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data('payout', E.payout(view)) }),
     postClicks: codec(P.trackClick, {
       responses: { 201: R.clickResponse },
-      output: (click) => E.alternativeData('click', { id: click.id, affiliateId: E.affiliateId(click.affiliateId), createdAt: click.createdAt.toISOString() }),
+      output: (click) => E.data('click', { id: click.id, affiliateId: E.affiliateId(click.affiliateId), createdAt: click.createdAt.toISOString() }),
     }),
     getWebhooksWebhookIdDeliveries: codec(listDeliveries, {
       responses: { 200: R.deliveryList },
-      output: (result) => E.alternativePage('deliveries', result, E.alternativeDelivery),
+      output: (result) => E.paged('deliveries', result, E.delivery),
     }),
-    getWebhooksWebhookIdDeliveriesDeliveryId: codec(getDelivery, { responses: { 200: R.deliveryResponse }, output: E.alternativeDeliveryDetail }),
-    postWebhooksWebhookIdDeliveriesDeliveryIdRetry: codec(retryDelivery, { responses: { 202: R.deliveryResponse }, output: E.alternativeDeliveryDetail }),
+    getWebhooksWebhookIdDeliveriesDeliveryId: codec(getDelivery, { responses: { 200: R.deliveryResponse }, output: E.deliveryDetail }),
+    postWebhooksWebhookIdDeliveriesDeliveryIdRetry: codec(retryDelivery, { responses: { 202: R.deliveryResponse }, output: E.deliveryDetail }),
     getProviderEvents: codec(listProviderEvents, {
       responses: { 200: R.providerEventList },
-      output: (result) => E.alternativePage('providerEvents', result, E.alternativeProviderEvent),
+      output: (result) => E.paged('providerEvents', result, E.providerEvent),
     }),
     postProviderEventsIdReplay: codec(replayProviderEvent, {
       responses: { 200: R.providerEventReplayResponse },
-      output: ({ replayed, message, event }) => ({ success: true, data: { replayed, message, providerEvent: E.alternativeProviderEvent(event) } }),
+      output: ({ replayed, message, event }) => ({ success: true, data: { replayed, message, providerEvent: E.providerEvent(event) } }),
     }),
     getStats: codec(A.programStats, stats),
     getAffiliatesEmailStats: codec(A.affiliateStats, stats),
     getAuditLog: codec(listAuditLog, {
       responses: { 200: R.auditLogList },
       input: ({ query }) => window(query),
-      output: (result) => E.alternativePage('auditLog', result, E.alternativeAuditEntry),
+      output: (result) => E.paged('auditLog', result, E.auditEntry),
     }),
   },
 })

@@ -11,24 +11,24 @@ import { Currency } from '../../core/money.js'
 import type { ErrorInfo } from '../../server/errors.js'
 import { page, type ListPage } from '../route.js'
 
-export function primaryError(info: ErrorInfo): unknown {
+export function error(info: ErrorInfo): unknown {
   return { success: false, error: info.message }
 }
 
-export function primaryData(data: unknown): unknown {
+export function data(data: unknown): unknown {
   return { success: true, data }
 }
 
-export function primaryList(items: unknown[], page: ListPage): unknown {
+export function list(items: unknown[], page: ListPage): unknown {
   const { total, limit, offset } = page
   return { success: true, data: items, pagination: { limit, offset, total, has_more: offset + items.length < total } }
 }
 
 /** pending and blocked are shown as inactive. */
-const primaryStatus = (status: AffiliateView['status']) => (status === 'active' ? 'active' : 'inactive')
+const shownStatus = (status: AffiliateView['status']) => (status === 'active' ? 'active' : 'inactive')
 
 /** The create response: earnings null, no stats (docs/api.md "POST /affiliates"). */
-export function primaryAffiliateCreated(view: AffiliateView): unknown {
+export function affiliateCreated(view: AffiliateView): unknown {
   return {
     id: view.id,
     user_email: view.email,
@@ -36,17 +36,17 @@ export function primaryAffiliateCreated(view: AffiliateView): unknown {
     unpaid_earnings: null,
     total_earnings: null,
     created_at: view.createdAt.toISOString(),
-    status: primaryStatus(view.status),
+    status: shownStatus(view.status),
   }
 }
 
-export function primaryAffiliate(view: AffiliateView): unknown {
+export function affiliate(view: AffiliateView): unknown {
   const record: Record<string, unknown> = {
     id: view.id,
     user_email: view.email,
     referral_code: view.referralCode,
     created_at: view.createdAt.toISOString(),
-    status: primaryStatus(view.status),
+    status: shownStatus(view.status),
     clicks: view.clicks,
     signups: view.signups,
     purchases: view.purchases,
@@ -61,7 +61,7 @@ export function primaryAffiliate(view: AffiliateView): unknown {
   return record
 }
 
-export function primaryConversion(view: ConversionView): unknown {
+export function conversion(view: ConversionView): unknown {
   return {
     id: view.id,
     type: view.type,
@@ -78,7 +78,7 @@ export function primaryConversion(view: ConversionView): unknown {
   }
 }
 
-export function primaryReferral(view: ReferralView, withCode: boolean): unknown {
+export function referral(view: ReferralView, withCode: boolean): unknown {
   return {
     id: view.id,
     user_email: view.email,
@@ -96,7 +96,7 @@ export function processorCouponIds(view: CouponView) {
   return { processor_coupon_id: id, stripe_coupon_id: id, lemonsqueezy_discount_code: id }
 }
 
-export function primaryCoupon(view: CouponView): unknown {
+export function coupon(view: CouponView): unknown {
   return {
     id: view.id,
     affiliate_id: view.affiliateId,
@@ -107,7 +107,7 @@ export function primaryCoupon(view: CouponView): unknown {
   }
 }
 
-export function primaryPayout(view: PayoutView): unknown {
+export function payout(view: PayoutView): unknown {
   return {
     id: view.id,
     affiliate_id: view.affiliateId,
@@ -123,7 +123,7 @@ export function primaryPayout(view: PayoutView): unknown {
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString())
 
-export function primaryDelivery(delivery: Delivery): Record<string, unknown> {
+export function delivery(delivery: Delivery): Record<string, unknown> {
   return {
     id: delivery.id,
     webhook_id: delivery.endpointId,
@@ -137,7 +137,7 @@ export function primaryDelivery(delivery: Delivery): Record<string, unknown> {
   }
 }
 
-function primaryAttempt(attempt: DeliveryAttempt): unknown {
+function attempt(attempt: DeliveryAttempt): unknown {
   return {
     attempted_at: attempt.attemptedAt.toISOString(),
     status_code: attempt.statusCode,
@@ -148,11 +148,11 @@ function primaryAttempt(attempt: DeliveryAttempt): unknown {
 }
 
 /** A delivery with its attempts, oldest first. */
-export function primaryDeliveryDetail(detail: { delivery: Delivery; attempts: DeliveryAttempt[] }): unknown {
-  return primaryData({ ...primaryDelivery(detail.delivery), attempt_history: detail.attempts.map(primaryAttempt) })
+export function deliveryDetail(detail: { delivery: Delivery; attempts: DeliveryAttempt[] }): unknown {
+  return data({ ...delivery(detail.delivery), attempt_history: detail.attempts.map(attempt) })
 }
 
-export function primaryProviderEvent(view: ProviderEventView) {
+export function providerEvent(view: ProviderEventView) {
   return {
     id: view.id,
     provider: view.provider,
@@ -170,7 +170,7 @@ export function primaryProviderEvent(view: ProviderEventView) {
   }
 }
 
-export function primaryAuditEntry(entry: AuditEntry) {
+export function auditEntry(entry: AuditEntry) {
   return { id: entry.id, action: entry.action, target: entry.target, detail: entry.detail, at: entry.at.toISOString(), actor_id: entry.actorId, actor_name: entry.actorName }
 }
 
@@ -186,7 +186,7 @@ function statsCounts(row: DailyCounts, currency: Currency) {
 }
 
 /** docs/stats.md: the series and its totals, money in the series currency's decimal text. */
-export function primaryStats(series: StatsSeries) {
+export function stats(series: StatsSeries) {
   const currency = new Currency(series.currency)
   const { interval, from, to } = series
   const buckets = series.buckets.map((bucket) => ({ start: bucket.start, ...statsCounts(bucket, currency) }))
@@ -194,6 +194,6 @@ export function primaryStats(series: StatsSeries) {
 }
 
 /** A page of the core's list as the primary list form. */
-export function primaryPage<T>(result: { items: T[]; total: number; limit: number; offset: number }, record: (item: T) => unknown): unknown {
-  return primaryList(result.items.map(record), page(result))
+export function paged<T>(result: { items: T[]; total: number; limit: number; offset: number }, record: (item: T) => unknown): unknown {
+  return list(result.items.map(record), page(result))
 }

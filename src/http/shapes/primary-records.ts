@@ -1,6 +1,6 @@
 // valibot schemas of the primary shape's response bodies: its OpenAPI document is generated from
 // them, the typed client's record types derive from them, and the tests check real responses
-// against the same schemas. A record's fields here and its encoder in primary.ts go together.
+// against the same schemas. A record's fields here and its encoder in primary-encoders.ts go together.
 import * as v from 'valibot'
 import { DELIVERY_STATUSES } from '../../core/types.js'
 

@@ -16,11 +16,11 @@ import * as E from './primary-encoders.js'
 import * as R from './primary-records.js'
 import { defineShape } from './shape.js'
 
-const stats = { responses: { 200: R.statsResponse }, output: E.primaryStats }
+const stats = { responses: { 200: R.statsResponse }, output: E.stats }
 
 export const primaryShape = defineShape({
   title: 'primary shape',
-  error: E.primaryError,
+  error: E.error,
   errorSchema: R.errorBody,
   affiliateRef: (segment) => segment ?? '',
   window: (query) => ({ limit: query.limit, offset: query.offset }),
@@ -33,7 +33,7 @@ export const primaryShape = defineShape({
         const statuses: AffiliateStatus[] | undefined = query.status === 'inactive' ? ['inactive', 'pending', 'blocked'] : query.status && [query.status]
         return defined({ limit: query.limit, offset: query.offset, status: statuses })
       },
-      output: (result) => E.primaryPage(result, E.primaryAffiliate),
+      output: (result) => E.paged(result, E.affiliate),
     }),
     postAffiliates: codec(A.createAffiliate, {
       body: S.createAffiliateBody,
@@ -50,9 +50,9 @@ export const primaryShape = defineShape({
           parentReferralCode: body.parent_referral_code,
           parentAffiliateId: body.parent_affiliate_id,
         }),
-      output: (view) => E.primaryData(E.primaryAffiliateCreated(view)),
+      output: (view) => E.data(E.affiliateCreated(view)),
     }),
-    getAffiliatesEmail: codec(A.getAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.primaryData(E.primaryAffiliate(view)) }),
+    getAffiliatesEmail: codec(A.getAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.data(E.affiliate(view)) }),
     putAffiliatesEmail: codec(A.updateAffiliate, {
       body: S.updateAffiliateBody,
       responses: { 200: R.affiliateResponse },
@@ -67,12 +67,12 @@ export const primaryShape = defineShape({
           paymentMethod: body.payment_method,
           paymentDetails: body.payment_details,
         }),
-      output: (view) => E.primaryData(E.primaryAffiliate(view)),
+      output: (view) => E.data(E.affiliate(view)),
     }),
     deleteAffiliatesEmail: codec(A.deleteAffiliate, { responses: { 204: null } }),
     postAffiliatesEmailPortalLink: codec(A.createPortalLink, {
       responses: { 201: R.portalLinkResponse },
-      output: (link) => E.primaryData({ url: link.url, expires_at: link.expiresAt.toISOString() }),
+      output: (link) => E.data({ url: link.url, expires_at: link.expiresAt.toISOString() }),
     }),
     getConversions: codec(C.listConversions, {
       query: S.listConversionsQuery,
@@ -88,7 +88,7 @@ export const primaryShape = defineShape({
           from: query.from,
           to: query.to,
         }),
-      output: (result) => E.primaryPage(result, E.primaryConversion),
+      output: (result) => E.paged(result, E.conversion),
     }),
     postConversions: codec(C.createConversion, {
       body: S.createConversionBody,
@@ -111,75 +111,75 @@ export const primaryShape = defineShape({
         }),
       output(result) {
         const attribution = { affiliate_id: result.attribution.affiliateId, matched_by: result.attribution.matchedBy }
-        const payload = { success: true, data: E.primaryConversion(result.conversion), attribution }
+        const payload = { success: true, data: E.conversion(result.conversion), attribution }
         return result.duplicate ? { ...payload, duplicate: true } : payload
       },
       // A repeated reference with the same payload: 200 with duplicate: true.
       status: (result) => (result.duplicate ? 200 : 201),
     }),
-    getConversionsId: codec(C.getConversion, { responses: { 200: R.conversionResponse }, output: (view) => E.primaryData(E.primaryConversion(view)) }),
-    putConversionsId: codec(C.updateConversion, { responses: { 200: R.conversionResponse }, output: (view) => E.primaryData(E.primaryConversion(view)) }),
+    getConversionsId: codec(C.getConversion, { responses: { 200: R.conversionResponse }, output: (view) => E.data(E.conversion(view)) }),
+    putConversionsId: codec(C.updateConversion, { responses: { 200: R.conversionResponse }, output: (view) => E.data(E.conversion(view)) }),
     deleteConversionsId: codec(C.deleteConversion, { responses: { 204: null } }),
     getReferrals: codec(F.listReferrals, {
       query: S.listReferralsQuery,
       responses: { 200: R.referralList },
       input: ({ query }) => defined({ limit: query.limit, offset: query.offset, affiliateId: query.affiliate_id, status: query.status }),
-      output: (result) => E.primaryPage(result, (view) => E.primaryReferral(view, true)),
+      output: (result) => E.paged(result, (view) => E.referral(view, true)),
     }),
     postReferrals: codec(F.createReferral, {
       body: S.createReferralBody,
       responses: { 201: R.referralResponse },
       input: ({ body }) => defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status, userAgent: body.user_agent, ipAddress: body.ip_address }),
-      output: (view) => E.primaryData(E.primaryReferral(view, false)),
+      output: (view) => E.data(E.referral(view, false)),
     }),
-    getReferralsEmail: codec(F.getReferral, { responses: { 200: R.referralResponse }, output: (view) => E.primaryData(E.primaryReferral(view, true)) }),
+    getReferralsEmail: codec(F.getReferral, { responses: { 200: R.referralResponse }, output: (view) => E.data(E.referral(view, true)) }),
     putReferralsEmail: codec(F.updateReferral, {
       body: S.updateReferralBody,
       responses: { 200: R.referralResponse },
       input: ({ body }) => defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status }),
-      output: (view) => E.primaryData(E.primaryReferral(view, true)),
+      output: (view) => E.data(E.referral(view, true)),
     }),
     getCoupons: codec(K.listCoupons, {
       query: S.listCouponsQuery,
       responses: { 200: R.couponList },
       input: ({ query }) => defined({ limit: query.limit, offset: query.offset, affiliateId: query.affiliate_id, code: query.coupon_code, status: query.status }),
-      output: (result) => E.primaryPage(result, E.primaryCoupon),
+      output: (result) => E.paged(result, E.coupon),
     }),
     postCoupons: codec(K.createCoupon, {
       body: S.createCouponBody,
       responses: { 201: R.couponResponse },
       input: ({ body }) => defined({ affiliateId: body.affiliate_id, code: body.coupon_code, status: body.status, processorCouponId: processorCouponId(body) }),
-      output: (view) => E.primaryData(E.primaryCoupon(view)),
+      output: (view) => E.data(E.coupon(view)),
     }),
-    getCouponsId: codec(K.getCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.primaryData(E.primaryCoupon(view)) }),
-    putCouponsId: codec(K.updateCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.primaryData(E.primaryCoupon(view)) }),
+    getCouponsId: codec(K.getCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data(E.coupon(view)) }),
+    putCouponsId: codec(K.updateCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data(E.coupon(view)) }),
     deleteCouponsId: codec(K.deleteCoupon, { responses: { 204: null } }),
-    getPayouts: codec(P.listPayouts, { responses: { 200: R.payoutList }, output: (result) => E.primaryPage(result, E.primaryPayout) }),
+    getPayouts: codec(P.listPayouts, { responses: { 200: R.payoutList }, output: (result) => E.paged(result, E.payout) }),
     postPayouts: codec(P.createPayout, {
       body: S.createPayoutBody,
       responses: { 201: R.payoutResponse },
       input: ({ body }) => P.payoutInput(body),
-      output: (view) => E.primaryData(E.primaryPayout(view)),
+      output: (view) => E.data(E.payout(view)),
     }),
-    getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.primaryData(E.primaryPayout(view)) }),
+    getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data(E.payout(view)) }),
     postClicks: codec(P.trackClick, {
       responses: { 201: R.clickResponse },
-      output: (click) => E.primaryData({ id: click.id, affiliate_id: click.affiliateId, created_at: click.createdAt.toISOString() }),
+      output: (click) => E.data({ id: click.id, affiliate_id: click.affiliateId, created_at: click.createdAt.toISOString() }),
     }),
-    getWebhooksWebhookIdDeliveries: codec(listDeliveries, { responses: { 200: R.deliveryList }, output: (result) => E.primaryPage(result, E.primaryDelivery) }),
-    getWebhooksWebhookIdDeliveriesDeliveryId: codec(getDelivery, { responses: { 200: R.deliveryResponse }, output: E.primaryDeliveryDetail }),
-    postWebhooksWebhookIdDeliveriesDeliveryIdRetry: codec(retryDelivery, { responses: { 202: R.deliveryResponse }, output: E.primaryDeliveryDetail }),
-    getProviderEvents: codec(listProviderEvents, { responses: { 200: R.providerEventList }, output: (result) => E.primaryPage(result, E.primaryProviderEvent) }),
+    getWebhooksWebhookIdDeliveries: codec(listDeliveries, { responses: { 200: R.deliveryList }, output: (result) => E.paged(result, E.delivery) }),
+    getWebhooksWebhookIdDeliveriesDeliveryId: codec(getDelivery, { responses: { 200: R.deliveryResponse }, output: E.deliveryDetail }),
+    postWebhooksWebhookIdDeliveriesDeliveryIdRetry: codec(retryDelivery, { responses: { 202: R.deliveryResponse }, output: E.deliveryDetail }),
+    getProviderEvents: codec(listProviderEvents, { responses: { 200: R.providerEventList }, output: (result) => E.paged(result, E.providerEvent) }),
     postProviderEventsIdReplay: codec(replayProviderEvent, {
       responses: { 200: R.providerEventReplayResponse },
-      output: ({ replayed, message, event }) => E.primaryData({ replayed, message, event: E.primaryProviderEvent(event) }),
+      output: ({ replayed, message, event }) => E.data({ replayed, message, event: E.providerEvent(event) }),
     }),
     getStats: codec(A.programStats, stats),
     getAffiliatesEmailStats: codec(A.affiliateStats, stats),
     getAuditLog: codec(listAuditLog, {
       responses: { 200: R.auditLogList },
       input: ({ query }) => ({ limit: Math.min(query.limit ?? 50, 200), offset: query.offset ?? 0 }),
-      output: (result) => E.primaryPage(result, E.primaryAuditEntry),
+      output: (result) => E.paged(result, E.auditEntry),
     }),
   },
 })
