@@ -6,13 +6,11 @@ import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralVie
 import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
 import type { ProjectScope } from '../../core/program.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
-import type { StatsSeries } from '../../core/stats.js'
-import type { DailyCounts } from '../../core/tracking-storage.js'
 import type { AuditEntry } from '../../core/audit-log.js'
 import type { Delivery, DeliveryAttempt } from '../../core/types.js'
-import { Currency } from '../../core/money.js'
 import { page, type ListPage } from '../route.js'
-import { processorCouponIds } from './primary-encoders.js'
+import { camelKeys } from './camel-case.js'
+import * as P from './primary-encoders.js'
 
 const ERROR_CODES: Record<HttpErrorCode, string> = {
   invalid_request: 'invalid_request',
@@ -96,7 +94,7 @@ export function coupon(view: CouponView): unknown {
     discount_type: view.discountType,
     discount_value: view.discountValue,
     status: view.status,
-    ...processorCouponIds(view),
+    ...P.processorCouponIds(view),
     created_at: view.createdAt.toISOString(),
   }
 }
@@ -135,74 +133,13 @@ export async function conversionItem(api: ProjectScope, view: ConversionView): P
   return data('conversion', (await conversions(api, [view]))[0])
 }
 
-const iso = (date: Date | null) => (date === null ? null : date.toISOString())
-
-export function delivery(delivery: Delivery): Record<string, unknown> {
-  return {
-    id: delivery.id,
-    webhookId: delivery.endpointId,
-    eventType: delivery.eventType,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    lastStatusCode: delivery.lastStatusCode,
-    nextAttemptAt: iso(delivery.nextAttemptAt),
-    createdAt: delivery.createdAt.toISOString(),
-    updatedAt: delivery.updatedAt.toISOString(),
-  }
-}
-
-function attempt(attempt: DeliveryAttempt): unknown {
-  return {
-    attemptedAt: attempt.attemptedAt.toISOString(),
-    statusCode: attempt.statusCode,
-    durationMs: attempt.durationMs,
-    responseExcerpt: attempt.responseExcerpt,
-    error: attempt.error,
-  }
-}
+export const delivery = (record: Delivery) => camelKeys(P.delivery(record))
 
 /** A delivery with its attempts, oldest first. */
 export function deliveryDetail(detail: { delivery: Delivery; attempts: DeliveryAttempt[] }): unknown {
-  return data('delivery', { ...delivery(detail.delivery), attemptHistory: detail.attempts.map(attempt) })
+  return data('delivery', { ...delivery(detail.delivery), attemptHistory: detail.attempts.map((attempt) => camelKeys(P.attempt(attempt))) })
 }
 
-export function providerEvent(view: ProviderEventView) {
-  return {
-    id: view.id,
-    provider: view.provider,
-    eventId: view.eventId,
-    type: view.type,
-    reference: view.reference,
-    status: view.status,
-    detail: view.detail,
-    conversionId: view.conversionId,
-    refundAmount: view.refundAmount,
-    waitingFor: view.waitingFor,
-    occurredAt: view.occurredAt.toISOString(),
-    receivedAt: view.createdAt.toISOString(),
-    updatedAt: view.updatedAt.toISOString(),
-  }
-}
-
-export function auditEntry(entry: AuditEntry) {
-  return { id: entry.id, action: entry.action, target: entry.target, detail: entry.detail, at: entry.at.toISOString(), actorId: entry.actorId, actorName: entry.actorName }
-}
-
-function statsCounts(row: DailyCounts, currency: Currency) {
-  return {
-    clicks: row.clicks,
-    uniqueVisitors: row.visitors,
-    signups: row.signups,
-    purchases: row.purchases,
-    revenue: currency.amount(row.revenue).format(),
-    commission: currency.amount(row.commission).format(),
-  }
-}
-
-/** docs/stats.md: the series and its totals, money in the series currency's decimal text. */
-export function stats(series: StatsSeries) {
-  const currency = new Currency(series.currency)
-  const { interval, timeZone, from, to } = series
-  const buckets = series.buckets.map((bucket) => ({ start: bucket.start, ...statsCounts(bucket, currency) }))
-  return { data: { interval, timeZone, currency: series.currency, from, to, buckets, totals: statsCounts(series.totals, currency) } }
-}
+export const providerEvent = (view: ProviderEventView) => camelKeys(P.providerEvent(view))
+export const auditEntry = (entry: AuditEntry) => camelKeys(P.auditEntry(entry))
+export const stats = P.statsIn({ timeZone: 'timeZone', visitors: 'uniqueVisitors' })

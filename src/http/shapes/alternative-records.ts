@@ -3,10 +3,11 @@
 // responses against them. A record's fields here and its encoder in alternative-encoders.ts go together.
 import * as v from 'valibot'
 import { affiliateStatus, couponStatus, referralStatus } from '../../core/schemas.js'
-import { DELIVERY_STATUSES } from '../../core/types.js'
-import { createPayoutBody } from '../schemas.js'
+import { createPayoutBody, updateReferralBody } from '../schemas.js'
 import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
-import { couponProcessorIds, paymentMethod, providerName } from './primary-records.js'
+import { camelKeys } from './camel-case.js'
+import * as P from './primary-records.js'
+import { couponProcessorIds, paymentMethod } from './primary-records.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const id = v.pipe(v.number(), v.integer())
@@ -75,65 +76,20 @@ export const payoutRecord = v.strictObject({
 
 export const clickRecord = v.strictObject({ id, affiliateId, createdAt: timestamp })
 
-export const deliveryRecord = v.strictObject({
-  id,
-  webhookId: id,
-  eventType: v.string(),
-  status: v.picklist(DELIVERY_STATUSES),
-  attempts: v.number(),
-  lastStatusCode: v.nullable(v.number()),
-  nextAttemptAt: v.nullable(timestamp),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-})
-const attemptRecord = v.strictObject({
-  attemptedAt: timestamp,
-  statusCode: v.nullable(v.number()),
-  durationMs: v.number(),
-  responseExcerpt: v.nullable(v.string()),
-  error: v.nullable(v.string()),
-})
+export const deliveryRecord = v.strictObject(camelKeys(P.deliveryRecord.entries))
+const attemptRecord = v.strictObject(camelKeys(P.deliveryAttemptRecord.entries))
 export const deliveryDetailRecord = v.strictObject({ ...deliveryRecord.entries, attemptHistory: v.array(attemptRecord) })
 
-export const providerEventRecord = v.strictObject({
-  id,
-  provider: providerName,
-  eventId: v.string(),
-  type: v.string(),
-  reference: v.nullable(v.string()),
-  status: v.picklist(['processing', 'applied', 'ignored', 'waiting']),
-  detail: v.nullable(v.string()),
-  conversionId: v.nullable(id),
-  refundAmount: v.nullable(v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))),
-  waitingFor: v.nullable(v.string()),
-  occurredAt: timestamp,
-  receivedAt: timestamp,
-  updatedAt: timestamp,
-})
+export const providerEventRecord = v.strictObject(camelKeys(P.providerEventRecord.entries))
 
-const day = v.pipe(v.string(), v.isoDate())
-const count = v.pipe(v.number(), v.integer())
-const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
-const statsCounts = { clicks: count, uniqueVisitors: count, signups: count, purchases: count, revenue: decimalString, commission: decimalString }
+const statsCounts = v.strictObject(camelKeys(P.statsCounts))
 export const statsRecord = v.strictObject({
-  interval: v.picklist(['day', 'week', 'month']),
-  timeZone: v.string(),
-  currency: v.string(),
-  from: day,
-  to: day,
-  buckets: v.array(v.strictObject({ start: day, ...statsCounts })),
-  totals: v.strictObject(statsCounts),
+  ...camelKeys(P.statsRecord.entries),
+  buckets: v.array(v.strictObject({ ...P.statsBucket.entries, ...statsCounts.entries })),
+  totals: statsCounts,
 })
 
-const auditEntryRecord = v.strictObject({
-  id,
-  actorId: v.string(),
-  actorName: v.string(),
-  action: v.string(),
-  target: v.nullable(v.string()),
-  detail: v.nullable(v.string()),
-  at: timestamp,
-})
+const auditEntryRecord = v.strictObject(camelKeys(P.auditEntryRecord.entries))
 
 const portalLinkRecord = v.strictObject({ url: v.pipe(v.string(), v.url()), expiresAt: timestamp })
 
@@ -202,11 +158,7 @@ export const updateAffiliateBodyAlternative = v.strictObject({
   customFields: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'must be an object'))),
 })
 export const createReferralBodyAlternative = v.strictObject({ email, referral_code: str(64) })
-export const updateReferralBodyAlternative = v.strictObject({
-  email: v.optional(email),
-  affiliate_id: v.optional(v.nullable(wireId)),
-  status: v.optional(referralStatus),
-})
+export const updateReferralBodyAlternative = v.strictObject({ ...updateReferralBody.entries, affiliate_id: v.optional(v.nullable(wireId)) })
 export const createConversionBodyAlternative = v.strictObject({
   customer_email: email,
   amount: money,

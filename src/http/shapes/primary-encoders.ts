@@ -137,7 +137,7 @@ export function delivery(delivery: Delivery): Record<string, unknown> {
   }
 }
 
-function attempt(attempt: DeliveryAttempt): unknown {
+export function attempt(attempt: DeliveryAttempt) {
   return {
     attempted_at: attempt.attemptedAt.toISOString(),
     status_code: attempt.statusCode,
@@ -174,10 +174,16 @@ export function auditEntry(entry: AuditEntry) {
   return { id: entry.id, action: entry.action, target: entry.target, detail: entry.detail, at: entry.at.toISOString(), actor_id: entry.actorId, actor_name: entry.actorName }
 }
 
-function statsCounts(row: DailyCounts, currency: Currency) {
+/** The names a shape gives the stats fields that are two words. */
+export interface StatsNames {
+  timeZone: string
+  visitors: string
+}
+
+function statsCounts(row: DailyCounts, currency: Currency, names: StatsNames) {
   return {
     clicks: row.clicks,
-    unique_visitors: row.visitors,
+    [names.visitors]: row.visitors,
     signups: row.signups,
     purchases: row.purchases,
     revenue: currency.amount(row.revenue).format(),
@@ -186,12 +192,16 @@ function statsCounts(row: DailyCounts, currency: Currency) {
 }
 
 /** docs/stats.md: the series and its totals, money in the series currency's decimal text. */
-export function stats(series: StatsSeries) {
-  const currency = new Currency(series.currency)
-  const { interval, from, to } = series
-  const buckets = series.buckets.map((bucket) => ({ start: bucket.start, ...statsCounts(bucket, currency) }))
-  return { data: { interval, time_zone: series.timeZone, currency: series.currency, from, to, buckets, totals: statsCounts(series.totals, currency) } }
+export function statsIn(names: StatsNames) {
+  return (series: StatsSeries) => {
+    const currency = new Currency(series.currency)
+    const { interval, from, to } = series
+    const buckets = series.buckets.map((bucket) => ({ start: bucket.start, ...statsCounts(bucket, currency, names) }))
+    return { data: { interval, [names.timeZone]: series.timeZone, currency: series.currency, from, to, buckets, totals: statsCounts(series.totals, currency, names) } }
+  }
 }
+
+export const stats = statsIn({ timeZone: 'time_zone', visitors: 'unique_visitors' })
 
 /** A page of the core's list as the primary list form. */
 export function paged<T>(result: { items: T[]; total: number; limit: number; offset: number }, record: (item: T) => unknown): unknown {

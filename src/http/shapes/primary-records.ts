@@ -152,14 +152,15 @@ export const portalLinkRecord = v.strictObject({ url: v.pipe(v.string(), v.url()
 
 const day = v.pipe(v.string(), v.isoDate())
 const count = v.pipe(v.number(), v.integer())
-const statsCounts = { clicks: count, unique_visitors: count, signups: count, purchases: count, revenue: decimalString, commission: decimalString }
+export const statsCounts = { clicks: count, unique_visitors: count, signups: count, purchases: count, revenue: decimalString, commission: decimalString }
+export const statsBucket = v.strictObject({ start: day })
 export const statsRecord = v.strictObject({
   interval: v.picklist(['day', 'week', 'month']),
   time_zone: v.string(),
   currency: v.string(),
   from: day,
   to: day,
-  buckets: v.array(v.strictObject({ start: day, ...statsCounts })),
+  buckets: v.array(v.strictObject({ ...statsBucket.entries, ...statsCounts })),
   totals: v.strictObject(statsCounts),
 })
 
