@@ -5,7 +5,7 @@
 import type * as v from 'valibot'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type { Client, RouteBody, RouteReply } from '../src/client/index.js'
-import { primaryRoutes } from '../src/http/primary/index.js'
+import { primaryRoutes } from '../src/http/routes/index.js'
 import * as S from '../src/http/schemas.js'
 import { setup } from './http/helpers.js'
 

@@ -12,8 +12,8 @@ import type { ProjectSettingsInput } from '../src/core/schemas.js'
 import { createHandler } from '../src/http/index.js'
 import { createAffiliateProgram, type AffiliateProgram } from '../src/index.js'
 import { createTrackingHandler, type TrackingHandler, type TrackingOptions } from '../src/tracking/index.js'
-import { primaryRoutes } from '../src/http/primary/index.js'
-import { alternativeRoutes } from '../src/http/alternative/index.js'
+import { primaryRoutes } from '../src/http/routes/index.js'
+import { alternativeRoutes } from '../src/http/routes/index.js'
 
 const LANDING = 'https://shop.example/welcome'
 /** A browser's user agent: scripts, crawlers and test agents (isbot) count nothing. */

@@ -2,8 +2,8 @@
 // bodies and queries from the very schemas the server validates them with, answers from the
 // schemas of its responses. Nothing here restates a field by hand.
 import type * as v from 'valibot'
-import type { PrimaryRoute } from '../http/primary/index.js'
-import type * as R from '../http/response-schemas.js'
+import type { PrimaryRoute } from '../http/routes/index.js'
+import type * as R from '../http/shapes/primary-records.js'
 import type { RouteKey } from '../http/route.js'
 
 /** `GET /affiliates/:email`: a route of the primary table. */

@@ -5,10 +5,11 @@
 import { openApiDocument } from './openapi.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { hasScope, type VerifiedKey } from '../core/keys.js'
-import { fromFetchRequest, toFetchResponse, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from '../server/bodies.js'
+import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse, type Respond } from '../server/bodies.js'
 import { errorInfo, GENERIC_ERROR, HttpError, snakeField, type ErrorInfo } from '../server/errors.js'
 import type { FieldNames } from '../core/errors.js'
 import type { SignInLinkMaker } from '../core/portal-sign-in.js'
+import { parseJson, readBody } from './json-body.js'
 import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type StoredResponse } from './idempotency.js'
 import { createRateLimiter, type RateLimitOptions } from '../server/rate-limit.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
@@ -16,21 +17,17 @@ import { memoryKeyedState } from '../adapters/memory/keyed-state.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import { createMetrics, type Metrics } from '../ops/metrics.js'
 import { recordRequest, UNMATCHED } from '../ops/request-log.js'
-import { operationAnswers } from './operations.js'
+import { operationAnswers, type OperationAnswer } from './operations.js'
 import { serveNode } from '../server/node.js'
 import type { FetchHandler, Handler } from '../server/fetch-handler.js'
-import { alternativeRoutes } from './alternative/index.js'
-import { primaryRoutes } from './primary/index.js'
+import { SHAPES, type ShapeName } from './routes/index.js'
 import { parseBody, parseQuery, type RouteDef, type RouteResult } from './route.js'
 import { Router } from '../server/router.js'
 import { parseTarget } from '../server/target.js'
-import { storableText } from '../server/text.js'
-import { alternativeError } from './shapes/alternative.js'
-import { primaryError } from './shapes/primary.js'
 import { webhookTestRoute, type TestDeliverySender } from './webhook-test.js'
-import type { ProviderEventReplayer } from './provider-events.js'
-
+import type { ProviderEventReplayer } from './routes/provider-events.js'
 import type { AuditLog, WithAuditLog } from '../core/audit-log.js'
+
 export interface HandlerOptions {
   /**
    * Where Idempotency-Key claims and rate-limit counters live: pass your storage's
@@ -51,7 +48,7 @@ export interface HandlerOptions {
   /** Path prefix of every route; the webhook test route lives at its parent (`/api/project/...`). @default '/api/v1' */
   basePath?: string
   /** Request and response shapes (docs/api.md "Base path and shapes"). @default 'primary' */
-  shape?: 'primary' | 'alternative'
+  shape?: ShapeName
   /** Per-key rate limit; false turns it off. @default { limit: 100, windowSeconds: 60 } */
   rateLimit?: RateLimitOptions | false
   /** Largest accepted request body in bytes; larger is 413. @default 1048576 (1 MiB) */
@@ -81,8 +78,6 @@ export interface HandlerOptions {
 }
 
 
-const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
-
 /** Which route a request reached, for its log line and metrics. */
 interface Trace {
   route: string
@@ -103,62 +98,47 @@ function under(path: string, base: string): string | null {
   return path.startsWith(`${base}/`) ? path.slice(base.length) : null
 }
 
-/** Deepest nesting of arrays and objects a body may have; no request of this API needs more than a few levels. */
-const MAX_BODY_DEPTH = 32
-
-const child = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`)
-
-/**
- * No storage can keep lone surrogates or NUL characters: refuse them up front, naming the field.
- * Walks the body with an explicit stack (no recursion, so no stack overflow) and refuses bodies
- * nested deeper than MAX_BODY_DEPTH.
- */
-function checkBody(body: object): void {
-  const pending: Array<{ value: object; path: string; depth: number }> = [{ value: body, path: '', depth: 1 }]
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { value, path, depth } = next
-    if (depth > MAX_BODY_DEPTH) {
-      throw new HttpError('invalid_request', `${path}: nested deeper than ${MAX_BODY_DEPTH} levels`, path)
-    }
-    const entries: Iterable<[string | number, unknown]> = Array.isArray(value) ? value.entries() : Object.entries(value)
-    for (const [key, member] of entries) {
-      if (typeof key === 'string' && !storableText(key)) {
-        throw new HttpError('invalid_request', 'body: field names must be well-formed Unicode without NUL characters', 'body')
-      }
-      if (typeof member === 'string' && !storableText(member)) {
-        const field = child(path, key)
-        throw new HttpError('invalid_request', `${field}: must be well-formed Unicode without NUL characters`, field)
-      }
-      if (typeof member === 'object' && member !== null) pending.push({ value: member, path: child(path, key), depth: depth + 1 })
-    }
-  }
+/** What a handler holds, built once by createHandler from its options. */
+interface HandlerState {
+  program: AffiliateProgram
+  basePath: string
+  apiRoot: string
+  shape: ShapeName
+  maxBodyBytes: number
+  logger: Logger | null
+  metrics: Metrics | null
+  auditLog: AuditLog | null
+  onError: NonNullable<HandlerOptions['onError']>
+  operations: Map<string, OperationAnswer> | null
+  state: KeyedStateStore
+  limiter: ReturnType<typeof createRateLimiter>
+  webhooks: TestDeliverySender | null
+  providerEvents: ProviderEventReplayer | null
+  portal: SignInLinkMaker | null
+  verifyApiKey: ReturnType<AffiliateProgram['keyVerifier']>
+  renderError: (info: ErrorInfo) => unknown
+  router: Router<RouteDef>
+  rootRouter: Router<RouteDef>
+  routeLabels: Map<RouteDef, string>
+  fieldNames: Map<RouteDef, FieldNames>
+  openApiText?: string
 }
 
-export function createHandler(program: AffiliateProgram, options: HandlerOptions = {}): Handler {
+function handlerState(program: AffiliateProgram, options: HandlerOptions): HandlerState {
   const basePath = normalizeBase(options.basePath ?? '/api/v1')
   const apiRoot = basePath.replace(/\/v\d+$/, '')
   const shape = options.shape ?? 'primary'
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   const logger = options.logger ?? null
-  const auditLog = options.auditLog === undefined ? null : 'auditLog' in options.auditLog ? options.auditLog.auditLog : options.auditLog
   const metrics = options.metrics === true ? createMetrics() : options.metrics || null
   const onError =
     options.onError ??
     (logger
       ? (error: unknown, request: { method: string; url: string }) => logger.error('unexpected error', { method: request.method, error: errorText(error) })
       : (error: unknown) => console.error('affiliate-kit: unexpected error', error))
-  const operations = operationAnswers(program, { health: options.health === true, metrics, logger })
   const state = options.state ?? memoryKeyedState()
-  const limiter = createRateLimiter(options.rateLimit, state)
-  const webhooks = options.webhooks ?? null
-  const providerEvents = options.providerEvents ?? null
-  const portal = options.portal ?? null
-  const verifyApiKey = program.keyVerifier()
-  const renderError = shape === 'alternative' ? alternativeError : primaryError
-  const routes: readonly RouteDef[] = shape === 'alternative' ? alternativeRoutes : primaryRoutes
+  const { routes, error } = SHAPES[shape]
   const router = new Router<RouteDef>()
   for (const route of routes) router.add(route.method, route.path, route)
-  const rootRouter = new Router<RouteDef>().add(webhookTestRoute.method, webhookTestRoute.path, webhookTestRoute)
   const routeLabels = new Map<RouteDef, string>(routes.map((route) => [route, `${basePath}${route.path}`]))
   routeLabels.set(webhookTestRoute, `${apiRoot}${webhookTestRoute.path}`)
   const fieldNames = new Map<RouteDef, FieldNames>()
@@ -166,161 +146,175 @@ export function createHandler(program: AffiliateProgram, options: HandlerOptions
     const names = route.fieldNames
     if (names) fieldNames.set(route, (field) => names[field] ?? snakeField(field))
   }
-
-  let openApiText: string | undefined
-
-  /** The response, its JSON Content-Type added to `headers` (each request's own object). */
-  function json(status: number, body: string | null, headers: Record<string, string>): OutgoingResponse {
-    if (body !== null) headers['Content-Type'] = 'application/json; charset=utf-8'
-    return { status, headers, body }
+  return {
+    program,
+    basePath,
+    apiRoot,
+    shape,
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    logger,
+    metrics,
+    auditLog: options.auditLog === undefined ? null : 'auditLog' in options.auditLog ? options.auditLog.auditLog : options.auditLog,
+    onError,
+    operations: operationAnswers(program, { health: options.health === true, metrics, logger }),
+    state,
+    limiter: createRateLimiter(options.rateLimit, state),
+    webhooks: options.webhooks ?? null,
+    providerEvents: options.providerEvents ?? null,
+    portal: options.portal ?? null,
+    verifyApiKey: program.keyVerifier(),
+    renderError: error,
+    router,
+    rootRouter: new Router<RouteDef>().add(webhookTestRoute.method, webhookTestRoute.path, webhookTestRoute),
+    routeLabels,
+    fieldNames,
   }
+}
 
-  function toStored(result: RouteResult): StoredResponse {
-    return { status: result.status, body: result.body === undefined ? '' : JSON.stringify(result.body) }
+/** The response, its JSON Content-Type added to `headers` (each request's own object). */
+function json(status: number, body: string | null, headers: Record<string, string>): OutgoingResponse {
+  if (body !== null) headers['Content-Type'] = 'application/json; charset=utf-8'
+  return { status, headers, body }
+}
+
+function toStored(result: RouteResult): StoredResponse {
+  return { status: result.status, body: result.body === undefined ? '' : JSON.stringify(result.body) }
+}
+
+function errorStored(handler: HandlerState, info: ErrorInfo): StoredResponse {
+  return { status: info.status, body: JSON.stringify(handler.renderError(info)) }
+}
+
+async function authenticate(handler: HandlerState, request: IncomingRequest): Promise<VerifiedKey> {
+  const header = request.header('authorization')
+  const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null
+  if (!match) throw new HttpError('authentication_error', 'missing API key: send Authorization: Bearer rgk_...')
+  const key = await handler.verifyApiKey(match[1]!)
+  if (!key) throw new HttpError('authentication_error', 'invalid or revoked API key')
+  return key
+}
+
+/** Health, readiness, metrics and the OpenAPI document: answered before authentication, or null. */
+function publicAnswer(handler: HandlerState, request: IncomingRequest, path: string, headers: Record<string, string>, trace: Trace | null): Promise<OutgoingResponse> | OutgoingResponse | null {
+  const operation = handler.operations !== null && request.method === 'GET' ? handler.operations.get(path) : undefined
+  if (operation) {
+    if (trace) {
+      trace.route = path
+      trace.operation = true
+    }
+    return operation()
   }
-
-  function errorStored(info: ErrorInfo): StoredResponse {
-    return { status: info.status, body: JSON.stringify(renderError(info)) }
+  if (under(path, handler.basePath) === '/openapi.json' && request.method === 'GET') {
+    // Public, like any API description: no key, no rate limit.
+    if (trace) trace.route = `${handler.basePath}/openapi.json`
+    handler.openApiText ??= JSON.stringify(openApiDocument(handler.basePath, handler.shape))
+    return json(200, handler.openApiText, headers)
   }
+  return null
+}
 
-  async function authenticate(request: IncomingRequest): Promise<VerifiedKey> {
-    const header = request.header('authorization')
-    const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null
-    if (!match) throw new HttpError('authentication_error', 'missing API key: send Authorization: Bearer rgk_...')
-    const key = await verifyApiKey(match[1]!)
-    if (!key) throw new HttpError('authentication_error', 'invalid or revoked API key')
-    return key
+/** The route a request reached and its key, once authenticated, rate-limited and scope-checked. */
+async function admit(handler: HandlerState, request: IncomingRequest, path: string, headers: Record<string, string>, trace: Trace | null) {
+  const inner = under(path, handler.basePath)
+  const rootInner = inner === null ? under(path, handler.apiRoot) : null
+  if (inner === null && (rootInner === null || !rootInner.startsWith('/project/'))) {
+    throw new HttpError('not_found', `no route for ${request.method} ${path}`)
   }
-
-  async function readBody(request: IncomingRequest): Promise<string> {
-    const type = request.header('content-type')
-    if (!type || !JSON_TYPE.test(type)) throw new HttpError('unsupported_media_type', 'Content-Type must be application/json')
-    const length = request.header('content-length')
-    if (length && Number(length) > maxBodyBytes) throw tooLarge(maxBodyBytes)
-    return request.text(maxBodyBytes)
+  const key = await authenticate(handler, request)
+  if (handler.limiter) {
+    const outcome = await handler.limiter(`key:${key.keyId}`, handler.program.clock.now().getTime())
+    Object.assign(headers, outcome.headers)
+    if (!outcome.allowed) throw new HttpError('rate_limit_exceeded', 'rate limit exceeded; retry after the Retry-After seconds')
   }
+  const { route, params } = inner !== null ? handler.router.match(request.method, inner) : handler.rootRouter.match(request.method, rootInner!)
+  if (trace) trace.route = handler.routeLabels.get(route)!
+  if (params.projectId !== undefined && params.projectId !== key.projectId) throw new HttpError('not_found', 'project not found')
+  if (key.publishable) throw new HttpError('permission_denied', 'publishable keys (rgp_) may only record clicks and signups through the tracking handler')
+  if (!hasScope(key.scopes, route.scope)) throw new HttpError('permission_denied', `this API key lacks the ${route.scope} scope`)
+  return { key, route, params }
+}
 
-  function parseJson(text: string): unknown {
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch {
-      throw new HttpError('invalid_request', 'body: is not valid JSON', 'body')
+/** Runs a route on parsed input; the errors the program and the route raise become its error form. */
+async function runRoute(handler: HandlerState, route: RouteDef, key: VerifiedKey, params: Record<string, string>, query: URLSearchParams, input: unknown): Promise<StoredResponse> {
+  try {
+    const ctx = {
+      api: handler.program.project(key.projectId),
+      webhooks: handler.webhooks,
+      providerEvents: handler.providerEvents,
+      projectId: key.projectId,
+      params,
+      query: route.query ? parseQuery(route.query, query) : undefined,
+      body: route.body ? parseBody(route.body, input) : undefined,
+      auditLog: handler.auditLog,
+      portal: handler.portal,
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new HttpError('invalid_request', 'body: must be a JSON object', 'body')
-    }
-    checkBody(value)
-    return value
+    return toStored(await route.run(ctx))
+  } catch (error) {
+    const info = errorInfo(error, handler.fieldNames.get(route))
+    if (!info) throw error
+    return errorStored(handler, info)
   }
+}
 
-  async function serve(request: IncomingRequest, headers: Record<string, string>, trace: Trace | null): Promise<OutgoingResponse> {
-    const { path, query } = parseTarget(request.target)
-    const operation = operations !== null && request.method === 'GET' ? operations.get(path) : undefined
-    if (operation) {
-      if (trace) {
-        trace.route = path
-        trace.operation = true
-      }
-      return operation()
+async function serve(handler: HandlerState, request: IncomingRequest, headers: Record<string, string>, trace: Trace | null): Promise<OutgoingResponse> {
+  const { path, query } = parseTarget(request.target)
+  const early = publicAnswer(handler, request, path, headers, trace)
+  if (early) return early
+  const { key, route, params } = await admit(handler, request, path, headers, trace)
+  const raw = route.body ? await readBody(request, handler.maxBodyBytes) : ''
+  const input = route.body ? parseJson(raw) : undefined
+  const run = () => runRoute(handler, route, key, params, query, input)
+  const idempotencyKey = request.header('idempotency-key')
+  if (route.method === 'POST' && idempotencyKey !== null && !route.secretAnswer) {
+    const claim = {
+      projectId: key.projectId,
+      key: checkIdempotencyKey(idempotencyKey),
+      fingerprint: idempotencyFingerprint(request.method, path, raw),
+      now: handler.program.clock.now(),
     }
-    const inner = under(path, basePath)
-    if (inner === '/openapi.json' && request.method === 'GET') {
-      // Public, like any API description: no key, no rate limit.
-      if (trace) trace.route = `${basePath}/openapi.json`
-      openApiText ??= JSON.stringify(openApiDocument(basePath, shape))
-      return json(200, openApiText, headers)
-    }
-    const rootInner = inner === null ? under(path, apiRoot) : null
-    if (inner === null && (rootInner === null || !rootInner.startsWith('/project/'))) {
-      throw new HttpError('not_found', `no route for ${request.method} ${path}`)
-    }
-    const key = await authenticate(request)
-    if (limiter) {
-      const outcome = await limiter(`key:${key.keyId}`, program.clock.now().getTime())
-      Object.assign(headers, outcome.headers)
-      if (!outcome.allowed) throw new HttpError('rate_limit_exceeded', 'rate limit exceeded; retry after the Retry-After seconds')
-    }
-    const { route, params } = inner !== null ? router.match(request.method, inner) : rootRouter.match(request.method, rootInner!)
-    if (trace) trace.route = routeLabels.get(route)!
-    if (params.projectId !== undefined && params.projectId !== key.projectId) throw new HttpError('not_found', 'project not found')
-    if (key.publishable) throw new HttpError('permission_denied', 'publishable keys (rgp_) may only record clicks and signups through the tracking handler')
-    if (!hasScope(key.scopes, route.scope)) throw new HttpError('permission_denied', `this API key lacks the ${route.scope} scope`)
-
-    const raw = route.body ? await readBody(request) : ''
-    const input = route.body ? parseJson(raw) : undefined
-    const run = async (): Promise<StoredResponse> => {
-      try {
-        const ctx = {
-          api: program.project(key.projectId),
-          webhooks,
-          providerEvents,
-          projectId: key.projectId,
-          params,
-          query: route.query ? parseQuery(route.query, query) : undefined,
-          body: route.body ? parseBody(route.body, input) : undefined,
-          auditLog,
-          portal,
-        }
-        return toStored(await route.run(ctx))
-      } catch (error) {
-        const info = errorInfo(error, fieldNames.get(route))
-        if (!info) throw error
-        return errorStored(info)
-      }
-    }
-    const idempotencyKey = request.header('idempotency-key')
-    if (route.method === 'POST' && idempotencyKey !== null && !route.secretAnswer) {
-      const claim = {
-        projectId: key.projectId,
-        key: checkIdempotencyKey(idempotencyKey),
-        fingerprint: idempotencyFingerprint(request.method, path, raw),
-        now: program.clock.now(),
-      }
-      const stored = await withIdempotency(state, claim, run)
-      if (stored.replayed) headers['Idempotent-Replayed'] = 'true'
-      return json(stored.status, stored.status === 204 ? null : stored.body, headers)
-    }
-    const stored = await run()
+    const stored = await withIdempotency(handler.state, claim, run)
+    if (stored.replayed) headers['Idempotent-Replayed'] = 'true'
     return json(stored.status, stored.status === 204 ? null : stored.body, headers)
   }
+  const stored = await run()
+  return json(stored.status, stored.status === 204 ? null : stored.body, headers)
+}
 
-  /** The request's log line and metrics. */
-  function observe(method: string, trace: Trace, status: number): void {
-    const ms = performance.now() - trace.started
-    recordRequest(logger, metrics, { surface: 'api', method, route: trace.route, status, ms, ...(trace.operation ? { quiet: true } : {}) })
+/** Serves a request; an unexpected error goes to onError and is answered with a generic 500. */
+async function answer(handler: HandlerState, request: IncomingRequest, trace: Trace | null): Promise<OutgoingResponse> {
+  const headers: Record<string, string> = {}
+  try {
+    return await serve(handler, request, headers, trace)
+  } catch (error) {
+    let info = errorInfo(error)
+    if (!info) {
+      try {
+        handler.onError(error, { method: request.method, url: request.url() })
+      } catch {
+        // A failing logger must not turn into an unanswered request.
+      }
+      info = GENERIC_ERROR
+    }
+    const stored = errorStored(handler, info)
+    return json(stored.status, stored.body, { ...headers, ...info.headers })
   }
+}
 
+/** Answers with the request's log line and metrics. */
+async function observed(handler: HandlerState, request: IncomingRequest): Promise<OutgoingResponse> {
+  const trace: Trace = { route: UNMATCHED, started: performance.now() }
+  const response = await answer(handler, request, trace)
+  const ms = performance.now() - trace.started
+  const line = { surface: 'api', method: request.method, route: trace.route, status: response.status, ms, ...(trace.operation ? { quiet: true } : {}) } as const
+  recordRequest(handler.logger, handler.metrics, line)
+  return response
+}
+
+export function createHandler(program: AffiliateProgram, options: HandlerOptions = {}): Handler {
+  const handler = handlerState(program, options)
   // Without a logger or metrics, requests go straight to answer(): nothing timed, nothing traced.
   const respond: Respond =
-    logger === null && metrics === null
-      ? (request) => answer(request, null)
-      : async (request) => {
-          const trace: Trace = { route: UNMATCHED, started: performance.now() }
-          const response = await answer(request, trace)
-          observe(request.method, trace, response.status)
-          return response
-        }
-
-  async function answer(request: IncomingRequest, trace: Trace | null): Promise<OutgoingResponse> {
-    const headers: Record<string, string> = {}
-    try {
-      return await serve(request, headers, trace)
-    } catch (error) {
-      let info = errorInfo(error)
-      if (!info) {
-        try {
-          onError(error, { method: request.method, url: request.url() })
-        } catch {
-          // A failing logger must not turn into an unanswered request.
-        }
-        info = GENERIC_ERROR
-      }
-      const stored = errorStored(info)
-      return json(stored.status, stored.body, { ...headers, ...info.headers })
-    }
-  }
-
+    handler.logger === null && handler.metrics === null ? (request) => answer(handler, request, null) : (request) => observed(handler, request)
   const fetch: FetchHandler = async (request) => toFetchResponse(await respond(fromFetchRequest(request)))
   return Object.assign(fetch, { fetch, node: serveNode(respond) })
 }

@@ -1,12 +1,9 @@
-// The OpenAPI 3.1 document of either shape, generated from its route table (primary/, alternative/):
-// the valibot schemas the handler validates requests with and those of its responses.
+// The OpenAPI 3.1 document of each shape, generated from the route table (routes/index.ts): the
+// valibot schemas the handler validates requests with and those of its responses.
 import { toJsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
-import { alternativeRoutes } from './alternative/index.js'
-import * as AR from './alternative/response-schemas.js'
-import { primaryRoutes } from './primary/index.js'
-import * as R from './response-schemas.js'
 import type { RouteDef } from './route.js'
+import { primaryRoutes, SHAPES, type ShapeName } from './routes/index.js'
 
 type Schema = v.GenericSchema
 
@@ -15,11 +12,6 @@ export type Operation = RouteDef
 
 /** The primary shape's routes, as the OpenAPI document describes them. */
 export const OPERATIONS: readonly Operation[] = primaryRoutes
-
-const SHAPES = {
-  primary: { routes: primaryRoutes as readonly Operation[], error: R.errorBody, title: 'primary shape' },
-  alternative: { routes: alternativeRoutes as readonly Operation[], error: AR.errorBody, title: 'alternative shape' },
-}
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Missing or invalid parameters (the message names the field)',
@@ -84,8 +76,8 @@ function operationObject(operation: Operation) {
 }
 
 /** The OpenAPI 3.1 document for a handler mounted at basePath. @default basePath '/api/v1', shape 'primary' */
-export function openApiDocument(basePath = '/api/v1', shape: 'primary' | 'alternative' = 'primary') {
-  const { routes, error, title } = SHAPES[shape]
+export function openApiDocument(basePath = '/api/v1', shape: ShapeName = 'primary') {
+  const { routes, errorSchema, title } = SHAPES[shape]
   const paths: Record<string, Record<string, unknown>> = {}
   for (const operation of routes) {
     const path = openApiPath(operation.path)
@@ -95,7 +87,7 @@ export function openApiDocument(basePath = '/api/v1', shape: 'primary' | 'altern
   paths['/openapi.json'] = {
     get: { summary: 'This document', operationId: 'getOpenApi', security: [], responses: { 200: { description: 'The OpenAPI document' } } },
   }
-  const schemas: Record<string, unknown> = { Error: responseJsonSchema(error) }
+  const schemas: Record<string, unknown> = { Error: responseJsonSchema(errorSchema) }
   for (const operation of routes) {
     for (const response of Object.values(operation.responses)) if (response) schemas[response.name] = responseJsonSchema(response.schema)
   }

@@ -1,6 +1,8 @@
-// What a route is, defined once: method, path, scope, the valibot schemas of its query, body and
-// responses, and `run`, which gets the parsed query and body. The handler serves a table of these;
-// the OpenAPI document, the typed client's types and the route tests all read the same table.
+// What a REST operation is, defined once (`defineOperation`: method, path, scope, summary, errors,
+// the schemas both shapes share and `run`, which returns the program's result), what a shape adds
+// to it (`Codec`: its own schemas, the input it decodes, the records it answers with), and the
+// route both make (`RouteDef`). The handler serves routes; the OpenAPI document, the typed
+// client's types and the route tests all read the same table (routes/index.ts).
 import * as v from 'valibot'
 import type { AuditLog } from '../core/audit-log.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
@@ -11,8 +13,7 @@ import type { Scope } from '../core/types.js'
 import { HttpError } from '../server/errors.js'
 import { storableText } from '../server/text.js'
 import type { Method } from '../server/router.js'
-import type { ListPage } from './shapes/primary.js'
-import type { ProviderEventReplayer } from './provider-events.js'
+import type { ProviderEventReplayer } from './routes/provider-events.js'
 import type { TestDeliverySender } from './webhook-test.js'
 
 /** A strict object schema: the form of every query and body schema. */
@@ -80,8 +81,6 @@ export interface RouteDef<
   run(ctx: RouteContext<Parsed<Q>, Parsed<B>>): Promise<RouteResult>
 }
 
-/** What both shapes say alike of an operation (src/http/operations.ts). */
-export type OperationInfo = Pick<RouteDef, 'method' | 'path' | 'scope' | 'summary' | 'errors'>
 
 /** A route, its schema types kept for the OpenAPI document and the typed client. */
 export function defineRoute<
@@ -127,6 +126,13 @@ export function pathId(value: string | undefined, what: string): number {
   return Number(value)
 }
 
+/** A page of a list: where it starts, how long it may be, and how many there are in all. */
+export interface ListPage {
+  total: number
+  limit: number
+  offset: number
+}
+
 export function page(result: { total: number; limit: number; offset: number }): ListPage {
   return { total: result.total, limit: result.limit, offset: result.offset }
 }
@@ -136,4 +142,128 @@ export function defined<T extends object>(input: T): T {
   const output: Partial<T> = {}
   for (const key in input) if (input[key] !== undefined) output[key] = input[key]
   return output as T
+}
+
+/** How a shape reads what the operations share: affiliate path segments and list windows. */
+export interface ShapeRules {
+  /** An affiliate path segment: an email, or whatever else the shape accepts for one. */
+  affiliateRef(segment: string | undefined): number | string
+  /** The limit and offset a list asks the core for. */
+  window(query: { limit?: number | undefined; offset?: number | undefined }): { limit?: number | undefined; offset?: number | undefined }
+}
+
+/** What an operation's `run` gets: the request, the input its shape decoded, and the shape's rules. */
+export interface OperationContext<Query = unknown, Body = unknown, In = undefined> extends RouteContext<Query, Body>, ShapeRules {
+  input: In
+}
+
+/** The context of an operation that takes `In`, decoded by each shape's codec. */
+export type Given<In> = OperationContext<unknown, unknown, In>
+
+/** A REST operation, defined once for every shape. */
+export interface Operation<
+  Id extends string = string,
+  M extends Method = Method,
+  P extends string = string,
+  Q extends ObjectSchema | undefined = ObjectSchema | undefined,
+  B extends ObjectSchema | undefined = ObjectSchema | undefined,
+  In = any,
+  Out = any,
+> {
+  /** The OpenAPI operationId. */
+  id: Id
+  method: M
+  path: P
+  scope: Scope
+  summary: string
+  /** Error statuses besides 401, 403 and 429, which every route can answer. */
+  errors: readonly number[]
+  /** The query schema, when every shape reads the same query. */
+  query?: Q
+  /** The body schema, when every shape reads the same body. */
+  body?: B
+  /** The success status. @default 200 */
+  status?: number
+  /** Its answer holds a one-time secret, never kept for Idempotency-Key replays: the header is ignored. */
+  secretAnswer?: true
+  run(ctx: OperationContext<Parsed<Q>, Parsed<B>, In>): Promise<Out>
+}
+
+export function defineOperation<
+  const Id extends string,
+  const M extends Method,
+  const P extends string,
+  Q extends ObjectSchema | undefined = undefined,
+  B extends ObjectSchema | undefined = undefined,
+  In = undefined,
+  Out = unknown,
+>(operation: Operation<Id, M, P, Q, B, In, Out>): Operation<Id, M, P, Q, B, In, Out> {
+  return operation
+}
+
+/** What one shape makes of an operation: its own schemas, the input it decodes and the answer it writes. */
+export interface Codec<
+  In = any,
+  Out = any,
+  Q extends ObjectSchema | undefined = ObjectSchema | undefined,
+  B extends ObjectSchema | undefined = ObjectSchema | undefined,
+  R extends Responses = Responses,
+  OQ = unknown,
+  OB = unknown,
+> {
+  /** Instead of the operation's summary, where this shape serves it differently. */
+  summary?: string
+  /** Instead of the operation's query schema. */
+  query?: Q
+  /** Instead of the operation's body schema. */
+  body?: B
+  responses: R
+  /** Wire names of core input fields that are not simply their snake_case (`baseValue: 'amount'`). */
+  fieldNames?: Record<string, string>
+  /** The operation's input from the parsed request. */
+  input?(request: RouteContext<Q extends ObjectSchema ? Parsed<Q> : OQ, B extends ObjectSchema ? Parsed<B> : OB>): In | Promise<In>
+  /** The answer's body from the operation's result; without one, the answer has no body (204). */
+  output?(result: Out, ctx: RouteContext): unknown
+  /** The answer's status, where the result decides it. @default the operation's status */
+  status?(result: Out): number
+}
+
+/** A shape's codec for an operation, typed by it. */
+export function codec<
+  OQ extends ObjectSchema | undefined,
+  OB extends ObjectSchema | undefined,
+  In,
+  Out,
+  Q extends ObjectSchema | undefined = undefined,
+  B extends ObjectSchema | undefined = undefined,
+  const R extends Responses = Responses,
+>(
+  _operation: Operation<string, Method, string, OQ, OB, In, Out>,
+  shapeCodec: Codec<NoInfer<In>, NoInfer<Out>, Q, B, R, Parsed<NoInfer<OQ>>, Parsed<NoInfer<OB>>>,
+): Codec<In, Out, NoInfer<Q>, NoInfer<B>, NoInfer<R>> {
+  return shapeCodec
+}
+
+/** The route an operation makes in a shape. */
+export function operationRoute(operation: Operation, shapeCodec: Codec, rules: ShapeRules): RouteDef {
+  const query = shapeCodec.query ?? operation.query
+  const body = shapeCodec.body ?? operation.body
+  return {
+    method: operation.method,
+    path: operation.path,
+    scope: operation.scope,
+    summary: shapeCodec.summary ?? operation.summary,
+    ...(query ? { query } : {}),
+    ...(body ? { body } : {}),
+    responses: shapeCodec.responses,
+    errors: operation.errors,
+    ...(shapeCodec.fieldNames ? { fieldNames: shapeCodec.fieldNames } : {}),
+    ...(operation.secretAnswer ? { secretAnswer: true as const } : {}),
+    async run(ctx) {
+      const input = shapeCodec.input ? await shapeCodec.input(ctx) : undefined
+      const result = await operation.run({ ...ctx, ...rules, input })
+      const status = shapeCodec.status?.(result) ?? operation.status ?? 200
+      return shapeCodec.output ? { status, body: await shapeCodec.output(result, ctx) } : { status }
+    },
+  }
 }

@@ -1,33 +1,14 @@
 // valibot schemas of the REST request bodies and query strings, in the wire's own field names
-// (snake_case; camelCase where the alternative shape of docs/api.md says so). Exported by name so the
-// OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
+// (snake_case), shared by the shapes; a shape's own bodies are in its file (shapes/). Exported by
+// name so the OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
+import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
 import { affiliateStatus, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
 
-const str = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`))
-const email = v.pipe(v.string('must be a string'), v.maxLength(254, 'must be at most 254 characters'))
-const id = v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(1, 'must be a positive integer'))
-/** Money travels as a JSON number; its decimal text is read exactly by the core. */
-const money = v.pipe(v.number('must be a number'), v.finite('must be a finite number'))
 const bool = v.boolean('must be a boolean')
-
-/** An id in the alternative shape: `aff_12`, `12` or 12. */
-export const alternativeId = v.pipe(
-  v.union([id, v.pipe(v.string(), v.regex(/^(aff_)?[1-9]\d{0,14}$/))], 'must be an id such as aff_12'),
-  v.transform((input) => (typeof input === 'number' ? input : Number(input.replace(/^aff_/, '')))),
-)
 
 // Query strings -------------------------------------------------------------------------------
 
-const intParam = (min: number) =>
-  v.pipe(
-    v.string(),
-    v.regex(/^\d{1,15}$/, 'must be an integer'),
-    v.transform((text: string) => Number(text)),
-    v.minValue(min, min === 0 ? 'must not be negative' : `must be at least ${min}`),
-  )
-const limit = v.optional(intParam(1))
-const offset = v.optional(v.pipe(intParam(0), v.maxValue(MAX_OFFSET, `must be at most ${MAX_OFFSET}`)))
 const idParam = v.optional(intParam(1))
 const boolParam = v.optional(
   v.pipe(
@@ -46,7 +27,6 @@ const dateParam = v.optional(
 )
 
 export const listAffiliatesQuery = v.strictObject({ limit, offset, status: v.optional(v.picklist(['active', 'inactive'], 'must be active or inactive')) })
-export const listAffiliatesQueryAlternative = v.strictObject({ limit, offset, status: v.optional(v.picklist(['active', 'pending', 'blocked'], 'must be active, pending or blocked')) })
 export const listConversionsQuery = v.strictObject({
   limit,
   offset,
@@ -60,7 +40,7 @@ export const listConversionsQuery = v.strictObject({
 export const listReferralsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, status: v.optional(referralStatus) })
 export const listCouponsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, coupon_code: v.optional(str(64)), status: v.optional(couponStatus) })
 export const listPayoutsQuery = v.strictObject({ limit, offset, affiliate_id: idParam })
-export const listQueryAlternative = v.strictObject({ limit, offset })
+export const listQuery = v.strictObject({ limit, offset })
 
 // Primary bodies ------------------------------------------------------------------------------
 
@@ -124,12 +104,6 @@ export const updateReferralBody = v.strictObject({
   affiliate_id: v.optional(v.nullable(id)),
   status: v.optional(referralStatus),
 })
-/** The processor's coupon id under its generic name and the names clients of Stripe and Lemon Squeezy send. */
-const processorCouponIds = {
-  processor_coupon_id: v.optional(v.nullable(str(255))),
-  stripe_coupon_id: v.optional(v.nullable(str(255))),
-  lemonsqueezy_discount_code: v.optional(v.nullable(str(255))),
-}
 export const createCouponBody = v.strictObject({
   affiliate_id: id,
   coupon_code: str(64),
@@ -157,52 +131,6 @@ export const trackClickBody = v.strictObject({
 })
 export const webhookTestBody = v.strictObject({ eventType })
 
-// Alternative bodies (docs/api.md "The alternative shape") ---------------------------------------
-
-export const createAffiliateBodyAlternative = v.strictObject({
-  email,
-  name: str(200),
-  referralCode: v.optional(str(64)),
-  parent_referral_code: v.optional(str(64)),
-  parent_affiliate_id: v.optional(alternativeId),
-  customFields: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
-})
-export const updateAffiliateBodyAlternative = v.strictObject({
-  email: v.optional(email),
-  name: v.optional(v.nullable(str(200))),
-  referralCode: v.optional(str(64)),
-  status: v.optional(affiliateStatus),
-  paymentMethod: v.optional(v.nullable(str(100))),
-  paymentDetails: v.optional(v.nullable(str(2000))),
-  customFields: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'must be an object'))),
-})
-export const createReferralBodyAlternative = v.strictObject({ email, referral_code: str(64) })
-export const updateReferralBodyAlternative = v.strictObject({
-  email: v.optional(email),
-  affiliate_id: v.optional(v.nullable(alternativeId)),
-  status: v.optional(referralStatus),
-})
-export const createConversionBodyAlternative = v.strictObject({
-  customer_email: email,
-  amount: money,
-  referral_code: v.optional(str(64)),
-})
-export const createCouponBodyAlternative = v.strictObject({
-  code: str(64),
-  affiliate_email: email,
-  discount_type: v.optional(str(50)),
-  discount_value: v.optional(str(50)),
-  status: v.optional(couponStatus),
-  ...processorCouponIds,
-})
-export const createPayoutBodyAlternative = v.strictObject({
-  affiliate_id: v.optional(alternativeId),
-  affiliate_email: v.optional(email),
-  amount: money,
-  method: v.optional(payoutMethod),
-  payment_date: v.optional(str(40)),
-})
-
 // The webhook delivery log ------------------------------------------------------------------
 
 export const listDeliveriesQuery = v.strictObject({
@@ -214,7 +142,7 @@ export const listDeliveriesQuery = v.strictObject({
 
 /** GET /provider-events (both shapes): paged, filtered by provider, status and reference. */
 export const listProviderEventsQuery = v.strictObject({
-  ...listQueryAlternative.entries,
+  ...listQuery.entries,
   provider: v.optional(providerName),
   status: v.optional(providerEventStatus),
   reference: v.optional(v.pipe(v.string(), v.maxLength(255, 'must be at most 255 characters'))),

@@ -2,10 +2,10 @@
 // outside the versioned base path, the same in both shapes; the key must belong to that project
 // (else 404) and hold webhooks:write. Sent by the dispatcher handed to createHandler (`webhooks`);
 // without one the route answers 501.
+import * as v from 'valibot'
 import type { EventType } from '../core/types.js'
 import { HttpError } from '../server/errors.js'
 import { defineRoute, pathId } from './route.js'
-import * as R from './response-schemas.js'
 import { webhookTestBody } from './schemas.js'
 
 /** What the route needs of a webhook dispatcher (createWebhookDispatcher's sendTest). */
@@ -13,13 +13,16 @@ export interface TestDeliverySender {
   sendTest(projectId: string, endpointId: number, eventType: EventType): Promise<{ success: boolean; status: number; response: string }>
 }
 
+/** The answer: whether the endpoint took the test event, its status and the start of its reply. */
+export const webhookTestResult = v.strictObject({ success: v.boolean(), status: v.number(), response: v.string() })
+
 export const webhookTestRoute = defineRoute({
   method: 'POST',
   path: '/project/:projectId/webhooks/:webhookId/test',
   scope: 'webhooks:write',
   summary: 'Send a test event to a webhook endpoint',
   body: webhookTestBody,
-  responses: { 200: { name: 'WebhookTestResult', schema: R.webhookTestResult } },
+  responses: { 200: { name: 'WebhookTestResult', schema: webhookTestResult } },
   errors: [400, 404, 501],
   async run({ api, webhooks, params, body }) {
     const webhookId = pathId(params.webhookId, 'webhook')

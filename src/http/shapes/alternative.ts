@@ -1,107 +1,171 @@
-// The alternative shape (docs/api.md): `aff_` string ids for affiliates, camelCase affiliate fields,
-// lists nested under data.<name> with total/limit/offset, single records under data.<name>, and
-// the `{ success: false, error: { code, message, details: { field, issue } } }` error form.
-import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
-import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
-import { processorCouponIds, type ListPage } from './primary.js'
+// The alternative shape (docs/api.md "The alternative shape"): what each operation of the table
+// reads and answers in it. Affiliates are named by email, `aff_12` or `12`; lists default to 20
+// items, at most 100. Records and their schemas: alternative-encoders.ts, alternative-records.ts.
+import { processorCouponId } from '../coupon-ids.js'
+import { codec, defined, page } from '../route.js'
+import * as A from '../routes/affiliates.js'
+import { listAuditLog } from '../routes/audit-log.js'
+import * as C from '../routes/conversions.js'
+import * as K from '../routes/coupons.js'
+import * as P from '../routes/payouts.js'
+import { listProviderEvents, replayProviderEvent } from '../routes/provider-events.js'
+import * as F from '../routes/referrals.js'
+import { getDelivery, listDeliveries, retryDelivery } from '../routes/webhook-deliveries.js'
+import { listQuery } from '../schemas.js'
+import * as E from './alternative-encoders.js'
+import * as R from './alternative-records.js'
+import { defineShape } from './shape.js'
 
-const ALTERNATIVE_CODES: Record<HttpErrorCode, string> = {
-  invalid_request: 'invalid_request',
-  authentication_error: 'authentication_error',
-  permission_denied: 'permission_denied',
-  not_found: 'resource_not_found',
-  method_not_allowed: 'method_not_allowed',
-  conflict: 'conflict',
-  payload_too_large: 'payload_too_large',
-  unsupported_media_type: 'unsupported_media_type',
-  rate_limit_exceeded: 'rate_limit_exceeded',
-  server_error: 'server_error',
-  not_implemented: 'not_implemented',
+/** An affiliate path segment: an email, `aff_12` or `12`. */
+export function affiliateRef(value: string | undefined): number | string {
+  const segment = value ?? ''
+  return /^(aff_)?[1-9]\d{0,14}$/.test(segment) ? Number(segment.replace(/^aff_/, '')) : segment
 }
 
-export function alternativeError(info: ErrorInfo): unknown {
-  const field = info.field
-  const issue = field && info.message.startsWith(`${info.field}: `) ? info.message.slice(info.field!.length + 2) : info.message
-  return { success: false, error: { code: ALTERNATIVE_CODES[info.code], message: info.message, details: { field, issue } } }
+/** Limit default and maximum of this shape's lists: 20, at most 100. */
+export function window(query: { limit?: number | undefined; offset?: number | undefined }) {
+  return { limit: Math.min(query.limit ?? 20, 100), offset: query.offset ?? 0 }
 }
 
-export function alternativeData(name: string, record: unknown): unknown {
-  return { success: true, data: { [name]: record } }
+// The affiliate bodies are camelCase, like the core, except the parent fields.
+const AFFILIATE_FIELD_NAMES = {
+  parentReferralCode: 'parent_referral_code',
+  parentAffiliateId: 'parent_affiliate_id',
+  referralCode: 'referralCode',
+  customFields: 'customFields',
+  paymentMethod: 'paymentMethod',
+  paymentDetails: 'paymentDetails',
 }
 
-export function alternativeList(name: string, items: unknown[], page: ListPage): unknown {
-  return { success: true, data: { [name]: items, total: page.total, limit: page.limit, offset: page.offset } }
-}
+const windowOnly = { query: listQuery, input: ({ query }: { query: { limit?: number | undefined; offset?: number | undefined } }) => window(query) }
+const stats = { responses: { 200: R.statsResponse }, output: E.stats }
 
-export const affiliateId = (id: number) => `aff_${id}`
-
-export function alternativeAffiliate(view: AffiliateView, detail: boolean): unknown {
-  const record: Record<string, unknown> = {
-    id: affiliateId(view.id),
-    email: view.email,
-    name: view.name,
-    status: view.status,
-    createdAt: view.createdAt.toISOString(),
-    totalEarnings: Number(view.earnings.total),
-    pendingEarnings: Number(view.earnings.unpaid),
-    paidEarnings: Number(view.earnings.paid),
-    // Purchases per hundred clicks, two decimals; 0 before the first click.
-    conversionRate: view.clicks === 0 ? 0 : Math.round((view.purchases * 10_000) / view.clicks) / 100,
-    clickCount: view.clicks,
-    conversionCount: view.purchases,
-  }
-  if (detail) {
-    record.referralCode = view.referralCode
-    record.paymentMethod = view.paymentMethod
-    record.paymentDetails = view.paymentDetails
-  }
-  return record
-}
-
-export function alternativeConversion(view: ConversionView, referralCode: string | null): unknown {
-  return {
-    id: view.id,
-    customer_email: view.customerEmail,
-    amount: view.baseValue === null ? null : Number(view.baseValue),
-    commission_amount: Number(view.value),
-    status: view.status,
-    created_at: view.createdAt.toISOString(),
-    referral_code: referralCode,
-  }
-}
-
-export function alternativeReferral(view: ReferralView): unknown {
-  return {
-    email: view.email,
-    referral_code: view.affiliateCode,
-    affiliate_email: view.affiliateEmail,
-    created_at: view.createdAt.toISOString(),
-  }
-}
-
-export function alternativeCoupon(view: CouponView): unknown {
-  return {
-    id: view.id,
-    code: view.code,
-    affiliate_email: view.affiliateEmail,
-    discount_type: view.discountType,
-    discount_value: view.discountValue,
-    status: view.status,
-    ...processorCouponIds(view),
-    created_at: view.createdAt.toISOString(),
-  }
-}
-
-export function alternativePayout(view: PayoutView): unknown {
-  return {
-    id: view.id,
-    affiliateId: affiliateId(view.affiliateId),
-    affiliateEmail: view.affiliateEmail,
-    amount: Number(view.amount),
-    status: view.status,
-    paymentMethod: view.method,
-    paymentDate: view.paymentDate.toISOString(),
-    conversionsSettled: view.conversionsSettled,
-    unpaidEarningsAfter: Number(view.unpaidAfter),
-  }
-}
+export const alternativeShape = defineShape({
+  title: 'alternative shape',
+  error: E.error,
+  errorSchema: R.errorBody,
+  affiliateRef,
+  window,
+  codecs: {
+    getAffiliates: codec(A.listAffiliates, {
+      query: R.listAffiliatesQueryAlternative,
+      responses: { 200: R.affiliateList },
+      input: ({ query }) => defined({ ...window(query), status: query.status }),
+      output: (result) => E.paged('affiliates', result, (item) => E.affiliate(item, false)),
+    }),
+    postAffiliates: codec(A.createAffiliate, {
+      body: R.createAffiliateBodyAlternative,
+      responses: { 201: R.affiliateResponse },
+      fieldNames: AFFILIATE_FIELD_NAMES,
+      input: ({ body }) =>
+        defined({
+          email: body.email,
+          name: body.name,
+          referralCode: body.referralCode,
+          parentReferralCode: body.parent_referral_code,
+          parentAffiliateId: body.parent_affiliate_id,
+          customFields: body.customFields,
+        }),
+      output: (view) => E.data('affiliate', E.affiliate(view, true)),
+    }),
+    getAffiliatesEmail: codec(A.getAffiliate, {
+      summary: 'Retrieve an affiliate by email or aff_ id',
+      responses: { 200: R.affiliateResponse },
+      output: (view) => E.data('affiliate', E.affiliate(view, true)),
+    }),
+    putAffiliatesEmail: codec(A.updateAffiliate, {
+      body: R.updateAffiliateBodyAlternative,
+      responses: { 200: R.affiliateResponse },
+      fieldNames: AFFILIATE_FIELD_NAMES,
+      input: ({ body }) => body,
+      output: (view) => E.data('affiliate', E.affiliate(view, true)),
+    }),
+    deleteAffiliatesEmail: codec(A.deleteAffiliate, { responses: { 204: null } }),
+    postAffiliatesEmailPortalLink: codec(A.createPortalLink, {
+      responses: { 201: R.portalLinkResponse },
+      output: (link) => E.data('portalLink', { url: link.url, expiresAt: link.expiresAt.toISOString() }),
+    }),
+    getConversions: codec(C.listConversions, {
+      ...windowOnly,
+      responses: { 200: R.conversionList },
+      output: async (result, { api }) => E.list('conversions', await E.conversions(api, result.items), page(result)),
+    }),
+    postConversions: codec(C.createConversion, {
+      summary: 'Create a purchase conversion',
+      body: R.createConversionBodyAlternative,
+      responses: { 201: R.conversionResponse },
+      fieldNames: { baseValue: 'amount', email: 'customer_email' },
+      input: ({ body }) => defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code }),
+      output: (result, { api }) => E.conversionItem(api, result.conversion),
+    }),
+    getConversionsId: codec(C.getConversion, { responses: { 200: R.conversionResponse }, output: (view, { api }) => E.conversionItem(api, view) }),
+    putConversionsId: codec(C.updateConversion, { responses: { 200: R.conversionResponse }, output: (view, { api }) => E.conversionItem(api, view) }),
+    deleteConversionsId: codec(C.deleteConversion, { responses: { 204: null } }),
+    getReferrals: codec(F.listReferrals, {
+      ...windowOnly,
+      responses: { 200: R.referralList },
+      output: (result) => E.paged('referrals', result, E.referral),
+    }),
+    postReferrals: codec(F.createReferral, {
+      body: R.createReferralBodyAlternative,
+      responses: { 201: R.referralResponse },
+      input: ({ body }) => defined({ email: body.email, referralCode: body.referral_code }),
+      output: (view) => E.data('referral', E.referral(view)),
+    }),
+    getReferralsEmail: codec(F.getReferral, { responses: { 200: R.referralResponse }, output: (view) => E.data('referral', E.referral(view)) }),
+    putReferralsEmail: codec(F.updateReferral, {
+      body: R.updateReferralBodyAlternative,
+      responses: { 200: R.referralResponse },
+      input: ({ body }) => defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status }),
+      output: (view) => E.data('referral', E.referral(view)),
+    }),
+    getCoupons: codec(K.listCoupons, { ...windowOnly, responses: { 200: R.couponList }, output: (result) => E.paged('coupons', result, E.coupon) }),
+    postCoupons: codec(K.createCoupon, {
+      body: R.createCouponBodyAlternative,
+      responses: { 201: R.couponResponse },
+      fieldNames: { email: 'affiliate_email' },
+      async input({ api, body }) {
+        const processorId = processorCouponId(body)
+        const affiliate = await api.affiliates.get(body.affiliate_email)
+        return defined({ affiliateId: affiliate.id, code: body.code, status: body.status, processorCouponId: processorId, discountType: body.discount_type, discountValue: body.discount_value })
+      },
+      output: (view) => E.data('coupon', E.coupon(view)),
+    }),
+    getCouponsId: codec(K.getCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data('coupon', E.coupon(view)) }),
+    putCouponsId: codec(K.updateCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data('coupon', E.coupon(view)) }),
+    deleteCouponsId: codec(K.deleteCoupon, { responses: { 204: null } }),
+    getPayouts: codec(P.listPayouts, { responses: { 200: R.payoutList }, output: (result) => E.paged('payouts', result, E.payout) }),
+    postPayouts: codec(P.createPayout, {
+      body: R.createPayoutBodyAlternative,
+      responses: { 201: R.payoutResponse },
+      input: ({ body }) => P.payoutInput(body),
+      output: (view) => E.data('payout', E.payout(view)),
+    }),
+    getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data('payout', E.payout(view)) }),
+    postClicks: codec(P.trackClick, {
+      responses: { 201: R.clickResponse },
+      output: (click) => E.data('click', { id: click.id, affiliateId: E.affiliateId(click.affiliateId), createdAt: click.createdAt.toISOString() }),
+    }),
+    getWebhooksWebhookIdDeliveries: codec(listDeliveries, {
+      responses: { 200: R.deliveryList },
+      output: (result) => E.paged('deliveries', result, E.delivery),
+    }),
+    getWebhooksWebhookIdDeliveriesDeliveryId: codec(getDelivery, { responses: { 200: R.deliveryResponse }, output: E.deliveryDetail }),
+    postWebhooksWebhookIdDeliveriesDeliveryIdRetry: codec(retryDelivery, { responses: { 202: R.deliveryResponse }, output: E.deliveryDetail }),
+    getProviderEvents: codec(listProviderEvents, {
+      responses: { 200: R.providerEventList },
+      output: (result) => E.paged('providerEvents', result, E.providerEvent),
+    }),
+    postProviderEventsIdReplay: codec(replayProviderEvent, {
+      responses: { 200: R.providerEventReplayResponse },
+      output: ({ replayed, message, event }) => ({ success: true, data: { replayed, message, providerEvent: E.providerEvent(event) } }),
+    }),
+    getStats: codec(A.programStats, stats),
+    getAffiliatesEmailStats: codec(A.affiliateStats, stats),
+    getAuditLog: codec(listAuditLog, {
+      responses: { 200: R.auditLogList },
+      input: ({ query }) => window(query),
+      output: (result) => E.paged('auditLog', result, E.auditEntry),
+    }),
+  },
+})

@@ -1,120 +1,185 @@
-// The primary shape (docs/api.md): snake_case records, integer ids, `{ success, data, pagination }`
-// lists, and the `{ success: false, error: "message" }` error form.
-import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
-import type { ErrorInfo } from '../../server/errors.js'
+// The primary shape (docs/api.md): what each operation of the table reads and answers in it.
+// Records and their schemas: primary-encoders.ts, primary-records.ts.
+import type { AffiliateStatus } from '../../core/types.js'
+import { codec, defined } from '../route.js'
+import * as A from '../routes/affiliates.js'
+import { listAuditLog } from '../routes/audit-log.js'
+import * as C from '../routes/conversions.js'
+import * as K from '../routes/coupons.js'
+import * as P from '../routes/payouts.js'
+import { listProviderEvents, replayProviderEvent } from '../routes/provider-events.js'
+import * as F from '../routes/referrals.js'
+import { getDelivery, listDeliveries, retryDelivery } from '../routes/webhook-deliveries.js'
+import { processorCouponId } from '../coupon-ids.js'
+import * as S from '../schemas.js'
+import * as E from './primary-encoders.js'
+import * as R from './primary-records.js'
+import { defineShape } from './shape.js'
 
-export interface ListPage {
-  total: number
-  limit: number
-  offset: number
-}
+const stats = { responses: { 200: R.statsResponse }, output: E.stats }
 
-export function primaryError(info: ErrorInfo): unknown {
-  return { success: false, error: info.message }
-}
-
-export function primaryData(data: unknown): unknown {
-  return { success: true, data }
-}
-
-export function primaryList(items: unknown[], page: ListPage): unknown {
-  const { total, limit, offset } = page
-  return { success: true, data: items, pagination: { limit, offset, total, has_more: offset + items.length < total } }
-}
-
-/** pending and blocked exist only in the alternative shape; the primary one calls them inactive. */
-const primaryStatus = (status: AffiliateView['status']) => (status === 'active' ? 'active' : 'inactive')
-
-/** The create response: earnings null, no stats (docs/api.md "POST /affiliates"). */
-export function primaryAffiliateCreated(view: AffiliateView): unknown {
-  return {
-    id: view.id,
-    user_email: view.email,
-    referral_code: view.referralCode,
-    unpaid_earnings: null,
-    total_earnings: null,
-    created_at: view.createdAt.toISOString(),
-    status: primaryStatus(view.status),
-  }
-}
-
-export function primaryAffiliate(view: AffiliateView): unknown {
-  const record: Record<string, unknown> = {
-    id: view.id,
-    user_email: view.email,
-    referral_code: view.referralCode,
-    created_at: view.createdAt.toISOString(),
-    status: primaryStatus(view.status),
-    clicks: view.clicks,
-    signups: view.signups,
-    purchases: view.purchases,
-    unpaid_earnings: view.earnings.unpaid,
-    total_earnings: view.earnings.total,
-  }
-  if (view.holdPeriod) {
-    record.eligible_earnings = view.earnings.eligible
-    record.held_earnings = view.earnings.held
-    record.next_release_date = view.earnings.nextReleaseDate
-  }
-  return record
-}
-
-export function primaryConversion(view: ConversionView): unknown {
-  return {
-    id: view.id,
-    type: view.type,
-    affiliate_id: view.affiliateId,
-    referred_user_id: view.referredUserId,
-    value: Number(view.value),
-    base_value: view.baseValue === null ? null : Number(view.baseValue),
-    base_value_currency: view.baseValueCurrency,
-    paid: view.paid,
-    created_at: view.createdAt.toISOString(),
-    reference: view.reference,
-    coupon_code_used: view.couponCodeUsed,
-    status: view.status,
-  }
-}
-
-export function primaryReferral(view: ReferralView, withCode: boolean): unknown {
-  return {
-    id: view.id,
-    user_email: view.email,
-    affiliate_id: view.affiliateId,
-    conversion_status: view.conversionStatus,
-    conversion_date: view.conversionDate ? view.conversionDate.toISOString() : null,
-    created_at: view.createdAt.toISOString(),
-    ...(withCode ? { affiliate_code: view.affiliateCode } : {}),
-  }
-}
-
-/** The processor coupon id under every name clients read it by (one stored value). */
-export function processorCouponIds(view: CouponView) {
-  const id = view.processorCouponId
-  return { processor_coupon_id: id, stripe_coupon_id: id, lemonsqueezy_discount_code: id }
-}
-
-export function primaryCoupon(view: CouponView): unknown {
-  return {
-    id: view.id,
-    affiliate_id: view.affiliateId,
-    coupon_code: view.code,
-    status: view.status,
-    ...processorCouponIds(view),
-    created_at: view.createdAt.toISOString(),
-  }
-}
-
-export function primaryPayout(view: PayoutView): unknown {
-  return {
-    id: view.id,
-    affiliate_id: view.affiliateId,
-    affiliate_email: view.affiliateEmail,
-    amount: view.amount,
-    status: view.status,
-    payment_method: view.method,
-    payment_date: view.paymentDate.toISOString(),
-    conversions_settled: view.conversionsSettled,
-    unpaid_earnings_after: Number(view.unpaidAfter),
-  }
-}
+export const primaryShape = defineShape({
+  title: 'primary shape',
+  error: E.error,
+  errorSchema: R.errorBody,
+  affiliateRef: (segment) => segment ?? '',
+  window: (query) => ({ limit: query.limit, offset: query.offset }),
+  codecs: {
+    getAffiliates: codec(A.listAffiliates, {
+      query: S.listAffiliatesQuery,
+      responses: { 200: R.affiliateList },
+      input({ query }) {
+        // Pending and blocked affiliates are shown as inactive, so they are filtered so too.
+        const statuses: AffiliateStatus[] | undefined = query.status === 'inactive' ? ['inactive', 'pending', 'blocked'] : query.status && [query.status]
+        return defined({ limit: query.limit, offset: query.offset, status: statuses })
+      },
+      output: (result) => E.paged(result, E.affiliate),
+    }),
+    postAffiliates: codec(A.createAffiliate, {
+      body: S.createAffiliateBody,
+      responses: { 201: R.affiliateCreatedResponse },
+      input: ({ body }) =>
+        defined({
+          email: body.email,
+          referralCode: body.referral_code,
+          partnerSlug: body.partner_slug,
+          paymentMethod: body.payment_method,
+          paymentDetails: body.payment_details,
+          payoutMethod: body.payout_method,
+          paypalEmail: body.paypal_email,
+          parentReferralCode: body.parent_referral_code,
+          parentAffiliateId: body.parent_affiliate_id,
+        }),
+      output: (view) => E.data(E.affiliateCreated(view)),
+    }),
+    getAffiliatesEmail: codec(A.getAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.data(E.affiliate(view)) }),
+    putAffiliatesEmail: codec(A.updateAffiliate, {
+      body: S.updateAffiliateBody,
+      responses: { 200: R.affiliateResponse },
+      input: ({ body }) =>
+        defined({
+          email: body.email,
+          referralCode: body.referral_code,
+          status: body.status,
+          partnerSlug: body.partner_slug,
+          payoutMethod: body.payout_method,
+          paypalEmail: body.paypal_email,
+          paymentMethod: body.payment_method,
+          paymentDetails: body.payment_details,
+        }),
+      output: (view) => E.data(E.affiliate(view)),
+    }),
+    deleteAffiliatesEmail: codec(A.deleteAffiliate, { responses: { 204: null } }),
+    postAffiliatesEmailPortalLink: codec(A.createPortalLink, {
+      responses: { 201: R.portalLinkResponse },
+      output: (link) => E.data({ url: link.url, expires_at: link.expiresAt.toISOString() }),
+    }),
+    getConversions: codec(C.listConversions, {
+      query: S.listConversionsQuery,
+      responses: { 200: R.conversionList },
+      input: ({ query }) =>
+        defined({
+          limit: query.limit,
+          offset: query.offset,
+          type: query.type,
+          affiliateId: query.affiliate_id,
+          referredUserId: query.referred_user_id,
+          paid: query.paid,
+          from: query.from,
+          to: query.to,
+        }),
+      output: (result) => E.paged(result, E.conversion),
+    }),
+    postConversions: codec(C.createConversion, {
+      body: S.createConversionBody,
+      responses: { 200: R.conversionCreatedResponse, 201: R.conversionCreatedResponse },
+      input: ({ body }) =>
+        defined({
+          type: body.type,
+          affiliateId: body.affiliate_id,
+          referralCode: body.referral_code,
+          email: body.email,
+          referredUserId: body.referred_user_id,
+          value: body.value,
+          baseValue: body.base_value,
+          baseValueCurrency: body.base_value_currency,
+          paid: body.paid,
+          reference: body.reference,
+          couponCodeUsed: body.coupon_code_used,
+          paymentProcessor: body.payment_processor,
+          productId: body.product_id,
+        }),
+      output(result) {
+        const attribution = { affiliate_id: result.attribution.affiliateId, matched_by: result.attribution.matchedBy }
+        const payload = { success: true, data: E.conversion(result.conversion), attribution }
+        return result.duplicate ? { ...payload, duplicate: true } : payload
+      },
+      // A repeated reference with the same payload: 200 with duplicate: true.
+      status: (result) => (result.duplicate ? 200 : 201),
+    }),
+    getConversionsId: codec(C.getConversion, { responses: { 200: R.conversionResponse }, output: (view) => E.data(E.conversion(view)) }),
+    putConversionsId: codec(C.updateConversion, { responses: { 200: R.conversionResponse }, output: (view) => E.data(E.conversion(view)) }),
+    deleteConversionsId: codec(C.deleteConversion, { responses: { 204: null } }),
+    getReferrals: codec(F.listReferrals, {
+      query: S.listReferralsQuery,
+      responses: { 200: R.referralList },
+      input: ({ query }) => defined({ limit: query.limit, offset: query.offset, affiliateId: query.affiliate_id, status: query.status }),
+      output: (result) => E.paged(result, (view) => E.referral(view, true)),
+    }),
+    postReferrals: codec(F.createReferral, {
+      body: S.createReferralBody,
+      responses: { 201: R.referralResponse },
+      input: ({ body }) => defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status, userAgent: body.user_agent, ipAddress: body.ip_address }),
+      output: (view) => E.data(E.referral(view, false)),
+    }),
+    getReferralsEmail: codec(F.getReferral, { responses: { 200: R.referralResponse }, output: (view) => E.data(E.referral(view, true)) }),
+    putReferralsEmail: codec(F.updateReferral, {
+      body: S.updateReferralBody,
+      responses: { 200: R.referralResponse },
+      input: ({ body }) => defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status }),
+      output: (view) => E.data(E.referral(view, true)),
+    }),
+    getCoupons: codec(K.listCoupons, {
+      query: S.listCouponsQuery,
+      responses: { 200: R.couponList },
+      input: ({ query }) => defined({ limit: query.limit, offset: query.offset, affiliateId: query.affiliate_id, code: query.coupon_code, status: query.status }),
+      output: (result) => E.paged(result, E.coupon),
+    }),
+    postCoupons: codec(K.createCoupon, {
+      body: S.createCouponBody,
+      responses: { 201: R.couponResponse },
+      input: ({ body }) => defined({ affiliateId: body.affiliate_id, code: body.coupon_code, status: body.status, processorCouponId: processorCouponId(body) }),
+      output: (view) => E.data(E.coupon(view)),
+    }),
+    getCouponsId: codec(K.getCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data(E.coupon(view)) }),
+    putCouponsId: codec(K.updateCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data(E.coupon(view)) }),
+    deleteCouponsId: codec(K.deleteCoupon, { responses: { 204: null } }),
+    getPayouts: codec(P.listPayouts, { responses: { 200: R.payoutList }, output: (result) => E.paged(result, E.payout) }),
+    postPayouts: codec(P.createPayout, {
+      body: S.createPayoutBody,
+      responses: { 201: R.payoutResponse },
+      input: ({ body }) => P.payoutInput(body),
+      output: (view) => E.data(E.payout(view)),
+    }),
+    getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data(E.payout(view)) }),
+    postClicks: codec(P.trackClick, {
+      responses: { 201: R.clickResponse },
+      output: (click) => E.data({ id: click.id, affiliate_id: click.affiliateId, created_at: click.createdAt.toISOString() }),
+    }),
+    getWebhooksWebhookIdDeliveries: codec(listDeliveries, { responses: { 200: R.deliveryList }, output: (result) => E.paged(result, E.delivery) }),
+    getWebhooksWebhookIdDeliveriesDeliveryId: codec(getDelivery, { responses: { 200: R.deliveryResponse }, output: E.deliveryDetail }),
+    postWebhooksWebhookIdDeliveriesDeliveryIdRetry: codec(retryDelivery, { responses: { 202: R.deliveryResponse }, output: E.deliveryDetail }),
+    getProviderEvents: codec(listProviderEvents, { responses: { 200: R.providerEventList }, output: (result) => E.paged(result, E.providerEvent) }),
+    postProviderEventsIdReplay: codec(replayProviderEvent, {
+      responses: { 200: R.providerEventReplayResponse },
+      output: ({ replayed, message, event }) => E.data({ replayed, message, event: E.providerEvent(event) }),
+    }),
+    getStats: codec(A.programStats, stats),
+    getAffiliatesEmailStats: codec(A.affiliateStats, stats),
+    getAuditLog: codec(listAuditLog, {
+      responses: { 200: R.auditLogList },
+      input: ({ query }) => ({ limit: Math.min(query.limit ?? 50, 200), offset: query.offset ?? 0 }),
+      output: (result) => E.paged(result, E.auditEntry),
+    }),
+  },
+})

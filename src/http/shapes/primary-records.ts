@@ -1,19 +1,22 @@
-// valibot schemas of the primary shape's response bodies: the OpenAPI document is generated from
-// them, and the tests check real responses against the same schemas.
+// valibot schemas of the primary shape's response bodies: its OpenAPI document is generated from
+// them, the typed client's record types derive from them, and the tests check real responses
+// against the same schemas. A record's fields here and its encoder in primary-encoders.ts go together.
 import * as v from 'valibot'
-import { DELIVERY_STATUSES, PROVIDER_NAMES } from '../core/types.js'
+import { DELIVERY_STATUSES, PROVIDER_NAMES } from '../../core/types.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
 const id = v.pipe(v.number(), v.integer())
 
-/** The coupon's processor ids, named alike in both shapes. */
+/** The coupon's processor ids, named alike in every shape. */
 export const couponProcessorIds = {
   processor_coupon_id: v.nullable(v.string()),
   stripe_coupon_id: v.nullable(v.string()),
   lemonsqueezy_discount_code: v.nullable(v.string()),
 }
-/** How a payout was made, in both shapes. */
+/** The payment providers whose events are received, in every shape. */
+export const providerName = v.picklist(PROVIDER_NAMES)
+/** How a payout was made, in every shape. */
 export const paymentMethod = v.picklist(['manual', 'paypal', 'wise', 'bank', 'crypto', 'other'])
 
 export const affiliateCreatedRecord = v.strictObject({
@@ -96,7 +99,7 @@ export const payoutRecord = v.strictObject({
 
 export const providerEventRecord = v.strictObject({
   id,
-  provider: v.picklist(PROVIDER_NAMES),
+  provider: providerName,
   event_id: v.string(),
   type: v.string(),
   reference: v.nullable(v.string()),
@@ -147,6 +150,20 @@ export const deliveryDetailRecord = v.strictObject({ ...deliveryRecord.entries, 
 /** A one-time portal sign-in link. */
 export const portalLinkRecord = v.strictObject({ url: v.pipe(v.string(), v.url()), expires_at: timestamp })
 
+const day = v.pipe(v.string(), v.isoDate())
+const count = v.pipe(v.number(), v.integer())
+export const statsCounts = { clicks: count, unique_visitors: count, signups: count, purchases: count, revenue: decimalString, commission: decimalString }
+export const statsBucket = v.strictObject({ start: day })
+export const statsRecord = v.strictObject({
+  interval: v.picklist(['day', 'week', 'month']),
+  time_zone: v.string(),
+  currency: v.string(),
+  from: day,
+  to: day,
+  buckets: v.array(v.strictObject({ ...statsBucket.entries, ...statsCounts })),
+  totals: v.strictObject(statsCounts),
+})
+
 export const pagination = v.strictObject({ limit: v.number(), offset: v.number(), total: v.number(), has_more: v.boolean() })
 
 export const item = <S extends v.GenericSchema>(data: S) => v.strictObject({ success: v.literal(true), data })
@@ -161,9 +178,7 @@ export const conversionCreated = v.strictObject({
 
 export const errorBody = v.strictObject({ success: v.literal(false), error: v.string() })
 
-export const webhookTestResult = v.strictObject({ success: v.boolean(), status: v.number(), response: v.string() })
-
-// The named responses of the primary routes (their OpenAPI component names) ------------------
+// The named responses of the primary shape (their OpenAPI component names) ------------------
 
 const named = <S extends v.GenericSchema>(name: string, schema: S) => ({ name, schema })
 export const affiliateResponse = named('AffiliateResponse', item(affiliateRecord))
@@ -185,3 +200,4 @@ export const providerEventList = named('ProviderEventList', list(providerEventRe
 export const providerEventReplayResponse = named('ProviderEventReplayResponse', item(v.strictObject({ replayed: v.boolean(), message: v.string(), event: providerEventRecord })))
 export const auditLogList = named('AuditLogList', list(auditEntryRecord))
 export const portalLinkResponse = named('PortalLinkResponse', item(portalLinkRecord))
+export const statsResponse = named('StatsResponse', v.strictObject({ data: statsRecord }))

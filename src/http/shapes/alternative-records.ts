@@ -1,9 +1,13 @@
-// valibot schemas of the alternative shape's response bodies (docs/api.md "The alternative
-// shape"): the alternative OpenAPI document is generated from them, and tests check real
-// responses against them.
+// valibot schemas of the alternative shape's request and response bodies (docs/api.md "The
+// alternative shape"): its OpenAPI document is generated from them, and tests check real
+// responses against them. A record's fields here and its encoder in alternative-encoders.ts go together.
 import * as v from 'valibot'
-import { DELIVERY_STATUSES, PROVIDER_NAMES } from '../../core/types.js'
-import { couponProcessorIds, paymentMethod } from '../response-schemas.js'
+import { affiliateStatus, couponStatus, referralStatus } from '../../core/schemas.js'
+import { createPayoutBody, updateReferralBody } from '../schemas.js'
+import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
+import { camelKeys } from './camel-case.js'
+import * as P from './primary-records.js'
+import { couponProcessorIds, paymentMethod } from './primary-records.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const id = v.pipe(v.number(), v.integer())
@@ -72,51 +76,20 @@ export const payoutRecord = v.strictObject({
 
 export const clickRecord = v.strictObject({ id, affiliateId, createdAt: timestamp })
 
-export const deliveryRecord = v.strictObject({
-  id,
-  webhookId: id,
-  eventType: v.string(),
-  status: v.picklist(DELIVERY_STATUSES),
-  attempts: v.number(),
-  lastStatusCode: v.nullable(v.number()),
-  nextAttemptAt: v.nullable(timestamp),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-})
-const attemptRecord = v.strictObject({
-  attemptedAt: timestamp,
-  statusCode: v.nullable(v.number()),
-  durationMs: v.number(),
-  responseExcerpt: v.nullable(v.string()),
-  error: v.nullable(v.string()),
-})
+export const deliveryRecord = v.strictObject(camelKeys(P.deliveryRecord.entries))
+const attemptRecord = v.strictObject(camelKeys(P.deliveryAttemptRecord.entries))
 export const deliveryDetailRecord = v.strictObject({ ...deliveryRecord.entries, attemptHistory: v.array(attemptRecord) })
 
-export const providerEventRecord = v.strictObject({
-  id,
-  provider: v.picklist(PROVIDER_NAMES),
-  eventId: v.string(),
-  type: v.string(),
-  reference: v.nullable(v.string()),
-  status: v.picklist(['processing', 'applied', 'ignored', 'waiting']),
-  detail: v.nullable(v.string()),
-  conversionId: v.nullable(id),
-  refundAmount: v.nullable(v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))),
-  waitingFor: v.nullable(v.string()),
-  occurredAt: timestamp,
-  receivedAt: timestamp,
-  updatedAt: timestamp,
+export const providerEventRecord = v.strictObject(camelKeys(P.providerEventRecord.entries))
+
+const statsCounts = v.strictObject(camelKeys(P.statsCounts))
+export const statsRecord = v.strictObject({
+  ...camelKeys(P.statsRecord.entries),
+  buckets: v.array(v.strictObject({ ...P.statsBucket.entries, ...statsCounts.entries })),
+  totals: statsCounts,
 })
 
-const auditEntryRecord = v.strictObject({
-  id,
-  actorId: v.string(),
-  actorName: v.string(),
-  action: v.string(),
-  target: v.nullable(v.string()),
-  detail: v.nullable(v.string()),
-  at: timestamp,
-})
+const auditEntryRecord = v.strictObject(camelKeys(P.auditEntryRecord.entries))
 
 const portalLinkRecord = v.strictObject({ url: v.pipe(v.string(), v.url()), expiresAt: timestamp })
 
@@ -154,3 +127,50 @@ export const providerEventReplayResponse = named(
 )
 export const auditLogList = named('AuditLogList', list('auditLog', auditEntryRecord))
 export const portalLinkResponse = named('PortalLinkResponse', item('portalLink', portalLinkRecord))
+export const statsResponse = named('StatsResponse', v.strictObject({ data: statsRecord }))
+
+// Request bodies and queries of this shape ---------------------------------------------------
+
+export const listAffiliatesQueryAlternative = v.strictObject({ limit, offset, status: v.optional(v.picklist(['active', 'pending', 'blocked'], 'must be active, pending or blocked')) })
+
+/** An id in this shape: `aff_12`, `12` or 12. */
+export const wireId = v.pipe(
+  v.union([positiveId, v.pipe(v.string(), v.regex(/^(aff_)?[1-9]\d{0,14}$/))], 'must be an id such as aff_12'),
+  v.transform((input) => (typeof input === 'number' ? input : Number(input.replace(/^aff_/, '')))),
+)
+
+
+export const createAffiliateBodyAlternative = v.strictObject({
+  email,
+  name: str(200),
+  referralCode: v.optional(str(64)),
+  parent_referral_code: v.optional(str(64)),
+  parent_affiliate_id: v.optional(wireId),
+  customFields: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
+})
+export const updateAffiliateBodyAlternative = v.strictObject({
+  email: v.optional(email),
+  name: v.optional(v.nullable(str(200))),
+  referralCode: v.optional(str(64)),
+  status: v.optional(affiliateStatus),
+  paymentMethod: v.optional(v.nullable(str(100))),
+  paymentDetails: v.optional(v.nullable(str(2000))),
+  customFields: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'must be an object'))),
+})
+export const createReferralBodyAlternative = v.strictObject({ email, referral_code: str(64) })
+export const updateReferralBodyAlternative = v.strictObject({ ...updateReferralBody.entries, affiliate_id: v.optional(v.nullable(wireId)) })
+export const createConversionBodyAlternative = v.strictObject({
+  customer_email: email,
+  amount: money,
+  referral_code: v.optional(str(64)),
+})
+export const createCouponBodyAlternative = v.strictObject({
+  code: str(64),
+  affiliate_email: email,
+  discount_type: v.optional(str(50)),
+  discount_value: v.optional(str(50)),
+  status: v.optional(couponStatus),
+  ...processorCouponIds,
+})
+export const createPayoutBodyAlternative = v.strictObject({ ...createPayoutBody.entries, affiliate_id: v.optional(wireId) })
+

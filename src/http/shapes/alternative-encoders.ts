@@ -1,0 +1,145 @@
+// The alternative shape's records (docs/api.md): `aff_` string ids for affiliates, camelCase
+// affiliate fields, lists nested under data.<name> with total/limit/offset, single records under
+// data.<name>, and the `{ success: false, error: { code, message, details: { field, issue } } }`
+// error form. A record's schema is in alternative-records.ts; the codecs in alternative.ts.
+import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
+import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
+import type { ProjectScope } from '../../core/program.js'
+import type { ProviderEventView } from '../../core/provider-events.js'
+import type { AuditEntry } from '../../core/audit-log.js'
+import type { Delivery, DeliveryAttempt } from '../../core/types.js'
+import { page, type ListPage } from '../route.js'
+import { camelKeys } from './camel-case.js'
+import * as P from './primary-encoders.js'
+
+const ERROR_CODES: Record<HttpErrorCode, string> = {
+  invalid_request: 'invalid_request',
+  authentication_error: 'authentication_error',
+  permission_denied: 'permission_denied',
+  not_found: 'resource_not_found',
+  method_not_allowed: 'method_not_allowed',
+  conflict: 'conflict',
+  payload_too_large: 'payload_too_large',
+  unsupported_media_type: 'unsupported_media_type',
+  rate_limit_exceeded: 'rate_limit_exceeded',
+  server_error: 'server_error',
+  not_implemented: 'not_implemented',
+}
+
+export function error(info: ErrorInfo): unknown {
+  const field = info.field
+  const issue = field && info.message.startsWith(`${info.field}: `) ? info.message.slice(info.field!.length + 2) : info.message
+  return { success: false, error: { code: ERROR_CODES[info.code], message: info.message, details: { field, issue } } }
+}
+
+export function data(name: string, record: unknown): unknown {
+  return { success: true, data: { [name]: record } }
+}
+
+export function list(name: string, items: unknown[], page: ListPage): unknown {
+  return { success: true, data: { [name]: items, total: page.total, limit: page.limit, offset: page.offset } }
+}
+
+export const affiliateId = (id: number) => `aff_${id}`
+
+export function affiliate(view: AffiliateView, detail: boolean): unknown {
+  const record: Record<string, unknown> = {
+    id: affiliateId(view.id),
+    email: view.email,
+    name: view.name,
+    status: view.status,
+    createdAt: view.createdAt.toISOString(),
+    totalEarnings: Number(view.earnings.total),
+    pendingEarnings: Number(view.earnings.unpaid),
+    paidEarnings: Number(view.earnings.paid),
+    // Purchases per hundred clicks, two decimals; 0 before the first click.
+    conversionRate: view.clicks === 0 ? 0 : Math.round((view.purchases * 10_000) / view.clicks) / 100,
+    clickCount: view.clicks,
+    conversionCount: view.purchases,
+  }
+  if (detail) {
+    record.referralCode = view.referralCode
+    record.paymentMethod = view.paymentMethod
+    record.paymentDetails = view.paymentDetails
+  }
+  return record
+}
+
+export function conversion(view: ConversionView, referralCode: string | null): unknown {
+  return {
+    id: view.id,
+    customer_email: view.customerEmail,
+    amount: view.baseValue === null ? null : Number(view.baseValue),
+    commission_amount: Number(view.value),
+    status: view.status,
+    created_at: view.createdAt.toISOString(),
+    referral_code: referralCode,
+  }
+}
+
+export function referral(view: ReferralView): unknown {
+  return {
+    email: view.email,
+    referral_code: view.affiliateCode,
+    affiliate_email: view.affiliateEmail,
+    created_at: view.createdAt.toISOString(),
+  }
+}
+
+export function coupon(view: CouponView): unknown {
+  return {
+    id: view.id,
+    code: view.code,
+    affiliate_email: view.affiliateEmail,
+    discount_type: view.discountType,
+    discount_value: view.discountValue,
+    status: view.status,
+    ...P.processorCouponIds(view),
+    created_at: view.createdAt.toISOString(),
+  }
+}
+
+export function payout(view: PayoutView): unknown {
+  return {
+    id: view.id,
+    affiliateId: affiliateId(view.affiliateId),
+    affiliateEmail: view.affiliateEmail,
+    amount: Number(view.amount),
+    status: view.status,
+    paymentMethod: view.method,
+    paymentDate: view.paymentDate.toISOString(),
+    conversionsSettled: view.conversionsSettled,
+    unpaidEarningsAfter: Number(view.unpaidAfter),
+  }
+}
+
+/** A page of the core's list as this shape's list form, under data.<name>. */
+export function paged<T>(name: string, result: { items: T[]; total: number; limit: number; offset: number }, record: (item: T) => unknown): unknown {
+  return list(name, result.items.map(record), page(result))
+}
+
+/** The records of these conversions, reading each credited affiliate once. */
+export async function conversions(api: ProjectScope, views: ConversionView[]): Promise<unknown[]> {
+  const codes = new Map<number, string | null>()
+  for (const view of views) {
+    if (codes.has(view.affiliateId)) continue
+    const affiliate = await api.affiliates.get(view.affiliateId).catch(() => null)
+    codes.set(view.affiliateId, affiliate?.referralCode ?? null)
+  }
+  return views.map((view) => conversion(view, codes.get(view.affiliateId) ?? null))
+}
+
+export async function conversionItem(api: ProjectScope, view: ConversionView): Promise<unknown> {
+  return data('conversion', (await conversions(api, [view]))[0])
+}
+
+export const delivery = (record: Delivery) => camelKeys(P.delivery(record))
+
+/** A delivery with its attempts, oldest first. */
+export function deliveryDetail(detail: { delivery: Delivery; attempts: DeliveryAttempt[] }): unknown {
+  return data('delivery', { ...delivery(detail.delivery), attemptHistory: detail.attempts.map((attempt) => camelKeys(P.attempt(attempt))) })
+}
+
+export const providerEvent = (view: ProviderEventView) => camelKeys(P.providerEvent(view))
+export const auditEntry = (entry: AuditEntry) => camelKeys(P.auditEntry(entry))
+export const stats = P.statsIn({ timeZone: 'timeZone', visitors: 'uniqueVisitors' })

@@ -1,0 +1,209 @@
+// The primary shape's records (docs/api.md): snake_case fields, integer ids, `{ success, data,
+// pagination }` lists, and the `{ success: false, error: "message" }` error form. A record's
+// schema is in primary-records.ts; the codecs of its operations in primary.ts.
+import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
+import type { ProviderEventView } from '../../core/provider-events.js'
+import type { StatsSeries } from '../../core/stats.js'
+import type { DailyCounts } from '../../core/tracking-storage.js'
+import type { AuditEntry } from '../../core/audit-log.js'
+import type { Delivery, DeliveryAttempt } from '../../core/types.js'
+import { Currency } from '../../core/money.js'
+import type { ErrorInfo } from '../../server/errors.js'
+import { page, type ListPage } from '../route.js'
+
+export function error(info: ErrorInfo): unknown {
+  return { success: false, error: info.message }
+}
+
+export function data(data: unknown): unknown {
+  return { success: true, data }
+}
+
+export function list(items: unknown[], page: ListPage): unknown {
+  const { total, limit, offset } = page
+  return { success: true, data: items, pagination: { limit, offset, total, has_more: offset + items.length < total } }
+}
+
+/** pending and blocked are shown as inactive. */
+const shownStatus = (status: AffiliateView['status']) => (status === 'active' ? 'active' : 'inactive')
+
+/** The create response: earnings null, no stats (docs/api.md "POST /affiliates"). */
+export function affiliateCreated(view: AffiliateView): unknown {
+  return {
+    id: view.id,
+    user_email: view.email,
+    referral_code: view.referralCode,
+    unpaid_earnings: null,
+    total_earnings: null,
+    created_at: view.createdAt.toISOString(),
+    status: shownStatus(view.status),
+  }
+}
+
+export function affiliate(view: AffiliateView): unknown {
+  const record: Record<string, unknown> = {
+    id: view.id,
+    user_email: view.email,
+    referral_code: view.referralCode,
+    created_at: view.createdAt.toISOString(),
+    status: shownStatus(view.status),
+    clicks: view.clicks,
+    signups: view.signups,
+    purchases: view.purchases,
+    unpaid_earnings: view.earnings.unpaid,
+    total_earnings: view.earnings.total,
+  }
+  if (view.holdPeriod) {
+    record.eligible_earnings = view.earnings.eligible
+    record.held_earnings = view.earnings.held
+    record.next_release_date = view.earnings.nextReleaseDate
+  }
+  return record
+}
+
+export function conversion(view: ConversionView): unknown {
+  return {
+    id: view.id,
+    type: view.type,
+    affiliate_id: view.affiliateId,
+    referred_user_id: view.referredUserId,
+    value: Number(view.value),
+    base_value: view.baseValue === null ? null : Number(view.baseValue),
+    base_value_currency: view.baseValueCurrency,
+    paid: view.paid,
+    created_at: view.createdAt.toISOString(),
+    reference: view.reference,
+    coupon_code_used: view.couponCodeUsed,
+    status: view.status,
+  }
+}
+
+export function referral(view: ReferralView, withCode: boolean): unknown {
+  return {
+    id: view.id,
+    user_email: view.email,
+    affiliate_id: view.affiliateId,
+    conversion_status: view.conversionStatus,
+    conversion_date: view.conversionDate ? view.conversionDate.toISOString() : null,
+    created_at: view.createdAt.toISOString(),
+    ...(withCode ? { affiliate_code: view.affiliateCode } : {}),
+  }
+}
+
+/** The processor coupon id under every name clients read it by (one stored value). */
+export function processorCouponIds(view: CouponView) {
+  const id = view.processorCouponId
+  return { processor_coupon_id: id, stripe_coupon_id: id, lemonsqueezy_discount_code: id }
+}
+
+export function coupon(view: CouponView): unknown {
+  return {
+    id: view.id,
+    affiliate_id: view.affiliateId,
+    coupon_code: view.code,
+    status: view.status,
+    ...processorCouponIds(view),
+    created_at: view.createdAt.toISOString(),
+  }
+}
+
+export function payout(view: PayoutView): unknown {
+  return {
+    id: view.id,
+    affiliate_id: view.affiliateId,
+    affiliate_email: view.affiliateEmail,
+    amount: view.amount,
+    status: view.status,
+    payment_method: view.method,
+    payment_date: view.paymentDate.toISOString(),
+    conversions_settled: view.conversionsSettled,
+    unpaid_earnings_after: Number(view.unpaidAfter),
+  }
+}
+
+const iso = (date: Date | null) => (date === null ? null : date.toISOString())
+
+export function delivery(delivery: Delivery): Record<string, unknown> {
+  return {
+    id: delivery.id,
+    webhook_id: delivery.endpointId,
+    event_type: delivery.eventType,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    last_status_code: delivery.lastStatusCode,
+    next_attempt_at: iso(delivery.nextAttemptAt),
+    created_at: delivery.createdAt.toISOString(),
+    updated_at: delivery.updatedAt.toISOString(),
+  }
+}
+
+export function attempt(attempt: DeliveryAttempt) {
+  return {
+    attempted_at: attempt.attemptedAt.toISOString(),
+    status_code: attempt.statusCode,
+    duration_ms: attempt.durationMs,
+    response_excerpt: attempt.responseExcerpt,
+    error: attempt.error,
+  }
+}
+
+/** A delivery with its attempts, oldest first. */
+export function deliveryDetail(detail: { delivery: Delivery; attempts: DeliveryAttempt[] }): unknown {
+  return data({ ...delivery(detail.delivery), attempt_history: detail.attempts.map(attempt) })
+}
+
+export function providerEvent(view: ProviderEventView) {
+  return {
+    id: view.id,
+    provider: view.provider,
+    event_id: view.eventId,
+    type: view.type,
+    reference: view.reference,
+    status: view.status,
+    detail: view.detail,
+    conversion_id: view.conversionId,
+    refund_amount: view.refundAmount,
+    waiting_for: view.waitingFor,
+    occurred_at: view.occurredAt.toISOString(),
+    received_at: view.createdAt.toISOString(),
+    updated_at: view.updatedAt.toISOString(),
+  }
+}
+
+export function auditEntry(entry: AuditEntry) {
+  return { id: entry.id, action: entry.action, target: entry.target, detail: entry.detail, at: entry.at.toISOString(), actor_id: entry.actorId, actor_name: entry.actorName }
+}
+
+/** The names a shape gives the stats fields that are two words. */
+export interface StatsNames {
+  timeZone: string
+  visitors: string
+}
+
+function statsCounts(row: DailyCounts, currency: Currency, names: StatsNames) {
+  return {
+    clicks: row.clicks,
+    [names.visitors]: row.visitors,
+    signups: row.signups,
+    purchases: row.purchases,
+    revenue: currency.amount(row.revenue).format(),
+    commission: currency.amount(row.commission).format(),
+  }
+}
+
+/** docs/stats.md: the series and its totals, money in the series currency's decimal text. */
+export function statsIn(names: StatsNames) {
+  return (series: StatsSeries) => {
+    const currency = new Currency(series.currency)
+    const { interval, from, to } = series
+    const buckets = series.buckets.map((bucket) => ({ start: bucket.start, ...statsCounts(bucket, currency, names) }))
+    return { data: { interval, [names.timeZone]: series.timeZone, currency: series.currency, from, to, buckets, totals: statsCounts(series.totals, currency, names) } }
+  }
+}
+
+export const stats = statsIn({ timeZone: 'time_zone', visitors: 'unique_visitors' })
+
+/** A page of the core's list as the primary list form. */
+export function paged<T>(result: { items: T[]; total: number; limit: number; offset: number }, record: (item: T) => unknown): unknown {
+  return list(result.items.map(record), page(result))
+}
