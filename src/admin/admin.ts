@@ -282,11 +282,11 @@ export async function signedInRoute(setup: AdminSetup, request: Request, url: UR
         await setup.sessions!.end(readCookie(request, SESSION_COOKIE))
         return redirectResponse(`${paths.signIn}?signed_out=1`, { security, cookies: [cookieHeader(SESSION_COOKIE, '', setup.cookieScope(url), 0)] })
       }
-      const { row, id } = matchPage(ADMIN_PAGES, route, 'POST')!
-      result = await row.action!(context, form, id)
+      const { row, id, ref } = matchPage(ADMIN_PAGES, route, 'POST')!
+      result = await row.action!(context, form, id, ref)
     } else {
-      const { row, id } = matchPage(ADMIN_PAGES, route, 'GET')!
-      result = await row.page!(context, id)
+      const { row, id, ref } = matchPage(ADMIN_PAGES, route, 'GET')!
+      result = await row.page!(context, id, ref)
     }
   } catch (error) {
     if (!(error instanceof AffiliateError) && !(error instanceof FormError)) throw error
