@@ -1,4 +1,7 @@
-// The console's URLs under its mount path, in one place (pages link with these, the router matches them).
+// The console's URLs under its mount path, as pages link with them: the named rows of the page
+// table (routes.ts), plus sign-in, sign-out and the assets.
+import { tableLinks } from '../web/page-table.js'
+import { ADMIN_PAGES } from './routes.js'
 
 export interface AdminPaths {
   base: string
@@ -39,35 +42,8 @@ export interface AdminPaths {
 /** `base` is '/admin' or '' (mounted at the root); `versions` are the assets' content hashes. */
 export function adminPaths(base: string, versions: { stylesheet: string; script: string }): AdminPaths {
   return {
+    ...(tableLinks(ADMIN_PAGES, base) as Omit<AdminPaths, 'base' | 'signIn' | 'signOut' | 'stylesheet' | 'script'>),
     base,
-    dashboard: `${base}/dashboard`,
-    affiliates: `${base}/`,
-    affiliateNew: `${base}/affiliates/new`,
-    affiliatesExport: `${base}/affiliates/export`,
-    affiliate: (id) => `${base}/affiliates/${id}`,
-    affiliateStatus: (id) => `${base}/affiliates/${id}/status`,
-    affiliatePortalLink: (id) => `${base}/affiliates/${id}/portal-link`,
-    review: `${base}/review`,
-    conversions: `${base}/conversions`,
-    conversion: (id) => `${base}/conversions/${id}`,
-    conversionRefund: (id) => `${base}/conversions/${id}/refund`,
-    conversionsExport: `${base}/conversions/export`,
-    coupons: `${base}/coupons`,
-    couponStatus: (id) => `${base}/coupons/${id}/status`,
-    payouts: `${base}/payouts`,
-    payoutsExport: `${base}/payouts/export`,
-    payoutsBatch: `${base}/payouts/batch`,
-    webhooks: `${base}/webhooks`,
-    deliveryRetry: (id) => `${base}/webhooks/deliveries/${id}/retry`,
-    webhookTest: (id) => `${base}/webhooks/${id}/test`,
-    webhookRotate: (id) => `${base}/webhooks/${id}/rotate-secret`,
-    keys: `${base}/keys`,
-    keyRevoke: (id) => `${base}/keys/${id}/revoke`,
-    keysPublishable: `${base}/keys/publishable`,
-    providerEvents: `${base}/provider-events`,
-    providerEventReplay: (id) => `${base}/provider-events/${id}/replay`,
-    auditLog: `${base}/audit-log`,
-    settings: `${base}/settings`,
     signIn: `${base}/sign-in`,
     signOut: `${base}/sign-out`,
     stylesheet: `${base}/assets/admin.css?v=${versions.stylesheet}`,

@@ -1,4 +1,7 @@
-// The portal's URLs under its mount path, in one place (pages link with these, the router matches them).
+// The portal's URLs under its mount path, as pages link with them: the named rows of the page
+// table (routes.ts), plus sign-in, sign-out and the assets.
+import { tableLinks } from '../web/page-table.js'
+import { PORTAL_PAGES } from './routes.js'
 
 export interface PortalPaths {
   base: string
@@ -17,12 +20,8 @@ export interface PortalPaths {
 /** `base` is '/portal' or '' (mounted at the root); `versions` are the assets' content hashes. */
 export function portalPaths(base: string, versions: { stylesheet: string; script: string }): PortalPaths {
   return {
+    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'conversions' | 'conversion' | 'payouts' | 'settings'>),
     base,
-    overview: `${base}/`,
-    conversions: `${base}/conversions`,
-    conversion: (id) => `${base}/conversions/${id}`,
-    payouts: `${base}/payouts`,
-    settings: `${base}/settings`,
     signIn: `${base}/sign-in`,
     signInEmail: `${base}/sign-in/email`,
     signOut: `${base}/sign-out`,

@@ -11,23 +11,21 @@ import { cookieHeader, readCookie, type CookieScope } from '../web/cookies.js'
 import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
 import { html, type Html } from '../web/html.js'
-import { frame, type NavItem } from '../web/layout.js'
+import { frame } from '../web/layout.js'
+import { matchPage, tableMethods, tableNav } from '../web/page-table.js'
 import { mountedPages, normalizeBasePath, type PagesHandler } from '../web/mounted-pages.js'
 import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
 import { preSessionCsrf } from '../web/pre-session.js'
 import { csrfTokenFor, csrfTokenMatches, isSecretShaped } from '../web/secrets.js'
 import type { SessionStore, WithSessionStore } from '../core/session-store.js'
-import { webSessions, type SessionPolicy } from '../web/sessions.js'
+import { webSessions, type SessionPolicy, type WebSessions } from '../web/sessions.js'
 import { clientWait, subjectLimit, type LimitOption, type SubjectLimit } from '../web/sign-in-limits.js'
 import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
 import type { PageResult, SignedInRequest } from './page.js'
-import { conversionPage, conversionsPage } from './pages/conversions.js'
-import { overviewPage } from './pages/overview.js'
-import { payoutsPage } from './pages/payouts.js'
-import { saveSettings, settingsPage } from './pages/settings.js'
 import { FORM_EXPIRED, LINK_INVALID, LINK_SENT, SESSION_ENDED, SIGNED_OUT, signInPage, TOO_MANY_ATTEMPTS } from './pages/sign-in.js'
-import { portalPaths } from './paths.js'
+import { portalPaths, type PortalPaths } from './paths.js'
+import { PORTAL_PAGES } from './routes.js'
 import type { PortalProgram } from './program.js'
 
 export interface SignInRequest {
@@ -99,11 +97,36 @@ export interface Portal extends PagesHandler {
 const SESSION_COOKIE = 'ak_portal'
 const preSession = preSessionCsrf('ak_portal_pre')
 
+/** What the portal's functions share: the options resolved once, at creation. */
+export interface PortalSetup {
+  program: PortalProgram
+  options: PortalOptions
+  clock: Clock
+  sessions: WebSessions
+  base: string
+  /** `publicUrl` without a trailing slash. */
+  publicUrl: string | undefined
+  theme: ReturnType<typeof resolveTheme>
+  stylesheet: ReturnType<typeof staticAsset>
+  script: ReturnType<typeof staticAsset>
+  paths: PortalPaths
+  security: Record<string, string>
+  emailForm: boolean
+  limits: { emailsPerAddress: SubjectLimit | null; emailRequestsPerClient: SubjectLimit | null; signInsPerClient: SubjectLimit | null }
+  onError(error: unknown): void
+  cookieScope(url: URL): CookieScope
+}
 
-export function createPortal(program: PortalProgram, options: PortalOptions): Portal {
+interface SignedInContext {
+  affiliate: AffiliateView
+  csrf: string
+  current: string
+}
+
+/** Checks and resolves the options: sessions, public URL, mount path, theme, assets, limits. */
+export function portalSetup(program: PortalProgram, options: PortalOptions): PortalSetup {
   const store = 'sessions' in options.sessions ? options.sessions.sessions : options.sessions
   const clock = options.clock ?? program.clock ?? systemClock
-  const sessions = webSessions(store, 'portal', clock, options.session)
   const base = normalizeBasePath(options.basePath, '/portal')
   const publicUrl = options.publicUrl?.replace(/\/+$/, '')
   if (publicUrl !== undefined && !(URL.canParse(publicUrl) && /^https?:$/.test(new URL(publicUrl).protocol))) {
@@ -117,174 +140,185 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
   const theme = resolveTheme(options.theme)
   const stylesheet = staticAsset(theme.variables + STYLESHEET, 'text/css; charset=utf-8')
   const script = staticAsset(ENHANCEMENT_SCRIPT, 'text/javascript; charset=utf-8')
-  const paths = portalPaths(base, { stylesheet: stylesheet.version, script: script.version })
-  const security = securityHeaders(theme.logoOrigin)
-  const onError = options.onError ?? ((error: unknown) => console.error('affiliate-kit portal:', error))
-  const emailForm = options.onSignInRequested !== undefined
   const state = options.state ?? ('keyedState' in options.sessions ? (options.sessions as { keyedState: KeyedStateStore }).keyedState : memoryKeyedState())
   const limitOf = (name: 'emailPerAddress' | 'emailPerClient' | 'signInPerClient', limit: number, windowSeconds: number) =>
     subjectLimit(state, { surface: 'portal', projectId: program.projectId }, name, options.limits?.[name], { limit, windowSeconds })
-  const emailsPerAddress = limitOf('emailPerAddress', 3, 900)
-  const emailRequestsPerClient = limitOf('emailPerClient', 10, 900)
-  const signInsPerClient = limitOf('signInPerClient', 20, 300)
-
-  const cookieScope = (url: URL): CookieScope => ({ path: base || '/', secure: options.secureCookies ?? url.protocol === 'https:' })
-  // Never from the request's origin: a link an affiliate shares must point at the configured site.
-  const referralLinkOf = (affiliate: AffiliateView): string | null =>
-    options.referralLink
-      ? options.referralLink(affiliate.referralCode, affiliate)
-      : publicUrl
-        ? `${publicUrl}/?ref=${encodeURIComponent(affiliate.referralCode)}`
-        : null
-
-  const page = (title: string, body: Html, status: number, extra: { cookies?: string[]; signedIn?: SignedInContext } = {}) =>
-    pageResponse(
-      frame({
-        theme,
-        title,
-        stylesheetUrl: paths.stylesheet,
-        scriptUrl: paths.script,
-        ...(extra.signedIn ? { signedIn: navigation(extra.signedIn) } : {}),
-        body,
-      }),
-      status,
-      { security, cookies: extra.cookies ?? [] },
-    )
-
-  interface SignedInContext {
-    affiliate: AffiliateView
-    csrf: string
-    current: string
+  return {
+    program,
+    options,
+    clock,
+    sessions: webSessions(store, 'portal', clock, options.session),
+    base,
+    publicUrl,
+    theme,
+    stylesheet,
+    script,
+    paths: portalPaths(base, { stylesheet: stylesheet.version, script: script.version }),
+    security: securityHeaders(theme.logoOrigin),
+    emailForm: options.onSignInRequested !== undefined,
+    limits: { emailsPerAddress: limitOf('emailPerAddress', 3, 900), emailRequestsPerClient: limitOf('emailPerClient', 10, 900), signInsPerClient: limitOf('signInPerClient', 20, 300) },
+    onError: options.onError ?? ((error: unknown) => console.error('affiliate-kit portal:', error)),
+    cookieScope: (url) => ({ path: base || '/', secure: options.secureCookies ?? url.protocol === 'https:' }),
   }
-  const navigation = ({ affiliate, csrf, current }: SignedInContext) => {
-    const items: Array<[string, string]> = [
-      [paths.overview, 'Overview'],
-      [paths.conversions, 'Conversions'],
-      [paths.payouts, 'Payouts'],
-      [paths.settings, 'Settings'],
-    ]
-    const nav: NavItem[] = items.map(([href, label]) => ({ href, label, current: href === current }))
-    return { nav, who: affiliate.name ?? affiliate.email, signOutUrl: paths.signOut, csrfToken: csrf }
-  }
+}
 
-  async function issueLink(email: string): Promise<{ url: string; expiresAt: Date; affiliate: AffiliateView }> {
-    const affiliate = await program.affiliates.get(email)
-    if (affiliate.status === 'blocked') throw new ValidationError('email', 'this affiliate is blocked')
-    const { token, expiresAt } = await sessions.issueSignInToken(program.projectId, String(affiliate.id))
-    return { url: `${publicUrl ?? ''}${paths.signIn}?token=${token}`, expiresAt, affiliate }
-  }
+/** The link the affiliate shares: never from the request's origin, always the configured site. */
+function referralLinkOf(setup: PortalSetup, affiliate: AffiliateView): string | null {
+  const { options, publicUrl } = setup
+  if (options.referralLink) return options.referralLink(affiliate.referralCode, affiliate)
+  return publicUrl ? `${publicUrl}/?ref=${encodeURIComponent(affiliate.referralCode)}` : null
+}
 
-  function signedOut(request: Request, url: URL, state: Parameters<typeof signInPage>[1], status = 200, cookies: string[] = []): Response {
-    const pre = preSession.issue(request, cookieScope(url))
-    const body = signInPage({ paths, csrf: pre.csrf, emailForm }, state)
-    return page('Sign in', body, status, { cookies: [...cookies, ...pre.cookies] })
-  }
-
-  /** The 429 page when the client is over `perClient`; null when it may go on (or is unknown). */
-  async function overClientLimit(perClient: SubjectLimit | null, request: Request, url: URL, client: ClientInfo | undefined, token?: string): Promise<Response | null> {
-    const wait = await clientWait(perClient, clientAddress(request, client, options.trustProxy === true), clock.now())
-    if (wait === null) return null
-    const response = signedOut(request, url, { ...(isSecretShaped(token) ? { token } : {}), error: TOO_MANY_ATTEMPTS }, 429)
-    response.headers.set('retry-after', String(wait))
-    return response
-  }
-
-  async function signIn(request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
-    const form = await readForm(request)
-    const token = form.get('token') ?? undefined
-    if (!preSession.verify(request, form)) {
-      return signedOut(request, url, { ...(isSecretShaped(token) ? { token } : {}), error: FORM_EXPIRED }, 403)
-    }
-    const limited = await overClientLimit(signInsPerClient, request, url, client, token)
-    if (limited) return limited
-    const record = await sessions.redeemSignInToken(token ?? null)
-    const affiliate = record && record.projectId === program.projectId ? await findAffiliate(Number(record.subject)) : null
-    if (!affiliate || affiliate.status === 'blocked') return signedOut(request, url, { error: LINK_INVALID }, 400)
-    await sessions.end(readCookie(request, SESSION_COOKIE))
-    const { id } = await sessions.start(program.projectId, String(affiliate.id))
-    const scope = cookieScope(url)
-    return redirectResponse(paths.overview, {
-      security,
-      cookies: [cookieHeader(SESSION_COOKIE, id, scope, options.session?.absoluteTimeoutSeconds ?? 43_200), preSession.clear(scope)],
-    })
-  }
-
-  async function requestLink(request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
-    const form = await readForm(request)
-    if (!preSession.verify(request, form)) return signedOut(request, url, { error: FORM_EXPIRED }, 403)
-    const limited = await overClientLimit(emailRequestsPerClient, request, url, client)
-    if (limited) return limited
-    const email = (form.get('email') ?? '').trim()
-    try {
-      // An address over its limit is answered like any other: the page never says whether a link went out.
-      if (emailsPerAddress && !(await emailsPerAddress(email.toLowerCase(), clock.now())).allowed) return signedOut(request, url, { message: LINK_SENT })
-      const { url: link, expiresAt, affiliate } = await issueLink(email)
-      await options.onSignInRequested!({ affiliateId: affiliate.id, email: affiliate.email, link, expiresAt })
-    } catch (error) {
-      // Unknown, malformed and blocked addresses get the same answer as known ones.
-      if (!(error instanceof AffiliateError)) onError(error)
-    }
-    return signedOut(request, url, { message: LINK_SENT })
-  }
-
-  async function findAffiliate(id: number): Promise<AffiliateView | null> {
-    try {
-      return await program.affiliates.get(id)
-    } catch (error) {
-      if (error instanceof NotFoundError) return null
-      throw error
-    }
-  }
-
-  async function signedInRoute(request: Request, url: URL, route: string): Promise<Response> {
-    const sessionId = readCookie(request, SESSION_COOKIE)
-    const session = await sessions.resume(sessionId)
-    const affiliate = session && session.projectId === program.projectId ? await findAffiliate(Number(session.subject)) : null
-    if (!session || !affiliate || affiliate.status === 'blocked') {
-      if (session) await sessions.end(sessionId)
-      const cookies = sessionId ? [cookieHeader(SESSION_COOKIE, '', cookieScope(url), 0)] : []
-      if (request.method === 'GET') return redirectResponse(paths.signIn + (sessionId ? '?ended=1' : ''), { security, cookies })
-      return signedOut(request, url, { message: SESSION_ENDED }, 401, cookies)
-    }
-    const csrf = csrfTokenFor(sessionId!)
-    const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(affiliate) }
-    let result: PageResult
-    if (request.method === 'POST') {
-      const form = await readForm(request)
-      if (!csrfTokenMatches(sessionId!, form.get('csrf'))) {
-        return page('Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${FORM_EXPIRED}</p>`, 403, { signedIn: { affiliate, csrf, current: '' } })
+/** A page in the portal's frame; signed in, with the navigation of the page table. */
+export function portalPage(setup: PortalSetup, title: string, body: Html, status: number, extra: { cookies?: string[]; signedIn?: SignedInContext } = {}): Response {
+  const { theme, paths } = setup
+  const signedIn = extra.signedIn
+    ? {
+        nav: tableNav(PORTAL_PAGES, setup.base, extra.signedIn.current),
+        who: extra.signedIn.affiliate.name ?? extra.signedIn.affiliate.email,
+        signOutUrl: paths.signOut,
+        csrfToken: extra.signedIn.csrf,
       }
-      if (route === '/sign-out') {
-        await sessions.end(sessionId)
-        return redirectResponse(`${paths.signIn}?signed_out=1`, { security, cookies: [cookieHeader(SESSION_COOKIE, '', cookieScope(url), 0)] })
-      }
-      result = await saveSettings(context, form)
-    } else {
-      const conversion = /^\/conversions\/([^/]+)$/.exec(route)
-      if (route === '/') result = await overviewPage(context)
-      else if (route === '/conversions') result = await conversionsPage(context)
-      else if (conversion) result = await conversionPage(context, conversion[1]!)
-      else if (route === '/payouts') result = await payoutsPage(context)
-      else result = await settingsPage(context)
+    : undefined
+  return pageResponse(frame({ theme, title, stylesheetUrl: paths.stylesheet, scriptUrl: paths.script, ...(signedIn ? { signedIn } : {}), body }), status, {
+    security: setup.security,
+    cookies: extra.cookies ?? [],
+  })
+}
+
+/** A one-time sign-in link for the affiliate with this email (a blocked one gets none). */
+export async function issueSignInLink(setup: PortalSetup, email: string): Promise<{ url: string; expiresAt: Date; affiliate: AffiliateView }> {
+  const affiliate = await setup.program.affiliates.get(email)
+  if (affiliate.status === 'blocked') throw new ValidationError('email', 'this affiliate is blocked')
+  const { token, expiresAt } = await setup.sessions.issueSignInToken(setup.program.projectId, String(affiliate.id))
+  return { url: `${setup.publicUrl ?? ''}${setup.paths.signIn}?token=${token}`, expiresAt, affiliate }
+}
+
+function signedOut(setup: PortalSetup, request: Request, url: URL, state: Parameters<typeof signInPage>[1], status = 200, cookies: string[] = []): Response {
+  const pre = preSession.issue(request, setup.cookieScope(url))
+  const body = signInPage({ paths: setup.paths, csrf: pre.csrf, emailForm: setup.emailForm }, state)
+  return portalPage(setup, 'Sign in', body, status, { cookies: [...cookies, ...pre.cookies] })
+}
+
+/** The 429 page when the client is over `perClient`; null when it may go on (or is unknown). */
+async function overClientLimit(setup: PortalSetup, perClient: SubjectLimit | null, request: Request, url: URL, client: ClientInfo | undefined, token?: string): Promise<Response | null> {
+  const wait = await clientWait(perClient, clientAddress(request, client, setup.options.trustProxy === true), setup.clock.now())
+  if (wait === null) return null
+  const response = signedOut(setup, request, url, { ...(isSecretShaped(token) ? { token } : {}), error: TOO_MANY_ATTEMPTS }, 429)
+  response.headers.set('retry-after', String(wait))
+  return response
+}
+
+/** POST /sign-in: redeems a sign-in link's token for a portal session. */
+export async function portalSignIn(setup: PortalSetup, request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
+  const { program, sessions } = setup
+  const form = await readForm(request)
+  const token = form.get('token') ?? undefined
+  if (!preSession.verify(request, form)) {
+    return signedOut(setup, request, url, { ...(isSecretShaped(token) ? { token } : {}), error: FORM_EXPIRED }, 403)
+  }
+  const limited = await overClientLimit(setup, setup.limits.signInsPerClient, request, url, client, token)
+  if (limited) return limited
+  const record = await sessions.redeemSignInToken(token ?? null)
+  const affiliate = record && record.projectId === program.projectId ? await findAffiliate(program, Number(record.subject)) : null
+  if (!affiliate || affiliate.status === 'blocked') return signedOut(setup, request, url, { error: LINK_INVALID }, 400)
+  await sessions.end(readCookie(request, SESSION_COOKIE))
+  const { id } = await sessions.start(program.projectId, String(affiliate.id))
+  const scope = setup.cookieScope(url)
+  return redirectResponse(setup.paths.overview, {
+    security: setup.security,
+    cookies: [cookieHeader(SESSION_COOKIE, id, scope, setup.options.session?.absoluteTimeoutSeconds ?? 43_200), preSession.clear(scope)],
+  })
+}
+
+/** POST /sign-in/email: emails a sign-in link; the answer is the same whether one went out or not. */
+export async function requestSignInLink(setup: PortalSetup, request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
+  const form = await readForm(request)
+  if (!preSession.verify(request, form)) return signedOut(setup, request, url, { error: FORM_EXPIRED }, 403)
+  const limited = await overClientLimit(setup, setup.limits.emailRequestsPerClient, request, url, client)
+  if (limited) return limited
+  const email = (form.get('email') ?? '').trim()
+  const { emailsPerAddress } = setup.limits
+  try {
+    // An address over its limit is answered like any other: the page never says whether a link went out.
+    if (emailsPerAddress && !(await emailsPerAddress(email.toLowerCase(), setup.clock.now())).allowed) return signedOut(setup, request, url, { message: LINK_SENT })
+    const { url: link, expiresAt, affiliate } = await issueSignInLink(setup, email)
+    await setup.options.onSignInRequested!({ affiliateId: affiliate.id, email: affiliate.email, link, expiresAt })
+  } catch (error) {
+    // Unknown, malformed and blocked addresses get the same answer as known ones.
+    if (!(error instanceof AffiliateError)) setup.onError(error)
+  }
+  return signedOut(setup, request, url, { message: LINK_SENT })
+}
+
+async function findAffiliate(program: PortalProgram, id: number): Promise<AffiliateView | null> {
+  try {
+    return await program.affiliates.get(id)
+  } catch (error) {
+    if (error instanceof NotFoundError) return null
+    throw error
+  }
+}
+
+/** A page or action of the table (or sign-out), for the affiliate signed in. */
+export async function portalSignedInRoute(setup: PortalSetup, request: Request, url: URL, route: string): Promise<Response> {
+  const { program, sessions, paths, security } = setup
+  const sessionId = readCookie(request, SESSION_COOKIE)
+  const session = await sessions.resume(sessionId)
+  const affiliate = session && session.projectId === program.projectId ? await findAffiliate(program, Number(session.subject)) : null
+  if (!session || !affiliate || affiliate.status === 'blocked') {
+    if (session) await sessions.end(sessionId)
+    const cookies = sessionId ? [cookieHeader(SESSION_COOKIE, '', setup.cookieScope(url), 0)] : []
+    if (request.method === 'GET') return redirectResponse(paths.signIn + (sessionId ? '?ended=1' : ''), { security, cookies })
+    return signedOut(setup, request, url, { message: SESSION_ENDED }, 401, cookies)
+  }
+  const csrf = csrfTokenFor(sessionId!)
+  const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(setup, affiliate) }
+  let result: PageResult
+  if (request.method === 'POST') {
+    const form = await readForm(request)
+    if (!csrfTokenMatches(sessionId!, form.get('csrf'))) {
+      return portalPage(setup, 'Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${FORM_EXPIRED}</p>`, 403, { signedIn: { affiliate, csrf, current: '' } })
     }
-    if ('redirect' in result) return redirectResponse(result.redirect, { security })
-    const current = route.startsWith('/conversions') ? paths.conversions : `${base}${route}`
-    return page(result.title, result.body, result.status ?? 200, { signedIn: { affiliate, csrf, current } })
+    if (route === '/sign-out') {
+      await sessions.end(sessionId)
+      return redirectResponse(`${paths.signIn}?signed_out=1`, { security, cookies: [cookieHeader(SESSION_COOKIE, '', setup.cookieScope(url), 0)] })
+    }
+    const { row, id, ref } = matchPage(PORTAL_PAGES, route, 'POST')!
+    result = await row.action!(context, form, id, ref)
+  } else {
+    const { row, id, ref } = matchPage(PORTAL_PAGES, route, 'GET')!
+    result = await row.page!(context, id, ref)
   }
+  if ('redirect' in result) return redirectResponse(result.redirect, { security })
+  const current = route.startsWith('/conversions') ? paths.conversions : `${setup.base}${route}`
+  return portalPage(setup, result.title, result.body, result.status ?? 200, { signedIn: { affiliate, csrf, current } })
+}
 
-  /** Which methods each route answers; anything else under the base path is a 404. */
-  function allowed(route: string): string[] | null {
-    if (route === '/' || route === '/conversions' || route === '/payouts' || /^\/conversions\/[^/]+$/.test(route)) return ['GET']
-    if (route === '/settings' || route === '/sign-in') return ['GET', 'POST']
-    if (route === '/sign-out' || (route === '/sign-in/email' && emailForm)) return ['POST']
-    if (route === '/assets/portal.css' || route === '/assets/portal.js') return ['GET']
-    return null
-  }
+/** Which methods each route answers; anything else under the base path is a 404. */
+export function portalAllowed(setup: PortalSetup, route: string): string[] | null {
+  if (route === '/sign-in') return ['GET', 'POST']
+  if (route === '/sign-out' || (route === '/sign-in/email' && setup.emailForm)) return ['POST']
+  if (route === '/assets/portal.css' || route === '/assets/portal.js') return ['GET']
+  return tableMethods(PORTAL_PAGES, route)
+}
 
+/** GET /sign-in: the form, holding the token of a sign-in link when it came with one. */
+function signInForm(setup: PortalSetup, request: Request, url: URL): Response {
+  const token = url.searchParams.get('token') ?? undefined
+  if (token !== undefined && !isSecretShaped(token)) return signedOut(setup, request, url, { error: LINK_INVALID }, 400)
+  const message = url.searchParams.has('signed_out') ? SIGNED_OUT : url.searchParams.has('ended') ? SESSION_ENDED : null
+  return signedOut(setup, request, url, { ...(token ? { token } : {}), message })
+}
+
+export function createPortal(program: PortalProgram, options: PortalOptions): Portal {
+  const setup = portalSetup(program, options)
+  const { paths, security } = setup
+  const page = (title: string, body: Html, status: number) => portalPage(setup, title, body, status)
   const notFound = () => page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.overview}">Go to the overview</a></p>`, 404)
   const portal = mountedPages({
-    base,
-    allowed,
+    base: setup.base,
+    allowed: (route) => portalAllowed(setup, route),
     page,
     notFound,
     refusal(error) {
@@ -293,28 +327,23 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
       if (error instanceof ValidationError) return page('Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, 400)
       return null
     },
-    onError,
+    onError: setup.onError,
     async answer(request, url, route, method, client) {
-      if (route === '/assets/portal.css') return assetResponse(stylesheet, request, security)
-      if (route === '/assets/portal.js') return assetResponse(script, request, security)
-      if (route === '/sign-in' && method === 'GET') {
-        const token = url.searchParams.get('token') ?? undefined
-        if (token !== undefined && !isSecretShaped(token)) return signedOut(request, url, { error: LINK_INVALID }, 400)
-        const message = url.searchParams.has('signed_out') ? SIGNED_OUT : url.searchParams.has('ended') ? SESSION_ENDED : null
-        return signedOut(request, url, { ...(token ? { token } : {}), message })
-      }
-      if (route === '/sign-in') return signIn(request, url, client)
-      if (route === '/sign-in/email') return requestLink(request, url, client)
-      return signedInRoute(request, url, route)
+      if (route === '/assets/portal.css') return assetResponse(setup.stylesheet, request, security)
+      if (route === '/assets/portal.js') return assetResponse(setup.script, request, security)
+      if (route === '/sign-in' && method === 'GET') return signInForm(setup, request, url)
+      if (route === '/sign-in') return portalSignIn(setup, request, url, client)
+      if (route === '/sign-in/email') return requestSignInLink(setup, request, url, client)
+      return portalSignedInRoute(setup, request, url, route)
     },
   }) as Portal
   portal.createSignInLink = async (email) => {
-    const { url, expiresAt } = await issueLink(email)
+    const { url, expiresAt } = await issueSignInLink(setup, email)
     return { url, expiresAt }
   }
   portal.signOutEverywhere = async (email) => {
     const affiliate = await program.affiliates.get(email)
-    return sessions.endAll(program.projectId, String(affiliate.id))
+    return setup.sessions.endAll(program.projectId, String(affiliate.id))
   }
-  return Object.assign(portal, { projectId: program.projectId, publicUrl: publicUrl ?? null })
+  return Object.assign(portal, { projectId: program.projectId, publicUrl: setup.publicUrl ?? null })
 }

@@ -6,14 +6,16 @@ import { csrfTokenFor, csrfTokenMatches, isSecretShaped, newSecret } from './sec
 /** Pre-session cookies live an hour: long enough to fill a form. */
 const PRE_SESSION_SECONDS = 3600
 
-export function preSessionCsrf(cookieName: string) {
+/** `browserSession`: the cookie lives until the browser closes instead of an hour (a console behind the host's sign-in). */
+export function preSessionCsrf(cookieName: string, options: { browserSession?: boolean } = {}) {
+  const maxAge = options.browserSession ? undefined : PRE_SESSION_SECONDS
   return {
     /** The token for a signed-out page's forms, and the cookie to set when the browser had none. */
     issue(request: Request, scope: CookieScope): { csrf: string; cookies: string[] } {
       const existing = readCookie(request, cookieName)
       if (isSecretShaped(existing)) return { csrf: csrfTokenFor(existing), cookies: [] }
       const secret = newSecret()
-      return { csrf: csrfTokenFor(secret), cookies: [cookieHeader(cookieName, secret, scope, PRE_SESSION_SECONDS)] }
+      return { csrf: csrfTokenFor(secret), cookies: [cookieHeader(cookieName, secret, scope, maxAge)] }
     },
     /** Whether a posted form carries the token of the browser's pre-session cookie. */
     verify(request: Request, form: URLSearchParams): boolean {

@@ -1,12 +1,11 @@
 // The audit log: every change made from the console, newest first (also GET /api/v1/audit-log).
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
-import type { AuditLog } from '../../core/audit-log.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 
 const PER_PAGE = 50
 
-export async function auditLogPage({ program, url, paths }: AdminRequest, auditLog: AuditLog): Promise<AdminResult> {
+export async function auditLogPage({ program, url, paths, auditLog }: AdminRequest): Promise<AdminResult> {
   const page = pageNumber(url)
   if (page === null) return { title: 'Audit log', status: 400, body: html`<h1>Audit log</h1><p class="error" role="alert">The page number must be a whole number from 1.</p>` }
   const list = await auditLog.list(program.projectId, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE })

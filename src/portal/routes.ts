@@ -1,0 +1,18 @@
+// The portal's one table of pages: each URL once, with its GET page, its POST action, its
+// navigation label and the name pages link with (paths.ts builds the links from it; portal.ts
+// routes and draws the navigation with it). Sign-in, sign-out and the assets are answered before it.
+import type { PageTable } from '../web/page-table.js'
+import type { PageResult, SignedInRequest } from './page.js'
+import { conversionPage, conversionsPage } from './pages/conversions.js'
+import { overviewPage } from './pages/overview.js'
+import { payoutsPage } from './pages/payouts.js'
+import { saveSettings, settingsPage } from './pages/settings.js'
+
+export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
+  { path: '/', name: 'overview', nav: 'Overview', page: (c) => overviewPage(c) },
+  { path: '/conversions', name: 'conversions', nav: 'Conversions', page: (c) => conversionsPage(c) },
+  // The page itself answers an id that is not one (404), as it always has.
+  { path: '/conversions/:ref', name: 'conversion', page: (c, _id, ref) => conversionPage(c, ref) },
+  { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c) },
+  { path: '/settings', name: 'settings', nav: 'Settings', page: (c) => settingsPage(c), action: (c, form) => saveSettings(c, form) },
+]

@@ -1,0 +1,116 @@
+// The browser snippet's endpoints: POST <prefix>/-/clicks and -/signups with a publishable key
+// (CORS from the allowed origins, a rate limit per address), and the snippet itself.
+import { referralClient } from '../browser/referral-client.js'
+import type { ProjectScope } from '../core/program.js'
+import type { BrowserSignupOutcome } from '../core/visits.js'
+import { errorInfo } from '../server/errors.js'
+import { addressBlock } from '../web/client-address.js'
+import { verifyReferral } from './referral-token.js'
+import { visitorHash } from './visitor.js'
+import { clientAddressOf, countVisit, json, nowSeconds, saltOf, type TrackingRequest, type TrackingResponse, type TrackingSetup } from './setup.js'
+
+function cors(setup: TrackingSetup, request: TrackingRequest): Record<string, string> | null {
+  const origin = request.header('origin')
+  if (origin === null) return {}
+  if (!setup.allowed.has(origin)) return null
+  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' }
+}
+
+/** POST <prefix>/-/clicks and -/signups: the snippet's reports, with a publishable key. */
+export async function browserReport(setup: TrackingSetup, request: TrackingRequest, action: string): Promise<TrackingResponse> {
+  const { program, limiter } = setup
+  const corsHeaders = cors(setup, request)
+  if (corsHeaders === null) return json(403, { error: 'this origin may not report to the tracking handler' }, { Vary: 'Origin' })
+  if (request.method === 'OPTIONS') {
+    return {
+      status: 204,
+      headers: { ...corsHeaders, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'authorization, content-type', 'Access-Control-Max-Age': '600' },
+      body: null,
+    }
+  }
+  if (request.method !== 'POST') return json(405, { error: `${request.method} is not allowed here` }, { ...corsHeaders, Allow: 'POST, OPTIONS' })
+  const match = /^Bearer[ ]+(rgp_\S+)\s*$/i.exec(request.header('authorization') ?? '')
+  const key = match ? await program.verifyApiKey(match[1]!) : null
+  if (!key?.publishable) return json(401, { error: 'send a publishable key: Authorization: Bearer rgp_...' }, corsHeaders)
+  const address = clientAddressOf(setup, request)
+  const salted = await saltOf(setup, program)
+  if (limiter) {
+    const outcome = await limiter(`tracking:${visitorHash(salted, 'rate', addressBlock(address), '')}`, program.clock.now().getTime())
+    Object.assign(corsHeaders, outcome.headers)
+    if (!outcome.allowed) return json(429, { error: 'too many reports from this visitor; retry after the Retry-After seconds' }, corsHeaders)
+  }
+  if (!/^application\/json\s*(;|$)/i.test(request.header('content-type') ?? '')) return json(415, { error: 'Content-Type must be application/json' }, corsHeaders)
+  const raw = await request.text()
+  let body: unknown
+  try {
+    body = JSON.parse(raw)
+  } catch {
+    return json(400, { error: 'body: is not valid JSON' }, corsHeaders)
+  }
+  const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : null
+  if (!fields) return json(400, { error: 'body: must be a JSON object' }, corsHeaders)
+  const scope: ProjectScope = program.project(key.projectId)
+  try {
+    if (action === 'clicks') return await browserClick(setup, scope, request, fields, corsHeaders)
+    return await browserSignup(setup, scope, fields, corsHeaders)
+  } catch (error) {
+    const info = errorInfo(error)
+    if (!info || info.status >= 500) throw error
+    return json(info.status, { error: info.message }, corsHeaders)
+  }
+}
+
+/** A click the snippet saw (a landing with ?ref=): counted like a link visit. */
+async function browserClick(setup: TrackingSetup, scope: ProjectScope, request: TrackingRequest, fields: Record<string, unknown>, corsHeaders: Record<string, string>): Promise<TrackingResponse> {
+  const code = fields.referral_code
+  if (typeof code !== 'string') return json(400, { error: 'referral_code: must be a string' }, corsHeaders)
+  if (Object.keys(fields).some((name) => name !== 'referral_code')) return json(400, { error: 'body: only referral_code is accepted' }, corsHeaders)
+  const { visit, referral } = await countVisit(setup, scope, request, { referralCode: code })
+  if (!visit.affiliate) return json(404, { error: 'no active affiliate has this referral code' }, corsHeaders)
+  return json(visit.counted ? 201 : 200, { counted: visit.counted, ...(referral ? { referral: referral.value } : {}) }, corsHeaders)
+}
+
+/**
+ * A signup from the browser: attributed only with the signed referral of a click (never a bare
+ * code), once per visitor and day, and never to a customer already known.
+ */
+export async function browserSignup(setup: TrackingSetup, scope: ProjectScope, fields: Record<string, unknown>, corsHeaders: Record<string, string>): Promise<TrackingResponse> {
+  const { state } = setup
+  const { email, referral, referral_code: code, ...rest } = fields
+  if (Object.keys(rest).length > 0) return json(400, { error: `unknown field "${Object.keys(rest)[0]}"` }, corsHeaders)
+  if (typeof referral !== 'string') {
+    return json(403, { error: 'referral: a browser signup needs the signed referral a link click gave this visitor (the snippet sends it)' }, corsHeaders)
+  }
+  const signed = verifyReferral(await saltOf(setup, scope), referral, nowSeconds(setup))
+  if (!signed) return json(403, { error: 'referral: not a signed referral of this program, or it expired' }, corsHeaders)
+  if (code !== undefined && (typeof code !== 'string' || code.toLowerCase() !== signed.code.toLowerCase())) {
+    return json(400, { error: 'referral_code: must be the code of the signed referral' }, corsHeaders)
+  }
+  const now = setup.program.clock.now()
+  const claim = { projectId: scope.projectId, key: `tracking-signup:${signed.visitor}`, createdAt: now }
+  const standing = await state.claim({
+    ...claim,
+    fingerprint: 'browser signup',
+    response: { status: 201, body: '' },
+    leaseUntil: new Date(signed.expires * 1000),
+    expiresAt: new Date(signed.expires * 1000),
+  })
+  if (standing) return json(409, { error: 'referral: this visitor already signed up with it' }, corsHeaders)
+  let outcome: BrowserSignupOutcome | undefined
+  try {
+    outcome = await scope.tracking.browserSignup({ email: email as string, referralCode: signed.code })
+  } finally {
+    // Any answer uses the referral up, 'unchanged' too: one click tests at most one email for
+    // being a customer already. Only a refusal (bad input, no such affiliate) leaves it.
+    if (outcome === undefined) await state.release(claim.projectId, claim.key, claim.createdAt)
+  }
+  return json(outcome === 'created' ? 201 : 200, { outcome }, corsHeaders)
+}
+
+/** GET <prefix>/-/affiliate-kit.js: the browser snippet, configured for this handler. */
+export function snippet(setup: TrackingSetup): TrackingResponse {
+  const config = { params: setup.options.queryParams ?? ['ref', 'via'], cookieName: setup.cookieName, cookieDays: setup.cookieSeconds / 86_400 }
+  // The page names its key and the model in data- attributes of the script tag; the endpoint is the script's own origin.
+  setup.script ??= `(function(){var s=document.currentScript,c=${JSON.stringify(config)};c.endpoint=new URL(${JSON.stringify(`${setup.prefix}/-`)},s.src).href;c.key=s.dataset.key;c.model=s.dataset.model;var k=(${referralClient.toString()})(c);window.affiliateKit=k;k.capture();})();`
+  return { status: 200, headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=300' }, body: setup.script }
+}
