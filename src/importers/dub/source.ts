@@ -13,6 +13,8 @@ export interface DubSourceOptions {
   /** Base URL (Dub's paths have no version prefix). @default https://api.dub.co */
   apiUrl?: string | undefined
   onRetry?: ((message: string) => void) | undefined
+  /** Objects a page (Dub allows 1 to 100). @default 100 */
+  pageSize?: number | undefined
 }
 
 interface DubPartner {
@@ -46,22 +48,22 @@ const COMMISSION_STATE: Record<string, SourceCommissionState> = {
   fraud: 'voided',
   canceled: 'voided',
 }
-const PAGE_SIZE = 100
 
 export function dubSource(options: DubSourceOptions): ImportSource {
   const base = baseUrl(options.apiUrl ?? DUB_API_URL, 'Dub')
+  const pageSize = options.pageSize ?? 100
   const request = { tool: 'Dub', headers: { authorization: `Bearer ${options.apiKey}` }, keyHint: 'use a workspace API key (Settings → API Keys) with read access', onRetry: options.onRetry }
 
   async function* list<T>(path: string, extra: Record<string, string> = {}): AsyncIterable<T> {
     for (let page = 1; ; page += 1) {
       const url = new URL(`${base}${path}`)
       url.searchParams.set('page', String(page))
-      url.searchParams.set('pageSize', String(PAGE_SIZE))
+      url.searchParams.set('pageSize', String(pageSize))
       for (const [key, value] of Object.entries(extra)) url.searchParams.set(key, value)
       const { body } = await getJson(url, `${path} page ${page}`, request)
       if (!Array.isArray(body)) throw new ImportSourceError(`Dub answered ${path} page ${page} with something other than a list`)
       yield* body as T[]
-      if (body.length < PAGE_SIZE) return
+      if (body.length < pageSize) return
     }
   }
 
