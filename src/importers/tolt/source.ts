@@ -57,11 +57,11 @@ export function toltSource(options: ToltSourceOptions): ImportSource {
       for (const [key, value] of extra) url.searchParams.append(key, value)
       if (after) url.searchParams.set('starting_after', after)
       const { body } = await getJson(url, `${path} page ${page}`, request)
-      const data = (body as { data?: unknown }).data
+      const data = (body as { data?: unknown } | null)?.data
       if (!Array.isArray(data)) throw new ImportSourceError(`Tolt answered ${path} page ${page} without a data list`)
       yield* data as T[]
       const last = (data as T[]).at(-1)?.id
-      if (!(body as { has_more?: boolean }).has_more || !last) return
+      if (!(body as { has_more?: boolean }).has_more || last === undefined) return
       if (last === after) throw new ImportSourceError(`Tolt's cursor on ${path} does not move forward`)
       after = last
     }
