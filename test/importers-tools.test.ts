@@ -137,7 +137,7 @@ describe('import dub', () => {
   })
 })
 
-describe('each tool: a refused key is one line before anything is written, a 429 is retried', () => {
+describe('each tool: a refused key is one line before anything is written, a dry run writes nothing, a 429 is retried', () => {
   const hints: Record<ToolName, string> = {
     tolt: 'Tolt refused the API key (401): use the API key from Settings → Integrations',
     firstpromoter: 'FirstPromoter refused the API key (401): use the API key from Settings → Integrations',
@@ -148,6 +148,12 @@ describe('each tool: a refused key is one line before anything is written, a 429
       const target = await program()
       await expect(importProgram(target, sources[tool]('wrong'))).rejects.toThrow(hints[tool])
       expect((await target.affiliates.list()).total).toBe(0)
+      // A dry run reads everything and writes nothing.
+      const dry = await importProgram(target, sources[tool](), { dryRun: true })
+      expect(dry.counts.affiliates.created).toBe(3)
+      expect(dry.counts.commissions.created).toBeGreaterThan(4)
+      expect((await target.affiliates.list()).total).toBe(0)
+      expect((await target.conversions.list()).total).toBe(0)
 
       const path = { tolt: '/v1/partners', firstpromoter: '/api/v1/promoters/list', dub: '/partners' }[tool]
       servers[tool].rateLimit(path, 2)

@@ -78,7 +78,7 @@ export const CSV_LAYOUTS: Record<CsvTool, CsvLayout> = {
     required: REQUIRED,
     linkParams: ['ref', 'via'],
     affiliateStatus: { active: 'active', suspended: 'inactive', rejected: 'blocked' },
-    convertedStates: ['active', 'paid', 'customer'],
+    convertedStates: ['active', 'suspended', 'refunded', 'paid', 'customer'],
     commissionState: { pending: 'pending', approved: 'due', paid: 'paid', rejected: 'voided', refunded: 'voided' },
   },
   firstpromoter: {
@@ -101,7 +101,7 @@ export const CSV_LAYOUTS: Record<CsvTool, CsvLayout> = {
     required: REQUIRED,
     linkParams: ['fpr', 'via', 'ref'],
     affiliateStatus: { active: 'active', accepted: 'active', inactive: 'inactive', blocked: 'blocked', denied: 'blocked', rejected: 'blocked' },
-    convertedStates: ['active', 'customer'],
+    convertedStates: ['active', 'cancelled', 'customer'],
     commissionState: { pending: 'pending', approved: 'due', unpaid: 'due', paid: 'paid', denied: 'voided', rejected: 'voided' },
   },
   dub: {

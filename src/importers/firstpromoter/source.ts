@@ -87,7 +87,8 @@ export function firstPromoterSource(options: FirstPromoterSourceOptions): Import
           sourceId: String(lead.id),
           affiliateSourceId: lead.promoter ? String(lead.promoter.id) : '',
           email: lead.email || null,
-          converted: lead.state === 'active' || lead.customer_since != null,
+          // Lead states: signup, active, cancelled (a customer who left still paid once).
+          converted: lead.state === 'active' || lead.state === 'cancelled' || lead.customer_since != null,
           providerCustomerId: lead.uid ?? null,
         }
       }

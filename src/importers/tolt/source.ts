@@ -43,6 +43,8 @@ interface ToltCommission {
 
 /** Partner statuses; any other reads as pending (to approve by hand). */
 const PARTNER_STATUS: Record<string, AffiliateStatus> = { active: 'active', suspended: 'inactive', rejected: 'blocked' }
+/** Customer statuses of one who paid (Tolt's help: lead, trial, active, suspended, refunded). */
+const CONVERTED = new Set(['active', 'suspended', 'refunded', 'paid'])
 const COMMISSION_STATE: Record<string, SourceCommissionState> = { pending: 'pending', approved: 'due', paid: 'paid', rejected: 'voided', refunded: 'voided' }
 
 export function toltSource(options: ToltSourceOptions): ImportSource {
@@ -96,7 +98,7 @@ export function toltSource(options: ToltSourceOptions): ImportSource {
           sourceId: customer.id,
           affiliateSourceId: customer.partner_id,
           email: customer.email || null,
-          converted: customer.status === 'active' || customer.status === 'paid',
+          converted: CONVERTED.has(customer.status ?? ''),
           providerCustomerId: customer.customer_id ?? null,
         }
       }
