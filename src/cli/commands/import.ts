@@ -52,7 +52,7 @@ const TOOLS: Tool[] = [
     defaultUrl: TOLT_API_URL,
     keyHelp: "the API key from Tolt's Settings → Integrations",
     extraOptions: { 'program-id': { type: 'string' } },
-    extraHelp: '  --program-id <id>  the Tolt program to read (prg_..., Settings → Program)   env TOLT_PROGRAM_ID',
+    extraHelp: '  --program-id <id>  the Tolt program to read (prg_...)   env TOLT_PROGRAM_ID',
     source: ({ apiKey, apiUrl, values, onRetry }) => {
       const programId = (values['program-id'] as string | undefined) ?? process.env.TOLT_PROGRAM_ID
       if (!programId) throw new CliError('import tolt needs --program-id (or TOLT_PROGRAM_ID): Tolt lists partners and commissions per program')
