@@ -4,7 +4,7 @@
 import { readFileSync, realpathSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { commandHelp, parseCommand, type Command } from './command.js'
-import { importRewardfulCommand } from './commands/import.js'
+import { importDubCommand, importFirstPromoterCommand, importRewardfulCommand, importToltCommand } from './commands/import.js'
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './commands/keys.js'
 import { migrateCommand } from './commands/migrate.js'
 import { portalLinkCommand } from './commands/portal.js'
@@ -25,6 +25,9 @@ const COMMANDS: Command[] = [
   providersReplayCommand,
   portalLinkCommand,
   importRewardfulCommand,
+  importToltCommand,
+  importFirstPromoterCommand,
+  importDubCommand,
 ]
 
 const usage = () => `usage:

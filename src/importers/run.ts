@@ -175,8 +175,14 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   async function importCommission(record: SourceCommission, currency: Currency) {
     const affiliate = affiliateOf('commissions', record.sourceId, record.affiliateSourceId)
     if (!affiliate) return
-    if (record.currency.toUpperCase() !== currency.code) {
+    if (record.currency !== null && record.currency.toUpperCase() !== currency.code) {
       return report.count('commissions', record.sourceId, 'error', { field: 'currency', message: `commission in ${record.currency}, the project's currency is ${currency.code}` })
+    }
+    if (!Number.isSafeInteger(record.amountMinor) || (record.saleAmountMinor !== null && !Number.isSafeInteger(record.saleAmountMinor))) {
+      return report.count('commissions', record.sourceId, 'error', { field: 'amount', message: 'the amount is not a whole number of minor units (cents)' })
+    }
+    if (Number.isNaN(record.occurredAt.getTime())) {
+      return report.count('commissions', record.sourceId, 'error', { field: 'date', message: 'the commission has no valid date' })
     }
     const amount = BigInt(record.amountMinor)
     report.owe(affiliate.email, currency.code, amount, record.state !== 'voided', record.state === 'pending' || record.state === 'due')
@@ -248,7 +254,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   // Oldest first, so a customer's first purchase is its earliest commission (renewals keep their rule's duration).
   const commissions: SourceCommission[] = []
   for await (const record of source.commissions()) commissions.push(record)
-  commissions.sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.sourceId.localeCompare(b.sourceId))
+  commissions.sort((a, b) => (a.occurredAt.getTime() || 0) - (b.occurredAt.getTime() || 0) || a.sourceId.localeCompare(b.sourceId))
   const currency = new Currency(settings.currency)
   await progress('commissions', iterate(commissions), (record) => importCommission(record, currency), (record) => record.sourceId)
 

@@ -44,7 +44,8 @@ export interface SourceCommission {
   customerEmail: string | null
   /** Commission, in minor units of `currency`. */
   amountMinor: number
-  currency: string
+  /** Null when the tool does not say (its account has one currency): the project's. */
+  currency: string | null
   state: SourceCommissionState
   /** When the sale happened: the conversion's date. */
   occurredAt: Date

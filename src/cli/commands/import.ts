@@ -1,68 +1,153 @@
-// `affiliate-kit import rewardful`: reads a program from Rewardful's REST API and writes it into the
-// database through the program (src/importers), printing progress lines, a summary and a table per
-// affiliate, and writing the JSON report. --dry-run writes nothing but the report (when asked for).
+// `affiliate-kit import <rewardful|tolt|firstpromoter|dub>`: reads a program from the tool's REST
+// API (or, with --csv, from its CSV exports) and writes it into the database through the program
+// (src/importers), printing progress lines, a summary and a table per affiliate, and writing the
+// JSON report. --dry-run writes nothing but the report (when asked for).
 import { writeFileSync } from 'node:fs'
-import { importProgram } from '../../importers/run.js'
+import { CSV_LAYOUTS, type CsvTool } from '../../importers/csv/layouts.js'
+import { csvSource } from '../../importers/csv/source.js'
+import { DUB_API_URL, dubSource } from '../../importers/dub/source.js'
+import { FIRSTPROMOTER_API_URL, firstPromoterSource } from '../../importers/firstpromoter/source.js'
 import { REWARDFUL_API_URL } from '../../importers/rewardful/client.js'
 import { rewardfulSource } from '../../importers/rewardful/source.js'
-import { ImportSourceError } from '../../importers/source.js'
-import type { Command } from '../command.js'
+import { importProgram } from '../../importers/run.js'
+import { ImportSourceError, type ImportSource } from '../../importers/source.js'
+import { TOLT_API_URL, toltSource } from '../../importers/tolt/source.js'
+import type { Command, OptionValues } from '../command.js'
 import { loadConfig, projectSettingsOf } from '../config.js'
 import { DATABASE_HELP, databaseTarget, openProgram } from '../database.js'
 import { CliError } from '../errors.js'
 
-export const importRewardfulCommand: Command = {
-  name: 'import rewardful',
-  usage: 'affiliate-kit import rewardful --api-key <secret> [--api-url <base>] [--dry-run] [--update] [--report <file>] [--database <db>] [--config <file>]',
-  help: `Imports affiliates, link tokens, coupons, referred customers and commissions from Rewardful
+interface ApiOptions {
+  apiKey: string
+  apiUrl: string
+  values: OptionValues
+  onRetry: (line: string) => void
+}
+
+interface Tool {
+  tool: CsvTool
+  label: string
+  env: string
+  defaultUrl: string
+  keyHelp: string
+  /** Options only this tool's API needs (Tolt's program id). */
+  extraOptions?: Record<string, { type: 'string' }>
+  extraHelp?: string
+  source(options: ApiOptions): ImportSource
+}
+
+const TOOLS: Tool[] = [
+  {
+    tool: 'rewardful',
+    label: 'Rewardful',
+    env: 'REWARDFUL',
+    defaultUrl: REWARDFUL_API_URL,
+    keyHelp: "the API Secret from Rewardful's Company Settings page",
+    source: ({ apiKey, apiUrl, onRetry }) => rewardfulSource({ apiKey, apiUrl, onRetry }),
+  },
+  {
+    tool: 'tolt',
+    label: 'Tolt',
+    env: 'TOLT',
+    defaultUrl: TOLT_API_URL,
+    keyHelp: "the API key from Tolt's Settings → Integrations",
+    extraOptions: { 'program-id': { type: 'string' } },
+    extraHelp: '  --program-id <id>  the Tolt program to read (prg_...)   env TOLT_PROGRAM_ID',
+    source: ({ apiKey, apiUrl, values, onRetry }) => {
+      const programId = (values['program-id'] as string | undefined) ?? process.env.TOLT_PROGRAM_ID
+      if (!programId) throw new CliError('import tolt needs --program-id (or TOLT_PROGRAM_ID): Tolt lists partners and commissions per program')
+      return toltSource({ apiKey, apiUrl, programId, onRetry })
+    },
+  },
+  {
+    tool: 'firstpromoter',
+    label: 'FirstPromoter',
+    env: 'FIRSTPROMOTER',
+    defaultUrl: FIRSTPROMOTER_API_URL,
+    keyHelp: "the API key from FirstPromoter's Settings → Integrations",
+    source: ({ apiKey, apiUrl, onRetry }) => firstPromoterSource({ apiKey, apiUrl, onRetry }),
+  },
+  {
+    tool: 'dub',
+    label: 'Dub',
+    env: 'DUB',
+    defaultUrl: DUB_API_URL,
+    keyHelp: "a workspace API key from Dub's Settings → API Keys",
+    source: ({ apiKey, apiUrl, onRetry }) => dubSource({ apiKey, apiUrl, onRetry }),
+  },
+]
+
+function importCommand(tool: Tool): Command {
+  const files = Object.values(CSV_LAYOUTS[tool.tool].files).map((names) => names[0]).join(', ')
+  return {
+    name: `import ${tool.tool}`,
+    usage: `affiliate-kit import ${tool.tool} (--api-key <key> [--api-url <base>]${tool.extraOptions ? ' [--program-id <id>]' : ''} | --csv <dir>) [--dry-run] [--update] [--report <file>] [--database <db>] [--config <file>]`,
+    help: `Imports affiliates, link tokens, coupons, referred customers and commissions from ${tool.label}
 (docs/migrating.md). Running it again creates only what is missing.
 
-  --api-key <secret> the API Secret (Rewardful: Company Settings)   env REWARDFUL_API_KEY
-  --api-url <base>   the API base, version included      env REWARDFUL_API_URL, default ${REWARDFUL_API_URL}
+  --api-key <key>    ${tool.keyHelp}   env ${tool.env}_API_KEY
+  --api-url <base>   the API base, version included      env ${tool.env}_API_URL, default ${tool.defaultUrl}
+${tool.extraHelp ? `${tool.extraHelp}\n` : ''}  --csv <dir>        read ${tool.label}'s CSV exports from <dir> instead of the API (${files})
   --dry-run          read and compare, write nothing; print what would be created
   --update           overwrite an existing affiliate's name, status and PayPal email (else reported)
-  --report <file>    the JSON report      default affiliate-kit-import-rewardful-<time>.json (not in a dry run)
+  --report <file>    the JSON report      default affiliate-kit-import-${tool.tool}-<time>.json (not in a dry run)
 ${DATABASE_HELP}
   --config <file>    the server's JSON settings (currency, hold period, sub-programs) to apply first`,
-  options: {
-    'api-key': { type: 'string' },
-    'api-url': { type: 'string' },
-    'dry-run': { type: 'boolean' },
-    update: { type: 'boolean' },
-    report: { type: 'string' },
-    database: { type: 'string' },
-    config: { type: 'string' },
-  },
-  async run(values, _positionals, log) {
-    const apiKey = (values['api-key'] as string | undefined) ?? process.env.REWARDFUL_API_KEY
-    if (!apiKey) throw new CliError('import rewardful needs --api-key (or REWARDFUL_API_KEY): the API Secret from Rewardful\'s Company Settings page')
-    const apiUrl = (values['api-url'] as string | undefined) ?? process.env.REWARDFUL_API_URL ?? REWARDFUL_API_URL
-    if (!/^https?:\/\//.test(apiUrl)) throw new CliError(`--api-url must be an http(s) URL such as ${REWARDFUL_API_URL}; got "${apiUrl}"`)
-    const dryRun = values['dry-run'] === true
-    const settings = values.config ? projectSettingsOf(loadConfig(values.config as string)) : undefined
-    const { program } = await openProgram(databaseTarget(values.database as string | undefined).target, settings ? { settings } : {})
-    try {
-      const source = rewardfulSource({ apiKey, apiUrl, onRetry: log })
-      const report = await importProgram(program, source, {
-        dryRun,
-        update: values.update === true,
-        onProgress: (entity, read) => log(`${entity}: ${read} read from Rewardful`),
-      }).catch((error: unknown) => {
-        throw error instanceof ImportSourceError ? new CliError(error.message) : error
-      })
-      for (const line of report.summaryLines()) log(line)
-      const file = (values.report as string | undefined) ?? (dryRun ? undefined : `affiliate-kit-import-rewardful-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-      if (file) {
-        writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`)
-        log(`report written to ${file}`)
+    options: {
+      'api-key': { type: 'string' },
+      'api-url': { type: 'string' },
+      ...tool.extraOptions,
+      csv: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      update: { type: 'boolean' },
+      report: { type: 'string' },
+      database: { type: 'string' },
+      config: { type: 'string' },
+    },
+    async run(values, _positionals, log) {
+      const csvDir = values.csv as string | undefined
+      let apiSource: (() => ImportSource) | null = null
+      if (csvDir === undefined) {
+        const apiKey = (values['api-key'] as string | undefined) ?? process.env[`${tool.env}_API_KEY`]
+        if (!apiKey) throw new CliError(`import ${tool.tool} needs --api-key (or ${tool.env}_API_KEY): ${tool.keyHelp}; or --csv <dir> for its CSV exports`)
+        const apiUrl = (values['api-url'] as string | undefined) ?? process.env[`${tool.env}_API_URL`] ?? tool.defaultUrl
+        if (!/^https?:\/\//.test(apiUrl)) throw new CliError(`--api-url must be an http(s) URL such as ${tool.defaultUrl}; got "${apiUrl}"`)
+        apiSource = () => tool.source({ apiKey, apiUrl, values, onRetry: log })
+        apiSource() // checks the tool's own options before the database opens
+      } else if (values['api-key'] !== undefined) {
+        throw new CliError('--csv and --api-key exclude each other: read the exports or the API')
       }
-      if (report.errors > 0) {
-        log(`${report.errors} records were refused: fix them in Rewardful (or here) and run the import again`)
-        return 1
+      const dryRun = values['dry-run'] === true
+      const settings = values.config ? projectSettingsOf(loadConfig(values.config as string)) : undefined
+      const { program } = await openProgram(databaseTarget(values.database as string | undefined).target, settings ? { settings } : {})
+      try {
+        const currency = (await program.settings()).currency
+        const report = await (async () => {
+          const source = apiSource ? apiSource() : csvSource(tool.tool, { dir: csvDir!, currency })
+          return importProgram(program, source, {
+            dryRun,
+            update: values.update === true,
+            onProgress: (entity, read) => log(`${entity}: ${read} read from ${tool.label}${csvDir === undefined ? '' : ' CSV'}`),
+          })
+        })().catch((error: unknown) => {
+          throw error instanceof ImportSourceError ? new CliError(error.message) : error
+        })
+        for (const line of report.summaryLines()) log(line)
+        const file = (values.report as string | undefined) ?? (dryRun ? undefined : `affiliate-kit-import-${tool.tool}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
+        if (file) {
+          writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`)
+          log(`report written to ${file}`)
+        }
+        if (report.errors > 0) {
+          log(`${report.errors} records were refused: fix them in ${tool.label} (or here) and run the import again`)
+          return 1
+        }
+        return 0
+      } finally {
+        await program.close()
       }
-      return 0
-    } finally {
-      await program.close()
-    }
-  },
+    },
+  }
 }
+
+export const [importRewardfulCommand, importToltCommand, importFirstPromoterCommand, importDubCommand] = TOOLS.map(importCommand) as [Command, Command, Command, Command]

@@ -1,0 +1,86 @@
+// Importing each tool's CSV exports (--csv <dir>): files in the columns docs/migrating.md lists,
+// with a byte-order mark, CRLF and quoted cells; the ledger per affiliate matches hand-computed
+// totals to the cent, link URLs give their tokens, a rerun creates nothing (rows without an id
+// column included), and a file without a needed column is one clear error.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { memoryStorage } from '../src/adapters/memory/index.js'
+import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src/index.js'
+import { csvSource, importProgram, type CsvTool } from '../src/importers/index.js'
+import { tempDirs } from './cli/temp-dirs.js'
+import { writeExports } from './importers/csv-exports.js'
+
+const tempDir = tempDirs('affiliate-kit-import-csv')
+
+async function program(): Promise<AffiliateProgram> {
+  return createAffiliateProgram({ storage: memoryStorage(), clock: testClock('2026-03-01T00:00:00.000Z'), settings: { currency: 'USD', holdPeriodDays: 30 } })
+}
+
+async function ledger(target: AffiliateProgram, email: string) {
+  const { earnings } = await target.affiliates.get(email)
+  return { total: earnings.total, paid: earnings.paid, unpaid: earnings.unpaid }
+}
+
+/** Per tool: the affiliates' ledgers by hand, the commission count, and one affiliate's referral code. */
+const EXPECTED: Record<CsvTool, { ledgers: Record<string, [string, string, string]>; commissions: number; code: [string, string] }> = {
+  // james 14.99 pending + 30.00 due + 30.00 paid (25.00 voided earns nothing); q "$1,050.00" paid.
+  rewardful: { ledgers: { 'james@example.com': ['74.99', '30.00', '44.99'], 'eve@example.com': ['12.34', '0.00', '12.34'], 'q@example.com': ['1050.00', '1050.00', '0.00'] }, commissions: 6, code: ['james@example.com', 'jb007'] },
+  // michael 15.00 pending + 19.99 paid twice (two identical rows: two commissions); 25.00 rejected.
+  tolt: { ledgers: { 'michael@example.com': ['54.98', '39.98', '15.00'], 'dwight@example.com': ['12.34', '0.00', '12.34'], 'jim@example.com': ['50.00', '50.00', '0.00'] }, commissions: 6, code: ['michael@example.com', 'michael'] },
+  firstpromoter: { ledgers: { 'leslie@example.com': ['30.00', '0.00', '30.00'], 'ron@example.com': ['7.77', '0.00', '7.77'], 'ann@example.com': ['43.21', '43.21', '0.00'] }, commissions: 5, code: ['leslie@example.com', 'leslie'] },
+  dub: { ledgers: { 'alex@example.com': ['62.50', '25.00', '37.50'], 'sam@example.com': ['9.99', '0.00', '9.99'], 'kim@example.com': ['36.00', '36.00', '0.00'] }, commissions: 6, code: ['kim@example.com', 'kim'] },
+}
+
+describe('import from CSV exports', () => {
+  for (const tool of ['rewardful', 'tolt', 'firstpromoter', 'dub'] as const) {
+    it(`${tool}: the ledger per affiliate to the cent, tokens from links, a rerun creates nothing`, async () => {
+      const dir = tempDir()
+      writeExports(tool, dir)
+      const target = await program()
+
+      const report = await importProgram(target, csvSource(tool, { dir, currency: 'USD' }))
+
+      expect(report.records.filter((r) => r.outcome === 'error')).toEqual([])
+      expect(report.counts.affiliates.created).toBe(3)
+      expect(report.counts.commissions.created).toBe(EXPECTED[tool].commissions)
+      for (const [email, [total, paid, unpaid]] of Object.entries(EXPECTED[tool].ledgers)) expect(await ledger(target, email), email).toEqual({ total, paid, unpaid })
+      const [email, code] = EXPECTED[tool].code
+      expect((await target.affiliates.get(email)).referralCode).toBe(code)
+
+      const again = await importProgram(target, csvSource(tool, { dir, currency: 'USD' }))
+      for (const entity of ['affiliates', 'coupons', 'customers', 'commissions'] as const) expect(again.counts[entity].created, entity).toBe(0)
+      expect(again.counts.commissions.existing).toBe(EXPECTED[tool].commissions)
+      expect((await target.conversions.list({ limit: 100 })).total).toBe(EXPECTED[tool].commissions)
+    })
+  }
+
+  it('names, statuses and coupons come through; a customer file is optional', async () => {
+    const dir = tempDir()
+    writeExports('rewardful', dir)
+    const target = await program()
+    await importProgram(target, csvSource('rewardful', { dir, currency: 'USD' }))
+    const james = await target.affiliates.get('james@example.com')
+    expect(james).toMatchObject({ name: 'James Bond', paypalEmail: 'james.paypal@example.com', status: 'active' })
+    expect((await target.affiliates.get('eve@example.com')).status).toBe('inactive')
+    expect((await target.coupons.list({ code: 'JB007SAVE' })).items[0]).toMatchObject({ affiliateId: james.id })
+    expect((await target.referrals.get('bob@example.com')).conversionStatus).toBe('pending')
+  })
+
+  it('a bad amount or date is an error of that row; a file without a needed column stops with one line', async () => {
+    const dir = tempDir()
+    writeExports('dub', dir)
+    writeFileSync(join(dir, 'commissions.csv'), 'ID,Date,Partner,Commission,Status\ncm_1,2026-01-05,alex@example.com,twelve,Paid\ncm_2,someday,alex@example.com,$1.00,Paid\ncm_3,2026-01-05,alex@example.com,$1.001,Paid\n')
+    const report = await importProgram(await program(), csvSource('dub', { dir, currency: 'USD' }))
+    expect(report.records.filter((r) => r.outcome === 'error').map((r) => [r.sourceId, r.field]).sort()).toEqual([
+      ['cm_1', 'amount'],
+      ['cm_2', 'date'],
+      ['cm_3', 'amount'],
+    ])
+
+    writeFileSync(join(dir, 'commissions.csv'), 'ID,Date,Partner,Status\ncm_1,2026-01-05,alex@example.com,Paid\n')
+    await expect(importProgram(await program(), csvSource('dub', { dir, currency: 'USD' }))).rejects.toThrow(`${join(dir, 'commissions.csv')} has no column for amount (Commission / Earnings)`)
+    expect(() => csvSource('tolt', { dir: join(dir, 'missing'), currency: 'USD' })).toThrow('no such directory')
+    expect(() => csvSource('firstpromoter', { dir, currency: 'USD' })).toThrow('has no promoters.csv')
+  })
+})
