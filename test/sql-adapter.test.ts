@@ -150,7 +150,8 @@ describe('pglite adapter', () => {
           : (Reflect.get(target, property, receiver) as unknown),
     })
     const invoice = legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Hal1', ...hal, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Hal1', charge: 'ch_Hal1' })
-    expect((await deliverStripe(stripeHandler({ program, storage: lostRead, webhookSecret: STRIPE_SECRET }), invoice, clock)).status).toBe(500)
+    const lostProgram = await createAffiliateProgram({ storage: lostRead, clock, project: 'legacy-marks' })
+    expect((await deliverStripe(stripeHandler({ program: lostProgram, webhookSecret: STRIPE_SECRET }), invoice, clock)).status).toBe(500)
     await db.exec(`UPDATE affiliate_kit.provider_links SET data = data - 'at' WHERE kind = 'woken'; DELETE FROM affiliate_kit.schema_migrations WHERE version = 11`)
 
     const upgraded = pgliteStorage({ db })
