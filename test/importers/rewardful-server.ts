@@ -2,8 +2,7 @@
 // /commissions), HTTP Basic with the API secret as user name, `page` / `limit` paging answered with
 // `pagination.next_page`, and optional 429s. Fixtures are Rewardful's published object shapes
 // (developers.rewardful.com/rest-api), not this library's types.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { startFakeApi, type FakeApi } from './fake-api.js'
 
 export const API_SECRET = 'rewardful_secret_123'
 
@@ -122,57 +121,32 @@ export function generatedLists(count: number): Record<string, unknown[]> {
   }
 }
 
-export interface FakeRewardful {
-  url: string
-  /** Paths of the requests received, with their query. */
-  requests: string[]
-  /** The next `count` requests to `path` answer 429 with Retry-After: 0. */
-  rateLimit(path: string, count: number): void
-  close(): Promise<void>
-}
+export type FakeRewardful = FakeApi
 
 /** Serves pages of at most `pageSize` objects, whatever `limit` asks, to exercise paging; `lists` replaces the fixtures. */
-export async function startFakeRewardful(pageSize = 2, lists: Record<string, unknown[]> = LISTS): Promise<FakeRewardful> {
-  const requests: string[] = []
-  const limited = new Map<string, number>()
-  const server: Server = createServer((request, response) => {
-    const url = new URL(request.url!, 'http://localhost')
-    requests.push(`${url.pathname}${url.search}`)
-    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': 'application/json', ...headers })
-      response.end(JSON.stringify(body))
-    }
-    if (request.headers.authorization !== `Basic ${Buffer.from(`${API_SECRET}:`).toString('base64')}`) return json(401, { error: 'Invalid API Secret.' })
-    const list = lists[url.pathname]
-    if (!list || request.method !== 'GET') return json(404, { error: 'Not found' })
-    const left = limited.get(url.pathname) ?? 0
-    if (left > 0) {
-      limited.set(url.pathname, left - 1)
-      return json(429, { error: 'Too many requests' }, { 'retry-after': '0' })
-    }
-    const page = Number(url.searchParams.get('page') ?? '1')
-    const limit = Math.min(Number(url.searchParams.get('limit') ?? '25'), 100, pageSize)
-    const totalPages = Math.max(1, Math.ceil(list.length / limit))
-    const data = list.slice((page - 1) * limit, page * limit)
-    json(200, {
-      pagination: {
-        previous_page: page > 1 ? page - 1 : null,
-        current_page: page,
-        next_page: page < totalPages ? page + 1 : null,
-        count: data.length,
-        limit,
-        total_pages: totalPages,
-        total_count: list.length,
-      },
-      data,
-    })
+export function startFakeRewardful(pageSize = 2, lists: Record<string, unknown[]> = LISTS): Promise<FakeRewardful> {
+  return startFakeApi({
+    prefix: '/v1',
+    lists,
+    authorized: (request) => request.headers.authorization === `Basic ${Buffer.from(`${API_SECRET}:`).toString('base64')}`,
+    unauthorized: { error: 'Invalid API Secret.' },
+    page: (list, url, _request, json) => {
+      const page = Number(url.searchParams.get('page') ?? '1')
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? '25'), 100, pageSize)
+      const totalPages = Math.max(1, Math.ceil(list.length / limit))
+      const data = list.slice((page - 1) * limit, page * limit)
+      json(200, {
+        pagination: {
+          previous_page: page > 1 ? page - 1 : null,
+          current_page: page,
+          next_page: page < totalPages ? page + 1 : null,
+          count: data.length,
+          limit,
+          total_pages: totalPages,
+          total_count: list.length,
+        },
+        data,
+      })
+    },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    rateLimit: (path, count) => limited.set(path, count),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  }
 }

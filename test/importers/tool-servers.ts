@@ -5,8 +5,8 @@
 // `starting_after=<last id>`. FirstPromoter: `x-api-key`, JSON arrays paged with `page`, the next
 // page in a `Link: <...>; rel="next"` header. Dub: Bearer key, JSON arrays paged with `page` and
 // `pageSize` (a shorter page is the last).
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage } from 'node:http'
+import { startFakeApi, type FakeApi } from './fake-api.js'
 
 export type ToolName = 'tolt' | 'firstpromoter' | 'dub'
 
@@ -236,14 +236,7 @@ export const DUB_LISTS: Record<string, unknown[]> = {
   ],
 }
 
-export interface FakeTool {
-  /** The base URL, version prefix included, as `--api-url` takes it. */
-  url: string
-  requests: string[]
-  /** The next `count` requests to `path` answer 429 with Retry-After: 0. */
-  rateLimit(path: string, count: number): void
-  close(): Promise<void>
-}
+export type FakeTool = FakeApi
 
 const authorized: Record<ToolName, (request: IncomingMessage) => boolean> = {
   tolt: (request) => request.headers.authorization === `Bearer ${KEYS.tolt}`,
@@ -254,48 +247,30 @@ const PREFIX: Record<ToolName, string> = { tolt: '/v1', firstpromoter: '/api/v1'
 const LISTS: Record<ToolName, Record<string, unknown[]>> = { tolt: TOLT_LISTS, firstpromoter: FP_LISTS, dub: DUB_LISTS }
 
 /** Serves the tool's lists in pages of at most `pageSize` objects (Tolt, FirstPromoter), whatever the client asks, to exercise paging. */
-export async function startFakeTool(tool: ToolName, pageSize = 2, lists = LISTS[tool]): Promise<FakeTool> {
-  const requests: string[] = []
-  const limited = new Map<string, number>()
-  const server: Server = createServer((request, response) => {
-    const url = new URL(request.url!, 'http://localhost')
-    requests.push(`${url.pathname}${url.search}`)
-    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': 'application/json', ...headers })
-      response.end(JSON.stringify(body))
-    }
-    if (!authorized[tool](request)) return json(401, tool === 'tolt' ? { success: false, error: { message: 'Invalid API key provided', type: 'authentication_error' } } : { error: { code: 'unauthorized', message: 'Unauthorized' } })
-    const list = lists[url.pathname]
-    if (!list || request.method !== 'GET') return json(404, { error: 'Not found' })
-    const left = limited.get(url.pathname) ?? 0
-    if (left > 0) {
-      limited.set(url.pathname, left - 1)
-      return json(429, { error: 'Too many requests' }, { 'retry-after': '0' })
-    }
-    if (tool === 'tolt') {
-      if (url.searchParams.get('program_id') !== TOLT_PROGRAM) return json(400, { success: false, error: { message: 'program_id is required', type: 'invalid_request_error' } })
-      const limit = Math.min(Number(url.searchParams.get('limit') ?? '10'), 100, pageSize)
-      const after = url.searchParams.get('starting_after')
-      const start = after ? list.findIndex((item) => (item as { id: string }).id === after) + 1 : 0
-      const data = list.slice(start, start + limit)
-      return json(200, { success: true, has_more: start + limit < list.length, total_count: list.length, data })
-    }
-    const page = Number(url.searchParams.get('page') ?? '1')
-    if (tool === 'firstpromoter') {
-      const data = list.slice((page - 1) * pageSize, page * pageSize)
-      const next = page * pageSize < list.length ? `<http://${request.headers.host}${url.pathname}?page=${page + 1}>; rel="next"` : null
-      return json(200, data, next ? { link: next } : {})
-    }
-    // Dub serves the pageSize asked for (at most 100): paging is exercised by asking for small pages.
-    const size = Math.min(Number(url.searchParams.get('pageSize') ?? '100'), 100)
-    return json(200, list.slice((page - 1) * size, page * size))
+export function startFakeTool(tool: ToolName, pageSize = 2, lists = LISTS[tool]): Promise<FakeTool> {
+  return startFakeApi({
+    prefix: PREFIX[tool],
+    lists,
+    authorized: authorized[tool],
+    unauthorized: tool === 'tolt' ? { success: false, error: { message: 'Invalid API key provided', type: 'authentication_error' } } : { error: { code: 'unauthorized', message: 'Unauthorized' } },
+    page: (list, url, request, json) => {
+      if (tool === 'tolt') {
+        if (url.searchParams.get('program_id') !== TOLT_PROGRAM) return json(400, { success: false, error: { message: 'program_id is required', type: 'invalid_request_error' } })
+        const limit = Math.min(Number(url.searchParams.get('limit') ?? '10'), 100, pageSize)
+        const after = url.searchParams.get('starting_after')
+        const start = after ? list.findIndex((item) => (item as { id: string }).id === after) + 1 : 0
+        const data = list.slice(start, start + limit)
+        return json(200, { success: true, has_more: start + limit < list.length, total_count: list.length, data })
+      }
+      const page = Number(url.searchParams.get('page') ?? '1')
+      if (tool === 'firstpromoter') {
+        const data = list.slice((page - 1) * pageSize, page * pageSize)
+        const next = page * pageSize < list.length ? `<http://${request.headers.host}${url.pathname}?page=${page + 1}>; rel="next"` : null
+        return json(200, data, next ? { link: next } : {})
+      }
+      // Dub serves the pageSize asked for (at most 100): paging is exercised by asking for small pages.
+      const size = Math.min(Number(url.searchParams.get('pageSize') ?? '100'), 100)
+      return json(200, list.slice((page - 1) * size, page * size))
+    },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}${PREFIX[tool]}`,
-    requests,
-    rateLimit: (path, count) => limited.set(path, count),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  }
 }
