@@ -10,16 +10,12 @@ import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src
 import { csvSource, importProgram, type CsvTool } from '../src/importers/index.js'
 import { tempDirs } from './cli/temp-dirs.js'
 import { writeExports } from './importers/csv-exports.js'
+import { ledger } from './importers/ledger.js'
 
 const tempDir = tempDirs('affiliate-kit-import-csv')
 
 async function program(): Promise<AffiliateProgram> {
   return createAffiliateProgram({ storage: memoryStorage(), clock: testClock('2026-03-01T00:00:00.000Z'), settings: { currency: 'USD', holdPeriodDays: 30 } })
-}
-
-async function ledger(target: AffiliateProgram, email: string) {
-  const { earnings } = await target.affiliates.get(email)
-  return { total: earnings.total, paid: earnings.paid, unpaid: earnings.unpaid }
 }
 
 /** Per tool: the affiliates' ledgers by hand, the commission count, and one affiliate's referral code. */

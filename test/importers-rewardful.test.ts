@@ -9,6 +9,7 @@ import { importProgram, ImportSourceError, rewardfulSource } from '../src/import
 import { createTrackingHandler } from '../src/tracking/index.js'
 import { API_SECRET, startFakeRewardful, type FakeRewardful } from './importers/rewardful-server.js'
 import { DATABASE_URL, freshPostgresStorage } from './sql/pg-schema.js'
+import { ledger } from './importers/ledger.js'
 
 let rewardful: FakeRewardful
 beforeAll(async () => {
@@ -26,11 +27,6 @@ async function program(): Promise<AffiliateProgram> {
 }
 
 const source = () => rewardfulSource({ apiKey: API_SECRET, apiUrl: rewardful.url })
-
-async function ledger(target: AffiliateProgram, email: string) {
-  const { earnings } = await target.affiliates.get(email)
-  return { total: earnings.total, paid: earnings.paid, unpaid: earnings.unpaid }
-}
 
 describe('import rewardful', () => {
   it('imports affiliates, codes, coupons, customers and commissions; the ledger matches the commissions to the cent', async () => {

@@ -7,6 +7,7 @@ import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src/index.js'
 import { dubSource, firstPromoterSource, importProgram, type ImportSource, toltSource } from '../src/importers/index.js'
 import { KEYS, startFakeTool, TOLT_PROGRAM, type FakeTool, type ToolName } from './importers/tool-servers.js'
+import { ledger, statuses } from './importers/ledger.js'
 
 /** A program on 2026-03-01 with a 30-day hold and a "sales" sub-program. */
 async function program(): Promise<AffiliateProgram> {
@@ -15,15 +16,6 @@ async function program(): Promise<AffiliateProgram> {
     clock: testClock('2026-03-01T00:00:00.000Z'),
     settings: { currency: 'USD', holdPeriodDays: 30, subPrograms: { sales: { commission: { purchase: { type: 'percentage', rate: 20 } } } } },
   })
-}
-
-async function ledger(target: AffiliateProgram, email: string) {
-  const { earnings } = await target.affiliates.get(email)
-  return { total: earnings.total, paid: earnings.paid, unpaid: earnings.unpaid }
-}
-
-async function statuses(target: AffiliateProgram) {
-  return Object.fromEntries((await target.conversions.list({ limit: 100 })).items.map((c) => [c.reference, c.status]))
 }
 
 const servers = {} as Record<ToolName, FakeTool>
