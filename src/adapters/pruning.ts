@@ -5,7 +5,7 @@
 // `startPruning`.
 import type { Clock } from '../core/clock.js'
 import { PRUNED_KINDS, type PrunedKind, type RetentionStore, type WithRetention } from '../core/retention.js'
-import { errorText, type Logger } from './logger.js'
+import { errorText, type Logger } from '../ops/logger.js'
 
 export interface RetentionOptions {
   /** Days a webhook delivery attempt (of a delivery that succeeded or failed) is kept. @default 30 */
