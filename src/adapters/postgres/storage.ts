@@ -1,5 +1,7 @@
 // postgresStorage(): the SQL storage over a node-postgres Pool, ours (from connectionString) or
-// the host's. Each transaction holds one pooled client from BEGIN to COMMIT / ROLLBACK.
+// the host's. Each transaction holds one pooled client from BEGIN to COMMIT / ROLLBACK. Nothing
+// outlives a transaction on its connection except named prepared statements, so behind a pooler
+// in transaction mode (`pooler: 'transaction'`) statements go unnamed (docs/pooler.md).
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import type { Pool, PoolConfig } from 'pg'
@@ -9,9 +11,18 @@ import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
 
 export type PostgresStorageOptions = SqlStorageOptions & {
   /**
-   * Prepare statements once per connection (named statements). Turn off behind a pooler in
-   * transaction mode (PgBouncer before 1.21), which cannot keep them.
-   * @default true
+   * 'transaction': the connections go through a pooler in transaction mode (PgBouncer's
+   * `pool_mode = transaction`, Supabase's pooler on port 6543, Neon's `-pooler` host), which may
+   * run each transaction on another server connection: statements are then not prepared by name,
+   * unless `preparedStatements: true` says the pooler keeps them (docs/pooler.md). A pooler in
+   * session mode needs nothing.
+   */
+  pooler?: 'transaction'
+  /**
+   * Prepare statements once per connection (named statements), saving parse time. Off by default
+   * with `pooler: 'transaction'`; turn on there only when the pooler keeps protocol-level
+   * prepared statements (PgBouncer 1.21 or later with `max_prepared_statements` above 0).
+   * @default true, false with `pooler: 'transaction'`
    */
   preparedStatements?: boolean
 } & (
@@ -41,9 +52,10 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   // An idle client losing its connection must not crash the host process.
   if (owned) pool.on('error', () => {})
   // Statements with parameters are prepared once per connection (named), saving parse time.
+  const prepared = options.preparedStatements ?? options.pooler !== 'transaction'
   const names = new Map<string, string>()
   const config = (text: string, params: readonly unknown[] | undefined) => {
-    if (!params || params.length === 0 || options.preparedStatements === false) return { text, values: params ? [...params] : [] }
+    if (!params || params.length === 0 || !prepared) return { text, values: params ? [...params] : [] }
     let name = names.get(text)
     // Named by content, so storages on other schemas sharing a host pool never clash.
     if (!name) names.set(text, (name = `affiliate_kit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`))
