@@ -1,5 +1,6 @@
-// A PgBouncer of the test's own in transaction mode, in front of DATABASE_URL's server and
-// database: its ini and auth file in a temp dir, on a free port, stopped and removed afterwards.
+// A PgBouncer of the test's own in transaction mode, in front of DATABASE_URL's server (its
+// database, and any other by name): its ini and auth file in a temp dir, on a free port, stopped
+// and removed afterwards.
 // A missing pgbouncer fails the test (CI installs Debian's package, see .ci/run), never skips it.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { accessSync, constants, chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -58,6 +59,8 @@ export async function startPgBouncer(): Promise<PgBouncer> {
       [
         '[databases]',
         `${database} = host=${target.hostname} port=${target.port || 5432} dbname=${database} user=${user}${password}`,
+        // Any other database of that server by its own name (the CLI tests make one per test).
+        `* = host=${target.hostname} port=${target.port || 5432} user=${user}${password}`,
         '[pgbouncer]',
         'listen_addr = 127.0.0.1',
         `listen_port = ${port}`,
@@ -111,8 +114,9 @@ function upOrExited(child: ChildProcess): Promise<true | string> {
 }
 
 /**
- * The route through a PgBouncer this test file starts before its tests and stops after them
- * (nothing is started without DATABASE_URL: the suites then skip, as the direct ones do).
+ * The route through a PgBouncer started before the tests of the file (or describe) calling this,
+ * and stopped after them; nothing is started without DATABASE_URL (the suites then skip, as the
+ * direct ones do).
  */
 export function pgBouncerRoute(): PostgresRoute {
   let bouncer: PgBouncer | undefined
