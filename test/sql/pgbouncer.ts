@@ -37,8 +37,11 @@ async function freePort(): Promise<number> {
   return port
 }
 
-/** Starts PgBouncer (pool_mode = transaction, auth_type = trust) in front of DATABASE_URL. */
-export async function startPgBouncer(): Promise<PgBouncer> {
+/**
+ * Starts PgBouncer (pool_mode = transaction, auth_type = trust) in front of DATABASE_URL, with
+ * `poolSize` server connections per database (default_pool_size).
+ */
+export async function startPgBouncer({ poolSize = 20 }: { poolSize?: number } = {}): Promise<PgBouncer> {
   const binary = pgbouncerBinary()
   const target = new URL(DATABASE_URL!)
   const database = decodeURIComponent(target.pathname.slice(1))
@@ -69,7 +72,7 @@ export async function startPgBouncer(): Promise<PgBouncer> {
         `auth_file = ${join(dir, 'userlist.txt')}`,
         'pool_mode = transaction',
         'max_client_conn = 1000',
-        'default_pool_size = 20',
+        `default_pool_size = ${poolSize}`,
         'log_connections = 0',
         'log_disconnections = 0',
         '',
@@ -118,11 +121,11 @@ function upOrExited(child: ChildProcess): Promise<true | string> {
  * and stopped after them; nothing is started without DATABASE_URL (the suites then skip, as the
  * direct ones do).
  */
-export function pgBouncerRoute(): PostgresRoute {
+export function pgBouncerRoute(options: { poolSize?: number } = {}): PostgresRoute {
   let bouncer: PgBouncer | undefined
   if (DATABASE_URL) {
     beforeAll(async () => {
-      bouncer = await startPgBouncer()
+      bouncer = await startPgBouncer(options)
     })
     afterAll(async () => {
       await bouncer?.stop()

@@ -41,6 +41,8 @@ export type PostgresStorageOptions = SqlStorageOptions & {
 const RETRIED_CODES = new Set(['40P01', '40001'])
 const MAX_ATTEMPTS = 3
 
+const POOLER_HINT = ": is the connection through a pooler in transaction mode? Then set pooler: 'transaction' (AFFILIATE_KIT_POOLER=transaction for the CLI); see docs/pooler.md"
+
 /**
  * Storage in PostgreSQL: `postgresStorage({ connectionString })` or `postgresStorage({ pool })`
  * with your own `pg` Pool. Tables live in `schema`; migrations run on first use, once, even when
@@ -61,6 +63,15 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
     if (!name) names.set(text, (name = `affiliate_kit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`))
     return { name, text, values: [...params] }
   }
+  // A named statement that this server connection lacks (26000) or already has (42P05): another
+  // client's connection, lent by a pooler in transaction mode. The error says what to set.
+  const explained = (error: unknown): unknown => {
+    const { code, message } = error as { code?: unknown; message?: unknown }
+    if (prepared && (code === '26000' || code === '42P05') && typeof message === 'string' && !message.includes(POOLER_HINT)) {
+      ;(error as { message: string }).message = `${message}${POOLER_HINT}`
+    }
+    return error
+  }
   const transactionOnce: SqlExecutor['transaction'] = async (fn, last) => {
     const client = await pool.connect()
     let broken = false
@@ -73,14 +84,20 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
       return result
     } catch (error) {
       await client.query('ROLLBACK').catch(() => (broken = true))
-      throw error
+      throw explained(error)
     } finally {
       client.release(broken)
     }
   }
   const executor: SqlExecutor = {
     inTransaction: false,
-    query: async (text, params) => (await pool.query(config(text, params))).rows as never,
+    async query(text, params) {
+      try {
+        return (await pool.query(config(text, params))).rows as never
+      } catch (error) {
+        throw explained(error)
+      }
+    },
     async transaction(fn, last) {
       // PostgreSQL ends one of two transactions that wait on each other's rows (deadlock) or on a
       // serialization conflict; the work is run again from the start, as PostgreSQL advises.
