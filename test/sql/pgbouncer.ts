@@ -83,9 +83,13 @@ export async function startPgBouncer({ poolSize = 20 }: { poolSize?: number } = 
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] })
     const started = await upOrExited(child)
     if (started === true) {
+      // A test process that ends without stop() (a crash, a timeout) leaves no PgBouncer behind.
+      const orphaned = () => child.kill('SIGTERM')
+      process.once('exit', orphaned)
       return {
         url: url.toString(),
         async stop() {
+          process.off('exit', orphaned)
           const exited = new Promise((resolve) => child.once('exit', resolve))
           child.kill('SIGTERM')
           await exited
