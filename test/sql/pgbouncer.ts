@@ -3,7 +3,7 @@
 // and removed afterwards.
 // A missing pgbouncer fails the test (CI installs Debian's package, see .ci/run), never skips it.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { accessSync, constants, chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
@@ -47,10 +47,8 @@ export async function startPgBouncer({ poolSize = 20 }: { poolSize?: number } = 
   const database = decodeURIComponent(target.pathname.slice(1))
   const user = decodeURIComponent(target.username) || 'postgres'
   const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-pgbouncer-'))
-  // PgBouncer refuses to run as root; as root it is started as nobody, who must read these files.
-  chmodSync(dir, 0o755)
   const password = target.password ? ` password=${decodeURIComponent(target.password)}` : ''
-  writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`, { mode: 0o644 })
+  writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`)
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort()
     const url = new URL(DATABASE_URL!)
@@ -77,8 +75,8 @@ export async function startPgBouncer({ poolSize = 20 }: { poolSize?: number } = 
         'log_disconnections = 0',
         '',
       ].join('\n'),
-      { mode: 0o644 },
     )
+    // PgBouncer refuses to run as root: as root it drops to nobody, once it has read these files.
     const args = [...(process.getuid?.() === 0 ? ['-u', 'nobody'] : []), join(dir, 'pgbouncer.ini')]
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] })
     const started = await upOrExited(child)
