@@ -16,8 +16,8 @@ export interface PgBouncer {
   stop(): Promise<void>
 }
 
-/** $PGBOUNCER, else pgbouncer on PATH or in /usr/sbin (Debian's package). */
-function pgbouncerBinary(): string {
+/** $PGBOUNCER, else pgbouncer on PATH or in /usr/sbin (Debian's package); throws what to install. */
+export function pgbouncerBinary(): string {
   const candidates = [process.env.PGBOUNCER, ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'pgbouncer')), '/usr/sbin/pgbouncer']
   for (const candidate of candidates) {
     if (!candidate) continue
