@@ -1,5 +1,6 @@
 // Affiliates: create (given or generated referral code), read with stats, update, delete, list;
 // and click tracking, which feeds the `clicks` stat.
+import { decideApplication } from './application-decision.js'
 import { withConflicts, listWindow } from './conflicts.js'
 import type { ProjectContext } from './context.js'
 import { countDay } from './daily-counts.js'
@@ -108,6 +109,7 @@ export function affiliatesService(ctx: ProjectContext) {
               wiseDetails: data.wiseDetails ?? null,
               parentId,
               customFields: data.customFields ?? null,
+              application: null,
               createdAt: ctx.clock.now(),
               totals: { ...EMPTY_TOTALS },
             },
@@ -127,9 +129,15 @@ export function affiliatesService(ctx: ProjectContext) {
       checkPartnerSlug(await ctx.project(), data.partnerSlug)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
-          const affiliate = await findAffiliate(tx, projectId, ref)
-          const updated = await tx.affiliates.update(projectId, affiliate.id, data)
-          return loadAffiliateView(ctx, tx, updated!)
+          const found = await findAffiliate(tx, projectId, ref)
+          // Setting a pending affiliate active approves it (docs/onboarding.md): locked, so one event.
+          const approves = found.status === 'pending' && data.status === 'active'
+          const affiliate = approves ? (await tx.affiliates.lockForUpdate(projectId, found.id))! : found
+          const { status: _status, ...rest } = data
+          const patch = approves && affiliate.status === 'pending' ? rest : data
+          let updated = (await tx.affiliates.update(projectId, affiliate.id, patch))!
+          if (approves && affiliate.status === 'pending') updated = await decideApplication(ctx, tx, updated, { approve: true })
+          return loadAffiliateView(ctx, tx, updated)
         }),
       )
     },
