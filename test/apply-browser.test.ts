@@ -73,11 +73,16 @@ describe('application page in Chromium', () => {
     await screenshot(page, `apply-${name}`)
   }
 
-  async function fillBasics(page: Page, name: string, email: string) {
+  /** Fills every required field, the program's own included, and agrees to the terms. */
+  async function fillForm(page: Page, name: string, email: string, audience: string, channel: string) {
     await page.getByLabel('Your name').fill(name)
     await page.getByLabel('Email address').fill(email)
-    await page.getByLabel('Website or channel').fill('https://youtube.com/@' + name.split(' ')[0]!.toLowerCase())
+    await page.getByLabel('Website or channel').fill(channel)
     await page.getByLabel('How will you promote us?').fill('Reviews and a pinned link under every video.')
+    await page.getByLabel('Audience size').selectOption(audience)
+    await page.getByLabel('Main channel URL').fill(channel)
+    await page.getByLabel('I disclose affiliate links to my audience').check()
+    await page.getByLabel('I agree to the program terms').check()
   }
 
   it('a visitor applies to a review group with custom fields; pending, it gets no sign-in link', async () => {
@@ -92,11 +97,7 @@ describe('application page in Chromium', () => {
     await check(page, 'errors')
     expect((await program.affiliates.list()).total).toBe(0)
 
-    await fillBasics(page, 'Ann Creator', 'ann@example.com')
-    await page.getByLabel('Audience size').selectOption('1,000 to 10,000')
-    await page.getByLabel('Main channel URL').fill('https://youtube.com/@ann')
-    await page.getByLabel('I disclose affiliate links to my audience').check()
-    await page.getByLabel('I agree to the program terms').check()
+    await fillForm(page, 'Ann Creator', 'ann@example.com', '1,000 to 10,000', 'https://youtube.com/@ann')
     clock.advance({ seconds: 10 })
     await page.getByRole('button', { name: 'Send my application' }).click()
     await page.getByRole('heading', { name: 'Thank you for applying' }).waitFor()
@@ -157,11 +158,7 @@ describe('application page in Chromium', () => {
   it('an open group signs the applicant in at once', async () => {
     const page = await browser.newPage()
     await page.goto(`${base}/portal/apply/friends`)
-    await fillBasics(page, 'Bob Friend', 'bob@example.com')
-    await page.getByLabel('Audience size').selectOption('Under 1,000')
-    await page.getByLabel('Main channel URL').fill('https://bob.example')
-    await page.getByLabel('I disclose affiliate links to my audience').check()
-    await page.getByLabel('I agree to the program terms').check()
+    await fillForm(page, 'Bob Friend', 'bob@example.com', 'Under 1,000', 'https://bob.example')
     clock.advance({ seconds: 10 })
     await page.getByRole('button', { name: 'Send my application' }).click()
     await page.waitForURL(`${base}/portal/`)

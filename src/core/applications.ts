@@ -2,12 +2,10 @@
 // `pending` affiliate (mode review) or an `active` one (mode open), once per email; the owner
 // approves or rejects a pending one. Each change records its event in the same transaction.
 import { decideApplication } from './application-decision.js'
-import { findAffiliate, loadAffiliateView, type AffiliateRef } from './affiliates.js'
+import { findAffiliate, insertAffiliate, loadAffiliateView, newAffiliateRow, type AffiliateRef } from './affiliates.js'
 import type { ProjectContext } from './context.js'
 import { ConflictError, ValidationError } from './errors.js'
 import { applicationEvent } from './events.js'
-import { EMPTY_TOTALS } from './ledger.js'
-import { newReferralCode } from './random.js'
 import { applyInput, rejectApplicationInput, validate, type ApplyInput, type RejectApplicationInput } from './schemas.js'
 import { UniqueViolation } from './storage.js'
 import type { SignupMode } from './types.js'
@@ -41,47 +39,28 @@ export function applicationsService(ctx: ProjectContext) {
       const slug = data.partnerSlug ?? null
       if (slug !== null && !project.settings.subPrograms?.[slug]) throw new ValidationError('partnerSlug', `no sub-program named ${slug}`)
       const at = ctx.clock.now()
-      for (let attempt = 0; ; attempt += 1) {
-        try {
-          return await storage.transaction(async (tx) => {
-            const found = await tx.affiliates.getByEmail(projectId, data.email)
-            if (found) return { affiliate: await loadAffiliateView(ctx, tx, found), created: false }
-            const affiliate = await tx.affiliates.insert({
-              projectId,
-              email: data.email,
-              name: data.name,
-              referralCode: newReferralCode(),
-              status: data.signup === 'open' ? 'active' : 'pending',
-              partnerSlug: slug,
-              paymentMethod: null,
-              paymentDetails: null,
-              payoutMethod: null,
-              paypalEmail: null,
-              wiseDetails: null,
-              parentId: null,
-              customFields: null,
-              application: {
-                website: data.website ?? null,
-                promotion: data.promotion ?? null,
-                fields: data.fields ?? {},
-                appliedAt: at.toISOString(),
-                termsAcceptedAt: data.termsAccepted ? at.toISOString() : null,
-                decidedAt: null,
-                rejectionReason: null,
-              },
-              createdAt: at,
-              totals: { ...EMPTY_TOTALS },
-            })
-            await tx.outbox.enqueue(applicationEvent('affiliate.applied', affiliate, { at }))
-            return { affiliate: await loadAffiliateView(ctx, tx, affiliate), created: true }
-          })
-        } catch (error) {
-          // Another request inserted this email first: it is the existing affiliate now.
-          if (error instanceof UniqueViolation && error.constraint === 'affiliate_email') return existing(data.email)
-          // A generated referral code that collided: draw another.
-          if (error instanceof UniqueViolation && error.constraint === 'affiliate_referral_code' && attempt < 4) continue
-          throw error
-        }
+      try {
+        return await storage.transaction(async (tx) => {
+          const found = await tx.affiliates.getByEmail(projectId, data.email)
+          if (found) return { affiliate: await loadAffiliateView(ctx, tx, found), created: false }
+          const status = data.signup === 'open' ? 'active' : 'pending'
+          const application = {
+            website: data.website ?? null,
+            promotion: data.promotion ?? null,
+            fields: data.fields ?? {},
+            appliedAt: at.toISOString(),
+            termsAcceptedAt: data.termsAccepted ? at.toISOString() : null,
+            decidedAt: null,
+            rejectionReason: null,
+          }
+          const affiliate = await insertAffiliate(tx, newAffiliateRow({ projectId, email: data.email, status, createdAt: at }, { name: data.name, partnerSlug: slug, application }))
+          await tx.outbox.enqueue(applicationEvent('affiliate.applied', affiliate, { at }))
+          return { affiliate: await loadAffiliateView(ctx, tx, affiliate), created: true }
+        })
+      } catch (error) {
+        // Another request inserted this email first: it is the existing affiliate now.
+        if (error instanceof UniqueViolation && error.constraint === 'affiliate_email') return existing(data.email)
+        throw error
       }
     },
 
