@@ -132,7 +132,14 @@ describe('application page in Chromium', () => {
     await check(owner, 'queue')
     await owner.getByRole('button', { name: 'Approve ann@example.com' }).click()
     await owner.getByText('ann@example.com is approved').waitFor()
-    expect((await program.affiliates.get('ann@example.com')).status).toBe('active')
+    const ann = await program.affiliates.get('ann@example.com')
+    expect(ann.status).toBe('active')
+    // The affiliate's own page keeps the application and its decision.
+    await owner.goto(`${base}/admin/affiliates/${ann.id}`)
+    const application = owner.getByRole('region', { name: 'Application' })
+    expect(await application.textContent()).toContain('channel_urlhttps://youtube.com/@ann')
+    expect(await application.textContent()).toContain('2026-03-01 09:00')
+    await check(owner, 'affiliate-application')
     await owner.close()
 
     const page = await browser.newPage()

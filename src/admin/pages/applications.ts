@@ -19,13 +19,19 @@ const TEXT = {
   group: 'Sub-program',
   applied: 'Applied',
   terms: 'Terms accepted',
+  decided: 'Decided',
+  rejection: 'Reason for rejecting',
+  applicationHeading: 'Application',
   reason: 'Reason for rejecting (optional, sent to the applicant)',
   approve: 'Approve',
   reject: 'Reject',
   noApplication: 'Added as pending by the owner: no application.',
 } as const
 
-function answers(affiliate: AffiliateView): Html {
+const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ')
+
+/** What the affiliate told the application page, and the decision once made. */
+export function applicationAnswers(affiliate: AffiliateView): Html {
   const application = affiliate.application
   if (!application) return html`<p class="muted">${TEXT.noApplication}</p>`
   const rows: Array<[string, string]> = [
@@ -33,8 +39,10 @@ function answers(affiliate: AffiliateView): Html {
     [TEXT.promotion, application.promotion ?? ''],
     ...Object.entries(application.fields).map(([name, value]): [string, string] => [name, typeof value === 'boolean' ? (value ? 'yes' : 'no') : value]),
     [TEXT.group, affiliate.partnerSlug ?? ''],
-    [TEXT.applied, application.appliedAt.slice(0, 16).replace('T', ' ')],
-    [TEXT.terms, application.termsAcceptedAt ? application.termsAcceptedAt.slice(0, 16).replace('T', ' ') : 'no'],
+    [TEXT.applied, minute(application.appliedAt)],
+    [TEXT.terms, application.termsAcceptedAt ? minute(application.termsAcceptedAt) : 'no'],
+    [TEXT.decided, application.decidedAt ? minute(application.decidedAt) : ''],
+    [TEXT.rejection, application.rejectionReason ?? ''],
   ]
   return html`<dl class="answers">${rows.filter(([, value]) => value !== '').map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`
 }
@@ -63,7 +71,7 @@ ${page.total > SHOWN ? html`<p class="muted">${TEXT.more(page.total)}</p>` : nul
 ${page.items.map(
   (affiliate) => html`<section class="card" data-application="${affiliate.email}" aria-labelledby="application-${affiliate.id}">
 <h2 id="application-${affiliate.id}">${affiliate.name ?? affiliate.email} <span class="muted">${affiliate.email}</span></h2>
-${answers(affiliate)}
+${applicationAnswers(affiliate)}
 ${decisionForms(context, affiliate)}
 </section>`,
 )}`
@@ -82,4 +90,10 @@ export async function rejectApplication({ program, paths, audit }: AdminRequest,
   const affiliate = await program.applications.reject(id, { reason: reason === '' ? null : reason })
   await audit('affiliate.reject', `affiliate:${id}`, reason === '' ? affiliate.email : `${affiliate.email}: ${reason}`)
   return { redirect: `${paths.applications}?rejected=${encodeURIComponent(affiliate.email)}` }
+}
+
+/** The affiliate page's section with its application, when it has one. */
+export function applicationSection(affiliate: AffiliateView): Html | null {
+  if (!affiliate.application) return null
+  return html`<section class="card" aria-labelledby="application-title"><h2 id="application-title">${TEXT.applicationHeading}</h2>${applicationAnswers(affiliate)}</section>`
 }
