@@ -10,6 +10,8 @@ import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram, type TestClock } from '../src/index.js'
 import { createPortal, type PortalOptions } from '../src/portal/index.js'
 import { Agent } from './portal/helpers.js'
+import { postgresStorage } from '../src/adapters/postgres/index.js'
+import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
 interface Running {
   program: AffiliateProgram
@@ -23,9 +25,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
 })
 
-async function start(options: Partial<PortalOptions> = {}): Promise<Running> {
-  const clock = testClock('2026-03-01T09:00:00Z')
-  const storage = memoryStorage()
+async function start(options: Partial<PortalOptions> = {}, storage: Parameters<typeof createPortal>[1]['sessions'] & Parameters<typeof createAffiliateProgram>[0]['storage'] = memoryStorage(), clock = testClock('2026-03-01T09:00:00Z')): Promise<Running> {
   const program = await createAffiliateProgram({ storage, clock })
   const portal = createPortal(program, { sessions: storage, ...options })
   const server = createServer(portal.node)
@@ -141,4 +141,34 @@ describe('application page against bots, over HTTP', () => {
     expect((await program.affiliates.list()).total).toBe(2)
     expect(await program.affiliates.get('owner-made@example.com')).toMatchObject({ name: 'Made By Owner', status: 'active', application: null })
   })
+})
+
+describe.skipIf(!DATABASE_URL)(`application limits shared by processes on PostgreSQL${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`}`, () => {
+  it('a visitor alternating between two servers on one database still makes at most the limit', async () => {
+    const fresh = freshPostgresStorage()
+    const second = postgresStorage({ connectionString: DATABASE_URL!, schema: fresh.schema })
+    try {
+      const clock = testClock('2026-03-01T09:00:00Z')
+      const one = await start({}, fresh.storage, clock)
+      const two = await start({}, second, clock)
+      // The form drawn by one server is accepted by the other: the signing key is the database's.
+      const bot = visitor(one.base)
+      const hidden = await openForm(bot)
+      clock.advance({ seconds: 30 })
+      const other = new Agent((request) => fetch(request), two.base)
+      for (const [name, value] of bot.cookies) other.cookies.set(name, value)
+      const statuses: number[] = []
+      for (let n = 0; n < 200; n += 1) {
+        const response = await (n % 2 === 0 ? bot : other).post('/portal/apply', answers(`pg${n}@example.com`, hidden))
+        await response.arrayBuffer()
+        statuses.push(response.status)
+      }
+      expect(statuses.filter((status) => status === 200)).toHaveLength(5)
+      expect(statuses.filter((status) => status === 429)).toHaveLength(195)
+      expect((await one.program.affiliates.list({ status: 'pending' })).total).toBe(5)
+    } finally {
+      await second.close()
+      await fresh.cleanup()
+    }
+  }, 120_000)
 })
