@@ -228,7 +228,8 @@ export async function issueSignInLink(setup: PortalSetup, email: string): Promis
 
 function signedOut(setup: PortalSetup, request: Request, url: URL, state: Parameters<typeof signInPage>[1], status = 200, cookies: string[] = []): Response {
   const pre = preSession.issue(request, setup.cookieScope(url))
-  const body = signInPage({ paths: setup.paths, csrf: pre.csrf, emailForm: setup.emailForm }, state)
+  const applyUrl = setup.application.signup === 'closed' ? null : setup.paths.apply
+  const body = signInPage({ paths: setup.paths, csrf: pre.csrf, emailForm: setup.emailForm, applyUrl }, state)
   return portalPage(setup, 'Sign in', body, status, { cookies: [...cookies, ...pre.cookies] })
 }
 
