@@ -143,6 +143,36 @@ describe('application page against bots, over HTTP', () => {
   })
 })
 
+describe('application answers', () => {
+  it('refuses a missing, malformed or unknown answer with its message, keeping what was typed', async () => {
+    const fields = [
+      { name: 'channel', label: 'Main channel URL', type: 'url' as const, required: true },
+      { name: 'audience', label: 'Audience size?', type: 'select' as const, options: ['Small', 'Large'] },
+    ]
+    const { program, clock, base } = await start({ limits: { applyPerClient: false }, application: { fields, termsUrl: 'https://example.com/terms' } })
+    const agent = visitor(base)
+    const hidden = await openForm(agent)
+    clock.advance({ seconds: 5 })
+    const refused = await agent.post('/portal/apply', { ...answers('not-an-email', hidden), promotion: '', field_channel: 'javascript:alert(1)', field_audience: 'Huge' })
+    expect(refused.status).toBe(400)
+    const page = await refused.text()
+    for (const message of [
+      'Email address: enter an address such as name@example.com.',
+      'How will you promote us: this field is required.',
+      'Main channel URL: enter a web address starting with https://.',
+      'Audience size: choose one of the options.',
+      'Agree to the program terms to apply.',
+    ]) {
+      expect(page).toContain(message)
+    }
+    expect(page).toContain('value="not-an-email"')
+    expect((await program.affiliates.list()).total).toBe(0)
+    const accepted = await agent.post('/portal/apply', { ...answers('ok@example.com', hidden), field_channel: 'https://ok.example', field_audience: 'Large', terms: 'on' })
+    expect(accepted.status).toBe(200)
+    expect((await program.affiliates.get('ok@example.com')).application).toMatchObject({ fields: { channel: 'https://ok.example', audience: 'Large' }, termsAcceptedAt: '2026-03-01T09:00:05.000Z' })
+  })
+})
+
 describe.skipIf(!DATABASE_URL)(`application limits shared by processes on PostgreSQL${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`}`, () => {
   it('a visitor alternating between two servers on one database still makes at most the limit', async () => {
     const fresh = freshPostgresStorage()

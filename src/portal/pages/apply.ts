@@ -58,6 +58,8 @@ export const EMPTY_VALUES: ApplicationValues = { name: '', email: '', website: '
 export const TRAP_NAME = 'contact_me_by_fax'
 
 const fieldInput = (field: ApplicationField) => `field_${field.name}`
+/** A label as the start of a message: "How will you promote us?" reads "How will you promote us". */
+const bare = (label: string) => label.replace(/[?:.]+$/, '')
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/
 const MAX = { name: 200, email: 254, website: 500, promotion: 2000, field: 2000 } as const
 
@@ -71,8 +73,8 @@ export function readApplication(form: URLSearchParams, application: ResolvedAppl
   const values: ApplicationValues = { name: text('name'), email: text('email'), website: text('website'), promotion: text('promotion'), fields: {}, terms: form.get('terms') === 'on' }
   const errors: ApplicationErrors = {}
   const need = (name: 'name' | 'email' | 'website' | 'promotion', label: string) => {
-    if (values[name] === '') errors[name] = APPLY_TEXT.isRequired(label)
-    else if (values[name].length > MAX[name]) errors[name] = APPLY_TEXT.tooLong(label, MAX[name])
+    if (values[name] === '') errors[name] = APPLY_TEXT.isRequired(bare(label))
+    else if (values[name].length > MAX[name]) errors[name] = APPLY_TEXT.tooLong(bare(label), MAX[name])
   }
   need('name', APPLY_TEXT.name)
   need('email', APPLY_TEXT.email)
@@ -83,16 +85,16 @@ export function readApplication(form: URLSearchParams, application: ResolvedAppl
     const input = fieldInput(field)
     if (field.type === 'checkbox') {
       values.fields[field.name] = form.get(input) === 'on'
-      if (field.required && !values.fields[field.name]) errors[input] = APPLY_TEXT.isRequired(field.label)
+      if (field.required && !values.fields[field.name]) errors[input] = APPLY_TEXT.isRequired(bare(field.label))
       continue
     }
     const answer = text(input)
     values.fields[field.name] = answer
     if (answer === '') {
-      if (field.required) errors[input] = APPLY_TEXT.isRequired(field.label)
-    } else if (answer.length > MAX.field) errors[input] = APPLY_TEXT.tooLong(field.label, MAX.field)
-    else if (field.type === 'url' && !isWebAddress(answer)) errors[input] = APPLY_TEXT.invalidUrl(field.label)
-    else if (field.type === 'select' && !field.options!.includes(answer)) errors[input] = APPLY_TEXT.invalidChoice(field.label)
+      if (field.required) errors[input] = APPLY_TEXT.isRequired(bare(field.label))
+    } else if (answer.length > MAX.field) errors[input] = APPLY_TEXT.tooLong(bare(field.label), MAX.field)
+    else if (field.type === 'url' && !isWebAddress(answer)) errors[input] = APPLY_TEXT.invalidUrl(bare(field.label))
+    else if (field.type === 'select' && !field.options!.includes(answer)) errors[input] = APPLY_TEXT.invalidChoice(bare(field.label))
   }
   if (application.termsUrl !== null && !values.terms) errors.terms = APPLY_TEXT.termsRequired
   return { values, errors }
