@@ -24,7 +24,7 @@ export function formClock(state: KeyedStateStore, scope: string): FormClock {
       const parts: number[] = []
       for (let part = 0; part < KEY_PARTS; part += 1) {
         parts.push(await state.update(`form-clock:${scope}:${part}`, (stored) => {
-          const value = stored ?? randomInt(2 ** 47) * 2 + randomInt(2)
+          const value = stored ?? randomInt(0, 2 ** 48 - 1)
           return { state: value, result: value }
         }))
       }
