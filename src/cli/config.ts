@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import * as v from 'valibot'
-import { projectSettingsInput, strictObjectProblem } from '../core/schemas.js'
+import { projectSettingsInput, signupMode, strictObjectProblem } from '../core/schemas.js'
 import { PROVIDER_NAMES, type ProviderName } from '../core/types.js'
 import { createWebhookInput } from '../core/webhook-endpoints.js'
 import { LOG_LEVELS } from '../ops/logger.js'
@@ -67,7 +67,27 @@ const portal = v.strictObject({
   signInLinkTtlSeconds: seconds,
   /** Sends the portal.sign_in_requested webhook event for the "email me a link" form; needs publicUrl. */
   emailSignIn: v.optional(v.boolean('must be true or false')),
-  limits: v.optional(v.strictObject({ emailPerAddress: signInLimit, emailPerClient: signInLimit, signInPerClient: signInLimit })),
+  limits: v.optional(v.strictObject({ emailPerAddress: signInLimit, emailPerClient: signInLimit, signInPerClient: signInLimit, applyPerClient: signInLimit, applyPerEmail: signInLimit })),
+  /** The application page <path>/apply (docs/onboarding.md); checked again when the portal starts. */
+  application: v.optional(
+    v.strictObject({
+      signup: v.optional(signupMode),
+      fields: v.optional(
+        v.array(
+          v.strictObject({
+            name: v.string('must be a string'),
+            label: v.string('must be a string'),
+            type: v.picklist(['text', 'url', 'select', 'checkbox'], 'must be text, url, select or checkbox'),
+            required: v.optional(v.boolean('must be true or false')),
+            options: v.optional(v.array(v.string('must be a string'))),
+          }),
+          'must be a list of fields',
+        ),
+      ),
+      termsUrl: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'))),
+      minSecondsToSubmit: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative'), v.maxValue(3600, 'must be at most 3600'))),
+    }),
+  ),
   /** Count sign-in clients by the last X-Forwarded-For entry (a reverse proxy in front). */
   trustProxy: v.optional(v.boolean('must be true or false')),
   /** With tracking on: the /r/ link on the tracking host, or the landing URL with ?ref= (docs/portal.md). */

@@ -20,7 +20,7 @@ export function configuredPortal(
   config: PortalConfig,
   tracking?: ServerConfig['tracking'],
 ): Portal {
-  const { enabled: _enabled, path, publicUrl, secureCookies, theme, emailSignIn, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, limits, trustProxy } = config
+  const { enabled: _enabled, path, publicUrl, secureCookies, theme, emailSignIn, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, limits, trustProxy, application } = config
   const referralLink = configuredReferralLink(config, tracking)
   const options: PortalOptions = {
     ...stores,
@@ -31,6 +31,7 @@ export function configuredPortal(
     ...(theme ? { theme } : {}),
     ...(limits ? { limits } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
+    ...(application ? { application } : {}),
     ...(referralLink ? { referralLink } : {}),
     ...(emailSignIn ? { onSignInRequested: (request) => program.portal.recordSignInRequest(request) } : {}),
   }

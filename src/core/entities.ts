@@ -3,6 +3,7 @@
 // adapter names their columns (src/adapters/sql/tables.ts) and decodes rows by their kinds.
 import { bool, date, float, id, int, json, money, notShown, nullable, text } from './entity.js'
 import type {
+  AffiliateApplication,
   AffiliateStatus,
   CommissionBasis,
   ConversionType,
@@ -75,6 +76,8 @@ export const affiliateFields = {
   wiseDetails: nullable(json<WiseDetails>()),
   parentId: nullable(id()),
   customFields: nullable(json<Record<string, unknown>>()),
+  /** Set when the affiliate applied through the portal's application page. */
+  application: nullable(json<AffiliateApplication>()),
 }
 
 /** The affiliate's payout preferences that webhook events carry (src/core/events.ts names their keys). */

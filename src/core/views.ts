@@ -77,6 +77,7 @@ export function affiliateView(
     wiseDetails: affiliate.wiseDetails,
     parentId: affiliate.parentId,
     customFields: affiliate.customFields,
+    application: affiliate.application,
     createdAt: affiliate.createdAt,
     clicks: totals.clicks,
     signups: totals.signups,

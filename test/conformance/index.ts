@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe } from 'vitest'
 import { createAffiliateProgram, testClock, type StoragePort } from '../../src/index.js'
 import type { AdapterUnderTest, CaseContext } from './harness.js'
 import { affiliateCases } from './affiliates.case.js'
+import { applicationCases } from './applications.case.js'
 import { conversionCases } from './conversions.case.js'
 import { couponCases } from './coupons.case.js'
 import { commissionCases } from './commission.case.js'
@@ -60,6 +61,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     }
 
     affiliateCases(context)
+    applicationCases(context)
     conversionCases(context)
     couponCases(context)
     commissionCases(context)

@@ -114,6 +114,7 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     wiseDetails: row.wiseDetails,
     parentId: row.parentId,
     customFields: row.customFields,
+    application: row.application,
     createdAt: row.createdAt,
     totals,
   }

@@ -61,6 +61,7 @@ export function affiliate(view: AffiliateView, detail: boolean): unknown {
     record.referralCode = view.referralCode
     record.paymentMethod = view.paymentMethod
     record.paymentDetails = view.paymentDetails
+    if (view.application) record.application = camelKeys(P.application(view.application))
   }
   return record
 }

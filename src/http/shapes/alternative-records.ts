@@ -32,6 +32,7 @@ export const affiliateRecord = v.strictObject({
   referralCode: v.string(),
   paymentMethod: v.nullable(v.string()),
   paymentDetails: v.nullable(v.string()),
+  application: v.optional(v.strictObject(camelKeys(P.applicationRecord.entries))),
 })
 
 export const conversionRecord = v.strictObject({

@@ -9,11 +9,13 @@ export interface SignInView {
   csrf: string
   /** Whether affiliates may ask for a link by email (the portal has onSignInRequested). */
   emailForm: boolean
+  /** The application page, when the program's own is not closed. */
+  applyUrl: string | null
 }
 
 const panel = (body: Html) => html`<div class="narrow card">${body}</div>`
 
-export function signInPage({ paths, csrf, emailForm }: SignInView, state: { token?: string; message?: Html | null; error?: string | null }): Html {
+export function signInPage({ paths, csrf, emailForm, applyUrl }: SignInView, state: { token?: string; message?: Html | null; error?: string | null }): Html {
   if (state.token) {
     return panel(html`<h1>Sign in</h1>
 ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : null}
@@ -36,7 +38,8 @@ ${
 <div class="actions"><button type="submit">Email me a sign-in link</button></div>
 </form>`
     : html`<p>Open the sign-in link you were given. Each link works once, for a few minutes; ask for a new one when it has expired.</p>`
-}`)
+}
+${applyUrl ? html`<p>Not an affiliate yet? <a href="${applyUrl}">Apply to join</a></p>` : null}`)
 }
 
 export const LINK_SENT = html`<p class="notice" role="status">If this address belongs to an affiliate, a sign-in link is on its way. It works once, for a few minutes.</p>`

@@ -15,6 +15,7 @@ import { projectSettingsVersion } from './12-project-settings-version.js'
 import { dailyBackfill } from './13-daily-backfill.js'
 import { unloggedRateLimits } from './26-unlogged-rate-limits.js'
 import { retentionIndexes } from './27-retention-indexes.js'
+import { affiliateApplications } from './19-affiliate-applications.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -35,4 +36,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   dailyBackfill,
   unloggedRateLimits,
   retentionIndexes,
+  affiliateApplications,
 ]
