@@ -108,6 +108,7 @@ export function affiliatesService(ctx: ProjectContext) {
               wiseDetails: data.wiseDetails ?? null,
               parentId,
               customFields: data.customFields ?? null,
+              taxDetails: null,
               createdAt: ctx.clock.now(),
               totals: { ...EMPTY_TOTALS },
             },

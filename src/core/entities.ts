@@ -16,6 +16,7 @@ import type {
   ReferralStatus,
   Scope,
   StoredConversionStatus,
+  StoredTaxDetails,
   WebhookSigningMode,
   WiseDetails,
 } from './types.js'
@@ -75,6 +76,8 @@ export const affiliateFields = {
   wiseDetails: nullable(json<WiseDetails>()),
   parentId: nullable(id()),
   customFields: nullable(json<Record<string, unknown>>()),
+  /** Legal name, country, form type and the encrypted tax id (docs/tax-details.md); never in a view. */
+  taxDetails: notShown(nullable(json<StoredTaxDetails>())),
 }
 
 /** The affiliate's payout preferences that webhook events carry (src/core/events.ts names their keys). */

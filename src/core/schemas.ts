@@ -326,5 +326,6 @@ export const projectSettingsInput = v.strictObject({
       windowDays: v.optional(dayCount),
     }),
   ),
+  payouts: v.optional(v.strictObject({ requireTaxDetails: v.optional(v.boolean('must be a boolean')) })),
 })
 export type ProjectSettingsInput = v.InferInput<typeof projectSettingsInput>

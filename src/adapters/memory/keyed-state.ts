@@ -1,13 +1,14 @@
 // The keyed-state store in process memory: Idempotency-Key claims and rate-limiter numbers in
 // two Maps, the default of a handler given no `state`. Every operation is synchronous inside.
 import type { KeyClaim, KeyedStateStore } from '../../core/keyed-state.js'
+import type { ScrubbedElsewhere } from './repositories/erasure.js'
 
 /** Whether `claim` may take the key of `existing` (see KeyedStateStore.claim). */
 const keyFree = (existing: KeyClaim, claim: KeyClaim): boolean =>
   existing.expiresAt <= claim.createdAt ||
   (existing.response === null && existing.fingerprint === claim.fingerprint && existing.leaseUntil <= claim.createdAt)
 
-export function memoryKeyedState(): KeyedStateStore {
+export function memoryKeyedState(): KeyedStateStore & ScrubbedElsewhere {
   const claims = new Map<string, KeyClaim>()
   const numbers = new Map<string, number>()
 
@@ -35,6 +36,12 @@ export function memoryKeyedState(): KeyedStateStore {
     },
     async release(projectId, key, claimedAt) {
       if (ownClaim(projectId, key, claimedAt)) claims.delete(`${projectId}|${key}`)
+    },
+    // Erasure (docs/privacy.md): the stored answers of the project's Idempotency-Keys.
+    scrubText(projectId, scrub) {
+      for (const claim of claims.values()) {
+        if (claim.projectId === projectId && claim.response) claim.response = { ...claim.response, body: scrub.apply(claim.response.body) }
+      }
     },
     // decide is synchronous: nothing can run between the read and the write.
     async update(key, decide) {

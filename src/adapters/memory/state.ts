@@ -111,6 +111,7 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     wiseDetails: row.wiseDetails,
     parentId: row.parentId,
     customFields: row.customFields,
+    taxDetails: row.taxDetails,
     createdAt: row.createdAt,
     totals,
   }

@@ -19,10 +19,11 @@ import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { memorySessionStore } from './repositories/sessions.js'
 import { memoryAuditLog } from './repositories/audit-log.js'
+import { erasureRepository, type ScrubbedElsewhere } from './repositories/erasure.js'
 import { MemoryState, type CurrentLog } from './state.js'
 import type { UndoLog } from './table.js'
 
-function repositories(state: MemoryState, current: CurrentLog): AdapterRepositories {
+function repositories(state: MemoryState, current: CurrentLog, elsewhere: readonly ScrubbedElsewhere[] = []): AdapterRepositories {
   // Every write records its inverse in the running transaction's log.
   const log = { push: (undo: () => void) => current.entries.push(undo) } as UndoLog
   const { outbox, materializeOutbox } = outboxRepository(state, log)
@@ -41,6 +42,7 @@ function repositories(state: MemoryState, current: CurrentLog): AdapterRepositor
     outbox,
     providerEvents: providerEventRepository(state, log),
     tracking,
+    erasure: erasureRepository(state, log, elsewhere),
   }
 }
 
@@ -72,7 +74,9 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
   const state = new MemoryState()
   const mutex = new Mutex(options.lockWaitTimeoutMs ?? 10_000)
   const current: CurrentLog = { entries: [] }
-  const repos = repositories(state, current)
+  const keyedState = memoryKeyedState()
+  const auditLog = memoryAuditLog()
+  const repos = repositories(state, current, [keyedState, auditLog])
 
   const transaction = <T>(fn: (tx: AdapterRepositories) => Promise<T>): Promise<T> =>
     mutex.run(async () => {
@@ -91,9 +95,9 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
   return {
     ...rootRepositories(transaction),
     transaction,
-    keyedState: memoryKeyedState(),
+    keyedState,
     sessions: memorySessionStore(),
-    auditLog: memoryAuditLog(),
+    auditLog,
     ping: async () => {},
     close: async () => {},
   }
