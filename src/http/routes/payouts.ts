@@ -27,7 +27,7 @@ export const createPayout = defineOperation({
   path: '/payouts',
   scope: 'payouts:write',
   summary: 'Record a payout made outside the service',
-  errors: [400, 404],
+  errors: [400, 404, 409],
   status: 201,
   run: ({ api, input }: Given<Parameters<ProjectScope['payouts']['create']>[0]>) => api.payouts.create(input),
 })
