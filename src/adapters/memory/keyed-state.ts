@@ -43,6 +43,7 @@ export function memoryKeyedState(): KeyedStateStore & ScrubbedElsewhere {
         if (claim.projectId === projectId && claim.response) claim.response = { ...claim.response, body: scrub.apply(claim.response.body) }
       }
     },
+    storedText: () => JSON.stringify([...claims.values()]),
     // decide is synchronous: nothing can run between the read and the write.
     async update(key, decide) {
       const { state, result } = decide(numbers.get(key) ?? null)

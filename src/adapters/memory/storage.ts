@@ -19,7 +19,7 @@ import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { memorySessionStore } from './repositories/sessions.js'
 import { memoryAuditLog } from './repositories/audit-log.js'
-import { erasureRepository, type ScrubbedElsewhere } from './repositories/erasure.js'
+import { asJson, erasureRepository, type ScrubbedElsewhere } from './repositories/erasure.js'
 import { MemoryState, type CurrentLog } from './state.js'
 import type { UndoLog } from './table.js'
 
@@ -92,7 +92,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
       }
     })
 
-  return {
+  const storage: StoragePort = {
     ...rootRepositories(transaction),
     transaction,
     keyedState,
@@ -101,4 +101,16 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
     ping: async () => {},
     close: async () => {},
   }
+  storedTexts.set(storage, () => asJson([state, [...state.providerLinks.values()], keyedState.storedText(), auditLog.storedText()]))
+  return storage
+}
+
+const storedTexts = new WeakMap<StoragePort, () => string>()
+
+/**
+ * Every object a memory storage holds, as one JSON text: what an erasure test searches
+ * (docs/privacy.md). Null for a storage that is not a memory storage.
+ */
+export function memoryStoredText(storage: StoragePort): string | null {
+  return storedTexts.get(storage)?.() ?? null
 }

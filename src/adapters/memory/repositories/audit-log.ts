@@ -16,6 +16,7 @@ export function memoryAuditLog(): AuditLog & ScrubbedElsewhere {
         entries[index] = { ...entry, actorName: scrub.apply(entry.actorName), target: entry.target && scrub.apply(entry.target), detail: entry.detail && scrub.apply(entry.detail) }
       }
     },
+    storedText: () => JSON.stringify(entries),
     async list(projectId, { limit, offset }) {
       const mine = entries.filter((entry) => entry.projectId === projectId).reverse()
       return { items: mine.slice(offset, offset + limit).map((entry) => ({ ...entry })), total: mine.length }

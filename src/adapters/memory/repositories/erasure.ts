@@ -13,15 +13,19 @@ export type Scrub = ReturnType<typeof scrubber>
 /** A store beside the domain tables that keeps texts of the project (keyed state, audit log). */
 export interface ScrubbedElsewhere {
   scrubText(projectId: string, scrub: Scrub): void
+  /** Everything it holds, as JSON (memoryStoredText). */
+  storedText(): string
 }
 
-const asJson = (value: unknown) => JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item))
+export const asJson = (value: unknown) =>
+  JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item instanceof Map ? [...item.values()] : item instanceof Set ? [...item] : item))
 
 /** Every string in a JSON-like value, each replaced by `text`. */
 function mapStrings(value: unknown, text: (value: string) => string): unknown {
   if (typeof value === 'string') return text(value)
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, text))
-  if (value && typeof value === 'object' && !(value instanceof Date)) {
+  // Plain objects only: a class instance (Money in an event's payload) is kept as it is.
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, text)]))
   }
   return value

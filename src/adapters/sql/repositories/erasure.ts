@@ -20,11 +20,14 @@ function tablesOf(db: SqlClient, t: Tables): Promise<ScrubbedTable[]> {
   if (!tables) {
     tables = run(
       db,
-      `SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c
-       WHERE c.table_schema = $1 AND c.data_type IN ('text', 'jsonb', 'json', 'character varying') AND c.column_name <> 'project_id'
-         AND EXISTS (SELECT 1 FROM information_schema.columns p WHERE p.table_schema = c.table_schema AND p.table_name = c.table_name AND p.column_name = 'project_id')
-       ORDER BY c.table_name, c.ordinal_position`,
-      [t.schema],
+      // pg_catalog rather than information_schema: the same answer, many times faster on PGlite.
+      `SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, NULL) AS data_type
+       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = $1 AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped AND a.attname <> 'project_id'
+         AND a.atttypid IN ('text'::regtype, 'jsonb'::regtype, 'json'::regtype, 'character varying'::regtype)
+         AND EXISTS (SELECT 1 FROM pg_attribute p WHERE p.attrelid = c.oid AND p.attname = 'project_id' AND NOT p.attisdropped)
+       ORDER BY c.relname, a.attnum`,
+      [t.schema.replace(/^"|"$/g, '')],
     ).then((rows) => {
       const byTable = new Map<string, ScrubbedTable>()
       for (const row of rows) {
