@@ -12,6 +12,7 @@ export interface AdminPaths {
   affiliate(id: number): string
   affiliateStatus(id: number): string
   affiliatePortalLink(id: number): string
+  affiliateErase(id: number): string
   review: string
   conversions: string
   conversion(id: number): string

@@ -10,6 +10,7 @@ export interface PortalPaths {
   conversion(id: number): string
   payouts: string
   settings: string
+  tax: string
   signIn: string
   signInEmail: string
   signOut: string
@@ -20,7 +21,7 @@ export interface PortalPaths {
 /** `base` is '/portal' or '' (mounted at the root); `versions` are the assets' content hashes. */
 export function portalPaths(base: string, versions: { stylesheet: string; script: string }): PortalPaths {
   return {
-    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'conversions' | 'conversion' | 'payouts' | 'settings'>),
+    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'conversions' | 'conversion' | 'payouts' | 'settings' | 'tax'>),
     base,
     signIn: `${base}/sign-in`,
     signInEmail: `${base}/sign-in/email`,
