@@ -1,6 +1,6 @@
 // Tax details and GDPR erase in real Chromium: the affiliate fills in the portal's tax form (a bad
 // value is shown, the tax id only by its last four afterwards, never in the page's HTML); the
-// owner sees it masked in the console, erases the affiliate through the confirm page (a form, not
+// owner sees it masked in the console, sees who cannot be paid without tax details, erases the affiliate through the confirm page (a form, not
 // a script dialog), and its totals stay. axe-core on every page.
 import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
@@ -37,6 +37,8 @@ describe('tax form and erase in Chromium', () => {
     const ann = await program.affiliates.create({ email: 'ann.tax@example.com', name: 'Ann Taxpayer', referralCode: 'ANNTAX' })
     annId = ann.id
     await program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: 'buyer@example.com', baseValue: '100.00' })
+    const bob = await program.affiliates.create({ email: 'bob.notax@example.com' })
+    await program.conversions.create({ type: 'purchase', affiliateId: bob.id, baseValue: '50.00' })
     server = createServer((req, res) => (req.url?.startsWith('/admin') ? admin.node(req, res) : portal.node(req, res)))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -89,6 +91,12 @@ describe('tax form and erase in Chromium', () => {
     await page.getByLabel('Admin API key').fill(adminKey)
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.waitForURL(`${base}/admin/`)
+    // Payouts: whoever has no tax details on file is owed but cannot be selected for payment.
+    await page.goto(`${base}/admin/payouts`)
+    expect(await page.locator('tr[data-owed="bob.notax@example.com"] [data-no-tax-details]').textContent()).toBe('No tax details')
+    expect(await page.locator('tr[data-owed="bob.notax@example.com"] input[type=checkbox]').count()).toBe(0)
+    expect(await page.locator('tr[data-owed="ann.tax@example.com"] input[type=checkbox]').count()).toBe(1)
+    await check('admin-payouts-tax')
     await page.goto(`${base}/admin/affiliates/${annId}`)
     expect(await page.locator('[data-tax-id]').textContent()).toBe('****6789')
     expect(await page.content()).not.toContain('123456789')
