@@ -94,6 +94,8 @@ const admin = v.strictObject({
   trustProxy: v.optional(v.boolean('must be true or false')),
 })
 
+const days = v.pipe(v.number('must be a number'), v.safeInteger('must be a whole number of days'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))
+
 export const serverConfig = v.strictObject({
   ...projectSettingsInput.entries,
   webhooks: v.optional(v.array(webhook)),
@@ -104,6 +106,13 @@ export const serverConfig = v.strictObject({
     }),
   ),
   shape: v.optional(v.picklist(['primary', 'alternative'], 'must be primary or alternative')),
+  /** How long what grows without bound is kept (docs/operations.md "Retention"). */
+  retention: v.optional(
+    v.strictObject({
+      deliveryAttemptsDays: v.optional(days),
+      visitorMarksDays: v.optional(days),
+    }),
+  ),
   metrics: v.optional(v.boolean('must be true or false')),
   logLevel: v.optional(v.picklist(LOG_LEVELS, 'must be debug, info, warn or error')),
   logFormat: v.optional(v.picklist(['json', 'text'], 'must be json or text')),
@@ -218,6 +227,6 @@ function issueText(issue: v.BaseIssue<unknown>): string {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, portal: _portal, admin: _admin, exchangeRates: _exchangeRates, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, retention: _retention, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, portal: _portal, admin: _admin, exchangeRates: _exchangeRates, ...settings } = config
   return settings
 }

@@ -13,6 +13,7 @@ import type { Project, ProjectSettings } from '../core/types.js'
 import { portalSignInLink } from '../core/portal-sign-in.js'
 import type { Portal } from '../portal/portal.js'
 import { createWebhookDispatcher } from '../webhooks/dispatcher.js'
+import { startPruning } from '../adapters/pruning.js'
 import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../server/node.js'
 import type { AppliedMigration } from '../adapters/sql/migrations.js'
@@ -177,6 +178,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   // The outbox's first poll waits a moment: on embedded PGlite it would hold the one connection
   // (a cold claim takes tens of ms) just when the first requests of a start arrive.
   const firstPoll = setTimeout(() => dispatcher.start(), FIRST_POLL_DELAY_MS)
+  const pruning = startPruning(storage, { clock: program.clock, logger, ...config.retention })
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
   if (config.portal?.enabled && !config.portal.publicUrl) logger.warn('portal.publicUrl is not set: sign-in links (portal link, the console, the API) are refused until it is')
   if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)
@@ -193,7 +195,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       server.closeIdleConnections()
       await Promise.all([drained, closeKeySocket?.()])
       clearTimeout(firstPoll)
-      await dispatcher.stop()
+      await Promise.all([dispatcher.stop(), pruning.stop()])
       await program.close()
     })())
   return { url, close }

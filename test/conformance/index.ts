@@ -15,6 +15,7 @@ import { validationCases } from './validation.case.js'
 import { ledgerPropertyCases } from './ledger-property.case.js'
 import { storagePortCases } from './storage-port.case.js'
 import { webhookOutboxCases } from './webhook-outbox.case.js'
+import { retentionCases } from './retention.case.js'
 import { idempotencyCases } from './idempotency.case.js'
 import { providerCases } from './providers.case.js'
 import { providerEventCases } from './provider-events.case.js'
@@ -70,6 +71,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     ledgerPropertyCases(context)
     storagePortCases(context)
     webhookOutboxCases(context)
+    retentionCases(context)
     idempotencyCases(context)
     providerEventCases(context)
     providerCases(context)

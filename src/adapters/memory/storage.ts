@@ -20,6 +20,7 @@ import { trackingRepository } from './repositories/tracking.js'
 import { memorySessionStore } from './repositories/sessions.js'
 import { memoryAuditLog } from './repositories/audit-log.js'
 import { asJson, erasureRepository, type ScrubbedElsewhere } from './repositories/erasure.js'
+import { memoryRetention } from './retention.js'
 import { MemoryState, type CurrentLog } from './state.js'
 import type { UndoLog } from './table.js'
 
@@ -92,12 +93,14 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
       }
     })
 
+  const sessions = memorySessionStore()
   const storage: StoragePort = {
     ...rootRepositories(transaction),
     transaction,
     keyedState,
-    sessions: memorySessionStore(),
+    sessions,
     auditLog,
+    retention: memoryRetention(state, mutex, keyedState, sessions),
     ping: async () => {},
     close: async () => {},
   }

@@ -14,6 +14,8 @@ import { dateWokenProviderKeys } from './11-date-woken-provider-keys.js'
 import { projectSettingsVersion } from './12-project-settings-version.js'
 import { dailyBackfill } from './13-daily-backfill.js'
 import { affiliateTaxDetails } from './24-affiliate-tax-details.js'
+import { unloggedRateLimits } from './26-unlogged-rate-limits.js'
+import { retentionIndexes } from './27-retention-indexes.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -33,4 +35,6 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   projectSettingsVersion,
   dailyBackfill,
   affiliateTaxDetails,
+  unloggedRateLimits,
+  retentionIndexes,
 ]
