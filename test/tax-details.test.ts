@@ -8,7 +8,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { createHandler } from '../src/http/index.js'
-import { createAffiliateProgram, testClock, type StoragePort } from '../src/index.js'
+import { createAffiliateProgram, EVENT_TYPES, testClock, type StoragePort } from '../src/index.js'
 import type { TaxIdKeys } from '../src/core/tax-id-cipher.js'
 import { caller } from './http/helpers.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
@@ -86,6 +86,8 @@ for (const database of databases) {
 
     it('stores the tax id only encrypted, shows its last four, and writes it whole only in the year-end CSV', async () => {
       const owner = await program(K1)
+      // Every event kept in the outbox: their stored bodies are read below too.
+      await owner.webhooks.create({ url: 'https://hooks.example.com/in', events: [...EVENT_TYPES] })
       const ann = await owner.affiliates.create({ email: 'ann@example.com', name: 'Ann' })
       const view = await owner.taxDetails.set(ann.id, { legalName: 'Ann Example', country: 'us', formType: 'W-9', taxId: TAX_ID })
       expect(view).toMatchObject({ legalName: 'Ann Example', country: 'US', formType: 'W-9', taxIdMasked: '****6789' })
@@ -113,8 +115,10 @@ for (const database of databases) {
       const exported = await caller(createHandler(owner, { rateLimit: false }), (await owner.keys.create({ name: 'all' })).key)('GET', '/affiliates/ann@example.com/export')
       expect(exported.body.data.tax_details).toMatchObject({ tax_id: '****6789', form_type: 'W-9' })
       expect(exported.text).not.toContain(DIGITS)
-      // And the stored rows still hold no plain tax id after all of it (idempotency answers, events...).
-      expect(await db.storedText()).not.toContain(DIGITS)
+      // And the stored rows still hold no plain tax id after all of it (webhook bodies of the payouts included).
+      const after = await db.storedText()
+      expect(after).toContain('webhook_events.body')
+      expect(after).not.toContain(DIGITS)
     })
 
     it('a wrong key fails loudly, naming the key id and not the data, and changes nothing', async () => {
@@ -187,6 +191,23 @@ for (const database of databases) {
     })
   })
 }
+
+describe('GDPR routes over REST', () => {
+  it('export needs affiliates:read, erase affiliates:write; the alternative shape erases by aff_ id', async () => {
+    const { memoryStorage } = await import('../src/adapters/memory/index.js')
+    const owner = await createAffiliateProgram({ storage: memoryStorage() })
+    const ann = await owner.affiliates.create({ email: 'ann@example.com', name: 'Ann' })
+    const reader = caller(createHandler(owner, { rateLimit: false }), (await owner.keys.create({ name: 'r', scopes: ['affiliates:read'] })).key)
+    expect((await reader('GET', '/affiliates/ann@example.com/export')).body.data.affiliate.user_email).toBe('ann@example.com')
+    expect((await reader('POST', '/affiliates/ann@example.com/erase')).status).toBe(403)
+    expect((await owner.affiliates.get(ann.id)).email).toBe('ann@example.com')
+    const writer = caller(createHandler(owner, { rateLimit: false, shape: 'alternative' }), (await owner.keys.create({ name: 'w', scopes: ['affiliates:write'] })).key)
+    const erased = await writer('POST', `/affiliates/aff_${ann.id}/erase`)
+    expect(erased.status).toBe(200)
+    expect(erased.body.data.export.affiliate).toMatchObject({ id: `aff_${ann.id}`, email: `erased-${ann.id}@erased.invalid`, name: null })
+    expect((await writer('POST', '/affiliates/ann@example.com/erase')).status).toBe(404)
+  })
+})
 
 describe('tax id keys', () => {
   it('refuses a key that is not 32 bytes of base64 at start, naming it', async () => {
