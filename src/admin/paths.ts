@@ -15,6 +15,7 @@ export interface AdminPaths {
   applications: string
   applicationApprove(id: number): string
   applicationReject(id: number): string
+  affiliateErase(id: number): string
   review: string
   conversions: string
   conversion(id: number): string

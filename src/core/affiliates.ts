@@ -86,6 +86,7 @@ export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 's
     parentId: null,
     customFields: null,
     application: null,
+    taxDetails: null,
     ...base,
     ...given,
     totals: { ...EMPTY_TOTALS },

@@ -17,6 +17,7 @@ import type {
   ReferralStatus,
   Scope,
   StoredConversionStatus,
+  StoredTaxDetails,
   WebhookSigningMode,
   WiseDetails,
 } from './types.js'
@@ -78,6 +79,8 @@ export const affiliateFields = {
   customFields: nullable(json<Record<string, unknown>>()),
   /** Set when the affiliate applied through the portal's application page. */
   application: nullable(json<AffiliateApplication>()),
+  /** Legal name, country, form type and the encrypted tax id (docs/tax-details.md); never in a view. */
+  taxDetails: notShown(nullable(json<StoredTaxDetails>())),
 }
 
 /** The affiliate's payout preferences that webhook events carry (src/core/events.ts names their keys). */

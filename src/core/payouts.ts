@@ -3,7 +3,7 @@
 import { findAffiliate } from './affiliates.js'
 import { listWindow } from './conflicts.js'
 import type { ProjectContext } from './context.js'
-import { NotFoundError, ValidationError } from './errors.js'
+import { ConflictError, NotFoundError, ValidationError } from './errors.js'
 import { payoutCreated } from './events.js'
 import { computeBalances } from './ledger.js'
 import { Currency } from './money.js'
@@ -23,13 +23,16 @@ export function payoutsService(ctx: ProjectContext) {
     return { data, amount: currency.parse(data.amount, 'amount', false).minor }
   }
 
-  async function pay(tx: StorageTx, { data, amount }: ReturnType<typeof parse>, currency: Currency): Promise<Payout> {
+  async function pay(tx: StorageTx, { data, amount }: ReturnType<typeof parse>, currency: Currency, requireTaxDetails: boolean): Promise<Payout> {
     const found = await findAffiliate(tx, projectId, data.affiliateId ?? data.affiliateEmail!)
     if (data.affiliateId !== undefined && data.affiliateEmail !== undefined && found.email !== data.affiliateEmail) {
       throw new ValidationError('affiliateEmail', (name) => `${name('affiliateEmail')} does not match ${name('affiliateId')}`)
     }
     // The lock makes racing payouts for one affiliate run one after another.
     const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+    if (requireTaxDetails && !affiliate.taxDetails) {
+      throw new ConflictError(`${affiliate.email} has no tax details on file, and this program requires them before paying (payouts.requireTaxDetails)`, 'affiliateId')
+    }
     const now = ctx.clock.now()
     const held = await tx.conversions.heldSummary(projectId, affiliate.id, now)
     const before = computeBalances(affiliate.totals, held)
@@ -68,9 +71,10 @@ export function payoutsService(ctx: ProjectContext) {
 
   return {
     async create(input: CreatePayoutInput): Promise<PayoutView> {
-      const currency = new Currency((await ctx.project()).settings.currency)
+      const { settings } = await ctx.project()
+      const currency = new Currency(settings.currency)
       const request = parse(input, currency)
-      return payoutView(await storage.transaction((tx) => pay(tx, request, currency)))
+      return payoutView(await storage.transaction((tx) => pay(tx, request, currency, settings.payouts?.requireTaxDetails === true)))
     },
 
     /**
@@ -81,11 +85,12 @@ export function payoutsService(ctx: ProjectContext) {
       if (!Array.isArray(inputs) || inputs.length === 0 || inputs.length > 1000) {
         throw new ValidationError('payouts', 'a batch holds 1 to 1000 payouts')
       }
-      const currency = new Currency((await ctx.project()).settings.currency)
+      const { settings } = await ctx.project()
+      const currency = new Currency(settings.currency)
       const requests = inputs.map((input) => parse(input, currency))
       const payouts = await storage.transaction(async (tx) => {
         const saved = []
-        for (const request of requests) saved.push(await pay(tx, request, currency))
+        for (const request of requests) saved.push(await pay(tx, request, currency, settings.payouts?.requireTaxDetails === true))
         return saved
       })
       return payouts.map(payoutView)

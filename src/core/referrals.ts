@@ -23,7 +23,7 @@ import { referralView, type ReferralView } from './views.js'
 /** A referred user named by id (number) or email (string). */
 export type ReferralRef = number | string
 
-async function findReferral(tx: StorageTx, projectId: string, ref: ReferralRef): Promise<Referral> {
+export async function findReferral(tx: StorageTx, projectId: string, ref: ReferralRef): Promise<Referral> {
   const referral =
     typeof ref === 'number'
       ? await tx.referrals.get(projectId, ref)

@@ -349,5 +349,19 @@ export const projectSettingsInput = v.strictObject({
       windowDays: v.optional(dayCount),
     }),
   ),
+  payouts: v.optional(v.strictObject({ requireTaxDetails: v.optional(v.boolean('must be a boolean')) })),
 })
 export type ProjectSettingsInput = v.InferInput<typeof projectSettingsInput>
+
+/** An affiliate's tax details as entered (docs/tax-details.md); the tax id loses spaces and dashes. */
+export const taxDetailsInput = v.strictObject({
+  legalName: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(200, 'must be at most 200 characters')),
+  country: v.pipe(v.string('must be a string'), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{2}$/, 'must be a two-letter country code (ISO 3166-1)')),
+  formType: v.picklist(['W-9', 'W-8BEN'], 'must be W-9 or W-8BEN'),
+  taxId: v.pipe(
+    v.string('must be a string'),
+    v.transform((value) => value.replace(/[\s-]/g, '').toUpperCase()),
+    v.regex(/^[A-Z0-9]{4,30}$/, 'must be 4 to 30 letters or digits'),
+  ),
+})
+export type TaxDetailsInput = v.InferInput<typeof taxDetailsInput>

@@ -30,6 +30,7 @@ export function normalizeSettings(input: ProjectSettingsInput = {}): ProjectSett
   if (data.webhookRetryDelaysSeconds) settings.webhookRetryDelaysSeconds = data.webhookRetryDelaysSeconds
   if (data.allowPrivateNetworks !== undefined) settings.allowPrivateNetworks = data.allowPrivateNetworks
   if (data.timeZone !== undefined) settings.timeZone = data.timeZone
+  if (data.payouts) settings.payouts = data.payouts
   if (data.attribution) {
     settings.attribution = { model: data.attribution.model ?? 'first_click', windowDays: data.attribution.windowDays ?? DEFAULT_WINDOW_DAYS }
   }

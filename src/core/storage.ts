@@ -209,6 +209,41 @@ export interface PayoutRepository {
   setConversionsSettled(projectId: string, id: number, count: number): Promise<void>
   get(projectId: string, id: number): Promise<Payout | null>
   list(projectId: string, filter: PayoutFilter): Promise<Page<Payout>>
+  /** Per affiliate paid with paymentDate in [from, to): the sum of its payouts and how many, by affiliate id. */
+  paidTotals(projectId: string, from: Date, to: Date): Promise<PaidTotal[]>
+}
+
+export interface PaidTotal {
+  affiliateId: number
+  amount: bigint
+  count: number
+}
+
+/** One text to replace, as `from` may be written in any case, by `to`. */
+export interface TextReplacement {
+  from: string
+  to: string
+}
+
+/**
+ * Erasure (docs/privacy.md): the texts of a person replaced in every stored text of the project
+ * (every text and JSON column of its rows, also the idempotency answers, webhook bodies, provider
+ * payloads, delivery attempts and the audit log), not only in the rows the core changes itself.
+ */
+export interface TextScrub {
+  /** Replaced wherever they occur: identifiers (emails, provider customer ids). */
+  everywhere: readonly TextReplacement[]
+  /**
+   * Replaced only in a stored value that also holds one of the `everywhere` texts (names: the
+   * same word may well be someone else's elsewhere). A JSON value counts as one value.
+   */
+  alongside: readonly TextReplacement[]
+}
+
+export interface ErasureRepository {
+  scrub(projectId: string, scrub: TextScrub): Promise<void>
+  /** The provider customer ids whose customer link holds this email (any case): provider and id. */
+  customerIds(projectId: string, email: string): Promise<Array<{ provider: string; externalId: string }>>
 }
 
 export interface WebhookEndpointRepository {
@@ -344,6 +379,7 @@ export interface StorageTx {
   outbox: OutboxRepository
   providerEvents: ProviderEventRepository
   tracking: TrackingRepository
+  erasure: ErasureRepository
 }
 
 /** The domain store the core runs on: its repositories, transactions, and the database's health. */

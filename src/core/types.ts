@@ -81,6 +81,13 @@ export interface ProjectSettings {
   timeZone?: string
   /** Who keeps a referred customer, and for how long a referral counts (docs/attribution.md). @default none: the request's fields decide */
   attribution?: AttributionSettings
+  /** How payouts are made (docs/tax-details.md). */
+  payouts?: PayoutSettings
+}
+
+export interface PayoutSettings {
+  /** An affiliate without tax details on file is not paid (docs/tax-details.md). @default false */
+  requireTaxDetails?: boolean
 }
 
 /** Who may join through the portal's application page (docs/onboarding.md). */
@@ -130,6 +137,22 @@ export interface AffiliateApplication {
   decidedAt: string | null
   /** Why the owner rejected it (optional). */
   rejectionReason: string | null
+}
+
+export type TaxFormType = 'W-9' | 'W-8BEN'
+
+/** An affiliate's tax details as stored: the tax id only encrypted (docs/tax-details.md). */
+export interface StoredTaxDetails {
+  legalName: string
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string
+  formType: TaxFormType
+  /** `v1.<key id>.<iv>.<tag>.<ciphertext>` (AES-256-GCM, base64url parts): src/core/tax-id-cipher.ts. */
+  taxId: string
+  /** The tax id's last four characters, what every page shows. */
+  taxIdLast4: string
+  /** ISO time of the last change. */
+  updatedAt: string
 }
 
 export interface Affiliate extends RecordOf<typeof entities.affiliateFields> {

@@ -23,6 +23,16 @@ export type ObjectSchema = v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<
 export interface ResponseDef {
   name: string
   schema: v.GenericSchema
+  /** @default 'application/json' */
+  contentType?: string
+}
+
+/** A result answered as text of its own type (a CSV file) instead of JSON. */
+export class TextAnswer {
+  constructor(
+    readonly contentType: string,
+    readonly text: string,
+  ) {}
 }
 
 /** Response schema per status; null for a 204 without body. */

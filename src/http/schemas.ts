@@ -41,6 +41,7 @@ export const listReferralsQuery = v.strictObject({ limit, offset, affiliate_id: 
 export const listCouponsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, coupon_code: v.optional(str(64)), status: v.optional(couponStatus) })
 export const listPayoutsQuery = v.strictObject({ limit, offset, affiliate_id: idParam })
 export const listQuery = v.strictObject({ limit, offset })
+export const taxSummaryQuery = v.strictObject({ year: v.optional(v.pipe(intParam(2000), v.maxValue(9999, 'must be a four-digit year'))) })
 
 // Primary bodies ------------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     parentId: null,
     customFields: null,
     application: null,
+    taxDetails: null,
     createdAt: at,
     totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
   }

@@ -21,6 +21,7 @@ import { idempotencyCases } from './idempotency.case.js'
 import { providerCases } from './providers.case.js'
 import { providerEventCases } from './provider-events.case.js'
 import { trackingCases } from './tracking.case.js'
+import { personalDataCases } from './personal-data.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -77,5 +78,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     providerEventCases(context)
     providerCases(context)
     trackingCases(context)
+    personalDataCases(context)
   })
 }

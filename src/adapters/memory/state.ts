@@ -115,6 +115,7 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     parentId: row.parentId,
     customFields: row.customFields,
     application: row.application,
+    taxDetails: row.taxDetails,
     createdAt: row.createdAt,
     totals,
   }

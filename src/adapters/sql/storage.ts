@@ -21,6 +21,7 @@ import { keyedStateStore } from './repositories/keyed-state.js'
 import { outboxRepository } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
+import { erasureRepository } from './repositories/erasure.js'
 import { sqlRetention } from './repositories/retention.js'
 import { sqlSessionStore } from './repositories/sessions.js'
 import { sqlAuditLog } from './repositories/audit-log.js'
@@ -59,6 +60,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     outbox: outboxRepository(db, t, cache),
     providerEvents: providerEventRepository(db, t),
     tracking: trackingRepository(db, t),
+    erasure: erasureRepository(db, t),
   }
 }
 

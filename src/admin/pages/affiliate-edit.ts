@@ -8,6 +8,7 @@ import { applicationSection } from './applications.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { formRefusal, type Refusal } from '../refusal.js'
 import { portalLinkSection } from './portal-link.js'
+import type { TaxDetailsView } from '../../core/tax-details.js'
 
 const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails'] as const
 type Field = (typeof FIELDS)[number]
@@ -54,7 +55,7 @@ function changed(current: Record<string, unknown>, next: Record<string, unknown>
   return Object.fromEntries(Object.entries(next).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(current[field])))
 }
 
-function editBody(context: AdminRequest, affiliate: AffiliateView, values: Values, refusal: Refusal | null): Html {
+function editBody(context: AdminRequest, affiliate: AffiliateView, values: Values, refusal: Refusal | null, taxDetails: TaxDetailsView | null): Html {
   const { paths, csrf, url } = context
   const atFault = refusal?.field ? (WISE_FIELDS[refusal.field] ?? refusal.field) : null
   const attributes = (field: Field) => (field === atFault ? html` aria-invalid="true" aria-describedby="edit-error"` : null)
@@ -66,6 +67,7 @@ function editBody(context: AdminRequest, affiliate: AffiliateView, values: Value
     )}</select>`
   return html`<h1>Edit ${affiliate.email}</h1>
 ${url.searchParams.has('saved') ? html`<p class="notice" role="status">The affiliate is saved.</p>` : null}
+${url.searchParams.has('erased') ? html`<p class="notice" role="status">The affiliate's personal data is erased; its amounts stay.</p>` : null}
 ${url.searchParams.has('created') ? html`<p class="notice" role="status">The affiliate is created. Their referral code is <strong>${affiliate.referralCode}</strong>.</p>` : null}
 ${refusal ? html`<p class="error" role="alert" id="edit-error">${refusal.message}</p><p>Nothing was changed.</p>` : null}
 <form class="card" method="post" action="${paths.affiliate(affiliate.id)}">
@@ -90,12 +92,15 @@ ${input('paymentMethod', 'Payment method (free text)', 'text', html` maxlength="
 </form>
 ${portalLinkSection(context, affiliate)}
 ${applicationSection(affiliate)}
+${taxSection(taxDetails)}
+<section class="card" aria-labelledby="erase-title"><h2 id="erase-title">Personal data</h2>
+<p><a href="${paths.affiliateErase(affiliate.id)}">Erase this affiliate's personal data</a> (GDPR; asks first).</p></section>
 <p><a href="${paths.affiliates}">Back to affiliates</a></p>`
 }
 
 export async function affiliateEditPage(context: AdminRequest, id: number): Promise<AdminResult> {
   const affiliate = await context.program.affiliates.get(id)
-  return { title: `Edit ${affiliate.email}`, body: editBody(context, affiliate, valuesOf(affiliate), null) }
+  return { title: `Edit ${affiliate.email}`, body: editBody(context, affiliate, valuesOf(affiliate), null, await context.program.taxDetails.get(id)) }
 }
 
 export async function saveAffiliate(context: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
@@ -110,9 +115,20 @@ export async function saveAffiliate(context: AdminRequest, id: number, form: URL
     } catch (error) {
       const refusal = formRefusal(error)
       if (!refusal) throw error
-      return { title: `Edit ${affiliate.email}`, status: refusal.status, body: editBody(context, affiliate, values, refusal) }
+      return { title: `Edit ${affiliate.email}`, status: refusal.status, body: editBody(context, affiliate, values, refusal, await program.taxDetails.get(id)) }
     }
     await audit('affiliate.update', `affiliate:${id}`, `${affiliate.email}: ${Object.keys(changes).join(', ')}`)
   }
   return { redirect: `${paths.affiliate(id)}?saved=1` }
+}
+
+/** The affiliate's tax details, the tax id masked (docs/tax-details.md); they enter them in the portal. */
+function taxSection(taxDetails: TaxDetailsView | null): Html {
+  return html`<section class="card" aria-labelledby="tax-title"><h2 id="tax-title">Tax details</h2>
+${
+  taxDetails
+    ? html`<dl><dt>Legal name</dt><dd>${taxDetails.legalName}</dd><dt>Country</dt><dd>${taxDetails.country}</dd><dt>Form</dt><dd>${taxDetails.formType}</dd><dt>Tax id</dt><dd data-tax-id>${taxDetails.taxIdMasked}</dd></dl>`
+    : html`<p class="muted">None on file. The affiliate enters them in the portal.</p>`
+}
+</section>`
 }

@@ -3,8 +3,9 @@ import { affiliateStats, approveAffiliate, createAffiliate, createPortalLink, de
 import { listAuditLog } from './audit-log.js'
 import { createConversion, deleteConversion, getConversion, listConversions, updateConversion } from './conversions.js'
 import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
-import { createPayout, getPayout, listPayouts, trackClick } from './payouts.js'
+import { createPayout, getPayout, listPayouts, taxSummary, trackClick } from './payouts.js'
 import { listProviderEvents, replayProviderEvent } from './provider-events.js'
+import { eraseAffiliate, eraseReferral, exportAffiliate, exportReferral } from './personal-data.js'
 import { createReferral, getReferral, listReferrals, updateReferral } from './referrals.js'
 import { getDelivery, listDeliveries, retryDelivery } from './webhook-deliveries.js'
 
@@ -17,6 +18,8 @@ export const OPERATION_LIST = [
   approveAffiliate,
   rejectAffiliate,
   createPortalLink,
+  exportAffiliate,
+  eraseAffiliate,
   listConversions,
   createConversion,
   getConversion,
@@ -26,6 +29,8 @@ export const OPERATION_LIST = [
   createReferral,
   getReferral,
   updateReferral,
+  exportReferral,
+  eraseReferral,
   listCoupons,
   createCoupon,
   getCoupon,
@@ -33,6 +38,7 @@ export const OPERATION_LIST = [
   deleteCoupon,
   listPayouts,
   createPayout,
+  taxSummary,
   getPayout,
   trackClick,
   listDeliveries,

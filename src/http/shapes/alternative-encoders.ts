@@ -7,6 +7,7 @@ import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
 import type { ProjectScope } from '../../core/program.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { AuditEntry } from '../../core/audit-log.js'
+import type { AffiliateExport, ReferralExport } from '../../core/personal-data.js'
 import type { Delivery, DeliveryAttempt } from '../../core/types.js'
 import { page, type ListPage } from '../route.js'
 import { camelKeys } from './camel-case.js'
@@ -144,3 +145,23 @@ export function deliveryDetail(detail: { delivery: Delivery; attempts: DeliveryA
 export const providerEvent = (view: ProviderEventView) => camelKeys(P.providerEvent(view))
 export const auditEntry = (entry: AuditEntry) => camelKeys(P.auditEntry(entry))
 export const stats = P.statsIn({ timeZone: 'timeZone', visitors: 'uniqueVisitors' })
+
+export function affiliateExport(result: AffiliateExport): unknown {
+  const code = result.affiliate.referralCode
+  return {
+    affiliate: affiliate(result.affiliate, true),
+    taxDetails: result.taxDetails && camelKeys(P.taxDetails(result.taxDetails)!),
+    referrals: result.referrals.map(referral),
+    conversions: result.conversions.map((view) => conversion(view, code)),
+    payouts: result.payouts.map(payout),
+    coupons: result.coupons.map(coupon),
+  }
+}
+
+export function referralExport(result: ReferralExport): unknown {
+  return {
+    referral: referral(result.referral),
+    conversions: result.conversions.map((view) => conversion(view, result.referral.affiliateCode)),
+    customerIds: result.customerIds.map((customer) => ({ provider: customer.provider, externalId: customer.externalId })),
+  }
+}

@@ -129,6 +129,25 @@ export const providerEventReplayResponse = named(
 export const auditLogList = named('AuditLogList', list('auditLog', auditEntryRecord))
 export const portalLinkResponse = named('PortalLinkResponse', item('portalLink', portalLinkRecord))
 export const statsResponse = named('StatsResponse', v.strictObject({ data: statsRecord }))
+export const affiliateExportResponse = named(
+  'AffiliateExportResponse',
+  item(
+    'export',
+    v.strictObject({
+      affiliate: affiliateRecord,
+      taxDetails: v.nullable(v.strictObject(camelKeys(P.taxDetailsRecord.entries))),
+      referrals: v.array(referralRecord),
+      conversions: v.array(conversionRecord),
+      payouts: v.array(payoutRecord),
+      coupons: v.array(couponRecord),
+    }),
+  ),
+)
+export const referralExportResponse = named(
+  'ReferralExportResponse',
+  item('export', v.strictObject({ referral: referralRecord, conversions: v.array(conversionRecord), customerIds: v.array(v.strictObject(camelKeys(P.customerIdRecord.entries))) })),
+)
+export const taxSummaryCsv = P.taxSummaryCsv
 
 // Request bodies and queries of this shape ---------------------------------------------------
 

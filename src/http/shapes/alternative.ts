@@ -10,6 +10,7 @@ import * as K from '../routes/coupons.js'
 import * as P from '../routes/payouts.js'
 import { listProviderEvents, replayProviderEvent } from '../routes/provider-events.js'
 import * as F from '../routes/referrals.js'
+import * as G from '../routes/personal-data.js'
 import { getDelivery, listDeliveries, retryDelivery } from '../routes/webhook-deliveries.js'
 import { listQuery } from '../schemas.js'
 import * as E from './alternative-encoders.js'
@@ -87,6 +88,8 @@ export const alternativeShape = defineShape({
       responses: { 201: R.portalLinkResponse },
       output: (link) => E.data('portalLink', { url: link.url, expiresAt: link.expiresAt.toISOString() }),
     }),
+    getAffiliatesEmailExport: codec(G.exportAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data('export', E.affiliateExport(result)) }),
+    postAffiliatesEmailErase: codec(G.eraseAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data('export', E.affiliateExport(result)) }),
     getConversions: codec(C.listConversions, {
       ...windowOnly,
       responses: { 200: R.conversionList },
@@ -121,6 +124,8 @@ export const alternativeShape = defineShape({
       input: ({ body }) => defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status }),
       output: (view) => E.data('referral', E.referral(view)),
     }),
+    getReferralsEmailExport: codec(G.exportReferral, { responses: { 200: R.referralExportResponse }, output: (result) => E.data('export', E.referralExport(result)) }),
+    postReferralsEmailErase: codec(G.eraseReferral, { responses: { 200: R.referralExportResponse }, output: (result) => E.data('export', E.referralExport(result)) }),
     getCoupons: codec(K.listCoupons, { ...windowOnly, responses: { 200: R.couponList }, output: (result) => E.paged('coupons', result, E.coupon) }),
     postCoupons: codec(K.createCoupon, {
       body: R.createCouponBodyAlternative,
@@ -143,6 +148,7 @@ export const alternativeShape = defineShape({
       input: ({ body }) => P.payoutInput(body),
       output: (view) => E.data('payout', E.payout(view)),
     }),
+    getPayoutsTaxSummary: codec(P.taxSummary, { responses: { 200: R.taxSummaryCsv }, output: (csv) => csv }),
     getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data('payout', E.payout(view)) }),
     postClicks: codec(P.trackClick, {
       responses: { 201: R.clickResponse },

@@ -7,6 +7,8 @@ import type { ProviderEventView } from '../../core/provider-events.js'
 import type { StatsSeries } from '../../core/stats.js'
 import type { DailyCounts } from '../../core/tracking-storage.js'
 import type { AuditEntry } from '../../core/audit-log.js'
+import type { AffiliateExport, ReferralExport } from '../../core/personal-data.js'
+import type { TaxDetailsView } from '../../core/tax-details.js'
 import type { Delivery, DeliveryAttempt } from '../../core/types.js'
 import { Currency } from '../../core/money.js'
 import type { ErrorInfo } from '../../server/errors.js'
@@ -221,4 +223,27 @@ export const stats = statsIn({ timeZone: 'time_zone', visitors: 'unique_visitors
 /** A page of the core's list as the primary list form. */
 export function paged<T>(result: { items: T[]; total: number; limit: number; offset: number }, record: (item: T) => unknown): unknown {
   return list(result.items.map(record), page(result))
+}
+
+export function taxDetails(view: TaxDetailsView | null) {
+  return view && { legal_name: view.legalName, country: view.country, form_type: view.formType, tax_id: view.taxIdMasked, updated_at: view.updatedAt.toISOString() }
+}
+
+export function affiliateExport(result: AffiliateExport): unknown {
+  return {
+    affiliate: affiliate(result.affiliate),
+    tax_details: taxDetails(result.taxDetails),
+    referrals: result.referrals.map((view) => referral(view, true)),
+    conversions: result.conversions.map(conversion),
+    payouts: result.payouts.map(payout),
+    coupons: result.coupons.map(coupon),
+  }
+}
+
+export function referralExport(result: ReferralExport): unknown {
+  return {
+    referral: referral(result.referral, true),
+    conversions: result.conversions.map(conversion),
+    customer_ids: result.customerIds.map((customer) => ({ provider: customer.provider, external_id: customer.externalId })),
+  }
 }

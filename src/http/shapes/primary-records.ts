@@ -191,6 +191,19 @@ export const conversionCreated = v.strictObject({
 
 export const errorBody = v.strictObject({ success: v.literal(false), error: v.string() })
 
+/** Tax details as every answer but the year-end CSV shows them: the tax id masked. */
+export const taxDetailsRecord = v.strictObject({ legal_name: v.string(), country: v.string(), form_type: v.picklist(['W-9', 'W-8BEN']), tax_id: v.pipe(v.string(), v.regex(/^\*{4}/)), updated_at: timestamp })
+export const affiliateExportRecord = v.strictObject({
+  affiliate: affiliateRecord,
+  tax_details: v.nullable(taxDetailsRecord),
+  referrals: v.array(referralRecord),
+  conversions: v.array(conversionRecord),
+  payouts: v.array(payoutRecord),
+  coupons: v.array(couponRecord),
+})
+export const customerIdRecord = v.strictObject({ provider: v.string(), external_id: v.string() })
+export const referralExportRecord = v.strictObject({ referral: referralRecord, conversions: v.array(conversionRecord), customer_ids: v.array(customerIdRecord) })
+
 // The named responses of the primary shape (their OpenAPI component names) ------------------
 
 const named = <S extends v.GenericSchema>(name: string, schema: S) => ({ name, schema })
@@ -214,3 +227,6 @@ export const providerEventReplayResponse = named('ProviderEventReplayResponse', 
 export const auditLogList = named('AuditLogList', list(auditEntryRecord))
 export const portalLinkResponse = named('PortalLinkResponse', item(portalLinkRecord))
 export const statsResponse = named('StatsResponse', v.strictObject({ data: statsRecord }))
+export const affiliateExportResponse = named('AffiliateExportResponse', item(affiliateExportRecord))
+export const referralExportResponse = named('ReferralExportResponse', item(referralExportRecord))
+export const taxSummaryCsv = { name: 'TaxSummaryCsv', schema: v.string(), contentType: 'text/csv' }

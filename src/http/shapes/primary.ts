@@ -9,6 +9,7 @@ import * as K from '../routes/coupons.js'
 import * as P from '../routes/payouts.js'
 import { listProviderEvents, replayProviderEvent } from '../routes/provider-events.js'
 import * as F from '../routes/referrals.js'
+import * as G from '../routes/personal-data.js'
 import { getDelivery, listDeliveries, retryDelivery } from '../routes/webhook-deliveries.js'
 import { processorCouponId } from '../coupon-ids.js'
 import * as S from '../schemas.js'
@@ -76,6 +77,8 @@ export const primaryShape = defineShape({
       responses: { 201: R.portalLinkResponse },
       output: (link) => E.data({ url: link.url, expires_at: link.expiresAt.toISOString() }),
     }),
+    getAffiliatesEmailExport: codec(G.exportAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data(E.affiliateExport(result)) }),
+    postAffiliatesEmailErase: codec(G.eraseAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data(E.affiliateExport(result)) }),
     getConversions: codec(C.listConversions, {
       query: S.listConversionsQuery,
       responses: { 200: R.conversionList },
@@ -141,6 +144,8 @@ export const primaryShape = defineShape({
       input: ({ body }) => defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status }),
       output: (view) => E.data(E.referral(view, true)),
     }),
+    getReferralsEmailExport: codec(G.exportReferral, { responses: { 200: R.referralExportResponse }, output: (result) => E.data(E.referralExport(result)) }),
+    postReferralsEmailErase: codec(G.eraseReferral, { responses: { 200: R.referralExportResponse }, output: (result) => E.data(E.referralExport(result)) }),
     getCoupons: codec(K.listCoupons, {
       query: S.listCouponsQuery,
       responses: { 200: R.couponList },
@@ -163,6 +168,7 @@ export const primaryShape = defineShape({
       input: ({ body }) => P.payoutInput(body),
       output: (view) => E.data(E.payout(view)),
     }),
+    getPayoutsTaxSummary: codec(P.taxSummary, { responses: { 200: R.taxSummaryCsv }, output: (csv) => csv }),
     getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data(E.payout(view)) }),
     postClicks: codec(P.trackClick, {
       responses: { 201: R.clickResponse },

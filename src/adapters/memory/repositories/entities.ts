@@ -217,6 +217,15 @@ export function payoutRepository(state: MemoryState, log: UndoLog): PayoutReposi
       )
       return { items: page.items, total: page.total }
     },
+    async paidTotals(projectId, from, to) {
+      const totals = new Map<number, { affiliateId: number; amount: bigint; count: number }>()
+      for (const payout of state.payouts.group('project', projectId)) {
+        if (payout.paymentDate < from || payout.paymentDate >= to) continue
+        const total = totals.get(payout.affiliateId) ?? { affiliateId: payout.affiliateId, amount: 0n, count: 0 }
+        totals.set(payout.affiliateId, { ...total, amount: total.amount + payout.amount, count: total.count + 1 })
+      }
+      return [...totals.values()].sort((a, b) => a.affiliateId - b.affiliateId)
+    },
   }
 }
 

@@ -13,9 +13,10 @@ import { flagWaitingProviderKeys } from './10-flag-waiting-provider-keys.js'
 import { dateWokenProviderKeys } from './11-date-woken-provider-keys.js'
 import { projectSettingsVersion } from './12-project-settings-version.js'
 import { dailyBackfill } from './13-daily-backfill.js'
-import { unloggedRateLimits } from './14-unlogged-rate-limits.js'
-import { retentionIndexes } from './15-retention-indexes.js'
-import { affiliateApplications } from './16-affiliate-applications.js'
+import { unloggedRateLimits } from './15-unlogged-rate-limits.js'
+import { retentionIndexes } from './16-retention-indexes.js'
+import { affiliateApplications } from './17-affiliate-applications.js'
+import { affiliateTaxDetails } from './14-affiliate-tax-details.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -34,6 +35,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   dateWokenProviderKeys,
   projectSettingsVersion,
   dailyBackfill,
+  affiliateTaxDetails,
   unloggedRateLimits,
   retentionIndexes,
   affiliateApplications,
