@@ -3,7 +3,7 @@
 import { withConflicts, listWindow } from './conflicts.js'
 import type { ProjectContext } from './context.js'
 import { countDay } from './daily-counts.js'
-import { NotFoundError, ValidationError } from './errors.js'
+import { ConflictError, NotFoundError, ValidationError } from './errors.js'
 import { EMPTY_TOTALS } from './ledger.js'
 import { newReferralCode } from './random.js'
 import {
@@ -13,6 +13,7 @@ import {
   updateAffiliateInput,
   validate,
   email as emailSchema,
+  referralCode as codeSchema,
   type CreateAffiliateInput,
   type ListAffiliatesInput,
   type TrackClickInput,
@@ -70,6 +71,17 @@ async function resolveParent(ctx: ProjectContext, tx: StorageTx, project: Projec
   return parent.id
 }
 
+/**
+ * Refuses a referral code that is another affiliate's link alias, so a code or alias always names
+ * one affiliate (two codes are refused by the storage's unique index).
+ */
+async function checkNotAlias(tx: StorageTx, projectId: string, code: string, self: number | null): Promise<void> {
+  const owner = await tx.affiliates.getByCode(projectId, code)
+  if (owner && owner.id !== self && owner.referralCode.toLowerCase() !== code.toLowerCase()) {
+    throw new ConflictError('this referral code is a link alias of another affiliate', 'referralCode')
+  }
+}
+
 export function affiliatesService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
@@ -93,6 +105,7 @@ export function affiliatesService(ctx: ProjectContext) {
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const parentId = await resolveParent(ctx, tx, project, data)
+          if (data.referralCode !== undefined) await checkNotAlias(tx, projectId, data.referralCode, null)
           const affiliate = await insertWithCode(
             tx,
             {
@@ -128,6 +141,7 @@ export function affiliatesService(ctx: ProjectContext) {
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const affiliate = await findAffiliate(tx, projectId, ref)
+          if (data.referralCode !== undefined) await checkNotAlias(tx, projectId, data.referralCode, affiliate.id)
           const updated = await tx.affiliates.update(projectId, affiliate.id, data)
           return loadAffiliateView(ctx, tx, updated!)
         }),
@@ -152,6 +166,31 @@ export function affiliatesService(ctx: ProjectContext) {
         for (const affiliate of page.items) items.push(await loadAffiliateView(ctx, tx, affiliate))
         return { items, total: page.total, ...window }
       })
+    },
+
+    /**
+     * Adds a link alias: another token (an imported tool's `?via=` token, a former code) that
+     * links, the snippet and clicks resolve to the affiliate (docs/attribution.md "Link aliases").
+     * Idempotent: the affiliate's own alias or code is not added again (`created` false). A token
+     * of another affiliate: ConflictError naming `alias`.
+     */
+    async addAlias(ref: AffiliateRef, alias: string): Promise<{ alias: string; created: boolean }> {
+      const token = validate(codeSchema, alias, 'alias')
+      return withConflicts(() =>
+        storage.transaction(async (tx) => {
+          const affiliate = await findAffiliate(tx, projectId, ref)
+          const owner = await tx.affiliates.getByCode(projectId, token)
+          if (owner?.id === affiliate.id) return { alias: token, created: false }
+          if (owner) throw new ConflictError('this token is the referral code or a link alias of another affiliate', 'alias')
+          await tx.affiliates.insertAlias(projectId, affiliate.id, token, ctx.clock.now())
+          return { alias: token, created: true }
+        }),
+      )
+    },
+
+    /** The affiliate's link aliases, oldest first. */
+    async aliases(ref: AffiliateRef): Promise<string[]> {
+      return storage.transaction(async (tx) => tx.affiliates.listAliases(projectId, (await findAffiliate(tx, projectId, ref)).id))
     },
 
     /** Counts a click on an affiliate's link (docs/attribution.md "Clicks"). */

@@ -19,6 +19,7 @@ import { idempotencyCases } from './idempotency.case.js'
 import { providerCases } from './providers.case.js'
 import { providerEventCases } from './provider-events.case.js'
 import { trackingCases } from './tracking.case.js'
+import { linkAliasCases } from './link-aliases.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -73,5 +74,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     providerEventCases(context)
     providerCases(context)
     trackingCases(context)
+    linkAliasCases(context)
   })
 }
