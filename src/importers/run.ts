@@ -18,6 +18,8 @@ export interface ImportOptions {
   update?: boolean
   /** Called after each entity with how many records were read (the CLI's progress lines). */
   onProgress?: (entity: ImportEntity, read: number) => void
+  /** Called after each record with how many were read so far, of `total` when known (the CLI's progress bar). */
+  onRecord?: (entity: ImportEntity, read: number, total: number | null) => void
 }
 
 /** What each commission state becomes in the ledger (docs/migrating.md). */
@@ -322,11 +324,12 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     }
   }
 
-  const progress = async <T>(entity: ImportEntity, records: AsyncIterable<T>, each: (record: T) => Promise<void>, id: (record: T) => string) => {
+  const progress = async <T>(entity: ImportEntity, records: AsyncIterable<T>, each: (record: T) => Promise<void>, id: (record: T) => string, total: number | null = null) => {
     let read = 0
     for await (const record of records) {
       read += 1
       await attempt(entity, id(record), () => each(record))
+      options.onRecord?.(entity, read, total)
     }
     options.onProgress?.(entity, read)
   }
@@ -339,7 +342,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   for await (const record of source.commissions()) commissions.push(record)
   commissions.sort((a, b) => (a.occurredAt.getTime() || 0) - (b.occurredAt.getTime() || 0) || a.sourceId.localeCompare(b.sourceId))
   const currency = new Currency(settings.currency)
-  await progress('commissions', iterate(commissions), (record) => importCommission(record, currency), (record) => record.sourceId)
+  await progress('commissions', iterate(commissions), (record) => importCommission(record, currency), (record) => record.sourceId, commissions.length)
   if (source.payouts) await progress('payouts', source.payouts(), importPayout, (record) => record.sourceId)
 
   await report.settleTable(
