@@ -1,8 +1,9 @@
 // importProgram: writes what a source reads into a program through its public API only (every
 // write is a program method, validated and transactional as any other caller's). Idempotent:
-// affiliates are found by email (and carry `customFields.importedFrom`), customers by email,
-// coupons by code, commissions by the reference `import:<tool>:<id>`; a second run, or a run after
-// one that stopped half-way, creates only what is missing. See docs/migrating.md.
+// affiliates are found by email (and carry `customFields.importedFrom`), link tokens as their code
+// or link aliases, customers by email, coupons by code, commissions by the reference
+// `import:<tool>:<id>`, payouts by their commissions; a second run, or a run after one that
+// stopped half-way, creates only what is missing. See docs/migrating.md.
 import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
 import { Currency } from '../core/money.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
@@ -217,7 +218,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   }
 
   /** The paid commissions of this run, by the tool's id: their affiliate here (payouts group them). */
-  const paid = new Map<string, number>()
+  const paid = new Map<string, number | null>()
 
   async function importPayout(record: SourcePayout) {
     const affiliate = affiliateOf('payouts', record.sourceId, record.affiliateSourceId)
@@ -269,7 +270,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     const amount = BigInt(record.amountMinor)
     report.owe(affiliate.email, currency.code, amount, record.state !== 'voided', record.state === 'pending' || record.state === 'due')
     if (affiliate.id === null || dryRun) {
-      if (record.state === 'paid') paid.set(record.sourceId, affiliate.id!)
+      if (record.state === 'paid') paid.set(record.sourceId, affiliate.id)
       const seen = affiliate.id !== null && (await referencesOf(affiliate.id)).has(reference(record.sourceId))
       return report.count('commissions', record.sourceId, seen ? 'existing' : 'created')
     }

@@ -20,6 +20,7 @@ import { providerCases } from './providers.case.js'
 import { providerEventCases } from './provider-events.case.js'
 import { trackingCases } from './tracking.case.js'
 import { linkAliasCases } from './link-aliases.case.js'
+import { importedHistoryCases } from './imported-history.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -75,5 +76,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     providerCases(context)
     trackingCases(context)
     linkAliasCases(context)
+    importedHistoryCases(context)
   })
 }
