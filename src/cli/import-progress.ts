@@ -3,7 +3,7 @@
 import cliProgress from 'cli-progress'
 import type { ImportEntity } from '../importers/report.js'
 
-/** Lines between two plain progress lines of one entity. */
+/** Records between two plain progress lines of one entity. */
 const PLAIN_EVERY = 1000
 
 export interface ImportProgress {
