@@ -4,7 +4,7 @@ import { decideApplication } from './application-decision.js'
 import { withConflicts, listWindow } from './conflicts.js'
 import type { ProjectContext } from './context.js'
 import { countDay } from './daily-counts.js'
-import { NotFoundError, ValidationError } from './errors.js'
+import { ConflictError, NotFoundError, ValidationError } from './errors.js'
 import { EMPTY_TOTALS } from './ledger.js'
 import { newReferralCode } from './random.js'
 import {
@@ -14,6 +14,7 @@ import {
   updateAffiliateInput,
   validate,
   email as emailSchema,
+  referralCode as codeSchema,
   type CreateAffiliateInput,
   type ListAffiliatesInput,
   type TrackClickInput,
@@ -73,6 +74,17 @@ async function resolveParent(ctx: ProjectContext, tx: StorageTx, project: Projec
 
 type NewAffiliate = Omit<Affiliate, 'id' | 'referralCode'>
 
+/**
+ * Refuses a referral code that is another affiliate's link alias, so a code or alias always names
+ * one affiliate (two codes are refused by the storage's unique index).
+ */
+async function checkNotAlias(tx: StorageTx, projectId: string, code: string, self: number | null): Promise<void> {
+  const owner = await tx.affiliates.getByCode(projectId, code)
+  if (owner && owner.id !== self && owner.referralCode.toLowerCase() !== code.toLowerCase()) {
+    throw new ConflictError('this referral code is a link alias of another affiliate', 'referralCode')
+  }
+}
+
 /** A new affiliate's row: what `given` sets, null for the rest, no totals. */
 export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 'status' | 'createdAt'>, given: Partial<Omit<NewAffiliate, 'totals'>> = {}): NewAffiliate {
   return {
@@ -117,6 +129,7 @@ export function affiliatesService(ctx: ProjectContext) {
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const parentId = await resolveParent(ctx, tx, project, data)
+          if (data.referralCode !== undefined) await checkNotAlias(tx, projectId, data.referralCode, null)
           const row = newAffiliateRow(
             { projectId, email: data.email, status: data.status ?? 'active', createdAt: ctx.clock.now() },
             {
@@ -147,6 +160,7 @@ export function affiliatesService(ctx: ProjectContext) {
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const found = await findAffiliate(tx, projectId, ref)
+          if (data.referralCode !== undefined) await checkNotAlias(tx, projectId, data.referralCode, found.id)
           // Setting a pending affiliate active approves it (docs/onboarding.md): locked, so one event.
           const approves = found.status === 'pending' && data.status === 'active'
           const affiliate = approves ? (await tx.affiliates.lockForUpdate(projectId, found.id))! : found
@@ -177,6 +191,31 @@ export function affiliatesService(ctx: ProjectContext) {
         for (const affiliate of page.items) items.push(await loadAffiliateView(ctx, tx, affiliate))
         return { items, total: page.total, ...window }
       })
+    },
+
+    /**
+     * Adds a link alias: another token (an imported tool's `?via=` token, a former code) that
+     * links, the snippet and clicks resolve to the affiliate (docs/attribution.md "Link aliases").
+     * Idempotent: the affiliate's own alias or code is not added again (`created` false). A token
+     * of another affiliate: ConflictError naming `alias`.
+     */
+    async addAlias(ref: AffiliateRef, alias: string): Promise<{ alias: string; created: boolean }> {
+      const token = validate(codeSchema, alias, 'alias')
+      return withConflicts(() =>
+        storage.transaction(async (tx) => {
+          const affiliate = await findAffiliate(tx, projectId, ref)
+          const owner = await tx.affiliates.getByCode(projectId, token)
+          if (owner?.id === affiliate.id) return { alias: token, created: false }
+          if (owner) throw new ConflictError('this token is the referral code or a link alias of another affiliate', 'alias')
+          await tx.affiliates.insertAlias(projectId, affiliate.id, token, ctx.clock.now())
+          return { alias: token, created: true }
+        }),
+      )
+    },
+
+    /** The affiliate's link aliases, oldest first. */
+    async aliases(ref: AffiliateRef): Promise<string[]> {
+      return storage.transaction(async (tx) => tx.affiliates.listAliases(projectId, (await findAffiliate(tx, projectId, ref)).id))
     },
 
     /** Counts a click on an affiliate's link (docs/attribution.md "Clicks"). */

@@ -147,6 +147,8 @@ export const createReferralInput = v.strictObject({
   affiliateId: v.optional(v.nullable(id)),
   referralCode: v.optional(referralCode),
   status: v.optional(referralStatus),
+  /** A first purchase made before (an imported customer's): its renewals earn the recurring rule from then on. */
+  firstPurchaseAt: v.optional(timestamp),
   userAgent: v.optional(text(1000)),
   ipAddress: v.optional(text(100)),
 })
@@ -262,6 +264,15 @@ export const createPayoutInput = v.strictObject({
 })
 export type CreatePayoutInput = v.InferInput<typeof createPayoutInput>
 
+/** A payout made before, outside affiliate-kit: the conversions (by reference) it paid. */
+export const recordPaidPayoutInput = v.strictObject({
+  affiliateId: id,
+  references: v.pipe(v.array(reference, 'must be a list of references'), v.minLength(1, 'must name 1 to 1000 conversions'), v.maxLength(1000, 'must name 1 to 1000 conversions')),
+  paymentDate: timestamp,
+  method: v.optional(payoutMethod),
+})
+export type RecordPaidPayoutInput = v.InferInput<typeof recordPaidPayoutInput>
+
 export const listPayoutsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id) })
 export type ListPayoutsInput = v.InferInput<typeof listPayoutsInput>
 
@@ -281,6 +292,8 @@ export const createApiKeyInput = v.strictObject({
 export type CreateApiKeyInput = v.InferInput<typeof createApiKeyInput>
 
 export const providerName = v.picklist(PROVIDER_NAMES, `must be ${PROVIDER_NAMES.slice(0, -1).join(', ')} or ${PROVIDER_NAMES[PROVIDER_NAMES.length - 1]}`)
+/** A payment provider's customer id (Stripe `cus_...`, Paddle `ctm_...`). */
+export const providerCustomerId = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^[A-Za-z0-9_-]{1,255}$/, 'must be 1 to 255 letters, digits, _ or -'))
 export const providerEventStatus = v.picklist(['processing', 'applied', 'ignored', 'waiting'], 'must be processing, applied, ignored or waiting')
 export const listProviderEventsInput = v.strictObject({
   limit,

@@ -40,6 +40,7 @@ export type UniqueConstraint =
   | 'project_name'
   | 'affiliate_email'
   | 'affiliate_referral_code'
+  | 'affiliate_link_alias'
   | 'referral_email'
   | 'conversion_reference'
   | 'coupon_code'
@@ -82,14 +83,19 @@ export interface AffiliateRepository {
   insert(affiliate: Insert<Affiliate>): Promise<Affiliate>
   get(projectId: string, id: number): Promise<Affiliate | null>
   getByEmail(projectId: string, email: string): Promise<Affiliate | null>
+  /** The affiliate whose referral code or link alias this is (case-insensitively). */
   getByCode(projectId: string, code: string): Promise<Affiliate | null>
+  /** Stores another link token of the affiliate (docs/attribution.md "Link aliases"); unique per project, case-insensitively. */
+  insertAlias(projectId: string, affiliateId: number, alias: string, at: Date): Promise<void>
+  /** The affiliate's link aliases, oldest first. */
+  listAliases(projectId: string, affiliateId: number): Promise<string[]>
   /** Reads the row and holds it against concurrent writers until the transaction ends. */
   lockForUpdate(projectId: string, id: number): Promise<Affiliate | null>
   update(projectId: string, id: number, patch: Patch<Omit<Affiliate, 'totals'>>): Promise<Affiliate | null>
   /** Atomically adds each delta to the running totals (never read-modify-write). */
   adjustTotals(projectId: string, id: number, delta: TotalsDelta): Promise<void>
   /**
-   * Deletes the affiliate with its conversions, coupons, clicks and payouts. Its referred users
+   * Deletes the affiliate with its conversions, coupons, clicks, payouts and link aliases. Its referred users
    * stay, disassociated (affiliateId null); affiliates it was parent of lose their parent.
    */
   delete(projectId: string, id: number): Promise<boolean>

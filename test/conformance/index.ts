@@ -22,6 +22,8 @@ import { providerCases } from './providers.case.js'
 import { providerEventCases } from './provider-events.case.js'
 import { trackingCases } from './tracking.case.js'
 import { personalDataCases } from './personal-data.case.js'
+import { linkAliasCases } from './link-aliases.case.js'
+import { importedHistoryCases } from './imported-history.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -79,5 +81,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     providerCases(context)
     trackingCases(context)
     personalDataCases(context)
+    linkAliasCases(context)
+    importedHistoryCases(context)
   })
 }

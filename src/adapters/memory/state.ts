@@ -22,6 +22,15 @@ import { HeldBalances } from './held-balances.js'
 import { TrackingState } from './repositories/tracking.js'
 import { Table, type UndoLog } from './table.js'
 
+/** An affiliate's other link token (docs/attribution.md "Link aliases"). */
+export interface LinkAlias {
+  id: number
+  projectId: string
+  affiliateId: number
+  alias: string
+  createdAt: Date
+}
+
 export class MemoryState {
   projects = new Map<string, Project>()
   apiKeys = new Table<ApiKeyRecord>([{ name: 'api_key_hash', key: (row) => row.hash }])
@@ -56,6 +65,9 @@ export class MemoryState {
     affiliate: (row) => row.affiliateId,
   })
   clicks = new Table<Click>([], { affiliate: (row) => row.affiliateId })
+  linkAliases = new Table<LinkAlias>([{ name: 'affiliate_link_alias', key: (row) => `${row.projectId}|${row.alias.toLowerCase()}` }], {
+    affiliate: (row) => row.affiliateId,
+  })
   payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
   endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
   events = new Table<WebhookEvent>()

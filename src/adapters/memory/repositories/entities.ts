@@ -75,7 +75,19 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
       return found(state.affiliates.findUnique('affiliate_email', `${projectId}|${email}`))
     },
     async getByCode(projectId, code) {
-      return found(state.affiliates.findUnique('affiliate_referral_code', `${projectId}|${code.toLowerCase()}`))
+      const key = `${projectId}|${code.toLowerCase()}`
+      const alias = state.linkAliases.findUnique('affiliate_link_alias', key)
+      return found(state.affiliates.findUnique('affiliate_referral_code', key) ?? (alias && state.affiliates.get(alias.affiliateId)))
+    },
+    async insertAlias(projectId, affiliateId, alias, at) {
+      state.linkAliases.insert({ projectId, affiliateId, alias, createdAt: at }, log)
+    },
+    async listAliases(projectId, affiliateId) {
+      return state.linkAliases
+        .group('affiliate', affiliateId)
+        .filter((row) => row.projectId === projectId)
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+        .map((row) => row.alias)
     },
     async lockForUpdate(projectId, id) {
       return found(inProject(state.affiliates.get(id), projectId))
@@ -108,6 +120,7 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
       for (const row of state.coupons.group('affiliate', key)) state.coupons.remove(row.id, log)
       for (const row of state.clicks.group('affiliate', key)) state.clicks.remove(row.id, log)
       for (const row of state.payouts.group('affiliate', key)) state.payouts.remove(row.id, log)
+      for (const row of state.linkAliases.group('affiliate', key)) state.linkAliases.remove(row.id, log)
       for (const row of state.referrals.group('affiliate', key)) state.referrals.replace({ ...row, affiliateId: null }, log)
       for (const row of state.affiliates.group('project', projectId)) {
         if (row.parentId === id) state.affiliates.replace({ ...row, parentId: null }, log)

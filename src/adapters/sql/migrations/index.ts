@@ -17,6 +17,7 @@ import { unloggedRateLimits } from './15-unlogged-rate-limits.js'
 import { retentionIndexes } from './16-retention-indexes.js'
 import { affiliateApplications } from './17-affiliate-applications.js'
 import { affiliateTaxDetails } from './14-affiliate-tax-details.js'
+import { linkAliases } from './18-link-aliases.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -39,4 +40,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   unloggedRateLimits,
   retentionIndexes,
   affiliateApplications,
+  linkAliases,
 ]
