@@ -5,6 +5,8 @@ import type { ProjectContext } from './context.js'
 import { countDay } from './daily-counts.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { EMPTY_TOTALS } from './ledger.js'
+import { Currency } from './money.js'
+import { checkAmounts } from './settings.js'
 import { newReferralCode } from './random.js'
 import {
   createAffiliateInput,
@@ -18,9 +20,9 @@ import {
   type TrackClickInput,
   type UpdateAffiliateInput,
 } from './schemas.js'
-import type { StorageTx } from './storage.js'
+import type { Patch, StorageTx } from './storage.js'
 import { UniqueViolation } from './storage.js'
-import type { Affiliate, Project } from './types.js'
+import type { Affiliate, CommissionSettings, Project } from './types.js'
 import { affiliateView, type AffiliateView } from './views.js'
 
 /** An affiliate named by id (number) or email (string). */
@@ -52,6 +54,11 @@ function checkPartnerSlug(project: Project, slug: string | null | undefined): vo
   if (slug && !project.settings.subPrograms?.[slug]) {
     throw new ValidationError('partnerSlug', (name) => `${name('partnerSlug')}: no sub-program named ${slug}`)
   }
+}
+
+/** The affiliate's own commission rules: their fixed amounts must fit the project currency. */
+function checkCommission(project: Project, commission: unknown): void {
+  if (commission) checkAmounts(commission as CommissionSettings, new Currency(project.settings.currency), 'commission')
 }
 
 async function resolveParent(ctx: ProjectContext, tx: StorageTx, project: Project, input: CreateAffiliateInput): Promise<number | null> {
@@ -90,6 +97,7 @@ export function affiliatesService(ctx: ProjectContext) {
       const data = validate(createAffiliateInput, input)
       const project = await ctx.project()
       checkPartnerSlug(project, data.partnerSlug)
+      checkCommission(project, data.commission)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const parentId = await resolveParent(ctx, tx, project, data)
@@ -108,6 +116,7 @@ export function affiliatesService(ctx: ProjectContext) {
               wiseDetails: data.wiseDetails ?? null,
               parentId,
               customFields: data.customFields ?? null,
+              commission: (data.commission as CommissionSettings | null | undefined) ?? null,
               createdAt: ctx.clock.now(),
               totals: { ...EMPTY_TOTALS },
             },
@@ -124,11 +133,13 @@ export function affiliatesService(ctx: ProjectContext) {
 
     async update(ref: AffiliateRef, input: UpdateAffiliateInput): Promise<AffiliateView> {
       const data = validate(updateAffiliateInput, input)
-      checkPartnerSlug(await ctx.project(), data.partnerSlug)
+      const project = await ctx.project()
+      checkPartnerSlug(project, data.partnerSlug)
+      checkCommission(project, data.commission)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const affiliate = await findAffiliate(tx, projectId, ref)
-          const updated = await tx.affiliates.update(projectId, affiliate.id, data)
+          const updated = await tx.affiliates.update(projectId, affiliate.id, data as Patch<Affiliate>)
           return loadAffiliateView(ctx, tx, updated!)
         }),
       )

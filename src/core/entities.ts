@@ -5,6 +5,7 @@ import { bool, date, float, id, int, json, money, notShown, nullable, text } fro
 import type {
   AffiliateStatus,
   CommissionBasis,
+  CommissionSettings,
   ConversionType,
   CouponStatus,
   DeliveryStatus,
@@ -14,6 +15,8 @@ import type {
   ProjectSettings,
   ProviderEventStatus,
   ReferralStatus,
+  RuleSet,
+  RuleSource,
   Scope,
   StoredConversionStatus,
   WebhookSigningMode,
@@ -75,6 +78,8 @@ export const affiliateFields = {
   wiseDetails: nullable(json<WiseDetails>()),
   parentId: nullable(id()),
   customFields: nullable(json<Record<string, unknown>>()),
+  /** The affiliate's own commission rules, over its sub-program's and the project's (docs/commissions.md). */
+  commission: nullable(json<CommissionSettings>()),
 }
 
 /** The affiliate's payout preferences that webhook events carry (src/core/events.ts names their keys). */
@@ -88,6 +93,12 @@ export const referralFields = {
   conversionDate: nullable(date()),
   /** Set by the first purchase; renewals are measured from it. */
   firstPurchaseAt: notShown(nullable(date())),
+  /** The customer's payments so far (lines of one payment count once; excluded products not at all). */
+  payments: notShown(int()),
+  /** The payment counted last, when it has lines (an invoice id): its other lines are not another payment. */
+  lastPayment: notShown(nullable(text())),
+  /** The commission rules in force at the first purchase, for `commission.grandfather`. */
+  commissionTerms: notShown(nullable(json<RuleSet>())),
 }
 
 export const conversionFields = {
@@ -120,6 +131,10 @@ export const conversionFields = {
   tier: int<1 | 2>(),
   parentConversionId: nullable(id()),
   refundReason: nullable(text()),
+  /** The product the payment was for (picks its product rule). */
+  productId: nullable(text()),
+  /** Which rule earned it; null on conversions stored before rules were recorded. */
+  ruleSource: nullable(text<RuleSource>()),
 }
 
 export const couponFields = {

@@ -71,6 +71,9 @@ export function referralsService(ctx: ProjectContext) {
             conversionStatus: status,
             conversionDate: status === 'converted' || status === 'direct' ? now : null,
             firstPurchaseAt: null,
+            payments: 0,
+            lastPayment: null,
+            commissionTerms: null,
             createdAt: now,
           })
           if (affiliate) {

@@ -77,6 +77,7 @@ export function affiliateView(
     wiseDetails: affiliate.wiseDetails,
     parentId: affiliate.parentId,
     customFields: affiliate.customFields,
+    commission: affiliate.commission,
     createdAt: affiliate.createdAt,
     clicks: totals.clicks,
     signups: totals.signups,
@@ -121,6 +122,8 @@ export function conversionView(conversion: Conversion, currency: Currency, now: 
     tier: conversion.tier,
     parentConversionId: conversion.parentConversionId,
     refundReason: conversion.refundReason,
+    productId: conversion.productId,
+    ruleSource: conversion.ruleSource,
     createdAt: conversion.createdAt,
   }
 }

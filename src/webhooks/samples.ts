@@ -21,6 +21,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     wiseDetails: null,
     parentId: null,
     customFields: null,
+    commission: null,
     createdAt: at,
     totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
   }
@@ -32,6 +33,9 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     conversionStatus: 'converted',
     conversionDate: at,
     firstPurchaseAt: at,
+    payments: 1,
+    lastPayment: null,
+    commissionTerms: null,
     createdAt: at,
   }
   const conversion: Conversion = {
@@ -58,6 +62,8 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     tier: 1,
     parentConversionId: null,
     refundReason: 'test',
+    productId: 'prod_sample',
+    ruleSource: 'project',
     createdAt: at,
   }
   const party = { affiliate, referred: referral }

@@ -142,6 +142,8 @@ export function commissionCases(context: CaseContext): void {
         affiliateId: affiliate.id,
         matchedBy: 'referral_code',
         basis: 'purchase',
+        ruleSource: 'project',
+        productId: null,
         commissionType: 'percentage',
         rate: '30',
         baseValue: '99.90',
