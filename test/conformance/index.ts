@@ -8,6 +8,7 @@ import { affiliateCases } from './affiliates.case.js'
 import { conversionCases } from './conversions.case.js'
 import { couponCases } from './coupons.case.js'
 import { commissionCases } from './commission.case.js'
+import { commissionRuleCases } from './commission-rules.case.js'
 import { statusCases } from './status.case.js'
 import { payoutCases } from './payouts.case.js'
 import { tenancyCases } from './tenancy.case.js'
@@ -62,6 +63,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     conversionCases(context)
     couponCases(context)
     commissionCases(context)
+    commissionRuleCases(context)
     statusCases(context)
     payoutCases(context)
     tenancyCases(context)
