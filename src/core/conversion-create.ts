@@ -415,7 +415,7 @@ async function retryOnRace<T>(work: () => Promise<T>): Promise<T> {
       return await work()
     } catch (error) {
       const race = (error instanceof UniqueViolation && error.constraint === 'referral_email') || error instanceof PaymentCountedMeanwhile
-      if (!race || attempt >= 4) throw error
+      if (!race || attempt >= 8) throw error
     }
   }
 }

@@ -167,6 +167,19 @@ export function commissionRuleCases(context: CaseContext): void {
       expect(await buy('prod_pro', '100.00')).toMatchObject({ value: '40.00', basis: 'recurring' })
     })
 
+    it('renewals of one customer at the same moment each take their own payment number (stage)', async () => {
+      const { program } = await context.program({
+        settings: { commission: { purchase: pct(30), recurring: { maxPayments: 5, stages: [{ payments: 2, rate: 40 }, { rate: 20 }] } } },
+      })
+      const ann = await program.affiliates.create({ email: 'race@example.com' })
+      const charge = (n: number) => program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: 'racer@example.com', baseValue: '100.00', reference: `race-${n}` })
+      await charge(0)
+      const values = (await Promise.all([1, 2, 3, 4, 5].map(charge))).map((result) => result.conversion.value).sort()
+      // Payments 2-3 at 40 %, 4-5 at 20 %, payment 6 past maxPayments.
+      expect(values).toEqual(['0.00', '20.00', '20.00', '40.00', '40.00'])
+      expect((await program.affiliates.get(ann.id)).earnings.total).toBe('150.00')
+    })
+
     it('refuses malformed rules in settings with 400, naming the field', async () => {
       const { program } = await context.program()
       const bad = async (commission: unknown, field: string) => expectError(program.projects.updateSettings(program.projectId, { commission } as never), 'invalid_request', field)

@@ -9,6 +9,7 @@ import { conversionCases } from './conversions.case.js'
 import { couponCases } from './coupons.case.js'
 import { commissionCases } from './commission.case.js'
 import { commissionRuleCases } from './commission-rules.case.js'
+import { commissionScenarioCases } from './commission-scenario.case.js'
 import { statusCases } from './status.case.js'
 import { payoutCases } from './payouts.case.js'
 import { tenancyCases } from './tenancy.case.js'
@@ -64,6 +65,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     couponCases(context)
     commissionCases(context)
     commissionRuleCases(context)
+    commissionScenarioCases(context)
     statusCases(context)
     payoutCases(context)
     tenancyCases(context)
