@@ -28,6 +28,8 @@ export interface Commission {
   commissionType: 'percentage' | 'fixed'
   /** Percentage as decimal text; null for fixed amounts. */
   rate: string | null
+  /** The fixed amount as decimal text; null for percentages. */
+  amount: string | null
 }
 
 export const ONE: Decimal = { units: 1n, scale: 0 }
@@ -40,7 +42,7 @@ export function commissionSettingsFor(settings: ProjectSettings, partnerSlug: st
 export function calculateCommission(input: CommissionInput): Commission {
   const chosen = chooseRule(input.rules, { type: input.type, productId: input.productId, renewal: input.renewal, now: input.now })
   if (chosen.rule === null) {
-    return { value: input.currency.amount(0n), basis: chosen.basis, source: chosen.source, commissionType: 'percentage', rate: '0' }
+    return { value: input.currency.amount(0n), basis: chosen.basis, source: chosen.source, commissionType: 'percentage', rate: '0', amount: null }
   }
   return applyRule(chosen.rule, chosen.basis, chosen.source, input)
 }
@@ -48,13 +50,14 @@ export function calculateCommission(input: CommissionInput): Commission {
 function applyRule(rule: CommissionRule, basis: CommissionBasis, source: RuleSource, input: CommissionInput): Commission {
   const { currency, base } = input
   if (rule.type === 'fixed') {
-    return { value: currency.parse(rule.amount, 'commission.amount'), basis, source, commissionType: 'fixed', rate: null }
+    const value = currency.parse(rule.amount, 'commission.amount')
+    return { value, basis, source, commissionType: 'fixed', rate: null, amount: value.format() }
   }
   const rate = parseDecimal(rule.rate, 'commission.rate')
-  if (base === null) return { value: currency.amount(0n), basis, source, commissionType: 'percentage', rate: decimalText(rate) }
+  if (base === null) return { value: currency.amount(0n), basis, source, commissionType: 'percentage', rate: decimalText(rate), amount: null }
   const numerator = base.minor * input.fxRate.units * rate.units * pow10(currency.digits)
   const denominator = pow10(base.currency.digits + input.fxRate.scale + rate.scale) * 100n
-  return { value: currency.amount(roundHalfUp(numerator, denominator)), basis, source, commissionType: 'percentage', rate: decimalText(rate) }
+  return { value: currency.amount(roundHalfUp(numerator, denominator)), basis, source, commissionType: 'percentage', rate: decimalText(rate), amount: null }
 }
 
 /** The parent's share in a multi-tier program: tier2Rate percent of the tier-1 commission. */

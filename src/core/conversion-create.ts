@@ -69,7 +69,7 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     now,
   })
   const commission: Commission =
-    request.value === null ? calculated : { value: request.value, basis: 'explicit', source: 'explicit', commissionType: 'fixed', rate: null }
+    request.value === null ? calculated : { value: request.value, basis: 'explicit', source: 'explicit', commissionType: 'fixed', rate: null, amount: request.value.format() }
   const counted = data.type === 'purchase' && commission.basis !== 'excluded'
   const customerEmail = data.email ?? referral?.email
   const needsReview = affiliate.status !== 'active' || customerEmail === affiliate.email
@@ -129,6 +129,8 @@ export interface ConversionPreview {
   commissionType: Commission['commissionType']
   /** Percentage applied, as decimal text; null for fixed amounts. */
   rate: string | null
+  /** Fixed amount applied, as decimal text; null for percentages. */
+  amount: string | null
   baseValue: string | null
   baseValueCurrency: string
   /** Rate from baseValueCurrency to the project currency. */
@@ -220,6 +222,7 @@ export async function previewConversion(ctx: ProjectContext, input: CreateConver
     productId: request.data.productId ?? null,
     commissionType: planned.commission.commissionType,
     rate: planned.commission.rate,
+    amount: planned.commission.amount,
     baseValue: request.baseValue === null ? null : request.baseValue.format(),
     baseValueCurrency: request.baseCurrency.code,
     fxRate: decimalText(fx),
@@ -286,6 +289,7 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
     refundReason: null,
     productId: data.productId ?? null,
     ruleSource: planned.commission.source,
+    commissionAmount: planned.commission.amount,
     createdAt: now,
   }
   const day = ctx.dayIn(project, now)
@@ -322,6 +326,7 @@ async function writeTier2(
     // The multi-tier share is a project setting.
     ruleSource: 'project',
     commissionType: 'percentage',
+    commissionAmount: null,
     commissionRate: tier2.rate,
     tier: 2,
     parentConversionId: conversion.id,

@@ -135,6 +135,8 @@ export const conversionFields = {
   productId: nullable(text()),
   /** Which rule earned it; null on conversions stored before rules were recorded. */
   ruleSource: nullable(text<RuleSource>()),
+  /** The fixed amount the rule gave, as decimal text in the project currency; null for percentages. */
+  commissionAmount: nullable(text()),
 }
 
 export const couponFields = {

@@ -124,6 +124,7 @@ export function conversionView(conversion: Conversion, currency: Currency, now: 
     refundReason: conversion.refundReason,
     productId: conversion.productId,
     ruleSource: conversion.ruleSource,
+    commissionAmount: conversion.commissionAmount,
     createdAt: conversion.createdAt,
   }
 }

@@ -64,6 +64,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     refundReason: 'test',
     productId: 'prod_sample',
     ruleSource: 'project',
+    commissionAmount: null,
     createdAt: at,
   }
   const party = { affiliate, referred: referral }

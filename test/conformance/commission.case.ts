@@ -146,6 +146,7 @@ export function commissionCases(context: CaseContext): void {
         productId: null,
         commissionType: 'percentage',
         rate: '30',
+        amount: null,
         baseValue: '99.90',
         baseValueCurrency: 'GBP',
         fxRate: '0.5',

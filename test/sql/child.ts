@@ -113,6 +113,7 @@ if (mode === 'conversions') {
       refundReason: null,
       productId: null,
       ruleSource: null,
+      commissionAmount: null,
       createdAt: new Date(),
     })
     console.log('mid-transaction')

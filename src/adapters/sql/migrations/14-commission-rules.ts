@@ -10,7 +10,7 @@ export const commissionRules: Migration = {
   version: 14,
   name: 'commission rules: products, affiliates, payments counted',
   statements: [
-    `ALTER TABLE {s}.conversions ADD COLUMN product_id text, ADD COLUMN rule_source text`,
+    `ALTER TABLE {s}.conversions ADD COLUMN product_id text, ADD COLUMN rule_source text, ADD COLUMN commission_amount text`,
     `UPDATE {s}.conversions SET rule_source = 'explicit' WHERE basis = 'explicit'`,
     `ALTER TABLE {s}.affiliates ADD COLUMN commission jsonb`,
     `ALTER TABLE {s}.referrals ADD COLUMN payments integer NOT NULL DEFAULT 0, ADD COLUMN last_payment text, ADD COLUMN commission_terms jsonb`,
