@@ -7,6 +7,7 @@ import { affiliateEditPage, saveAffiliate } from './pages/affiliate-edit.js'
 import { createAffiliate, newAffiliatePage } from './pages/affiliate-new.js'
 import { affiliatesPage, changeAffiliateStatus, exportAffiliates } from './pages/affiliates.js'
 import { auditLogPage } from './pages/audit-log.js'
+import { conversionPreviewPage } from './pages/conversion-preview.js'
 import { conversionPage, conversionsPage, exportConversions, refundConversion } from './pages/conversions.js'
 import { changeCouponStatus, couponsPage, createCoupon } from './pages/coupons.js'
 import { dashboardPage } from './pages/dashboard.js'
@@ -31,6 +32,7 @@ export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/review', name: 'review', nav: 'Review', page: (c) => reviewPage(c), action: (c, form) => decideReview(c, form) },
   { path: '/conversions', name: 'conversions', nav: 'Conversions', page: (c) => conversionsPage(c) },
   { path: '/conversions/export', name: 'conversionsExport', action: (c, form) => exportConversions(c, form) },
+  { path: '/conversions/preview', name: 'conversionPreview', page: (c) => conversionPreviewPage(c) },
   { path: '/conversions/:id', name: 'conversion', page: (c, id) => conversionPage(c, id) },
   { path: '/conversions/:id/refund', name: 'conversionRefund', action: (c, form, id) => refundConversion(c, id, form) },
   { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c), action: (c, form) => recordPayout(c, form) },
