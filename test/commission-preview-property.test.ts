@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAffiliateProgram, EVENT_TYPES, testClock } from '../src/index.js'
 import type { CreateConversionInput, ProjectSettingsInput } from '../src/core/schemas.js'
-import { shuffled } from './providers/ledger.js'
+import { seededRandom, shuffled } from './providers/ledger.js'
 
 const pct = (rate: number) => ({ type: 'percentage' as const, rate })
 
@@ -23,22 +23,10 @@ function settings(variant: number): ProjectSettingsInput {
   }
 }
 
-/** mulberry32: a deterministic random source per seed. */
-function randomFrom(seed: number) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 describe('preview and create agree', () => {
   it('on 1,000 random inputs, and preview writes nothing', async () => {
     const seed = 20261126
-    const random = randomFrom(seed)
+    const random = seededRandom(seed)
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!
     const storage = memoryStorage()
     const clock = testClock('2026-01-01T00:00:00.000Z')

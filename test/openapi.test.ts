@@ -206,7 +206,7 @@ describe('OpenAPI document', () => {
     await check('POST', '/affiliates', {}, { email: 'ann@example.com', name: 'Ann' })
     await check('GET', '/affiliates/:email', { email: 'aff_1' })
     await check('PUT', '/affiliates/:email', { email: 'ann@example.com' }, { paymentDetails: 'IBAN' })
-    await check('PUT', '/affiliates/:email', { email: 'ann@example.com' }, { commission: { purchase: { type: 'fixed', amount: '5.00' } } })
+    await check('PUT', '/affiliates/:email', { email: 'ann@example.com' }, { commission: { purchase: { type: 'fixed', amount: '50.00' } } })
     await check('POST', '/affiliates/:email/portal-link', { email: 'aff_1' })
     await check('POST', '/affiliates/:email/portal-link', { email: 'nobody@example.com' })
     await check('GET', '/affiliates?limit=5', {})
