@@ -21,6 +21,7 @@ export interface AdminPaths {
   conversion(id: number): string
   conversionRefund(id: number): string
   conversionsExport: string
+  conversionPreview: string
   coupons: string
   couponStatus(id: number): string
   payouts: string

@@ -9,6 +9,7 @@ import { eraseAffiliate, eraseAffiliatePage } from './pages/affiliate-erase.js'
 import { affiliatesPage, changeAffiliateStatus, exportAffiliates } from './pages/affiliates.js'
 import { applicationsPage, approveApplication, rejectApplication } from './pages/applications.js'
 import { auditLogPage } from './pages/audit-log.js'
+import { conversionPreviewPage } from './pages/conversion-preview.js'
 import { conversionPage, conversionsPage, exportConversions, refundConversion } from './pages/conversions.js'
 import { changeCouponStatus, couponsPage, createCoupon } from './pages/coupons.js'
 import { dashboardPage } from './pages/dashboard.js'
@@ -37,6 +38,7 @@ export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/review', name: 'review', nav: 'Review', page: (c) => reviewPage(c), action: (c, form) => decideReview(c, form) },
   { path: '/conversions', name: 'conversions', nav: 'Conversions', page: (c) => conversionsPage(c) },
   { path: '/conversions/export', name: 'conversionsExport', action: (c, form) => exportConversions(c, form) },
+  { path: '/conversions/preview', name: 'conversionPreview', page: (c) => conversionPreviewPage(c) },
   { path: '/conversions/:id', name: 'conversion', page: (c, id) => conversionPage(c, id) },
   { path: '/conversions/:id/refund', name: 'conversionRefund', action: (c, form, id) => refundConversion(c, id, form) },
   { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c), action: (c, form) => recordPayout(c, form) },

@@ -6,6 +6,8 @@ import type { ProjectContext } from './context.js'
 import { countDay } from './daily-counts.js'
 import { ConflictError, NotFoundError, ValidationError } from './errors.js'
 import { EMPTY_TOTALS } from './ledger.js'
+import { Currency } from './money.js'
+import { checkAmounts } from './settings.js'
 import { newReferralCode } from './random.js'
 import {
   createAffiliateInput,
@@ -20,9 +22,9 @@ import {
   type TrackClickInput,
   type UpdateAffiliateInput,
 } from './schemas.js'
-import type { StorageTx } from './storage.js'
+import type { Patch, StorageTx } from './storage.js'
 import { UniqueViolation } from './storage.js'
-import type { Affiliate, Project } from './types.js'
+import type { Affiliate, CommissionSettings, Project } from './types.js'
 import { affiliateView, type AffiliateView } from './views.js'
 
 /** An affiliate named by id (number) or email (string). */
@@ -54,6 +56,11 @@ function checkPartnerSlug(project: Project, slug: string | null | undefined): vo
   if (slug && !project.settings.subPrograms?.[slug]) {
     throw new ValidationError('partnerSlug', (name) => `${name('partnerSlug')}: no sub-program named ${slug}`)
   }
+}
+
+/** The affiliate's own commission rules: their fixed amounts must fit the project currency. */
+function checkCommission(project: Project, commission: unknown): void {
+  if (commission) checkAmounts(commission as CommissionSettings, new Currency(project.settings.currency), 'commission')
 }
 
 async function resolveParent(ctx: ProjectContext, tx: StorageTx, project: Project, input: CreateAffiliateInput): Promise<number | null> {
@@ -99,6 +106,7 @@ export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 's
     customFields: null,
     application: null,
     taxDetails: null,
+    commission: null,
     ...base,
     ...given,
     totals: { ...EMPTY_TOTALS },
@@ -126,6 +134,7 @@ export function affiliatesService(ctx: ProjectContext) {
       const data = validate(createAffiliateInput, input)
       const project = await ctx.project()
       checkPartnerSlug(project, data.partnerSlug)
+      checkCommission(project, data.commission)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const parentId = await resolveParent(ctx, tx, project, data)
@@ -142,6 +151,7 @@ export function affiliatesService(ctx: ProjectContext) {
               wiseDetails: data.wiseDetails ?? null,
               parentId,
               customFields: data.customFields ?? null,
+              commission: (data.commission as CommissionSettings | null | undefined) ?? null,
             },
           )
           const affiliate = await insertAffiliate(tx, row, data.referralCode)
@@ -156,7 +166,9 @@ export function affiliatesService(ctx: ProjectContext) {
 
     async update(ref: AffiliateRef, input: UpdateAffiliateInput): Promise<AffiliateView> {
       const data = validate(updateAffiliateInput, input)
-      checkPartnerSlug(await ctx.project(), data.partnerSlug)
+      const project = await ctx.project()
+      checkPartnerSlug(project, data.partnerSlug)
+      checkCommission(project, data.commission)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const found = await findAffiliate(tx, projectId, ref)
@@ -166,7 +178,7 @@ export function affiliatesService(ctx: ProjectContext) {
           const affiliate = approves ? (await tx.affiliates.lockForUpdate(projectId, found.id))! : found
           const { status: _status, ...rest } = data
           const patch = approves && affiliate.status === 'pending' ? rest : data
-          let updated = (await tx.affiliates.update(projectId, affiliate.id, patch))!
+          let updated = (await tx.affiliates.update(projectId, affiliate.id, patch as Patch<Affiliate>))!
           if (approves && affiliate.status === 'pending') updated = await decideApplication(ctx, tx, updated, { approve: true })
           return loadAffiliateView(ctx, tx, updated)
         }),

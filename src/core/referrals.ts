@@ -73,6 +73,9 @@ export function referralsService(ctx: ProjectContext) {
             conversionStatus: status,
             conversionDate: status === 'converted' || status === 'direct' ? (firstPurchaseAt ?? now) : null,
             firstPurchaseAt,
+            payments: firstPurchaseAt ? 1 : 0,
+            lastPayment: null,
+            commissionTerms: null,
             createdAt: now,
           })
           if (affiliate) {

@@ -88,6 +88,8 @@ const wiseDetails = v.strictObject({ accountId: text(200), email })
 const slug = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be a lowercase slug'))
 
 const affiliateFields = {
+  /** The affiliate's own commission rules (docs/commissions.md "Per-affiliate rules"); null removes them. */
+  commission: v.optional(v.nullable(v.lazy(() => commissionSettings))),
   name: v.optional(v.nullable(text(200))),
   referralCode: v.optional(referralCode),
   status: v.optional(affiliateStatus),
@@ -182,6 +184,11 @@ export const createConversionInput = v.strictObject({
   couponCodeUsed: v.optional(couponCode),
   paymentProcessor: v.optional(text(100)),
   productId: v.optional(text(255)),
+  /**
+   * The payment (an invoice's id) this conversion is one line of: the lines of one payment are
+   * one payment of the customer, the first purchase or one renewal (docs/commissions.md "Renewals").
+   */
+  paymentId: v.optional(text(255)),
   /**
    * When the payment happened (a payment provider's event time): the commission, hold period and
    * renewal window are computed at this time instead of now. A time after now counts as now.
@@ -316,16 +323,44 @@ const commissionRule = v.variant('type', [
   v.strictObject({ type: v.literal('percentage'), rate }),
   v.strictObject({ type: v.literal('fixed'), amount: amountText }),
 ])
+const count = (min: number) => v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(min, `must be at least ${min}`))
+const recurringStage = v.pipe(
+  v.strictObject({ payments: v.optional(count(1)), rate: v.optional(rate), amount: v.optional(amountText) }),
+  v.check((stage) => (stage.rate === undefined) !== (stage.amount === undefined), 'must have a rate or an amount'),
+)
+const recurringRule = v.pipe(
+  v.strictObject({
+    rate: v.optional(rate),
+    amount: v.optional(amountText),
+    durationMonths: v.optional(v.nullable(v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative')))),
+    maxPayments: v.optional(v.nullable(count(1))),
+    stages: v.optional(
+      v.pipe(
+        v.array(recurringStage),
+        v.minLength(1, 'must have at least one stage'),
+        v.maxLength(20, 'must have at most 20 stages'),
+        v.check((stages) => stages.slice(0, -1).every((stage) => stage.payments !== undefined), 'every stage but the last must say its payments'),
+      ),
+    ),
+  }),
+  v.check((rule) => rule.rate === undefined || rule.amount === undefined, 'must have a rate or an amount, not both'),
+  v.check((rule) => rule.stages === undefined || (rule.rate === undefined && rule.amount === undefined), 'stages replace rate and amount: give one or the other'),
+)
+const signupRule = v.strictObject({ amount: amountText })
+const productId = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))
+const productRule = v.union(
+  [
+    v.strictObject({ excluded: v.literal(true, 'must be true') }),
+    v.strictObject({ purchase: v.optional(commissionRule), recurring: v.optional(recurringRule), signup: v.optional(signupRule) }),
+  ],
+  'must be { "excluded": true } or rules among purchase, recurring and signup',
+)
 export const commissionSettings = v.strictObject({
   purchase: commissionRule,
-  signup: v.optional(v.strictObject({ amount: amountText })),
-  recurring: v.optional(
-    v.strictObject({
-      rate: v.optional(rate),
-      amount: v.optional(amountText),
-      durationMonths: v.optional(v.nullable(v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative')))),
-    }),
-  ),
+  signup: v.optional(signupRule),
+  recurring: v.optional(recurringRule),
+  products: v.optional(v.pipe(v.record(productId, productRule), v.check((products) => Object.keys(products).length <= 1000, 'must have at most 1000 products'))),
+  grandfather: v.optional(v.boolean('must be a boolean')),
 })
 const dayCount = v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))
 /** An IANA time zone name the runtime knows (`Europe/Paris`, `UTC`). */

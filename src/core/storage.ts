@@ -108,6 +108,12 @@ export interface ReferralFilter extends ListWindow {
   status?: ReferralStatus
 }
 
+/** What the first purchase records beside its time: it is payment 1, `key` its payment (an invoice's id, or null), `terms` its rules. */
+export interface FirstPayment {
+  key: string | null
+  terms: Referral['commissionTerms']
+}
+
 export interface ReferralRepository {
   insert(referral: Insert<Referral>): Promise<Referral>
   get(projectId: string, id: number): Promise<Referral | null>
@@ -115,10 +121,16 @@ export interface ReferralRepository {
   update(projectId: string, id: number, patch: Patch<Referral>): Promise<Referral | null>
   /**
    * Records the referred user's first purchase at `at` (firstPurchaseAt and conversionDate `at`,
-   * conversionStatus `converted`) unless one is recorded; then it writes nothing and returns null.
+   * conversionStatus `converted`, payments 1, lastPayment and commissionTerms from `payment`) unless one is recorded; then it writes nothing and returns null.
    * A transaction recording one that has not ended yet is waited for, also across processes.
    */
-  markFirstPurchase(projectId: string, id: number, at: Date): Promise<Referral | null>
+  markFirstPurchase(projectId: string, id: number, at: Date, payment: FirstPayment): Promise<Referral | null>
+  /**
+   * Counts one more payment of the referred user (payments + 1, lastPayment = `key`), unless `key`
+   * is not null and is the payment counted last (another line of the same invoice): then it
+   * counts nothing. Returns the count after, or null when absent. Concurrent calls queue on the row.
+   */
+  recordPayment(projectId: string, id: number, key: string | null): Promise<number | null>
   list(projectId: string, filter: ReferralFilter): Promise<Page<Referral>>
 }
 

@@ -56,12 +56,44 @@ export type CommissionRule =
   | { type: 'percentage'; rate: number | string }
   | { type: 'fixed'; amount: string }
 
+/** One step of staged renewals: `payments` renewals at this rate or amount (the last step: every later one). */
+export interface RecurringStage {
+  payments?: number
+  rate?: number | string
+  amount?: string
+}
+
+export interface RecurringRule {
+  rate?: number | string
+  amount?: string
+  /** Calendar months from the customer's first purchase during which renewals earn. @default no end */
+  durationMonths?: number | null
+  /** The customer's payments that earn, the first included. @default no end */
+  maxPayments?: number | null
+  /** Renewals in steps: `[{ payments: 3, rate: 40 }, { rate: 20 }]` (docs/commissions.md "Stages"). */
+  stages?: RecurringStage[]
+}
+
+/** A product's own rules: what it leaves out comes from the next rule in precedence; or it earns nothing. */
+export type ProductRule = { purchase?: CommissionRule; recurring?: RecurringRule; signup?: { amount: string } } | { excluded: true }
+
 export interface CommissionSettings {
   purchase: CommissionRule
   /** Signups earn this fixed amount. @default nothing (signups earn 0) */
   signup?: { amount: string }
   /** Repeat purchases by the same customer email. @default the purchase rule, for life */
-  recurring?: { rate?: number | string; amount?: string; durationMonths?: number | null }
+  recurring?: RecurringRule
+  /** Rules per product id (a conversion's `productId`). */
+  products?: Record<string, ProductRule>
+  /** Renewals keep the rules in force at the customer's first purchase. @default false */
+  grandfather?: boolean
+}
+
+/** Every rule set that may apply to a conversion of one affiliate: what a grandfathered customer keeps. */
+export interface RuleSet {
+  affiliate: CommissionSettings | null
+  subProgram: CommissionSettings | null
+  project: CommissionSettings
 }
 
 export interface ProjectSettings {
@@ -168,6 +200,11 @@ export type CommissionBasis =
   | 'signup'
   | 'explicit'
   | 'tier2'
+  | 'excluded'
+
+/** Which rule earned a conversion (docs/commissions.md "Precedence"). */
+export type RuleSource = 'explicit' | 'product' | 'affiliate' | 'tier' | 'sub_program' | 'project'
+export const RULE_SOURCES: readonly RuleSource[] = ['explicit', 'product', 'affiliate', 'tier', 'sub_program', 'project']
 
 export interface Conversion extends RecordOf<typeof entities.conversionFields> {}
 

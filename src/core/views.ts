@@ -78,6 +78,7 @@ export function affiliateView(
     parentId: affiliate.parentId,
     customFields: affiliate.customFields,
     application: affiliate.application,
+    commission: affiliate.commission,
     createdAt: affiliate.createdAt,
     clicks: totals.clicks,
     signups: totals.signups,
@@ -122,6 +123,9 @@ export function conversionView(conversion: Conversion, currency: Currency, now: 
     tier: conversion.tier,
     parentConversionId: conversion.parentConversionId,
     refundReason: conversion.refundReason,
+    productId: conversion.productId,
+    ruleSource: conversion.ruleSource,
+    commissionAmount: conversion.commissionAmount,
     createdAt: conversion.createdAt,
   }
 }

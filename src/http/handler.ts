@@ -266,7 +266,7 @@ async function serve(handler: HandlerState, request: IncomingRequest, headers: R
   const input = route.body ? parseJson(raw) : undefined
   const run = () => runRoute(handler, route, key, params, query, input)
   const idempotencyKey = request.header('idempotency-key')
-  if (route.method === 'POST' && idempotencyKey !== null && !route.secretAnswer) {
+  if (route.method === 'POST' && idempotencyKey !== null && !route.secretAnswer && !route.writesNothing) {
     const claim = {
       projectId: key.projectId,
       key: checkIdempotencyKey(idempotencyKey),

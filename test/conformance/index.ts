@@ -9,6 +9,8 @@ import { applicationCases } from './applications.case.js'
 import { conversionCases } from './conversions.case.js'
 import { couponCases } from './coupons.case.js'
 import { commissionCases } from './commission.case.js'
+import { commissionRuleCases } from './commission-rules.case.js'
+import { commissionScenarioCases } from './commission-scenario.case.js'
 import { statusCases } from './status.case.js'
 import { payoutCases } from './payouts.case.js'
 import { tenancyCases } from './tenancy.case.js'
@@ -68,6 +70,8 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     conversionCases(context)
     couponCases(context)
     commissionCases(context)
+    commissionRuleCases(context)
+    commissionScenarioCases(context)
     statusCases(context)
     payoutCases(context)
     tenancyCases(context)

@@ -118,6 +118,7 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     name: row.name,
     referralCode: row.referralCode,
     status: row.status,
+    commission: row.commission,
     partnerSlug: row.partnerSlug,
     paymentMethod: row.paymentMethod,
     paymentDetails: row.paymentDetails,

@@ -1,6 +1,8 @@
 // One affiliate's edit form: name, email, referral code, status, sub-program, payout preference
-// (PayPal email, Wise details) and payment notes, saved through affiliates.update as the API's
+// (PayPal email, Wise details), payment notes and its own commission rules (JSON, the settings'
+// `commission` form: docs/commissions.md "Per-affiliate rules"), saved through affiliates.update as the API's
 // update routes do. Only the fields that changed are sent; refused input is shown again as typed.
+import { ValidationError } from '../../core/errors.js'
 import type { UpdateAffiliateInput } from '../../core/schemas.js'
 import type { AffiliateView } from '../../core/views.js'
 import { html, type Html } from '../../web/html.js'
@@ -10,7 +12,7 @@ import { formRefusal, type Refusal } from '../refusal.js'
 import { portalLinkSection } from './portal-link.js'
 import type { TaxDetailsView } from '../../core/tax-details.js'
 
-const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails'] as const
+const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails', 'commission'] as const
 type Field = (typeof FIELDS)[number]
 type Values = Record<Field, string>
 /** The form field of each of the core's Wise fields. */
@@ -29,6 +31,17 @@ function valuesOf(affiliate: AffiliateView): Values {
     wiseEmail: affiliate.wiseDetails?.email ?? '',
     paymentMethod: affiliate.paymentMethod ?? '',
     paymentDetails: affiliate.paymentDetails ?? '',
+    commission: affiliate.commission === null ? '' : JSON.stringify(affiliate.commission, null, 2),
+  }
+}
+
+/** The commission rules typed in the form: empty is none (the sub-program's or project's apply). */
+function commissionOf(text: string): unknown {
+  if (text === '') return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new ValidationError('commission', 'commission: must be JSON, such as {"purchase": {"type": "percentage", "rate": 50}}')
   }
 }
 
@@ -47,6 +60,7 @@ function inputOf(values: Values): Record<string, unknown> {
     wiseDetails: wise,
     paymentMethod: orNull(values.paymentMethod),
     paymentDetails: orNull(values.paymentDetails),
+    commission: commissionOf(values.commission),
   }
 }
 
@@ -57,7 +71,7 @@ function changed(current: Record<string, unknown>, next: Record<string, unknown>
 
 function editBody(context: AdminRequest, affiliate: AffiliateView, values: Values, refusal: Refusal | null, taxDetails: TaxDetailsView | null): Html {
   const { paths, csrf, url } = context
-  const atFault = refusal?.field ? (WISE_FIELDS[refusal.field] ?? refusal.field) : null
+  const atFault = refusal?.field ? (WISE_FIELDS[refusal.field] ?? (refusal.field.startsWith('commission') ? 'commission' : refusal.field)) : null
   const attributes = (field: Field) => (field === atFault ? html` aria-invalid="true" aria-describedby="edit-error"` : null)
   const input = (field: Field, label: string, type = 'text', extra: Html | null = null) =>
     html`<label for="edit-${field}">${label}</label><input id="edit-${field}" name="${field}" type="${type}" value="${values[field]}"${attributes(field)}${extra}>`
@@ -88,6 +102,11 @@ ${input('paymentMethod', 'Payment method (free text)', 'text', html` maxlength="
 <label for="edit-paymentDetails">Payment details</label>
 <textarea id="edit-paymentDetails" name="paymentDetails" maxlength="2000"${attributes('paymentDetails')}>${values.paymentDetails}</textarea>
 </fieldset>
+<fieldset><legend>Commission</legend>
+<label for="edit-commission">Own commission rules (JSON)</label>
+<textarea id="edit-commission" name="commission" rows="4" maxlength="20000" aria-describedby="edit-commission-hint"${attributes('commission')}>${values.commission}</textarea>
+<p id="edit-commission-hint" class="muted hint">The settings' <code>commission</code> form, for example <code>{"purchase": {"type": "percentage", "rate": 50}}</code>. They win over the sub-program's and the project's rules, never over an excluded product. Empty: those rules apply.</p>
+</fieldset>
 <div class="actions"><button type="submit">Save</button> <a href="${paths.conversions}?affiliate=${affiliate.id}">Conversions of this affiliate</a></div>
 </form>
 ${portalLinkSection(context, affiliate)}
@@ -107,18 +126,17 @@ export async function saveAffiliate(context: AdminRequest, id: number, form: URL
   const { program, paths, audit } = context
   const affiliate = await program.affiliates.get(id)
   const values = Object.fromEntries(FIELDS.map((field) => [field, (form.get(field) ?? '').trim()])) as Values
-  const changes = changed(inputOf(valuesOf(affiliate)), inputOf(values))
-  if (Object.keys(changes).length > 0) {
-    try {
-      // The core validates every field, as it does the API's bodies.
-      await program.affiliates.update(id, changes as UpdateAffiliateInput)
-    } catch (error) {
-      const refusal = formRefusal(error)
-      if (!refusal) throw error
-      return { title: `Edit ${affiliate.email}`, status: refusal.status, body: editBody(context, affiliate, values, refusal, await program.taxDetails.get(id)) }
-    }
-    await audit('affiliate.update', `affiliate:${id}`, `${affiliate.email}: ${Object.keys(changes).join(', ')}`)
+  let changes: Record<string, unknown>
+  try {
+    changes = changed(inputOf(valuesOf(affiliate)), inputOf(values))
+    // The core validates every field, as it does the API's bodies.
+    if (Object.keys(changes).length > 0) await program.affiliates.update(id, changes as UpdateAffiliateInput)
+  } catch (error) {
+    const refusal = formRefusal(error)
+    if (!refusal) throw error
+    return { title: `Edit ${affiliate.email}`, status: refusal.status, body: editBody(context, affiliate, values, refusal, await program.taxDetails.get(id)) }
   }
+  if (Object.keys(changes).length > 0) await audit('affiliate.update', `affiliate:${id}`, `${affiliate.email}: ${Object.keys(changes).join(', ')}`)
   return { redirect: `${paths.affiliate(id)}?saved=1` }
 }
 

@@ -1,7 +1,7 @@
 // Every REST operation, once, in the order the route tables and OpenAPI documents list them.
 import { affiliateStats, approveAffiliate, createAffiliate, createPortalLink, deleteAffiliate, getAffiliate, listAffiliates, programStats, rejectAffiliate, updateAffiliate } from './affiliates.js'
 import { listAuditLog } from './audit-log.js'
-import { createConversion, deleteConversion, getConversion, listConversions, updateConversion } from './conversions.js'
+import { createConversion, deleteConversion, getConversion, listConversions, previewConversion, updateConversion } from './conversions.js'
 import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
 import { createPayout, getPayout, listPayouts, taxSummary, trackClick } from './payouts.js'
 import { listProviderEvents, replayProviderEvent } from './provider-events.js'
@@ -22,6 +22,7 @@ export const OPERATION_LIST = [
   eraseAffiliate,
   listConversions,
   createConversion,
+  previewConversion,
   getConversion,
   updateConversion,
   deleteConversion,

@@ -5,6 +5,7 @@
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
 import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
 import type { ProjectScope } from '../../core/program.js'
+import type { ConversionPreview } from '../../core/conversion-create.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { AuditEntry } from '../../core/audit-log.js'
 import type { AffiliateExport, ReferralExport } from '../../core/personal-data.js'
@@ -63,6 +64,7 @@ export function affiliate(view: AffiliateView, detail: boolean): unknown {
     record.paymentMethod = view.paymentMethod
     record.paymentDetails = view.paymentDetails
     if (view.application) record.application = camelKeys(P.application(view.application))
+    record.commission = view.commission
   }
   return record
 }
@@ -76,6 +78,25 @@ export function conversion(view: ConversionView, referralCode: string | null): u
     status: view.status,
     created_at: view.createdAt.toISOString(),
     referral_code: referralCode,
+    product_id: view.productId,
+    commission_rule: P.commissionRule(view),
+  }
+}
+
+/** What POST /conversions would create. */
+export function conversionPreview(preview: ConversionPreview): unknown {
+  const primary = P.conversionPreview(preview)
+  return {
+    affiliate_id: affiliateId(preview.affiliateId),
+    matched_by: preview.matchedBy,
+    amount: primary.base_value,
+    commission_amount: primary.value,
+    currency: preview.currency,
+    exchange_rate: preview.fxRate,
+    status: preview.status,
+    hold_until: primary.hold_until,
+    product_id: preview.productId,
+    commission_rule: primary.commission_rule,
   }
 }
 

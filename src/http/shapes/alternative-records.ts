@@ -2,7 +2,7 @@
 // alternative shape"): its OpenAPI document is generated from them, and tests check real
 // responses against them. A record's fields here and its encoder in alternative-encoders.ts go together.
 import * as v from 'valibot'
-import { affiliateStatus, couponStatus, referralStatus } from '../../core/schemas.js'
+import { affiliateStatus, commissionSettings, couponStatus, referralStatus } from '../../core/schemas.js'
 import { createPayoutBody, updateReferralBody } from '../schemas.js'
 import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
 import { camelKeys } from './camel-case.js'
@@ -33,6 +33,7 @@ export const affiliateRecord = v.strictObject({
   paymentMethod: v.nullable(v.string()),
   paymentDetails: v.nullable(v.string()),
   application: v.optional(v.strictObject(camelKeys(P.applicationRecord.entries))),
+  commission: v.nullable(commissionSettings),
 })
 
 export const conversionRecord = v.strictObject({
@@ -43,6 +44,22 @@ export const conversionRecord = v.strictObject({
   status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
   created_at: timestamp,
   referral_code: v.nullable(v.string()),
+  product_id: v.nullable(v.string()),
+  commission_rule: P.commissionRuleRecord,
+})
+
+/** What POST /conversions would create, in this shape's conversion names. */
+export const conversionPreviewRecord = v.strictObject({
+  affiliate_id: affiliateId,
+  matched_by: v.picklist(['affiliate_id', 'referral_code', 'email', 'coupon']),
+  amount: v.nullable(v.number()),
+  commission_amount: v.number(),
+  currency: v.string(),
+  exchange_rate: v.string(),
+  status: v.picklist(['pending', 'active', 'review']),
+  hold_until: timestamp,
+  product_id: v.nullable(v.string()),
+  commission_rule: P.commissionRuleRecord,
 })
 
 export const referralRecord = v.strictObject({
@@ -112,6 +129,7 @@ export const affiliateResponse = named('AffiliateResponse', item('affiliate', af
 export const affiliateList = named('AffiliateList', list('affiliates', affiliateSummary))
 export const conversionResponse = named('ConversionResponse', item('conversion', conversionRecord))
 export const conversionList = named('ConversionList', list('conversions', conversionRecord))
+export const conversionPreviewResponse = named('ConversionPreviewResponse', item('preview', conversionPreviewRecord))
 export const referralResponse = named('ReferralResponse', item('referral', referralRecord))
 export const referralList = named('ReferralList', list('referrals', referralRecord))
 export const couponResponse = named('CouponResponse', item('coupon', couponRecord))
@@ -167,6 +185,7 @@ export const createAffiliateBodyAlternative = v.strictObject({
   parent_referral_code: v.optional(str(64)),
   parent_affiliate_id: v.optional(wireId),
   customFields: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
+  commission: v.optional(v.nullable(commissionSettings)),
 })
 export const updateAffiliateBodyAlternative = v.strictObject({
   email: v.optional(email),
@@ -176,6 +195,7 @@ export const updateAffiliateBodyAlternative = v.strictObject({
   paymentMethod: v.optional(v.nullable(str(100))),
   paymentDetails: v.optional(v.nullable(str(2000))),
   customFields: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'must be an object'))),
+  commission: v.optional(v.nullable(commissionSettings)),
 })
 export const createReferralBodyAlternative = v.strictObject({ email, referral_code: str(64) })
 export const updateReferralBodyAlternative = v.strictObject({ ...updateReferralBody.entries, affiliate_id: v.optional(v.nullable(wireId)) })

@@ -1,6 +1,7 @@
 // The alternative shape (docs/api.md "The alternative shape"): what each operation of the table
 // reads and answers in it. Affiliates are named by email, `aff_12` or `12`; lists default to 20
 // items, at most 100. Records and their schemas: alternative-encoders.ts, alternative-records.ts.
+import type * as v from 'valibot'
 import { processorCouponId } from '../coupon-ids.js'
 import { codec, defined, page } from '../route.js'
 import * as A from '../routes/affiliates.js'
@@ -38,6 +39,14 @@ const AFFILIATE_FIELD_NAMES = {
   paymentDetails: 'paymentDetails',
 }
 
+/** This shape's POST /conversions body (also the preview's), always a purchase, as the core's input. */
+const conversionBody = {
+  body: R.createConversionBodyAlternative,
+  fieldNames: { baseValue: 'amount', email: 'customer_email' },
+  input: ({ body }: { body: v.InferOutput<typeof R.createConversionBodyAlternative> }) =>
+    defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code }),
+}
+
 const windowOnly = { query: listQuery, input: ({ query }: { query: { limit?: number | undefined; offset?: number | undefined } }) => window(query) }
 const stats = { responses: { 200: R.statsResponse }, output: E.stats }
 
@@ -66,6 +75,7 @@ export const alternativeShape = defineShape({
           parentReferralCode: body.parent_referral_code,
           parentAffiliateId: body.parent_affiliate_id,
           customFields: body.customFields,
+          commission: body.commission,
         }),
       output: (view) => E.data('affiliate', E.affiliate(view, true)),
     }),
@@ -97,11 +107,15 @@ export const alternativeShape = defineShape({
     }),
     postConversions: codec(C.createConversion, {
       summary: 'Create a purchase conversion',
-      body: R.createConversionBodyAlternative,
+      ...conversionBody,
       responses: { 201: R.conversionResponse },
-      fieldNames: { baseValue: 'amount', email: 'customer_email' },
-      input: ({ body }) => defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code }),
       output: (result, { api }) => E.conversionItem(api, result.conversion),
+    }),
+    postConversionsPreview: codec(C.previewConversion, {
+      summary: 'What POST /conversions would create, writing nothing',
+      ...conversionBody,
+      responses: { 200: R.conversionPreviewResponse },
+      output: (preview) => E.data('preview', E.conversionPreview(preview)),
     }),
     getConversionsId: codec(C.getConversion, { responses: { 200: R.conversionResponse }, output: (view, { api }) => E.conversionItem(api, view) }),
     putConversionsId: codec(C.updateConversion, { responses: { 200: R.conversionResponse }, output: (view, { api }) => E.conversionItem(api, view) }),

@@ -3,6 +3,7 @@
 // schema is in primary-records.ts; the codecs of its operations in primary.ts.
 import type { AffiliateApplication } from '../../core/types.js'
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
+import type { ConversionPreview } from '../../core/conversion-create.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { StatsSeries } from '../../core/stats.js'
 import type { DailyCounts } from '../../core/tracking-storage.js'
@@ -55,6 +56,7 @@ export function affiliate(view: AffiliateView): unknown {
     purchases: view.purchases,
     unpaid_earnings: view.earnings.unpaid,
     total_earnings: view.earnings.total,
+    commission: view.commission,
   }
   if (view.holdPeriod) {
     record.eligible_earnings = view.earnings.eligible
@@ -92,6 +94,33 @@ export function conversion(view: ConversionView): unknown {
     reference: view.reference,
     coupon_code_used: view.couponCodeUsed,
     status: view.status,
+    product_id: view.productId,
+    commission_rule: commissionRule(view),
+  }
+}
+
+/** Which rule earned the conversion and what it gave. */
+export function commissionRule(view: Pick<ConversionView, 'ruleSource' | 'basis' | 'commissionType' | 'commissionRate' | 'commissionAmount'>) {
+  return { source: view.ruleSource, basis: view.basis, type: view.commissionType, rate: view.commissionRate, amount: view.commissionAmount }
+}
+
+/** What POST /conversions would create (the preview's answer). */
+export function conversionPreview(preview: ConversionPreview) {
+  const rule = { ruleSource: preview.ruleSource, basis: preview.basis, commissionType: preview.commissionType, commissionRate: preview.rate, commissionAmount: preview.amount }
+  return {
+    affiliate_id: preview.affiliateId,
+    matched_by: preview.matchedBy,
+    product_id: preview.productId,
+    commission_rule: commissionRule(rule),
+    value: Number(preview.value),
+    currency: preview.currency,
+    base_value: preview.baseValue === null ? null : Number(preview.baseValue),
+    base_value_currency: preview.baseValueCurrency,
+    exchange_rate: preview.fxRate,
+    status: preview.status,
+    hold_until: preview.holdUntil.toISOString(),
+    sub_program: preview.subProgram,
+    tier2: preview.tier2 && { affiliate_id: preview.tier2.affiliateId, value: Number(preview.tier2.value), rate: preview.tier2.rate },
   }
 }
 

@@ -2,7 +2,8 @@
 // them, the typed client's record types derive from them, and the tests check real responses
 // against the same schemas. A record's fields here and its encoder in primary-encoders.ts go together.
 import * as v from 'valibot'
-import { DELIVERY_STATUSES, PROVIDER_NAMES } from '../../core/types.js'
+import { commissionSettings } from '../../core/schemas.js'
+import { DELIVERY_STATUSES, PROVIDER_NAMES, RULE_SOURCES } from '../../core/types.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
@@ -57,6 +58,16 @@ export const affiliateRecord = v.strictObject({
   next_release_date: v.optional(v.nullable(v.pipe(v.string(), v.isoDate()))),
   /** Only for an affiliate that applied through the portal, or was approved or rejected. */
   application: v.optional(applicationRecord),
+  commission: v.nullable(commissionSettings),
+})
+
+/** Which rule earned a conversion and what it gave (docs/commissions.md "Precedence"); source null on conversions older than rule records. */
+export const commissionRuleRecord = v.strictObject({
+  source: v.nullable(v.picklist(RULE_SOURCES)),
+  basis: v.picklist(['purchase', 'recurring', 'recurring_expired', 'signup', 'explicit', 'tier2', 'excluded']),
+  type: v.picklist(['percentage', 'fixed']),
+  rate: v.nullable(decimalString),
+  amount: v.nullable(decimalString),
 })
 
 export const conversionRecord = v.strictObject({
@@ -72,6 +83,25 @@ export const conversionRecord = v.strictObject({
   reference: v.nullable(v.string()),
   coupon_code_used: v.nullable(v.string()),
   status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
+  product_id: v.nullable(v.string()),
+  commission_rule: commissionRuleRecord,
+})
+
+/** What POST /conversions would create. */
+export const conversionPreviewRecord = v.strictObject({
+  affiliate_id: id,
+  matched_by: v.picklist(['affiliate_id', 'referral_code', 'email', 'coupon']),
+  product_id: v.nullable(v.string()),
+  commission_rule: commissionRuleRecord,
+  value: v.number(),
+  currency: v.string(),
+  base_value: v.nullable(v.number()),
+  base_value_currency: v.string(),
+  exchange_rate: decimalString,
+  status: v.picklist(['pending', 'active', 'review']),
+  hold_until: timestamp,
+  sub_program: v.nullable(v.string()),
+  tier2: v.nullable(v.strictObject({ affiliate_id: id, value: v.number(), rate: decimalString })),
 })
 
 export const attribution = v.strictObject({
@@ -213,6 +243,7 @@ export const affiliateList = named('AffiliateList', list(affiliateRecord))
 export const conversionResponse = named('ConversionResponse', item(conversionRecord))
 export const conversionCreatedResponse = named('ConversionCreatedResponse', conversionCreated)
 export const conversionList = named('ConversionList', list(conversionRecord))
+export const conversionPreviewResponse = named('ConversionPreviewResponse', item(conversionPreviewRecord))
 export const referralResponse = named('ReferralResponse', item(referralRecord))
 export const referralList = named('ReferralList', list(referralRecord))
 export const couponResponse = named('CouponResponse', item(couponRecord))

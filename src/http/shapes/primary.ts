@@ -1,5 +1,6 @@
 // The primary shape (docs/api.md): what each operation of the table reads and answers in it.
 // Records and their schemas: primary-encoders.ts, primary-records.ts.
+import type * as v from 'valibot'
 import type { AffiliateStatus } from '../../core/types.js'
 import { codec, defined } from '../route.js'
 import * as A from '../routes/affiliates.js'
@@ -18,6 +19,25 @@ import * as R from './primary-records.js'
 import { defineShape } from './shape.js'
 
 const stats = { responses: { 200: R.statsResponse }, output: E.stats }
+
+/** The core's create (and preview) input from the POST /conversions body. */
+function conversionInput(body: v.InferOutput<typeof S.createConversionBody>) {
+  return defined({
+    type: body.type,
+    affiliateId: body.affiliate_id,
+    referralCode: body.referral_code,
+    email: body.email,
+    referredUserId: body.referred_user_id,
+    value: body.value,
+    baseValue: body.base_value,
+    baseValueCurrency: body.base_value_currency,
+    paid: body.paid,
+    reference: body.reference,
+    couponCodeUsed: body.coupon_code_used,
+    paymentProcessor: body.payment_processor,
+    productId: body.product_id,
+  })
+}
 
 export const primaryShape = defineShape({
   title: 'primary shape',
@@ -50,6 +70,7 @@ export const primaryShape = defineShape({
           paypalEmail: body.paypal_email,
           parentReferralCode: body.parent_referral_code,
           parentAffiliateId: body.parent_affiliate_id,
+          commission: body.commission,
         }),
       output: (view) => E.data(E.affiliateCreated(view)),
     }),
@@ -67,6 +88,7 @@ export const primaryShape = defineShape({
           paypalEmail: body.paypal_email,
           paymentMethod: body.payment_method,
           paymentDetails: body.payment_details,
+          commission: body.commission,
         }),
       output: (view) => E.data(E.affiliate(view)),
     }),
@@ -98,22 +120,7 @@ export const primaryShape = defineShape({
     postConversions: codec(C.createConversion, {
       body: S.createConversionBody,
       responses: { 200: R.conversionCreatedResponse, 201: R.conversionCreatedResponse },
-      input: ({ body }) =>
-        defined({
-          type: body.type,
-          affiliateId: body.affiliate_id,
-          referralCode: body.referral_code,
-          email: body.email,
-          referredUserId: body.referred_user_id,
-          value: body.value,
-          baseValue: body.base_value,
-          baseValueCurrency: body.base_value_currency,
-          paid: body.paid,
-          reference: body.reference,
-          couponCodeUsed: body.coupon_code_used,
-          paymentProcessor: body.payment_processor,
-          productId: body.product_id,
-        }),
+      input: ({ body }) => conversionInput(body),
       output(result) {
         const attribution = { affiliate_id: result.attribution.affiliateId, matched_by: result.attribution.matchedBy }
         const payload = { success: true, data: E.conversion(result.conversion), attribution }
@@ -121,6 +128,12 @@ export const primaryShape = defineShape({
       },
       // A repeated reference with the same payload: 200 with duplicate: true.
       status: (result) => (result.duplicate ? 200 : 201),
+    }),
+    postConversionsPreview: codec(C.previewConversion, {
+      body: S.createConversionBody,
+      responses: { 200: R.conversionPreviewResponse },
+      input: ({ body }) => conversionInput(body),
+      output: (preview) => E.data(E.conversionPreview(preview)),
     }),
     getConversionsId: codec(C.getConversion, { responses: { 200: R.conversionResponse }, output: (view) => E.data(E.conversion(view)) }),
     putConversionsId: codec(C.updateConversion, { responses: { 200: R.conversionResponse }, output: (view) => E.data(E.conversion(view)) }),

@@ -152,9 +152,16 @@ export function referralRepository(state: MemoryState, log: UndoLog): ReferralRe
     async update(projectId, id, patch) {
       return patchRow(state.referrals, projectId, id, patch, log)
     },
-    async markFirstPurchase(projectId, id, at) {
+    async markFirstPurchase(projectId, id, at, payment) {
       if (inProject(state.referrals.get(id), projectId)?.firstPurchaseAt !== null) return null
-      return patchRow(state.referrals, projectId, id, { firstPurchaseAt: at, conversionStatus: 'converted', conversionDate: at }, log)
+      const first = { firstPurchaseAt: at, conversionStatus: 'converted', conversionDate: at, payments: 1, lastPayment: payment.key, commissionTerms: payment.terms }
+      return patchRow(state.referrals, projectId, id, first, log)
+    },
+    async recordPayment(projectId, id, key) {
+      const referral = inProject(state.referrals.get(id), projectId)
+      if (!referral) return null
+      const same = key !== null && referral.lastPayment === key
+      return patchRow(state.referrals, projectId, id, { payments: referral.payments + (same ? 0 : 1), lastPayment: key }, log)!.payments
     },
     async list(projectId, filter) {
       const page = newestFirstPage(

@@ -18,6 +18,7 @@ import { retentionIndexes } from './16-retention-indexes.js'
 import { affiliateApplications } from './17-affiliate-applications.js'
 import { affiliateTaxDetails } from './14-affiliate-tax-details.js'
 import { linkAliases } from './18-link-aliases.js'
+import { commissionRules } from './19-commission-rules.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -41,4 +42,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   retentionIndexes,
   affiliateApplications,
   linkAliases,
+  commissionRules,
 ]
