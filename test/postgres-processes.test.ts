@@ -192,7 +192,7 @@ suite(`postgres: several processes at once${DATABASE_URL ? '' : ` (skipped: ${NO
         projectId, affiliateId, referredUserId: null, customerEmail: null, type: 'purchase', value: 300n, baseValue: 1000n,
         baseCurrency: 'USD', refundedBaseValue: 0n, paid: false, paidByPayoutId: null, status: 'active', holdUntil: now,
         reference: 'ch_orphan', fingerprint: null, couponCodeUsed: null, basis: 'purchase', commissionType: 'percentage',
-        commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, createdAt: now,
+        commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, reviewReason: null, clickVisitor: null, cardFingerprint: null, createdAt: now,
       })
       inserted()
       await commitSignal

@@ -1,6 +1,7 @@
 // What every use-case of one project needs: storage, clock, FX and the project's settings.
 import { dayFormatter } from './calendar.js'
 import type { Clock } from './clock.js'
+import type { FraudCheck } from './fraud/check.js'
 import { NoExchangeRateError } from './errors.js'
 import { Currency, parseDecimal, type Decimal, type Money } from './money.js'
 import type { DomainStore } from './storage.js'
@@ -20,6 +21,8 @@ export type ExchangeRates = (
 export interface ProjectContext {
   storage: DomainStore
   clock: Clock
+  /** The program's own fraud check (docs/fraud.md), when it has one. */
+  fraudCheck: FraudCheck | undefined
   projectId: string
   project(): Promise<Project>
   /** Rate from -> to; 1 when equal; throws a 400 naming the pair when unknown. */
@@ -33,7 +36,7 @@ export interface ProjectContext {
 }
 
 export function createProjectContext(
-  base: { storage: DomainStore; clock: Clock; exchangeRates: ExchangeRates | undefined },
+  base: { storage: DomainStore; clock: Clock; exchangeRates: ExchangeRates | undefined; fraudCheck?: FraudCheck | undefined },
   projectId: string,
   loadProject: () => Promise<Project>,
 ): ProjectContext {
@@ -57,6 +60,7 @@ export function createProjectContext(
   }
   return {
     ...base,
+    fraudCheck: base.fraudCheck,
     projectId,
     project: loadProject,
     tryFxRate,

@@ -120,6 +120,12 @@ export const conversionFields = {
   tier: int<1 | 2>(),
   parentConversionId: nullable(id()),
   refundReason: nullable(text()),
+  /** Why it was created held for review or rejected (docs/fraud.md); null when nothing held it. */
+  reviewReason: nullable(text()),
+  /** The attributed click's visitor (16 characters of a day's visitor hash), when the request named the click. */
+  clickVisitor: notShown(nullable(text())),
+  /** The payment card's fingerprint, where the provider gives it (Stripe charges). */
+  cardFingerprint: notShown(nullable(text())),
 }
 
 export const couponFields = {

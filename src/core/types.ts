@@ -75,6 +75,26 @@ export interface ProjectSettings {
   timeZone?: string
   /** Who keeps a referred customer, and for how long a referral counts (docs/attribution.md). @default none: the request's fields decide */
   attribution?: AttributionSettings
+  /** What each fraud rule does to a conversion that trips it (docs/fraud.md). @default self-referrals go to review, the other rules allow */
+  fraud?: FraudSettings
+}
+
+export type FraudAction = 'allow' | 'review' | 'reject'
+
+/** The fraud rules, each with its action (docs/fraud.md); stored complete, defaults filled in. */
+export interface FraudSettings {
+  /** The customer's email (or card) is the affiliate's own. @default 'review' */
+  selfReferral: FraudAction
+  /** The attributed click came from the affiliate's own browser. @default 'allow' */
+  sameVisitor: FraudAction
+  /** The customer's email is at a disposable-mail domain. @default 'allow' */
+  disposableEmail: FraudAction
+  /** The attributed click came from a paid ad (gclid, fbclid, msclkid). @default 'allow' */
+  paidAdsClick: FraudAction
+  /** A purchase whose amount, in the project currency, is above `amount`. @default none */
+  amountAbove?: { amount: string; action: FraudAction }
+  /** More than `max` signups from one visitor (one day's visitor of a click). @default none */
+  signupsPerVisitorPerDay?: { max: number; action: FraudAction }
 }
 
 export type AttributionModel = 'first_click' | 'last_click'

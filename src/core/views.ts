@@ -121,6 +121,7 @@ export function conversionView(conversion: Conversion, currency: Currency, now: 
     tier: conversion.tier,
     parentConversionId: conversion.parentConversionId,
     refundReason: conversion.refundReason,
+    reviewReason: conversion.reviewReason,
     createdAt: conversion.createdAt,
   }
 }

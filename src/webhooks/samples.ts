@@ -58,6 +58,9 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     tier: 1,
     parentConversionId: null,
     refundReason: 'test',
+    reviewReason: null,
+    clickVisitor: null,
+    cardFingerprint: null,
     createdAt: at,
   }
   const party = { affiliate, referred: referral }

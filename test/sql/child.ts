@@ -108,6 +108,9 @@ if (mode === 'conversions') {
       tier: 1,
       parentConversionId: null,
       refundReason: null,
+      reviewReason: null,
+      clickVisitor: null,
+      cardFingerprint: null,
       createdAt: new Date(),
     })
     console.log('mid-transaction')

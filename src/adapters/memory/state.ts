@@ -46,6 +46,9 @@ export class MemoryState {
       unpaidActive: (row) => (row.status === 'active' && !row.paid ? row.affiliateId : null),
       parent: (row) => row.parentConversionId,
       unpaidWithHold: (row) => (row.status === 'active' && !row.paid && row.holdUntil.getTime() > row.createdAt.getTime() ? row.affiliateId : null),
+      // What the fraud rules read (docs/fraud.md).
+      visitorSignups: (row) => (row.type === 'signup' && row.clickVisitor !== null ? `${row.projectId}|${row.clickVisitor}` : null),
+      cardFingerprint: (row) => (row.cardFingerprint === null ? null : `${row.projectId}|${row.cardFingerprint}`),
     },
   )
   coupons = new Table<Coupon>([{ name: 'coupon_code', key: (row) => `${row.projectId}|${row.code.toLowerCase()}` }], {
