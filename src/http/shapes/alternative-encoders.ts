@@ -72,6 +72,7 @@ export function conversion(view: ConversionView, referralCode: string | null): u
     amount: view.baseValue === null ? null : Number(view.baseValue),
     commission_amount: Number(view.value),
     status: view.status,
+    review_reason: view.reviewReason,
     created_at: view.createdAt.toISOString(),
     referral_code: referralCode,
   }

@@ -40,6 +40,7 @@ export const conversionRecord = v.strictObject({
   amount: v.nullable(v.number()),
   commission_amount: v.number(),
   status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
+  review_reason: v.nullable(v.string()),
   created_at: timestamp,
   referral_code: v.nullable(v.string()),
 })
@@ -163,6 +164,7 @@ export const createConversionBodyAlternative = v.strictObject({
   customer_email: email,
   amount: money,
   referral_code: v.optional(str(64)),
+  click: v.optional(str(200)),
 })
 export const createCouponBodyAlternative = v.strictObject({
   code: str(64),

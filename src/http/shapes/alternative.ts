@@ -95,7 +95,7 @@ export const alternativeShape = defineShape({
       body: R.createConversionBodyAlternative,
       responses: { 201: R.conversionResponse },
       fieldNames: { baseValue: 'amount', email: 'customer_email' },
-      input: ({ body }) => defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code }),
+      input: ({ body }) => defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code, click: body.click }),
       output: (result, { api }) => E.conversionItem(api, result.conversion),
     }),
     getConversionsId: codec(C.getConversion, { responses: { 200: R.conversionResponse }, output: (view, { api }) => E.conversionItem(api, view) }),

@@ -75,6 +75,7 @@ export function conversion(view: ConversionView): unknown {
     reference: view.reference,
     coupon_code_used: view.couponCodeUsed,
     status: view.status,
+    review_reason: view.reviewReason,
   }
 }
 

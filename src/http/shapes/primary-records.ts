@@ -59,6 +59,7 @@ export const conversionRecord = v.strictObject({
   reference: v.nullable(v.string()),
   coupon_code_used: v.nullable(v.string()),
   status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
+  review_reason: v.nullable(v.string()),
 })
 
 export const attribution = v.strictObject({

@@ -108,6 +108,7 @@ export const primaryShape = defineShape({
           couponCodeUsed: body.coupon_code_used,
           paymentProcessor: body.payment_processor,
           productId: body.product_id,
+          click: body.click,
         }),
       output(result) {
         const attribution = { affiliate_id: result.attribution.affiliateId, matched_by: result.attribution.matchedBy }
