@@ -131,6 +131,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     occurredAt,
     paymentProcessor: provider,
     ...(used !== null ? { couponCodeUsed: used } : {}),
+    ...(action.cardFingerprint ? { cardFingerprint: action.cardFingerprint } : {}),
   }
   try {
     if (!action.firstPayment && !(await storage.providerEvents.getLink(scope.projectId, provider, 'first-payment', email))) {
