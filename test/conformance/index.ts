@@ -19,6 +19,7 @@ import { idempotencyCases } from './idempotency.case.js'
 import { providerCases } from './providers.case.js'
 import { providerEventCases } from './provider-events.case.js'
 import { trackingCases } from './tracking.case.js'
+import { fraudCases } from './fraud.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -53,6 +54,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
           project: `case-${process.pid}-${Date.now()}-${projectCounter}`,
           ...(options.settings ? { settings: options.settings } : {}),
           ...(options.exchangeRates ? { exchangeRates: options.exchangeRates } : {}),
+          ...(options.fraudCheck ? { fraudCheck: options.fraudCheck } : {}),
         })
         return { program, clock, storage }
       },
@@ -73,5 +75,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     providerEventCases(context)
     providerCases(context)
     trackingCases(context)
+    fraudCases(context)
   })
 }
