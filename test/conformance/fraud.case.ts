@@ -46,7 +46,7 @@ export function fraudCases(context: CaseContext): void {
       expect(conversion).toMatchObject({ status: 'rejected', value: '30.00', reviewReason: "self-referral: the customer's email is the affiliate's" })
       expect(await program.conversions.get(conversion.id)).toMatchObject({ status: 'rejected', reviewReason: "self-referral: the customer's email is the affiliate's" })
       expect(await program.affiliates.get(ann.id)).toMatchObject({ purchases: 0, earnings: { total: '0.00', unpaid: '0.00' } })
-      const stats = await program.stats.affiliate(ann.id, { from: '2026-04-01', to: '2026-04-02' })
+      const stats = await program.stats.affiliate('ann@example.com', { from: '2026-04-01', to: '2026-04-02' })
       expect(stats.buckets[0]).toMatchObject({ purchases: 0, commission: 0n })
     })
 
