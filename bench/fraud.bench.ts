@@ -52,7 +52,7 @@ async function side(storage: StoragePort, project: string, fraud: boolean) {
         referralCode: codes[at]!,
         email: `customer${n}@example.com`,
         reference: `ch_${n}`,
-        ...(fraud ? { click: clicks[at]!, cardFingerprint: `fp_${n % 500}` } : {}),
+        ...(fraud ? { click: clicks[at]!, cardFingerprint: `fp_${n}` } : {}),
       })
     }
     return count / ((performance.now() - started) / 1000)

@@ -1,11 +1,11 @@
 // Fraud evaluation of a conversion about to be created (docs/fraud.md), called from conversion
 // creation: the signals, the settings' rules, and the program's own fraudCheck.
-import { randomBytes } from 'node:crypto'
 import type { ProjectContext } from '../context.js'
 import { ValidationError } from '../errors.js'
 import type { Money } from '../money.js'
 import { readSignedReferral } from '../signed-referral.js'
-import type { StorageTx } from '../storage.js'
+import type { DomainStore, StorageTx } from '../storage.js'
+import { newVisitorSalt } from '../visitor-hash.js'
 import type { Affiliate, ConversionType, Project } from '../types.js'
 import { fraudVerdict, type FraudVerdict } from './check.js'
 import { fraudRulesOf } from './settings.js'
@@ -30,11 +30,26 @@ export interface ConversionFraudInput {
   paymentProcessor: string | null
 }
 
+/** Each storage's project salts as read: a salt never changes once stored, so one read per process. */
+const salts = new WeakMap<DomainStore, Map<string, Promise<string>>>()
+
+function saltOf(ctx: ProjectContext): Promise<string> {
+  let known = salts.get(ctx.storage)
+  if (!known) salts.set(ctx.storage, (known = new Map()))
+  let salt = known.get(ctx.projectId)
+  if (!salt) {
+    // Creates the project's salt when it has none: then no click was signed yet, and this one fails.
+    salt = ctx.storage.tracking.visitorSalt(ctx.projectId, newVisitorSalt())
+    known.set(ctx.projectId, salt)
+    salt.catch(() => known.delete(ctx.projectId))
+  }
+  return salt
+}
+
 /** The visitor of the click a conversion names (its signed referral), or a 400 when it is not one of this project's. */
 export async function clickVisitorOf(ctx: ProjectContext, click: string | undefined): Promise<string | null> {
   if (click === undefined) return null
-  // Creates the project's salt when it has none: then no click was signed yet, and this one fails.
-  const salt = await ctx.storage.tracking.visitorSalt(ctx.projectId, randomBytes(32).toString('base64url'))
+  const salt = await saltOf(ctx)
   const signed = readSignedReferral(salt, click)
   if (!signed) throw new ValidationError('click', (name) => `${name('click')}: is not the signed referral of a click of this program`)
   return signed.visitor

@@ -45,7 +45,7 @@ export function conversionRepository(
       return inProject(state.conversions.get(id), projectId) ? state.conversions.remove(id, log) : false
     },
     async visitorSignups(projectId, clickVisitor) {
-      return state.conversions.group('visitorSignups', `${projectId}|${clickVisitor}`).length
+      return state.conversions.groupSize('visitorSignups', `${projectId}|${clickVisitor}`)
     },
     async cardCustomers(projectId, cardFingerprint) {
       const emails = state.conversions.group('cardFingerprint', `${projectId}|${cardFingerprint}`).map((row) => row.customerEmail)
