@@ -161,6 +161,7 @@ describe.each([inProcess, nodeHttp])('primary shape via $name', (transport) => {
           reference: 'ch_1',
           coupon_code_used: null,
           status: 'active',
+          review_reason: null,
         },
         attribution: { affiliate_id: ann.id, matched_by: 'referral_code' },
       })
