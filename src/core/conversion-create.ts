@@ -100,9 +100,9 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   }
 }
 
-/** The status a new conversion is created in: rejected or held by the fraud rules, held when its affiliate is not active. */
 type NewStatus = Extract<StoredConversionStatus, 'active' | 'review' | 'rejected'>
 
+/** The status a new conversion is created in: rejected or held by the fraud rules, held when its affiliate is not active. */
 function heldOrRejected(affiliate: Affiliate, fraud: FraudVerdict): { status: NewStatus; reviewReason: string | null } {
   if (fraud.action === 'reject') return { status: 'rejected', reviewReason: fraud.reason }
   const inactive = affiliate.status === 'active' ? null : `affiliate is ${affiliate.status}`

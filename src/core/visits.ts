@@ -9,7 +9,8 @@ import { referralSignedUp } from './events.js'
 import { UniqueViolation } from './storage.js'
 import type { PaidAdClickId } from './fraud/signals.js'
 import type { Affiliate } from './types.js'
-import { newVisitorSalt, shortVisitor, visitorHash } from './visitor-hash.js'
+import { shortVisitor, visitorHash } from './visitor-hash.js'
+import { visitorSaltOf } from './visitor-salt.js'
 import * as v from 'valibot'
 
 export interface VisitInput {
@@ -68,7 +69,7 @@ export function visitsService(ctx: ProjectContext) {
      */
     async ownVisit(input: { affiliateId: number; address: string; userAgent: string }): Promise<void> {
       if (input.userAgent === '') return
-      const salt = await storage.tracking.visitorSalt(projectId, newVisitorSalt())
+      const salt = await visitorSaltOf(ctx)
       const day = await ctx.dayOf(ctx.clock.now())
       const visitor = shortVisitor(visitorHash(salt, day, input.address, input.userAgent))
       await storage.tracking.markVisitorAs(projectId, input.affiliateId, visitor, 'own', day)

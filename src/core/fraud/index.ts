@@ -4,8 +4,8 @@ import type { ProjectContext } from '../context.js'
 import { ValidationError } from '../errors.js'
 import type { Money } from '../money.js'
 import { readSignedReferral } from '../signed-referral.js'
-import type { DomainStore, StorageTx } from '../storage.js'
-import { newVisitorSalt } from '../visitor-hash.js'
+import type { StorageTx } from '../storage.js'
+import { visitorSaltOf } from '../visitor-salt.js'
 import type { Affiliate, ConversionType, Project } from '../types.js'
 import { fraudVerdict, type FraudVerdict } from './check.js'
 import { fraudRulesOf } from './settings.js'
@@ -30,26 +30,11 @@ export interface ConversionFraudInput {
   paymentProcessor: string | null
 }
 
-/** Each storage's project salts as read: a salt never changes once stored, so one read per process. */
-const salts = new WeakMap<DomainStore, Map<string, Promise<string>>>()
-
-function saltOf(ctx: ProjectContext): Promise<string> {
-  let known = salts.get(ctx.storage)
-  if (!known) salts.set(ctx.storage, (known = new Map()))
-  let salt = known.get(ctx.projectId)
-  if (!salt) {
-    // Creates the project's salt when it has none: then no click was signed yet, and this one fails.
-    salt = ctx.storage.tracking.visitorSalt(ctx.projectId, newVisitorSalt())
-    known.set(ctx.projectId, salt)
-    salt.catch(() => known.delete(ctx.projectId))
-  }
-  return salt
-}
-
 /** The visitor of the click a conversion names (its signed referral), or a 400 when it is not one of this project's. */
 export async function clickVisitorOf(ctx: ProjectContext, click: string | undefined): Promise<string | null> {
   if (click === undefined) return null
-  const salt = await saltOf(ctx)
+  // A project without a salt gets one here: then no click was signed yet, and this one fails.
+  const salt = await visitorSaltOf(ctx)
   const signed = readSignedReferral(salt, click)
   if (!signed) throw new ValidationError('click', (name) => `${name('click')}: is not the signed referral of a click of this program`)
   return signed.visitor
