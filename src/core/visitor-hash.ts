@@ -11,5 +11,5 @@ export function visitorHash(salt: string, day: string, address: string, userAgen
   return createHash('sha256').update(`${salt}\n${day}\n${address}\n${userAgent}`).digest('base64url').slice(0, 32)
 }
 
-/** What a signed referral and the fraud rules' visitor marks keep of a visitor's hash. */
+/** What a signed referral and the fraud rules' visitor signals keep of a visitor's hash. */
 export const shortVisitor = (hash: string) => hash.slice(0, 16)

@@ -54,7 +54,7 @@ export function visitsService(ctx: ProjectContext) {
         const now = ctx.clock.now()
         const day = await ctx.dayOf(now)
         const visitor = input.visitor(day)
-        if (input.paidAdClickId) await tx.tracking.markVisitorAs(projectId, affiliate.id, shortVisitor(visitor), input.paidAdClickId, day)
+        if (input.paidAdClickId) await tx.tracking.markVisitorSignal(projectId, affiliate.id, shortVisitor(visitor), input.paidAdClickId, day)
         if (!(await tx.tracking.markVisitor(projectId, affiliate.id, day, visitor))) return { affiliate: named, counted: false }
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 1 })
         await tx.tracking.addDaily(projectId, affiliate.id, day, { clicks: 1, visitors: 1 })
@@ -72,7 +72,7 @@ export function visitsService(ctx: ProjectContext) {
       const salt = await visitorSaltOf(ctx)
       const day = await ctx.dayOf(ctx.clock.now())
       const visitor = shortVisitor(visitorHash(salt, day, input.address, input.userAgent))
-      await storage.tracking.markVisitorAs(projectId, input.affiliateId, visitor, 'own', day)
+      await storage.tracking.markVisitorSignal(projectId, input.affiliateId, visitor, 'own', day)
     },
 
     /** The project's secret salt for visitor hashes, created on first use from `candidate`. */

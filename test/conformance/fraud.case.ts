@@ -1,5 +1,5 @@
 // The fraud rules on every adapter (docs/fraud.md): each rule that reads the storage (the click's
-// visitor marks, signups per visitor, earlier card fingerprints) trips and does not trip; a
+// visitor signals, signups per visitor, earlier card fingerprints) trips and does not trip; a
 // rejected conversion is recorded, earns nothing and says why; the program's fraudCheck holds one.
 import { describe, expect, it } from 'vitest'
 import type { AffiliateProgram, ProjectSettingsInput, StoragePort } from '../../src/index.js'

@@ -60,7 +60,7 @@ export interface SignalSources {
 /** Which signals read the storage: only those a rule that does something, or a fraudCheck, looks at. */
 export function storageSignalsNeeded(rules: FraudSettings, hook: boolean) {
   return {
-    marks: hook || rules.sameVisitor !== 'allow' || rules.paidAdsClick !== 'allow',
+    visitorSignals: hook || rules.sameVisitor !== 'allow' || rules.paidAdsClick !== 'allow',
     signups: hook || (rules.signupsPerVisitorPerDay !== undefined && rules.signupsPerVisitorPerDay.action !== 'allow'),
     card: hook || rules.selfReferral !== 'allow',
   }
@@ -71,7 +71,7 @@ export async function readSignals(tx: StorageTx, sources: SignalSources, needed:
   const own = [affiliate.email, affiliate.paypalEmail].filter((email): email is string => email !== null)
   const customer = customerEmail === null ? null : mailbox(customerEmail)
   const domain = customerEmail === null ? null : domainOf(customerEmail)
-  const marks = clickVisitor !== null && needed.marks ? await tx.tracking.visitorMarks(projectId, affiliate.id, clickVisitor) : []
+  const seen = clickVisitor !== null && needed.visitorSignals ? await tx.tracking.visitorSignals(projectId, affiliate.id, clickVisitor) : []
   const signups = clickVisitor !== null && sources.type === 'signup' && needed.signups ? await tx.conversions.visitorSignups(projectId, clickVisitor) : null
   const ownMailboxes = own.map(mailbox)
   const cardCustomers = cardFingerprint !== null && needed.card ? await tx.conversions.cardCustomers(projectId, cardFingerprint) : []
@@ -80,8 +80,8 @@ export async function readSignals(tx: StorageTx, sources: SignalSources, needed:
     sameEmailDomain: domain !== null && own.some((email) => domainOf(email) === domain),
     disposableEmail: domain !== null && isDisposableDomain(domain),
     clickVisitor,
-    sameVisitor: marks.includes('own'),
-    paidAdClickId: PAID_AD_CLICK_IDS.find((id) => marks.includes(id)) ?? null,
+    sameVisitor: seen.includes('own'),
+    paidAdClickId: PAID_AD_CLICK_IDS.find((id) => seen.includes(id)) ?? null,
     cardFingerprint,
     cardUsedByAffiliate: cardCustomers.some((email) => ownMailboxes.includes(mailbox(email))),
     visitorSignups: signups,
