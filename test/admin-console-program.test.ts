@@ -172,6 +172,7 @@ describe('admin console: settings and dashboard', () => {
       subPrograms: { vip: { commission: { purchase: { type: 'fixed', amount: '40.00' } } } },
       attribution: { model: 'last_click', windowDays: 30 },
       webhookRetryDelaysSeconds: [10, 600],
+      fraud: { paidAdsClick: 'reject', amountAbove: { amount: '900.00', action: 'review' } },
     })
     const agent = await signedInAgent(fixture)
     const page = await (await agent.get('/admin/settings')).text()
@@ -186,6 +187,11 @@ describe('admin console: settings and dashboard', () => {
     expect(setting('vip.purchase')).toBe('40.00 EUR a sale')
     expect(setting('attribution')).toBe('Last click keeps the customer; a referral counts 30 days')
     expect(setting('webhookRetryDelaysSeconds')).toBe('10 seconds, 10 minutes')
+    expect(setting('fraud.selfReferral')).toBe('Held for review')
+    expect(setting('fraud.sameVisitor')).toBe('Allowed')
+    expect(setting('fraud.paidAdsClick')).toBe('Rejected')
+    expect(setting('fraud.amountAbove')).toBe('900.00 EUR: held for review')
+    expect(setting('fraud.signupsPerVisitorPerDay')).toBe('Not checked')
     expect(page).not.toMatch(/<form[^>]*method="post"[^>]*action="\/admin\/settings"/)
     expect((await agent.post('/admin/settings', { csrf: await agent.csrfOf('/admin/settings'), currency: 'USD' })).status).toBe(405)
     expect((await program.settings()).currency).toBe('EUR')

@@ -104,6 +104,7 @@ describe.each([inProcess, nodeHttp])('alternative shape via $name', (transport) 
       amount: 19.99,
       commission_amount: 6,
       status: 'active',
+      review_reason: null,
       created_at: '2026-03-01T00:00:00.000Z',
       referral_code: 'ANN1',
       product_id: null,

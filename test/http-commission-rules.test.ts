@@ -84,6 +84,7 @@ describe('commission rules over REST (node:http)', () => {
       base_value_currency: 'USD',
       exchange_rate: '1',
       status: 'pending',
+      review_reason: null,
       hold_until: '2026-03-31T00:00:00.000Z',
       sub_program: null,
       tier2: null,

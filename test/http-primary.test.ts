@@ -162,6 +162,7 @@ describe.each([inProcess, nodeHttp])('primary shape via $name', (transport) => {
           reference: 'ch_1',
           coupon_code_used: null,
           status: 'active',
+          review_reason: null,
           product_id: null,
           commission_rule: { source: 'project', basis: 'purchase', type: 'percentage', rate: '30', amount: null },
         },

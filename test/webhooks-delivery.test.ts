@@ -77,7 +77,7 @@ describe('webhook delivery', () => {
       conversion: { id: String(conversion.id), amount: 100, currency: 'USD', commission_amount: 30, commission_type: 'percentage', commission_rate: 30, order_id: 'order-1' },
     })
     expect(Object.keys(of('referral_converted')[0]!.conversion as object).sort()).toEqual(
-      ['amount', 'commission_amount', 'commission_rate', 'commission_type', 'conversion_date', 'currency', 'id', 'order_id', 'payment_processor', 'product_id'],
+      ['amount', 'commission_amount', 'commission_rate', 'commission_type', 'conversion_date', 'currency', 'id', 'order_id', 'payment_processor', 'product_id', 'review_reason'],
     )
     expect(of('referral_updated')[0]).toMatchObject({ conversion: { id: String(conversion.id), amount: 100, amount_usd: 100, commission_amount: 30, base_value: 100, reference: 'order-1' } })
     expect(of('referral_canceled')[0]).toMatchObject({ conversion: { id: String(conversion.id), amount: 100, refund_amount: 100, reason: 'requested_by_customer' } })
@@ -87,9 +87,9 @@ describe('webhook delivery', () => {
     // Exactly the members docs/webhooks.md "Payloads" lists.
     const members: Record<string, [string, string[]]> = {
       referral_signed_up: ['data', ['ip_address', 'referral_code', 'signup_date', 'user_agent']],
-      referral_converted: ['conversion', ['amount', 'commission_amount', 'commission_rate', 'commission_type', 'conversion_date', 'currency', 'id', 'order_id', 'payment_processor', 'product_id']],
+      referral_converted: ['conversion', ['amount', 'commission_amount', 'commission_rate', 'commission_type', 'conversion_date', 'currency', 'id', 'order_id', 'payment_processor', 'product_id', 'review_reason']],
       referral_canceled: ['conversion', ['amount', 'canceled_date', 'commission_amount', 'id', 'reason', 'refund_amount']],
-      referral_updated: ['conversion', ['amount', 'amount_usd', 'base_value', 'commission_amount', 'conversion_date', 'id', 'reference']],
+      referral_updated: ['conversion', ['amount', 'amount_usd', 'base_value', 'commission_amount', 'conversion_date', 'id', 'reference', 'review_reason']],
       'payout.created': ['payout', ['amount', 'conversions_settled', 'currency', 'id', 'method', 'payment_date']],
     }
     for (const [kind, [member, keys]] of Object.entries(members)) {

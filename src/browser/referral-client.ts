@@ -108,7 +108,9 @@ export function referralClient(options: ReferralClientOptions = {}): ReferralCli
       const expires = now() + days * 86400
       const referral = current && current.code === code ? current : { code, expires, value: `${code}.${expires}` }
       store(referral)
-      void report('clicks', { referral_code: code }).then((answer) => {
+      // A paid ad's click id on the landing (docs/fraud.md): the handler marks the click, not the id.
+      const ad = ['gclid', 'fbclid', 'msclkid'].filter((param) => query.get(param))[0]
+      void report('clicks', ad ? { referral_code: code, paid_ad_click_id: ad } : { referral_code: code }).then((answer) => {
         const signed = parse(answer && answer.referral)
         if (signed) store(signed)
       })

@@ -1,6 +1,7 @@
 // What every use-case of one project needs: storage, clock, FX and the project's settings.
 import { dayFormatter } from './calendar.js'
 import type { Clock } from './clock.js'
+import type { FraudCheck } from './fraud/check.js'
 import { NoExchangeRateError } from './errors.js'
 import { Currency, parseDecimal, type Decimal, type Money } from './money.js'
 import type { DomainStore } from './storage.js'
@@ -23,6 +24,8 @@ export interface ProjectContext {
   clock: Clock
   /** Encrypts and decrypts tax ids (program option taxIdKeys); null when no key is configured. */
   taxIds: TaxIdCipher | null
+  /** The program's own fraud check (docs/fraud.md), when it has one. */
+  fraudCheck: FraudCheck | undefined
   projectId: string
   project(): Promise<Project>
   /** Rate from -> to; 1 when equal; throws a 400 naming the pair when unknown. */
@@ -36,7 +39,7 @@ export interface ProjectContext {
 }
 
 export function createProjectContext(
-  base: { storage: DomainStore; clock: Clock; exchangeRates: ExchangeRates | undefined; taxIds: TaxIdCipher | null },
+  base: { storage: DomainStore; clock: Clock; exchangeRates: ExchangeRates | undefined; taxIds: TaxIdCipher | null; fraudCheck?: FraudCheck | undefined },
   projectId: string,
   loadProject: () => Promise<Project>,
 ): ProjectContext {
@@ -60,6 +63,7 @@ export function createProjectContext(
   }
   return {
     ...base,
+    fraudCheck: base.fraudCheck,
     projectId,
     project: loadProject,
     tryFxRate,

@@ -8,6 +8,7 @@ import { ruleSetFor, type Renewal, type RuleSet } from './commission-rules.js'
 import { usdAmount, type ProjectContext } from './context.js'
 import { ConflictError, ValidationError } from './errors.js'
 import { conversionEvents } from './events.js'
+import { clickVisitorOf, conversionFraud, type FraudVerdict } from './fraud/index.js'
 import { ledgerDelta } from './ledger.js'
 import { currencyOr, Currency, decimalText, type Decimal, type Money } from './money.js'
 import { createConversionInput, validate, type CreateConversionInput } from './schemas.js'
@@ -42,13 +43,15 @@ interface Plan {
   rules: RuleSet
   /** The customer's payment this is (1: the first); null when it is not counted (signups, excluded products, no customer). */
   paymentNumber: number | null
-  status: StoredConversionStatus
+  status: NewStatus
+  /** Why it is held or rejected (docs/fraud.md); null when neither. */
+  reviewReason: string | null
   holdUntil: Date
   fingerprint: string
   tier2: { parent: Affiliate; value: Money; rate: string } | null
 }
 
-async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, now: Date): Promise<Plan> {
+async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, now: Date, clickVisitor: string | null): Promise<Plan> {
   const { data } = request
   const matched = await attribute(tx, ctx.projectId, data)
   const settings = project.settings.attribution
@@ -71,8 +74,20 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const commission: Commission =
     request.value === null ? calculated : { value: request.value, basis: 'explicit', source: 'explicit', commissionType: 'fixed', rate: null, amount: request.value.format() }
   const counted = data.type === 'purchase' && commission.basis !== 'excluded'
-  const customerEmail = data.email ?? referral?.email
-  const needsReview = affiliate.status !== 'active' || customerEmail === affiliate.email
+  const customerEmail = data.email ?? referral?.email ?? null
+  const fraud = await conversionFraud(ctx, tx, project, {
+    type: data.type,
+    affiliate,
+    customerEmail,
+    value: commission.value,
+    base: request.baseValue && { value: request.baseValue, converted: request.baseValue.convert(request.currency, fx) },
+    clickVisitor,
+    cardFingerprint: data.cardFingerprint ?? null,
+    reference: data.reference ?? null,
+    productId: data.productId ?? null,
+    paymentProcessor: data.paymentProcessor ?? null,
+  })
+  const { status, reviewReason } = heldOrRejected(affiliate, fraud)
   const multiTier = project.settings.multiTier
   let tier2: Plan['tier2'] = null
   if (multiTier?.enabled && affiliate.parentId !== null) {
@@ -87,7 +102,8 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     commission,
     rules,
     paymentNumber: counted ? (payment?.number ?? 1) : null,
-    status: needsReview ? 'review' : 'active',
+    status,
+    reviewReason,
     holdUntil: addDays(now, project.settings.holdPeriodDays),
     fingerprint: [data.type, request.baseValue?.minor ?? '', request.baseCurrency.code, request.value?.minor ?? '', affiliate.id].join('|'),
     tier2,
@@ -108,6 +124,16 @@ function paymentOf(referral: Referral, paymentId: string | null): { number: numb
 /** `commission.grandfather` of the rules in force: the affiliate's own, else its sub-program's, else the project's. */
 function grandfathered(rules: RuleSet): boolean {
   return (rules.affiliate ?? rules.subProgram ?? rules.project).grandfather === true
+}
+
+type NewStatus = Extract<StoredConversionStatus, 'active' | 'review' | 'rejected'>
+
+/** The status a new conversion is created in: rejected or held by the fraud rules, held when its affiliate is not active. */
+function heldOrRejected(affiliate: Affiliate, fraud: FraudVerdict): { status: NewStatus; reviewReason: string | null } {
+  if (fraud.action === 'reject') return { status: 'rejected', reviewReason: fraud.reason }
+  const inactive = affiliate.status === 'active' ? null : `affiliate is ${affiliate.status}`
+  if (fraud.action === 'review') return { status: 'review', reviewReason: inactive ? `${inactive}; ${fraud.reason}` : fraud.reason }
+  return inactive ? { status: 'review', reviewReason: inactive } : { status: 'active', reviewReason: null }
 }
 
 /** Thrown inside the transaction so everything it wrote rolls back. */
@@ -137,7 +163,9 @@ export interface ConversionPreview {
   fxRate: string
   value: string
   currency: string
-  status: 'pending' | 'active' | 'review'
+  status: 'pending' | 'active' | 'review' | 'rejected'
+  /** Why it would be held or rejected (docs/fraud.md); null when neither. */
+  reviewReason: string | null
   holdUntil: Date
   subProgram: string | null
   tier2: { affiliateId: number; value: string; rate: string } | null
@@ -184,12 +212,13 @@ export async function createConversion(ctx: ProjectContext, input: CreateConvers
   const fx = fxRate instanceof Promise ? await fxRate : fxRate
   const usd = usdAmount(ctx, request.baseValue)
   const amountUsd = usd instanceof Promise ? await usd : usd
+  const clickVisitor = request.data.click === undefined ? null : await clickVisitorOf(ctx, request.data.click)
   try {
     const now = ctx.clock.now()
     const at = occurrence(request, now)
     return await retryOnRace(() =>
       ctx.storage.transaction(async (tx) => {
-        const { conversion, tier2, planned } = await writeConversion(ctx, tx, project, request, fx, amountUsd, at)
+        const { conversion, tier2, planned } = await writeConversion(ctx, tx, project, request, fx, amountUsd, at, clickVisitor)
         const created: CreateConversionResult = {
           conversion: conversionView(conversion, currency, now),
           attribution: { affiliateId: planned.affiliate.id, matchedBy: planned.matchedBy },
@@ -211,8 +240,9 @@ export async function previewConversion(ctx: ProjectContext, input: CreateConver
   const project = await ctx.project()
   const request = parseRequest(input, project)
   const fx = await exchange(ctx, request)
+  const clickVisitor = await clickVisitorOf(ctx, request.data.click)
   const now = ctx.clock.now()
-  const planned = await ctx.storage.transaction((tx) => plan(ctx, tx, project, request, fx, occurrence(request, now)))
+  const planned = await ctx.storage.transaction((tx) => plan(ctx, tx, project, request, fx, occurrence(request, now), clickVisitor))
   const slug = planned.affiliate.partnerSlug
   return {
     affiliateId: planned.affiliate.id,
@@ -228,7 +258,8 @@ export async function previewConversion(ctx: ProjectContext, input: CreateConver
     fxRate: decimalText(fx),
     value: planned.commission.value.format(),
     currency: project.settings.currency,
-    status: planned.status === 'review' ? 'review' : planned.holdUntil.getTime() > now.getTime() ? 'pending' : 'active',
+    status: planned.status === 'active' ? (planned.holdUntil.getTime() > now.getTime() ? 'pending' : 'active') : planned.status,
+    reviewReason: planned.reviewReason,
     holdUntil: planned.holdUntil,
     subProgram: slug && commissionSettingsFor(project.settings, slug) !== project.settings.commission ? slug : null,
     tier2: planned.tier2 && {
@@ -259,9 +290,9 @@ function duplicateResult(ctx: ProjectContext, { existing, fingerprint, matchedBy
 }
 
 /** Plans and writes the conversion (its referred user, counters and events), and its tier-2 conversion. */
-async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, amountUsd: number | null, now: Date) {
+async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, amountUsd: number | null, now: Date, clickVisitor: string | null) {
   const { data } = request
-  const planned = await plan(ctx, tx, project, request, fx, now)
+  const planned = await plan(ctx, tx, project, request, fx, now, clickVisitor)
   // A duplicate reference is found by the insert's unique index; what linking wrote before it rolls back.
   const { referral, signedUp } = await linkReferral(ctx, tx, planned, data, now)
   const row: Omit<Conversion, 'id'> = {
@@ -290,6 +321,9 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
     productId: data.productId ?? null,
     ruleSource: planned.commission.source,
     commissionAmount: planned.commission.amount,
+    reviewReason: planned.reviewReason,
+    clickVisitor,
+    cardFingerprint: data.cardFingerprint ?? null,
     createdAt: now,
   }
   const day = ctx.dayIn(project, now)
@@ -330,7 +364,7 @@ async function writeTier2(
     commissionRate: tier2.rate,
     tier: 2,
     parentConversionId: conversion.id,
-    status: tier2.parent.status === 'active' ? status : 'review',
+    ...tier2Status(status, tier2.parent, conversion.reviewReason),
   }
   const inserted = await tx.conversions.insert(tier2Row, {
     totals: ledgerDelta(null, tier2Row),
@@ -340,6 +374,13 @@ async function writeTier2(
   if (!inserted.inserted) throw new ConflictError('the tier-2 reference of this conversion is already used', 'reference')
   await recordEvents(tx, inserted.conversion, tier2.parent, context.referral, context.request, context.amountUsd)
   return inserted.conversion
+}
+
+/** The parent's share follows the child's status, held when the parent is not active (a rejected child stays rejected). */
+function tier2Status(status: StoredConversionStatus, parent: Affiliate, reason: string | null): Pick<Conversion, 'status' | 'reviewReason'> {
+  if (parent.status === 'active' || status === 'rejected') return { status, reviewReason: reason }
+  const inactive = `parent affiliate is ${parent.status}`
+  return { status: 'review', reviewReason: reason ? `${inactive}; ${reason}` : inactive }
 }
 
 /** Finds or creates the referred user and counts the payment on it (its first purchase, or one more); signedUp when it was created (to count). */

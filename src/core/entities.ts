@@ -143,6 +143,12 @@ export const conversionFields = {
   ruleSource: nullable(text<RuleSource>()),
   /** The fixed amount the rule gave, as decimal text in the project currency; null for percentages. */
   commissionAmount: nullable(text()),
+  /** Why it was created held for review or rejected (docs/fraud.md); null when nothing held it. */
+  reviewReason: nullable(text()),
+  /** The attributed click's visitor (16 characters of a day's visitor hash), when the request named the click. */
+  clickVisitor: notShown(nullable(text())),
+  /** The payment card's fingerprint, where the provider gives it (Stripe charges). */
+  cardFingerprint: notShown(nullable(text())),
 }
 
 export const couponFields = {

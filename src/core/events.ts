@@ -81,6 +81,8 @@ export function conversionEvents(conversion: Conversion, context: ConversionEven
         product_id: context.productId ?? '',
         order_id: conversion.reference ?? '',
         conversion_date: conversion.createdAt,
+        // Why the fraud rules held or rejected it (docs/fraud.md); null when nothing did.
+        review_reason: conversion.reviewReason,
       }),
     updated: (amountUsd: number | null): NewEvent =>
       event('referral_updated', projectId, at, shared, 'conversion', {
@@ -91,6 +93,7 @@ export function conversionEvents(conversion: Conversion, context: ConversionEven
         base_value: amount,
         conversion_date: conversion.createdAt,
         reference: conversion.reference ?? '',
+        review_reason: conversion.reviewReason,
       }),
     canceled: (refundAmount: bigint, reason: string): NewEvent =>
       event('referral_canceled', projectId, at, shared, 'conversion', {

@@ -12,6 +12,7 @@ import { conversionChanges } from './conversion-changes.js'
 import { conversionCreation } from './conversion-create.js'
 import { couponsService } from './coupons.js'
 import { NotFoundError, ValidationError } from './errors.js'
+import type { FraudCheck } from './fraud/check.js'
 import { keysService, keyVerifier, type KeyVerifier, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
 import { portalSignInService } from './portal-sign-in.js'
@@ -36,6 +37,13 @@ export interface AffiliateProgramOptions {
   clock?: Clock
   /** Needed only for conversions in a currency other than the project's. */
   exchangeRates?: ExchangeRates
+  /**
+   * Your own fraud check, beside the settings' fraud rules (docs/fraud.md): called for every
+   * conversion about to be created with what the rules saw; 'review' holds it and 'reject'
+   * records it rejected, with the reason you give. The strictest of it and the rules wins.
+   * @default none
+   */
+  fraudCheck?: FraudCheck
   /** Id or name of the project this program serves by default. @default 'default' (created when absent) */
   project?: string
   /**
@@ -197,7 +205,7 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
   function scopeFor(projectId: string): ProjectScope {
     let scope = scopes.get(projectId)
     if (!scope) {
-      const base = { storage, clock, exchangeRates: options.exchangeRates, taxIds }
+      const base = { storage, clock, exchangeRates: options.exchangeRates, taxIds, fraudCheck: options.fraudCheck }
       scope = requireProject(projectScope(createProjectContext(base, projectId, () => loadProject(projectId))), () => freshProject(projectId))
       scopes.set(projectId, scope)
     }

@@ -2,6 +2,7 @@
 // a ValidationError naming the field. Money stays unparsed here (number or decimal text): it is
 // read exactly by money.ts once the currency, and so the allowed decimals, is known.
 import * as v from 'valibot'
+import { SIGNED_REFERRAL } from './signed-referral.js'
 import { ValidationError, type ErrorMessage } from './errors.js'
 import { DELIVERY_STATUSES, EVENT_TYPES, PROVIDER_NAMES, SCOPES } from './types.js'
 
@@ -195,6 +196,10 @@ export const createConversionInput = v.strictObject({
    * @default now
    */
   occurredAt: v.optional(timestamp),
+  /** The signed referral of the attributed click (the referral cookie's value): its visitor feeds the fraud rules (docs/fraud.md). */
+  click: v.optional(v.pipe(v.string('must be a string'), v.regex(SIGNED_REFERRAL, 'must be the signed referral of a click (the referral cookie\'s value)'))),
+  /** The payment card's fingerprint, where the provider gives it (Stripe charges): feeds the self-referral rule. */
+  cardFingerprint: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1 to 100 letters, digits, _ or -'))),
 })
 export type CreateConversionInput = v.InferInput<typeof createConversionInput>
 
@@ -362,6 +367,21 @@ export const commissionSettings = v.strictObject({
   products: v.optional(v.pipe(v.record(productId, productRule), v.check((products) => Object.keys(products).length <= 1000, 'must have at most 1000 products'))),
   grandfather: v.optional(v.boolean('must be a boolean')),
 })
+const fraudAction = v.picklist(['allow', 'review', 'reject'], 'must be allow, review or reject')
+/** docs/fraud.md: each rule's action; amounts are checked against the currency later. */
+const fraudSettings = v.strictObject({
+  selfReferral: v.optional(fraudAction),
+  sameVisitor: v.optional(fraudAction),
+  disposableEmail: v.optional(fraudAction),
+  paidAdsClick: v.optional(fraudAction),
+  amountAbove: v.optional(v.strictObject({ amount: amountText, action: fraudAction })),
+  signupsPerVisitorPerDay: v.optional(
+    v.strictObject({
+      max: v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(10_000, 'must be at most 10000')),
+      action: fraudAction,
+    }),
+  ),
+})
 const dayCount = v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))
 /** An IANA time zone name the runtime knows (`Europe/Paris`, `UTC`). */
 export const timeZone = v.pipe(
@@ -398,6 +418,7 @@ export const projectSettingsInput = v.strictObject({
     }),
   ),
   payouts: v.optional(v.strictObject({ requireTaxDetails: v.optional(v.boolean('must be a boolean')) })),
+  fraud: v.optional(fraudSettings),
 })
 export type ProjectSettingsInput = v.InferInput<typeof projectSettingsInput>
 

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { Currency } from './money.js'
 import { projectSettingsInput, validate, type ProjectSettingsInput } from './schemas.js'
 import type { CommissionRule, CommissionSettings, ProjectSettings, RecurringRule } from './types.js'
+import { fraudSettingsOf } from './fraud/settings.js'
 
 export const DEFAULT_SETTINGS: ProjectSettings = {
   currency: 'USD',
@@ -34,7 +35,9 @@ export function normalizeSettings(input: ProjectSettingsInput = {}): ProjectSett
   if (data.attribution) {
     settings.attribution = { model: data.attribution.model ?? 'first_click', windowDays: data.attribution.windowDays ?? DEFAULT_WINDOW_DAYS }
   }
+  if (data.fraud) settings.fraud = fraudSettingsOf(data.fraud)
   const currency = new Currency(settings.currency)
+  if (settings.fraud?.amountAbove) currency.parse(settings.fraud.amountAbove.amount, 'fraud.amountAbove.amount')
   checkAmounts(settings.commission, currency, 'commission')
   for (const [slug, program] of Object.entries(settings.subPrograms ?? {})) {
     checkAmounts(program.commission, currency, `subPrograms.${slug}.commission`)

@@ -193,6 +193,10 @@ export interface ConversionRepository {
    * stays within budget; stops at the first that does not fit. Returns how many and their sum.
    */
   settleOldestFirst(request: SettleRequest): Promise<{ count: number; amount: bigint }>
+  /** How many signup conversions the project has with this click visitor (docs/fraud.md). */
+  visitorSignups(projectId: string, clickVisitor: string): Promise<number>
+  /** The customer emails of the project's conversions paid with this card fingerprint (at most 100, distinct). */
+  cardCustomers(projectId: string, cardFingerprint: string): Promise<string[]>
 }
 
 export interface CouponFilter extends ListWindow {

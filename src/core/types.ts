@@ -115,6 +115,8 @@ export interface ProjectSettings {
   attribution?: AttributionSettings
   /** How payouts are made (docs/tax-details.md). */
   payouts?: PayoutSettings
+  /** What each fraud rule does to a conversion that trips it (docs/fraud.md). @default self-referrals go to review, the other rules allow */
+  fraud?: FraudSettings
 }
 
 export interface PayoutSettings {
@@ -129,6 +131,24 @@ export interface SubProgramSettings {
   commission: CommissionSettings
   /** How `<portal>/apply/<slug>` admits applicants. @default 'review' */
   signup?: SignupMode
+}
+
+export type FraudAction = 'allow' | 'review' | 'reject'
+
+/** The fraud rules, each with its action (docs/fraud.md); stored complete, defaults filled in. */
+export interface FraudSettings {
+  /** The customer's email (or card) is the affiliate's own. @default 'review' */
+  selfReferral: FraudAction
+  /** The attributed click came from the affiliate's own browser. @default 'allow' */
+  sameVisitor: FraudAction
+  /** The customer's email is at a disposable-mail domain. @default 'allow' */
+  disposableEmail: FraudAction
+  /** The attributed click came from a paid ad (gclid, fbclid, msclkid). @default 'allow' */
+  paidAdsClick: FraudAction
+  /** A purchase whose amount, in the project currency, is above `amount`. @default none */
+  amountAbove?: { amount: string; action: FraudAction }
+  /** More than `max` signups from one visitor (one day's visitor of a click). @default none */
+  signupsPerVisitorPerDay?: { max: number; action: FraudAction }
 }
 
 export type AttributionModel = 'first_click' | 'last_click'

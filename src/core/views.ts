@@ -126,6 +126,7 @@ export function conversionView(conversion: Conversion, currency: Currency, now: 
     productId: conversion.productId,
     ruleSource: conversion.ruleSource,
     commissionAmount: conversion.commissionAmount,
+    reviewReason: conversion.reviewReason,
     createdAt: conversion.createdAt,
   }
 }

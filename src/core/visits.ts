@@ -7,7 +7,10 @@ import { email as emailSchema, referralCode as codeSchema, validate } from './sc
 import { NotFoundError } from './errors.js'
 import { referralSignedUp } from './events.js'
 import { UniqueViolation } from './storage.js'
+import type { PaidAdClickId } from './fraud/signals.js'
 import type { Affiliate } from './types.js'
+import { shortVisitor, visitorHash } from './visitor-hash.js'
+import { visitorSaltOf } from './visitor-salt.js'
 import * as v from 'valibot'
 
 export interface VisitInput {
@@ -19,6 +22,8 @@ export interface VisitInput {
    * null when the visit must not count (a bot, or an address past its visitors for the day).
    */
   visitor: ((day: string) => string) | null
+  /** The paid ad's click id parameter the visit carried (gclid, fbclid, msclkid): marks the visitor for the fraud rules. */
+  paidAdClickId?: PaidAdClickId
 }
 
 export interface VisitResult {
@@ -48,11 +53,26 @@ export function visitsService(ctx: ProjectContext) {
         if (input.visitor === null) return { affiliate: named, counted: false }
         const now = ctx.clock.now()
         const day = await ctx.dayOf(now)
-        if (!(await tx.tracking.markVisitor(projectId, affiliate.id, day, input.visitor(day)))) return { affiliate: named, counted: false }
+        const visitor = input.visitor(day)
+        if (input.paidAdClickId) await tx.tracking.markVisitorSignal(projectId, affiliate.id, shortVisitor(visitor), input.paidAdClickId, day)
+        if (!(await tx.tracking.markVisitor(projectId, affiliate.id, day, visitor))) return { affiliate: named, counted: false }
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 1 })
         await tx.tracking.addDaily(projectId, affiliate.id, day, { clicks: 1, visitors: 1 })
         return { affiliate: named, counted: true }
       })
+    },
+
+    /**
+     * Records the affiliate's own browser of today (its portal): a click from the same address and
+     * user agent the same day trips the sameVisitor fraud rule (docs/fraud.md). The address is
+     * only hashed, never stored.
+     */
+    async ownVisit(input: { affiliateId: number; address: string; userAgent: string }): Promise<void> {
+      if (input.userAgent === '') return
+      const salt = await visitorSaltOf(ctx)
+      const day = await ctx.dayOf(ctx.clock.now())
+      const visitor = shortVisitor(visitorHash(salt, day, input.address, input.userAgent))
+      await storage.tracking.markVisitorSignal(projectId, input.affiliateId, visitor, 'own', day)
     },
 
     /** The project's secret salt for visitor hashes, created on first use from `candidate`. */

@@ -83,6 +83,7 @@ export const createConversionBody = v.strictObject({
   coupon_code_used: v.optional(str(64)),
   payment_processor: v.optional(str(100)),
   product_id: v.optional(str(255)),
+  click: v.optional(str(200)),
 })
 export const updateConversionBody = v.strictObject({
   value: v.optional(money),

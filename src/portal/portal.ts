@@ -300,7 +300,7 @@ async function findAffiliate(program: PortalProgram, id: number): Promise<Affili
 }
 
 /** A page or action of the table (or sign-out), for the affiliate signed in. */
-export async function portalSignedInRoute(setup: PortalSetup, request: Request, url: URL, route: string): Promise<Response> {
+export async function portalSignedInRoute(setup: PortalSetup, request: Request, url: URL, route: string, client?: ClientInfo): Promise<Response> {
   const { program, sessions, paths, security } = setup
   const sessionId = readCookie(request, SESSION_COOKIE)
   const session = await sessions.resume(sessionId)
@@ -326,12 +326,22 @@ export async function portalSignedInRoute(setup: PortalSetup, request: Request, 
     const { row, id, ref } = matchPage(PORTAL_PAGES, route, 'POST')!
     result = await row.action!(context, form, id, ref)
   } else {
+    if (route === '/') await recordOwnVisit(setup, request, client, affiliate.id)
     const { row, id, ref } = matchPage(PORTAL_PAGES, route, 'GET')!
     result = await row.page!(context, id, ref)
   }
   if ('redirect' in result) return redirectResponse(result.redirect, { security })
   const current = route.startsWith('/conversions') ? paths.conversions : `${setup.base}${route}`
   return portalPage(setup, result.title, result.body, result.status ?? 200, { signedIn: { affiliate, csrf, current } })
+}
+
+/**
+ * The overview, where a sign-in lands, records the affiliate's browser of the day (hashed like a
+ * visitor): a click on its own link from it trips the sameVisitor fraud rule (docs/fraud.md).
+ */
+async function recordOwnVisit(setup: PortalSetup, request: Request, client: ClientInfo | undefined, affiliateId: number): Promise<void> {
+  const address = clientAddress(request, client, setup.options.trustProxy === true) ?? ''
+  await setup.program.tracking.ownVisit({ affiliateId, address, userAgent: request.headers.get('user-agent') ?? '' })
 }
 
 /** Which methods each route answers; anything else under the base path is a 404. */
@@ -396,7 +406,7 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
       if (route === '/sign-in') return portalSignIn(setup, request, url, client)
       if (route === '/sign-in/email') return requestSignInLink(setup, request, url, client)
       if (matchPage(PORTAL_PUBLIC_PAGES, route, method as 'GET' | 'POST')) return (await publicRoute(setup, request, url, route, method as 'GET' | 'POST', client)) ?? notFound()
-      return portalSignedInRoute(setup, request, url, route)
+      return portalSignedInRoute(setup, request, url, route, client)
     },
   }) as Portal
   portal.createSignInLink = async (email) => {

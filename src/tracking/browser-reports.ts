@@ -5,6 +5,7 @@ import type { ProjectScope } from '../core/program.js'
 import type { BrowserSignupOutcome } from '../core/visits.js'
 import { errorInfo } from '../server/errors.js'
 import { addressBlock } from '../web/client-address.js'
+import { PAID_AD_CLICK_IDS } from '../core/fraud/signals.js'
 import { verifyReferral } from './referral-token.js'
 import { visitorHash } from './visitor.js'
 import { clientAddressOf, countVisit, json, nowSeconds, saltOf, type TrackingRequest, type TrackingResponse, type TrackingSetup } from './setup.js'
@@ -62,10 +63,12 @@ export async function browserReport(setup: TrackingSetup, request: TrackingReque
 
 /** A click the snippet saw (a landing with ?ref=): counted like a link visit. */
 async function browserClick(setup: TrackingSetup, scope: ProjectScope, request: TrackingRequest, fields: Record<string, unknown>, corsHeaders: Record<string, string>): Promise<TrackingResponse> {
-  const code = fields.referral_code
+  const { referral_code: code, paid_ad_click_id: paidAd, ...rest } = fields
   if (typeof code !== 'string') return json(400, { error: 'referral_code: must be a string' }, corsHeaders)
-  if (Object.keys(fields).some((name) => name !== 'referral_code')) return json(400, { error: 'body: only referral_code is accepted' }, corsHeaders)
-  const { visit, referral } = await countVisit(setup, scope, request, { referralCode: code })
+  if (Object.keys(rest).length > 0) return json(400, { error: 'body: only referral_code and paid_ad_click_id are accepted' }, corsHeaders)
+  const paidAdClickId = PAID_AD_CLICK_IDS.find((name) => name === paidAd)
+  if (paidAd !== undefined && !paidAdClickId) return json(400, { error: `paid_ad_click_id: must be one of ${PAID_AD_CLICK_IDS.join(', ')}` }, corsHeaders)
+  const { visit, referral } = await countVisit(setup, scope, request, { referralCode: code, ...(paidAdClickId ? { paidAdClickId } : {}) })
   if (!visit.affiliate) return json(404, { error: 'no active affiliate has this referral code' }, corsHeaders)
   return json(visit.counted ? 201 : 200, { counted: visit.counted, ...(referral ? { referral: referral.value } : {}) }, corsHeaders)
 }

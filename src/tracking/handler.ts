@@ -16,6 +16,7 @@ import {
   json,
   MAX_BODY_BYTES,
   nowSeconds,
+  paidAdClickIdOf,
   saltOf,
   SLUG,
   trackingSetup,
@@ -39,7 +40,9 @@ export async function linkRedirect(setup: TrackingSetup, request: TrackingReques
   headers.Location = target
   const [slug, code] = segments.length === 2 ? segments : [undefined, segments[0]]
   if (code === undefined || !CODE.test(code) || (slug !== undefined && !SLUG.test(slug))) return { status: 302, headers, body: null }
-  const { visit, bot, referral } = await countVisit(setup, program, request, { referralCode: code, ...(slug === undefined ? {} : { partnerSlug: slug }) })
+  const paidAdClickId = paidAdClickIdOf(query)
+  const link = { referralCode: code, ...(slug === undefined ? {} : { partnerSlug: slug }), ...(paidAdClickId ? { paidAdClickId } : {}) }
+  const { visit, bot, referral } = await countVisit(setup, program, request, link)
   if (!visit.affiliate || bot) return { status: 302, headers, body: null }
   const now = nowSeconds(setup)
   const current = readReferralCookie(request.header('cookie'), cookieName, now)

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isbot } from 'isbot'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
 import type { VisitResult } from '../core/visits.js'
+import { PAID_AD_CLICK_IDS, type PaidAdClickId } from '../core/fraud/signals.js'
 import { createRateLimiter, type RateLimitOptions } from '../server/rate-limit.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
 import { memoryKeyedState } from '../adapters/memory/keyed-state.js'
@@ -13,7 +14,7 @@ import { addressBudget } from './address-budget.js'
 import type { ReferralCookie } from './cookie.js'
 import { normalizeOrigins } from './redirect-target.js'
 import { signReferral } from './referral-token.js'
-import { newVisitorSalt, visitorHash } from './visitor.js'
+import { newVisitorSalt, shortVisitor, visitorHash } from './visitor.js'
 
 export interface TrackingOptions {
   /** Where visitors go when a link has no allowed `?to=`, and for unknown or inactive codes. */
@@ -128,6 +129,11 @@ export function saltOf(setup: TrackingSetup, scope: ProjectScope): Promise<strin
   return salt
 }
 
+/** The paid ad's click id a landing carries (Google's gclid, Meta's fbclid, Microsoft's msclkid), for the fraud rules. */
+export function paidAdClickIdOf(query: URLSearchParams): PaidAdClickId | undefined {
+  return PAID_AD_CLICK_IDS.find((name) => (query.get(name) ?? '') !== '')
+}
+
 export const nowSeconds = (setup: TrackingSetup) => Math.floor(setup.program.clock.now().getTime() / 1000)
 
 export function clientAddressOf(setup: TrackingSetup, request: TrackingRequest): string {
@@ -142,7 +148,7 @@ export async function countVisit(
   setup: TrackingSetup,
   scope: ProjectScope,
   request: TrackingRequest,
-  link: { referralCode: string; partnerSlug?: string },
+  link: { referralCode: string; partnerSlug?: string; paidAdClickId?: PaidAdClickId },
 ): Promise<{ visit: VisitResult; bot: boolean; referral: ReferralCookie | null }> {
   const { budget } = setup
   const userAgent = request.header('user-agent') ?? ''
@@ -157,6 +163,6 @@ export async function countVisit(
   const visit = await scope.tracking.visit({ ...link, visitor: admitted ? (day) => (visitor = visitorHash(salt, day, address, userAgent)) : null })
   if (budget && admitted && !visit.counted) await budget.giveBack(budgetKey)
   const referral =
-    visit.affiliate && visitor !== '' ? signReferral(salt, { code: visit.affiliate.referralCode, expires: nowSeconds(setup) + setup.cookieSeconds, visitor: visitor.slice(0, 16) }) : null
+    visit.affiliate && visitor !== '' ? signReferral(salt, { code: visit.affiliate.referralCode, expires: nowSeconds(setup) + setup.cookieSeconds, visitor: shortVisitor(visitor) }) : null
   return { visit, bot, referral }
 }

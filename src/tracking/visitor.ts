@@ -1,12 +1,3 @@
-// Who a visitor is, for counting once per day: a salted SHA-256 of the day, the client address and
-// the user agent. The address is never stored; the day in the hash means one day's hashes cannot
-// be matched with another's.
-import { createHash, randomBytes } from 'node:crypto'
-
-export function newVisitorSalt(): string {
-  return randomBytes(32).toString('base64url')
-}
-
-export function visitorHash(salt: string, day: string, address: string, userAgent: string): string {
-  return createHash('sha256').update(`${salt}\n${day}\n${address}\n${userAgent}`).digest('base64url').slice(0, 32)
-}
+// Who a visitor is: the salted day hash of src/core/visitor-hash.ts, shared with the portal's
+// record of the affiliate's own visits (docs/fraud.md).
+export { newVisitorSalt, shortVisitor, visitorHash } from '../core/visitor-hash.js'

@@ -67,6 +67,9 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     productId: 'prod_sample',
     ruleSource: 'project',
     commissionAmount: null,
+    reviewReason: null,
+    clickVisitor: null,
+    cardFingerprint: null,
     createdAt: at,
   }
   const party = { affiliate, referred: referral }

@@ -153,6 +153,7 @@ export function commissionCases(context: CaseContext): void {
         value: '14.99', // 14.985
         currency: 'USD',
         status: 'pending',
+        reviewReason: null,
         holdUntil: new Date(clock.now().getTime() + 14 * 86_400_000),
         subProgram: null,
         tier2: null,

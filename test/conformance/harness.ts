@@ -1,6 +1,7 @@
 // The shared conformance harness: every storage adapter runs the same cases through it.
 import type { AffiliateProgram, StoragePort, TestClock } from '../../src/index.js'
 import type { ProjectSettingsInput } from '../../src/core/schemas.js'
+import type { FraudCheck } from '../../src/core/fraud/index.js'
 
 export interface AdapterUnderTest {
   /** Adapter name shown in test titles. */
@@ -18,6 +19,7 @@ export interface AdapterUnderTest {
 export interface ProgramOptions {
   settings?: ProjectSettingsInput
   exchangeRates?: (from: string, to: string) => number | string | null
+  fraudCheck?: FraudCheck
 }
 
 export interface CaseContext {

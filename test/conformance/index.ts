@@ -26,6 +26,7 @@ import { trackingCases } from './tracking.case.js'
 import { personalDataCases } from './personal-data.case.js'
 import { linkAliasCases } from './link-aliases.case.js'
 import { importedHistoryCases } from './imported-history.case.js'
+import { fraudCases } from './fraud.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -60,6 +61,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
           project: `case-${process.pid}-${Date.now()}-${projectCounter}`,
           ...(options.settings ? { settings: options.settings } : {}),
           ...(options.exchangeRates ? { exchangeRates: options.exchangeRates } : {}),
+          ...(options.fraudCheck ? { fraudCheck: options.fraudCheck } : {}),
         })
         return { program, clock, storage }
       },
@@ -87,5 +89,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     personalDataCases(context)
     linkAliasCases(context)
     importedHistoryCases(context)
+    fraudCases(context)
   })
 }

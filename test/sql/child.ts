@@ -116,6 +116,9 @@ if (mode === 'conversions') {
       productId: null,
       ruleSource: null,
       commissionAmount: null,
+      reviewReason: null,
+      clickVisitor: null,
+      cardFingerprint: null,
       createdAt: new Date(),
     })
     console.log('mid-transaction')

@@ -56,6 +56,9 @@ export class MemoryState {
       // Unpaid earning conversions: payouts read only these, so their cost does not grow with paid history.
       unpaidActive: (row) => (row.status === 'active' && !row.paid ? row.affiliateId : null),
       parent: (row) => row.parentConversionId,
+      // What the fraud rules read (docs/fraud.md).
+      visitorSignups: (row) => (row.type === 'signup' && row.clickVisitor !== null ? `${row.projectId}|${row.clickVisitor}` : null),
+      cardFingerprint: (row) => (row.cardFingerprint === null ? null : `${row.projectId}|${row.cardFingerprint}`),
     },
     Object.freeze,
     [this.heldBalances],

@@ -52,6 +52,11 @@ export class Table<T extends { id: number }> {
     return id === undefined ? undefined : this.rows.get(id)
   }
 
+  /** How many rows a group holds, without reading them. */
+  groupSize(name: string, key: GroupKey): number {
+    return this.groups.get(name)?.map.get(key)?.size ?? 0
+  }
+
   group(name: string, key: GroupKey): T[] {
     const ids = this.groups.get(name)?.map.get(key)
     if (!ids) return []

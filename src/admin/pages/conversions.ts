@@ -180,6 +180,7 @@ ${row('Status', conversionStatus(conversion))}
 ${row('On hold until', day(conversion.holdUntil))}
 ${row('Paid', conversion.paid ? 'Yes' : 'No')}
 ${conversion.refundReason ? row('Refund reason', conversion.refundReason) : null}
+${conversion.reviewReason ? row(conversion.status === 'rejected' ? 'Rejected because' : 'Held because', conversion.reviewReason) : null}
 </table></section>
 ${form.refusal ? html`<p class="error" role="alert" id="refund-error">${form.refusal.message}</p><p>Nothing was changed.</p>` : null}
 ${

@@ -1,5 +1,6 @@
-// The review queue: conversions held in `review`, with why (self-referral, affiliate not active),
-// approved or rejected one by one or in bulk through conversions.update, as the API does.
+// The review queue: conversions held in `review`, with why (the reason recorded when it was held:
+// a fraud rule or the program's fraudCheck, docs/fraud.md, or an inactive affiliate), approved or
+// rejected one by one or in bulk through conversions.update, as the API does.
 import { NotFoundError, ValidationError } from '../../core/errors.js'
 import type { AffiliateView, ConversionView } from '../../core/views.js'
 import { html } from '../../web/html.js'
@@ -11,11 +12,15 @@ import { allConversions } from '../scan.js'
 const MAX_IDS = 500
 
 function reasonOf(conversion: ConversionView, affiliate: AffiliateView | null): string {
+  if (conversion.reviewReason !== null) return sentence(conversion.reviewReason)
+  // Held before reasons were recorded, or put in review by hand: what can be told now.
   if (!affiliate) return 'Affiliate not found'
   if (conversion.customerEmail !== null && conversion.customerEmail.toLowerCase() === affiliate.email.toLowerCase()) return 'Self-referral: the customer is the affiliate'
   if (affiliate.status !== 'active') return `Affiliate is ${affiliate.status}`
   return 'Held for review'
 }
+
+const sentence = (reason: string) => reason.charAt(0).toUpperCase() + reason.slice(1)
 
 /** The affiliate of each conversion, read once each; null for one that is gone. */
 export async function affiliatesOf(program: AdminProgram, conversions: ConversionView[]): Promise<Map<number, AffiliateView | null>> {

@@ -1,9 +1,10 @@
 // Settings, read only: the program's currency, hold period, time zone, commission rules (purchase,
-// signup, recurring, multi-tier, sub-programs), attribution and webhook retries, as the program
+// signup, recurring, multi-tier, sub-programs), attribution, fraud rules and webhook retries, as the program
 // applies them now. They change where they are set: the server's config file or
 // projects.updateSettings (docs/settings.md), never from the console.
 import { DEFAULT_WINDOW_DAYS } from '../../core/settings.js'
-import type { CommissionRule, CommissionSettings, ProjectSettings } from '../../core/types.js'
+import { fraudRulesOf } from '../../core/fraud/settings.js'
+import type { CommissionRule, CommissionSettings, FraudAction, ProjectSettings } from '../../core/types.js'
 import { html, type Html } from '../../web/html.js'
 import { DEFAULT_DELAYS } from '../../webhooks/dispatcher.js'
 import type { AdminRequest, AdminResult } from '../page.js'
@@ -31,6 +32,25 @@ function commissionRows(commission: CommissionSettings, currency: string, prefix
   return html`${row('Purchase', ruleText(commission.purchase, currency), `${prefix}purchase`)}
 ${row('Signup', commission.signup ? `${commission.signup.amount} ${currency} a signup` : 'Nothing', `${prefix}signup`)}
 ${row('Renewals (recurring)', recurringText(commission, currency), `${prefix}recurring`)}`
+}
+
+const ACTIONS: Record<FraudAction, string> = { allow: 'Allowed', review: 'Held for review', reject: 'Rejected' }
+
+/** Each fraud rule with what it does to a conversion that trips it (docs/fraud.md). */
+function fraudSection(settings: ProjectSettings): Html {
+  const fraud = fraudRulesOf(settings)
+  const { amountAbove, signupsPerVisitorPerDay: signups } = fraud
+  return html`<section class="card" aria-labelledby="fraud-title">
+<h2 id="fraud-title">Fraud rules</h2>
+<table><caption class="skip">Fraud rules</caption>
+${row('Self-referral (email or card)', ACTIONS[fraud.selfReferral], 'fraud.selfReferral')}
+${row("Click from the affiliate's own browser", ACTIONS[fraud.sameVisitor], 'fraud.sameVisitor')}
+${row('Disposable email', ACTIONS[fraud.disposableEmail], 'fraud.disposableEmail')}
+${row('Paid-ad click (gclid, fbclid, msclkid)', ACTIONS[fraud.paidAdsClick], 'fraud.paidAdsClick')}
+${row('Amount above', amountAbove ? `${amountAbove.amount} ${settings.currency}: ${ACTIONS[amountAbove.action].toLowerCase()}` : 'Not checked', 'fraud.amountAbove')}
+${row('Signups per visitor a day', signups ? `More than ${signups.max}: ${ACTIONS[signups.action].toLowerCase()}` : 'Not checked', 'fraud.signupsPerVisitorPerDay')}
+</table>
+</section>`
 }
 
 function settingsBody(settings: ProjectSettings): Html {
@@ -71,6 +91,7 @@ ${subPrograms.map(
       )}
 </section>`
 }
+${fraudSection(settings)}
 <section class="card" aria-labelledby="webhooks-title">
 <h2 id="webhooks-title">Webhooks</h2>
 <table><caption class="skip">Webhook settings</caption>

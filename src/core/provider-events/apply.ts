@@ -133,6 +133,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     paymentProcessor: provider,
     ...(used !== null ? { couponCodeUsed: used } : {}),
     ...(action.productId ? { productId: action.productId } : {}),
+    ...(action.cardFingerprint ? { cardFingerprint: action.cardFingerprint } : {}),
   }
   try {
     if (!action.firstPayment && !(await storage.providerEvents.getLink(scope.projectId, provider, 'first-payment', email))) {

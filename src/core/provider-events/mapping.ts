@@ -26,6 +26,8 @@ export interface PaidAction {
    * against this.
    */
   paidTotal?: bigint
+  /** The card's fingerprint, where the provider gives it (a Stripe charge's payment_method_details.card.fingerprint): the fraud rules' signal (docs/fraud.md). */
+  cardFingerprint?: string
   /** The product paid for (picks its commission rule, docs/commissions.md "Products"); null or absent when not known. */
   productId?: string | null
   /**

@@ -42,6 +42,7 @@ export const conversionRecord = v.strictObject({
   amount: v.nullable(v.number()),
   commission_amount: v.number(),
   status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
+  review_reason: v.nullable(v.string()),
   created_at: timestamp,
   referral_code: v.nullable(v.string()),
   product_id: v.nullable(v.string()),
@@ -56,7 +57,8 @@ export const conversionPreviewRecord = v.strictObject({
   commission_amount: v.number(),
   currency: v.string(),
   exchange_rate: v.string(),
-  status: v.picklist(['pending', 'active', 'review']),
+  status: v.picklist(['pending', 'active', 'review', 'rejected']),
+  review_reason: v.nullable(v.string()),
   hold_until: timestamp,
   product_id: v.nullable(v.string()),
   commission_rule: P.commissionRuleRecord,
@@ -203,6 +205,7 @@ export const createConversionBodyAlternative = v.strictObject({
   customer_email: email,
   amount: money,
   referral_code: v.optional(str(64)),
+  click: v.optional(str(200)),
 })
 export const createCouponBodyAlternative = v.strictObject({
   code: str(64),

@@ -44,7 +44,7 @@ const conversionBody = {
   body: R.createConversionBodyAlternative,
   fieldNames: { baseValue: 'amount', email: 'customer_email' },
   input: ({ body }: { body: v.InferOutput<typeof R.createConversionBodyAlternative> }) =>
-    defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code }),
+    defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code, click: body.click }),
 }
 
 const windowOnly = { query: listQuery, input: ({ query }: { query: { limit?: number | undefined; offset?: number | undefined } }) => window(query) }

@@ -94,6 +94,7 @@ export function conversion(view: ConversionView): unknown {
     reference: view.reference,
     coupon_code_used: view.couponCodeUsed,
     status: view.status,
+    review_reason: view.reviewReason,
     product_id: view.productId,
     commission_rule: commissionRule(view),
   }
@@ -118,6 +119,7 @@ export function conversionPreview(preview: ConversionPreview) {
     base_value_currency: preview.baseValueCurrency,
     exchange_rate: preview.fxRate,
     status: preview.status,
+    review_reason: preview.reviewReason,
     hold_until: preview.holdUntil.toISOString(),
     sub_program: preview.subProgram,
     tier2: preview.tier2 && { affiliate_id: preview.tier2.affiliateId, value: Number(preview.tier2.value), rate: preview.tier2.rate },

@@ -83,6 +83,7 @@ export const conversionRecord = v.strictObject({
   reference: v.nullable(v.string()),
   coupon_code_used: v.nullable(v.string()),
   status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
+  review_reason: v.nullable(v.string()),
   product_id: v.nullable(v.string()),
   commission_rule: commissionRuleRecord,
 })
@@ -98,7 +99,8 @@ export const conversionPreviewRecord = v.strictObject({
   base_value: v.nullable(v.number()),
   base_value_currency: v.string(),
   exchange_rate: decimalString,
-  status: v.picklist(['pending', 'active', 'review']),
+  status: v.picklist(['pending', 'active', 'review', 'rejected']),
+  review_reason: v.nullable(v.string()),
   hold_until: timestamp,
   sub_program: v.nullable(v.string()),
   tier2: v.nullable(v.strictObject({ affiliate_id: id, value: v.number(), rate: decimalString })),

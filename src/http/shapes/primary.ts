@@ -36,6 +36,7 @@ function conversionInput(body: v.InferOutput<typeof S.createConversionBody>) {
     couponCodeUsed: body.coupon_code_used,
     paymentProcessor: body.payment_processor,
     productId: body.product_id,
+    click: body.click,
   })
 }
 

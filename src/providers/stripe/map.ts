@@ -94,6 +94,7 @@ function invoicePaid(base: Omit<MappedEvent, 'actions'>, invoice: Record<string,
         // From API 2025-03-31, several payment intents may pay one invoice: each one's refunds count against this.
         ...(typeof invoice.amount_paid === 'number' ? { paidTotal: minorUnits(invoice.amount_paid, 'amount_paid') } : {}),
         ...productLines(invoice, currency),
+        ...cardOf(invoice),
       },
     ],
   }
@@ -184,6 +185,22 @@ function discountNames(discounts: unknown[]): string[] {
 }
 
 /** The payment intents and charges the invoice names (before 2025-03-31, or `payments` expanded): a refund names one of these. */
+/**
+ * The card fingerprint of the charge that paid the invoice, when the event carries the charge
+ * expanded (`charge` before 2025-03-31, `payments.data[].payment.charge` after): Stripe's own
+ * webhooks name charges by id only, so this is there only when the sender expanded it.
+ */
+function cardOf(invoice: Record<string, unknown>): { cardFingerprint?: string } {
+  const payments = isRecord(invoice.payments) && Array.isArray(invoice.payments.data) ? invoice.payments.data : []
+  const charges = [invoice.charge, ...payments.map((item) => (isRecord(item) && isRecord(item.payment) ? item.payment.charge : null))]
+  for (const charge of charges) {
+    const details = isRecord(charge) && isRecord(charge.payment_method_details) ? charge.payment_method_details : null
+    const fingerprint = details && isRecord(details.card) ? text(details.card.fingerprint) : null
+    if (fingerprint !== null && /^[A-Za-z0-9_-]{1,100}$/.test(fingerprint)) return { cardFingerprint: fingerprint }
+  }
+  return {}
+}
+
 function paymentsOf(invoice: Record<string, unknown>): string[] {
   const ids = [idOf(invoice.payment_intent), idOf(invoice.charge)]
   const payments = isRecord(invoice.payments) && Array.isArray(invoice.payments.data) ? invoice.payments.data : []

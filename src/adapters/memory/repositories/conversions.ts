@@ -44,6 +44,13 @@ export function conversionRepository(
     async delete(projectId, id) {
       return inProject(state.conversions.get(id), projectId) ? state.conversions.remove(id, log) : false
     },
+    async visitorSignups(projectId, clickVisitor) {
+      return state.conversions.groupSize('visitorSignups', `${projectId}|${clickVisitor}`)
+    },
+    async cardCustomers(projectId, cardFingerprint) {
+      const emails = state.conversions.group('cardFingerprint', `${projectId}|${cardFingerprint}`).map((row) => row.customerEmail)
+      return [...new Set(emails.filter((email): email is string => email !== null))].slice(0, 100)
+    },
     async list(projectId, filter) {
       const page = newestFirstPage(
         state.conversions.group('project', projectId),

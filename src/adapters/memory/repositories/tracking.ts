@@ -1,6 +1,6 @@
 // The in-memory tracking store: per-day counters, visitor-day marks, visitor salts and referral
 // times, in Maps of its own (each write undone with the transaction that made it).
-import type { DailyCounts, DailyRow, TrackingRepository } from '../../../core/tracking-storage.js'
+import type { DailyCounts, DailyRow, TrackingRepository, VisitorSignal } from '../../../core/tracking-storage.js'
 import { setMapEntry } from '../state.js'
 import type { UndoLog } from '../table.js'
 
@@ -10,6 +10,8 @@ export class TrackingState {
   visitors = new Set<string>()
   salts = new Map<string, string>()
   referredAt = new Map<string, Date>()
+  /** `${projectId}|${affiliateId}|${visitor}` -> its signals (docs/fraud.md). */
+  visitorSignals = new Map<string, VisitorSignal[]>()
 }
 
 /** The affiliate id of the project-wide counters (real ids start at 1). */
@@ -71,6 +73,14 @@ export function trackingRepository(state: TrackingState, log: UndoLog): Tracking
     },
     async setReferredAt(projectId, referralId, at) {
       setMapEntry(state.referredAt, `${projectId}|${referralId}`, at, log)
+    },
+    async markVisitorSignal(projectId, affiliateId, visitor, kind) {
+      const key = `${projectId}|${affiliateId}|${visitor}`
+      const signals = state.visitorSignals.get(key) ?? []
+      if (!signals.includes(kind)) setMapEntry(state.visitorSignals, key, [...signals, kind], log)
+    },
+    async visitorSignals(projectId, affiliateId, visitor) {
+      return [...(state.visitorSignals.get(`${projectId}|${affiliateId}|${visitor}`) ?? [])]
     },
   }
 }

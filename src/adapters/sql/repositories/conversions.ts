@@ -124,5 +124,17 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
       )
       return { count: Number(rows[0]!.count), amount: money(rows[0]!.amount) }
     },
+    async visitorSignups(projectId, clickVisitor) {
+      const rows = await run(db, `SELECT count(*) AS count FROM ${table.name} WHERE project_id = $1 AND click_visitor = $2 AND type = 'signup'`, [projectId, clickVisitor])
+      return Number(rows[0]!.count)
+    },
+    async cardCustomers(projectId, cardFingerprint) {
+      const rows = await run(
+        db,
+        `SELECT DISTINCT customer_email FROM ${table.name} WHERE project_id = $1 AND card_fingerprint = $2 AND customer_email IS NOT NULL LIMIT 100`,
+        [projectId, cardFingerprint],
+      )
+      return rows.map((row) => String(row.customer_email))
+    },
   }
 }

@@ -1,7 +1,7 @@
 // The SQL tracking store: per-day counters (one upsert per event, dailyUpsert: also part of a new
 // conversion's insert, repositories/conversions.ts), visitor-day marks decided by their primary
 // key, the project's visitor salt and referral times (migration 7).
-import type { DailyCounts, TrackingRepository } from '../../../core/tracking-storage.js'
+import type { DailyCounts, TrackingRepository, VisitorSignal } from '../../../core/tracking-storage.js'
 import { run } from '../codec.js'
 import { param, type CounterWrite } from '../counter-write.js'
 import type { SqlClient } from '../executor.js'
@@ -112,6 +112,17 @@ export function trackingRepository(db: SqlClient, t: Tables): TrackingRepository
          ON CONFLICT (project_id, referral_id) DO UPDATE SET referred_at = excluded.referred_at`,
         [projectId, referralId, at],
       )
+    },
+    async markVisitorSignal(projectId, affiliateId, visitor, kind, day) {
+      await run(
+        db,
+        `INSERT INTO ${schema}.visitor_signals (project_id, affiliate_id, visitor, kind, day) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+        [projectId, affiliateId, visitor, kind, day],
+      )
+    },
+    async visitorSignals(projectId, affiliateId, visitor) {
+      const rows = await run(db, `SELECT kind FROM ${schema}.visitor_signals WHERE project_id = $1 AND affiliate_id = $2 AND visitor = $3`, [projectId, affiliateId, visitor])
+      return rows.map((row) => String(row.kind) as VisitorSignal)
     },
   }
 }

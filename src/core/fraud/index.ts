@@ -1,0 +1,73 @@
+// Fraud evaluation of a conversion about to be created (docs/fraud.md), called from conversion
+// creation: the signals, the settings' rules, and the program's own fraudCheck.
+import type { ProjectContext } from '../context.js'
+import { ValidationError } from '../errors.js'
+import type { Money } from '../money.js'
+import { readSignedReferral } from '../signed-referral.js'
+import type { StorageTx } from '../storage.js'
+import { visitorSaltOf } from '../visitor-salt.js'
+import type { Affiliate, ConversionType, Project } from '../types.js'
+import { fraudVerdict, type FraudVerdict } from './check.js'
+import { fraudRulesOf } from './settings.js'
+import { readSignals, storageSignalsNeeded } from './signals.js'
+
+export type { FraudCheck, FraudCheckResult, FraudVerdict } from './check.js'
+export type { FraudFlag, FraudRuleName } from './rules.js'
+export type { FraudCheckConversion, FraudSignals } from './signals.js'
+
+export interface ConversionFraudInput {
+  type: ConversionType
+  affiliate: Affiliate
+  customerEmail: string | null
+  /** The commission it would earn. */
+  value: Money
+  /** The payment in its own currency, and in the project currency. */
+  base: { value: Money; converted: Money } | null
+  clickVisitor: string | null
+  cardFingerprint: string | null
+  reference: string | null
+  productId: string | null
+  paymentProcessor: string | null
+}
+
+/** The visitor of the click a conversion names (its signed referral), or a 400 when it is not one of this project's. */
+export async function clickVisitorOf(ctx: ProjectContext, click: string | undefined): Promise<string | null> {
+  if (click === undefined) return null
+  // A project without a salt gets one here: then no click was signed yet, and this one fails.
+  const salt = await visitorSaltOf(ctx)
+  const signed = readSignedReferral(salt, click)
+  if (!signed) throw new ValidationError('click', (name) => `${name('click')}: is not the signed referral of a click of this program`)
+  return signed.visitor
+}
+
+export async function conversionFraud(ctx: ProjectContext, tx: StorageTx, project: Project, input: ConversionFraudInput): Promise<FraudVerdict> {
+  const settings = fraudRulesOf(project.settings)
+  const { affiliate } = input
+  const signals = await readSignals(
+    tx,
+    {
+      projectId: ctx.projectId,
+      type: input.type,
+      affiliate,
+      customerEmail: input.customerEmail,
+      clickVisitor: input.clickVisitor,
+      cardFingerprint: input.cardFingerprint,
+      amount: input.type === 'purchase' && input.base ? input.base.converted.format() : null,
+    },
+    storageSignalsNeeded(settings, ctx.fraudCheck !== undefined),
+  )
+  const conversion = {
+    projectId: ctx.projectId,
+    type: input.type,
+    affiliate: { id: affiliate.id, email: affiliate.email, paypalEmail: affiliate.paypalEmail, status: affiliate.status, referralCode: affiliate.referralCode, partnerSlug: affiliate.partnerSlug },
+    customerEmail: input.customerEmail,
+    value: input.value.format(),
+    currency: input.value.currency.code,
+    baseValue: input.base ? input.base.value.format() : null,
+    baseValueCurrency: input.base ? input.base.value.currency.code : input.value.currency.code,
+    reference: input.reference,
+    productId: input.productId,
+    paymentProcessor: input.paymentProcessor,
+  }
+  return fraudVerdict({ conversion, signals, settings, currency: input.value.currency }, ctx.fraudCheck)
+}
