@@ -13,6 +13,7 @@ import { couponsService } from './coupons.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { keysService, keyVerifier, type KeyVerifier, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
+import { payoutsDueService } from './payouts-due.js'
 import { portalSignInService } from './portal-sign-in.js'
 import { providerEventsService } from './provider-events.js'
 import { newProjectId } from './random.js'
@@ -64,7 +65,7 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     referrals,
     conversions,
     coupons,
-    payouts: payoutsService(ctx),
+    payouts: { ...payoutsService(ctx), ...payoutsDueService(ctx) },
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
     portal: portalSignInService(ctx),
     /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy...): received, swept, replayed, and what each did. */

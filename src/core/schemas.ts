@@ -326,5 +326,15 @@ export const projectSettingsInput = v.strictObject({
       windowDays: v.optional(dayCount),
     }),
   ),
+  payouts: v.optional(
+    v.strictObject({
+      minimumAmount: v.optional(amountText),
+      termsDays: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(365, 'must be at most 365'))),
+      schedule: v.optional(
+        v.strictObject({ day: v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(28, 'must be at most 28')) }),
+      ),
+      requests: v.optional(v.boolean('must be a boolean')),
+    }),
+  ),
 })
 export type ProjectSettingsInput = v.InferInput<typeof projectSettingsInput>

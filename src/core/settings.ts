@@ -33,7 +33,16 @@ export function normalizeSettings(input: ProjectSettingsInput = {}): ProjectSett
   if (data.attribution) {
     settings.attribution = { model: data.attribution.model ?? 'first_click', windowDays: data.attribution.windowDays ?? DEFAULT_WINDOW_DAYS }
   }
+  if (data.payouts) {
+    settings.payouts = {
+      minimumAmount: data.payouts.minimumAmount ?? '0',
+      termsDays: data.payouts.termsDays ?? 0,
+      schedule: { day: data.payouts.schedule?.day ?? 1 },
+      requests: data.payouts.requests ?? false,
+    }
+  }
   const currency = new Currency(settings.currency)
+  if (settings.payouts) currency.parse(settings.payouts.minimumAmount, 'payouts.minimumAmount', true)
   checkAmounts(settings.commission, currency, 'commission')
   for (const [slug, program] of Object.entries(settings.subPrograms ?? {})) {
     checkAmounts(program.commission, currency, `subPrograms.${slug}.commission`)

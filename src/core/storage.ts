@@ -28,6 +28,7 @@ import type {
   WebhookEndpoint,
 } from './types.js'
 import type { DailyCounts, TrackingRepository } from './tracking-storage.js'
+import type { OpenCommission } from './payout-terms.js'
 
 /** Thrown by an adapter when a write breaks a uniqueness rule. */
 export class UniqueViolation extends Error {
@@ -169,6 +170,8 @@ export interface ConversionRepository {
   list(projectId: string, filter: ConversionFilter): Promise<Page<Conversion>>
   /** Unpaid `active` conversions of the affiliate with holdUntil > now: their sum and earliest release. */
   heldSummary(projectId: string, affiliateId: number, now: Date): Promise<{ amount: bigint; nextReleaseAt: Date | null }>
+  /** Unpaid `active` conversions of the project (of one affiliate when given), oldest first (createdAt, then id). */
+  listOpen(projectId: string, affiliateId?: number): Promise<OpenCommission[]>
   /**
    * Walks the affiliate's unpaid `active` conversions with holdUntil <= now, oldest first
    * (createdAt, then id), marking each paid (paidByPayoutId = payoutId) while the running sum

@@ -75,6 +75,19 @@ export interface ProjectSettings {
   timeZone?: string
   /** Who keeps a referred customer, and for how long a referral counts (docs/attribution.md). @default none: the request's fields decide */
   attribution?: AttributionSettings
+  /** When money is due and whether affiliates may ask for it (docs/payouts.md). @default none: payable as soon as the hold ends, no minimum */
+  payouts?: PayoutSettings
+}
+
+export interface PayoutSettings {
+  /** The payable balance an affiliate must reach to be due, decimal text. @default '0' */
+  minimumAmount: string
+  /** Days after the end of the month a commission's hold ended in before it is payable. @default 0 */
+  termsDays: number
+  /** The day of the month payouts are made (1 to 28). @default 1 */
+  schedule: { day: number }
+  /** Affiliates above the minimum may ask for a payout in the portal. @default false */
+  requests: boolean
 }
 
 export type AttributionModel = 'first_click' | 'last_click'

@@ -10,6 +10,7 @@ import { couponCases } from './coupons.case.js'
 import { commissionCases } from './commission.case.js'
 import { statusCases } from './status.case.js'
 import { payoutCases } from './payouts.case.js'
+import { payoutsDueCases } from './payouts-due.case.js'
 import { tenancyCases } from './tenancy.case.js'
 import { validationCases } from './validation.case.js'
 import { ledgerPropertyCases } from './ledger-property.case.js'
@@ -64,6 +65,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     commissionCases(context)
     statusCases(context)
     payoutCases(context)
+    payoutsDueCases(context)
     tenancyCases(context)
     validationCases(context)
     ledgerPropertyCases(context)

@@ -3,7 +3,7 @@ import { affiliateStats, createAffiliate, createPortalLink, deleteAffiliate, get
 import { listAuditLog } from './audit-log.js'
 import { createConversion, deleteConversion, getConversion, listConversions, updateConversion } from './conversions.js'
 import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
-import { createPayout, getPayout, listPayouts, trackClick } from './payouts.js'
+import { createPayout, getPayout, listDuePayouts, listPayouts, trackClick } from './payouts.js'
 import { listProviderEvents, replayProviderEvent } from './provider-events.js'
 import { createReferral, getReferral, listReferrals, updateReferral } from './referrals.js'
 import { getDelivery, listDeliveries, retryDelivery } from './webhook-deliveries.js'
@@ -31,6 +31,7 @@ export const OPERATION_LIST = [
   deleteCoupon,
   listPayouts,
   createPayout,
+  listDuePayouts,
   getPayout,
   trackClick,
   listDeliveries,

@@ -32,6 +32,17 @@ export const createPayout = defineOperation({
   run: ({ api, input }: Given<Parameters<ProjectScope['payouts']['create']>[0]>) => api.payouts.create(input),
 })
 
+/** docs/payouts.md "When money is due": affiliates whose payable balance reaches the minimum. */
+export const listDuePayouts = defineOperation({
+  id: 'getPayoutsDue',
+  method: 'GET',
+  path: '/payouts/due',
+  scope: 'payouts:read',
+  summary: 'List the affiliates due a payout: payable balance at or above the minimum, and its conversions',
+  errors: [],
+  run: ({ api }) => api.payouts.due(),
+})
+
 export const getPayout = defineOperation({
   id: 'getPayoutsId',
   method: 'GET',

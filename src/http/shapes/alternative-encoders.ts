@@ -3,6 +3,7 @@
 // data.<name>, and the `{ success: false, error: { code, message, details: { field, issue } } }`
 // error form. A record's schema is in alternative-records.ts; the codecs in alternative.ts.
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
+import type { DueEntry } from '../../core/payouts-due.js'
 import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
 import type { ProjectScope } from '../../core/program.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
@@ -111,6 +112,10 @@ export function payout(view: PayoutView): unknown {
     conversionsSettled: view.conversionsSettled,
     unpaidEarningsAfter: Number(view.unpaidAfter),
   }
+}
+
+export function due(entry: DueEntry): unknown {
+  return { affiliateId: affiliateId(entry.affiliateId), affiliateEmail: entry.affiliateEmail, amount: Number(entry.amount), currency: entry.currency, conversionIds: entry.conversionIds }
 }
 
 /** A page of the core's list as this shape's list form, under data.<name>. */

@@ -74,6 +74,9 @@ export const payoutRecord = v.strictObject({
   unpaidEarningsAfter: v.number(),
 })
 
+/** An affiliate due a payout (GET /payouts/due). */
+export const dueRecord = v.strictObject({ affiliateId, affiliateEmail: v.string(), amount: v.number(), currency: v.string(), conversionIds: v.array(id) })
+
 export const clickRecord = v.strictObject({ id, affiliateId, createdAt: timestamp })
 
 export const deliveryRecord = v.strictObject(camelKeys(P.deliveryRecord.entries))
@@ -117,6 +120,7 @@ export const couponResponse = named('CouponResponse', item('coupon', couponRecor
 export const couponList = named('CouponList', list('coupons', couponRecord))
 export const payoutResponse = named('PayoutResponse', item('payout', payoutRecord))
 export const payoutList = named('PayoutList', list('payouts', payoutRecord))
+export const dueList = named('PayoutDueList', item('due', v.array(dueRecord)))
 export const clickResponse = named('ClickResponse', item('click', clickRecord))
 export const deliveryResponse = named('DeliveryResponse', item('delivery', deliveryDetailRecord))
 export const deliveryList = named('DeliveryList', list('deliveries', deliveryRecord))

@@ -141,6 +141,7 @@ export const alternativeShape = defineShape({
       input: ({ body }) => P.payoutInput(body),
       output: (view) => E.data('payout', E.payout(view)),
     }),
+    getPayoutsDue: codec(P.listDuePayouts, { responses: { 200: R.dueList }, output: (entries) => E.data('due', entries.map(E.due)) }),
     getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data('payout', E.payout(view)) }),
     postClicks: codec(P.trackClick, {
       responses: { 201: R.clickResponse },

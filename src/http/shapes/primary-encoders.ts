@@ -4,6 +4,7 @@
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { StatsSeries } from '../../core/stats.js'
+import type { DueEntry } from '../../core/payouts-due.js'
 import type { DailyCounts } from '../../core/tracking-storage.js'
 import type { AuditEntry } from '../../core/audit-log.js'
 import type { Delivery, DeliveryAttempt } from '../../core/types.js'
@@ -119,6 +120,10 @@ export function payout(view: PayoutView): unknown {
     conversions_settled: view.conversionsSettled,
     unpaid_earnings_after: Number(view.unpaidAfter),
   }
+}
+
+export function due(entry: DueEntry): unknown {
+  return { affiliate_id: entry.affiliateId, affiliate_email: entry.affiliateEmail, amount: entry.amount, currency: entry.currency, conversion_ids: entry.conversionIds }
 }
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString())

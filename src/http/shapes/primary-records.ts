@@ -97,6 +97,15 @@ export const payoutRecord = v.strictObject({
   unpaid_earnings_after: v.number(),
 })
 
+/** An affiliate due a payout (GET /payouts/due). */
+export const dueRecord = v.strictObject({
+  affiliate_id: id,
+  affiliate_email: v.string(),
+  amount: decimalString,
+  currency: v.string(),
+  conversion_ids: v.array(id),
+})
+
 export const providerEventRecord = v.strictObject({
   id,
   provider: providerName,
@@ -193,6 +202,7 @@ export const couponResponse = named('CouponResponse', item(couponRecord))
 export const couponList = named('CouponList', list(couponRecord))
 export const payoutResponse = named('PayoutResponse', item(payoutRecord))
 export const payoutList = named('PayoutList', list(payoutRecord))
+export const dueList = named('PayoutDueList', item(v.array(dueRecord)))
 export const clickResponse = named('ClickResponse', item(clickRecord))
 export const deliveryResponse = named('DeliveryResponse', item(deliveryDetailRecord))
 export const deliveryList = named('DeliveryList', list(deliveryRecord))

@@ -161,6 +161,7 @@ export const primaryShape = defineShape({
       input: ({ body }) => P.payoutInput(body),
       output: (view) => E.data(E.payout(view)),
     }),
+    getPayoutsDue: codec(P.listDuePayouts, { responses: { 200: R.dueList }, output: (entries) => E.data(entries.map(E.due)) }),
     getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data(E.payout(view)) }),
     postClicks: codec(P.trackClick, {
       responses: { 201: R.clickResponse },
