@@ -9,6 +9,7 @@ import type {
   CouponStatus,
   DeliveryStatus,
   EventType,
+  LedgerMovementType,
   PayoutMethod,
   PayoutMethodPreference,
   ProjectSettings,
@@ -152,6 +153,23 @@ export const payoutFields = {
   paymentDate: date(),
   conversionsSettled: int(),
   unpaidAfter: money(),
+}
+
+/**
+ * One change of an affiliate's ledger, as recorded (docs/payouts.md "The ledger as of a date"):
+ * createdAt is when it was recorded; the deltas are those of the running totals.
+ */
+export const ledgerMovementFields = {
+  ...owned,
+  affiliateId: id(),
+  type: text<LedgerMovementType>(),
+  conversionId: nullable(id()),
+  payoutId: nullable(id()),
+  /** The conversion's holdUntil (null for payouts): what held and payable as of a date read. */
+  holdUntil: nullable(date()),
+  countedValue: money(),
+  paidValue: money(),
+  credit: money(),
 }
 
 export const webhookEndpointFields = {

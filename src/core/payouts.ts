@@ -6,6 +6,7 @@ import type { ProjectContext } from './context.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { payoutCreated } from './events.js'
 import { computeBalances } from './ledger.js'
+import { recordPayoutMovement } from './ledger-movements.js'
 import { Currency } from './money.js'
 import { createPayoutInput, listPayoutsInput, validate, type CreatePayoutInput, type ListPayoutsInput } from './schemas.js'
 import type { StorageTx } from './storage.js'
@@ -59,7 +60,9 @@ export function payoutsService(ctx: ProjectContext) {
       now,
       payoutId: saved.id,
     })
-    await tx.affiliates.adjustTotals(projectId, affiliate.id, { paidValue: settled.amount, credit: amount - settled.amount })
+    const delta = { paidValue: settled.amount, credit: amount - settled.amount }
+    await tx.affiliates.adjustTotals(projectId, affiliate.id, delta)
+    await recordPayoutMovement(tx, saved, delta)
     const payout = { ...saved, conversionsSettled: settled.count }
     if (settled.count > 0) await tx.payouts.setConversionsSettled(projectId, saved.id, settled.count)
     await tx.outbox.enqueue(payoutCreated(payout, { affiliate, referred: null, at: now, currency }))

@@ -19,6 +19,7 @@ import { providerEventsService } from './provider-events.js'
 import { newProjectId } from './random.js'
 import { referralsService } from './referrals.js'
 import { statsService } from './stats.js'
+import { ledgerHistoryService } from './ledger-history.js'
 import { visitsService } from './visits.js'
 import type { ProjectSettingsInput } from './schemas.js'
 import { normalizeSettings } from './settings.js'
@@ -79,6 +80,8 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     tracking: visitsService(ctx),
     /** Clicks, visitors, signups, purchases, revenue and commission per day, week or month. */
     stats: statsService(ctx),
+    /** Balances as of a date and the ledger's movements over a period (docs/payouts.md). */
+    ledger: ledgerHistoryService(ctx),
     async settings(): Promise<ProjectSettings> {
       return (await ctx.project()).settings
     },

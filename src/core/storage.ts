@@ -16,6 +16,7 @@ import type {
   DeliveryAttempt,
   DeliveryStatus,
   EventType,
+  LedgerMovement,
   Page,
   Payout,
   Project,
@@ -214,6 +215,13 @@ export interface PayoutRepository {
   list(projectId: string, filter: PayoutFilter): Promise<Page<Payout>>
 }
 
+/** The affiliates' ledger movements, as recorded (docs/payouts.md "The ledger as of a date"). */
+export interface LedgerRepository {
+  record(movement: Insert<LedgerMovement>): Promise<void>
+  /** Movements recorded after `after` (when given) and at or before `upTo`, of one affiliate when given; by createdAt, then id. */
+  list(projectId: string, filter: { affiliateId?: number; after?: Date; upTo: Date }): Promise<LedgerMovement[]>
+}
+
 export interface WebhookEndpointRepository {
   insert(endpoint: Insert<WebhookEndpoint>): Promise<WebhookEndpoint>
   get(projectId: string, id: number): Promise<WebhookEndpoint | null>
@@ -343,6 +351,7 @@ export interface StorageTx {
   coupons: CouponRepository
   clicks: ClickRepository
   payouts: PayoutRepository
+  ledger: LedgerRepository
   webhookEndpoints: WebhookEndpointRepository
   outbox: OutboxRepository
   providerEvents: ProviderEventRepository

@@ -135,6 +135,11 @@ export interface Click extends RecordOf<typeof entities.clickFields> {}
 
 export interface Payout extends RecordOf<typeof entities.payoutFields> {}
 
+/** What moved an affiliate's ledger (docs/payouts.md "Ledger export"). */
+export const LEDGER_MOVEMENT_TYPES = ['opening', 'commission', 'reversal', 'clawback', 'paid_outside', 'unpaid_outside', 'credit_return', 'payout'] as const
+export type LedgerMovementType = (typeof LEDGER_MOVEMENT_TYPES)[number]
+export interface LedgerMovement extends RecordOf<typeof entities.ledgerMovementFields> {}
+
 export type WebhookSigningMode = 'service' | 'standard'
 
 export interface WebhookEndpoint extends RecordOf<typeof entities.webhookEndpointFields> {}

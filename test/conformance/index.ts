@@ -14,6 +14,7 @@ import { payoutsDueCases } from './payouts-due.case.js'
 import { tenancyCases } from './tenancy.case.js'
 import { validationCases } from './validation.case.js'
 import { ledgerPropertyCases } from './ledger-property.case.js'
+import { ledgerAsOfCases } from './ledger-as-of.case.js'
 import { storagePortCases } from './storage-port.case.js'
 import { webhookOutboxCases } from './webhook-outbox.case.js'
 import { idempotencyCases } from './idempotency.case.js'
@@ -69,6 +70,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     tenancyCases(context)
     validationCases(context)
     ledgerPropertyCases(context)
+    ledgerAsOfCases(context)
     storagePortCases(context)
     webhookOutboxCases(context)
     idempotencyCases(context)

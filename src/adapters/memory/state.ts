@@ -9,6 +9,7 @@ import type {
   Coupon,
   Delivery,
   DeliveryAttempt,
+  LedgerMovement,
   Payout,
   Project,
   ProviderEvent,
@@ -54,6 +55,7 @@ export class MemoryState {
   })
   clicks = new Table<Click>([], { affiliate: (row) => row.affiliateId })
   payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
+  ledger = new Table<LedgerMovement>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
   endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
   events = new Table<WebhookEvent>()
   deliveries = new Table<Delivery>([], { project: (row) => row.projectId, endpoint: (row) => row.endpointId })

@@ -3,6 +3,7 @@ import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
 import { day, money } from '../../web/format.js'
 import type { PageResult, SignedInRequest } from '../page.js'
+import type { NextPayout } from '../../core/payouts-due.js'
 
 const PER_PAGE = 25
 const METHOD_LABELS: Record<string, string> = { manual: 'Manual', paypal: 'PayPal', wise: 'Wise', bank: 'Bank transfer', crypto: 'Crypto', other: 'Other' }
@@ -11,7 +12,9 @@ export async function payoutsPage({ program, affiliate, url, paths }: SignedInRe
   const page = pageNumber(url)
   if (page === null) return { title: 'Payouts', status: 400, body: html`<h1>Payouts</h1><p class="error">The page number must be a whole number from 1.</p>` }
   const list = await program.payouts.list({ affiliateId: affiliate.id, limit: PER_PAGE, offset: (page - 1) * PER_PAGE })
+  const next = await program.payouts.nextPayout(affiliate.id)
   const body = html`<h1>Payouts</h1>
+${next ? nextPayoutCard(next) : null}
 <section class="card">
 ${
   list.items.length === 0
@@ -27,4 +30,17 @@ ${
 ${pager(paths.payouts, page, PER_PAGE, list.total, 'Payouts')}
 </section>`
   return { title: 'Payouts', body }
+}
+
+/** The next scheduled payout and its amount, or how far below the minimum the affiliate is (docs/payouts.md). */
+function nextPayoutCard(next: NextPayout) {
+  const date = html`<time datetime="${next.date}">${next.date}</time>`
+  return html`<section class="card" aria-labelledby="next-payout-title" data-next-payout>
+<h2 id="next-payout-title">Next payout</h2>
+${
+  next.reachesMinimum
+    ? html`<p>${money(next.amount, next.currency)} on ${date}.</p>`
+    : html`<p>${money(next.belowMinimumBy, next.currency)} below the minimum payout of ${money(next.minimumAmount, next.currency)}: ${money(next.amount, next.currency)} will be payable on ${date}.</p>`
+}
+</section>`
 }

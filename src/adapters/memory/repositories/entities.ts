@@ -6,6 +6,7 @@ import type {
   ApiKeyRepository,
   ClickRepository,
   CouponRepository,
+  LedgerRepository,
   PayoutRepository,
   ProjectRepository,
   ReferralRepository,
@@ -108,6 +109,7 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
       for (const row of state.coupons.group('affiliate', key)) state.coupons.remove(row.id, log)
       for (const row of state.clicks.group('affiliate', key)) state.clicks.remove(row.id, log)
       for (const row of state.payouts.group('affiliate', key)) state.payouts.remove(row.id, log)
+      for (const row of state.ledger.group('affiliate', key)) state.ledger.remove(row.id, log)
       for (const row of state.referrals.group('affiliate', key)) state.referrals.replace({ ...row, affiliateId: null }, log)
       for (const row of state.affiliates.group('project', projectId)) {
         if (row.parentId === id) state.affiliates.replace({ ...row, parentId: null }, log)
@@ -216,6 +218,20 @@ export function payoutRepository(state: MemoryState, log: UndoLog): PayoutReposi
         filter,
       )
       return { items: page.items, total: page.total }
+    },
+  }
+}
+
+export function ledgerRepository(state: MemoryState, log: UndoLog): LedgerRepository {
+  return {
+    async record(movement) {
+      state.ledger.insert(movement, log)
+    },
+    async list(projectId, { affiliateId, after, upTo }) {
+      const rows = affiliateId === undefined ? state.ledger.group('project', projectId) : state.ledger.group('affiliate', affiliateId)
+      return rows
+        .filter((row) => row.projectId === projectId && row.createdAt <= upTo && (after === undefined || row.createdAt > after))
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
     },
   }
 }

@@ -1,0 +1,124 @@
+// The ledger as of a date (docs/payouts.md "The ledger as of a date"): an affiliate's balances as
+// they stood at a moment, from its movements recorded up to then, and a period's movements, such
+// that unpaid as of `from` plus the period's amounts is unpaid as of `to`.
+import * as v from 'valibot'
+import { findAffiliate, type AffiliateRef } from './affiliates.js'
+import type { ProjectContext } from './context.js'
+import { NotFoundError, ValidationError } from './errors.js'
+import { balancesAsOf, movementAmount } from './ledger-movements.js'
+import { Currency } from './money.js'
+import { payoutTerms } from './payout-terms.js'
+import { validate } from './schemas.js'
+import type { LedgerMovementType } from './types.js'
+import { affiliateView, type AffiliateView } from './views.js'
+
+/** The longest period one export may cover. */
+export const MAX_LEDGER_DAYS = 3660
+
+/** An RFC 3339 instant (`as_of`, `from`, `to`): with a time and a zone. */
+export const asOfInput = v.pipe(
+  v.string('must be a date-time'),
+  v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i, 'must be an RFC 3339 date-time such as 2026-12-31T23:59:59Z'),
+  v.transform((text) => new Date(text)),
+  v.check((at) => !Number.isNaN(at.getTime()), 'must be a real date-time'),
+)
+export const ledgerInput = v.strictObject({ from: asOfInput, to: asOfInput })
+export type LedgerInput = v.InferInput<typeof ledgerInput>
+
+/** An affiliate's balances at a moment, as decimal text. */
+export interface BalancesView {
+  asOf: Date
+  currency: string
+  /** Commissions earned (counted). */
+  total: string
+  held: string
+  eligible: string
+  payable: string
+  paid: string
+  credit: string
+  unpaid: string
+}
+
+export interface LedgerEntry {
+  /** When the movement was recorded. */
+  at: Date
+  affiliateId: number
+  type: LedgerMovementType
+  /** Signed: positive when it raises what the program owes the affiliate. */
+  amount: string
+  currency: string
+  conversionId: number | null
+  payoutId: number | null
+}
+
+/** An instant given to the program directly (a Date or RFC 3339 text), checked. */
+function instantOf(value: Date | string, field: string): Date {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new ValidationError(field, 'must be a real date-time')
+    return value
+  }
+  return validate(asOfInput, value, field)
+}
+
+export function ledgerHistoryService(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
+
+  async function movementsAsOf(ref: AffiliateRef, at: Date) {
+    const project = await ctx.project()
+    const { affiliate, movements } = await storage.transaction(async (tx) => {
+      const affiliate = await findAffiliate(tx, projectId, ref)
+      if (affiliate.createdAt.getTime() > at.getTime()) throw new NotFoundError('affiliate not found: it did not exist yet')
+      return { affiliate, movements: await tx.ledger.list(projectId, { affiliateId: affiliate.id, upTo: at }) }
+    })
+    const balances = balancesAsOf(movements, at, payoutTerms(project.settings.payouts, (day) => ctx.dayIn(project, day)))
+    return { project, affiliate, balances }
+  }
+
+  return {
+    /** The affiliate's balances as they stood at `asOf`; 404 when it did not exist yet. */
+    async balances(ref: AffiliateRef, asOf: Date | string): Promise<BalancesView> {
+      const at = instantOf(asOf, 'asOf')
+      const { project, balances } = await movementsAsOf(ref, at)
+      const currency = new Currency(project.settings.currency)
+      const money = (minor: bigint) => currency.amount(minor).format()
+      return {
+        asOf: at,
+        currency: currency.code,
+        total: money(balances.total),
+        held: money(balances.held),
+        eligible: money(balances.eligible),
+        payable: money(balances.payable),
+        paid: money(balances.paid),
+        credit: money(balances.credit),
+        unpaid: money(balances.unpaid),
+      }
+    },
+
+    /** The affiliate record with its balances as they stood at `asOf` (its other fields as they are now). */
+    async affiliate(ref: AffiliateRef, asOf: Date | string): Promise<AffiliateView> {
+      const at = instantOf(asOf, 'asOf')
+      const { project, affiliate, balances } = await movementsAsOf(ref, at)
+      return affiliateView({ ...affiliate, totals: { ...affiliate.totals, ...balances.totals } }, balances.unpaidHeld, project.settings)
+    },
+
+    /** Every movement recorded after `from` and at or before `to`, oldest first. */
+    async movements(input: LedgerInput): Promise<LedgerEntry[]> {
+      const { from, to } = validate(ledgerInput, input)
+      if (to.getTime() < from.getTime()) throw new ValidationError('to', (name) => `${name('to')}: must not be before ${name('from')}`)
+      if (to.getTime() - from.getTime() > MAX_LEDGER_DAYS * 86_400_000) {
+        throw new ValidationError('from', (name) => `${name('from')}: the period may cover at most ${MAX_LEDGER_DAYS} days`)
+      }
+      const currency = new Currency((await ctx.project()).settings.currency)
+      const movements = await storage.ledger.list(projectId, { after: from, upTo: to })
+      return movements.map((movement) => ({
+        at: movement.createdAt,
+        affiliateId: movement.affiliateId,
+        type: movement.type,
+        amount: currency.amount(movementAmount(movement)).format(),
+        currency: currency.code,
+        conversionId: movement.conversionId,
+        payoutId: movement.payoutId,
+      }))
+    },
+  }
+}
