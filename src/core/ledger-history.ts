@@ -8,20 +8,13 @@ import { NotFoundError, ValidationError } from './errors.js'
 import { balancesAsOf, movementAmount } from './ledger-movements.js'
 import { Currency } from './money.js'
 import { payoutTerms } from './payout-terms.js'
-import { validate } from './schemas.js'
+import { asOfInput, validate } from './schemas.js'
 import type { LedgerMovementType } from './types.js'
 import { affiliateView, type AffiliateView } from './views.js'
 
 /** The longest period one export may cover. */
 export const MAX_LEDGER_DAYS = 3660
 
-/** An RFC 3339 instant (`as_of`, `from`, `to`): with a time and a zone. */
-export const asOfInput = v.pipe(
-  v.string('must be a date-time'),
-  v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i, 'must be an RFC 3339 date-time such as 2026-12-31T23:59:59Z'),
-  v.transform((text) => new Date(text)),
-  v.check((at) => !Number.isNaN(at.getTime()), 'must be a real date-time'),
-)
 export const ledgerInput = v.strictObject({ from: asOfInput, to: asOfInput })
 export type LedgerInput = v.InferInput<typeof ledgerInput>
 

@@ -107,6 +107,7 @@ export function payoutsService(ctx: ProjectContext) {
       const page = await storage.payouts.list(projectId, {
         ...window,
         ...(data.affiliateId !== undefined ? { affiliateId: data.affiliateId } : {}),
+        ...(data.asOf !== undefined ? { upTo: data.asOf } : {}),
       })
       return { items: page.items.map(payoutView), total: page.total, ...window }
     },

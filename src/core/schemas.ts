@@ -241,7 +241,17 @@ export const createPayoutInput = v.strictObject({
 })
 export type CreatePayoutInput = v.InferInput<typeof createPayoutInput>
 
-export const listPayoutsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id) })
+/** An RFC 3339 instant (`as_of`, `from`, `to`): with a time and a zone. */
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i
+export const RFC3339_MESSAGE = 'must be an RFC 3339 date-time such as 2026-12-31T23:59:59Z'
+export const asOfInput = v.pipe(
+  v.string('must be a date-time'),
+  v.regex(RFC3339, RFC3339_MESSAGE),
+  v.transform((text) => new Date(text)),
+  v.check((at) => !Number.isNaN(at.getTime()), 'must be a real date-time'),
+)
+
+export const listPayoutsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), asOf: v.optional(v.union([v.date(), asOfInput], RFC3339_MESSAGE)) })
 export type ListPayoutsInput = v.InferInput<typeof listPayoutsInput>
 
 export const trackClickInput = v.strictObject({

@@ -205,6 +205,8 @@ export interface ClickRepository {
 
 export interface PayoutFilter extends ListWindow {
   affiliateId?: number
+  /** Only payouts recorded at or before this moment. */
+  upTo?: Date
 }
 
 export interface PayoutRepository {

@@ -14,6 +14,8 @@ export const IDEMPOTENCY_LEASE_MS = 60 * 1000
 export interface StoredResponse {
   status: number
   body: string
+  /** Set for an answer that is not JSON. */
+  contentType?: string
 }
 
 export function idempotencyFingerprint(method: string, path: string, body: string): string {

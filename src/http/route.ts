@@ -47,12 +47,24 @@ export interface RouteContext<Query = unknown, Body = unknown> {
   providerEvents: ProviderEventReplayer | null
   /** The affiliate portal that makes sign-in links (createHandler option portal); null when not given. */
   portal: SignInLinkMaker | null
+  /** The request's Accept header ('' when absent). */
+  accept?: string
 }
 
 export interface RouteResult {
   status: number
   /** Omitted for 204. */
   body?: unknown
+  /** An answer that is not JSON (a CSV export asked for with Accept), sent as it is. */
+  text?: TextBody
+}
+
+/** A body sent as text of its own type instead of JSON. */
+export class TextBody {
+  constructor(
+    readonly contentType: string,
+    readonly content: string,
+  ) {}
 }
 
 export interface RouteDef<
@@ -263,7 +275,9 @@ export function operationRoute(operation: Operation, shapeCodec: Codec, rules: S
       const input = shapeCodec.input ? await shapeCodec.input(ctx) : undefined
       const result = await operation.run({ ...ctx, ...rules, input })
       const status = shapeCodec.status?.(result) ?? operation.status ?? 200
-      return shapeCodec.output ? { status, body: await shapeCodec.output(result, ctx) } : { status }
+      if (!shapeCodec.output) return { status }
+      const body = await shapeCodec.output(result, ctx)
+      return body instanceof TextBody ? { status, text: body } : { status, body }
     },
   }
 }

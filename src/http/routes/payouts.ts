@@ -18,7 +18,7 @@ export const listPayouts = defineOperation({
   summary: 'List payouts, newest first',
   errors: [400],
   query: listPayoutsQuery,
-  run: ({ api, query, window }) => api.payouts.list(defined({ ...window(query), affiliateId: query.affiliate_id })),
+  run: ({ api, query, window }) => api.payouts.list(defined({ ...window(query), affiliateId: query.affiliate_id, asOf: query.as_of })),
 })
 
 export const createPayout = defineOperation({

@@ -4,6 +4,7 @@
 // error form. A record's schema is in alternative-records.ts; the codecs in alternative.ts.
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
 import type { DueEntry } from '../../core/payouts-due.js'
+import type { BalancesView, LedgerEntry } from '../../core/ledger-history.js'
 import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
 import type { ProjectScope } from '../../core/program.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
@@ -144,6 +145,9 @@ export const delivery = (record: Delivery) => camelKeys(P.delivery(record))
 export function deliveryDetail(detail: { delivery: Delivery; attempts: DeliveryAttempt[] }): unknown {
   return data('delivery', { ...delivery(detail.delivery), attemptHistory: detail.attempts.map((attempt) => camelKeys(P.attempt(attempt))) })
 }
+
+export const balances = (view: BalancesView) => camelKeys(P.balances(view) as object)
+export const ledgerEntry = (entry: LedgerEntry) => ({ ...camelKeys(P.ledgerEntry(entry) as object), affiliateId: affiliateId(entry.affiliateId) })
 
 export const providerEvent = (view: ProviderEventView) => camelKeys(P.providerEvent(view))
 export const auditEntry = (entry: AuditEntry) => camelKeys(P.auditEntry(entry))

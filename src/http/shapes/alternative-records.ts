@@ -77,6 +77,9 @@ export const payoutRecord = v.strictObject({
 /** An affiliate due a payout (GET /payouts/due). */
 export const dueRecord = v.strictObject({ affiliateId, affiliateEmail: v.string(), amount: v.number(), currency: v.string(), conversionIds: v.array(id) })
 
+export const balancesRecord = v.strictObject(camelKeys(P.balancesRecord.entries))
+export const ledgerEntryRecord = v.strictObject({ ...camelKeys(P.ledgerEntryRecord.entries), affiliateId })
+
 export const clickRecord = v.strictObject({ id, affiliateId, createdAt: timestamp })
 
 export const deliveryRecord = v.strictObject(camelKeys(P.deliveryRecord.entries))
@@ -121,6 +124,8 @@ export const couponList = named('CouponList', list('coupons', couponRecord))
 export const payoutResponse = named('PayoutResponse', item('payout', payoutRecord))
 export const payoutList = named('PayoutList', list('payouts', payoutRecord))
 export const dueList = named('PayoutDueList', item('due', v.array(dueRecord)))
+export const balancesResponse = named('BalancesResponse', item('balances', balancesRecord))
+export const ledgerList = named('LedgerList', item('ledger', v.array(ledgerEntryRecord)))
 export const clickResponse = named('ClickResponse', item('click', clickRecord))
 export const deliveryResponse = named('DeliveryResponse', item('delivery', deliveryDetailRecord))
 export const deliveryList = named('DeliveryList', list('deliveries', deliveryRecord))

@@ -5,6 +5,7 @@ import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralVie
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { StatsSeries } from '../../core/stats.js'
 import type { DueEntry } from '../../core/payouts-due.js'
+import type { BalancesView, LedgerEntry } from '../../core/ledger-history.js'
 import type { DailyCounts } from '../../core/tracking-storage.js'
 import type { AuditEntry } from '../../core/audit-log.js'
 import type { Delivery, DeliveryAttempt } from '../../core/types.js'
@@ -124,6 +125,32 @@ export function payout(view: PayoutView): unknown {
 
 export function due(entry: DueEntry): unknown {
   return { affiliate_id: entry.affiliateId, affiliate_email: entry.affiliateEmail, amount: entry.amount, currency: entry.currency, conversion_ids: entry.conversionIds }
+}
+
+export function balances(view: BalancesView): unknown {
+  return {
+    as_of: view.asOf.toISOString(),
+    currency: view.currency,
+    total_earnings: view.total,
+    held_earnings: view.held,
+    eligible_earnings: view.eligible,
+    payable_earnings: view.payable,
+    paid_earnings: view.paid,
+    credit: view.credit,
+    unpaid_earnings: view.unpaid,
+  }
+}
+
+export function ledgerEntry(entry: LedgerEntry): unknown {
+  return {
+    at: entry.at.toISOString(),
+    affiliate_id: entry.affiliateId,
+    type: entry.type,
+    amount: entry.amount,
+    currency: entry.currency,
+    conversion_id: entry.conversionId,
+    payout_id: entry.payoutId,
+  }
 }
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString())

@@ -2,7 +2,7 @@
 // them, the typed client's record types derive from them, and the tests check real responses
 // against the same schemas. A record's fields here and its encoder in primary-encoders.ts go together.
 import * as v from 'valibot'
-import { DELIVERY_STATUSES, PROVIDER_NAMES } from '../../core/types.js'
+import { DELIVERY_STATUSES, LEDGER_MOVEMENT_TYPES, PROVIDER_NAMES } from '../../core/types.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
@@ -106,6 +106,30 @@ export const dueRecord = v.strictObject({
   conversion_ids: v.array(id),
 })
 
+/** An affiliate's balances at a moment (GET /affiliates/{email}/balances). */
+export const balancesRecord = v.strictObject({
+  as_of: timestamp,
+  currency: v.string(),
+  total_earnings: decimalString,
+  held_earnings: decimalString,
+  eligible_earnings: decimalString,
+  payable_earnings: decimalString,
+  paid_earnings: decimalString,
+  credit: decimalString,
+  unpaid_earnings: decimalString,
+})
+
+/** One ledger movement (GET /ledger). */
+export const ledgerEntryRecord = v.strictObject({
+  at: timestamp,
+  affiliate_id: id,
+  type: v.picklist(LEDGER_MOVEMENT_TYPES),
+  amount: decimalString,
+  currency: v.string(),
+  conversion_id: v.nullable(id),
+  payout_id: v.nullable(id),
+})
+
 export const providerEventRecord = v.strictObject({
   id,
   provider: providerName,
@@ -203,6 +227,8 @@ export const couponList = named('CouponList', list(couponRecord))
 export const payoutResponse = named('PayoutResponse', item(payoutRecord))
 export const payoutList = named('PayoutList', list(payoutRecord))
 export const dueList = named('PayoutDueList', item(v.array(dueRecord)))
+export const balancesResponse = named('BalancesResponse', item(balancesRecord))
+export const ledgerList = named('LedgerList', item(v.array(ledgerEntryRecord)))
 export const clickResponse = named('ClickResponse', item(clickRecord))
 export const deliveryResponse = named('DeliveryResponse', item(deliveryDetailRecord))
 export const deliveryList = named('DeliveryList', list(deliveryRecord))

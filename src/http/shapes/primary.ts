@@ -7,6 +7,7 @@ import { listAuditLog } from '../routes/audit-log.js'
 import * as C from '../routes/conversions.js'
 import * as K from '../routes/coupons.js'
 import * as P from '../routes/payouts.js'
+import * as L from '../routes/ledger.js'
 import { listProviderEvents, replayProviderEvent } from '../routes/provider-events.js'
 import * as F from '../routes/referrals.js'
 import { getDelivery, listDeliveries, retryDelivery } from '../routes/webhook-deliveries.js'
@@ -177,6 +178,11 @@ export const primaryShape = defineShape({
     }),
     getStats: codec(A.programStats, stats),
     getAffiliatesEmailStats: codec(A.affiliateStats, stats),
+    getAffiliatesEmailBalances: codec(L.affiliateBalances, { responses: { 200: R.balancesResponse }, output: (view) => E.data(E.balances(view)) }),
+    getLedger: codec(L.listLedger, {
+      responses: { 200: R.ledgerList },
+      output: (entries, ctx) => (L.wantsCsv(ctx.accept) ? L.ledgerCsv(entries) : E.data(entries.map(E.ledgerEntry))),
+    }),
     getAuditLog: codec(listAuditLog, {
       responses: { 200: R.auditLogList },
       input: ({ query }) => ({ limit: Math.min(query.limit ?? 50, 200), offset: query.offset ?? 0 }),

@@ -214,7 +214,7 @@ export function payoutRepository(state: MemoryState, log: UndoLog): PayoutReposi
     async list(projectId, filter) {
       const page = newestFirstPage(
         state.payouts.group('project', projectId),
-        (row) => filter.affiliateId === undefined || row.affiliateId === filter.affiliateId,
+        (row) => (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) && (filter.upTo === undefined || row.createdAt <= filter.upTo),
         filter,
       )
       return { items: page.items, total: page.total }
