@@ -10,6 +10,7 @@ import type {
   DeliveryStatus,
   EventType,
   LedgerMovementType,
+  PayoutRequestStatus,
   PayoutMethod,
   PayoutMethodPreference,
   ProjectSettings,
@@ -153,6 +154,19 @@ export const payoutFields = {
   paymentDate: date(),
   conversionsSettled: int(),
   unpaidAfter: money(),
+}
+
+/** An affiliate's request to be paid (docs/payouts.md "Payout requests"): open until a payout is recorded. */
+export const payoutRequestFields = {
+  ...owned,
+  affiliateId: id(),
+  /** The payable balance when it was requested. */
+  amount: money(),
+  currency: text(),
+  status: text<PayoutRequestStatus>(),
+  /** The payout that answered it. */
+  payoutId: nullable(id()),
+  resolvedAt: nullable(date()),
 }
 
 /**

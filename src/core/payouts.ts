@@ -7,6 +7,7 @@ import { NotFoundError, ValidationError } from './errors.js'
 import { payoutCreated } from './events.js'
 import { computeBalances } from './ledger.js'
 import { recordPayoutMovement } from './ledger-movements.js'
+import { answerRequests } from './payout-requests.js'
 import { Currency } from './money.js'
 import { createPayoutInput, listPayoutsInput, validate, type CreatePayoutInput, type ListPayoutsInput } from './schemas.js'
 import type { StorageTx } from './storage.js'
@@ -66,6 +67,7 @@ export function payoutsService(ctx: ProjectContext) {
     const payout = { ...saved, conversionsSettled: settled.count }
     if (settled.count > 0) await tx.payouts.setConversionsSettled(projectId, saved.id, settled.count)
     await tx.outbox.enqueue(payoutCreated(payout, { affiliate, referred: null, at: now, currency }))
+    await answerRequests(tx, payout, affiliate, currency)
     return payout
   }
 

@@ -14,6 +14,7 @@ import { NotFoundError, ValidationError } from './errors.js'
 import { keysService, keyVerifier, type KeyVerifier, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
 import { payoutsDueService } from './payouts-due.js'
+import { payoutRequestsService } from './payout-requests.js'
 import { portalSignInService } from './portal-sign-in.js'
 import { providerEventsService } from './provider-events.js'
 import { newProjectId } from './random.js'
@@ -66,7 +67,7 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     referrals,
     conversions,
     coupons,
-    payouts: { ...payoutsService(ctx), ...payoutsDueService(ctx) },
+    payouts: { ...payoutsService(ctx), ...payoutsDueService(ctx), ...payoutRequestsService(ctx) },
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
     portal: portalSignInService(ctx),
     /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy...): received, swept, replayed, and what each did. */

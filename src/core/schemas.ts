@@ -251,6 +251,9 @@ export const asOfInput = v.pipe(
   v.check((at) => !Number.isNaN(at.getTime()), 'must be a real date-time'),
 )
 
+export const listPayoutRequestsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), status: v.optional(v.picklist(['open', 'paid'], 'must be open or paid')) })
+export type ListPayoutRequestsInput = v.InferInput<typeof listPayoutRequestsInput>
+
 export const listPayoutsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), asOf: v.optional(v.union([v.date(), asOfInput], RFC3339_MESSAGE)) })
 export type ListPayoutsInput = v.InferInput<typeof listPayoutsInput>
 

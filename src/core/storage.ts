@@ -19,6 +19,8 @@ import type {
   LedgerMovement,
   Page,
   Payout,
+  PayoutRequest,
+  PayoutRequestStatus,
   Project,
   ProviderEvent,
   ProviderEventStatus,
@@ -217,6 +219,22 @@ export interface PayoutRepository {
   list(projectId: string, filter: PayoutFilter): Promise<Page<Payout>>
 }
 
+export interface PayoutRequestFilter extends ListWindow {
+  affiliateId?: number
+  status?: PayoutRequestStatus
+}
+
+/** Affiliates' payout requests: at most one open per affiliate (the caller holds the affiliate's lock). */
+export interface PayoutRequestRepository {
+  insert(request: Insert<PayoutRequest>): Promise<PayoutRequest>
+  /** The affiliate's open request, if any. */
+  findOpen(projectId: string, affiliateId: number): Promise<PayoutRequest | null>
+  /** Marks the affiliate's open requests paid by this payout; returns them as saved. */
+  markPaid(projectId: string, affiliateId: number, payoutId: number, at: Date): Promise<PayoutRequest[]>
+  /** Newest first. */
+  list(projectId: string, filter: PayoutRequestFilter): Promise<Page<PayoutRequest>>
+}
+
 /** The affiliates' ledger movements, as recorded (docs/payouts.md "The ledger as of a date"). */
 export interface LedgerRepository {
   record(movement: Insert<LedgerMovement>): Promise<void>
@@ -354,6 +372,7 @@ export interface StorageTx {
   clicks: ClickRepository
   payouts: PayoutRepository
   ledger: LedgerRepository
+  payoutRequests: PayoutRequestRepository
   webhookEndpoints: WebhookEndpointRepository
   outbox: OutboxRepository
   providerEvents: ProviderEventRepository

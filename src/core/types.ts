@@ -18,6 +18,8 @@ export type EventType =
   | 'referral_canceled'
   | 'referral_updated'
   | 'payout.created'
+  | 'payout.requested'
+  | 'payout.paid'
   | 'portal.sign_in_requested'
 export const EVENT_TYPES: readonly EventType[] = [
   'referral_signed_up',
@@ -25,6 +27,8 @@ export const EVENT_TYPES: readonly EventType[] = [
   'referral_canceled',
   'referral_updated',
   'payout.created',
+  'payout.requested',
+  'payout.paid',
   'portal.sign_in_requested',
 ]
 
@@ -134,6 +138,9 @@ export interface Coupon extends RecordOf<typeof entities.couponFields> {}
 export interface Click extends RecordOf<typeof entities.clickFields> {}
 
 export interface Payout extends RecordOf<typeof entities.payoutFields> {}
+
+export type PayoutRequestStatus = 'open' | 'paid'
+export interface PayoutRequest extends RecordOf<typeof entities.payoutRequestFields> {}
 
 /** What moved an affiliate's ledger (docs/payouts.md "Ledger export"). */
 export const LEDGER_MOVEMENT_TYPES = ['opening', 'commission', 'reversal', 'clawback', 'paid_outside', 'unpaid_outside', 'credit_return', 'payout'] as const

@@ -1,6 +1,7 @@
 // When money is due (docs/payouts.md): a month walked through hold, terms and the minimum.
 import { describe, expect, it } from 'vitest'
 import type { CaseContext } from './harness.js'
+import { expectError, recordAllEvents, recordedEvents } from './helpers.js'
 
 const settings = { holdPeriodDays: 14, payouts: { minimumAmount: '50.00', termsDays: 15, schedule: { day: 1 } } }
 
@@ -86,6 +87,38 @@ export function payoutsDueCases(context: CaseContext): void {
       expect(await program.payouts.due()).toEqual([])
       await program.payouts.create({ affiliateId: eve.id, amount: '26.00' }) // held money paid ahead: credit
       expect((await program.payouts.nextPayout(eve.id))!).toMatchObject({ amount: '4.00', reachesMinimum: false, belowMinimumBy: '1.00' })
+    })
+
+    it('takes payout requests from affiliates at or above the minimum, answered by the next payout', async () => {
+      const { program, clock, storage } = await context.program({ settings: { payouts: { minimumAmount: '20.00', requests: true } } })
+      await recordAllEvents(program)
+      clock.set('2026-01-10T00:00:00Z')
+      const fay = await program.affiliates.create({ email: 'fay@example.com' })
+      const gus = await program.affiliates.create({ email: 'gus@example.com' })
+      await program.conversions.create({ type: 'purchase', affiliateId: fay.id, baseValue: 100 }) // 30.00
+      await program.conversions.create({ type: 'purchase', affiliateId: gus.id, baseValue: 50 }) // 15.00
+      await expectError(program.payouts.request(fay.id), 'invalid_request', 'amount') // not payable before February 1st
+      clock.set('2026-02-01T00:00:00Z')
+      await expectError(program.payouts.request(gus.id), 'invalid_request', 'amount')
+      const request = await program.payouts.request('fay@example.com')
+      expect(request).toMatchObject({ affiliateId: fay.id, affiliateEmail: 'fay@example.com', amount: '30.00', currency: 'USD', status: 'open', payoutId: null })
+      expect(await program.payouts.request(fay.id)).toEqual(request)
+      expect((await program.payouts.requests({ status: 'open' })).items).toEqual([request])
+      const payout = await program.payouts.create({ affiliateId: fay.id, amount: '30.00' })
+      const [paid] = (await program.payouts.requests()).items
+      expect(paid).toMatchObject({ id: request.id, status: 'paid', payoutId: payout.id })
+      expect((await program.payouts.requests({ status: 'open' })).total).toBe(0)
+      const events = (await recordedEvents(storage, program)).filter((event) => event.type.startsWith('payout.'))
+      expect(events.map((event) => event.type)).toEqual(['payout.requested', 'payout.created', 'payout.paid'])
+      expect(events[0]!.body.payout).toEqual({ request_id: String(request.id), amount: '30.00', currency: 'USD' })
+      expect(events[2]!.body.payout).toMatchObject({ id: String(payout.id), request_id: String(request.id), amount: '30.00' })
+    })
+
+    it('refuses payout requests when the program does not take them', async () => {
+      const { program } = await context.program({ settings: { payouts: { minimumAmount: '0' } } })
+      const hal = await program.affiliates.create({ email: 'hal@example.com' })
+      await expectError(program.payouts.request(hal.id), 'conflict')
+      await expectError(program.payouts.requests({ status: 'lost' as 'open' }), 'invalid_request', 'status')
     })
   })
 }

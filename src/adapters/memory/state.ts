@@ -11,6 +11,7 @@ import type {
   DeliveryAttempt,
   LedgerMovement,
   Payout,
+  PayoutRequest,
   Project,
   ProviderEvent,
   ProviderLink,
@@ -55,6 +56,7 @@ export class MemoryState {
   })
   clicks = new Table<Click>([], { affiliate: (row) => row.affiliateId })
   payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
+  payoutRequests = new Table<PayoutRequest>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
   ledger = new Table<LedgerMovement>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
   endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
   events = new Table<WebhookEvent>()

@@ -8,6 +8,7 @@ import type {
   CouponRepository,
   LedgerRepository,
   PayoutRepository,
+  PayoutRequestRepository,
   ProjectRepository,
   ReferralRepository,
   WebhookEndpointRepository,
@@ -110,6 +111,7 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
       for (const row of state.clicks.group('affiliate', key)) state.clicks.remove(row.id, log)
       for (const row of state.payouts.group('affiliate', key)) state.payouts.remove(row.id, log)
       for (const row of state.ledger.group('affiliate', key)) state.ledger.remove(row.id, log)
+      for (const row of state.payoutRequests.group('affiliate', key)) state.payoutRequests.remove(row.id, log)
       for (const row of state.referrals.group('affiliate', key)) state.referrals.replace({ ...row, affiliateId: null }, log)
       for (const row of state.affiliates.group('project', projectId)) {
         if (row.parentId === id) state.affiliates.replace({ ...row, parentId: null }, log)
@@ -215,6 +217,34 @@ export function payoutRepository(state: MemoryState, log: UndoLog): PayoutReposi
       const page = newestFirstPage(
         state.payouts.group('project', projectId),
         (row) => (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) && (filter.upTo === undefined || row.createdAt <= filter.upTo),
+        filter,
+      )
+      return { items: page.items, total: page.total }
+    },
+  }
+}
+
+export function payoutRequestRepository(state: MemoryState, log: UndoLog): PayoutRequestRepository {
+  const open = (projectId: string, affiliateId: number) =>
+    state.payoutRequests.group('affiliate', affiliateId).filter((row) => row.projectId === projectId && row.status === 'open')
+  return {
+    async insert(request) {
+      return state.payoutRequests.insert(request, log)
+    },
+    async findOpen(projectId, affiliateId) {
+      return open(projectId, affiliateId)[0] ?? null
+    },
+    async markPaid(projectId, affiliateId, payoutId, at) {
+      return open(projectId, affiliateId).map((row) => {
+        const saved = { ...row, status: 'paid' as const, payoutId, resolvedAt: at }
+        state.payoutRequests.replace(saved, log)
+        return saved
+      })
+    },
+    async list(projectId, filter) {
+      const page = newestFirstPage(
+        state.payoutRequests.group('project', projectId),
+        (row) => (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) && (filter.status === undefined || row.status === filter.status),
         filter,
       )
       return { items: page.items, total: page.total }

@@ -14,6 +14,7 @@ import { dateWokenProviderKeys } from './11-date-woken-provider-keys.js'
 import { projectSettingsVersion } from './12-project-settings-version.js'
 import { dailyBackfill } from './13-daily-backfill.js'
 import { ledgerMovements } from './20-ledger-movements.js'
+import { payoutRequests } from './21-payout-requests.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -33,4 +34,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   projectSettingsVersion,
   dailyBackfill,
   ledgerMovements,
+  payoutRequests,
 ]
