@@ -41,6 +41,7 @@ export const listReferralsQuery = v.strictObject({ limit, offset, affiliate_id: 
 export const listCouponsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, coupon_code: v.optional(str(64)), status: v.optional(couponStatus) })
 const instant = v.pipe(v.string('must be a date-time'), v.regex(RFC3339, RFC3339_MESSAGE))
 export const listPayoutsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, as_of: v.optional(instant) })
+export const listPayoutRequestsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, status: v.optional(v.picklist(['open', 'paid'], 'must be open or paid')) })
 /** Reads that answer as things stood at a moment (docs/payouts.md "The ledger as of a date"). */
 export const asOfQuery = v.strictObject({ as_of: v.optional(instant) })
 export const balancesQuery = v.strictObject({ as_of: instant })

@@ -4,7 +4,7 @@ import { listAuditLog } from './audit-log.js'
 import { affiliateBalances, listLedger } from './ledger.js'
 import { createConversion, deleteConversion, getConversion, listConversions, updateConversion } from './conversions.js'
 import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
-import { createPayout, getPayout, listDuePayouts, listPayouts, trackClick } from './payouts.js'
+import { createPayout, getPayout, listDuePayouts, listPayoutRequests, listPayouts, trackClick } from './payouts.js'
 import { listProviderEvents, replayProviderEvent } from './provider-events.js'
 import { createReferral, getReferral, listReferrals, updateReferral } from './referrals.js'
 import { getDelivery, listDeliveries, retryDelivery } from './webhook-deliveries.js'
@@ -33,6 +33,7 @@ export const OPERATION_LIST = [
   listPayouts,
   createPayout,
   listDuePayouts,
+  listPayoutRequests,
   getPayout,
   trackClick,
   listDeliveries,

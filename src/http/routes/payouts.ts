@@ -3,7 +3,7 @@
 import type * as v from 'valibot'
 import type { ProjectScope } from '../../core/program.js'
 import { defined, defineOperation, pathId, type Given } from '../route.js'
-import { listPayoutsQuery, trackClickBody, type createPayoutBody } from '../schemas.js'
+import { listPayoutRequestsQuery, listPayoutsQuery, trackClickBody, type createPayoutBody } from '../schemas.js'
 
 /** The core's payout input from a POST /payouts body (its fields are named alike in every shape). */
 export function payoutInput(body: v.InferOutput<typeof createPayoutBody>) {
@@ -41,6 +41,18 @@ export const listDuePayouts = defineOperation({
   summary: 'List the affiliates due a payout: payable balance at or above the minimum, and its conversions',
   errors: [],
   run: ({ api }) => api.payouts.due(),
+})
+
+/** docs/payouts.md "Payout requests": what affiliates asked for in the portal, newest first. */
+export const listPayoutRequests = defineOperation({
+  id: 'getPayoutsRequests',
+  method: 'GET',
+  path: '/payouts/requests',
+  scope: 'payouts:read',
+  summary: 'List payout requests made by affiliates in the portal, newest first',
+  errors: [400],
+  query: listPayoutRequestsQuery,
+  run: ({ api, query, window }) => api.payouts.requests(defined({ ...window(query), affiliateId: query.affiliate_id, status: query.status })),
 })
 
 export const getPayout = defineOperation({

@@ -4,6 +4,7 @@
 // error form. A record's schema is in alternative-records.ts; the codecs in alternative.ts.
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
 import type { DueEntry } from '../../core/payouts-due.js'
+import type { PayoutRequestView } from '../../core/payout-requests.js'
 import type { BalancesView, LedgerEntry } from '../../core/ledger-history.js'
 import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
 import type { ProjectScope } from '../../core/program.js'
@@ -146,6 +147,7 @@ export function deliveryDetail(detail: { delivery: Delivery; attempts: DeliveryA
   return data('delivery', { ...delivery(detail.delivery), attemptHistory: detail.attempts.map((attempt) => camelKeys(P.attempt(attempt))) })
 }
 
+export const payoutRequest = (view: PayoutRequestView) => ({ ...camelKeys(P.payoutRequest(view) as object), affiliateId: affiliateId(view.affiliateId), amount: Number(view.amount) })
 export const balances = (view: BalancesView) => camelKeys(P.balances(view) as object)
 export const ledgerEntry = (entry: LedgerEntry) => ({ ...camelKeys(P.ledgerEntry(entry) as object), affiliateId: affiliateId(entry.affiliateId) })
 

@@ -77,6 +77,7 @@ export const payoutRecord = v.strictObject({
 /** An affiliate due a payout (GET /payouts/due). */
 export const dueRecord = v.strictObject({ affiliateId, affiliateEmail: v.string(), amount: v.number(), currency: v.string(), conversionIds: v.array(id) })
 
+export const payoutRequestRecord = v.strictObject({ ...camelKeys(P.payoutRequestRecord.entries), affiliateId, amount: v.number() })
 export const balancesRecord = v.strictObject(camelKeys(P.balancesRecord.entries))
 export const ledgerEntryRecord = v.strictObject({ ...camelKeys(P.ledgerEntryRecord.entries), affiliateId })
 
@@ -124,6 +125,7 @@ export const couponList = named('CouponList', list('coupons', couponRecord))
 export const payoutResponse = named('PayoutResponse', item('payout', payoutRecord))
 export const payoutList = named('PayoutList', list('payouts', payoutRecord))
 export const dueList = named('PayoutDueList', item('due', v.array(dueRecord)))
+export const payoutRequestList = named('PayoutRequestList', list('requests', payoutRequestRecord))
 export const balancesResponse = named('BalancesResponse', item('balances', balancesRecord))
 export const ledgerList = named('LedgerList', item('ledger', v.array(ledgerEntryRecord)))
 export const clickResponse = named('ClickResponse', item('click', clickRecord))

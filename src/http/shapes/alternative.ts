@@ -143,6 +143,7 @@ export const alternativeShape = defineShape({
       output: (view) => E.data('payout', E.payout(view)),
     }),
     getPayoutsDue: codec(P.listDuePayouts, { responses: { 200: R.dueList }, output: (entries) => E.data('due', entries.map(E.due)) }),
+    getPayoutsRequests: codec(P.listPayoutRequests, { responses: { 200: R.payoutRequestList }, output: (result) => E.paged('requests', result, E.payoutRequest) }),
     getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data('payout', E.payout(view)) }),
     postClicks: codec(P.trackClick, {
       responses: { 201: R.clickResponse },

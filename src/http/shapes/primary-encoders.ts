@@ -5,6 +5,7 @@ import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralVie
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { StatsSeries } from '../../core/stats.js'
 import type { DueEntry } from '../../core/payouts-due.js'
+import type { PayoutRequestView } from '../../core/payout-requests.js'
 import type { BalancesView, LedgerEntry } from '../../core/ledger-history.js'
 import type { DailyCounts } from '../../core/tracking-storage.js'
 import type { AuditEntry } from '../../core/audit-log.js'
@@ -125,6 +126,20 @@ export function payout(view: PayoutView): unknown {
 
 export function due(entry: DueEntry): unknown {
   return { affiliate_id: entry.affiliateId, affiliate_email: entry.affiliateEmail, amount: entry.amount, currency: entry.currency, conversion_ids: entry.conversionIds }
+}
+
+export function payoutRequest(view: PayoutRequestView): unknown {
+  return {
+    id: view.id,
+    affiliate_id: view.affiliateId,
+    affiliate_email: view.affiliateEmail,
+    amount: view.amount,
+    currency: view.currency,
+    status: view.status,
+    payout_id: view.payoutId,
+    created_at: view.createdAt.toISOString(),
+    resolved_at: iso(view.resolvedAt),
+  }
 }
 
 export function balances(view: BalancesView): unknown {

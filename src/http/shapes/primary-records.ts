@@ -106,6 +106,19 @@ export const dueRecord = v.strictObject({
   conversion_ids: v.array(id),
 })
 
+/** An affiliate's payout request (GET /payouts/requests). */
+export const payoutRequestRecord = v.strictObject({
+  id,
+  affiliate_id: id,
+  affiliate_email: v.nullable(v.string()),
+  amount: decimalString,
+  currency: v.string(),
+  status: v.picklist(['open', 'paid']),
+  payout_id: v.nullable(id),
+  created_at: timestamp,
+  resolved_at: v.nullable(timestamp),
+})
+
 /** An affiliate's balances at a moment (GET /affiliates/{email}/balances). */
 export const balancesRecord = v.strictObject({
   as_of: timestamp,
@@ -227,6 +240,7 @@ export const couponList = named('CouponList', list(couponRecord))
 export const payoutResponse = named('PayoutResponse', item(payoutRecord))
 export const payoutList = named('PayoutList', list(payoutRecord))
 export const dueList = named('PayoutDueList', item(v.array(dueRecord)))
+export const payoutRequestList = named('PayoutRequestList', list(payoutRequestRecord))
 export const balancesResponse = named('BalancesResponse', item(balancesRecord))
 export const ledgerList = named('LedgerList', item(v.array(ledgerEntryRecord)))
 export const clickResponse = named('ClickResponse', item(clickRecord))

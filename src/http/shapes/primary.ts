@@ -163,6 +163,7 @@ export const primaryShape = defineShape({
       output: (view) => E.data(E.payout(view)),
     }),
     getPayoutsDue: codec(P.listDuePayouts, { responses: { 200: R.dueList }, output: (entries) => E.data(entries.map(E.due)) }),
+    getPayoutsRequests: codec(P.listPayoutRequests, { responses: { 200: R.payoutRequestList }, output: (result) => E.paged(result, E.payoutRequest) }),
     getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data(E.payout(view)) }),
     postClicks: codec(P.trackClick, {
       responses: { 201: R.clickResponse },
