@@ -5,7 +5,7 @@ import type { PageTable } from '../web/page-table.js'
 import type { PageResult, SignedInRequest } from './page.js'
 import { conversionPage, conversionsPage } from './pages/conversions.js'
 import { overviewPage } from './pages/overview.js'
-import { payoutsPage } from './pages/payouts.js'
+import { payoutsPage, requestPayout } from './pages/payouts.js'
 import { saveSettings, settingsPage } from './pages/settings.js'
 
 export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
@@ -13,6 +13,6 @@ export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
   { path: '/conversions', name: 'conversions', nav: 'Conversions', page: (c) => conversionsPage(c) },
   // The page itself answers an id that is not one (404), as it always has.
   { path: '/conversions/:ref', name: 'conversion', page: (c, _id, ref) => conversionPage(c, ref) },
-  { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c) },
+  { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c), action: (c) => requestPayout(c) },
   { path: '/settings', name: 'settings', nav: 'Settings', page: (c) => settingsPage(c), action: (c, form) => saveSettings(c, form) },
 ]

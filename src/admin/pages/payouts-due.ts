@@ -1,13 +1,14 @@
 // Due: the affiliates whose payable balance reaches the minimum under the payout terms
 // (docs/payouts.md), with the conversions each payout settles; the selected rows are marked paid
-// as one batch (the Payouts page's batch action).
+// as one batch (the Payouts page's batch action); and the affiliates' payout requests.
 import { html } from '../../web/html.js'
-import { money } from '../../web/format.js'
+import { day, money } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 
 export async function duePage(context: AdminRequest): Promise<AdminResult> {
   const { program, paths, csrf } = context
   const due = await program.payouts.due()
+  const requests = await program.payouts.requests({ limit: 50 })
   const settings = await program.settings()
   const terms = settings.payouts
   const rule = terms
@@ -34,6 +35,20 @@ ${
 <select id="due-method" name="method"><option value="paypal">PayPal</option><option value="wise">Wise</option><option value="bank">Bank transfer</option><option value="manual">Manual</option><option value="other">Other</option></select>
 <div class="actions"><button type="submit">Mark selected paid</button></div>
 </form>`
+}
+</section>
+<section class="card" aria-labelledby="requests-title">
+<h2 id="requests-title">Payout requests</h2>
+${
+  requests.items.length === 0
+    ? html`<p class="muted">No affiliate has asked for a payout.</p>`
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="requests-title"><table>
+<thead><tr><th scope="col">Asked on</th><th scope="col">Affiliate</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
+<tbody>${requests.items.map(
+        (request) =>
+          html`<tr data-request="${request.affiliateEmail ?? ''}"><td>${day(request.createdAt)}</td><td>${request.affiliateEmail ?? html`<span class="muted">deleted</span>`}</td><td class="num">${money(request.amount, request.currency)}</td><td data-request-status>${request.status === 'open' ? 'open' : html`paid${request.resolvedAt ? html` on ${day(request.resolvedAt)}` : null}`}</td></tr>`,
+      )}</tbody>
+</table></div>`
 }
 </section>`
   return { title: 'Due', body }
