@@ -1,4 +1,5 @@
-// Payouts: what the program has paid the affiliate, newest first, paged.
+// Payouts: the next payout and a payout request (docs/payouts.md), and what the program has paid
+// the affiliate, newest first, paged.
 import { ConflictError, ValidationError } from '../../core/errors.js'
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
@@ -10,7 +11,7 @@ import type { PayoutRequestView } from '../../core/payout-requests.js'
 const PER_PAGE = 25
 const METHOD_LABELS: Record<string, string> = { manual: 'Manual', paypal: 'PayPal', wise: 'Wise', bank: 'Bank transfer', crypto: 'Crypto', other: 'Other' }
 
-export async function payoutsPage({ program, affiliate, url, paths, csrf }: SignedInRequest, refusal?: { status: number; message: string }): Promise<PageResult> {
+export async function payoutsPage({ program, affiliate, url, paths, csrf }: SignedInRequest, refusal?: string): Promise<PageResult> {
   const page = pageNumber(url)
   if (page === null) return { title: 'Payouts', status: 400, body: html`<h1>Payouts</h1><p class="error">The page number must be a whole number from 1.</p>` }
   const list = await program.payouts.list({ affiliateId: affiliate.id, limit: PER_PAGE, offset: (page - 1) * PER_PAGE })
@@ -20,7 +21,7 @@ export async function payoutsPage({ program, affiliate, url, paths, csrf }: Sign
   const requested = url.searchParams.get('requested') === '1'
   const body = html`<h1>Payouts</h1>
 ${requested ? html`<p class="notice" role="status">Your payout request is sent.</p>` : null}
-${refusal ? html`<p class="error" role="alert">${refusal.message}</p>` : null}
+${refusal ? html`<p class="error" role="alert">${refusal}</p>` : null}
 ${next ? nextPayoutCard(next) : null}
 ${requests && next ? requestCard(next, open, paths.payouts, csrf) : null}
 <section class="card">
@@ -68,7 +69,7 @@ export async function requestPayout(context: SignedInRequest): Promise<PageResul
     await context.program.payouts.request(context.affiliate.id)
   } catch (error) {
     if (!(error instanceof ValidationError || error instanceof ConflictError)) throw error
-    const shown = await payoutsPage(context, { status: error instanceof ConflictError ? 409 : 400, message: error.message })
+    const shown = await payoutsPage(context, error.message)
     return 'redirect' in shown ? shown : { ...shown, status: error instanceof ConflictError ? 409 : 400 }
   }
   return { redirect: `${context.paths.payouts}?requested=1` }
