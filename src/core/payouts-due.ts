@@ -56,7 +56,7 @@ export function payoutsDueService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
   return {
-    /** Affiliates whose payable balance reaches the minimum now, by affiliate id. */
+    /** Affiliates (not blocked) whose payable balance reaches the minimum now, by affiliate id. */
     async due(): Promise<DueEntry[]> {
       const project = await ctx.project()
       const currency = new Currency(project.settings.currency)
@@ -68,7 +68,8 @@ export function payoutsDueService(ctx: ProjectContext) {
         const groups = byAffiliate(await tx.conversions.listOpen(projectId))
         for (const affiliateId of [...groups.keys()].sort((a, b) => a - b)) {
           const affiliate = await tx.affiliates.get(projectId, affiliateId)
-          if (!affiliate) continue
+          // A blocked affiliate is never paid (as on the console's Payouts page).
+          if (!affiliate || affiliate.status === 'blocked') continue
           const balance = payableBalance(groups.get(affiliateId)!, affiliate.totals.credit, (c) => terms.isPayable(c.holdUntil, now))
           if (!isDue(balance.amount, minimum)) continue
           entries.push({

@@ -55,6 +55,10 @@ export function payoutsDueCases(context: CaseContext): void {
       })
       expect(await program.payouts.nextPayout('bob@example.com')).toMatchObject({ date: '2026-03-01', amount: '60.00', reachesMinimum: true, belowMinimumBy: '0.00', dueNow: true })
 
+      await program.affiliates.update(bob.id, { status: 'blocked' })
+      expect((await program.payouts.due()).map((entry) => entry.affiliateId)).toEqual([ann.id])
+      await program.affiliates.update(bob.id, { status: 'active' })
+
       // Paying what is due settles exactly the listed conversions.
       const payout = await program.payouts.create({ affiliateId: ann.id, amount: '90.00' })
       expect(payout.conversionsSettled).toBe(3)
