@@ -4,6 +4,7 @@
 import { html } from '../../web/html.js'
 import { day, money } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'
+import { methodSelect } from './payouts.js'
 
 export async function duePage(context: AdminRequest): Promise<AdminResult> {
   const { program, paths, csrf } = context
@@ -32,7 +33,7 @@ ${
       )}</tbody>
 </table></div>
 <label for="due-method">Paid with</label>
-<select id="due-method" name="method"><option value="paypal">PayPal</option><option value="wise">Wise</option><option value="bank">Bank transfer</option><option value="manual">Manual</option><option value="other">Other</option></select>
+${methodSelect('due-method')}
 <div class="actions"><button type="submit">Mark selected paid</button></div>
 </form>`
 }
