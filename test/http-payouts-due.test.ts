@@ -78,6 +78,8 @@ describe('payouts due and the ledger over HTTP', () => {
     expect(json.data.map((entry: { type: string; amount: string }) => [entry.type, entry.amount])).toEqual([
       ['commission', '60.00'],
       ['commission', '30.00'],
+      ['release', '0.00'],
+      ['release', '0.00'],
       ['payout', '-10.00'],
     ])
     const csv = await get('alternative', `/ledger?${period}`, { accept: 'text/csv' })
@@ -86,6 +88,8 @@ describe('payouts due and the ledger over HTTP', () => {
       'at,affiliate_id,type,amount,currency,conversion_id,payout_id',
       `2026-01-05T10:00:00.000Z,${ids.ann},commission,60.00,USD,${ids.annSale},`,
       `2026-01-05T10:00:00.000Z,${ids.cat},commission,30.00,USD,${ids.annSale! + 1},`,
+      `2026-01-19T10:00:00.000Z,${ids.ann},release,0.00,USD,${ids.annSale},`,
+      `2026-01-19T10:00:00.000Z,${ids.cat},release,0.00,USD,${ids.annSale! + 1},`,
       `2026-02-16T00:00:00.000Z,${ids.cat},payout,-10.00,USD,,${ids.payout}`,
       '',
     ])

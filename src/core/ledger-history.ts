@@ -9,7 +9,7 @@ import { balancesAsOf, movementAmount } from './ledger-movements.js'
 import { Currency } from './money.js'
 import { payoutTerms } from './payout-terms.js'
 import { asOfInput, validate } from './schemas.js'
-import type { LedgerMovementType } from './types.js'
+import type { LedgerMovement, LedgerMovementType } from './types.js'
 import { affiliateView, type AffiliateView } from './views.js'
 
 /** The longest period one export may cover. */
@@ -102,8 +102,8 @@ export function ledgerHistoryService(ctx: ProjectContext) {
         throw new ValidationError('from', (name) => `${name('from')}: the period may cover at most ${MAX_LEDGER_DAYS} days`)
       }
       const currency = new Currency((await ctx.project()).settings.currency)
-      const movements = await storage.ledger.list(projectId, { after: from, upTo: to })
-      return movements.map((movement) => ({
+      const [movements, releasing] = await Promise.all([storage.ledger.list(projectId, { after: from, upTo: to }), storage.ledger.releasing(projectId, { after: from, upTo: to })])
+      const entries: LedgerEntry[] = movements.map((movement) => ({
         at: movement.createdAt,
         affiliateId: movement.affiliateId,
         type: movement.type,
@@ -112,6 +112,23 @@ export function ledgerHistoryService(ctx: ProjectContext) {
         conversionId: movement.conversionId,
         payoutId: movement.payoutId,
       }))
+      const zero = currency.amount(0n).format()
+      for (const release of releases(releasing)) {
+        entries.push({ at: release.holdUntil, affiliateId: release.affiliateId, type: 'release', amount: zero, currency: currency.code, conversionId: release.conversionId, payoutId: null })
+      }
+      // Oldest first; at one instant a release comes after what was recorded then.
+      return entries.sort((a, b) => a.at.getTime() - b.at.getTime() || Number(a.type === 'release') - Number(b.type === 'release'))
     },
   }
+}
+
+/** The conversions whose hold ended with unpaid money: their movements up to then leave some unpaid. */
+function releases(movements: readonly LedgerMovement[]): Array<{ conversionId: number; affiliateId: number; holdUntil: Date }> {
+  const unpaid = new Map<number, { conversionId: number; affiliateId: number; holdUntil: Date; amount: bigint }>()
+  for (const movement of movements) {
+    const entry = unpaid.get(movement.conversionId!) ?? { conversionId: movement.conversionId!, affiliateId: movement.affiliateId, holdUntil: movement.holdUntil!, amount: 0n }
+    entry.amount += movement.countedValue - movement.paidValue
+    unpaid.set(movement.conversionId!, entry)
+  }
+  return [...unpaid.values()].filter((entry) => entry.amount > 0n)
 }

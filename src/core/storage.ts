@@ -240,6 +240,8 @@ export interface LedgerRepository {
   record(movement: Insert<LedgerMovement>): Promise<void>
   /** Movements recorded after `after` (when given) and at or before `upTo`, of one affiliate when given; by createdAt, then id. */
   list(projectId: string, filter: { affiliateId?: number; after?: Date; upTo: Date }): Promise<LedgerMovement[]>
+  /** Movements of conversions whose hold ends after `after` and at or before `upTo`, recorded while held (createdAt < holdUntil); by holdUntil, then id. */
+  releasing(projectId: string, period: { after: Date; upTo: Date }): Promise<LedgerMovement[]>
 }
 
 export interface WebhookEndpointRepository {

@@ -143,7 +143,7 @@ export type PayoutRequestStatus = 'open' | 'paid'
 export interface PayoutRequest extends RecordOf<typeof entities.payoutRequestFields> {}
 
 /** What moved an affiliate's ledger (docs/payouts.md "Ledger export"). */
-export const LEDGER_MOVEMENT_TYPES = ['opening', 'commission', 'reversal', 'clawback', 'paid_outside', 'unpaid_outside', 'credit_return', 'payout'] as const
+export const LEDGER_MOVEMENT_TYPES = ['opening', 'commission', 'reversal', 'clawback', 'paid_outside', 'unpaid_outside', 'credit_return', 'payout', 'release'] as const
 export type LedgerMovementType = (typeof LEDGER_MOVEMENT_TYPES)[number]
 export interface LedgerMovement extends RecordOf<typeof entities.ledgerMovementFields> {}
 

@@ -64,6 +64,9 @@ export function ledgerAsOfCases(context: CaseContext): void {
           const unpaidAt = (affiliateId: number, at: Date) => cents(recorded.find((entry) => entry.affiliateId === affiliateId && entry.at.getTime() === at.getTime())!.balances.unpaid)
           for (const [from, to] of periods) {
             const movements = await program.ledger.movements({ from: from.toISOString(), to: to.toISOString() })
+            for (const movement of movements) expect(movement.at > from && movement.at <= to).toBe(true)
+            // A hold ending moves money from held to eligible: what is owed does not change.
+            for (const release of movements.filter((movement) => movement.type === 'release')) expect(release.amount).toBe('0.00')
             for (const affiliateId of affiliates) {
               const moved = movements.filter((movement) => movement.affiliateId === affiliateId).reduce((sum, movement) => sum + cents(movement.amount), 0n)
               expect(unpaidAt(affiliateId, from) + moved).toBe(unpaidAt(affiliateId, to))

@@ -263,6 +263,12 @@ export function ledgerRepository(state: MemoryState, log: UndoLog): LedgerReposi
         .filter((row) => row.projectId === projectId && row.createdAt <= upTo && (after === undefined || row.createdAt > after))
         .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
     },
+    async releasing(projectId, { after, upTo }) {
+      return state.ledger
+        .group('project', projectId)
+        .filter((row) => row.holdUntil !== null && row.holdUntil > after && row.holdUntil <= upTo && row.createdAt < row.holdUntil)
+        .sort((a, b) => a.holdUntil!.getTime() - b.holdUntil!.getTime() || a.id - b.id)
+    },
   }
 }
 

@@ -21,5 +21,15 @@ export function ledgerRepository(db: SqlClient, t: Tables): LedgerRepository {
       )
       return rows.map((row) => table.read(row))
     },
+    async releasing(projectId, { after, upTo }) {
+      const rows = await run(
+        db,
+        `SELECT * FROM ${table.name}
+         WHERE project_id = $1 AND hold_until > $2 AND hold_until <= $3 AND created_at < hold_until
+         ORDER BY hold_until, id`,
+        [projectId, after, upTo],
+      )
+      return rows.map((row) => table.read(row))
+    },
   }
 }
