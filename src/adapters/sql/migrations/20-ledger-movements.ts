@@ -23,6 +23,7 @@ export const ledgerMovements: Migration = {
       )`,
     `CREATE INDEX ledger_movements_project_idx ON {s}.ledger_movements (project_id, created_at, id)`,
     `CREATE INDEX ledger_movements_affiliate_idx ON {s}.ledger_movements (affiliate_id, created_at, id)`,
+    `CREATE INDEX ledger_movements_hold_idx ON {s}.ledger_movements (project_id, hold_until) WHERE hold_until IS NOT NULL`,
     `INSERT INTO {s}.ledger_movements (project_id, affiliate_id, type, conversion_id, payout_id, hold_until, counted_value_minor, paid_value_minor, credit_minor, created_at)
       SELECT project_id, affiliate_id, 'opening', id, NULL, hold_until, value_minor, CASE WHEN paid THEN value_minor ELSE 0 END, 0, created_at
       FROM {s}.conversions WHERE status = 'active' ORDER BY id`,
