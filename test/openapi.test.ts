@@ -57,6 +57,8 @@ async function checkPayoutReads(check: (method: string, template: string, params
     await check('GET', '/affiliates/:email?as_of=2099-01-01T00%3A00%3A00Z', { email: 'ann@example.com' })
     await check('GET', '/ledger?from=2025-01-01T00%3A00%3A00Z&to=2027-01-01T00%3A00%3A00Z', {})
     await check('GET', '/ledger?from=2020-01-01', {})
+    await check('GET', '/ledger/balances?as_of=2099-01-01T00%3A00%3A00Z', {})
+    await check('GET', '/ledger/balances', {})
 }
 
 describe('OpenAPI document', () => {

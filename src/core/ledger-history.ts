@@ -32,6 +32,18 @@ export interface BalancesView {
   unpaid: string
 }
 
+/** One affiliate's balances in the program's balances at a moment. */
+export interface AffiliateBalancesView extends BalancesView {
+  affiliateId: number
+  affiliateEmail: string
+}
+
+/** What the program owed at a moment: every affiliate that existed then, and the sums. */
+export interface ProgramBalancesView {
+  totals: BalancesView
+  affiliates: AffiliateBalancesView[]
+}
+
 export interface LedgerEntry {
   /** When the movement was recorded. */
   at: Date
@@ -72,19 +84,34 @@ export function ledgerHistoryService(ctx: ProjectContext) {
     async balances(ref: AffiliateRef, asOf: Date | string): Promise<BalancesView> {
       const at = instantOf(asOf, 'asOf')
       const { project, balances } = await movementsAsOf(ref, at)
+      return balancesView(balances, at, new Currency(project.settings.currency))
+    },
+
+    /** Every affiliate's balances as they stood at `asOf` (those that existed then), by id, and their sums. */
+    async programBalances(asOf: Date | string): Promise<ProgramBalancesView> {
+      const at = instantOf(asOf, 'asOf')
+      const project = await ctx.project()
       const currency = new Currency(project.settings.currency)
-      const money = (minor: bigint) => currency.amount(minor).format()
-      return {
-        asOf: at,
-        currency: currency.code,
-        total: money(balances.total),
-        held: money(balances.held),
-        eligible: money(balances.eligible),
-        payable: money(balances.payable),
-        paid: money(balances.paid),
-        credit: money(balances.credit),
-        unpaid: money(balances.unpaid),
-      }
+      const terms = payoutTerms(project.settings.payouts, (day) => ctx.dayIn(project, day))
+      const { movements, affiliates } = await storage.transaction(async (tx) => {
+        const movements = await tx.ledger.list(projectId, { upTo: at })
+        const ids = [...new Set(movements.map((movement) => movement.affiliateId))].sort((a, b) => a - b)
+        const affiliates = []
+        for (const id of ids) {
+          const affiliate = await tx.affiliates.get(projectId, id)
+          if (affiliate && affiliate.createdAt.getTime() <= at.getTime()) affiliates.push(affiliate)
+        }
+        return { movements, affiliates }
+      })
+      const sums = { total: 0n, held: 0n, eligible: 0n, payable: 0n, paid: 0n, credit: 0n, unpaid: 0n }
+      const byAffiliate = new Map<number, LedgerMovement[]>()
+      for (const movement of movements) byAffiliate.set(movement.affiliateId, [...(byAffiliate.get(movement.affiliateId) ?? []), movement])
+      const rows = affiliates.map((affiliate) => {
+        const balances = balancesAsOf(byAffiliate.get(affiliate.id)!, at, terms)
+        for (const key of Object.keys(sums) as Array<keyof typeof sums>) sums[key] += balances[key]
+        return { affiliateId: affiliate.id, affiliateEmail: affiliate.email, ...balancesView(balances, at, currency) }
+      })
+      return { totals: balancesView(sums, at, currency), affiliates: rows }
     },
 
     /** The affiliate record with its balances as they stood at `asOf` (its other fields as they are now). */
@@ -131,4 +158,19 @@ function releases(movements: readonly LedgerMovement[]): Array<{ conversionId: n
     unpaid.set(movement.conversionId!, entry)
   }
   return [...unpaid.values()].filter((entry) => entry.amount > 0n)
+}
+
+function balancesView(balances: Record<'total' | 'held' | 'eligible' | 'payable' | 'paid' | 'credit' | 'unpaid', bigint>, at: Date, currency: Currency): BalancesView {
+  const money = (minor: bigint) => currency.amount(minor).format()
+  return {
+    asOf: at,
+    currency: currency.code,
+    total: money(balances.total),
+    held: money(balances.held),
+    eligible: money(balances.eligible),
+    payable: money(balances.payable),
+    paid: money(balances.paid),
+    credit: money(balances.credit),
+    unpaid: money(balances.unpaid),
+  }
 }

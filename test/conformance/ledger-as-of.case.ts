@@ -9,6 +9,8 @@ import { apply, op, type PaidModel } from './ledger-property.case.js'
 
 const cents = (text: string): bigint => BigInt(text.replace('.', ''))
 
+const zeroBalances = { total: '0.00', held: '0.00', eligible: '0.00', payable: '0.00', paid: '0.00', credit: '0.00', unpaid: '0.00' }
+
 interface Recorded {
   at: Date
   affiliateId: number
@@ -57,6 +59,19 @@ export function ledgerAsOfCases(context: CaseContext): void {
             expect(asOf, `as of ${entry.at.toISOString()}`).toEqual(entry.balances)
           }
           await expect(program.ledger.balances(affiliates[0]!, start)).rejects.toMatchObject({ code: 'not_found' })
+          // The program's balances at a moment: each affiliate's as recorded, and their sum.
+          for (const at of [...new Set(recorded.map((entry) => entry.at.getTime()))].slice(-3)) {
+            const program_ = await program.ledger.programBalances(new Date(at))
+            const then = recorded.filter((entry) => entry.at.getTime() === at)
+            for (const entry of then) {
+              const row = program_.affiliates.find((candidate) => candidate.affiliateId === entry.affiliateId)
+              // An affiliate whose ledger never moved by then has no row: all its balances are 0.
+              const { asOf: _asOf, currency: _currency, affiliateId: _id, affiliateEmail: _email, ...shown } = row ?? { asOf: null, currency: null, affiliateId: null, affiliateEmail: null, ...zeroBalances }
+              expect(shown).toEqual(entry.balances)
+            }
+            const sum = (key: 'unpaid' | 'payable') => then.reduce((total, entry) => total + cents(entry.balances[key]), 0n)
+            expect([cents(program_.totals.unpaid), cents(program_.totals.payable)]).toEqual([sum('unpaid'), sum('payable')])
+          }
           // Period by period, and the whole history: unpaid(from) + movements(from, to] = unpaid(to).
           const moments = [...new Set(recorded.map((entry) => entry.at.getTime()))].map((time) => new Date(time))
           const periods: Array<[Date, Date]> = moments.slice(1).map((to, index) => [moments[index]!, to])

@@ -15,6 +15,17 @@ export const affiliateBalances = defineOperation({
   run: ({ api, params, query, affiliateRef }) => api.ledger.balances(affiliateRef(params.email), query.as_of),
 })
 
+export const programBalances = defineOperation({
+  id: 'getLedgerBalances',
+  method: 'GET',
+  path: '/ledger/balances',
+  scope: 'payouts:read',
+  summary: 'What the program owed at as_of: every affiliate that existed then, with its balances, and their sums',
+  errors: [400],
+  query: balancesQuery,
+  run: ({ api, query }) => api.ledger.programBalances(query.as_of),
+})
+
 export const listLedger = defineOperation({
   id: 'getLedger',
   method: 'GET',

@@ -1,7 +1,7 @@
 // Every REST operation, once, in the order the route tables and OpenAPI documents list them.
 import { affiliateStats, createAffiliate, createPortalLink, deleteAffiliate, getAffiliate, listAffiliates, programStats, updateAffiliate } from './affiliates.js'
 import { listAuditLog } from './audit-log.js'
-import { affiliateBalances, listLedger } from './ledger.js'
+import { affiliateBalances, listLedger, programBalances } from './ledger.js'
 import { createConversion, deleteConversion, getConversion, listConversions, updateConversion } from './conversions.js'
 import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
 import { createPayout, getPayout, listDuePayouts, listPayoutRequests, listPayouts, trackClick } from './payouts.js'
@@ -45,5 +45,6 @@ export const OPERATION_LIST = [
   affiliateStats,
   affiliateBalances,
   listLedger,
+  programBalances,
   listAuditLog,
 ] as const

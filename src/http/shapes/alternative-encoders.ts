@@ -5,7 +5,7 @@
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
 import type { DueEntry } from '../../core/payouts-due.js'
 import type { PayoutRequestView } from '../../core/payout-requests.js'
-import type { BalancesView, LedgerEntry } from '../../core/ledger-history.js'
+import type { BalancesView, LedgerEntry, ProgramBalancesView } from '../../core/ledger-history.js'
 import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
 import type { ProjectScope } from '../../core/program.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
@@ -149,6 +149,10 @@ export function deliveryDetail(detail: { delivery: Delivery; attempts: DeliveryA
 
 export const payoutRequest = (view: PayoutRequestView) => ({ ...camelKeys(P.payoutRequest(view) as object), affiliateId: affiliateId(view.affiliateId), amount: Number(view.amount) })
 export const balances = (view: BalancesView) => camelKeys(P.balances(view) as object)
+export const programBalances = (view: ProgramBalancesView) => ({
+  totals: balances(view.totals),
+  affiliates: view.affiliates.map((row) => ({ ...balances(row), affiliateId: affiliateId(row.affiliateId), affiliateEmail: row.affiliateEmail })),
+})
 export const ledgerEntry = (entry: LedgerEntry) => ({ ...camelKeys(P.ledgerEntry(entry) as object), affiliateId: affiliateId(entry.affiliateId) })
 
 export const providerEvent = (view: ProviderEventView) => camelKeys(P.providerEvent(view))

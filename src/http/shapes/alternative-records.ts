@@ -79,6 +79,10 @@ export const dueRecord = v.strictObject({ affiliateId, affiliateEmail: v.string(
 
 export const payoutRequestRecord = v.strictObject({ ...camelKeys(P.payoutRequestRecord.entries), affiliateId, amount: v.number() })
 export const balancesRecord = v.strictObject(camelKeys(P.balancesRecord.entries))
+export const programBalancesRecord = v.strictObject({
+  totals: balancesRecord,
+  affiliates: v.array(v.strictObject({ ...camelKeys(P.balancesRecord.entries), affiliateId, affiliateEmail: v.string() })),
+})
 export const ledgerEntryRecord = v.strictObject({ ...camelKeys(P.ledgerEntryRecord.entries), affiliateId })
 
 export const clickRecord = v.strictObject({ id, affiliateId, createdAt: timestamp })
@@ -127,6 +131,7 @@ export const payoutList = named('PayoutList', list('payouts', payoutRecord))
 export const dueList = named('PayoutDueList', item('due', v.array(dueRecord)))
 export const payoutRequestList = named('PayoutRequestList', list('requests', payoutRequestRecord))
 export const balancesResponse = named('BalancesResponse', item('balances', balancesRecord))
+export const programBalancesResponse = named('ProgramBalancesResponse', item('balances', programBalancesRecord))
 export const ledgerList = named('LedgerList', item('ledger', v.array(ledgerEntryRecord)))
 export const clickResponse = named('ClickResponse', item('click', clickRecord))
 export const deliveryResponse = named('DeliveryResponse', item('delivery', deliveryDetailRecord))

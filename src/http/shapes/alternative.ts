@@ -166,6 +166,7 @@ export const alternativeShape = defineShape({
     getStats: codec(A.programStats, stats),
     getAffiliatesEmailStats: codec(A.affiliateStats, stats),
     getAffiliatesEmailBalances: codec(L.affiliateBalances, { responses: { 200: R.balancesResponse }, output: (view) => E.data('balances', E.balances(view)) }),
+    getLedgerBalances: codec(L.programBalances, { responses: { 200: R.programBalancesResponse }, output: (view) => E.data('balances', E.programBalances(view)) }),
     getLedger: codec(L.listLedger, {
       responses: { 200: R.ledgerList },
       output: (entries, ctx) => (L.wantsCsv(ctx.accept) ? L.ledgerCsv(entries) : E.data('ledger', entries.map(E.ledgerEntry))),

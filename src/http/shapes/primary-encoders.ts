@@ -6,7 +6,7 @@ import type { ProviderEventView } from '../../core/provider-events.js'
 import type { StatsSeries } from '../../core/stats.js'
 import type { DueEntry } from '../../core/payouts-due.js'
 import type { PayoutRequestView } from '../../core/payout-requests.js'
-import type { BalancesView, LedgerEntry } from '../../core/ledger-history.js'
+import type { BalancesView, LedgerEntry, ProgramBalancesView } from '../../core/ledger-history.js'
 import type { DailyCounts } from '../../core/tracking-storage.js'
 import type { AuditEntry } from '../../core/audit-log.js'
 import type { Delivery, DeliveryAttempt } from '../../core/types.js'
@@ -153,6 +153,13 @@ export function balances(view: BalancesView): unknown {
     paid_earnings: view.paid,
     credit: view.credit,
     unpaid_earnings: view.unpaid,
+  }
+}
+
+export function programBalances(view: ProgramBalancesView): unknown {
+  return {
+    totals: balances(view.totals),
+    affiliates: view.affiliates.map((row) => ({ affiliate_id: row.affiliateId, affiliate_email: row.affiliateEmail, ...(balances(row) as object) })),
   }
 }
 

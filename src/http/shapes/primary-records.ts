@@ -132,6 +132,12 @@ export const balancesRecord = v.strictObject({
   unpaid_earnings: decimalString,
 })
 
+/** What the program owed at a moment (GET /ledger/balances). */
+export const programBalancesRecord = v.strictObject({
+  totals: balancesRecord,
+  affiliates: v.array(v.strictObject({ affiliate_id: id, affiliate_email: v.string(), ...balancesRecord.entries })),
+})
+
 /** One ledger movement (GET /ledger). */
 export const ledgerEntryRecord = v.strictObject({
   at: timestamp,
@@ -242,6 +248,7 @@ export const payoutList = named('PayoutList', list(payoutRecord))
 export const dueList = named('PayoutDueList', item(v.array(dueRecord)))
 export const payoutRequestList = named('PayoutRequestList', list(payoutRequestRecord))
 export const balancesResponse = named('BalancesResponse', item(balancesRecord))
+export const programBalancesResponse = named('ProgramBalancesResponse', item(programBalancesRecord))
 export const ledgerList = named('LedgerList', item(v.array(ledgerEntryRecord)))
 export const clickResponse = named('ClickResponse', item(clickRecord))
 export const deliveryResponse = named('DeliveryResponse', item(deliveryDetailRecord))
