@@ -75,6 +75,8 @@ describe('payouts due and payout requests in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.waitForURL(`${base}/admin/`)
     await page.getByRole('link', { name: 'Due', exact: true }).click()
+    await page.waitForURL(`${base}/admin/due`)
+    expect(await page.locator('nav [aria-current="page"]').textContent()).toBe('Due')
     const row = page.locator('tr[data-due="ann@example.com"]')
     expect(await row.locator('[data-due-amount]').textContent()).toBe('30.00 USD')
     expect(await row.getByRole('link', { name: `#${ids.annSale}` }).count()).toBe(1)

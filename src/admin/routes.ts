@@ -35,7 +35,7 @@ export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/conversions/:id', name: 'conversion', page: (c, id) => conversionPage(c, id) },
   { path: '/conversions/:id/refund', name: 'conversionRefund', action: (c, form, id) => refundConversion(c, id, form) },
   { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c), action: (c, form) => recordPayout(c, form) },
-  { path: '/payouts/due', name: 'payoutsDue', nav: 'Due', page: (c) => duePage(c) },
+  { path: '/due', name: 'payoutsDue', nav: 'Due', page: (c) => duePage(c) },
   { path: '/payouts/export', name: 'payoutsExport', action: (c, form) => exportBatch(c, form) },
   { path: '/payouts/batch', name: 'payoutsBatch', action: (c, form) => markBatchPaid(c, form) },
   { path: '/webhooks', name: 'webhooks', nav: 'Webhooks', page: (c) => webhooksPage(c) },
