@@ -45,6 +45,22 @@ function withPortal(s: Setup, storage: ReturnType<typeof memoryStorage>, shape: 
 
 const document = openApiDocument()
 
+/** The payouts due, payout requests and as-of reads, with a success and a 400 or 404 each (every shape). */
+async function checkPayoutReads(check: (method: string, template: string, params: Record<string, string | number>) => Promise<unknown>): Promise<void> {
+    await check('GET', '/payouts/due', {})
+    await check('GET', '/payouts/requests?status=open', {})
+    await check('GET', '/payouts/requests?status=lost', {})
+    await check('GET', '/payouts?as_of=2026-01-01T00%3A00%3A00Z', {})
+    await check('GET', '/affiliates/:email/balances?as_of=2099-01-01T00%3A00%3A00Z', { email: 'ann@example.com' })
+    await check('GET', '/affiliates/:email/balances?as_of=2000-01-01T00%3A00%3A00Z', { email: 'ann@example.com' })
+    await check('GET', '/affiliates/:email/balances?as_of=yesterday', { email: 'ann@example.com' })
+    await check('GET', '/affiliates/:email?as_of=2099-01-01T00%3A00%3A00Z', { email: 'ann@example.com' })
+    await check('GET', '/ledger?from=2025-01-01T00%3A00%3A00Z&to=2027-01-01T00%3A00%3A00Z', {})
+    await check('GET', '/ledger?from=2020-01-01', {})
+    await check('GET', '/ledger/balances?as_of=2099-01-01T00%3A00%3A00Z', {})
+    await check('GET', '/ledger/balances', {})
+}
+
 describe('OpenAPI document', () => {
   it('validates with @readme/openapi-parser', async () => {
     const result = await validateOpenApi(structuredClone(document) as never)
@@ -154,6 +170,7 @@ describe('OpenAPI document', () => {
     await check('POST', '/payouts', {}, { affiliate_id: ann.id, amount: 1_000 })
     await check('GET', '/payouts/:id', { id: payout.id })
     await check('GET', '/payouts', {})
+    await checkPayoutReads(check)
     await check('GET', '/provider-events?provider=stripe&status=applied', {})
     await check('GET', '/provider-events?status=lost', {})
     await check('POST', '/provider-events/:id/replay', { id: await waitingEvent(s.program, storage) })
@@ -252,6 +269,7 @@ describe('OpenAPI document', () => {
     const payout = (await check('POST', '/payouts', {}, { affiliate_id: 'aff_1', amount: 10 })).body.data.payout
     await check('GET', '/payouts/:id', { id: payout.id })
     await check('GET', '/payouts', {})
+    await checkPayoutReads(check)
     await check('GET', '/provider-events?provider=stripe&status=applied', {})
     await check('GET', '/provider-events?status=lost', {})
     await check('POST', '/provider-events/:id/replay', { id: await waitingEvent(s.program, storage) })

@@ -27,6 +27,7 @@ export interface AdminPaths {
   payouts: string
   payoutsExport: string
   payoutsBatch: string
+  payoutsDue: string
   webhooks: string
   deliveryRetry(id: number): string
   webhookTest(id: number): string

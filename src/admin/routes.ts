@@ -16,6 +16,7 @@ import { dashboardPage } from './pages/dashboard.js'
 import { createKey, createPublishableKey, keysPage, revokeKey } from './pages/keys.js'
 import { createPortalLink } from './pages/portal-link.js'
 import { exportBatch, markBatchPaid, payoutsPage, recordPayout } from './pages/payouts.js'
+import { duePage } from './pages/payouts-due.js'
 import { providerEventsPage, replayProviderEvent } from './pages/provider-events.js'
 import { decideReview, reviewPage } from './pages/review.js'
 import { settingsPage } from './pages/settings.js'
@@ -42,6 +43,7 @@ export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/conversions/:id', name: 'conversion', page: (c, id) => conversionPage(c, id) },
   { path: '/conversions/:id/refund', name: 'conversionRefund', action: (c, form, id) => refundConversion(c, id, form) },
   { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c), action: (c, form) => recordPayout(c, form) },
+  { path: '/due', name: 'payoutsDue', nav: 'Due', page: (c) => duePage(c) },
   { path: '/payouts/export', name: 'payoutsExport', action: (c, form) => exportBatch(c, form) },
   { path: '/payouts/batch', name: 'payoutsBatch', action: (c, form) => markBatchPaid(c, form) },
   { path: '/webhooks', name: 'webhooks', nav: 'Webhooks', page: (c) => webhooksPage(c) },

@@ -1,5 +1,6 @@
 // Reading, listing, changing and deleting conversions: paid flag, status (refund, reject,
 // review, approve), partial refunds with clawback, value edits (docs/ledger.md).
+import { recordConversionMovement } from './ledger-movements.js'
 import { listWindow, withConflicts } from './conflicts.js'
 import { usdAmount, type ProjectContext } from './context.js'
 import { ConflictError, NotFoundError, ValidationError } from './errors.js'
@@ -119,7 +120,9 @@ export function conversionChanges(ctx: ProjectContext) {
     const { next, refunded } = nextState(conversion, data, currency)
     const { id: _id, projectId: _projectId, createdAt: _createdAt, ...patch } = next
     const saved = (await tx.conversions.update(projectId, conversion.id, patch))!
-    await tx.affiliates.adjustTotals(projectId, saved.affiliateId, ledgerDelta(conversion, saved))
+    const delta = ledgerDelta(conversion, saved)
+    await tx.affiliates.adjustTotals(projectId, saved.affiliateId, delta)
+    await recordConversionMovement(tx, saved, { before: conversion, after: saved }, delta, ctx.clock.now())
     await recordEvents(tx, saved, refunded, currency)
     return saved
   }
@@ -186,7 +189,9 @@ export function conversionChanges(ctx: ProjectContext) {
       await storage.transaction(async (tx) => {
         const conversion = await findForChange(tx, id)
         await tx.conversions.delete(projectId, id)
-        await tx.affiliates.adjustTotals(projectId, conversion.affiliateId, ledgerDelta(conversion, null))
+        const delta = ledgerDelta(conversion, null)
+        await tx.affiliates.adjustTotals(projectId, conversion.affiliateId, delta)
+        await recordConversionMovement(tx, conversion, { before: conversion, after: null }, delta, ctx.clock.now())
       })
     },
 

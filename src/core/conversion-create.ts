@@ -1,5 +1,6 @@
 // Creating a conversion: attribution, commission, hold, renewals, multi-tier, idempotency by
 // reference (docs/commissions.md, attribution.md, idempotency.md), and preview, which runs the same plan writing nothing.
+import { recordConversionMovement } from './ledger-movements.js'
 import { attribute, type MatchedBy } from './attribution.js'
 import { applyAttributionModel, attributionModelApplies, moveReferredUser } from './attribution-model.js'
 import { addDays } from './clock.js'
@@ -336,8 +337,9 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
   })
   if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
   const conversion = result.conversion
+  await recordConversionMovement(tx, conversion, { before: null, after: conversion }, ledgerDelta(null, row), ctx.clock.now())
   await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
-  const tier2 = planned.tier2 ? await writeTier2(tx, conversion, planned.tier2, planned.status, { day, referral, request, amountUsd }) : null
+  const tier2 = planned.tier2 ? await writeTier2(tx, conversion, planned.tier2, planned.status, { day, referral, request, amountUsd, recordedAt: ctx.clock.now() }) : null
   return { conversion, tier2, planned }
 }
 
@@ -347,7 +349,7 @@ async function writeTier2(
   conversion: Conversion,
   tier2: NonNullable<Plan['tier2']>,
   status: StoredConversionStatus,
-  context: { day: string; referral: Referral | null; request: ConversionRequest; amountUsd: number | null },
+  context: { day: string; referral: Referral | null; request: ConversionRequest; amountUsd: number | null; recordedAt: Date },
 ): Promise<Conversion> {
   const { id: _id, ...stored } = conversion
   const tier2Row: Omit<Conversion, 'id'> = {
@@ -372,6 +374,7 @@ async function writeTier2(
     daily: tier2Row.status === 'active' ? { commission: tier2Row.value } : {},
   })
   if (!inserted.inserted) throw new ConflictError('the tier-2 reference of this conversion is already used', 'reference')
+  await recordConversionMovement(tx, inserted.conversion, { before: null, after: inserted.conversion }, ledgerDelta(null, tier2Row), context.recordedAt)
   await recordEvents(tx, inserted.conversion, tier2.parent, context.referral, context.request, context.amountUsd)
   return inserted.conversion
 }

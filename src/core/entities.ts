@@ -11,6 +11,8 @@ import type {
   CouponStatus,
   DeliveryStatus,
   EventType,
+  LedgerMovementType,
+  PayoutRequestStatus,
   PayoutMethod,
   PayoutMethodPreference,
   ProjectSettings,
@@ -181,6 +183,36 @@ export const payoutFields = {
   paymentDate: date(),
   conversionsSettled: int(),
   unpaidAfter: money(),
+}
+
+/** An affiliate's request to be paid (docs/payouts.md "Payout requests"): open until a payout is recorded. */
+export const payoutRequestFields = {
+  ...owned,
+  affiliateId: id(),
+  /** The payable balance when it was requested. */
+  amount: money(),
+  currency: text(),
+  status: text<PayoutRequestStatus>(),
+  /** The payout that answered it. */
+  payoutId: nullable(id()),
+  resolvedAt: nullable(date()),
+}
+
+/**
+ * One change of an affiliate's ledger, as recorded (docs/payouts.md "The ledger as of a date"):
+ * createdAt is when it was recorded; the deltas are those of the running totals.
+ */
+export const ledgerMovementFields = {
+  ...owned,
+  affiliateId: id(),
+  type: text<LedgerMovementType>(),
+  conversionId: nullable(id()),
+  payoutId: nullable(id()),
+  /** The conversion's holdUntil (null for payouts): what held and payable as of a date read. */
+  holdUntil: nullable(date()),
+  countedValue: money(),
+  paidValue: money(),
+  credit: money(),
 }
 
 export const webhookEndpointFields = {

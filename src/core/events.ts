@@ -4,7 +4,7 @@
 // events about one change share is computed once.
 import { PAYOUT_PREFERENCES } from './entities.js'
 import { currencyOr, type Currency } from './money.js'
-import type { Affiliate, Conversion, EventType, Payout, Referral } from './types.js'
+import type { Affiliate, Conversion, EventType, Payout, PayoutRequest, Referral } from './types.js'
 import type { NewEvent } from './storage.js'
 
 interface Party {
@@ -127,6 +127,29 @@ export function payoutCreated(payout: Payout, context: Party & { at: Date; curre
     method: payout.method,
     payment_date: payout.paymentDate,
     conversions_settled: payout.conversionsSettled,
+  })
+}
+
+/** An affiliate asked to be paid (docs/payouts.md "Payout requests"). */
+export function payoutRequested(request: PayoutRequest, context: { affiliate: Affiliate; at: Date; currency: Currency }): NewEvent {
+  const shared = envelope(request.projectId, context.at, { affiliate: context.affiliate, referred: null })
+  return event('payout.requested', request.projectId, context.at, shared, 'payout', {
+    request_id: String(request.id),
+    amount: currencyOr(request.currency, context.currency).amount(request.amount).format(),
+    currency: request.currency,
+  })
+}
+
+/** A recorded payout answered the affiliate's payout request. */
+export function payoutPaid(request: PayoutRequest, payout: Payout, context: { affiliate: Affiliate; at: Date; currency: Currency }): NewEvent {
+  const shared = envelope(request.projectId, context.at, { affiliate: context.affiliate, referred: null })
+  return event('payout.paid', request.projectId, context.at, shared, 'payout', {
+    id: String(payout.id),
+    request_id: String(request.id),
+    amount: currencyOr(payout.currency, context.currency).amount(payout.amount).format(),
+    currency: payout.currency,
+    method: payout.method,
+    payment_date: payout.paymentDate,
   })
 }
 

@@ -6,6 +6,8 @@ import type { ProjectContext } from './context.js'
 import { ConflictError, NotFoundError, ValidationError } from './errors.js'
 import { payoutCreated } from './events.js'
 import { computeBalances } from './ledger.js'
+import { recordPayoutMovement } from './ledger-movements.js'
+import { answerRequests } from './payout-requests.js'
 import { Currency } from './money.js'
 import {
   createPayoutInput,
@@ -70,10 +72,13 @@ export function payoutsService(ctx: ProjectContext) {
       now,
       payoutId: saved.id,
     })
-    await tx.affiliates.adjustTotals(projectId, affiliate.id, { paidValue: settled.amount, credit: amount - settled.amount })
+    const delta = { paidValue: settled.amount, credit: amount - settled.amount }
+    await tx.affiliates.adjustTotals(projectId, affiliate.id, delta)
+    await recordPayoutMovement(tx, saved, delta)
     const payout = { ...saved, conversionsSettled: settled.count }
     if (settled.count > 0) await tx.payouts.setConversionsSettled(projectId, saved.id, settled.count)
     await tx.outbox.enqueue(payoutCreated(payout, { affiliate, referred: null, at: now, currency }))
+    await answerRequests(tx, payout, affiliate, currency)
     return payout
   }
 
@@ -164,6 +169,7 @@ export function payoutsService(ctx: ProjectContext) {
       const page = await storage.payouts.list(projectId, {
         ...window,
         ...(data.affiliateId !== undefined ? { affiliateId: data.affiliateId } : {}),
+        ...(data.asOf !== undefined ? { upTo: data.asOf } : {}),
       })
       return { items: page.items.map(payoutView), total: page.total, ...window }
     },

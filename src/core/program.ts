@@ -15,11 +15,14 @@ import { NotFoundError, ValidationError } from './errors.js'
 import type { FraudCheck } from './fraud/check.js'
 import { keysService, keyVerifier, type KeyVerifier, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
+import { payoutsDueService } from './payouts-due.js'
+import { payoutRequestsService } from './payout-requests.js'
 import { portalSignInService } from './portal-sign-in.js'
 import { providerEventsService } from './provider-events.js'
 import { newProjectId } from './random.js'
 import { referralsService } from './referrals.js'
 import { statsService } from './stats.js'
+import { ledgerHistoryService } from './ledger-history.js'
 import { visitsService } from './visits.js'
 import type { ProjectSettingsInput } from './schemas.js'
 import { normalizeSettings } from './settings.js'
@@ -83,7 +86,7 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     referrals,
     conversions,
     coupons,
-    payouts: payoutsService(ctx),
+    payouts: { ...payoutsService(ctx), ...payoutsDueService(ctx), ...payoutRequestsService(ctx) },
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
     portal: portalSignInService(ctx),
     /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy...): received, swept, replayed, and what each did. */
@@ -101,6 +104,8 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     taxDetails: taxDetailsService(ctx),
     /** GDPR export and erase of an affiliate or a referred user (docs/privacy.md). */
     personalData: personalDataService(ctx),
+    /** Balances as of a date and the ledger's movements over a period (docs/payouts.md). */
+    ledger: ledgerHistoryService(ctx),
     async settings(): Promise<ProjectSettings> {
       return (await ctx.project()).settings
     },

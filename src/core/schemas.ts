@@ -285,7 +285,20 @@ export const recordPaidPayoutInput = v.strictObject({
 })
 export type RecordPaidPayoutInput = v.InferInput<typeof recordPaidPayoutInput>
 
-export const listPayoutsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id) })
+/** An RFC 3339 instant (`as_of`, `from`, `to`): with a time and a zone. */
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i
+export const RFC3339_MESSAGE = 'must be an RFC 3339 date-time such as 2026-12-31T23:59:59Z'
+export const asOfInput = v.pipe(
+  v.string('must be a date-time'),
+  v.regex(RFC3339, RFC3339_MESSAGE),
+  v.transform((text) => new Date(text)),
+  v.check((at) => !Number.isNaN(at.getTime()), 'must be a real date-time'),
+)
+
+export const listPayoutRequestsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), status: v.optional(v.picklist(['open', 'paid'], 'must be open or paid')) })
+export type ListPayoutRequestsInput = v.InferInput<typeof listPayoutRequestsInput>
+
+export const listPayoutsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id), asOf: v.optional(v.union([v.date(), asOfInput], RFC3339_MESSAGE)) })
 export type ListPayoutsInput = v.InferInput<typeof listPayoutsInput>
 
 export const trackClickInput = v.strictObject({
@@ -417,7 +430,17 @@ export const projectSettingsInput = v.strictObject({
       windowDays: v.optional(dayCount),
     }),
   ),
-  payouts: v.optional(v.strictObject({ requireTaxDetails: v.optional(v.boolean('must be a boolean')) })),
+  payouts: v.optional(
+    v.strictObject({
+      minimumAmount: v.optional(amountText),
+      termsDays: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(365, 'must be at most 365'))),
+      schedule: v.optional(
+        v.strictObject({ day: v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(28, 'must be at most 28')) }),
+      ),
+      requests: v.optional(v.boolean('must be a boolean')),
+      requireTaxDetails: v.optional(v.boolean('must be a boolean')),
+    }),
+  ),
   fraud: v.optional(fraudSettings),
 })
 export type ProjectSettingsInput = v.InferInput<typeof projectSettingsInput>

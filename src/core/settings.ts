@@ -31,13 +31,22 @@ export function normalizeSettings(input: ProjectSettingsInput = {}): ProjectSett
   if (data.webhookRetryDelaysSeconds) settings.webhookRetryDelaysSeconds = data.webhookRetryDelaysSeconds
   if (data.allowPrivateNetworks !== undefined) settings.allowPrivateNetworks = data.allowPrivateNetworks
   if (data.timeZone !== undefined) settings.timeZone = data.timeZone
-  if (data.payouts) settings.payouts = data.payouts
   if (data.attribution) {
     settings.attribution = { model: data.attribution.model ?? 'first_click', windowDays: data.attribution.windowDays ?? DEFAULT_WINDOW_DAYS }
+  }
+  if (data.payouts) {
+    const { requireTaxDetails, ...terms } = data.payouts
+    settings.payouts = {
+      ...(Object.values(terms).some((value) => value !== undefined)
+        ? { minimumAmount: terms.minimumAmount ?? '0', termsDays: terms.termsDays ?? 0, schedule: { day: terms.schedule?.day ?? 1 }, requests: terms.requests ?? false }
+        : {}),
+      ...(requireTaxDetails !== undefined ? { requireTaxDetails } : {}),
+    }
   }
   if (data.fraud) settings.fraud = fraudSettingsOf(data.fraud)
   const currency = new Currency(settings.currency)
   if (settings.fraud?.amountAbove) currency.parse(settings.fraud.amountAbove.amount, 'fraud.amountAbove.amount')
+  if (settings.payouts?.minimumAmount !== undefined) currency.parse(settings.payouts.minimumAmount, 'payouts.minimumAmount', true)
   checkAmounts(settings.commission, currency, 'commission')
   for (const [slug, program] of Object.entries(settings.subPrograms ?? {})) {
     checkAmounts(program.commission, currency, `subPrograms.${slug}.commission`)

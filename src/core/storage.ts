@@ -16,8 +16,11 @@ import type {
   DeliveryAttempt,
   DeliveryStatus,
   EventType,
+  LedgerMovement,
   Page,
   Payout,
+  PayoutRequest,
+  PayoutRequestStatus,
   Project,
   ProviderEvent,
   ProviderEventStatus,
@@ -28,6 +31,7 @@ import type {
   WebhookEndpoint,
 } from './types.js'
 import type { DailyCounts, TrackingRepository } from './tracking-storage.js'
+import type { OpenCommission } from './payout-terms.js'
 
 /** Thrown by an adapter when a write breaks a uniqueness rule. */
 export class UniqueViolation extends Error {
@@ -187,6 +191,8 @@ export interface ConversionRepository {
   list(projectId: string, filter: ConversionFilter): Promise<Page<Conversion>>
   /** Unpaid `active` conversions of the affiliate with holdUntil > now: their sum and earliest release. */
   heldSummary(projectId: string, affiliateId: number, now: Date): Promise<{ amount: bigint; nextReleaseAt: Date | null }>
+  /** Unpaid `active` conversions of the project (of one affiliate when given), oldest first (createdAt, then id). */
+  listOpen(projectId: string, affiliateId?: number): Promise<OpenCommission[]>
   /**
    * Walks the affiliate's unpaid `active` conversions with holdUntil <= now, oldest first
    * (createdAt, then id), marking each paid (paidByPayoutId = payoutId) while the running sum
@@ -223,6 +229,8 @@ export interface ClickRepository {
 
 export interface PayoutFilter extends ListWindow {
   affiliateId?: number
+  /** Only payouts recorded at or before this moment. */
+  upTo?: Date
 }
 
 export interface PayoutRepository {
@@ -266,6 +274,31 @@ export interface ErasureRepository {
   scrub(projectId: string, scrub: TextScrub): Promise<void>
   /** The provider customer ids whose customer link holds this email (any case): provider and id. */
   customerIds(projectId: string, email: string): Promise<Array<{ provider: string; externalId: string }>>
+}
+
+export interface PayoutRequestFilter extends ListWindow {
+  affiliateId?: number
+  status?: PayoutRequestStatus
+}
+
+/** Affiliates' payout requests: at most one open per affiliate (the caller holds the affiliate's lock). */
+export interface PayoutRequestRepository {
+  insert(request: Insert<PayoutRequest>): Promise<PayoutRequest>
+  /** The affiliate's open request, if any. */
+  findOpen(projectId: string, affiliateId: number): Promise<PayoutRequest | null>
+  /** Marks the affiliate's open requests paid by this payout; returns them as saved. */
+  markPaid(projectId: string, affiliateId: number, payoutId: number, at: Date): Promise<PayoutRequest[]>
+  /** Newest first. */
+  list(projectId: string, filter: PayoutRequestFilter): Promise<Page<PayoutRequest>>
+}
+
+/** The affiliates' ledger movements, as recorded (docs/payouts.md "The ledger as of a date"). */
+export interface LedgerRepository {
+  record(movement: Insert<LedgerMovement>): Promise<void>
+  /** Movements recorded after `after` (when given) and at or before `upTo`, of one affiliate when given; by createdAt, then id. */
+  list(projectId: string, filter: { affiliateId?: number; after?: Date; upTo: Date }): Promise<LedgerMovement[]>
+  /** Movements of conversions whose hold ends after `after` and at or before `upTo`, recorded while held (createdAt < holdUntil); by holdUntil, then id. */
+  releasing(projectId: string, period: { after: Date; upTo: Date }): Promise<LedgerMovement[]>
 }
 
 export interface WebhookEndpointRepository {
@@ -397,6 +430,8 @@ export interface StorageTx {
   coupons: CouponRepository
   clicks: ClickRepository
   payouts: PayoutRepository
+  ledger: LedgerRepository
+  payoutRequests: PayoutRequestRepository
   webhookEndpoints: WebhookEndpointRepository
   outbox: OutboxRepository
   providerEvents: ProviderEventRepository

@@ -18,6 +18,8 @@ export type EventType =
   | 'referral_canceled'
   | 'referral_updated'
   | 'payout.created'
+  | 'payout.requested'
+  | 'payout.paid'
   | 'portal.sign_in_requested'
   | 'affiliate.applied'
   | 'affiliate.approved'
@@ -28,6 +30,8 @@ export const EVENT_TYPES: readonly EventType[] = [
   'referral_canceled',
   'referral_updated',
   'payout.created',
+  'payout.requested',
+  'payout.paid',
   'portal.sign_in_requested',
   'affiliate.applied',
   'affiliate.approved',
@@ -113,15 +117,31 @@ export interface ProjectSettings {
   timeZone?: string
   /** Who keeps a referred customer, and for how long a referral counts (docs/attribution.md). @default none: the request's fields decide */
   attribution?: AttributionSettings
-  /** How payouts are made (docs/tax-details.md). */
+  /** When money is due, whether affiliates may ask for it (docs/payouts.md), and whether tax details are required (docs/tax-details.md). @default none: payable as soon as the hold ends, no minimum */
   payouts?: PayoutSettings
   /** What each fraud rule does to a conversion that trips it (docs/fraud.md). @default self-referrals go to review, the other rules allow */
   fraud?: FraudSettings
 }
 
-export interface PayoutSettings {
+/**
+ * The payout settings: the terms (all four set together, defaults filled in, once any is given) and
+ * whether tax details are required. Without terms, payable equals eligible and there is no minimum.
+ */
+export interface PayoutSettings extends Partial<PayoutTermsSettings> {
   /** An affiliate without tax details on file is not paid (docs/tax-details.md). @default false */
   requireTaxDetails?: boolean
+}
+
+/** When money is due (docs/payouts.md). */
+export interface PayoutTermsSettings {
+  /** The payable balance an affiliate must reach to be due, decimal text. @default '0' */
+  minimumAmount: string
+  /** Days after the end of the month a commission's hold ended in before it is payable. @default 0 */
+  termsDays: number
+  /** The day of the month payouts are made (1 to 28). @default 1 */
+  schedule: { day: number }
+  /** Affiliates above the minimum may ask for a payout in the portal. @default false */
+  requests: boolean
 }
 
 /** Who may join through the portal's application page (docs/onboarding.md). */
@@ -236,6 +256,14 @@ export interface Coupon extends RecordOf<typeof entities.couponFields> {}
 export interface Click extends RecordOf<typeof entities.clickFields> {}
 
 export interface Payout extends RecordOf<typeof entities.payoutFields> {}
+
+export type PayoutRequestStatus = 'open' | 'paid'
+export interface PayoutRequest extends RecordOf<typeof entities.payoutRequestFields> {}
+
+/** What moved an affiliate's ledger (docs/payouts.md "Ledger export"). */
+export const LEDGER_MOVEMENT_TYPES = ['opening', 'commission', 'reversal', 'clawback', 'paid_outside', 'unpaid_outside', 'credit_return', 'payout', 'release'] as const
+export type LedgerMovementType = (typeof LEDGER_MOVEMENT_TYPES)[number]
+export interface LedgerMovement extends RecordOf<typeof entities.ledgerMovementFields> {}
 
 export type WebhookSigningMode = 'service' | 'standard'
 

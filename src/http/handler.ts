@@ -21,7 +21,7 @@ import { operationAnswers, type OperationAnswer } from './operations.js'
 import { serveNode } from '../server/node.js'
 import type { FetchHandler, Handler } from '../server/fetch-handler.js'
 import { SHAPES, type ShapeName } from './routes/index.js'
-import { parseBody, parseQuery, TextAnswer, type RouteDef, type RouteResult } from './route.js'
+import { parseBody, parseQuery, type RouteDef, type RouteResult } from './route.js'
 import { Router } from '../server/router.js'
 import { parseTarget } from '../server/target.js'
 import { webhookTestRoute, type TestDeliverySender } from './webhook-test.js'
@@ -172,13 +172,13 @@ function handlerState(program: AffiliateProgram, options: HandlerOptions): Handl
 }
 
 /** The response, its JSON Content-Type added to `headers` (each request's own object). */
-function json(status: number, body: string | null, headers: Record<string, string>): OutgoingResponse {
-  if (body !== null) headers['Content-Type'] = 'application/json; charset=utf-8'
+function json(status: number, body: string | null, headers: Record<string, string>, contentType = 'application/json; charset=utf-8'): OutgoingResponse {
+  if (body !== null) headers['Content-Type'] = contentType
   return { status, headers, body }
 }
 
 function toStored(result: RouteResult): StoredResponse {
-  if (result.body instanceof TextAnswer) return { status: result.status, body: result.body.text, contentType: result.body.contentType }
+  if (result.text) return { status: result.status, body: result.text.content, contentType: result.text.contentType }
   return { status: result.status, body: result.body === undefined ? '' : JSON.stringify(result.body) }
 }
 
@@ -236,7 +236,7 @@ async function admit(handler: HandlerState, request: IncomingRequest, path: stri
 }
 
 /** Runs a route on parsed input; the errors the program and the route raise become its error form. */
-async function runRoute(handler: HandlerState, route: RouteDef, key: VerifiedKey, params: Record<string, string>, query: URLSearchParams, input: unknown): Promise<StoredResponse> {
+async function runRoute(handler: HandlerState, route: RouteDef, key: VerifiedKey, params: Record<string, string>, query: URLSearchParams, input: unknown, accept: string): Promise<StoredResponse> {
   try {
     const ctx = {
       api: handler.program.project(key.projectId),
@@ -248,6 +248,7 @@ async function runRoute(handler: HandlerState, route: RouteDef, key: VerifiedKey
       body: route.body ? parseBody(route.body, input) : undefined,
       auditLog: handler.auditLog,
       portal: handler.portal,
+      accept,
     }
     return toStored(await route.run(ctx))
   } catch (error) {
@@ -264,7 +265,7 @@ async function serve(handler: HandlerState, request: IncomingRequest, headers: R
   const { key, route, params } = await admit(handler, request, path, headers, trace)
   const raw = route.body ? await readBody(request, handler.maxBodyBytes) : ''
   const input = route.body ? parseJson(raw) : undefined
-  const run = () => runRoute(handler, route, key, params, query, input)
+  const run = () => runRoute(handler, route, key, params, query, input, request.header('accept') ?? '')
   const idempotencyKey = request.header('idempotency-key')
   if (route.method === 'POST' && idempotencyKey !== null && !route.secretAnswer && !route.writesNothing) {
     const claim = {

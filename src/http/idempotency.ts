@@ -14,7 +14,7 @@ export const IDEMPOTENCY_LEASE_MS = 60 * 1000
 export interface StoredResponse {
   status: number
   body: string
-  /** A text answer's own type (routes answering text are never POSTs, so never stored). @default JSON */
+  /** Set for an answer that is not JSON. */
   contentType?: string
 }
 

@@ -27,14 +27,6 @@ export interface ResponseDef {
   contentType?: string
 }
 
-/** A result answered as text of its own type (a CSV file) instead of JSON. */
-export class TextAnswer {
-  constructor(
-    readonly contentType: string,
-    readonly text: string,
-  ) {}
-}
-
 /** Response schema per status; null for a 204 without body. */
 export type Responses = Record<number, ResponseDef | null>
 
@@ -57,12 +49,24 @@ export interface RouteContext<Query = unknown, Body = unknown> {
   providerEvents: ProviderEventReplayer | null
   /** The affiliate portal that makes sign-in links (createHandler option portal); null when not given. */
   portal: SignInLinkMaker | null
+  /** The request's Accept header ('' when absent). */
+  accept?: string
 }
 
 export interface RouteResult {
   status: number
   /** Omitted for 204. */
   body?: unknown
+  /** An answer that is not JSON (a CSV export asked for with Accept), sent as it is. */
+  text?: TextBody
+}
+
+/** A body sent as text of its own type instead of JSON. */
+export class TextBody {
+  constructor(
+    readonly contentType: string,
+    readonly content: string,
+  ) {}
 }
 
 export interface RouteDef<
@@ -301,8 +305,9 @@ export function operationRoute(operation: Operation, shapeCodec: Codec, rules: S
       const result = await operation.run(operationContext(ctx, rules, input))
       const status = shapeCodec.status?.(result) ?? operation.status ?? 200
       if (!shapeCodec.output) return { status }
-      const body = shapeCodec.output(result, ctx)
-      return { status, body: body instanceof Promise ? await body : body }
+      const output = shapeCodec.output(result, ctx)
+      const body = output instanceof Promise ? await output : output
+      return body instanceof TextBody ? { status, text: body } : { status, body }
     },
   }
 }

@@ -3,7 +3,7 @@
 // name so the OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
 import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
-import { affiliateStatus, commissionSettings, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
+import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
 
 const bool = v.boolean('must be a boolean')
 
@@ -39,7 +39,13 @@ export const listConversionsQuery = v.strictObject({
 })
 export const listReferralsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, status: v.optional(referralStatus) })
 export const listCouponsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, coupon_code: v.optional(str(64)), status: v.optional(couponStatus) })
-export const listPayoutsQuery = v.strictObject({ limit, offset, affiliate_id: idParam })
+const instant = v.pipe(v.string('must be a date-time'), v.regex(RFC3339, RFC3339_MESSAGE))
+export const listPayoutsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, as_of: v.optional(instant) })
+export const listPayoutRequestsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, status: v.optional(v.picklist(['open', 'paid'], 'must be open or paid')) })
+/** Reads that answer as things stood at a moment (docs/payouts.md "The ledger as of a date"). */
+export const asOfQuery = v.strictObject({ as_of: v.optional(instant) })
+export const balancesQuery = v.strictObject({ as_of: instant })
+export const ledgerQuery = v.strictObject({ from: instant, to: instant })
 export const listQuery = v.strictObject({ limit, offset })
 export const taxSummaryQuery = v.strictObject({ year: v.optional(v.pipe(intParam(2000), v.maxValue(9999, 'must be a four-digit year'))) })
 

@@ -6,7 +6,7 @@ import { applicationForm, submitApplication, type PublicRequest } from './apply.
 import type { PageResult, SignedInRequest } from './page.js'
 import { conversionPage, conversionsPage } from './pages/conversions.js'
 import { overviewPage } from './pages/overview.js'
-import { payoutsPage } from './pages/payouts.js'
+import { payoutsPage, requestPayout } from './pages/payouts.js'
 import { saveSettings, settingsPage } from './pages/settings.js'
 import { saveTaxDetails, taxDetailsPage } from './pages/tax-details.js'
 
@@ -15,7 +15,7 @@ export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
   { path: '/conversions', name: 'conversions', nav: 'Conversions', page: (c) => conversionsPage(c) },
   // The page itself answers an id that is not one (404), as it always has.
   { path: '/conversions/:ref', name: 'conversion', page: (c, _id, ref) => conversionPage(c, ref) },
-  { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c) },
+  { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c), action: (c) => requestPayout(c) },
   { path: '/settings', name: 'settings', nav: 'Settings', page: (c) => settingsPage(c), action: (c, form) => saveSettings(c, form) },
   // Linked from Settings when the program requires tax details (payouts.requireTaxDetails); 404 otherwise.
   { path: '/tax', name: 'tax', page: (c) => taxDetailsPage(c), action: (c, form) => saveTaxDetails(c, form) },

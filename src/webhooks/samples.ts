@@ -1,9 +1,9 @@
 // Generated sample payloads for test deliveries: the same builders as real events, fed with
 // clearly fake records (ids 0, example.com emails), so receivers see the real shape.
-import { applicationEvent, conversionEvents, payoutCreated, portalSignInRequested, referralSignedUp } from '../core/events.js'
+import { applicationEvent, conversionEvents, payoutCreated, payoutPaid, payoutRequested, portalSignInRequested, referralSignedUp } from '../core/events.js'
 import { Currency } from '../core/money.js'
 import type { NewEvent } from '../core/storage.js'
-import type { Affiliate, Conversion, EventType, Payout, Referral } from '../core/types.js'
+import type { Affiliate, Conversion, EventType, Payout, PayoutRequest, Referral } from '../core/types.js'
 
 export function sampleEvent(projectId: string, type: EventType, at: Date, currency: string): NewEvent {
   const affiliate: Affiliate = {
@@ -100,6 +100,12 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
       }
       return payoutCreated(payout, { affiliate, referred: null, at, currency: context.currency })
     }
+    case 'payout.requested':
+      return payoutRequested(sampleRequest(projectId, currency, at), { affiliate, at, currency: context.currency })
+    case 'payout.paid': {
+      const payout: Payout = { id: 0, projectId, affiliateId: 0, affiliateEmail: affiliate.email, amount: 5000n, currency, method: 'paypal', status: 'paid', paymentDate: at, conversionsSettled: 2, unpaidAfter: 0n, createdAt: at }
+      return payoutPaid({ ...sampleRequest(projectId, currency, at), status: 'paid', payoutId: 0, resolvedAt: at }, payout, { affiliate, at, currency: context.currency })
+    }
     case 'portal.sign_in_requested':
       return portalSignInRequested(affiliate, { link: 'https://example.com/portal/sign-in?token=sample', expiresAt: new Date(at.getTime() + 900_000), at })
     case 'affiliate.applied':
@@ -110,4 +116,8 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
       return applicationEvent(type, { ...affiliate, status, application }, { at, reason: type === 'affiliate.rejected' ? 'test' : null })
     }
   }
+}
+
+function sampleRequest(projectId: string, currency: string, at: Date): PayoutRequest {
+  return { id: 0, projectId, affiliateId: 0, amount: 5000n, currency, status: 'open', payoutId: null, resolvedAt: null, createdAt: at }
 }

@@ -13,9 +13,11 @@ import { commissionRuleCases } from './commission-rules.case.js'
 import { commissionScenarioCases } from './commission-scenario.case.js'
 import { statusCases } from './status.case.js'
 import { payoutCases } from './payouts.case.js'
+import { payoutsDueCases } from './payouts-due.case.js'
 import { tenancyCases } from './tenancy.case.js'
 import { validationCases } from './validation.case.js'
 import { ledgerPropertyCases } from './ledger-property.case.js'
+import { ledgerAsOfCases } from './ledger-as-of.case.js'
 import { storagePortCases } from './storage-port.case.js'
 import { webhookOutboxCases } from './webhook-outbox.case.js'
 import { retentionCases } from './retention.case.js'
@@ -76,9 +78,11 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     commissionScenarioCases(context)
     statusCases(context)
     payoutCases(context)
+    payoutsDueCases(context)
     tenancyCases(context)
     validationCases(context)
     ledgerPropertyCases(context)
+    ledgerAsOfCases(context)
     storagePortCases(context)
     webhookOutboxCases(context)
     retentionCases(context)

@@ -16,7 +16,7 @@ type Op =
 
 const affiliateIndex = fc.integer({ min: 0, max: 1 })
 const pick = fc.nat()
-const op: fc.Arbitrary<Op> = fc.oneof(
+export const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('create' as const), affiliate: affiliateIndex, type: fc.constantFrom('purchase' as const, 'signup' as const), cents: fc.integer({ min: 0, max: 50_000 }), paid: fc.integer({ min: 0, max: 4 }).map((roll) => roll === 0) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('refund' as const), pick, partialCents: fc.option(fc.integer({ min: 1, max: 20_000 }), { nil: null }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('status' as const), pick, to: fc.constantFrom('review' as const, 'active' as const, 'rejected' as const) }) },
@@ -37,7 +37,7 @@ const money = (minor: bigint): string => {
  * An independent oracle: money handed to each affiliate (payouts, plus conversions marked paid by
  * hand while counted, minus hand marks undone). Clawbacks keep it in credit, so `paid` equals it.
  */
-type PaidModel = Map<number, bigint>
+export type PaidModel = Map<number, bigint>
 
 async function checkIdentities(program: AffiliateProgram, affiliateId: number, model: PaidModel): Promise<bigint> {
   const view = await program.affiliates.get(affiliateId)
@@ -59,7 +59,7 @@ async function checkIdentities(program: AffiliateProgram, affiliateId: number, m
   return cents(e.unpaid)
 }
 
-async function apply(
+export async function apply(
   program: AffiliateProgram,
   affiliates: number[],
   conversions: number[],

@@ -9,7 +9,9 @@ import type {
   Coupon,
   Delivery,
   DeliveryAttempt,
+  LedgerMovement,
   Payout,
+  PayoutRequest,
   Project,
   ProviderEvent,
   ProviderLink,
@@ -72,6 +74,8 @@ export class MemoryState {
     affiliate: (row) => row.affiliateId,
   })
   payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
+  payoutRequests = new Table<PayoutRequest>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
+  ledger = new Table<LedgerMovement>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
   endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
   events = new Table<WebhookEvent>()
   deliveries = new Table<Delivery>([], { project: (row) => row.projectId, endpoint: (row) => row.endpointId })

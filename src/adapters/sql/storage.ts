@@ -14,6 +14,8 @@ import { apiKeyRepository } from './repositories/api-keys.js'
 import { clickRepository } from './repositories/clicks.js'
 import { couponRepository } from './repositories/coupons.js'
 import { payoutRepository } from './repositories/payouts.js'
+import { ledgerRepository } from './repositories/ledger.js'
+import { payoutRequestRepository } from './repositories/payout-requests.js'
 import { projectRepository } from './repositories/projects.js'
 import { referralRepository } from './repositories/referrals.js'
 import { webhookEndpointRepository } from './repositories/webhook-endpoints.js'
@@ -56,6 +58,8 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     coupons: couponRepository(db, t),
     clicks: clickRepository(db, t),
     payouts: payoutRepository(db, t),
+    ledger: ledgerRepository(db, t),
+    payoutRequests: payoutRequestRepository(db, t),
     webhookEndpoints: webhookEndpointRepository(db, t, cache),
     outbox: outboxRepository(db, t, cache),
     providerEvents: providerEventRepository(db, t),

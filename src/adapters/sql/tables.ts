@@ -40,6 +40,8 @@ export function createTables(s: string) {
     coupons: table('coupons', entities.couponFields),
     clicks: table('clicks', entities.clickFields),
     payouts: table('payouts', entities.payoutFields),
+    ledger: table('ledger_movements', entities.ledgerMovementFields),
+    payoutRequests: table('payout_requests', entities.payoutRequestFields),
     endpoints: table('webhook_endpoints', entities.webhookEndpointFields),
     events: table('webhook_events', entities.webhookEventFields),
     deliveries: table('deliveries', entities.deliveryFields),

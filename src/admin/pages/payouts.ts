@@ -21,6 +21,10 @@ const METHODS: Array<[PayoutMethod, string]> = [
   ['other', 'Other'],
 ]
 
+/** The payout method picker of a form marking payouts paid. */
+export const methodSelect = (id: string) =>
+  html`<select id="${id}" name="method">${METHODS.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select>`
+
 /** When the affiliate's oldest unpaid, released conversion became payable; null when none. */
 async function owedSince(context: AdminRequest, affiliate: AffiliateView): Promise<Date | null> {
   const unpaid = await allConversions(context.program, { affiliateId: affiliate.id, paid: false })
@@ -40,8 +44,6 @@ export async function payoutsPage(context: AdminRequest): Promise<AdminResult> {
   }
   const recent = await program.payouts.list({ limit: 20 })
   const paid = url.searchParams.get('paid')
-  const methodSelect = (id: string) =>
-    html`<select id="${id}" name="method">${METHODS.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select>`
   const body = html`<h1>Payouts</h1>
 ${paid !== null && /^[0-9]{1,4}$/.test(paid) ? html`<p class="notice" role="status">${paid} payout${paid === '1' ? '' : 's'} recorded.</p>` : null}
 <section class="card" aria-labelledby="owed-title">

@@ -4,7 +4,7 @@ import type { ProjectScope } from '../../core/program.js'
 import { portalSignInLink } from '../../core/portal-sign-in.js'
 import { statsInput } from '../../core/stats.js'
 import { defineOperation, type Given } from '../route.js'
-import { rejectAffiliateBody } from '../schemas.js'
+import { asOfQuery, rejectAffiliateBody } from '../schemas.js'
 
 type Affiliates = ProjectScope['affiliates']
 
@@ -34,9 +34,11 @@ export const getAffiliate = defineOperation({
   method: 'GET',
   path: '/affiliates/:email',
   scope: 'affiliates:read',
-  summary: 'Retrieve an affiliate with stats',
+  summary: 'Retrieve an affiliate with stats; with as_of, its balances as they stood then',
   errors: [400, 404],
-  run: ({ api, params, affiliateRef }) => api.affiliates.get(affiliateRef(params.email)),
+  query: asOfQuery,
+  run: ({ api, params, query, affiliateRef }) =>
+    query.as_of === undefined ? api.affiliates.get(affiliateRef(params.email)) : api.ledger.affiliate(affiliateRef(params.email), query.as_of),
 })
 
 export const updateAffiliate = defineOperation({

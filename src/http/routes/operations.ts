@@ -1,9 +1,10 @@
 // Every REST operation, once, in the order the route tables and OpenAPI documents list them.
 import { affiliateStats, approveAffiliate, createAffiliate, createPortalLink, deleteAffiliate, getAffiliate, listAffiliates, programStats, rejectAffiliate, updateAffiliate } from './affiliates.js'
 import { listAuditLog } from './audit-log.js'
+import { affiliateBalances, listLedger, programBalances } from './ledger.js'
 import { createConversion, deleteConversion, getConversion, listConversions, previewConversion, updateConversion } from './conversions.js'
 import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
-import { createPayout, getPayout, listPayouts, taxSummary, trackClick } from './payouts.js'
+import { createPayout, getPayout, listDuePayouts, listPayoutRequests, listPayouts, taxSummary, trackClick } from './payouts.js'
 import { listProviderEvents, replayProviderEvent } from './provider-events.js'
 import { eraseAffiliate, eraseReferral, exportAffiliate, exportReferral } from './personal-data.js'
 import { createReferral, getReferral, listReferrals, updateReferral } from './referrals.js'
@@ -40,6 +41,8 @@ export const OPERATION_LIST = [
   listPayouts,
   createPayout,
   taxSummary,
+  listDuePayouts,
+  listPayoutRequests,
   getPayout,
   trackClick,
   listDeliveries,
@@ -49,5 +52,8 @@ export const OPERATION_LIST = [
   replayProviderEvent,
   programStats,
   affiliateStats,
+  affiliateBalances,
+  listLedger,
+  programBalances,
   listAuditLog,
 ] as const

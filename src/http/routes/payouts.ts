@@ -5,8 +5,8 @@ import type { ProjectScope } from '../../core/program.js'
 import type { TaxSummaryRow } from '../../core/tax-details.js'
 import { csvField, textCell } from '../../server/csv.js'
 import { HttpError } from '../../server/errors.js'
-import { defined, defineOperation, pathId, TextAnswer, type Given } from '../route.js'
-import { listPayoutsQuery, taxSummaryQuery, trackClickBody, type createPayoutBody } from '../schemas.js'
+import { defined, defineOperation, pathId, TextBody, type Given } from '../route.js'
+import { listPayoutRequestsQuery, listPayoutsQuery, taxSummaryQuery, trackClickBody, type createPayoutBody } from '../schemas.js'
 
 /** The core's payout input from a POST /payouts body (its fields are named alike in every shape). */
 export function payoutInput(body: v.InferOutput<typeof createPayoutBody>) {
@@ -21,7 +21,7 @@ export const listPayouts = defineOperation({
   summary: 'List payouts, newest first',
   errors: [400],
   query: listPayoutsQuery,
-  run: ({ api, query, window }) => api.payouts.list(defined({ ...window(query), affiliateId: query.affiliate_id })),
+  run: ({ api, query, window }) => api.payouts.list(defined({ ...window(query), affiliateId: query.affiliate_id, asOf: query.as_of })),
 })
 
 export const createPayout = defineOperation({
@@ -33,6 +33,29 @@ export const createPayout = defineOperation({
   errors: [400, 404, 409],
   status: 201,
   run: ({ api, input }: Given<Parameters<ProjectScope['payouts']['create']>[0]>) => api.payouts.create(input),
+})
+
+/** docs/payouts.md "When money is due": affiliates whose payable balance reaches the minimum. */
+export const listDuePayouts = defineOperation({
+  id: 'getPayoutsDue',
+  method: 'GET',
+  path: '/payouts/due',
+  scope: 'payouts:read',
+  summary: 'List the affiliates due a payout: payable balance at or above the minimum, and its conversions',
+  errors: [],
+  run: ({ api }) => api.payouts.due(),
+})
+
+/** docs/payouts.md "Payout requests": what affiliates asked for in the portal, newest first. */
+export const listPayoutRequests = defineOperation({
+  id: 'getPayoutsRequests',
+  method: 'GET',
+  path: '/payouts/requests',
+  scope: 'payouts:read',
+  summary: 'List payout requests made by affiliates in the portal, newest first',
+  errors: [400],
+  query: listPayoutRequestsQuery,
+  run: ({ api, query, window }) => api.payouts.requests(defined({ ...window(query), affiliateId: query.affiliate_id, status: query.status })),
 })
 
 export const getPayout = defineOperation({
@@ -60,12 +83,12 @@ export const trackClick = defineOperation({
 const TAX_SUMMARY_COLUMNS = ['affiliate_id', 'email', 'legal_name', 'country', 'form_type', 'tax_id', 'total_paid', 'currency', 'payouts']
 
 /** The year-end totals as CSV: the one answer holding tax ids in full (docs/tax-details.md). */
-export function taxSummaryCsv(rows: TaxSummaryRow[]): TextAnswer {
+export function taxSummaryCsv(rows: TaxSummaryRow[]): TextBody {
   const text = (value: string | null) => csvField(textCell(value ?? ''))
   const lines = rows.map((row) =>
     [String(row.affiliateId), text(row.email), text(row.legalName), text(row.country), text(row.formType), text(row.taxId), row.totalPaid, row.currency, String(row.payouts)].join(','),
   )
-  return new TextAnswer('text/csv; charset=utf-8', [TAX_SUMMARY_COLUMNS.join(','), ...lines].join('\r\n') + '\r\n')
+  return new TextBody('text/csv; charset=utf-8', [TAX_SUMMARY_COLUMNS.join(','), ...lines].join('\r\n') + '\r\n')
 }
 
 export const taxSummary = defineOperation({

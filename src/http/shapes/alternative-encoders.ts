@@ -3,6 +3,9 @@
 // data.<name>, and the `{ success: false, error: { code, message, details: { field, issue } } }`
 // error form. A record's schema is in alternative-records.ts; the codecs in alternative.ts.
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
+import type { DueEntry } from '../../core/payouts-due.js'
+import type { PayoutRequestView } from '../../core/payout-requests.js'
+import type { BalancesView, LedgerEntry, ProgramBalancesView } from '../../core/ledger-history.js'
 import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
 import type { ProjectScope } from '../../core/program.js'
 import type { ConversionPreview } from '../../core/conversion-create.js'
@@ -138,6 +141,10 @@ export function payout(view: PayoutView): unknown {
   }
 }
 
+export function due(entry: DueEntry): unknown {
+  return { affiliateId: affiliateId(entry.affiliateId), affiliateEmail: entry.affiliateEmail, amount: Number(entry.amount), currency: entry.currency, conversionIds: entry.conversionIds }
+}
+
 /** A page of the core's list as this shape's list form, under data.<name>. */
 export function paged<T>(name: string, result: { items: T[]; total: number; limit: number; offset: number }, record: (item: T) => unknown): unknown {
   return list(name, result.items.map(record), page(result))
@@ -164,6 +171,14 @@ export const delivery = (record: Delivery) => camelKeys(P.delivery(record))
 export function deliveryDetail(detail: { delivery: Delivery; attempts: DeliveryAttempt[] }): unknown {
   return data('delivery', { ...delivery(detail.delivery), attemptHistory: detail.attempts.map((attempt) => camelKeys(P.attempt(attempt))) })
 }
+
+export const payoutRequest = (view: PayoutRequestView) => ({ ...camelKeys(P.payoutRequest(view) as object), affiliateId: affiliateId(view.affiliateId), amount: Number(view.amount) })
+export const balances = (view: BalancesView) => camelKeys(P.balances(view) as object)
+export const programBalances = (view: ProgramBalancesView) => ({
+  totals: balances(view.totals),
+  affiliates: view.affiliates.map((row) => ({ ...balances(row), affiliateId: affiliateId(row.affiliateId), affiliateEmail: row.affiliateEmail })),
+})
+export const ledgerEntry = (entry: LedgerEntry) => ({ ...camelKeys(P.ledgerEntry(entry) as object), affiliateId: affiliateId(entry.affiliateId) })
 
 export const providerEvent = (view: ProviderEventView) => camelKeys(P.providerEvent(view))
 export const auditEntry = (entry: AuditEntry) => camelKeys(P.auditEntry(entry))

@@ -94,6 +94,17 @@ export const payoutRecord = v.strictObject({
   unpaidEarningsAfter: v.number(),
 })
 
+/** An affiliate due a payout (GET /payouts/due). */
+export const dueRecord = v.strictObject({ affiliateId, affiliateEmail: v.string(), amount: v.number(), currency: v.string(), conversionIds: v.array(id) })
+
+export const payoutRequestRecord = v.strictObject({ ...camelKeys(P.payoutRequestRecord.entries), affiliateId, amount: v.number() })
+export const balancesRecord = v.strictObject(camelKeys(P.balancesRecord.entries))
+export const programBalancesRecord = v.strictObject({
+  totals: balancesRecord,
+  affiliates: v.array(v.strictObject({ ...camelKeys(P.balancesRecord.entries), affiliateId, affiliateEmail: v.string() })),
+})
+export const ledgerEntryRecord = v.strictObject({ ...camelKeys(P.ledgerEntryRecord.entries), affiliateId })
+
 export const clickRecord = v.strictObject({ id, affiliateId, createdAt: timestamp })
 
 export const deliveryRecord = v.strictObject(camelKeys(P.deliveryRecord.entries))
@@ -138,6 +149,11 @@ export const couponResponse = named('CouponResponse', item('coupon', couponRecor
 export const couponList = named('CouponList', list('coupons', couponRecord))
 export const payoutResponse = named('PayoutResponse', item('payout', payoutRecord))
 export const payoutList = named('PayoutList', list('payouts', payoutRecord))
+export const dueList = named('PayoutDueList', item('due', v.array(dueRecord)))
+export const payoutRequestList = named('PayoutRequestList', list('requests', payoutRequestRecord))
+export const balancesResponse = named('BalancesResponse', item('balances', balancesRecord))
+export const programBalancesResponse = named('ProgramBalancesResponse', item('balances', programBalancesRecord))
+export const ledgerList = named('LedgerList', item('ledger', v.array(ledgerEntryRecord)))
 export const clickResponse = named('ClickResponse', item('click', clickRecord))
 export const deliveryResponse = named('DeliveryResponse', item('delivery', deliveryDetailRecord))
 export const deliveryList = named('DeliveryList', list('deliveries', deliveryRecord))

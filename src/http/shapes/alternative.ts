@@ -9,6 +9,7 @@ import { listAuditLog } from '../routes/audit-log.js'
 import * as C from '../routes/conversions.js'
 import * as K from '../routes/coupons.js'
 import * as P from '../routes/payouts.js'
+import * as L from '../routes/ledger.js'
 import { listProviderEvents, replayProviderEvent } from '../routes/provider-events.js'
 import * as F from '../routes/referrals.js'
 import * as G from '../routes/personal-data.js'
@@ -163,6 +164,8 @@ export const alternativeShape = defineShape({
       output: (view) => E.data('payout', E.payout(view)),
     }),
     getPayoutsTaxSummary: codec(P.taxSummary, { responses: { 200: R.taxSummaryCsv }, output: (csv) => csv }),
+    getPayoutsDue: codec(P.listDuePayouts, { responses: { 200: R.dueList }, output: (entries) => E.data('due', entries.map(E.due)) }),
+    getPayoutsRequests: codec(P.listPayoutRequests, { responses: { 200: R.payoutRequestList }, output: (result) => E.paged('requests', result, E.payoutRequest) }),
     getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data('payout', E.payout(view)) }),
     postClicks: codec(P.trackClick, {
       responses: { 201: R.clickResponse },
@@ -184,6 +187,12 @@ export const alternativeShape = defineShape({
     }),
     getStats: codec(A.programStats, stats),
     getAffiliatesEmailStats: codec(A.affiliateStats, stats),
+    getAffiliatesEmailBalances: codec(L.affiliateBalances, { responses: { 200: R.balancesResponse }, output: (view) => E.data('balances', E.balances(view)) }),
+    getLedgerBalances: codec(L.programBalances, { responses: { 200: R.programBalancesResponse }, output: (view) => E.data('balances', E.programBalances(view)) }),
+    getLedger: codec(L.listLedger, {
+      responses: { 200: R.ledgerList },
+      output: (entries, ctx) => (L.wantsCsv(ctx.accept) ? L.ledgerCsv(entries) : E.data('ledger', entries.map(E.ledgerEntry))),
+    }),
     getAuditLog: codec(listAuditLog, {
       responses: { 200: R.auditLogList },
       input: ({ query }) => window(query),

@@ -6,6 +6,9 @@ import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralVie
 import type { ConversionPreview } from '../../core/conversion-create.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { StatsSeries } from '../../core/stats.js'
+import type { DueEntry } from '../../core/payouts-due.js'
+import type { PayoutRequestView } from '../../core/payout-requests.js'
+import type { BalancesView, LedgerEntry, ProgramBalancesView } from '../../core/ledger-history.js'
 import type { DailyCounts } from '../../core/tracking-storage.js'
 import type { AuditEntry } from '../../core/audit-log.js'
 import type { AffiliateExport, ReferralExport } from '../../core/personal-data.js'
@@ -166,6 +169,57 @@ export function payout(view: PayoutView): unknown {
     payment_date: view.paymentDate.toISOString(),
     conversions_settled: view.conversionsSettled,
     unpaid_earnings_after: Number(view.unpaidAfter),
+  }
+}
+
+export function due(entry: DueEntry): unknown {
+  return { affiliate_id: entry.affiliateId, affiliate_email: entry.affiliateEmail, amount: entry.amount, currency: entry.currency, conversion_ids: entry.conversionIds }
+}
+
+export function payoutRequest(view: PayoutRequestView): unknown {
+  return {
+    id: view.id,
+    affiliate_id: view.affiliateId,
+    affiliate_email: view.affiliateEmail,
+    amount: view.amount,
+    currency: view.currency,
+    status: view.status,
+    payout_id: view.payoutId,
+    created_at: view.createdAt.toISOString(),
+    resolved_at: iso(view.resolvedAt),
+  }
+}
+
+export function balances(view: BalancesView): unknown {
+  return {
+    as_of: view.asOf.toISOString(),
+    currency: view.currency,
+    total_earnings: view.total,
+    held_earnings: view.held,
+    eligible_earnings: view.eligible,
+    payable_earnings: view.payable,
+    paid_earnings: view.paid,
+    credit: view.credit,
+    unpaid_earnings: view.unpaid,
+  }
+}
+
+export function programBalances(view: ProgramBalancesView): unknown {
+  return {
+    totals: balances(view.totals),
+    affiliates: view.affiliates.map((row) => ({ affiliate_id: row.affiliateId, affiliate_email: row.affiliateEmail, ...(balances(row) as object) })),
+  }
+}
+
+export function ledgerEntry(entry: LedgerEntry): unknown {
+  return {
+    at: entry.at.toISOString(),
+    affiliate_id: entry.affiliateId,
+    type: entry.type,
+    amount: entry.amount,
+    currency: entry.currency,
+    conversion_id: entry.conversionId,
+    payout_id: entry.payoutId,
   }
 }
 

@@ -3,7 +3,7 @@
 // against the same schemas. A record's fields here and its encoder in primary-encoders.ts go together.
 import * as v from 'valibot'
 import { commissionSettings } from '../../core/schemas.js'
-import { DELIVERY_STATUSES, PROVIDER_NAMES, RULE_SOURCES } from '../../core/types.js'
+import { DELIVERY_STATUSES, LEDGER_MOVEMENT_TYPES, PROVIDER_NAMES, RULE_SOURCES } from '../../core/types.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
@@ -142,6 +142,58 @@ export const payoutRecord = v.strictObject({
   unpaid_earnings_after: v.number(),
 })
 
+/** An affiliate due a payout (GET /payouts/due). */
+export const dueRecord = v.strictObject({
+  affiliate_id: id,
+  affiliate_email: v.string(),
+  amount: decimalString,
+  currency: v.string(),
+  conversion_ids: v.array(id),
+})
+
+/** An affiliate's payout request (GET /payouts/requests). */
+export const payoutRequestRecord = v.strictObject({
+  id,
+  affiliate_id: id,
+  affiliate_email: v.nullable(v.string()),
+  amount: decimalString,
+  currency: v.string(),
+  status: v.picklist(['open', 'paid']),
+  payout_id: v.nullable(id),
+  created_at: timestamp,
+  resolved_at: v.nullable(timestamp),
+})
+
+/** An affiliate's balances at a moment (GET /affiliates/{email}/balances). */
+export const balancesRecord = v.strictObject({
+  as_of: timestamp,
+  currency: v.string(),
+  total_earnings: decimalString,
+  held_earnings: decimalString,
+  eligible_earnings: decimalString,
+  payable_earnings: decimalString,
+  paid_earnings: decimalString,
+  credit: decimalString,
+  unpaid_earnings: decimalString,
+})
+
+/** What the program owed at a moment (GET /ledger/balances). */
+export const programBalancesRecord = v.strictObject({
+  totals: balancesRecord,
+  affiliates: v.array(v.strictObject({ affiliate_id: id, affiliate_email: v.string(), ...balancesRecord.entries })),
+})
+
+/** One ledger movement (GET /ledger). */
+export const ledgerEntryRecord = v.strictObject({
+  at: timestamp,
+  affiliate_id: id,
+  type: v.picklist(LEDGER_MOVEMENT_TYPES),
+  amount: decimalString,
+  currency: v.string(),
+  conversion_id: v.nullable(id),
+  payout_id: v.nullable(id),
+})
+
 export const providerEventRecord = v.strictObject({
   id,
   provider: providerName,
@@ -252,6 +304,11 @@ export const couponResponse = named('CouponResponse', item(couponRecord))
 export const couponList = named('CouponList', list(couponRecord))
 export const payoutResponse = named('PayoutResponse', item(payoutRecord))
 export const payoutList = named('PayoutList', list(payoutRecord))
+export const dueList = named('PayoutDueList', item(v.array(dueRecord)))
+export const payoutRequestList = named('PayoutRequestList', list(payoutRequestRecord))
+export const balancesResponse = named('BalancesResponse', item(balancesRecord))
+export const programBalancesResponse = named('ProgramBalancesResponse', item(programBalancesRecord))
+export const ledgerList = named('LedgerList', item(v.array(ledgerEntryRecord)))
 export const clickResponse = named('ClickResponse', item(clickRecord))
 export const deliveryResponse = named('DeliveryResponse', item(deliveryDetailRecord))
 export const deliveryList = named('DeliveryList', list(deliveryRecord))

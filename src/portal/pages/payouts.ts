@@ -1,17 +1,29 @@
-// Payouts: what the program has paid the affiliate, newest first, paged.
+// Payouts: the next payout and a payout request (docs/payouts.md), and what the program has paid
+// the affiliate, newest first, paged.
+import { ConflictError, ValidationError } from '../../core/errors.js'
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
 import { day, money } from '../../web/format.js'
 import type { PageResult, SignedInRequest } from '../page.js'
+import type { NextPayout } from '../../core/payouts-due.js'
+import type { PayoutRequestView } from '../../core/payout-requests.js'
 
 const PER_PAGE = 25
 const METHOD_LABELS: Record<string, string> = { manual: 'Manual', paypal: 'PayPal', wise: 'Wise', bank: 'Bank transfer', crypto: 'Crypto', other: 'Other' }
 
-export async function payoutsPage({ program, affiliate, url, paths }: SignedInRequest): Promise<PageResult> {
+export async function payoutsPage({ program, affiliate, url, paths, csrf }: SignedInRequest, refusal?: string): Promise<PageResult> {
   const page = pageNumber(url)
   if (page === null) return { title: 'Payouts', status: 400, body: html`<h1>Payouts</h1><p class="error">The page number must be a whole number from 1.</p>` }
   const list = await program.payouts.list({ affiliateId: affiliate.id, limit: PER_PAGE, offset: (page - 1) * PER_PAGE })
+  const next = await program.payouts.nextPayout(affiliate.id)
+  const requests = (await program.settings()).payouts?.requests ?? false
+  const open = requests ? (await program.payouts.requests({ affiliateId: affiliate.id, status: 'open', limit: 1 })).items[0] : undefined
+  const requested = url.searchParams.get('requested') === '1'
   const body = html`<h1>Payouts</h1>
+${requested ? html`<p class="notice" role="status">Your payout request is sent.</p>` : null}
+${refusal ? html`<p class="error" role="alert">${refusal}</p>` : null}
+${next ? nextPayoutCard(next) : null}
+${requests && next ? requestCard(next, open, paths.payouts, csrf) : null}
 <section class="card">
 ${
   list.items.length === 0
@@ -27,4 +39,38 @@ ${
 ${pager(paths.payouts, page, PER_PAGE, list.total, 'Payouts')}
 </section>`
   return { title: 'Payouts', body }
+}
+
+/** The next scheduled payout and its amount, or how far below the minimum the affiliate is (docs/payouts.md). */
+function nextPayoutCard(next: NextPayout) {
+  const date = html`<time datetime="${next.date}">${next.date}</time>`
+  return html`<section class="card" aria-labelledby="next-payout-title" data-next-payout>
+<h2 id="next-payout-title">Next payout</h2>
+${
+  next.reachesMinimum
+    ? html`<p>${money(next.amount, next.currency)} on ${date}.</p>`
+    : html`<p>${money(next.belowMinimumBy, next.currency)} below the minimum payout of ${money(next.minimumAmount, next.currency)}: ${money(next.amount, next.currency)} will be payable on ${date}.</p>`
+}
+</section>`
+}
+
+/** Asking for a payout (docs/payouts.md "Payout requests"): possible once the payable balance reaches the minimum. */
+function requestCard(next: NextPayout, open: PayoutRequestView | undefined, action: string, csrf: string) {
+  let content
+  if (open) content = html`<p data-request-status>You asked for ${money(open.amount, open.currency)} on ${day(open.createdAt)}; it is paid with the next payout.</p>`
+  else if (next.dueNow) {
+    content = html`<form method="post" action="${action}"><input type="hidden" name="csrf" value="${csrf}"><p>${money(next.payableNow, next.currency)} is payable now.</p><div class="actions"><button type="submit">Request payout</button></div></form>`
+  } else content = html`<p class="muted">You can ask for a payout once ${money(next.minimumAmount, next.currency)} is payable (payable now: ${money(next.payableNow, next.currency)}).</p>`
+  return html`<section class="card" aria-labelledby="request-title"><h2 id="request-title">Request a payout</h2>${content}</section>`
+}
+
+export async function requestPayout(context: SignedInRequest): Promise<PageResult> {
+  try {
+    await context.program.payouts.request(context.affiliate.id)
+  } catch (error) {
+    if (!(error instanceof ValidationError || error instanceof ConflictError)) throw error
+    const shown = await payoutsPage(context, error.message)
+    return 'redirect' in shown ? shown : { ...shown, status: error instanceof ConflictError ? 409 : 400 }
+  }
+  return { redirect: `${context.paths.payouts}?requested=1` }
 }

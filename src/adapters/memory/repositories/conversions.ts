@@ -68,6 +68,13 @@ export function conversionRepository(
     async heldSummary(projectId, affiliateId, now) {
       return state.heldBalances.heldAt(projectId, affiliateId, now)
     },
+    async listOpen(projectId, affiliateId) {
+      return state.conversions
+        .group('project', projectId)
+        .filter((row) => row.status === 'active' && !row.paid && (affiliateId === undefined || row.affiliateId === affiliateId))
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+        .map((row) => ({ id: row.id, affiliateId: row.affiliateId, unpaid: row.value, holdUntil: row.holdUntil, createdAt: row.createdAt }))
+    },
     async settleOldestFirst({ projectId, affiliateId, budget, now, payoutId }) {
       const eligible = unpaid(state, projectId, affiliateId)
         .filter((row) => row.holdUntil <= now)

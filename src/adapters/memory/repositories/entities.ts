@@ -6,7 +6,9 @@ import type {
   ApiKeyRepository,
   ClickRepository,
   CouponRepository,
+  LedgerRepository,
   PayoutRepository,
+  PayoutRequestRepository,
   ProjectRepository,
   ReferralRepository,
   WebhookEndpointRepository,
@@ -121,6 +123,8 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
       for (const row of state.clicks.group('affiliate', key)) state.clicks.remove(row.id, log)
       for (const row of state.payouts.group('affiliate', key)) state.payouts.remove(row.id, log)
       for (const row of state.linkAliases.group('affiliate', key)) state.linkAliases.remove(row.id, log)
+      for (const row of state.ledger.group('affiliate', key)) state.ledger.remove(row.id, log)
+      for (const row of state.payoutRequests.group('affiliate', key)) state.payoutRequests.remove(row.id, log)
       for (const row of state.referrals.group('affiliate', key)) state.referrals.replace({ ...row, affiliateId: null }, log)
       for (const row of state.affiliates.group('project', projectId)) {
         if (row.parentId === id) state.affiliates.replace({ ...row, parentId: null }, log)
@@ -232,7 +236,7 @@ export function payoutRepository(state: MemoryState, log: UndoLog): PayoutReposi
     async list(projectId, filter) {
       const page = newestFirstPage(
         state.payouts.group('project', projectId),
-        (row) => filter.affiliateId === undefined || row.affiliateId === filter.affiliateId,
+        (row) => (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) && (filter.upTo === undefined || row.createdAt <= filter.upTo),
         filter,
       )
       return { items: page.items, total: page.total }
@@ -245,6 +249,54 @@ export function payoutRepository(state: MemoryState, log: UndoLog): PayoutReposi
         totals.set(payout.affiliateId, { ...total, amount: total.amount + payout.amount, count: total.count + 1 })
       }
       return [...totals.values()].sort((a, b) => a.affiliateId - b.affiliateId)
+    },
+  }
+}
+
+export function payoutRequestRepository(state: MemoryState, log: UndoLog): PayoutRequestRepository {
+  const open = (projectId: string, affiliateId: number) =>
+    state.payoutRequests.group('affiliate', affiliateId).filter((row) => row.projectId === projectId && row.status === 'open')
+  return {
+    async insert(request) {
+      return state.payoutRequests.insert(request, log)
+    },
+    async findOpen(projectId, affiliateId) {
+      return open(projectId, affiliateId)[0] ?? null
+    },
+    async markPaid(projectId, affiliateId, payoutId, at) {
+      return open(projectId, affiliateId).map((row) => {
+        const saved = { ...row, status: 'paid' as const, payoutId, resolvedAt: at }
+        state.payoutRequests.replace(saved, log)
+        return saved
+      })
+    },
+    async list(projectId, filter) {
+      const page = newestFirstPage(
+        state.payoutRequests.group('project', projectId),
+        (row) => (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) && (filter.status === undefined || row.status === filter.status),
+        filter,
+      )
+      return { items: page.items, total: page.total }
+    },
+  }
+}
+
+export function ledgerRepository(state: MemoryState, log: UndoLog): LedgerRepository {
+  return {
+    async record(movement) {
+      state.ledger.insert(movement, log)
+    },
+    async list(projectId, { affiliateId, after, upTo }) {
+      const rows = affiliateId === undefined ? state.ledger.group('project', projectId) : state.ledger.group('affiliate', affiliateId)
+      return rows
+        .filter((row) => row.projectId === projectId && row.createdAt <= upTo && (after === undefined || row.createdAt > after))
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+    },
+    async releasing(projectId, { after, upTo }) {
+      return state.ledger
+        .group('project', projectId)
+        .filter((row) => row.holdUntil !== null && row.holdUntil > after && row.holdUntil <= upTo && row.createdAt < row.holdUntil)
+        .sort((a, b) => a.holdUntil!.getTime() - b.holdUntil!.getTime() || a.id - b.id)
     },
   }
 }

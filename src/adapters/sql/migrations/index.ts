@@ -20,6 +20,8 @@ import { affiliateTaxDetails } from './14-affiliate-tax-details.js'
 import { linkAliases } from './18-link-aliases.js'
 import { commissionRules } from './19-commission-rules.js'
 import { fraudSignals } from './20-fraud-signals.js'
+import { ledgerMovements } from './21-ledger-movements.js'
+import { payoutRequests } from './22-payout-requests.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -45,4 +47,6 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   linkAliases,
   commissionRules,
   fraudSignals,
+  ledgerMovements,
+  payoutRequests,
 ]

@@ -105,6 +105,22 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
       const row = rows[0]!
       return { amount: money(row.amount), nextReleaseAt: row.next_release_at ? new Date(row.next_release_at as Date) : null }
     },
+    async listOpen(projectId, affiliateId) {
+      const rows = await run(
+        db,
+        `SELECT id, affiliate_id, value_minor, hold_until, created_at FROM ${table.name}
+         WHERE project_id = $1 AND status = 'active' AND NOT paid AND ($2::bigint IS NULL OR affiliate_id = $2::bigint)
+         ORDER BY created_at, id`,
+        [projectId, affiliateId ?? null],
+      )
+      return rows.map((row) => ({
+        id: Number(row.id),
+        affiliateId: Number(row.affiliate_id),
+        unpaid: money(row.value_minor),
+        holdUntil: new Date(row.hold_until as Date),
+        createdAt: new Date(row.created_at as Date),
+      }))
+    },
     async settleOldestFirst({ projectId, affiliateId, budget, now, payoutId }) {
       // Values are >= 0, so the running sum only grows: every row with running <= budget is
       // exactly the oldest-first prefix that fits.

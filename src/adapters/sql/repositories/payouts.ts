@@ -12,7 +12,7 @@ export function payoutRepository(db: SqlClient, t: Tables): PayoutRepository {
       await run(db, `UPDATE ${table.name} SET conversions_settled = $3 WHERE project_id = $1 AND id = $2`, [projectId, id, count])
     },
     get: (projectId, id) => table.get(db, projectId, id),
-    list: (projectId, filter) => table.page(db, projectId, [['affiliate_id = ?', filter.affiliateId]], filter),
+    list: (projectId, filter) => table.page(db, projectId, [['affiliate_id = ?', filter.affiliateId], ['created_at <= ?', filter.upTo]], filter),
     async paidTotals(projectId, from, to) {
       const rows = await run(
         db,

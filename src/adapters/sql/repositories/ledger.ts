@@ -1,0 +1,35 @@
+// The ledger movements repository: an affiliate's ledger changes as recorded (docs/payouts.md).
+import type { LedgerRepository } from '../../../core/storage.js'
+import { run } from '../codec.js'
+import type { SqlClient } from '../executor.js'
+import type { Tables } from '../tables.js'
+
+export function ledgerRepository(db: SqlClient, t: Tables): LedgerRepository {
+  const table = t.ledger
+  return {
+    async record(movement) {
+      await table.insert(db, movement)
+    },
+    async list(projectId, { affiliateId, after, upTo }) {
+      const rows = await run(
+        db,
+        `SELECT * FROM ${table.name}
+         WHERE project_id = $1 AND created_at <= $2 AND ($3::timestamptz IS NULL OR created_at > $3::timestamptz)
+           AND ($4::bigint IS NULL OR affiliate_id = $4::bigint)
+         ORDER BY created_at, id`,
+        [projectId, upTo, after ?? null, affiliateId ?? null],
+      )
+      return rows.map((row) => table.read(row))
+    },
+    async releasing(projectId, { after, upTo }) {
+      const rows = await run(
+        db,
+        `SELECT * FROM ${table.name}
+         WHERE project_id = $1 AND hold_until > $2 AND hold_until <= $3 AND created_at < hold_until
+         ORDER BY hold_until, id`,
+        [projectId, after, upTo],
+      )
+      return rows.map((row) => table.read(row))
+    },
+  }
+}

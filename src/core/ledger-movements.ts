@@ -1,0 +1,110 @@
+// The ledger's movements (docs/payouts.md "The ledger as of a date"): every change of an
+// affiliate's running totals is also recorded, when it happened, so that balances can be read as
+// they stood at any moment and a period's movements explain the change of what the program owes.
+import { computeBalances, type Balances } from './ledger.js'
+import { payableBalance, type OpenCommission, type PayoutTerms } from './payout-terms.js'
+import type { StorageTx } from './storage.js'
+import type { Conversion, LedgerMovement, LedgerMovementType, Payout, TotalsDelta } from './types.js'
+
+type Sides = Pick<Conversion, 'paid'> | null
+
+/** What moved the ledger when a conversion went from `before` to `after` with this delta. */
+function conversionMovementType(before: Sides, after: Sides, delta: TotalsDelta): LedgerMovementType {
+  const counted = delta.countedValue ?? 0n
+  const paid = delta.paidValue ?? 0n
+  const credit = delta.credit ?? 0n
+  if (before === null) return 'commission'
+  if (credit > 0n) return counted === 0n && paid + credit === 0n ? 'credit_return' : 'clawback'
+  if (counted > 0n) return 'commission'
+  if (counted < 0n) return 'reversal'
+  return paid > 0n ? 'paid_outside' : 'unpaid_outside'
+}
+
+/** Records how a conversion's change moved its affiliate's totals (nothing when they did not move). */
+export async function recordConversionMovement(
+  tx: StorageTx,
+  conversion: Pick<Conversion, 'projectId' | 'affiliateId' | 'id' | 'holdUntil'>,
+  sides: { before: Sides; after: Sides },
+  delta: TotalsDelta,
+  at: Date,
+): Promise<void> {
+  const countedValue = delta.countedValue ?? 0n
+  const paidValue = delta.paidValue ?? 0n
+  const credit = delta.credit ?? 0n
+  if (countedValue === 0n && paidValue === 0n && credit === 0n) return
+  await tx.ledger.record({
+    projectId: conversion.projectId,
+    affiliateId: conversion.affiliateId,
+    type: conversionMovementType(sides.before, sides.after, delta),
+    conversionId: conversion.id,
+    payoutId: null,
+    holdUntil: conversion.holdUntil,
+    countedValue,
+    paidValue,
+    credit,
+    createdAt: at,
+  })
+}
+
+/** Records a payout: its amount moves from unpaid to paid (settled conversions, the rest credit). */
+export async function recordPayoutMovement(tx: StorageTx, payout: Payout, delta: { paidValue: bigint; credit: bigint }): Promise<void> {
+  await tx.ledger.record({
+    projectId: payout.projectId,
+    affiliateId: payout.affiliateId,
+    type: 'payout',
+    conversionId: null,
+    payoutId: payout.id,
+    holdUntil: null,
+    countedValue: 0n,
+    paidValue: delta.paidValue,
+    credit: delta.credit,
+    createdAt: payout.createdAt,
+  })
+}
+
+/** A movement's effect on what the program owes the affiliate (unpaid = total - paid). */
+export function movementAmount(movement: Pick<LedgerMovement, 'countedValue' | 'paidValue' | 'credit'>): bigint {
+  return movement.countedValue - movement.paidValue - movement.credit
+}
+
+export interface BalancesAsOf extends Balances {
+  /** Unpaid money payable under the payout terms, less credit. */
+  payable: bigint
+  /** The running totals then, and the unpaid held sum then (what computeBalances reads). */
+  totals: { countedValue: bigint; paidValue: bigint; credit: bigint }
+  unpaidHeld: { amount: bigint; nextReleaseAt: Date | null }
+}
+
+/** One affiliate's balances from its movements recorded up to `at` (those given). */
+export function balancesAsOf(movements: readonly LedgerMovement[], at: Date, terms: PayoutTerms): BalancesAsOf {
+  const totals = { countedValue: 0n, paidValue: 0n, credit: 0n }
+  const open = new Map<number, OpenCommission>()
+  for (const movement of movements) {
+    totals.countedValue += movement.countedValue
+    totals.paidValue += movement.paidValue
+    totals.credit += movement.credit
+    if (movement.conversionId === null || movement.holdUntil === null) continue
+    const commission = open.get(movement.conversionId) ?? {
+      id: movement.conversionId,
+      affiliateId: movement.affiliateId,
+      unpaid: 0n,
+      holdUntil: movement.holdUntil,
+      createdAt: movement.createdAt,
+    }
+    commission.unpaid += movement.countedValue - movement.paidValue
+    open.set(movement.conversionId, commission)
+  }
+  const unpaid = [...open.values()].filter((commission) => commission.unpaid !== 0n)
+  let held = 0n
+  let nextReleaseAt: Date | null = null
+  for (const commission of unpaid) {
+    if (commission.holdUntil.getTime() <= at.getTime()) continue
+    held += commission.unpaid
+    if (nextReleaseAt === null || commission.holdUntil < nextReleaseAt) nextReleaseAt = commission.holdUntil
+  }
+  const unpaidHeld = { amount: held, nextReleaseAt }
+  const balances = computeBalances(totals, unpaidHeld)
+  const payable = payableBalance(unpaid, totals.credit, (commission) => terms.isPayable(commission.holdUntil, at)).amount
+  return { ...balances, payable, totals, unpaidHeld }
+}
+
