@@ -293,6 +293,9 @@ export interface Page<T> {
 export const PROVIDER_NAMES = ['stripe', 'paddle', 'lemon-squeezy'] as const
 export type ProviderName = (typeof PROVIDER_NAMES)[number]
 
+/** The documented prefix of a provider's customer ids, where it has one (imports carry these ids). */
+export const CUSTOMER_ID_PREFIXES: Partial<Record<ProviderName, string>> = { stripe: 'cus_', paddle: 'ctm_' }
+
 export type ProviderEventStatus = 'processing' | 'applied' | 'ignored' | 'waiting'
 
 /** One payment-provider event as received, with its outcome. Unique per (project, provider, eventId). */

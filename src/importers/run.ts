@@ -7,7 +7,7 @@
 import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
 import { Currency } from '../core/money.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
-import type { ProjectSettings } from '../core/types.js'
+import { CUSTOMER_ID_PREFIXES, type ProjectSettings } from '../core/types.js'
 import type { AffiliateView, ConversionView } from '../core/views.js'
 import { ImportReport, type ImportEntity } from './report.js'
 import type { ImportSource, SourceAffiliate, SourceCommission, SourceCommissionState, SourceCoupon, SourceCustomer, SourcePayout } from './source.js'
@@ -32,11 +32,6 @@ const LEDGER_STATUS: Record<SourceCommissionState, 'pending' | 'active' | 'rejec
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{3,64}$/
-/** Which provider a customer id is from, by its documented prefix. */
-const PROVIDER_OF_PREFIX: ReadonlyArray<[prefix: string, provider: string]> = [
-  ['cus_', 'stripe'],
-  ['ctm_', 'paddle'],
-]
 const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
 
 /** An affiliate of the program, by the tool's id: its id here (null when a dry run would create it) and email. */
@@ -208,7 +203,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   async function linkProviderCustomer(record: SourceCustomer, email: string) {
     const customerId = record.providerCustomerId
     if (customerId === null) return
-    const provider = PROVIDER_OF_PREFIX.find(([prefix]) => customerId.startsWith(prefix))?.[1]
+    const provider = Object.entries(CUSTOMER_ID_PREFIXES).find(([, prefix]) => customerId.startsWith(prefix))?.[0]
     if (!provider) {
       return report.warn('customers', record.sourceId, 'providerCustomerId', `"${customerId}" is not a Stripe (cus_) or Paddle (ctm_) customer id: invoices are credited by the customer's email only`)
     }
