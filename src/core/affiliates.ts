@@ -96,6 +96,7 @@ async function checkNotAlias(tx: StorageTx, projectId: string, code: string, sel
 export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 'status' | 'createdAt'>, given: Partial<Omit<NewAffiliate, 'totals'>> = {}): NewAffiliate {
   return {
     name: null,
+    tier: null,
     partnerSlug: null,
     paymentMethod: null,
     paymentDetails: null,

@@ -217,7 +217,7 @@ export type UpdateConversionInput = v.InferInput<typeof updateConversionInput>
 export const listConversionsInput = v.strictObject({
   limit,
   offset,
-  type: v.optional(conversionType),
+  type: v.optional(v.picklist(['signup', 'purchase', 'bonus'], 'must be signup, purchase or bonus')),
   affiliateId: v.optional(id),
   referredUserId: v.optional(id),
   paid: v.optional(v.boolean('must be a boolean')),
@@ -355,12 +355,33 @@ const productRule = v.union(
   ],
   'must be { "excluded": true } or rules among purchase, recurring and signup',
 )
+const commissionPeriod = v.picklist(['month', 'quarter', 'year', 'lifetime'], 'must be month, quarter, year or lifetime')
+const ruleName = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))
+const tierRule = v.pipe(
+  v.strictObject({
+    name: ruleName,
+    minRevenue: v.optional(amountText),
+    minCustomers: v.optional(count(1)),
+    purchase: v.optional(commissionRule),
+    recurring: v.optional(recurringRule),
+    signup: v.optional(signupRule),
+  }),
+  v.check((tier) => tier.minRevenue !== undefined || tier.minCustomers !== undefined, 'must have minRevenue or minCustomers'),
+)
+const bonusRule = v.pipe(
+  v.strictObject({ name: ruleName, customers: v.optional(count(1)), revenue: v.optional(amountText), amount: amountText, period: commissionPeriod }),
+  v.check((bonus) => (bonus.customers === undefined) !== (bonus.revenue === undefined), 'must have customers or revenue, not both'),
+)
+const distinctNames = <T extends { name: string }>() => v.check((list: T[]) => new Set(list.map((item) => item.name)).size === list.length, 'must have distinct names')
 export const commissionSettings = v.strictObject({
   purchase: commissionRule,
   signup: v.optional(signupRule),
   recurring: v.optional(recurringRule),
   products: v.optional(v.pipe(v.record(productId, productRule), v.check((products) => Object.keys(products).length <= 1000, 'must have at most 1000 products'))),
   grandfather: v.optional(v.boolean('must be a boolean')),
+  tiers: v.optional(v.pipe(v.array(tierRule), v.maxLength(20, 'must have at most 20 tiers'), distinctNames<v.InferOutput<typeof tierRule>>())),
+  tierPeriod: v.optional(commissionPeriod),
+  bonuses: v.optional(v.pipe(v.array(bonusRule), v.maxLength(20, 'must have at most 20 bonuses'), distinctNames<v.InferOutput<typeof bonusRule>>())),
 })
 const dayCount = v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))
 /** An IANA time zone name the runtime knows (`Europe/Paris`, `UTC`). */

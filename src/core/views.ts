@@ -79,6 +79,7 @@ export function affiliateView(
     customFields: affiliate.customFields,
     application: affiliate.application,
     commission: affiliate.commission,
+    tier: affiliate.tier,
     createdAt: affiliate.createdAt,
     clicks: totals.clicks,
     signups: totals.signups,
