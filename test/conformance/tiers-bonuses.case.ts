@@ -109,5 +109,33 @@ export function tiersBonusesCases(context: CaseContext): void {
       await expectError(program.projects.updateSettings(program.projectId, { commission: { purchase: pct(10), tiers: [{ name: 'Gold' }] } }), 'invalid_request', 'commission.tiers.0')
       await expectError(program.projects.updateSettings(program.projectId, { commission: { purchase: pct(10), tiers: [{ name: 'Gold', minRevenue: '1.001' }] } }), 'invalid_request', 'commission.tiers.0.minRevenue')
     })
+
+    it('Bonuses: 20 concurrent conversions crossing the milestone pay one bonus and announce one tier change (several connections on PostgreSQL)', async () => {
+      const { program, clock, storage } = await context.program({
+        settings: {
+          commission: {
+            purchase: pct(10),
+            tiers: [{ name: 'Gold', minCustomers: 10, purchase: pct(20) }],
+            bonuses: [{ name: 'Ten customers', customers: 10, amount: '100.00', period: 'month' }],
+          },
+        },
+      })
+      await recordAllEvents(program)
+      clock.set('2026-04-10T00:00:00Z')
+      const eve = await program.affiliates.create({ email: 'concurrent@example.com' })
+      const created = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => program.conversions.create({ type: 'purchase', affiliateId: eve.id, email: `buyer${index}@example.com`, baseValue: '100.00' })),
+      )
+      expect(created.every((result) => !result.duplicate)).toBe(true)
+      const bonuses = (await program.conversions.list({ affiliateId: eve.id, type: 'bonus' })).items
+      expect(bonuses.map((bonus) => bonus.value)).toEqual(['100.00'])
+      const events = await recordedEvents(storage, program)
+      expect(events.filter((event) => event.type === 'affiliate.tier_changed')).toHaveLength(1)
+      const purchases = created.map((result) => result.conversion.value)
+      const total = purchases.reduce((sum, value) => sum + Math.round(Number(value) * 100), 0) + 10_000
+      expect((await program.affiliates.get(eve.id)).earnings.total).toBe((total / 100).toFixed(2))
+      // Ten purchases at least came before Gold: at most ten earned its 20 %.
+      expect(purchases.filter((value) => value === '20.00').length).toBeLessThanOrEqual(10)
+    })
   })
 }
