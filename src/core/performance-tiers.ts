@@ -8,6 +8,7 @@ import { tierChanged } from './events.js'
 import type { Currency } from './money.js'
 import type { StorageTx } from './storage.js'
 import type { Affiliate, CommissionPeriod, CommissionSettings, ProjectSettings, TierRule } from './types.js'
+import type { TierProgress } from './views.js'
 
 export interface TierStanding {
   /** The tier held; null for none. */
@@ -63,4 +64,19 @@ export async function recordTier(tx: StorageTx, affiliate: Affiliate, standing: 
   if (name === affiliate.tier) return
   const updated = await tx.affiliates.update(affiliate.projectId, affiliate.id, { tier: name })
   if (updated) await tx.outbox.enqueue(tierChanged(updated, { from: affiliate.tier, to: name, period: standing?.period ?? 'month', at }))
+}
+
+/** The tier held and the progress to the next, as views show them. */
+export function tierProgress(standing: TierStanding, currency: Currency): { tier: string | null; progress: TierProgress } {
+  const { next } = standing
+  return {
+    tier: standing.tier?.name ?? null,
+    progress: {
+      period: standing.period,
+      periodStart: standing.periodStart,
+      revenue: currency.amount(standing.figures.revenue).format(),
+      customers: standing.figures.customers,
+      next: next && { name: next.name, minRevenue: next.minRevenue === undefined ? null : currency.parse(next.minRevenue, 'minRevenue').format(), minCustomers: next.minCustomers ?? null },
+    },
+  }
 }
