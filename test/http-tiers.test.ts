@@ -37,4 +37,16 @@ describe('performance tiers over REST (node:http)', () => {
     const put = await s.call('PUT', '/affiliates/max@example.com', { name: 'Max Gold' })
     expect(put.body.data.affiliate).toMatchObject({ tier: 'Gold', tierProgress: { period: 'month', revenue: '120.00', customers: 1, next: null } })
   })
+
+  it('primary: a bonus is a conversion of type bonus, listed with ?type=bonus', async () => {
+    const s = await start({ settings: { commission: { ...SETTINGS.commission, bonuses: [{ name: 'First customer', customers: 1, amount: '5.00', period: 'month' }] } } })
+    await s.call('POST', '/affiliates', { email: 'max@example.com', referral_code: 'MAX' })
+    await s.call('POST', '/conversions', { type: 'purchase', referral_code: 'MAX', base_value: 10, email: 'a@example.com' })
+    await s.call('POST', '/conversions', { type: 'purchase', referral_code: 'MAX', base_value: 10, email: 'b@example.com' })
+    const bonuses = await s.call('GET', '/conversions?type=bonus')
+    expect(bonuses.status).toBe(200)
+    expect(bonuses.body.data).toHaveLength(1)
+    expect(bonuses.body.data[0]).toMatchObject({ type: 'bonus', value: 5, commission_rule: { source: 'project', basis: 'bonus', type: 'fixed', amount: '5.00' } })
+    expect((await s.call('GET', '/affiliates/max@example.com')).body.data.total_earnings).toBe('11.00')
+  })
 })

@@ -167,6 +167,8 @@ export const listReferralsInput = v.strictObject({ limit, offset, affiliateId: v
 export type ListReferralsInput = v.InferInput<typeof listReferralsInput>
 
 export const conversionType = v.picklist(['signup', 'purchase'], 'must be signup or purchase')
+/** The types a list filters by: a request creates signups and purchases, the program bonuses too. */
+export const listedConversionType = v.picklist(['signup', 'purchase', 'bonus'], 'must be signup, purchase or bonus')
 const reference = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))
 const couponCode = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _, . or -'))
 
@@ -217,7 +219,7 @@ export type UpdateConversionInput = v.InferInput<typeof updateConversionInput>
 export const listConversionsInput = v.strictObject({
   limit,
   offset,
-  type: v.optional(v.picklist(['signup', 'purchase', 'bonus'], 'must be signup, purchase or bonus')),
+  type: v.optional(listedConversionType),
   affiliateId: v.optional(id),
   referredUserId: v.optional(id),
   paid: v.optional(v.boolean('must be a boolean')),

@@ -77,7 +77,7 @@ export const affiliateRecord = v.strictObject({
 /** Which rule earned a conversion and what it gave (docs/commissions.md "Precedence"); source null on conversions older than rule records. */
 export const commissionRuleRecord = v.strictObject({
   source: v.nullable(v.picklist(RULE_SOURCES)),
-  basis: v.picklist(['purchase', 'recurring', 'recurring_expired', 'signup', 'explicit', 'tier2', 'excluded']),
+  basis: v.picklist(['purchase', 'recurring', 'recurring_expired', 'signup', 'explicit', 'tier2', 'excluded', 'bonus']),
   type: v.picklist(['percentage', 'fixed']),
   rate: v.nullable(decimalString),
   amount: v.nullable(decimalString),
@@ -85,7 +85,7 @@ export const commissionRuleRecord = v.strictObject({
 
 export const conversionRecord = v.strictObject({
   id,
-  type: v.picklist(['signup', 'purchase']),
+  type: v.picklist(['signup', 'purchase', 'bonus']),
   affiliate_id: id,
   referred_user_id: v.nullable(id),
   value: v.number(),
