@@ -1,11 +1,12 @@
-// The portal's overview in real Chromium shows the performance tier the API reports: the tier
-// held, the period's figures and the next tier (docs/commissions.md "Performance tiers"); axe-core.
+// The performance tier in the pages: the portal's overview in real Chromium (axe-core) and the
+// console's affiliate page show the tier held, the period's figures and the next tier (docs/commissions.md).
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, seriousViolations } from './browser-helpers.js'
 import { portalFixture, type PortalFixture } from './portal/helpers.js'
+import { adminFixture, signedInAgent } from './admin/helpers.js'
 
 const pct = (rate: number) => ({ type: 'percentage' as const, rate })
 
@@ -52,5 +53,22 @@ describe('performance tier in the portal (Chromium)', () => {
     const api = await fixture.program.affiliates.get('ann@example.com')
     expect(api).toMatchObject({ tier: 'Silver', tierProgress: { revenue: '150.00', customers: 2 } })
     await page.close()
+  })
+})
+
+describe('performance tier in the console (plain fetch)', () => {
+  it("the affiliate's page shows its tier card; none without tiers", async () => {
+    const fixture = await adminFixture()
+    const { program } = fixture
+    const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
+    const agent = await signedInAgent(fixture)
+    expect(await (await agent.get(`/admin/affiliates/${ann.id}`)).text()).not.toContain('Performance tier')
+    await program.projects.updateSettings(program.projectId, { commission: { purchase: pct(30), tiers: [{ name: 'Gold', minRevenue: '100.00', purchase: pct(40) }] } })
+    await program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: 'one@example.com', baseValue: '120.00' })
+    const page = await (await agent.get(`/admin/affiliates/${ann.id}`)).text()
+    expect(page).toContain('Performance tier')
+    expect(page).toMatch(/data-figure="tier">Gold</)
+    expect(page).toMatch(/data-figure="tier-revenue">120\.00 USD</)
+    expect(page).toMatch(/data-figure="tier-next">Top tier reached</)
   })
 })
