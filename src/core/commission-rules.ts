@@ -1,6 +1,6 @@
 // Which rule earns a conversion (docs/commissions.md "Precedence"): an excluded product, then the
-// affiliate's own rules, a product's rules, the performance tier's, the sub-program's, the project's; renewals by count
-// and in stages. Pure: the arithmetic is commission.ts's.
+// affiliate's own rules, a product's rules, the performance tier's, the sub-program's, the
+// project's; renewals by count and in stages. Pure: the arithmetic is commission.ts's.
 import { addMonths } from './clock.js'
 import type { CommissionBasis, CommissionRule, CommissionSettings, ConversionType, ProductRule, ProjectSettings, RecurringRule, RuleSet, RuleSource } from './types.js'
 
