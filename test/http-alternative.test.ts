@@ -36,6 +36,8 @@ describe.each([inProcess, nodeHttp])('alternative shape via $name', (transport) 
       paymentMethod: null,
       paymentDetails: null,
       commission: null,
+      tier: null,
+      tierProgress: null,
     }
     expect(created.body).toEqual({ success: true, data: { affiliate } })
     for (const ref of ['aff_1', '1', 'ann%40example.com']) {

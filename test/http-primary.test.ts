@@ -38,6 +38,8 @@ describe.each([inProcess, nodeHttp])('primary shape via $name', (transport) => {
         unpaid_earnings: '0.00',
         total_earnings: '0.00',
         commission: null,
+        tier: null,
+        tier_progress: null,
       })
     })
 

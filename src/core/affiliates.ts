@@ -9,6 +9,7 @@ import { EMPTY_TOTALS } from './ledger.js'
 import { Currency } from './money.js'
 import { checkAmounts } from './settings.js'
 import { newReferralCode } from './random.js'
+import { tierProgress, tierSettingsOf, tierStanding } from './performance-tiers.js'
 import {
   createAffiliateInput,
   listAffiliatesInput,
@@ -48,8 +49,11 @@ export async function requireAffiliate(tx: StorageTx, projectId: string, id: num
 
 export async function loadAffiliateView(ctx: ProjectContext, tx: StorageTx, affiliate: Affiliate): Promise<AffiliateView> {
   const { settings } = await ctx.project()
-  const held = await tx.conversions.heldSummary(ctx.projectId, affiliate.id, ctx.clock.now())
-  return affiliateView(affiliate, held, settings)
+  const now = ctx.clock.now()
+  const held = await tx.conversions.heldSummary(ctx.projectId, affiliate.id, now)
+  const currency = new Currency(settings.currency)
+  const standing = await tierStanding(tx, ctx.projectId, affiliate.id, tierSettingsOf(settings, affiliate), currency, await ctx.dayOf(now))
+  return affiliateView(affiliate, held, settings, standing && tierProgress(standing, currency))
 }
 
 function checkPartnerSlug(project: Project, slug: string | null | undefined): void {
@@ -96,6 +100,7 @@ async function checkNotAlias(tx: StorageTx, projectId: string, code: string, sel
 export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 'status' | 'createdAt'>, given: Partial<Omit<NewAffiliate, 'totals'>> = {}): NewAffiliate {
   return {
     name: null,
+    tier: null,
     partnerSlug: null,
     paymentMethod: null,
     paymentDetails: null,

@@ -1,6 +1,6 @@
 // Which rule earns a conversion (docs/commissions.md "Precedence"): an excluded product, then the
-// affiliate's own rules, a product's rules, the sub-program's, the project's; renewals by count
-// and in stages. Pure: the arithmetic is commission.ts's.
+// affiliate's own rules, a product's rules, the performance tier's, the sub-program's, the
+// project's; renewals by count and in stages. Pure: the arithmetic is commission.ts's.
 import { addMonths } from './clock.js'
 import type { CommissionBasis, CommissionRule, CommissionSettings, ConversionType, ProductRule, ProjectSettings, RecurringRule, RuleSet, RuleSource } from './types.js'
 
@@ -90,6 +90,7 @@ function levelsOf(set: RuleSet, products: Array<{ source: RuleSource; rule: Prod
   const partial = (source: RuleSource) => products.filter((product) => product.source === source).map((product) => ({ source, rules: product.rule as Level['rules'], whole: false }))
   if (set.affiliate) return [...partial('affiliate'), { source: 'affiliate', rules: set.affiliate, whole: true }]
   const levels: Level[] = partial('product')
+  if (set.tier) levels.push({ source: 'tier', rules: set.tier, whole: false })
   if (set.subProgram) levels.push({ source: 'sub_program', rules: set.subProgram, whole: true })
   levels.push({ source: 'project', rules: set.project, whole: true })
   return levels

@@ -17,6 +17,8 @@ import { UniqueViolation, type StorageTx } from './storage.js'
 import type { DailyCounts } from './tracking-storage.js'
 import type { Affiliate, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
 import { conversionView, type ConversionView } from './views.js'
+import { payBonuses } from './bonuses.js'
+import { recordTier, tierSettingsOf, tierStanding } from './performance-tiers.js'
 
 type ConversionRequest = ReturnType<typeof parseRequest>
 
@@ -59,7 +61,9 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const modelled = attributionModelApplies(matched, settings) ? await applyAttributionModel(tx, ctx.projectId, matched, settings, now) : null
   const { affiliate, matchedBy, referral } = modelled ?? matched
   const moveReferral = modelled?.moveReferral ?? false
-  const rules = ruleSetFor(project.settings, affiliate)
+  const tierSettings = tierSettingsOf(project.settings, affiliate)
+  const standing = await tierStanding(tx, ctx.projectId, affiliate.id, tierSettings, request.currency, ctx.dayIn(project, now))
+  const rules: RuleSet = { ...ruleSetFor(project.settings, affiliate), tier: standing?.tier ?? null }
   const payment = data.type === 'purchase' && referral ? paymentOf(referral, data.paymentId ?? null) : null
   const renewal = payment?.renewal ?? null
   const calculated = calculateCommission({
@@ -295,7 +299,7 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
   const { data } = request
   const planned = await plan(ctx, tx, project, request, fx, now, clickVisitor)
   // A duplicate reference is found by the insert's unique index; what linking wrote before it rolls back.
-  const { referral, signedUp } = await linkReferral(ctx, tx, planned, data, now)
+  const { referral, signedUp, firstPurchase } = await linkReferral(ctx, tx, planned, data, now)
   const row: Omit<Conversion, 'id'> = {
     projectId: ctx.projectId,
     affiliateId: planned.affiliate.id,
@@ -333,14 +337,31 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
   const result = await tx.conversions.insert(row, {
     totals: { ...ledgerDelta(null, row), ...signups },
     day,
-    daily: { ...dailyDelta(row, request, fx), ...signups },
+    daily: { ...dailyDelta(row, request, fx, firstPurchase), ...signups },
   })
   if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
   const conversion = result.conversion
   await recordConversionMovement(tx, conversion, { before: null, after: conversion }, ledgerDelta(null, row), ctx.clock.now())
   await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
   const tier2 = planned.tier2 ? await writeTier2(tx, conversion, planned.tier2, planned.status, { day, referral, request, amountUsd, recordedAt: ctx.clock.now() }) : null
+  await settleTierAndBonuses(ctx, tx, project, planned.affiliate, day, now)
   return { conversion, tier2, planned }
+}
+
+/**
+ * After a conversion is counted: records the affiliate's tier if it changed and pays the bonuses
+ * its figures now reach. The affiliate is read again: the insert locked its row, so concurrent
+ * conversions of it see each other's counts here (docs/commissions.md "Bonuses").
+ */
+async function settleTierAndBonuses(ctx: ProjectContext, tx: StorageTx, project: Project, affiliate: Affiliate, day: string, now: Date): Promise<void> {
+  const settings = tierSettingsOf(project.settings, affiliate)
+  if (!settings.tiers?.length && !settings.bonuses?.length) return
+  const current = await tx.affiliates.get(ctx.projectId, affiliate.id)
+  if (!current) return
+  const currency = new Currency(project.settings.currency)
+  if (settings.tiers?.length) await recordTier(tx, current, await tierStanding(tx, ctx.projectId, current.id, settings, currency, day), now)
+  const source = settings === project.settings.commission ? 'project' : 'sub_program'
+  await payBonuses(tx, current, settings, { currency, holdPeriodDays: project.settings.holdPeriodDays, day, at: now, recordedAt: ctx.clock.now(), source })
 }
 
 /** The parent affiliate's conversion in a multi-tier program, beside the one it derives from. */
@@ -406,19 +427,19 @@ async function linkReferral(ctx: ProjectContext, tx: StorageTx, planned: Plan, d
     })
     signedUp = true
   }
-  if (!referral || planned.paymentNumber === null) return { referral, signedUp }
+  if (!referral || planned.paymentNumber === null) return { referral, signedUp, firstPurchase: false }
   const paymentId = data.paymentId ?? null
   if (referral.firstPurchaseAt === null) {
     // Another purchase of this customer, at the same moment, may have been the first: then this
     // one's plan (the purchase rule) is wrong, and the transaction runs again from a fresh read.
     const marked = await tx.referrals.markFirstPurchase(ctx.projectId, referral.id, now, { key: paymentId, terms: planned.rules })
     if (!marked) throw new PaymentCountedMeanwhile()
-    return { referral: marked, signedUp }
+    return { referral: marked, signedUp, firstPurchase: true }
   }
   // So may a renewal: its number (and so its stage) is then another.
   const count = await tx.referrals.recordPayment(ctx.projectId, referral.id, paymentId)
   if (count !== planned.paymentNumber) throw new PaymentCountedMeanwhile()
-  return { referral, signedUp }
+  return { referral, signedUp, firstPurchase: false }
 }
 
 /** The conversion's outbox events (converted, and the referral's update), written with it. */
@@ -437,11 +458,11 @@ async function recordEvents(tx: StorageTx, conversion: Conversion, affiliate: Af
 }
 
 /** What a new conversion adds to its day: counted ones only (review earns nothing); revenue in the project currency. */
-function dailyDelta(conversion: Omit<Conversion, 'id'>, request: ConversionRequest, fx: Decimal): Partial<DailyCounts> {
+function dailyDelta(conversion: Omit<Conversion, 'id'>, request: ConversionRequest, fx: Decimal, firstPurchase: boolean): Partial<DailyCounts> {
   if (conversion.status !== 'active') return {}
   if (conversion.type !== 'purchase' || request.baseValue === null) return { commission: conversion.value }
   const revenue = request.baseValue.convert(request.currency, fx).minor
-  return { commission: conversion.value, purchases: 1, revenue }
+  return { commission: conversion.value, purchases: 1, revenue, ...(firstPurchase ? { customers: 1 } : {}) }
 }
 
 /** The time a conversion is computed at: its occurredAt when given and not in the future, else now. */

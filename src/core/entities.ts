@@ -88,6 +88,8 @@ export const affiliateFields = {
   taxDetails: notShown(nullable(json<StoredTaxDetails>())),
   /** The affiliate's own commission rules, over its sub-program's and the project's (docs/commissions.md). */
   commission: nullable(json<CommissionSettings>()),
+  /** The performance tier it holds (docs/commissions.md "Performance tiers"); null: none. */
+  tier: nullable(text()),
 }
 
 /** The affiliate's payout preferences that webhook events carry (src/core/events.ts names their keys). */

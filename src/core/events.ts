@@ -46,7 +46,7 @@ function envelope(projectId: string, at: Date, party: Party): Envelope {
   }
 }
 
-function event(type: EventType, projectId: string, at: Date, shared: Envelope, section: 'conversion' | 'data' | 'payout' | 'sign_in' | 'application', body: object): NewEvent {
+function event(type: EventType, projectId: string, at: Date, shared: Envelope, section: 'conversion' | 'data' | 'payout' | 'sign_in' | 'application' | 'tier', body: object): NewEvent {
   const payload = { event: type, timestamp: shared.timestamp, project_id: shared.project_id, affiliate: shared.affiliate, referred: shared.referred, [section]: body }
   return { projectId, type, payload, createdAt: at }
 }
@@ -177,4 +177,10 @@ export function applicationEvent(
   if (type === 'affiliate.rejected') body.reason = context.reason ?? null
   if (type !== 'affiliate.applied') body.decided_at = context.at
   return event(type, affiliate.projectId, context.at, shared, 'application', body)
+}
+
+/** The affiliate's performance tier changed (docs/commissions.md "Performance tiers"): names, null for none. */
+export function tierChanged(affiliate: Affiliate, context: { from: string | null; to: string | null; period: string; at: Date }): NewEvent {
+  const shared = envelope(affiliate.projectId, context.at, { affiliate, referred: null })
+  return event('affiliate.tier_changed', affiliate.projectId, context.at, shared, 'tier', { from: context.from, to: context.to, period: context.period, changed_at: context.at })
 }

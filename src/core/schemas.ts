@@ -168,6 +168,8 @@ export const listReferralsInput = v.strictObject({ limit, offset, affiliateId: v
 export type ListReferralsInput = v.InferInput<typeof listReferralsInput>
 
 export const conversionType = v.picklist(['signup', 'purchase'], 'must be signup or purchase')
+/** The types a list filters by: a request creates signups and purchases, the program bonuses too. */
+export const listedConversionType = v.picklist(['signup', 'purchase', 'bonus'], 'must be signup, purchase or bonus')
 const reference = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))
 const couponCode = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _, . or -'))
 
@@ -222,7 +224,7 @@ export type UpdateConversionInput = v.InferInput<typeof updateConversionInput>
 export const listConversionsInput = v.strictObject({
   limit,
   offset,
-  type: v.optional(conversionType),
+  type: v.optional(listedConversionType),
   affiliateId: v.optional(id),
   referredUserId: v.optional(id),
   paid: v.optional(v.boolean('must be a boolean')),
@@ -373,12 +375,33 @@ const productRule = v.union(
   ],
   'must be { "excluded": true } or rules among purchase, recurring and signup',
 )
+const commissionPeriod = v.picklist(['month', 'quarter', 'year', 'lifetime'], 'must be month, quarter, year or lifetime')
+const ruleName = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))
+const tierRule = v.pipe(
+  v.strictObject({
+    name: ruleName,
+    minRevenue: v.optional(amountText),
+    minCustomers: v.optional(count(1)),
+    purchase: v.optional(commissionRule),
+    recurring: v.optional(recurringRule),
+    signup: v.optional(signupRule),
+  }),
+  v.check((tier) => tier.minRevenue !== undefined || tier.minCustomers !== undefined, 'must have minRevenue or minCustomers'),
+)
+const bonusRule = v.pipe(
+  v.strictObject({ name: ruleName, customers: v.optional(count(1)), revenue: v.optional(amountText), amount: amountText, period: commissionPeriod }),
+  v.check((bonus) => (bonus.customers === undefined) !== (bonus.revenue === undefined), 'must have customers or revenue, not both'),
+)
+const distinctNames = <T extends { name: string }>() => v.check((list: T[]) => new Set(list.map((item) => item.name)).size === list.length, 'must have distinct names')
 export const commissionSettings = v.strictObject({
   purchase: commissionRule,
   signup: v.optional(signupRule),
   recurring: v.optional(recurringRule),
   products: v.optional(v.pipe(v.record(productId, productRule), v.check((products) => Object.keys(products).length <= 1000, 'must have at most 1000 products'))),
   grandfather: v.optional(v.boolean('must be a boolean')),
+  tiers: v.optional(v.pipe(v.array(tierRule), v.maxLength(20, 'must have at most 20 tiers'), distinctNames<v.InferOutput<typeof tierRule>>())),
+  tierPeriod: v.optional(commissionPeriod),
+  bonuses: v.optional(v.pipe(v.array(bonusRule), v.maxLength(20, 'must have at most 20 bonuses'), distinctNames<v.InferOutput<typeof bonusRule>>())),
 })
 const fraudAction = v.picklist(['allow', 'review', 'reject'], 'must be allow, review or reject')
 /** docs/fraud.md: each rule's action; amounts are checked against the currency later. */

@@ -73,6 +73,14 @@ export function checkAmounts(commission: CommissionSettings, currency: Currency,
   for (const [id, product] of Object.entries(commission.products ?? {})) {
     if (!('excluded' in product)) checkRules(product, currency, `${path}.products.${id}`)
   }
+  for (const [index, tier] of (commission.tiers ?? []).entries()) {
+    checkRules(tier, currency, `${path}.tiers.${index}`)
+    if (tier.minRevenue !== undefined) currency.parse(tier.minRevenue, `${path}.tiers.${index}.minRevenue`)
+  }
+  for (const [index, bonus] of (commission.bonuses ?? []).entries()) {
+    currency.parse(bonus.amount, `${path}.bonuses.${index}.amount`)
+    if (bonus.revenue !== undefined) currency.parse(bonus.revenue, `${path}.bonuses.${index}.revenue`)
+  }
 }
 
 function checkRules(rules: { purchase?: CommissionRule; signup?: { amount: string }; recurring?: RecurringRule }, currency: Currency, path: string): void {

@@ -39,13 +39,14 @@ export interface StatsSeries {
   totals: DailyCounts
 }
 
-const zero = (): DailyCounts => ({ clicks: 0, visitors: 0, signups: 0, purchases: 0, revenue: 0n, commission: 0n })
+const zero = (): DailyCounts => ({ clicks: 0, visitors: 0, signups: 0, purchases: 0, customers: 0, revenue: 0n, commission: 0n })
 
 function add(into: DailyCounts, row: DailyCounts): void {
   into.clicks += row.clicks
   into.visitors += row.visitors
   into.signups += row.signups
   into.purchases += row.purchases
+  into.customers += row.customers
   into.revenue += row.revenue
   into.commission += row.commission
 }

@@ -9,6 +9,8 @@ export interface DailyCounts {
   visitors: number
   signups: number
   purchases: number
+  /** Customers whose first purchase this was (performance tiers and bonuses count them, docs/commissions.md). */
+  customers: number
   revenue: bigint
   commission: bigint
 }

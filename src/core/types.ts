@@ -7,7 +7,8 @@ import type { RecordOf } from './entity.js'
 export type AffiliateStatus = 'active' | 'inactive' | 'pending' | 'blocked'
 export type PayoutMethodPreference = 'paypal' | 'wise' | 'manual'
 export type ReferralStatus = 'pending' | 'converted' | 'direct' | 'direct_signup'
-export type ConversionType = 'signup' | 'purchase'
+/** `bonus`: a milestone bonus (docs/commissions.md "Bonuses"), created by the program, never by a request. */
+export type ConversionType = 'signup' | 'purchase' | 'bonus'
 /** What storage holds. `pending` is never stored: it is `active` seen before `holdUntil`. */
 export type StoredConversionStatus = 'active' | 'review' | 'refunded' | 'rejected'
 export type ConversionStatus = 'pending' | StoredConversionStatus
@@ -24,6 +25,7 @@ export type EventType =
   | 'affiliate.applied'
   | 'affiliate.approved'
   | 'affiliate.rejected'
+  | 'affiliate.tier_changed'
 export const EVENT_TYPES: readonly EventType[] = [
   'referral_signed_up',
   'referral_converted',
@@ -36,6 +38,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'affiliate.applied',
   'affiliate.approved',
   'affiliate.rejected',
+  'affiliate.tier_changed',
 ]
 
 export const SCOPES = [
@@ -91,6 +94,33 @@ export interface CommissionSettings {
   products?: Record<string, ProductRule>
   /** Renewals keep the rules in force at the customer's first purchase. @default false */
   grandfather?: boolean
+  /** Performance tiers, lowest first (docs/commissions.md "Performance tiers"). */
+  tiers?: TierRule[]
+  /** The period a tier's figures count over. @default 'month' */
+  tierPeriod?: CommissionPeriod
+  /** One bonus per affiliate per milestone per period (docs/commissions.md "Bonuses"). */
+  bonuses?: BonusRule[]
+}
+
+export type CommissionPeriod = 'month' | 'quarter' | 'year' | 'lifetime'
+
+/** A performance tier: reached at `minRevenue` (program currency) or `minCustomers` in the period; its rules replace the purchase, recurring and signup rules they name. */
+export interface TierRule {
+  name: string
+  minRevenue?: string
+  minCustomers?: number
+  purchase?: CommissionRule
+  recurring?: RecurringRule
+  signup?: { amount: string }
+}
+
+/** A bonus: `amount` once the affiliate's `customers` or `revenue` in the period reach the milestone. */
+export interface BonusRule {
+  name: string
+  customers?: number
+  revenue?: string
+  amount: string
+  period: CommissionPeriod
 }
 
 /** Every rule set that may apply to a conversion of one affiliate: what a grandfathered customer keeps. */
@@ -98,6 +128,8 @@ export interface RuleSet {
   affiliate: CommissionSettings | null
   subProgram: CommissionSettings | null
   project: CommissionSettings
+  /** The performance tier the affiliate held (absent in rules kept before tiers existed). */
+  tier?: TierRule | null
 }
 
 export interface ProjectSettings {
@@ -241,6 +273,7 @@ export type CommissionBasis =
   | 'explicit'
   | 'tier2'
   | 'excluded'
+  | 'bonus'
 
 /** Which rule earned a conversion (docs/commissions.md "Precedence"). */
 export type RuleSource = 'explicit' | 'product' | 'affiliate' | 'tier' | 'sub_program' | 'project'

@@ -27,6 +27,21 @@ export interface AffiliateView extends ShownRecord<typeof affiliateFields>, Show
   /** Whether the project has a hold period (eligible/held are meaningful). */
   holdPeriod: boolean
   earnings: Earnings
+  /** Figures of the current tier period and the next tier's thresholds; null when the project sets no tiers. */
+  tierProgress: TierProgress | null
+}
+
+/** Where an affiliate stands in the performance tiers (docs/commissions.md "Performance tiers"). */
+export interface TierProgress {
+  period: 'month' | 'quarter' | 'year' | 'lifetime'
+  /** First day of the current period (YYYY-MM-DD); null for `lifetime`. */
+  periodStart: string | null
+  /** Referred revenue of the period so far, in the project currency. */
+  revenue: string
+  /** New paying customers of the period so far. */
+  customers: number
+  /** The tier above and what reaches it; null at the top. */
+  next: { name: string; minRevenue: string | null; minCustomers: number | null } | null
 }
 
 export interface ConversionView extends ShownRecord<typeof conversionFields> {
@@ -58,6 +73,7 @@ export function affiliateView(
   affiliate: Affiliate,
   held: { amount: bigint; nextReleaseAt: Date | null },
   settings: { currency: string; holdPeriodDays: number },
+  tiers: { tier: string | null; progress: TierProgress } | null = null,
 ): AffiliateView {
   const { totals } = affiliate
   const currency = new Currency(settings.currency)
@@ -79,6 +95,8 @@ export function affiliateView(
     customFields: affiliate.customFields,
     application: affiliate.application,
     commission: affiliate.commission,
+    tier: tiers ? tiers.tier : affiliate.tier,
+    tierProgress: tiers?.progress ?? null,
     createdAt: affiliate.createdAt,
     clicks: totals.clicks,
     signups: totals.signups,

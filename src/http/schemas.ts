@@ -3,7 +3,7 @@
 // name so the OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
 import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
-import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
+import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
 
 const bool = v.boolean('must be a boolean')
 
@@ -30,7 +30,7 @@ export const listAffiliatesQuery = v.strictObject({ limit, offset, status: v.opt
 export const listConversionsQuery = v.strictObject({
   limit,
   offset,
-  type: v.optional(conversionType),
+  type: v.optional(listedConversionType),
   affiliate_id: idParam,
   referred_user_id: idParam,
   paid: boolParam,

@@ -1,6 +1,6 @@
 // Generated sample payloads for test deliveries: the same builders as real events, fed with
 // clearly fake records (ids 0, example.com emails), so receivers see the real shape.
-import { applicationEvent, conversionEvents, payoutCreated, payoutPaid, payoutRequested, portalSignInRequested, referralSignedUp } from '../core/events.js'
+import { applicationEvent, conversionEvents, payoutCreated, payoutPaid, payoutRequested, portalSignInRequested, referralSignedUp, tierChanged } from '../core/events.js'
 import { Currency } from '../core/money.js'
 import type { NewEvent } from '../core/storage.js'
 import type { Affiliate, Conversion, EventType, Payout, PayoutRequest, Referral } from '../core/types.js'
@@ -24,6 +24,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     application: null,
     taxDetails: null,
     commission: null,
+    tier: null,
     createdAt: at,
     totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
   }
@@ -115,6 +116,8 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
       const status = type === 'affiliate.applied' ? 'pending' : type === 'affiliate.approved' ? 'active' : 'blocked'
       return applicationEvent(type, { ...affiliate, status, application }, { at, reason: type === 'affiliate.rejected' ? 'test' : null })
     }
+    case 'affiliate.tier_changed':
+      return tierChanged({ ...affiliate, tier: 'Gold' }, { from: null, to: 'Gold', period: 'month', at })
   }
 }
 

@@ -29,6 +29,7 @@ import { personalDataCases } from './personal-data.case.js'
 import { linkAliasCases } from './link-aliases.case.js'
 import { importedHistoryCases } from './imported-history.case.js'
 import { fraudCases } from './fraud.case.js'
+import { tiersBonusesCases } from './tiers-bonuses.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -94,5 +95,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     linkAliasCases(context)
     importedHistoryCases(context)
     fraudCases(context)
+    tiersBonusesCases(context)
   })
 }

@@ -42,7 +42,7 @@ export function storagePortCases(context: CaseContext): void {
       expect(first.inserted).toBe(true)
       expect(again).toEqual({ inserted: false, existing: first.inserted ? first.conversion : null })
       expect((await storage.affiliates.get(projectId, ann.id))!.totals).toEqual({ countedValue: 600n, paidValue: 0n, credit: 0n, clicks: 0, signups: 1, purchases: 1 })
-      const day = { day: '2026-01-01', clicks: 0, visitors: 0, signups: 1, purchases: 1, revenue: 1999n, commission: 600n }
+      const day = { day: '2026-01-01', clicks: 0, visitors: 0, signups: 1, purchases: 1, customers: 0, revenue: 1999n, commission: 600n }
       expect(await storage.tracking.daily(projectId, { from: '2026-01-01', to: '2026-01-02', affiliateId: ann.id })).toEqual([day])
       expect(await storage.tracking.daily(projectId, { from: '2026-01-01', to: '2026-01-02' })).toEqual([day])
     })

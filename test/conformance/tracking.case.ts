@@ -65,9 +65,9 @@ export function trackingCases(context: CaseContext): void {
       const days = await program.stats.program({ from: '2026-03-01', to: '2026-03-04' })
       expect(days).toMatchObject({ interval: 'day', timeZone: 'UTC', currency: 'USD', from: '2026-03-01', to: '2026-03-04' })
       expect(days.buckets).toEqual([
-        { start: '2026-03-01', clicks: 0, visitors: 0, signups: 0, purchases: 0, revenue: 0n, commission: 0n },
-        { start: '2026-03-02', clicks: 1, visitors: 0, signups: 1, purchases: 1, revenue: 10000n, commission: 1000n },
-        { start: '2026-03-03', clicks: 0, visitors: 0, signups: 0, purchases: 0, revenue: 0n, commission: 0n },
+        { start: '2026-03-01', clicks: 0, visitors: 0, signups: 0, purchases: 0, customers: 0, revenue: 0n, commission: 0n },
+        { start: '2026-03-02', clicks: 1, visitors: 0, signups: 1, purchases: 1, customers: 1, revenue: 10000n, commission: 1000n },
+        { start: '2026-03-03', clicks: 0, visitors: 0, signups: 0, purchases: 0, customers: 0, revenue: 0n, commission: 0n },
       ])
       const weeks = await program.stats.program({ from: '2026-03-01', to: '2026-04-06', interval: 'week' })
       expect(weeks.buckets.map((bucket) => [bucket.start, bucket.clicks, bucket.signups, bucket.purchases, bucket.revenue])).toEqual([
@@ -85,7 +85,7 @@ export function trackingCases(context: CaseContext): void {
         ['2026-03-01', 0, 1, 505n],
         ['2026-04-01', 1, 0, 0n],
       ])
-      expect(months.totals).toEqual({ clicks: 1, visitors: 0, signups: 1, purchases: 1, revenue: 5050n, commission: 505n })
+      expect(months.totals).toEqual({ clicks: 1, visitors: 0, signups: 1, purchases: 1, customers: 1, revenue: 5050n, commission: 505n })
     })
 
     it("puts events on the project's calendar day", async () => {
@@ -136,7 +136,7 @@ export function trackingCases(context: CaseContext): void {
       const marks = await Promise.all(Array.from({ length: 10 }, () => storage.tracking.markVisitor(program.projectId, ann.id, '2026-01-01', 'same')))
       expect(marks.filter(Boolean)).toHaveLength(1)
       expect(await storage.tracking.daily(program.projectId, { from: '2026-01-01', to: '2026-01-02' })).toEqual([
-        { day: '2026-01-01', clicks: 20, visitors: 0, signups: 0, purchases: 0, revenue: 0n, commission: 60n },
+        { day: '2026-01-01', clicks: 20, visitors: 0, signups: 0, purchases: 0, customers: 0, revenue: 0n, commission: 60n },
       ])
     })
   })

@@ -126,6 +126,7 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     referralCode: row.referralCode,
     status: row.status,
     commission: row.commission,
+    tier: row.tier,
     partnerSlug: row.partnerSlug,
     paymentMethod: row.paymentMethod,
     paymentDetails: row.paymentDetails,

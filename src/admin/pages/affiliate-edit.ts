@@ -2,6 +2,7 @@
 // (PayPal email, Wise details), payment notes and its own commission rules (JSON, the settings'
 // `commission` form: docs/commissions.md "Per-affiliate rules"), saved through affiliates.update as the API's
 // update routes do. Only the fields that changed are sent; refused input is shown again as typed.
+import { tierCard } from '../../web/tier-progress.js'
 import { ValidationError } from '../../core/errors.js'
 import type { UpdateAffiliateInput } from '../../core/schemas.js'
 import type { AffiliateView } from '../../core/views.js'
@@ -84,6 +85,7 @@ ${url.searchParams.has('saved') ? html`<p class="notice" role="status">The affil
 ${url.searchParams.has('erased') ? html`<p class="notice" role="status">The affiliate's personal data is erased; its amounts stay.</p>` : null}
 ${url.searchParams.has('created') ? html`<p class="notice" role="status">The affiliate is created. Their referral code is <strong>${affiliate.referralCode}</strong>.</p>` : null}
 ${refusal ? html`<p class="error" role="alert" id="edit-error">${refusal.message}</p><p>Nothing was changed.</p>` : null}
+${tierCard(affiliate)}
 <form class="card" method="post" action="${paths.affiliate(affiliate.id)}">
 <input type="hidden" name="csrf" value="${csrf}">
 <fieldset><legend>Affiliate</legend>

@@ -18,7 +18,7 @@ import { affiliatesOf } from './review.js'
 
 const PER_PAGE = 50
 const STATUSES: ConversionStatus[] = ['pending', 'active', 'review', 'refunded', 'rejected']
-const TYPES: ConversionType[] = ['purchase', 'signup']
+const TYPES: ConversionType[] = ['purchase', 'signup', 'bonus']
 const FILTERS = ['status', 'affiliate', 'type', 'from', 'to'] as const
 type Filter = Record<(typeof FILTERS)[number], string>
 const DAY_MS = 86_400_000
@@ -37,7 +37,7 @@ async function queryOf({ program }: AdminRequest, filter: Filter): Promise<{ que
   const status = STATUSES.find((candidate) => candidate === filter.status) ?? null
   if (filter.status !== '' && status === null) throw new ValidationError('status', `status must be one of ${STATUSES.join(', ')}`)
   const type = TYPES.find((candidate) => candidate === filter.type)
-  if (filter.type !== '' && type === undefined) throw new ValidationError('type', 'type must be purchase or signup')
+  if (filter.type !== '' && type === undefined) throw new ValidationError('type', 'type must be purchase, signup or bonus')
   const query: Omit<ListConversionsInput, 'limit' | 'offset'> = {
     ...(type ? { type } : {}),
     ...(filter.from ? { from: dayStart(filter.from, 'from') } : {}),

@@ -68,6 +68,8 @@ export function affiliate(view: AffiliateView, detail: boolean): unknown {
     record.paymentDetails = view.paymentDetails
     if (view.application) record.application = camelKeys(P.application(view.application))
     record.commission = view.commission
+    record.tier = view.tier
+    record.tierProgress = view.tierProgress
   }
   return record
 }

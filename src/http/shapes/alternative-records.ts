@@ -34,6 +34,16 @@ export const affiliateRecord = v.strictObject({
   paymentDetails: v.nullable(v.string()),
   application: v.optional(v.strictObject(camelKeys(P.applicationRecord.entries))),
   commission: v.nullable(commissionSettings),
+  tier: v.nullable(v.string()),
+  tierProgress: v.nullable(
+    v.strictObject({
+      period: v.picklist(['month', 'quarter', 'year', 'lifetime']),
+      periodStart: v.nullable(v.pipe(v.string(), v.isoDate())),
+      revenue: v.string(),
+      customers: v.number(),
+      next: v.nullable(v.strictObject({ name: v.string(), minRevenue: v.nullable(v.string()), minCustomers: v.nullable(v.number()) })),
+    }),
+  ),
 })
 
 export const conversionRecord = v.strictObject({

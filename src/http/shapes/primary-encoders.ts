@@ -2,7 +2,7 @@
 // pagination }` lists, and the `{ success: false, error: "message" }` error form. A record's
 // schema is in primary-records.ts; the codecs of its operations in primary.ts.
 import type { AffiliateApplication } from '../../core/types.js'
-import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
+import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView, TierProgress } from '../../core/views.js'
 import type { ConversionPreview } from '../../core/conversion-create.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { StatsSeries } from '../../core/stats.js'
@@ -60,6 +60,8 @@ export function affiliate(view: AffiliateView): unknown {
     unpaid_earnings: view.earnings.unpaid,
     total_earnings: view.earnings.total,
     commission: view.commission,
+    tier: view.tier,
+    tier_progress: tierProgress(view.tierProgress),
   }
   if (view.holdPeriod) {
     record.eligible_earnings = view.earnings.eligible
@@ -330,5 +332,18 @@ export function referralExport(result: ReferralExport): unknown {
     referral: referral(result.referral, true),
     conversions: result.conversions.map(conversion),
     customer_ids: result.customerIds.map((customer) => ({ provider: customer.provider, external_id: customer.externalId })),
+  }
+}
+
+/** The tier progress in snake_case (the alternative shape camel-cases its keys). */
+export function tierProgress(progress: TierProgress | null) {
+  if (progress === null) return null
+  const { next } = progress
+  return {
+    period: progress.period,
+    period_start: progress.periodStart,
+    revenue: progress.revenue,
+    customers: progress.customers,
+    next: next && { name: next.name, min_revenue: next.minRevenue, min_customers: next.minCustomers },
   }
 }

@@ -41,6 +41,17 @@ export const applicationRecord = v.strictObject({
   rejection_reason: v.nullable(v.string()),
 })
 
+/** Where the affiliate stands in the performance tiers (docs/commissions.md "Performance tiers"); null when none are set. */
+export const tierProgressRecord = v.nullable(
+  v.strictObject({
+    period: v.picklist(['month', 'quarter', 'year', 'lifetime']),
+    period_start: v.nullable(v.pipe(v.string(), v.isoDate())),
+    revenue: decimalString,
+    customers: v.number(),
+    next: v.nullable(v.strictObject({ name: v.string(), min_revenue: v.nullable(decimalString), min_customers: v.nullable(v.number()) })),
+  }),
+)
+
 export const affiliateRecord = v.strictObject({
   id,
   user_email: v.string(),
@@ -59,12 +70,14 @@ export const affiliateRecord = v.strictObject({
   /** Only for an affiliate that applied through the portal, or was approved or rejected. */
   application: v.optional(applicationRecord),
   commission: v.nullable(commissionSettings),
+  tier: v.nullable(v.string()),
+  tier_progress: tierProgressRecord,
 })
 
 /** Which rule earned a conversion and what it gave (docs/commissions.md "Precedence"); source null on conversions older than rule records. */
 export const commissionRuleRecord = v.strictObject({
   source: v.nullable(v.picklist(RULE_SOURCES)),
-  basis: v.picklist(['purchase', 'recurring', 'recurring_expired', 'signup', 'explicit', 'tier2', 'excluded']),
+  basis: v.picklist(['purchase', 'recurring', 'recurring_expired', 'signup', 'explicit', 'tier2', 'excluded', 'bonus']),
   type: v.picklist(['percentage', 'fixed']),
   rate: v.nullable(decimalString),
   amount: v.nullable(decimalString),
@@ -72,7 +85,7 @@ export const commissionRuleRecord = v.strictObject({
 
 export const conversionRecord = v.strictObject({
   id,
-  type: v.picklist(['signup', 'purchase']),
+  type: v.picklist(['signup', 'purchase', 'bonus']),
   affiliate_id: id,
   referred_user_id: v.nullable(id),
   value: v.number(),

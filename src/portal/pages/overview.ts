@@ -5,6 +5,7 @@ import { addCalendarDays } from '../../core/calendar.js'
 import { activityChart, type ChartRange } from '../activity-chart.js'
 import { day, isZero, money } from '../../web/format.js'
 import type { PageResult, SignedInRequest } from '../page.js'
+import { tierCard } from '../../web/tier-progress.js'
 
 export async function overviewPage({ program, affiliate, referralLink, url, paths }: SignedInRequest): Promise<PageResult> {
   const coupons = await program.coupons.list({ affiliateId: affiliate.id, status: 'active', limit: 100 })
@@ -52,6 +53,7 @@ ${figure('signups', 'Signups', String(affiliate.signups))}
 ${figure('purchases', 'Purchases', String(affiliate.purchases))}
 </dl>
 </section>
+${tierCard(affiliate)}
 ${activityChart(series, days, paths.overview)}
 <section class="card" aria-labelledby="coupons-title">
 <h2 id="coupons-title">Your coupons</h2>

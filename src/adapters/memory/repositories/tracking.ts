@@ -17,7 +17,7 @@ export class TrackingState {
 /** The affiliate id of the project-wide counters (real ids start at 1). */
 const PROJECT_ROW = 0
 
-const empty = (): DailyCounts => ({ clicks: 0, visitors: 0, signups: 0, purchases: 0, revenue: 0n, commission: 0n })
+const empty = (): DailyCounts => ({ clicks: 0, visitors: 0, signups: 0, purchases: 0, customers: 0, revenue: 0n, commission: 0n })
 
 function plus(counts: DailyCounts, delta: Partial<DailyCounts>): DailyCounts {
   return {
@@ -25,6 +25,7 @@ function plus(counts: DailyCounts, delta: Partial<DailyCounts>): DailyCounts {
     visitors: counts.visitors + (delta.visitors ?? 0),
     signups: counts.signups + (delta.signups ?? 0),
     purchases: counts.purchases + (delta.purchases ?? 0),
+    customers: counts.customers + (delta.customers ?? 0),
     revenue: counts.revenue + (delta.revenue ?? 0n),
     commission: counts.commission + (delta.commission ?? 0n),
   }

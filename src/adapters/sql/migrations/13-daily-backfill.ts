@@ -68,7 +68,7 @@ function counts(source: Source, row: SqlRow, project: ProjectDays): Partial<Dail
   return delta
 }
 
-const zero = (): DailyCounts => ({ clicks: 0, visitors: 0, signups: 0, purchases: 0, revenue: 0n, commission: 0n })
+const zero = (): DailyCounts => ({ clicks: 0, visitors: 0, signups: 0, purchases: 0, customers: 0, revenue: 0n, commission: 0n })
 
 /**
  * Counts the next batch of one source, inside the caller's transaction (which holds the

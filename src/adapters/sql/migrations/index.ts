@@ -22,6 +22,7 @@ import { commissionRules } from './19-commission-rules.js'
 import { fraudSignals } from './20-fraud-signals.js'
 import { ledgerMovements } from './21-ledger-movements.js'
 import { payoutRequests } from './22-payout-requests.js'
+import { tiersBonuses } from './23-tiers-bonuses.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -49,4 +50,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   fraudSignals,
   ledgerMovements,
   payoutRequests,
+  tiersBonuses,
 ]

@@ -12,6 +12,7 @@ const DAILY_COLUMNS: ReadonlyArray<readonly [keyof DailyCounts, string]> = [
   ['visitors', 'visitors'],
   ['signups', 'signups'],
   ['purchases', 'purchases'],
+  ['customers', 'customers'],
   ['revenue', 'revenue_minor'],
   ['commission', 'commission_minor'],
 ]
@@ -75,7 +76,7 @@ export function trackingRepository(db: SqlClient, t: Tables): TrackingRepository
       const rows = await run(
         db,
         `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(clicks) AS clicks, sum(visitors) AS visitors, sum(signups) AS signups,
-                sum(purchases) AS purchases, sum(revenue_minor) AS revenue, sum(commission_minor) AS commission
+                sum(purchases) AS purchases, sum(customers) AS customers, sum(revenue_minor) AS revenue, sum(commission_minor) AS commission
          FROM ${daily} WHERE project_id = $1 AND affiliate_id = ANY($4::bigint[]) AND day >= $2::date AND day < $3::date
          GROUP BY day ORDER BY day`,
         [projectId, from, to, affiliateId === undefined ? PROJECT_ROWS : [affiliateId]],
@@ -86,6 +87,7 @@ export function trackingRepository(db: SqlClient, t: Tables): TrackingRepository
         visitors: Number(row.visitors),
         signups: Number(row.signups),
         purchases: Number(row.purchases),
+        customers: Number(row.customers),
         revenue: BigInt(String(row.revenue)),
         commission: BigInt(String(row.commission)),
       }))

@@ -1,0 +1,80 @@
+// Milestone bonuses (docs/commissions.md "Bonuses"): a conversion of type `bonus` once the
+// affiliate's customers or revenue in a period reach a milestone. Its reference,
+// `bonus:<affiliate id>:<name>:<period start>`, is unique in the project: concurrent conversions
+// crossing the milestone insert it once (the others' inserts do nothing).
+import { addDays } from './clock.js'
+import { periodFigures, periodOf } from './commission-periods.js'
+import { conversionEvents } from './events.js'
+import { ledgerDelta } from './ledger.js'
+import { recordConversionMovement } from './ledger-movements.js'
+import type { Currency } from './money.js'
+import { reachesMilestone } from './performance-tiers.js'
+import type { StorageTx } from './storage.js'
+import type { Affiliate, CommissionSettings, Conversion, RuleSource } from './types.js'
+
+export interface BonusContext {
+  currency: Currency
+  holdPeriodDays: number
+  /** The day (project time zone) whose periods count. */
+  day: string
+  at: Date
+  /** When the bonus is recorded (the ledger's movement time; `at` may be a payment's earlier time). */
+  recordedAt: Date
+  source: RuleSource
+}
+
+/** Pays the bonuses the affiliate's figures reach and it was not paid yet in their period; the conversions created. */
+export async function payBonuses(tx: StorageTx, affiliate: Affiliate, commission: CommissionSettings, context: BonusContext): Promise<Conversion[]> {
+  const bonuses = commission.bonuses
+  if (!bonuses || bonuses.length === 0) return []
+  const ranges = bonuses.map((bonus) => periodOf(bonus.period, context.day))
+  const figures = await periodFigures(tx, affiliate.projectId, affiliate.id, ranges)
+  const paid: Conversion[] = []
+  for (const [index, bonus] of bonuses.entries()) {
+    if (!reachesMilestone(bonus, figures[index]!, context.currency)) continue
+    const value = context.currency.parse(bonus.amount, 'amount')
+    const row: Omit<Conversion, 'id'> = {
+      projectId: affiliate.projectId,
+      affiliateId: affiliate.id,
+      referredUserId: null,
+      customerEmail: null,
+      type: 'bonus',
+      value: value.minor,
+      baseValue: null,
+      baseCurrency: null,
+      refundedBaseValue: 0n,
+      paid: false,
+      paidByPayoutId: null,
+      status: affiliate.status === 'active' ? 'active' : 'review',
+      holdUntil: addDays(context.at, context.holdPeriodDays),
+      reference: `bonus:${affiliate.id}:${bonus.name}:${ranges[index]!.from}`,
+      fingerprint: null,
+      couponCodeUsed: null,
+      basis: 'bonus',
+      commissionType: 'fixed',
+      commissionRate: null,
+      tier: 1,
+      parentConversionId: null,
+      refundReason: null,
+      productId: null,
+      ruleSource: context.source,
+      commissionAmount: value.format(),
+      reviewReason: affiliate.status === 'active' ? null : `affiliate is ${affiliate.status}`,
+      clickVisitor: null,
+      cardFingerprint: null,
+      createdAt: context.at,
+    }
+    const result = await tx.conversions.insert(row, {
+      totals: ledgerDelta(null, row),
+      day: context.day,
+      daily: row.status === 'active' ? { commission: row.value } : {},
+    })
+    if (!result.inserted) continue
+    await recordConversionMovement(tx, result.conversion, { before: null, after: result.conversion }, ledgerDelta(null, row), context.recordedAt)
+    const events = conversionEvents(result.conversion, { affiliate, referred: null, currency: context.currency, at: context.at })
+    await tx.outbox.enqueue(events.converted())
+    await tx.outbox.enqueue(events.updated(null))
+    paid.push(result.conversion)
+  }
+  return paid
+}

@@ -1,0 +1,57 @@
+// The periods performance tiers and bonuses count over (docs/commissions.md "Performance tiers",
+// "Bonuses"), in calendar days of the project's time zone, and an affiliate's figures in them,
+// summed from the per-day counters (docs/stats.md): O(days of the period), never O(conversions).
+import type { StorageTx } from './storage.js'
+import type { CommissionPeriod } from './types.js'
+
+/** from <= day < to, YYYY-MM-DD. */
+export interface DayRange {
+  from: string
+  to: string
+}
+
+/** What tiers and bonuses count: revenue (program currency, minor units) and new paying customers. */
+export interface PeriodFigures {
+  revenue: bigint
+  customers: number
+}
+
+const LIFETIME: DayRange = { from: '1970-01-01', to: '9999-12-31' }
+const MONTHS: Record<Exclude<CommissionPeriod, 'lifetime'>, number> = { month: 1, quarter: 3, year: 12 }
+
+/** The period that holds `day`. */
+export function periodOf(period: CommissionPeriod, day: string): DayRange {
+  if (period === 'lifetime') return LIFETIME
+  const months = MONTHS[period]
+  const year = Number(day.slice(0, 4))
+  const first = Math.floor((Number(day.slice(5, 7)) - 1) / months) * months
+  return { from: monthStart(year, first), to: monthStart(year, first + months) }
+}
+
+/** The period just before the one starting at `from`. */
+export function periodBefore(period: Exclude<CommissionPeriod, 'lifetime'>, from: string): DayRange {
+  const year = Number(from.slice(0, 4))
+  const month = Number(from.slice(5, 7)) - 1
+  return { from: monthStart(year, month - MONTHS[period]), to: from }
+}
+
+function monthStart(year: number, month: number): string {
+  const date = new Date(Date.UTC(year, month, 1))
+  return date.toISOString().slice(0, 10)
+}
+
+/** The affiliate's figures per range, read in one query over the days they span. */
+export async function periodFigures(tx: StorageTx, projectId: string, affiliateId: number, ranges: readonly DayRange[]): Promise<PeriodFigures[]> {
+  const from = ranges.reduce((first, range) => (range.from < first ? range.from : first), ranges[0]!.from)
+  const to = ranges.reduce((last, range) => (range.to > last ? range.to : last), ranges[0]!.to)
+  const rows = await tx.tracking.daily(projectId, { from, to, affiliateId })
+  return ranges.map((range) => {
+    const figures: PeriodFigures = { revenue: 0n, customers: 0 }
+    for (const row of rows) {
+      if (row.day < range.from || row.day >= range.to) continue
+      figures.revenue += row.revenue
+      figures.customers += row.customers
+    }
+    return figures
+  })
+}

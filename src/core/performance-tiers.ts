@@ -1,0 +1,82 @@
+// Performance tiers (docs/commissions.md "Performance tiers"): the tier an affiliate holds is the
+// highest its figures reach in the current period or reached in the period that closed last, so it
+// moves up as soon as a threshold is met and down only when a period closes below it. Stateless:
+// the affiliate's stored `tier` only records what was last announced (affiliate.tier_changed).
+import { commissionSettingsFor } from './commission.js'
+import { periodBefore, periodFigures, periodOf, type PeriodFigures } from './commission-periods.js'
+import { tierChanged } from './events.js'
+import type { Currency } from './money.js'
+import type { StorageTx } from './storage.js'
+import type { Affiliate, CommissionPeriod, CommissionSettings, ProjectSettings, TierRule } from './types.js'
+import type { TierProgress } from './views.js'
+
+export interface TierStanding {
+  /** The tier held; null for none. */
+  tier: TierRule | null
+  /** The tier above; null at the top. */
+  next: TierRule | null
+  period: CommissionPeriod
+  /** The current period's first day; null for `lifetime`. */
+  periodStart: string | null
+  /** The current period's figures so far. */
+  figures: PeriodFigures
+}
+
+/** The settings tiers and bonuses come from: the affiliate's sub-program's commission, else the project's. */
+export function tierSettingsOf(settings: ProjectSettings, affiliate: Pick<Affiliate, 'partnerSlug'>): CommissionSettings {
+  return commissionSettingsFor(settings, affiliate.partnerSlug)
+}
+
+/** The tier the affiliate holds on `today` (a day of the project's time zone); null when no tiers are set. */
+export async function tierStanding(tx: StorageTx, projectId: string, affiliateId: number, commission: CommissionSettings, currency: Currency, today: string): Promise<TierStanding | null> {
+  const tiers = commission.tiers
+  if (!tiers || tiers.length === 0) return null
+  const period = commission.tierPeriod ?? 'month'
+  const current = periodOf(period, today)
+  const ranges = period === 'lifetime' ? [current] : [current, periodBefore(period, current.from)]
+  const [now, closed] = await periodFigures(tx, projectId, affiliateId, ranges)
+  const reached = Math.max(tierIndex(tiers, now!, currency), closed ? tierIndex(tiers, closed, currency) : -1)
+  return { tier: tiers[reached] ?? null, next: tiers[reached + 1] ?? null, period, periodStart: period === 'lifetime' ? null : current.from, figures: now! }
+}
+
+/** The highest tier (index in the list) the figures reach; -1 for none. */
+function tierIndex(tiers: readonly TierRule[], figures: PeriodFigures, currency: Currency): number {
+  let reached = -1
+  for (const [index, tier] of tiers.entries()) {
+    if (reachesMilestone({ revenue: tier.minRevenue, customers: tier.minCustomers }, figures, currency)) reached = index
+  }
+  return reached
+}
+
+/** True when the figures reach either threshold given. */
+export function reachesMilestone(milestone: { revenue?: string | undefined; customers?: number | undefined }, figures: PeriodFigures, currency: Currency): boolean {
+  if (milestone.revenue !== undefined && figures.revenue >= currency.parse(milestone.revenue, 'revenue').minor) return true
+  return milestone.customers !== undefined && figures.customers >= milestone.customers
+}
+
+/**
+ * Records the tier held when it is not the one last recorded, with its affiliate.tier_changed
+ * event. `affiliate` must be read after the caller's conversion write, which locks its row: two
+ * concurrent conversions then announce one change once.
+ */
+export async function recordTier(tx: StorageTx, affiliate: Affiliate, standing: TierStanding | null, at: Date): Promise<void> {
+  const name = standing?.tier?.name ?? null
+  if (name === affiliate.tier) return
+  const updated = await tx.affiliates.update(affiliate.projectId, affiliate.id, { tier: name })
+  if (updated) await tx.outbox.enqueue(tierChanged(updated, { from: affiliate.tier, to: name, period: standing?.period ?? 'month', at }))
+}
+
+/** The tier held and the progress to the next, as views show them. */
+export function tierProgress(standing: TierStanding, currency: Currency): { tier: string | null; progress: TierProgress } {
+  const { next } = standing
+  return {
+    tier: standing.tier?.name ?? null,
+    progress: {
+      period: standing.period,
+      periodStart: standing.periodStart,
+      revenue: currency.amount(standing.figures.revenue).format(),
+      customers: standing.figures.customers,
+      next: next && { name: next.name, minRevenue: next.minRevenue === undefined ? null : currency.parse(next.minRevenue, 'minRevenue').format(), minCustomers: next.minCustomers ?? null },
+    },
+  }
+}
