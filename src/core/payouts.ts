@@ -6,6 +6,7 @@ import type { ProjectContext } from './context.js'
 import { ConflictError, NotFoundError, ValidationError } from './errors.js'
 import { payoutCreated } from './events.js'
 import { computeBalances } from './ledger.js'
+import { refuseWhileProcessing } from './provider-payouts.js'
 import { Currency } from './money.js'
 import {
   createPayoutInput,
@@ -38,6 +39,7 @@ export function payoutsService(ctx: ProjectContext) {
     }
     // The lock makes racing payouts for one affiliate run one after another.
     const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+    await refuseWhileProcessing(tx, projectId, affiliate.id)
     if (requireTaxDetails && !affiliate.taxDetails) {
       throw new ConflictError(`${affiliate.email} has no tax details on file, and this program requires them before paying (payouts.requireTaxDetails)`, 'affiliateId')
     }

@@ -14,6 +14,7 @@ import { couponsService } from './coupons.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { keysService, keyVerifier, type KeyVerifier, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
+import { providerPayoutsService } from './provider-payouts.js'
 import { portalSignInService } from './portal-sign-in.js'
 import { providerEventsService } from './provider-events.js'
 import { newProjectId } from './random.js'
@@ -76,6 +77,8 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     conversions,
     coupons,
     payouts: payoutsService(ctx),
+    /** Payouts sent through PayPal Payouts or Stripe Connect (docs/payouts.md "Automatic payouts"). */
+    providerPayouts: providerPayoutsService(ctx),
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
     portal: portalSignInService(ctx),
     /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy...): received, swept, replayed, and what each did. */

@@ -217,6 +217,13 @@ export interface Click extends RecordOf<typeof entities.clickFields> {}
 
 export interface Payout extends RecordOf<typeof entities.payoutFields> {}
 
+/** `processing`: sent through a provider, its amount held; `failed`: the provider did not pay, the amount went back. */
+export type PayoutStatus = 'paid' | 'processing' | 'failed'
+export type ProviderPayoutProvider = 'paypal' | 'stripe'
+export type ProviderPayoutState = 'processing' | 'paid' | 'failed'
+
+export interface ProviderPayout extends RecordOf<typeof entities.providerPayoutFields> {}
+
 export type WebhookSigningMode = 'service' | 'standard'
 
 export interface WebhookEndpoint extends RecordOf<typeof entities.webhookEndpointFields> {}

@@ -13,6 +13,7 @@ import { commissionRuleCases } from './commission-rules.case.js'
 import { commissionScenarioCases } from './commission-scenario.case.js'
 import { statusCases } from './status.case.js'
 import { payoutCases } from './payouts.case.js'
+import { providerPayoutCases } from './provider-payouts.case.js'
 import { tenancyCases } from './tenancy.case.js'
 import { validationCases } from './validation.case.js'
 import { ledgerPropertyCases } from './ledger-property.case.js'
@@ -74,6 +75,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     commissionScenarioCases(context)
     statusCases(context)
     payoutCases(context)
+    providerPayoutCases(context)
     tenancyCases(context)
     validationCases(context)
     ledgerPropertyCases(context)

@@ -12,6 +12,7 @@ import type {
   Payout,
   Project,
   ProviderEvent,
+  ProviderPayout,
   ProviderLink,
   Referral,
   WebhookEndpoint,
@@ -69,6 +70,10 @@ export class MemoryState {
     affiliate: (row) => row.affiliateId,
   })
   payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
+  providerPayouts = new Table<ProviderPayout>([], {
+    payout: (row) => row.payoutId,
+    processing: (row) => (row.state === 'processing' ? row.projectId : null),
+  })
   endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
   events = new Table<WebhookEvent>()
   deliveries = new Table<Delivery>([], { project: (row) => row.projectId, endpoint: (row) => row.endpointId })

@@ -16,6 +16,7 @@ import {
 } from './repositories/entities.js'
 import { outboxRepository } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
+import { providerPayoutRepository } from './repositories/provider-payouts.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { memorySessionStore } from './repositories/sessions.js'
 import { memoryAuditLog } from './repositories/audit-log.js'
@@ -39,6 +40,7 @@ function repositories(state: MemoryState, current: CurrentLog, elsewhere: readon
     coupons: couponRepository(state, log),
     clicks: clickRepository(state, log),
     payouts: payoutRepository(state, log),
+    providerPayouts: providerPayoutRepository(state, log),
     webhookEndpoints: webhookEndpointRepository(state, log, materializeOutbox),
     outbox,
     providerEvents: providerEventRepository(state, log),

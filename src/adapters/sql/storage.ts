@@ -14,6 +14,7 @@ import { apiKeyRepository } from './repositories/api-keys.js'
 import { clickRepository } from './repositories/clicks.js'
 import { couponRepository } from './repositories/coupons.js'
 import { payoutRepository } from './repositories/payouts.js'
+import { providerPayoutRepository } from './repositories/provider-payouts.js'
 import { projectRepository } from './repositories/projects.js'
 import { referralRepository } from './repositories/referrals.js'
 import { webhookEndpointRepository } from './repositories/webhook-endpoints.js'
@@ -56,6 +57,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     coupons: couponRepository(db, t),
     clicks: clickRepository(db, t),
     payouts: payoutRepository(db, t),
+    providerPayouts: providerPayoutRepository(db, t),
     webhookEndpoints: webhookEndpointRepository(db, t, cache),
     outbox: outboxRepository(db, t, cache),
     providerEvents: providerEventRepository(db, t),

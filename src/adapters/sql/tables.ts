@@ -40,6 +40,7 @@ export function createTables(s: string) {
     coupons: table('coupons', entities.couponFields),
     clicks: table('clicks', entities.clickFields),
     payouts: table('payouts', entities.payoutFields),
+    providerPayouts: table('provider_payouts', entities.providerPayoutFields),
     endpoints: table('webhook_endpoints', entities.webhookEndpointFields),
     events: table('webhook_events', entities.webhookEventFields),
     deliveries: table('deliveries', entities.deliveryFields),

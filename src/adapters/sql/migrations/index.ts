@@ -19,6 +19,7 @@ import { affiliateApplications } from './17-affiliate-applications.js'
 import { affiliateTaxDetails } from './14-affiliate-tax-details.js'
 import { linkAliases } from './18-link-aliases.js'
 import { commissionRules } from './19-commission-rules.js'
+import { providerPayouts } from './32-provider-payouts.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -43,4 +44,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   affiliateApplications,
   linkAliases,
   commissionRules,
+  providerPayouts,
 ]
