@@ -67,6 +67,9 @@ export function providerPayoutsService(ctx: ProjectContext) {
     /** Records a payout as `processing` with the provider: its amount leaves the payable balance at once. */
     async start(input: StartProviderPayoutInput): Promise<ProviderPayoutWithPayout> {
       const { settings } = await ctx.project()
+      if (settings.payouts?.automatic?.[input.provider] !== true) {
+        throw new ConflictError(`automatic payouts through ${input.provider} are off for this program (payouts.automatic.${input.provider})`, 'provider')
+      }
       const currency = new Currency(settings.currency)
       const amount = currency.parse(input.amount, 'amount', false).minor
       return storage.transaction(async (tx) => {

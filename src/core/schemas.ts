@@ -397,7 +397,12 @@ export const projectSettingsInput = v.strictObject({
       windowDays: v.optional(dayCount),
     }),
   ),
-  payouts: v.optional(v.strictObject({ requireTaxDetails: v.optional(v.boolean('must be a boolean')) })),
+  payouts: v.optional(
+    v.strictObject({
+      requireTaxDetails: v.optional(v.boolean('must be a boolean')),
+      automatic: v.optional(v.strictObject({ paypal: v.optional(v.boolean('must be a boolean')), stripe: v.optional(v.boolean('must be a boolean')) })),
+    }),
+  ),
 })
 export type ProjectSettingsInput = v.InferInput<typeof projectSettingsInput>
 

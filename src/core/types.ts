@@ -120,6 +120,8 @@ export interface ProjectSettings {
 export interface PayoutSettings {
   /** An affiliate without tax details on file is not paid (docs/tax-details.md). @default false */
   requireTaxDetails?: boolean
+  /** Which providers may pay automatically; each off unless set (docs/payouts.md). */
+  automatic?: { paypal?: boolean; stripe?: boolean }
 }
 
 /** Who may join through the portal's application page (docs/onboarding.md). */

@@ -5,7 +5,7 @@ import type { AffiliateProgram } from '../../src/index.js'
 import type { CaseContext } from './harness.js'
 import { expectError, recordAllEvents, recordedEvents } from './helpers.js'
 
-/** The balances, with DECISIONS §6 (docs/ledger.md "Balances") checked on the way. */
+/** The balances, with the identities of docs/ledger.md "Balances" checked on the way. */
 async function balances(program: AffiliateProgram, id: number) {
   const { earnings } = await program.affiliates.get(id)
   const cents = (value: string | null | undefined) => Math.round(Number(value ?? 0) * 100)
@@ -17,7 +17,7 @@ async function balances(program: AffiliateProgram, id: number) {
 export function providerPayoutCases(context: CaseContext): void {
   describe('provider payouts', () => {
     async function threeConversions() {
-      const { program, clock, storage } = await context.program({ settings: { holdPeriodDays: 30 } })
+      const { program, clock, storage } = await context.program({ settings: { holdPeriodDays: 30, payouts: { automatic: { paypal: true, stripe: true } } } })
       const affiliate = await program.affiliates.create({ email: 'auto@example.com' })
       for (const baseValue of [100, 50, 10]) {
         await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue })
@@ -74,6 +74,15 @@ export function providerPayoutCases(context: CaseContext): void {
       expect((await program.conversions.list({ paid: true })).items).toEqual([])
       // The released money is payable again, in full.
       expect(await program.payouts.create({ affiliateId: affiliate.id, amount: 81.33 })).toMatchObject({ conversionsSettled: 3, unpaidAfter: '0.00' })
+    })
+
+    it('is off unless the program turns the provider on', async () => {
+      const { program } = await context.program({ settings: { payouts: { automatic: { paypal: true } } } })
+      const affiliate = await program.affiliates.create({ email: 'off@example.com' })
+      await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: 100 })
+      await expectError(program.providerPayouts.start({ affiliate: affiliate.id, amount: '1.00', provider: 'stripe' }), 'conflict', 'provider')
+      expect(await program.providerPayouts.listProcessing()).toEqual([])
+      expect(await balances(program, affiliate.id)).toMatchObject({ unpaid: '30.00', credit: '0.00' })
     })
 
     it('refuses more than the unpaid balance and changes nothing', async () => {
