@@ -5,10 +5,10 @@ import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { memoryStorage } from '../src/adapters/memory/index.js'
-import { createAffiliateProgram, testClock, type AffiliateProgram, type StoragePort } from '../src/index.js'
+import type { AffiliateProgram, StoragePort } from '../src/index.js'
 import { payPalClient, PayPalError } from '../src/payouts/paypal/client.js'
 import { payPalPayouts, senderBatchId } from '../src/payouts/paypal/payouts.js'
+import { earnings, programWithEarnings as earningsProgram } from './payouts/earnings.js'
 import { CLIENT_ID, CLIENT_SECRET, startFakePayPal } from './payouts/paypal-fake.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
@@ -19,24 +19,8 @@ afterEach(async () => {
   fake = undefined
 })
 
-/** Conversions of 30.00, 15.00 and 3.00 (30% of 100, 50, 10), oldest first, for ann. */
-async function programWithEarnings(storage: StoragePort = memoryStorage(), project = `paypal-${Math.random().toString(36).slice(2)}`) {
-  const clock = testClock()
-  const program = await createAffiliateProgram({ storage, clock, project, settings: { payouts: { automatic: { paypal: true } } } })
-  const affiliate = await program.affiliates.create({ email: 'ann@example.com', paypalEmail: 'ann.paypal@example.com' })
-  for (const baseValue of [100, 50, 10]) {
-    await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue })
-    clock.advance({ minutes: 1 })
-  }
-  return { program, affiliate }
-}
-
-async function earnings(program: AffiliateProgram, id: number) {
-  const { earnings } = await program.affiliates.get(id)
-  const cents = (value: string | null | undefined) => Math.round(Number(value ?? 0) * 100)
-  expect(cents(earnings.total) - cents(earnings.paid)).toBe(cents(earnings.unpaid))
-  return { paid: earnings.paid, unpaid: earnings.unpaid, credit: earnings.credit }
-}
+const programWithEarnings = (storage?: StoragePort, project?: string) =>
+  earningsProgram({ settings: { payouts: { automatic: { paypal: true } } }, email: 'ann@example.com', paypalEmail: 'ann.paypal@example.com', ...(storage ? { storage } : {}), ...(project ? { project } : {}) })
 
 const paidConversions = async (program: AffiliateProgram) => (await program.conversions.list({ paid: true })).items.map((item) => item.value).sort()
 

@@ -1,9 +1,8 @@
 // Automatic payouts through Stripe Connect transfers (docs/payouts.md "Stripe Connect") over real
 // HTTP to a local server implementing POST /v1/transfers with Idempotency-Key replays.
 import { afterEach, describe, expect, it } from 'vitest'
-import { memoryStorage } from '../src/adapters/memory/index.js'
-import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src/index.js'
 import { StripeTransferError, stripeTransfers, transferIdempotencyKey } from '../src/payouts/stripe/transfers.js'
+import { earnings, programWithEarnings as earningsProgram } from './payouts/earnings.js'
 import { SECRET_KEY, startFakeStripe } from './payouts/stripe-fake.js'
 
 type Fake = Awaited<ReturnType<typeof startFakeStripe>>
@@ -13,22 +12,7 @@ afterEach(async () => {
   fake = undefined
 })
 
-/** Conversions of 30.00, 15.00 and 3.00, oldest first. */
-async function programWithEarnings() {
-  const clock = testClock()
-  const program = await createAffiliateProgram({ storage: memoryStorage(), clock, project: 'stripe-payouts', settings: { payouts: { automatic: { stripe: true } } } })
-  const affiliate = await program.affiliates.create({ email: 'bob@example.com' })
-  for (const baseValue of [100, 50, 10]) {
-    await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue })
-    clock.advance({ minutes: 1 })
-  }
-  return { program, affiliate }
-}
-
-async function earnings(program: AffiliateProgram, id: number) {
-  const { earnings } = await program.affiliates.get(id)
-  return { paid: earnings.paid, unpaid: earnings.unpaid, credit: earnings.credit }
-}
+const programWithEarnings = () => earningsProgram({ settings: { payouts: { automatic: { stripe: true } } }, email: 'bob@example.com' })
 
 describe('Stripe Connect transfers', () => {
   it('transfers the amount in minor units to the connected account and settles oldest first', async () => {
