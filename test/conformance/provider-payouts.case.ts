@@ -36,6 +36,7 @@ export function providerPayoutCases(context: CaseContext): void {
       const sent = await program.providerPayouts.start({ affiliate: 'auto@example.com', amount: '45.00', provider: 'paypal' })
       expect(sent).toMatchObject({ state: 'processing', provider: 'paypal', payout: { status: 'processing', amount: 4500n, unpaidAfter: 3633n } })
       expect(await balances(program, affiliate.id)).toEqual({ total: '81.33', paid: '45.00', unpaid: '36.33', eligible: '3.00', held: '33.33', credit: '45.00' })
+      expect(await program.payouts.get(sent.payoutId)).toMatchObject({ status: 'Processing', amount: '45.00', conversionsSettled: 0 })
       // Not payable again while it is with the provider.
       await expectError(program.payouts.create({ affiliateId: affiliate.id, amount: 1 }), 'conflict', 'affiliateId')
       await expectError(program.providerPayouts.start({ affiliate: affiliate.id, amount: '1.00', provider: 'stripe' }), 'conflict', 'affiliateId')
@@ -44,6 +45,7 @@ export function providerPayoutCases(context: CaseContext): void {
 
       const paid = await program.providerPayouts.settle(sent.payoutId, { itemStatus: 'SUCCESS' })
       expect(paid).toMatchObject({ state: 'paid', itemStatus: 'SUCCESS', payout: { status: 'paid', conversionsSettled: 2 } })
+      expect(await program.payouts.get(sent.payoutId)).toMatchObject({ status: 'Paid', conversionsSettled: 2 })
       expect((await program.conversions.list({ paid: true })).items.map((item) => item.value).sort()).toEqual(['15.00', '30.00'])
       expect(await balances(program, affiliate.id)).toEqual({ total: '81.33', paid: '45.00', unpaid: '36.33', eligible: '3.00', held: '33.33', credit: '0.00' })
       // A repeated report (a retried run, a replayed webhook) changes nothing.
@@ -67,6 +69,7 @@ export function providerPayoutCases(context: CaseContext): void {
 
       const failed = await program.providerPayouts.release(sent.payoutId, { itemStatus: 'RETURNED', reply: 'unclaimed for 30 days' })
       expect(failed).toMatchObject({ state: 'failed', itemStatus: 'RETURNED', reference: 'BATCH1', reply: 'unclaimed for 30 days', payout: { status: 'failed' } })
+      expect(await program.payouts.get(sent.payoutId)).toMatchObject({ status: 'Failed', conversionsSettled: 0 })
       expect(await balances(program, affiliate.id)).toEqual({ total: '81.33', paid: '0.00', unpaid: '81.33', eligible: '48.00', held: '33.33', credit: '0.00' })
       expect(await program.providerPayouts.settle(sent.payoutId, { itemStatus: 'SUCCESS' })).toMatchObject({ state: 'failed' })
       await program.providerPayouts.release(sent.payoutId)
