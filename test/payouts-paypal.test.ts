@@ -86,6 +86,8 @@ describe('PayPal Payouts', () => {
     await expect(wrong.pay({ affiliate: affiliate.id, amount: '30.00' })).rejects.toBeInstanceOf(PayPalError)
     expect(fake.batches.size).toBe(0)
     expect(await earnings(program, affiliate.id)).toEqual({ paid: '30.00', unpaid: '18.00', credit: '30.00' })
+    // A run with the wrong credentials keeps it processing and shows why.
+    expect(await wrong.sync()).toMatchObject([{ state: 'processing', reply: 'PayPal refused the client credentials (HTTP 401)' }])
     const right = payPalPayouts(program, payPalClient({ baseUrl: fake.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }))
     expect(await right.sync()).toMatchObject([{ state: 'paid', itemStatus: 'SUCCESS' }])
     expect(await right.sync()).toEqual([])

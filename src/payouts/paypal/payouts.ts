@@ -4,7 +4,7 @@
 import type { AffiliateProgram } from '../../core/program.js'
 import type { ProviderPayoutWithPayout } from '../../core/provider-payouts.js'
 import { Currency } from '../../core/money.js'
-import type { PayPalClient } from './client.js'
+import { PayPalError, type PayPalClient } from './client.js'
 
 /** PayPal's item statuses (transaction_status) and what each means for the ledger. */
 const SETTLED = new Set(['SUCCESS'])
@@ -75,7 +75,14 @@ export function payPalPayouts(program: AffiliateProgram, client: PayPalClient) {
       const results: ProviderPayoutWithPayout[] = []
       for (const sent of await service.listProcessing()) {
         if (sent.provider !== 'paypal') continue
-        results.push(await check(await submit(sent)))
+        try {
+          results.push(await check(await submit(sent)))
+        } catch (error) {
+          // PayPal unreachable or refusing: the payout stays processing (its amount held), the
+          // reason is shown, and the next run tries again with the same sender_batch_id.
+          if (!(error instanceof PayPalError)) throw error
+          results.push(await service.note(sent.payoutId, { reply: error.message }))
+        }
       }
       return results
     },
