@@ -1,21 +1,18 @@
 // The payouts page in real Chromium with axe-core: payouts sent through PayPal Payouts (over HTTP
 // to the local fake PayPal) show their ledger state, PayPal's item status and its reply.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { payPalClient } from '../src/payouts/paypal/client.js'
 import { payPalPayouts } from '../src/payouts/paypal/payouts.js'
 import { adminFixture, type AdminFixture } from './admin/helpers.js'
-import { launchBrowser, screenshot, seriousViolations } from './browser-helpers.js'
+import { signedInConsole } from './admin/browser-session.js'
+import { screenshot, seriousViolations } from './browser-helpers.js'
 import { CLIENT_ID, CLIENT_SECRET, startFakePayPal } from './payouts/paypal-fake.js'
 
 describe('provider payouts in the admin console (Chromium)', () => {
   let fixture: AdminFixture
   let fake: Awaited<ReturnType<typeof startFakePayPal>>
-  let server: Server
-  let base: string
-  let browser: Browser
+  let session: Awaited<ReturnType<typeof signedInConsole>>
   let page: Page
 
   beforeAll(async () => {
@@ -32,25 +29,17 @@ describe('provider payouts in the admin console (Chromium)', () => {
     await paypal.pay({ affiliate: 'bo@example.com', amount: '30.00' })
     await paypal.pay({ affiliate: 'cy@example.com', amount: '12.50' })
     await paypal.sync()
-    server = createServer((req, res) => fixture.admin.node(req, res))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchBrowser()
-    page = await browser.newPage()
-    await page.goto(`${base}/admin/`)
-    await page.getByLabel('Admin API key').fill(fixture.adminKey)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.waitForURL(`${base}/admin/`)
+    session = await signedInConsole(fixture)
+    page = session.page
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
+    await session?.close()
     await fake?.close()
   })
 
   it("shows each provider payout's state, PayPal's item status and reply", async () => {
-    await page.goto(`${base}/admin/payouts`)
+    await page.goto(`${session.base}/admin/payouts`)
     const card = page.getByRole('region', { name: 'Sent through a provider' })
     const rows = await card.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())))
     expect(rows.map((row) => [row[1], row[2], row[3], row[4], row[5], row[7]])).toEqual([
