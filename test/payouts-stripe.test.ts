@@ -44,8 +44,8 @@ describe('Stripe Connect transfers', () => {
     const [pending] = await program.providerPayouts.listProcessing()
     expect(pending).toMatchObject({ state: 'processing', reply: 'An unknown error occurred' })
     expect(await earnings(program, affiliate.id)).toEqual({ paid: '30.00', unpaid: '18.00', credit: '30.00' })
-    expect(await stripe.retry(pending!.payoutId, 'acct_Bob')).toMatchObject({ state: 'paid', reference: 'tr_1' })
-    await expect(stripe.retry(pending!.payoutId, 'acct_Bob')).rejects.toBeInstanceOf(StripeTransferError)
+    expect(await stripe.sync()).toMatchObject([{ payoutId: pending!.payoutId, state: 'paid', reference: 'tr_1' }])
+    expect(await stripe.sync()).toEqual([])
     expect(fake.transfers).toHaveLength(1)
     expect(await earnings(program, affiliate.id)).toEqual({ paid: '30.00', unpaid: '18.00', credit: '0.00' })
     expect(transferIdempotencyKey(program.projectId, pending!.payoutId)).toBe(`${program.projectId}-payout-${pending!.payoutId}`)
@@ -54,7 +54,7 @@ describe('Stripe Connect transfers', () => {
   it('a transfer answered but not recorded (the process died): the retry gets the same transfer back, not a second one', async () => {
     fake = await startFakeStripe({ accounts: ['acct_Bob'] })
     const { program, affiliate } = await programWithEarnings()
-    const sent = await program.providerPayouts.start({ affiliate: affiliate.id, amount: '30.00', provider: 'stripe' })
+    const sent = await program.providerPayouts.start({ affiliate: affiliate.id, amount: '30.00', provider: 'stripe', destination: 'acct_Bob' })
     // What the dead process had sent: the same key, Stripe made the transfer, nothing was recorded.
     await fetch(`${fake.url}/v1/transfers`, {
       method: 'POST',
@@ -62,7 +62,7 @@ describe('Stripe Connect transfers', () => {
       body: new URLSearchParams({ amount: '3000', currency: 'usd', destination: 'acct_Bob' }).toString(),
     })
     const stripe = stripeTransfers(program, { secretKey: SECRET_KEY, baseUrl: fake.url })
-    expect(await stripe.retry(sent.payoutId, 'acct_Bob')).toMatchObject({ state: 'paid', reference: 'tr_1' })
+    expect(await stripe.sync()).toMatchObject([{ state: 'paid', reference: 'tr_1' }])
     expect(fake.transfers).toHaveLength(1)
     expect(await earnings(program, affiliate.id)).toEqual({ paid: '30.00', unpaid: '18.00', credit: '0.00' })
   })

@@ -261,6 +261,8 @@ export const providerPayoutFields = {
   itemStatus: nullable(text()),
   /** The provider's id of the batch or transfer, once known. */
   reference: nullable(text()),
+  /** Where the money goes when that is not personal data: a Stripe connected account id (acct_...). */
+  destination: nullable(text()),
   /** The provider's last reply worth showing (an error message, a return reason). */
   reply: nullable(text()),
   updatedAt: date(),

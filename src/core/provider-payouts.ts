@@ -18,6 +18,8 @@ export interface StartProviderPayoutInput {
   /** Decimal amount in the program's currency ("50.00"). */
   amount: string
   provider: ProviderPayoutProvider
+  /** A Stripe connected account id (acct_...), kept so a later run can resume the transfer. */
+  destination?: string
 }
 
 export interface ProviderReport {
@@ -107,6 +109,7 @@ export function providerPayoutsService(ctx: ProjectContext) {
           state: 'processing',
           itemStatus: null,
           reference: null,
+          destination: input.destination ?? null,
           reply: null,
           updatedAt: now,
           createdAt: now,

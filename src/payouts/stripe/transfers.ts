@@ -65,15 +65,27 @@ export function stripeTransfers(program: AffiliateProgram, options: StripeTransf
     /** Holds the amount (processing) and transfers it to the connected account `destination` (acct_...). */
     async pay(input: { affiliate: number | string; amount: string; destination: string }): Promise<ProviderPayoutWithPayout> {
       if (!/^acct_[A-Za-z0-9]+$/.test(input.destination)) throw new StripeTransferError('destination must be a connected account id (acct_...)', 400)
-      const sent = await service.start({ affiliate: input.affiliate, amount: input.amount, provider: 'stripe' })
+      const sent = await service.start({ affiliate: input.affiliate, amount: input.amount, provider: 'stripe', destination: input.destination })
       return transfer(sent, input.destination)
     },
 
-    /** Sends again, with the same Idempotency-Key, a payout still processing (after a crash or a Stripe error). */
-    async retry(payoutId: number, destination: string): Promise<ProviderPayoutWithPayout> {
-      const sent = await service.get(payoutId)
-      if (!sent || sent.provider !== 'stripe' || sent.state !== 'processing') throw new StripeTransferError(`payout ${payoutId} is not a Stripe payout still processing`, 409)
-      return transfer(sent, destination)
+    /**
+     * Sends again, with the same Idempotency-Key and destination, every Stripe payout still
+     * processing (after a crash or a Stripe error), oldest first; one Stripe cannot take now stays
+     * processing with the reason as its reply.
+     */
+    async sync(): Promise<ProviderPayoutWithPayout[]> {
+      const results: ProviderPayoutWithPayout[] = []
+      for (const sent of await service.listProcessing()) {
+        if (sent.provider !== 'stripe' || sent.destination === null) continue
+        try {
+          results.push(await transfer(sent, sent.destination))
+        } catch (error) {
+          if (!(error instanceof StripeTransferError)) throw error
+          results.push((await service.get(sent.payoutId))!)
+        }
+      }
+      return results
     },
   }
 }

@@ -17,6 +17,7 @@ export const providerPayouts: Migration = {
         state text NOT NULL,
         item_status text,
         reference text,
+        destination text,
         reply text,
         updated_at timestamptz NOT NULL,
         created_at timestamptz NOT NULL
