@@ -14,7 +14,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['server'],
   ['webhooks'],
   ['web'],
-  ['http', 'providers', 'tracking', 'portal', 'admin', 'importers'],
+  ['http', 'providers', 'payouts', 'tracking', 'portal', 'admin', 'importers'],
   ['client'],
   ['entry points'],
   ['cli'],

@@ -15,6 +15,9 @@ import type {
   PayoutRequestStatus,
   PayoutMethod,
   PayoutMethodPreference,
+  PayoutStatus,
+  ProviderPayoutProvider,
+  ProviderPayoutState,
   ProjectSettings,
   ProviderEventStatus,
   ReferralStatus,
@@ -181,7 +184,7 @@ export const payoutFields = {
   amount: money(),
   currency: text(),
   method: text<PayoutMethod>(),
-  status: notShown(text<'paid'>()),
+  status: notShown(text<PayoutStatus>()),
   paymentDate: date(),
   conversionsSettled: int(),
   unpaidAfter: money(),
@@ -284,5 +287,23 @@ export const providerEventFields = {
   mapped: json<unknown>(),
   /** When the provider says the event happened. */
   occurredAt: date(),
+  updatedAt: date(),
+}
+
+/** A payout sent through a provider (docs/payouts.md "Automatic payouts"): where it stands there. */
+export const providerPayoutFields = {
+  ...owned,
+  payoutId: id(),
+  affiliateId: id(),
+  provider: text<ProviderPayoutProvider>(),
+  state: text<ProviderPayoutState>(),
+  /** The provider's own status of the item (PayPal's transaction_status, Stripe's transfer state). */
+  itemStatus: nullable(text()),
+  /** The provider's id of the batch or transfer, once known. */
+  reference: nullable(text()),
+  /** Where the money goes when that is not personal data: a Stripe connected account id (acct_...). */
+  destination: nullable(text()),
+  /** The provider's last reply worth showing (an error message, a return reason). */
+  reply: nullable(text()),
   updatedAt: date(),
 }

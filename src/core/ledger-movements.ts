@@ -47,7 +47,8 @@ export async function recordConversionMovement(
 }
 
 /** Records a payout: its amount moves from unpaid to paid (settled conversions, the rest credit). */
-export async function recordPayoutMovement(tx: StorageTx, payout: Payout, delta: { paidValue: bigint; credit: bigint }): Promise<void> {
+/** A payout's movement: its recording, or (a payout sent through a provider) its settling or release at `at`. */
+export async function recordPayoutMovement(tx: StorageTx, payout: Payout, delta: { paidValue: bigint; credit: bigint }, at: Date = payout.createdAt): Promise<void> {
   await tx.ledger.record({
     projectId: payout.projectId,
     affiliateId: payout.affiliateId,
@@ -58,7 +59,7 @@ export async function recordPayoutMovement(tx: StorageTx, payout: Payout, delta:
     countedValue: 0n,
     paidValue: delta.paidValue,
     credit: delta.credit,
-    createdAt: payout.createdAt,
+    createdAt: at,
   })
 }
 

@@ -8,6 +8,7 @@ import { payoutCreated } from './events.js'
 import { computeBalances } from './ledger.js'
 import { recordPayoutMovement } from './ledger-movements.js'
 import { answerRequests } from './payout-requests.js'
+import { refuseWhileProcessing } from './provider-payouts.js'
 import { Currency } from './money.js'
 import {
   createPayoutInput,
@@ -40,6 +41,7 @@ export function payoutsService(ctx: ProjectContext) {
     }
     // The lock makes racing payouts for one affiliate run one after another.
     const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+    await refuseWhileProcessing(tx, projectId, affiliate.id)
     if (requireTaxDetails && !affiliate.taxDetails) {
       throw new ConflictError(`${affiliate.email} has no tax details on file, and this program requires them before paying (payouts.requireTaxDetails)`, 'affiliateId')
     }

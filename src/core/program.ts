@@ -17,6 +17,7 @@ import { keysService, keyVerifier, type KeyVerifier, type VerifiedKey } from './
 import { payoutsService } from './payouts.js'
 import { payoutsDueService } from './payouts-due.js'
 import { payoutRequestsService } from './payout-requests.js'
+import { providerPayoutsService } from './provider-payouts.js'
 import { portalSignInService } from './portal-sign-in.js'
 import { providerEventsService } from './provider-events.js'
 import { newProjectId } from './random.js'
@@ -87,6 +88,8 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     conversions,
     coupons,
     payouts: { ...payoutsService(ctx), ...payoutsDueService(ctx), ...payoutRequestsService(ctx) },
+    /** Payouts sent through PayPal Payouts or Stripe Connect (docs/payouts.md "Automatic payouts"). */
+    providerPayouts: providerPayoutsService(ctx),
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
     portal: portalSignInService(ctx),
     /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy...): received, swept, replayed, and what each did. */

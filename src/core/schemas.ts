@@ -462,6 +462,7 @@ export const projectSettingsInput = v.strictObject({
       ),
       requests: v.optional(v.boolean('must be a boolean')),
       requireTaxDetails: v.optional(v.boolean('must be a boolean')),
+      automatic: v.optional(v.strictObject({ paypal: v.optional(v.boolean('must be a boolean')), stripe: v.optional(v.boolean('must be a boolean')) })),
     }),
   ),
   fraud: v.optional(fraudSettings),

@@ -35,12 +35,13 @@ export function normalizeSettings(input: ProjectSettingsInput = {}): ProjectSett
     settings.attribution = { model: data.attribution.model ?? 'first_click', windowDays: data.attribution.windowDays ?? DEFAULT_WINDOW_DAYS }
   }
   if (data.payouts) {
-    const { requireTaxDetails, ...terms } = data.payouts
+    const { requireTaxDetails, automatic, ...terms } = data.payouts
     settings.payouts = {
       ...(Object.values(terms).some((value) => value !== undefined)
         ? { minimumAmount: terms.minimumAmount ?? '0', termsDays: terms.termsDays ?? 0, schedule: { day: terms.schedule?.day ?? 1 }, requests: terms.requests ?? false }
         : {}),
       ...(requireTaxDetails !== undefined ? { requireTaxDetails } : {}),
+      ...(automatic !== undefined ? { automatic } : {}),
     }
   }
   if (data.fraud) settings.fraud = fraudSettingsOf(data.fraud)

@@ -21,6 +21,8 @@ import type {
   Payout,
   PayoutRequest,
   PayoutRequestStatus,
+  PayoutStatus,
+  ProviderPayout,
   Project,
   ProviderEvent,
   ProviderEventStatus,
@@ -243,6 +245,17 @@ export interface PayoutRepository {
   paidTotals(projectId: string, from: Date, to: Date): Promise<PaidTotal[]>
 }
 
+/** Payouts sent through a provider; their payouts' status moves with them (docs/payouts.md "Automatic payouts"). */
+export interface ProviderPayoutRepository {
+  insert(row: Insert<ProviderPayout>): Promise<ProviderPayout>
+  getByPayout(projectId: string, payoutId: number): Promise<ProviderPayout | null>
+  update(projectId: string, id: number, patch: Partial<Pick<ProviderPayout, 'state' | 'itemStatus' | 'reference' | 'reply' | 'updatedAt'>>): Promise<void>
+  /** The provider payouts still processing, oldest first (of one affiliate when given). */
+  listProcessing(projectId: string, affiliateId?: number): Promise<ProviderPayout[]>
+  /** Sets the status of the payout itself (and, once paid, how many conversions it settled). */
+  setPayoutStatus(projectId: string, payoutId: number, status: PayoutStatus, conversionsSettled: number): Promise<void>
+}
+
 export interface PaidTotal {
   affiliateId: number
   amount: bigint
@@ -432,6 +445,7 @@ export interface StorageTx {
   payouts: PayoutRepository
   ledger: LedgerRepository
   payoutRequests: PayoutRequestRepository
+  providerPayouts: ProviderPayoutRepository
   webhookEndpoints: WebhookEndpointRepository
   outbox: OutboxRepository
   providerEvents: ProviderEventRepository

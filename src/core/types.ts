@@ -162,6 +162,8 @@ export interface ProjectSettings {
 export interface PayoutSettings extends Partial<PayoutTermsSettings> {
   /** An affiliate without tax details on file is not paid (docs/tax-details.md). @default false */
   requireTaxDetails?: boolean
+  /** Which providers may pay automatically; each off unless set (docs/payouts.md). */
+  automatic?: { paypal?: boolean; stripe?: boolean }
 }
 
 /** When money is due (docs/payouts.md). */
@@ -297,6 +299,12 @@ export interface PayoutRequest extends RecordOf<typeof entities.payoutRequestFie
 export const LEDGER_MOVEMENT_TYPES = ['opening', 'commission', 'reversal', 'clawback', 'paid_outside', 'unpaid_outside', 'credit_return', 'payout', 'release'] as const
 export type LedgerMovementType = (typeof LEDGER_MOVEMENT_TYPES)[number]
 export interface LedgerMovement extends RecordOf<typeof entities.ledgerMovementFields> {}
+/** `processing`: sent through a provider, its amount held; `failed`: the provider did not pay, the amount went back. */
+export type PayoutStatus = 'paid' | 'processing' | 'failed'
+export type ProviderPayoutProvider = 'paypal' | 'stripe'
+export type ProviderPayoutState = 'processing' | 'paid' | 'failed'
+
+export interface ProviderPayout extends RecordOf<typeof entities.providerPayoutFields> {}
 
 export type WebhookSigningMode = 'service' | 'standard'
 

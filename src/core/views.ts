@@ -65,7 +65,8 @@ export interface CouponView extends ShownRecord<typeof couponFields> {
 
 export interface PayoutView extends ShownRecord<typeof payoutFields> {
   amount: string
-  status: 'Paid'
+  /** `Processing` while a provider has it (its amount held), `Failed` when the provider did not pay (docs/payouts.md). */
+  status: 'Paid' | 'Processing' | 'Failed'
   unpaidAfter: string
 }
 
@@ -176,6 +177,8 @@ export function couponView(coupon: Coupon, affiliate: Pick<Affiliate, 'email'> |
   }
 }
 
+const PAYOUT_STATUS_NAMES = { paid: 'Paid', processing: 'Processing', failed: 'Failed' } as const
+
 export function payoutView(payout: Payout): PayoutView {
   const currency = new Currency(payout.currency)
   return {
@@ -185,7 +188,7 @@ export function payoutView(payout: Payout): PayoutView {
     amount: currency.amount(payout.amount).format(),
     currency: payout.currency,
     method: payout.method,
-    status: 'Paid',
+    status: PAYOUT_STATUS_NAMES[payout.status],
     paymentDate: payout.paymentDate,
     conversionsSettled: payout.conversionsSettled,
     unpaidAfter: currency.amount(payout.unpaidAfter).format(),

@@ -14,6 +14,7 @@ import { commissionScenarioCases } from './commission-scenario.case.js'
 import { statusCases } from './status.case.js'
 import { payoutCases } from './payouts.case.js'
 import { payoutsDueCases } from './payouts-due.case.js'
+import { providerPayoutCases } from './provider-payouts.case.js'
 import { tenancyCases } from './tenancy.case.js'
 import { validationCases } from './validation.case.js'
 import { ledgerPropertyCases } from './ledger-property.case.js'
@@ -80,6 +81,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     statusCases(context)
     payoutCases(context)
     payoutsDueCases(context)
+    providerPayoutCases(context)
     tenancyCases(context)
     validationCases(context)
     ledgerPropertyCases(context)

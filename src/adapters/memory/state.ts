@@ -14,6 +14,7 @@ import type {
   PayoutRequest,
   Project,
   ProviderEvent,
+  ProviderPayout,
   ProviderLink,
   Referral,
   WebhookEndpoint,
@@ -76,6 +77,10 @@ export class MemoryState {
   payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
   payoutRequests = new Table<PayoutRequest>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
   ledger = new Table<LedgerMovement>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
+  providerPayouts = new Table<ProviderPayout>([], {
+    payout: (row) => row.payoutId,
+    processing: (row) => (row.state === 'processing' ? row.projectId : null),
+  })
   endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
   events = new Table<WebhookEvent>()
   deliveries = new Table<Delivery>([], { project: (row) => row.projectId, endpoint: (row) => row.endpointId })

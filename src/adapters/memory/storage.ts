@@ -18,6 +18,7 @@ import {
 } from './repositories/entities.js'
 import { outboxRepository } from './repositories/outbox.js'
 import { providerEventRepository } from './repositories/provider-events.js'
+import { providerPayoutRepository } from './repositories/provider-payouts.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { memorySessionStore } from './repositories/sessions.js'
 import { memoryAuditLog } from './repositories/audit-log.js'
@@ -43,6 +44,7 @@ function repositories(state: MemoryState, current: CurrentLog, elsewhere: readon
     payouts: payoutRepository(state, log),
     ledger: ledgerRepository(state, log),
     payoutRequests: payoutRequestRepository(state, log),
+    providerPayouts: providerPayoutRepository(state, log),
     webhookEndpoints: webhookEndpointRepository(state, log, materializeOutbox),
     outbox,
     providerEvents: providerEventRepository(state, log),

@@ -16,6 +16,7 @@ import { couponRepository } from './repositories/coupons.js'
 import { payoutRepository } from './repositories/payouts.js'
 import { ledgerRepository } from './repositories/ledger.js'
 import { payoutRequestRepository } from './repositories/payout-requests.js'
+import { providerPayoutRepository } from './repositories/provider-payouts.js'
 import { projectRepository } from './repositories/projects.js'
 import { referralRepository } from './repositories/referrals.js'
 import { webhookEndpointRepository } from './repositories/webhook-endpoints.js'
@@ -60,6 +61,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     payouts: payoutRepository(db, t),
     ledger: ledgerRepository(db, t),
     payoutRequests: payoutRequestRepository(db, t),
+    providerPayouts: providerPayoutRepository(db, t),
     webhookEndpoints: webhookEndpointRepository(db, t, cache),
     outbox: outboxRepository(db, t, cache),
     providerEvents: providerEventRepository(db, t),

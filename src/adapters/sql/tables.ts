@@ -42,6 +42,7 @@ export function createTables(s: string) {
     payouts: table('payouts', entities.payoutFields),
     ledger: table('ledger_movements', entities.ledgerMovementFields),
     payoutRequests: table('payout_requests', entities.payoutRequestFields),
+    providerPayouts: table('provider_payouts', entities.providerPayoutFields),
     endpoints: table('webhook_endpoints', entities.webhookEndpointFields),
     events: table('webhook_events', entities.webhookEventFields),
     deliveries: table('deliveries', entities.deliveryFields),

@@ -11,6 +11,7 @@ import { day, isZero, money } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { paypalPayoutsFile, paypalRecipient, wiseBatchFile, wiseRecipient, type BatchLine } from '../payout-files.js'
 import { allAffiliates, allConversions } from '../scan.js'
+import { providerPayoutsCard } from './provider-payouts.js'
 import { checkedIds } from './review.js'
 
 const METHODS: Array<[PayoutMethod, string]> = [
@@ -98,7 +99,8 @@ ${
 <tbody>${recent.items.map((payout) => html`<tr><td>${day(payout.paymentDate)}</td><td>${payout.affiliateEmail}</td><td class="num">${money(payout.amount, payout.currency)}</td><td>${payout.method}</td></tr>`)}</tbody>
 </table></div>`
 }
-</section>`
+</section>
+${await providerPayoutsCard(program, recent.items)}`
   return { title: 'Payouts', body }
 }
 

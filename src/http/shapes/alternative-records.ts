@@ -97,7 +97,7 @@ export const payoutRecord = v.strictObject({
   affiliateId,
   affiliateEmail: v.string(),
   amount: v.number(),
-  status: v.literal('Paid'),
+  status: v.picklist(['Paid', 'Processing', 'Failed']),
   paymentMethod,
   paymentDate: timestamp,
   conversionsSettled: v.number(),

@@ -148,7 +148,7 @@ export const payoutRecord = v.strictObject({
   affiliate_id: id,
   affiliate_email: v.string(),
   amount: decimalString,
-  status: v.literal('Paid'),
+  status: v.picklist(['Paid', 'Processing', 'Failed']),
   payment_method: paymentMethod,
   payment_date: timestamp,
   conversions_settled: v.number(),

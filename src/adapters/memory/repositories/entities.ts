@@ -121,7 +121,10 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
       for (const row of state.conversions.group('affiliate', key)) state.conversions.remove(row.id, log)
       for (const row of state.coupons.group('affiliate', key)) state.coupons.remove(row.id, log)
       for (const row of state.clicks.group('affiliate', key)) state.clicks.remove(row.id, log)
-      for (const row of state.payouts.group('affiliate', key)) state.payouts.remove(row.id, log)
+      for (const row of state.payouts.group('affiliate', key)) {
+        for (const sent of state.providerPayouts.group('payout', row.id)) state.providerPayouts.remove(sent.id, log)
+        state.payouts.remove(row.id, log)
+      }
       for (const row of state.linkAliases.group('affiliate', key)) state.linkAliases.remove(row.id, log)
       for (const row of state.ledger.group('affiliate', key)) state.ledger.remove(row.id, log)
       for (const row of state.payoutRequests.group('affiliate', key)) state.payoutRequests.remove(row.id, log)
@@ -244,7 +247,7 @@ export function payoutRepository(state: MemoryState, log: UndoLog): PayoutReposi
     async paidTotals(projectId, from, to) {
       const totals = new Map<number, { affiliateId: number; amount: bigint; count: number }>()
       for (const payout of state.payouts.group('project', projectId)) {
-        if (payout.paymentDate < from || payout.paymentDate >= to) continue
+        if (payout.status !== 'paid' || payout.paymentDate < from || payout.paymentDate >= to) continue
         const total = totals.get(payout.affiliateId) ?? { affiliateId: payout.affiliateId, amount: 0n, count: 0 }
         totals.set(payout.affiliateId, { ...total, amount: total.amount + payout.amount, count: total.count + 1 })
       }

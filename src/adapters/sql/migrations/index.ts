@@ -23,6 +23,7 @@ import { fraudSignals } from './20-fraud-signals.js'
 import { ledgerMovements } from './21-ledger-movements.js'
 import { payoutRequests } from './22-payout-requests.js'
 import { tiersBonuses } from './23-tiers-bonuses.js'
+import { providerPayouts } from './24-provider-payouts.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -51,4 +52,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   ledgerMovements,
   payoutRequests,
   tiersBonuses,
+  providerPayouts,
 ]

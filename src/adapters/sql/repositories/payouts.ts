@@ -17,7 +17,7 @@ export function payoutRepository(db: SqlClient, t: Tables): PayoutRepository {
       const rows = await run(
         db,
         `SELECT affiliate_id, sum(amount_minor) AS amount, count(*) AS count FROM ${table.name}
-         WHERE project_id = $1 AND payment_date >= $2 AND payment_date < $3 GROUP BY affiliate_id ORDER BY affiliate_id`,
+         WHERE project_id = $1 AND status = 'paid' AND payment_date >= $2 AND payment_date < $3 GROUP BY affiliate_id ORDER BY affiliate_id`,
         [projectId, from, to],
       )
       return rows.map((row) => ({ affiliateId: Number(row.affiliate_id), amount: money(row.amount), count: Number(row.count) }))

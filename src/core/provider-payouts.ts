@@ -1,0 +1,174 @@
+// Payouts sent through a provider (PayPal Payouts, Stripe Connect), as a state machine in the ledger
+// (docs/payouts.md "Automatic payouts"): `processing` holds the amount as credit, so it is no longer
+// payable; success settles the conversions oldest first as a manual payout does; failure releases
+// the amount back to the balance. Every transition runs under the affiliate's row lock and only
+// from `processing`, so a repeated report (a retried run, a replayed webhook) changes nothing.
+import { recordPayoutMovement } from './ledger-movements.js'
+import { findAffiliate } from './affiliates.js'
+import type { ProjectContext } from './context.js'
+import { ConflictError, NotFoundError, ValidationError } from './errors.js'
+import { payoutCreated } from './events.js'
+import { computeBalances } from './ledger.js'
+import { Currency } from './money.js'
+import type { StorageTx } from './storage.js'
+import type { Payout, ProviderPayout, ProviderPayoutProvider } from './types.js'
+
+export interface StartProviderPayoutInput {
+  /** Affiliate id or email. */
+  affiliate: number | string
+  /** Decimal amount in the program's currency ("50.00"). */
+  amount: string
+  provider: ProviderPayoutProvider
+  /** A Stripe connected account id (acct_...), kept so a later run can resume the transfer. */
+  destination?: string
+}
+
+export interface ProviderReport {
+  /** The provider's status of the item, shown in the console. */
+  itemStatus?: string | null
+  reference?: string | null
+  reply?: string | null
+}
+
+export type ProviderPayoutWithPayout = ProviderPayout & { payout: Payout }
+
+/** Refuses a payout while another for the same affiliate is with a provider: its held money is not yet settled. */
+export async function refuseWhileProcessing(tx: StorageTx, projectId: string, affiliateId: number): Promise<void> {
+  const processing = await tx.providerPayouts.listProcessing(projectId, affiliateId)
+  if (processing.length > 0) {
+    throw new ConflictError(`payout ${processing[0]!.payoutId} of this affiliate is still processing with ${processing[0]!.provider}`, 'affiliateId')
+  }
+}
+
+export function providerPayoutsService(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
+
+  async function withPayout(tx: StorageTx, row: ProviderPayout): Promise<ProviderPayoutWithPayout> {
+    return { ...row, payout: (await tx.payouts.get(projectId, row.payoutId))! }
+  }
+
+  /** Locks the affiliate, then reads the provider payout: a transition sees the previous one's result. */
+  async function locked(tx: StorageTx, payoutId: number) {
+    const payout = await tx.payouts.get(projectId, payoutId)
+    if (!payout) throw new NotFoundError('payout not found', 'payoutId')
+    const affiliate = (await tx.affiliates.lockForUpdate(projectId, payout.affiliateId))!
+    const row = await tx.providerPayouts.getByPayout(projectId, payoutId)
+    if (!row) throw new NotFoundError('this payout was not sent through a provider', 'payoutId')
+    return { payout, affiliate, row }
+  }
+
+  function reported(report: ProviderReport) {
+    return {
+      ...(report.itemStatus !== undefined ? { itemStatus: report.itemStatus } : {}),
+      ...(report.reference !== undefined ? { reference: report.reference } : {}),
+      ...(report.reply !== undefined ? { reply: report.reply } : {}),
+      updatedAt: ctx.clock.now(),
+    }
+  }
+
+  return {
+    /** Records a payout as `processing` with the provider: its amount leaves the payable balance at once. */
+    async start(input: StartProviderPayoutInput): Promise<ProviderPayoutWithPayout> {
+      const { settings } = await ctx.project()
+      if (settings.payouts?.automatic?.[input.provider] !== true) {
+        throw new ConflictError(`automatic payouts through ${input.provider} are off for this program (payouts.automatic.${input.provider})`, 'provider')
+      }
+      const currency = new Currency(settings.currency)
+      const amount = currency.parse(input.amount, 'amount', false).minor
+      return storage.transaction(async (tx) => {
+        const found = await findAffiliate(tx, projectId, input.affiliate)
+        const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+        await refuseWhileProcessing(tx, projectId, affiliate.id)
+        if (settings.payouts?.requireTaxDetails === true && !affiliate.taxDetails) {
+          throw new ConflictError(`${affiliate.email} has no tax details on file, and this program requires them before paying (payouts.requireTaxDetails)`, 'affiliateId')
+        }
+        const now = ctx.clock.now()
+        const before = computeBalances(affiliate.totals, await tx.conversions.heldSummary(projectId, affiliate.id, now))
+        if (amount > before.unpaid) {
+          throw new ValidationError('amount', `amount exceeds the affiliate's unpaid earnings of ${currency.amount(before.unpaid > 0n ? before.unpaid : 0n).format()}`)
+        }
+        const payout = await tx.payouts.insert({
+          projectId,
+          affiliateId: affiliate.id,
+          affiliateEmail: affiliate.email,
+          amount,
+          currency: currency.code,
+          method: input.provider === 'paypal' ? 'paypal' : 'bank',
+          status: 'processing',
+          paymentDate: now,
+          conversionsSettled: 0,
+          unpaidAfter: before.unpaid - amount,
+          createdAt: now,
+        })
+        // Held as credit: counted as paid (so not payable again) but matched to no conversion yet.
+        await tx.affiliates.adjustTotals(projectId, affiliate.id, { credit: amount })
+        await recordPayoutMovement(tx, payout, { paidValue: 0n, credit: amount })
+        const row = await tx.providerPayouts.insert({
+          projectId,
+          payoutId: payout.id,
+          affiliateId: affiliate.id,
+          provider: input.provider,
+          state: 'processing',
+          itemStatus: null,
+          reference: null,
+          destination: input.destination ?? null,
+          reply: null,
+          updatedAt: now,
+          createdAt: now,
+        })
+        return { ...row, payout }
+      })
+    },
+
+    /** Notes what the provider said without deciding the payout (a batch id, PENDING, UNCLAIMED). */
+    async note(payoutId: number, report: ProviderReport): Promise<ProviderPayoutWithPayout> {
+      return storage.transaction(async (tx) => {
+        const { row } = await locked(tx, payoutId)
+        if (row.state === 'processing') await tx.providerPayouts.update(projectId, row.id, reported(report))
+        return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payoutId))!)
+      })
+    },
+
+    /** The provider paid: the held credit settles the conversions oldest first. Only from `processing`. */
+    async settle(payoutId: number, report: ProviderReport = {}): Promise<ProviderPayoutWithPayout> {
+      const currency = new Currency((await ctx.project()).settings.currency)
+      return storage.transaction(async (tx) => {
+        const { payout, affiliate, row } = await locked(tx, payoutId)
+        if (row.state !== 'processing') return withPayout(tx, row)
+        const now = ctx.clock.now()
+        const settled = await tx.conversions.settleOldestFirst({ projectId, affiliateId: affiliate.id, budget: affiliate.totals.credit, now, payoutId })
+        await tx.affiliates.adjustTotals(projectId, affiliate.id, { paidValue: settled.amount, credit: -settled.amount })
+        await recordPayoutMovement(tx, payout, { paidValue: settled.amount, credit: -settled.amount }, now)
+        await tx.providerPayouts.setPayoutStatus(projectId, payoutId, 'paid', settled.count)
+        await tx.providerPayouts.update(projectId, row.id, { ...reported(report), state: 'paid' })
+        const paid = { ...payout, status: 'paid' as const, conversionsSettled: settled.count }
+        await tx.outbox.enqueue(payoutCreated(paid, { affiliate, referred: null, at: now, currency }))
+        return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payoutId))!)
+      })
+    },
+
+    /** The provider did not pay (failed, returned, blocked, reversed): the amount goes back to the balance. Only from `processing`. */
+    async release(payoutId: number, report: ProviderReport = {}): Promise<ProviderPayoutWithPayout> {
+      return storage.transaction(async (tx) => {
+        const { payout, affiliate, row } = await locked(tx, payoutId)
+        if (row.state !== 'processing') return withPayout(tx, row)
+        await tx.affiliates.adjustTotals(projectId, affiliate.id, { credit: -payout.amount })
+        await recordPayoutMovement(tx, payout, { paidValue: 0n, credit: -payout.amount }, ctx.clock.now())
+        await tx.providerPayouts.setPayoutStatus(projectId, payoutId, 'failed', 0)
+        await tx.providerPayouts.update(projectId, row.id, { ...reported(report), state: 'failed' })
+        return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payoutId))!)
+      })
+    },
+
+    async get(payoutId: number): Promise<ProviderPayoutWithPayout | null> {
+      const row = await storage.providerPayouts.getByPayout(projectId, payoutId)
+      return row && { ...row, payout: (await storage.payouts.get(projectId, payoutId))! }
+    },
+
+    /** The payouts still with a provider, oldest first: what a run resumes after a crash. */
+    async listProcessing(): Promise<ProviderPayoutWithPayout[]> {
+      const rows = await storage.providerPayouts.listProcessing(projectId)
+      return Promise.all(rows.map(async (row) => ({ ...row, payout: (await storage.payouts.get(projectId, row.payoutId))! })))
+    },
+  }
+}

@@ -1,0 +1,90 @@
+// Automatic payouts through PayPal Payouts (docs/payouts.md "PayPal Payouts"): one batch per payout,
+// its sender_batch_id derived from the payout (never the attempt), so a run that crashed between
+// PayPal's answer and our write, or simply ran twice, finds the same batch instead of paying again.
+import type { AffiliateProgram } from '../../core/program.js'
+import type { ProviderPayoutWithPayout } from '../../core/provider-payouts.js'
+import { Currency } from '../../core/money.js'
+import { PayPalError, type PayPalClient } from './client.js'
+
+/** PayPal's item statuses (transaction_status) and what each means for the ledger. */
+const SETTLED = new Set(['SUCCESS'])
+const RELEASED = new Set(['FAILED', 'RETURNED', 'BLOCKED', 'REFUNDED', 'REVERSED', 'DENIED', 'CANCELED'])
+// Everything else (PENDING, UNCLAIMED, ONHOLD, NEW) keeps the payout processing: UNCLAIMED money
+// goes back to the sender after 30 days, and PayPal then reports RETURNED.
+
+export type PayPalOutcome = 'settled' | 'released' | 'processing'
+
+export function outcomeOf(transactionStatus: string): PayPalOutcome {
+  if (SETTLED.has(transactionStatus)) return 'settled'
+  if (RELEASED.has(transactionStatus)) return 'released'
+  return 'processing'
+}
+
+/** The sender_batch_id of a payout: the project and the payout's own id, the same on every attempt. */
+export function senderBatchId(projectId: string, payoutId: number): string {
+  return `${projectId}-payout-${payoutId}`
+}
+
+export function payPalPayouts(program: AffiliateProgram, client: PayPalClient) {
+  const service = program.providerPayouts
+
+  /** Creates (or finds again) the payout's batch and records its id. */
+  async function submit(sent: ProviderPayoutWithPayout): Promise<ProviderPayoutWithPayout> {
+    if (sent.reference) return sent
+    const affiliate = await program.affiliates.get(sent.payout.affiliateId)
+    const currency = new Currency(sent.payout.currency)
+    const batch = await client.createBatch(senderBatchId(program.projectId, sent.payoutId), [
+      {
+        receiver: affiliate.paypalEmail ?? affiliate.email,
+        value: currency.amount(sent.payout.amount).format(),
+        currency: sent.payout.currency,
+        senderItemId: `payout-${sent.payoutId}`,
+      },
+    ])
+    return service.note(sent.payoutId, { reference: batch.batchId, itemStatus: batch.batchStatus })
+  }
+
+  /** Reads the batch and moves the payout: SUCCESS settles, FAILED/RETURNED/BLOCKED release, the rest wait. */
+  async function check(sent: ProviderPayoutWithPayout): Promise<ProviderPayoutWithPayout> {
+    const batch = await client.getBatch(sent.reference!)
+    const item = batch.items[0]
+    if (!item) return service.note(sent.payoutId, { itemStatus: batch.batchStatus })
+    const report = { itemStatus: item.transactionStatus, reply: item.error }
+    switch (outcomeOf(item.transactionStatus)) {
+      case 'settled':
+        return service.settle(sent.payoutId, report)
+      case 'released':
+        return service.release(sent.payoutId, report)
+      default:
+        return service.note(sent.payoutId, report)
+    }
+  }
+
+  return {
+    /** Holds the amount (processing) and sends it to the affiliate's PayPal email (else its email). */
+    async pay(input: { affiliate: number | string; amount: string }): Promise<ProviderPayoutWithPayout> {
+      const sent = await service.start({ ...input, provider: 'paypal' })
+      return submit(sent)
+    },
+
+    /**
+     * Resumes every PayPal payout still processing, oldest first: submits those whose batch id was
+     * never recorded (a crash), then reads each batch's status. Safe to run at any time, as often as wanted.
+     */
+    async sync(): Promise<ProviderPayoutWithPayout[]> {
+      const results: ProviderPayoutWithPayout[] = []
+      for (const sent of await service.listProcessing()) {
+        if (sent.provider !== 'paypal') continue
+        try {
+          results.push(await check(await submit(sent)))
+        } catch (error) {
+          // PayPal unreachable or refusing: the payout stays processing (its amount held), the
+          // reason is shown, and the next run tries again with the same sender_batch_id.
+          if (!(error instanceof PayPalError)) throw error
+          results.push(await service.note(sent.payoutId, { reply: error.message }))
+        }
+      }
+      return results
+    },
+  }
+}
