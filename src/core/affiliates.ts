@@ -108,6 +108,8 @@ export function affiliatesService(ctx: ProjectContext) {
               wiseDetails: data.wiseDetails ?? null,
               parentId,
               customFields: data.customFields ?? null,
+              locale: data.locale ?? null,
+              emailOptOut: data.emailOptOut ?? null,
               createdAt: ctx.clock.now(),
               totals: { ...EMPTY_TOTALS },
             },

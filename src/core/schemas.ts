@@ -2,6 +2,8 @@
 // a ValidationError naming the field. Money stays unparsed here (number or decimal text): it is
 // read exactly by money.ts once the currency, and so the allowed decimals, is known.
 import * as v from 'valibot'
+import { LOCALES } from './i18n/locales.js'
+import { OPTIONAL_TOPICS } from './mail-kinds.js'
 import { ValidationError, type ErrorMessage } from './errors.js'
 import { DELIVERY_STATUSES, EVENT_TYPES, PROVIDER_NAMES, SCOPES } from './types.js'
 
@@ -98,6 +100,8 @@ const affiliateFields = {
   paypalEmail: v.optional(v.nullable(email)),
   wiseDetails: v.optional(v.nullable(wiseDetails)),
   customFields: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+  locale: v.optional(v.nullable(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`))),
+  emailOptOut: v.optional(v.nullable(v.array(v.picklist(OPTIONAL_TOPICS, `must be ${OPTIONAL_TOPICS.join(' or ')}`)))),
 }
 
 export const createAffiliateInput = v.strictObject({

@@ -77,6 +77,8 @@ export function affiliateView(
     wiseDetails: affiliate.wiseDetails,
     parentId: affiliate.parentId,
     customFields: affiliate.customFields,
+    locale: affiliate.locale,
+    emailOptOut: affiliate.emailOptOut,
     createdAt: affiliate.createdAt,
     clicks: totals.clicks,
     signups: totals.signups,

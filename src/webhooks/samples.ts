@@ -21,6 +21,8 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     wiseDetails: null,
     parentId: null,
     customFields: null,
+    locale: null,
+    emailOptOut: null,
     createdAt: at,
     totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
   }

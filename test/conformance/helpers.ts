@@ -61,6 +61,8 @@ export function affiliateRow(projectId: string, email: string, extra: Partial<In
     wiseDetails: null,
     parentId: null,
     customFields: null,
+    locale: null,
+    emailOptOut: null,
     createdAt: new Date(),
     totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
     ...extra,

@@ -111,6 +111,8 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     wiseDetails: row.wiseDetails,
     parentId: row.parentId,
     customFields: row.customFields,
+    locale: row.locale,
+    emailOptOut: row.emailOptOut,
     createdAt: row.createdAt,
     totals,
   }

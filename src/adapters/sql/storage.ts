@@ -19,6 +19,7 @@ import { referralRepository } from './repositories/referrals.js'
 import { webhookEndpointRepository } from './repositories/webhook-endpoints.js'
 import { keyedStateStore } from './repositories/keyed-state.js'
 import { outboxRepository } from './repositories/outbox.js'
+import { mailRepository } from './repositories/mail.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { sqlSessionStore } from './repositories/sessions.js'
@@ -113,6 +114,7 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
     ...repositories(rootClient, tables, null),
     transaction: (fn) => transaction((tx) => fn(tx)),
     keyedState: keyedStateStore(rootClient, tables),
+    mail: mailRepository(rootClient, tables),
     sessions: sqlSessionStore(rootClient, tables.schema),
     auditLog: sqlAuditLog(rootClient, tables.schema),
     ping: async () => {
@@ -133,10 +135,12 @@ function droppingOnRollback(client: SqlClient, state: TransactionState): SqlClie
     query: (text, params) => client.query(text, params),
     async transaction(fn) {
       const pending = [...state.pending]
+      const mails = [...state.mails]
       try {
         return await client.transaction(() => fn(tracked))
       } catch (error) {
         state.pending = pending
+        state.mails = mails
         throw error
       }
     },

@@ -45,6 +45,8 @@ export function createTables(s: string) {
     deliveries: table('deliveries', entities.deliveryFields),
     attempts: table('delivery_attempts', entities.deliveryAttemptFields),
     providerEvents: table('provider_events', entities.providerEventFields),
+    mail: table('mail_messages', entities.mailMessageFields),
+    mailAttempts: table('mail_attempts', entities.mailAttemptFields),
     /** The per-day counters (written by the tracking repository's dailyUpsert, also inside a conversion's insert). */
     daily: `${s}.tracking_daily`,
     /**

@@ -13,6 +13,7 @@ import { flagWaitingProviderKeys } from './10-flag-waiting-provider-keys.js'
 import { dateWokenProviderKeys } from './11-date-woken-provider-keys.js'
 import { projectSettingsVersion } from './12-project-settings-version.js'
 import { dailyBackfill } from './13-daily-backfill.js'
+import { mail } from './17-mail.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -31,4 +32,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   dateWokenProviderKeys,
   projectSettingsVersion,
   dailyBackfill,
+  mail,
 ]

@@ -5,6 +5,8 @@ import { atomic, decode, run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
 import { flushPending, type TransactionState } from './transaction-state.js'
+import { mailOfEvent } from '../../../core/mail-kinds.js'
+import { MAIL_INSERT_COLUMNS, mailParams, mailRowsSelect } from './mail.js'
 
 /** The columns of `row` named `prefix` + column, without the prefix. */
 function unprefixed(row: SqlRow, prefix: string): SqlRow {
@@ -22,7 +24,9 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: TransactionSta
   const deliveries = t.deliveries
   const repository: AdapterOutbox = {
     async enqueue(event) {
+      const mail = mailOfEvent(event)
       if (!cache) {
+        if (mail) await run(db, `INSERT INTO ${t.mail.name} (${MAIL_INSERT_COLUMNS}) ${mailRowsSelect(1)}`, mailParams([mail]))
         await run(
           db,
           `WITH subscribed AS (
@@ -50,6 +54,7 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: TransactionSta
       }
       const subscribed = endpoints.filter((endpoint) => endpoint.events.includes(event.type)).map((endpoint) => endpoint.id)
       if (subscribed.length > 0) cache.pending.push({ event, endpointIds: subscribed })
+      if (mail) cache.mails.push(mail)
     },
     // One statement: the claim and the rows it needs, in one round trip and atomic on its own.
     async claim({ now, limit, leaseMs }) {
