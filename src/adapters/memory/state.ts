@@ -9,6 +9,8 @@ import type {
   Coupon,
   Delivery,
   DeliveryAttempt,
+  MailAttempt,
+  MailMessage,
   Payout,
   Project,
   ProviderEvent,
@@ -73,6 +75,8 @@ export class MemoryState {
     },
   )
   providerLinks = new Map<string, ProviderLink>()
+  mail = new Table<MailMessage>([], { project: (row) => row.projectId, dedupe: (row) => (row.dedupeKey === null ? null : `${row.projectId}|${row.dedupeKey}`) })
+  mailAttempts = new Table<MailAttempt>([], { mail: (row) => row.mailId })
   tracking = new TrackingState()
 }
 

@@ -15,6 +15,8 @@ import {
   webhookEndpointRepository,
 } from './repositories/entities.js'
 import { outboxRepository } from './repositories/outbox.js'
+import { mailRepository } from './repositories/mail.js'
+import type { MailQueue } from '../../core/mail-store.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { memorySessionStore } from './repositories/sessions.js'
@@ -88,8 +90,12 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
       }
     })
 
+  const mail = mailRepository(state, { push: (undo: () => void) => current.entries.push(undo) } as UndoLog)
   return {
     ...rootRepositories(transaction),
+    mail: Object.fromEntries(
+      Object.entries(mail).map(([name, method]) => [name, (...args: unknown[]) => transaction(() => (method as (...a: unknown[]) => Promise<unknown>)(...args))]),
+    ) as unknown as MailQueue,
     transaction,
     keyedState: memoryKeyedState(),
     sessions: memorySessionStore(),
