@@ -18,7 +18,7 @@ export interface SmtpCatcher {
   start(): Promise<void>
 }
 
-export async function startSmtp(options: { port?: number; reject?: (to: string) => string | null } = {}): Promise<SmtpCatcher> {
+export async function startSmtp(options: { port?: number; reject?: (to: string) => string | null; dataDelayMs?: number } = {}): Promise<SmtpCatcher> {
   const received: Received[] = []
   let server: SMTPServer | null = null
   let port = options.port ?? 0
@@ -44,7 +44,7 @@ export async function startSmtp(options: { port?: number; reject?: (to: string) 
             const raw = Buffer.concat(chunks).toString('utf8')
             void simpleParser(raw).then((mail) => {
               received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw, mail })
-              callback()
+              setTimeout(callback, options.dataDelayMs ?? 0)
             }, callback)
           })
         },
