@@ -112,6 +112,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     sql: { onMigrated: (applied) => (migrations = applied), ...(options.logSql ? { logSql: sqlLogRecords(logger) } : {}) },
   })
   const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
+  const mail = config.email ? (await import('./mail-mount.js')).configuredMail(storage, config, logger) : null
   const server = createServer()
   let closeKeySocket: (() => Promise<void>) | null = null
   let providers = new Map<string, ProviderHandler>()
@@ -124,7 +125,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     }
     const pages = config.portal?.enabled || config.admin?.enabled ? await import('./portal-mount.js') : null
     // The portal also makes the sign-in links of the API, the console and `portal link`.
-    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking)
+    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking, mail ? { secret: mail.secret } : undefined)
     const handler = createHandler(program, {
       ...(portal ? { portal } : {}),
       state: storage.keyedState,
@@ -176,7 +177,11 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const url = `http://${host}:${port}/api/v1`
   // The outbox's first poll waits a moment: on embedded PGlite it would hold the one connection
   // (a cold claim takes tens of ms) just when the first requests of a start arrive.
-  const firstPoll = setTimeout(() => dispatcher.start(), FIRST_POLL_DELAY_MS)
+  const firstPoll = setTimeout(() => {
+    dispatcher.start()
+    mail?.dispatcher.start()
+  }, FIRST_POLL_DELAY_MS)
+  if (mail) logger.info(`sending mail through ${mail.server}`)
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
   if (config.portal?.enabled && !config.portal.publicUrl) logger.warn('portal.publicUrl is not set: sign-in links (portal link, the console, the API) are refused until it is')
   if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)
@@ -193,7 +198,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       server.closeIdleConnections()
       await Promise.all([drained, closeKeySocket?.()])
       clearTimeout(firstPoll)
-      await dispatcher.stop()
+      await Promise.all([dispatcher.stop(), mail?.dispatcher.stop()])
       await program.close()
     })())
   return { url, close }

@@ -25,6 +25,9 @@ import { resolveTheme, type Theme } from '../web/theme.js'
 import type { PageResult, SignedInRequest } from './page.js'
 import { FORM_EXPIRED, LINK_INVALID, LINK_SENT, SESSION_ENDED, SIGNED_OUT, signInPage, TOO_MANY_ATTEMPTS } from './pages/sign-in.js'
 import { portalPaths, type PortalPaths } from './paths.js'
+import { unsubscribePage } from './unsubscribe.js'
+import { chooseLocale, isLocale, LOCALES, type Locale } from '../core/i18n/locales.js'
+import { translator } from '../core/i18n/translate.js'
 import { PORTAL_PAGES } from './routes.js'
 import type { PortalProgram } from './program.js'
 
@@ -35,6 +38,8 @@ export interface SignInRequest {
   /** The one-time sign-in link to send to it. */
   link: string
   expiresAt: Date
+  /** The language of the page the link was asked from (Accept-Language, else the portal's locale). */
+  locale: Locale
 }
 
 export interface PortalOptions {
@@ -61,6 +66,19 @@ export interface PortalOptions {
    * unblocked affiliate (the page answers the same for unknown addresses). @default off
    */
   onSignInRequested?: (request: SignInRequest) => void | Promise<void>
+  /**
+   * Turns on the "email me a link" form with no host code: the request is recorded as the
+   * portal.sign_in_requested event, which a mail dispatcher (affiliate-kit/email) sends as the
+   * sign-in mail (docs/email.md). Needs publicUrl. @default false
+   */
+  emailSignIn?: boolean
+  /** The language of affiliates who chose none and whose browser asks for none we have (en, de, fr, es). @default 'en' */
+  locale?: string
+  /**
+   * The mail dispatcher's `secret`: turns on the one-click unsubscribe page (`/unsubscribe`,
+   * RFC 8058) the mails link to. @default none (no unsubscribe page)
+   */
+  mailSecret?: string
   /**
    * How often a stranger can make the sign-in pages act (docs/limits.md "Sign-in"); `false` turns
    * one off. Links emailed to one address beyond its limit are silently not sent (the page answers
@@ -134,9 +152,10 @@ export function portalSetup(program: PortalProgram, options: PortalOptions): Por
   }
   // A link emailed to an affiliate must not take its origin from the request: a stranger asking
   // for Ann's link with Host: evil.example would have Ann sent a link that hands them her token.
-  if (options.onSignInRequested !== undefined && publicUrl === undefined) {
-    throw new TypeError('publicUrl is required with onSignInRequested: emailed sign-in links must point at your site, never at the host a request names')
+  if ((options.onSignInRequested !== undefined || options.emailSignIn) && publicUrl === undefined) {
+    throw new TypeError('publicUrl is required with onSignInRequested and emailSignIn: emailed sign-in links must point at your site, never at the host a request names')
   }
+  if (options.locale !== undefined && !isLocale(options.locale)) throw new TypeError(`locale must be one of ${LOCALES.join(', ')}`)
   const theme = resolveTheme(options.theme)
   const stylesheet = staticAsset(theme.variables + STYLESHEET, 'text/css; charset=utf-8')
   const script = staticAsset(ENHANCEMENT_SCRIPT, 'text/javascript; charset=utf-8')
@@ -155,7 +174,7 @@ export function portalSetup(program: PortalProgram, options: PortalOptions): Por
     script,
     paths: portalPaths(base, { stylesheet: stylesheet.version, script: script.version }),
     security: securityHeaders(theme.logoOrigin),
-    emailForm: options.onSignInRequested !== undefined,
+    emailForm: options.onSignInRequested !== undefined || options.emailSignIn === true,
     limits: { emailsPerAddress: limitOf('emailPerAddress', 3, 900), emailRequestsPerClient: limitOf('emailPerClient', 10, 900), signInsPerClient: limitOf('signInPerClient', 20, 300) },
     onError: options.onError ?? ((error: unknown) => console.error('affiliate-kit portal:', error)),
     cookieScope: (url) => ({ path: base || '/', secure: options.secureCookies ?? url.protocol === 'https:' }),
@@ -170,7 +189,7 @@ function referralLinkOf(setup: PortalSetup, affiliate: AffiliateView): string | 
 }
 
 /** A page in the portal's frame; signed in, with the navigation of the page table. */
-export function portalPage(setup: PortalSetup, title: string, body: Html, status: number, extra: { cookies?: string[]; signedIn?: SignedInContext } = {}): Response {
+export function portalPage(setup: PortalSetup, title: string, body: Html, status: number, extra: { cookies?: string[]; signedIn?: SignedInContext; lang?: string } = {}): Response {
   const { theme, paths } = setup
   const signedIn = extra.signedIn
     ? {
@@ -180,7 +199,7 @@ export function portalPage(setup: PortalSetup, title: string, body: Html, status
         csrfToken: extra.signedIn.csrf,
       }
     : undefined
-  return pageResponse(frame({ theme, title, stylesheetUrl: paths.stylesheet, scriptUrl: paths.script, ...(signedIn ? { signedIn } : {}), body }), status, {
+  return pageResponse(frame({ theme, title, stylesheetUrl: paths.stylesheet, scriptUrl: paths.script, ...(signedIn ? { signedIn } : {}), ...(extra.lang ? { lang: extra.lang } : {}), body }), status, {
     security: setup.security,
     cookies: extra.cookies ?? [],
   })
@@ -243,7 +262,9 @@ export async function requestSignInLink(setup: PortalSetup, request: Request, ur
     // An address over its limit is answered like any other: the page never says whether a link went out.
     if (emailsPerAddress && !(await emailsPerAddress(email.toLowerCase(), setup.clock.now())).allowed) return signedOut(setup, request, url, { message: LINK_SENT })
     const { url: link, expiresAt, affiliate } = await issueSignInLink(setup, email)
-    await setup.options.onSignInRequested!({ affiliateId: affiliate.id, email: affiliate.email, link, expiresAt })
+    const locale = chooseLocale(null, request.headers.get('accept-language'), setup.options.locale)
+    if (setup.options.emailSignIn) await setup.program.portal.recordSignInRequest({ affiliateId: affiliate.id, link, expiresAt, locale })
+    await setup.options.onSignInRequested?.({ affiliateId: affiliate.id, email: affiliate.email, link, expiresAt, locale })
   } catch (error) {
     // Unknown, malformed and blocked addresses get the same answer as known ones.
     if (!(error instanceof AffiliateError)) setup.onError(error)
@@ -273,7 +294,8 @@ export async function portalSignedInRoute(setup: PortalSetup, request: Request, 
     return signedOut(setup, request, url, { message: SESSION_ENDED }, 401, cookies)
   }
   const csrf = csrfTokenFor(sessionId!)
-  const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(setup, affiliate) }
+  const locale = chooseLocale(affiliate.locale, request.headers.get('accept-language'), setup.options.locale)
+  const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(setup, affiliate), locale, t: translator(locale) }
   let result: PageResult
   if (request.method === 'POST') {
     const form = await readForm(request)
@@ -300,6 +322,7 @@ export function portalAllowed(setup: PortalSetup, route: string): string[] | nul
   if (route === '/sign-in') return ['GET', 'POST']
   if (route === '/sign-out' || (route === '/sign-in/email' && setup.emailForm)) return ['POST']
   if (route === '/assets/portal.css' || route === '/assets/portal.js') return ['GET']
+  if (route === '/unsubscribe' && setup.options.mailSecret) return ['GET', 'POST']
   return tableMethods(PORTAL_PAGES, route)
 }
 
@@ -334,6 +357,10 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
       if (route === '/sign-in' && method === 'GET') return signInForm(setup, request, url)
       if (route === '/sign-in') return portalSignIn(setup, request, url, client)
       if (route === '/sign-in/email') return requestSignInLink(setup, request, url, client)
+      if (route === '/unsubscribe') {
+        const result = await unsubscribePage({ program, secret: options.mailSecret!, locale: options.locale, title: setup.theme.title, action: `${setup.base}/unsubscribe` }, request, url)
+        return portalPage(setup, result.title, result.body, result.status, { lang: result.lang })
+      }
       return portalSignedInRoute(setup, request, url, route)
     },
   }) as Portal
