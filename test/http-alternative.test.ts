@@ -35,6 +35,7 @@ describe.each([inProcess, nodeHttp])('alternative shape via $name', (transport) 
       referralCode: 'ANN1',
       paymentMethod: null,
       paymentDetails: null,
+      locale: null,
     }
     expect(created.body).toEqual({ success: true, data: { affiliate } })
     for (const ref of ['aff_1', '1', 'ann%40example.com']) {

@@ -89,6 +89,9 @@ const payoutPreference = v.picklist(['paypal', 'wise', 'manual'], 'must be paypa
 const wiseDetails = v.strictObject({ accountId: text(200), email })
 const slug = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be a lowercase slug'))
 
+/** A language of the portal and the mails (docs/email.md "Languages"). */
+export const locale = v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`)
+
 const affiliateFields = {
   name: v.optional(v.nullable(text(200))),
   referralCode: v.optional(referralCode),
@@ -100,7 +103,7 @@ const affiliateFields = {
   paypalEmail: v.optional(v.nullable(email)),
   wiseDetails: v.optional(v.nullable(wiseDetails)),
   customFields: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
-  locale: v.optional(v.nullable(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`))),
+  locale: v.optional(v.nullable(locale)),
   emailOptOut: v.optional(v.nullable(v.array(v.picklist(OPTIONAL_TOPICS, `must be ${OPTIONAL_TOPICS.join(' or ')}`)))),
 }
 

@@ -3,7 +3,7 @@
 // name so the OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
 import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
-import { affiliateStatus, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
+import { affiliateStatus, locale, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
 
 const bool = v.boolean('must be a boolean')
 
@@ -54,6 +54,7 @@ export const createAffiliateBody = v.strictObject({
   paypal_email: v.optional(email),
   parent_referral_code: v.optional(str(64)),
   parent_affiliate_id: v.optional(id),
+  locale: v.optional(locale),
 })
 export const updateAffiliateBody = v.strictObject({
   email: v.optional(email),
@@ -64,6 +65,7 @@ export const updateAffiliateBody = v.strictObject({
   paypal_email: v.optional(v.nullable(email)),
   payment_method: v.optional(v.nullable(str(100))),
   payment_details: v.optional(v.nullable(str(2000))),
+  locale: v.optional(v.nullable(locale)),
 })
 export const createConversionBody = v.strictObject({
   type: conversionType,

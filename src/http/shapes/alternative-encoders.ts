@@ -61,6 +61,7 @@ export function affiliate(view: AffiliateView, detail: boolean): unknown {
     record.referralCode = view.referralCode
     record.paymentMethod = view.paymentMethod
     record.paymentDetails = view.paymentDetails
+    record.locale = view.locale
   }
   return record
 }

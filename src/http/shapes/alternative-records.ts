@@ -2,7 +2,8 @@
 // alternative shape"): its OpenAPI document is generated from them, and tests check real
 // responses against them. A record's fields here and its encoder in alternative-encoders.ts go together.
 import * as v from 'valibot'
-import { affiliateStatus, couponStatus, referralStatus } from '../../core/schemas.js'
+import { LOCALES } from '../../core/i18n/locales.js'
+import { affiliateStatus, couponStatus, locale, referralStatus } from '../../core/schemas.js'
 import { createPayoutBody, updateReferralBody } from '../schemas.js'
 import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
 import { camelKeys } from './camel-case.js'
@@ -32,6 +33,7 @@ export const affiliateRecord = v.strictObject({
   referralCode: v.string(),
   paymentMethod: v.nullable(v.string()),
   paymentDetails: v.nullable(v.string()),
+  locale: v.nullable(v.picklist(LOCALES)),
 })
 
 export const conversionRecord = v.strictObject({
@@ -147,6 +149,7 @@ export const createAffiliateBodyAlternative = v.strictObject({
   parent_referral_code: v.optional(str(64)),
   parent_affiliate_id: v.optional(wireId),
   customFields: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
+  locale: v.optional(locale),
 })
 export const updateAffiliateBodyAlternative = v.strictObject({
   email: v.optional(email),
@@ -156,6 +159,7 @@ export const updateAffiliateBodyAlternative = v.strictObject({
   paymentMethod: v.optional(v.nullable(str(100))),
   paymentDetails: v.optional(v.nullable(str(2000))),
   customFields: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'must be an object'))),
+  locale: v.optional(v.nullable(locale)),
 })
 export const createReferralBodyAlternative = v.strictObject({ email, referral_code: str(64) })
 export const updateReferralBodyAlternative = v.strictObject({ ...updateReferralBody.entries, affiliate_id: v.optional(v.nullable(wireId)) })

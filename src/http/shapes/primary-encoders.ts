@@ -52,6 +52,7 @@ export function affiliate(view: AffiliateView): unknown {
     purchases: view.purchases,
     unpaid_earnings: view.earnings.unpaid,
     total_earnings: view.earnings.total,
+    locale: view.locale,
   }
   if (view.holdPeriod) {
     record.eligible_earnings = view.earnings.eligible
