@@ -102,3 +102,38 @@ describe('the portal with mail', () => {
     expect(plain(smtp.received[0]!.mail.subject)).toBe('Has ganado una comisión de 3,00 US$')
   })
 })
+
+describe('the console’s mail log', () => {
+  it('shows a bounced mail with the SMTP reply; Retry queues it again and the next pass sends it', async () => {
+    const { adminFixture, signedInAgent } = await import('./admin/helpers.js')
+    const console = await adminFixture()
+    let refuse = true
+    const picky = await startSmtp({ reject: () => (refuse ? '550 5.7.1 not today' : null) })
+    try {
+      const dispatcher = createMailDispatcher({ storage: console.storage, mailer: smtpMailer(picky.url), from: 'partners@acme.example', clock: console.clock })
+      const ann = await console.program.affiliates.create({ email: 'ann@example.com' })
+      await console.program.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: 10, reference: 'o-9' })
+      await dispatcher.dispatch()
+      const agent = await signedInAgent(console)
+      const page = await (await agent.get('/admin/emails')).text()
+      const row = [...page.matchAll(/<tr data-email="(\d+)">(.*?)<\/tr>/gs)].find((match) => match[2]!.includes('new commission'))!
+      expect(row[2]).toContain('ann@example.com')
+      expect(row[2]).toContain('bounced')
+      expect(row[2]).toContain('550 5.7.1 not today')
+      expect((await agent.get('/admin/emails?status=bounced')).status).toBe(200)
+      expect((await agent.get('/admin/emails?status=lost')).status).toBe(400)
+
+      refuse = false
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!
+      const retried = await agent.post(`/admin/emails/${row[1]}/retry`, { csrf })
+      expect(retried.status).toBe(303)
+      expect(await dispatcher.dispatch()).toBe(1)
+      expect(picky.received.map((item) => item.to[0])).toEqual(['ann@example.com'])
+      expect((await console.program.mail.get(Number(row[1]))).status).toBe('sent')
+      expect((await console.program.mail.attempts(Number(row[1]))).map((attempt) => attempt.outcome)).toEqual(['bounced', 'sent'])
+    } finally {
+      await picky.stop()
+      await console.program.close()
+    }
+  })
+})

@@ -39,6 +39,7 @@ export interface MailQueue {
   retry(projectId: string, id: number, now: Date): Promise<boolean>
 }
 
+/** What the mail dispatcher reads and writes (every adapter's storage object is one). */
 export interface MailStore {
   mail: MailQueue
   projects: Pick<ProjectRepository, 'get'>

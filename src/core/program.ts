@@ -11,6 +11,7 @@ import { conversionChanges } from './conversion-changes.js'
 import { conversionCreation } from './conversion-create.js'
 import { couponsService } from './coupons.js'
 import { NotFoundError, ValidationError } from './errors.js'
+import { mailLogService } from './mail-log.js'
 import { keysService, keyVerifier, type KeyVerifier, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
 import { portalSignInService } from './portal-sign-in.js'
@@ -72,6 +73,8 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     keys: keysService(ctx),
     /** Webhook endpoints and their delivery log; deliveries are sent by a dispatcher (affiliate-kit/webhooks). */
     webhooks: webhookEndpointsService(ctx),
+    /** The mail log; mails are sent by a mail dispatcher (affiliate-kit/email). */
+    mail: mailLogService(ctx),
     /** Counts a click on an affiliate's referral link. */
     trackClick: affiliates.trackClick,
     /** Visits through referral links and signups reported from the browser (affiliate-kit/tracking). */

@@ -16,7 +16,6 @@ import {
 } from './repositories/entities.js'
 import { outboxRepository } from './repositories/outbox.js'
 import { mailRepository } from './repositories/mail.js'
-import type { MailQueue } from '../../core/mail-store.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { memorySessionStore } from './repositories/sessions.js'
@@ -43,6 +42,7 @@ function repositories(state: MemoryState, current: CurrentLog): AdapterRepositor
     outbox,
     providerEvents: providerEventRepository(state, log),
     tracking,
+    mail: mailRepository(state, log),
   }
 }
 
@@ -90,12 +90,8 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
       }
     })
 
-  const mail = mailRepository(state, { push: (undo: () => void) => current.entries.push(undo) } as UndoLog)
   return {
     ...rootRepositories(transaction),
-    mail: Object.fromEntries(
-      Object.entries(mail).map(([name, method]) => [name, (...args: unknown[]) => transaction(() => (method as (...a: unknown[]) => Promise<unknown>)(...args))]),
-    ) as unknown as MailQueue,
     transaction,
     keyedState: memoryKeyedState(),
     sessions: memorySessionStore(),

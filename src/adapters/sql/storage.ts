@@ -59,6 +59,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     outbox: outboxRepository(db, t, cache),
     providerEvents: providerEventRepository(db, t),
     tracking: trackingRepository(db, t),
+    mail: mailRepository(db, t),
   }
 }
 
@@ -114,7 +115,6 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
     ...repositories(rootClient, tables, null),
     transaction: (fn) => transaction((tx) => fn(tx)),
     keyedState: keyedStateStore(rootClient, tables),
-    mail: mailRepository(rootClient, tables),
     sessions: sqlSessionStore(rootClient, tables.schema),
     auditLog: sqlAuditLog(rootClient, tables.schema),
     ping: async () => {

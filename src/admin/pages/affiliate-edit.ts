@@ -1,4 +1,4 @@
-// One affiliate's edit form: name, email, referral code, status, sub-program, payout preference
+// One affiliate's edit form: name, email, referral code, status, sub-program, language, payout preference
 // (PayPal email, Wise details) and payment notes, saved through affiliates.update as the API's
 // update routes do. Only the fields that changed are sent; refused input is shown again as typed.
 import type { UpdateAffiliateInput } from '../../core/schemas.js'
@@ -8,7 +8,7 @@ import type { AdminRequest, AdminResult } from '../page.js'
 import { formRefusal, type Refusal } from '../refusal.js'
 import { portalLinkSection } from './portal-link.js'
 
-const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails'] as const
+const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails', 'locale'] as const
 type Field = (typeof FIELDS)[number]
 type Values = Record<Field, string>
 /** The form field of each of the core's Wise fields. */
@@ -27,6 +27,7 @@ function valuesOf(affiliate: AffiliateView): Values {
     wiseEmail: affiliate.wiseDetails?.email ?? '',
     paymentMethod: affiliate.paymentMethod ?? '',
     paymentDetails: affiliate.paymentDetails ?? '',
+    locale: affiliate.locale ?? '',
   }
 }
 
@@ -45,6 +46,7 @@ function inputOf(values: Values): Record<string, unknown> {
     wiseDetails: wise,
     paymentMethod: orNull(values.paymentMethod),
     paymentDetails: orNull(values.paymentDetails),
+    locale: orNull(values.locale),
   }
 }
 
@@ -75,6 +77,7 @@ ${input('email', 'Email', 'email', html` required`)}
 ${input('referralCode', 'Referral code', 'text', html` required`)}
 ${select('status', 'Status', [['pending', 'pending'], ['active', 'active'], ['inactive', 'inactive'], ['blocked', 'blocked']])}
 ${input('partnerSlug', 'Sub-program (partner slug)')}
+${select('locale', 'Language of the portal and emails', [['', 'the browser’s, else the program’s'], ['en', 'English'], ['de', 'Deutsch'], ['fr', 'Français'], ['es', 'Español']])}
 </fieldset>
 <fieldset><legend>Payouts</legend>
 ${select('payoutMethod', 'Preferred payout method', [['', 'not chosen'], ['paypal', 'PayPal'], ['wise', 'Wise'], ['manual', 'Manual']])}
