@@ -162,6 +162,36 @@ describe('mails over SMTP', () => {
   })
 })
 
+describe('the monthly summary', () => {
+  it('is queued once per affiliate and month and says what the month brought, to the cent', async () => {
+    const ann = await program.affiliates.create({ email: 'ann@example.com', name: 'Ann' })
+    const off = await program.affiliates.create({ email: 'off@example.com', emailOptOut: ['summary'] })
+    await program.affiliates.create({ email: 'idle@example.com' })
+    clock.set('2026-02-10T10:00:00Z')
+    await program.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: '100.00', reference: 'feb-1' })
+    clock.set('2026-03-12T10:00:00Z')
+    await program.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: '45.50', reference: 'mar-1' })
+    await program.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: '19.99', reference: 'mar-2' })
+    await program.conversions.create({ type: 'purchase', affiliateId: off.id, baseValue: '10.00', reference: 'mar-3' })
+    clock.set('2026-03-20T10:00:00Z')
+    await program.payouts.create({ affiliateId: ann.id, amount: '30.00', method: 'paypal' })
+    clock.set('2026-04-02T06:00:00Z')
+    expect(await program.mail.queueMonthlySummaries()).toBe(1)
+    expect(await program.mail.queueMonthlySummaries({ month: '2026-03' })).toBe(0)
+    await expect(program.mail.queueMonthlySummaries({ month: '2026-04' })).rejects.toMatchObject({ field: 'month' })
+    await dispatcher().dispatch()
+    const summary = smtp.received.find((item) => item.mail.subject?.startsWith('Your Acme Partners summary'))!
+    expect(summary.to).toEqual(['ann@example.com'])
+    expect(summary.mail.subject).toBe('Your Acme Partners summary for March 2026')
+    // March: 30 % of 45.50 + 19.99 = 13.65 + 6.00 (5.997 rounded) = 19.65; the balance 30.00 + 19.65 - 30.00.
+    expect(summary.mail.text).toContain('Commission earned: €19.65')
+    expect(summary.mail.text).toContain('Conversions: 2')
+    expect(summary.mail.text).toContain('Paid out: €30.00')
+    expect(summary.mail.text).toContain('Unpaid balance: €19.65')
+    expect(summary.mail.html).toContain('Commission earned: €19.65')
+  })
+})
+
 describe('an SMTP server that is down', () => {
   it('delays every mail and loses none: they go once it is back (an outage of 3 seconds, retries every second)', { timeout: 30_000 }, async () => {
     const realClock = { now: () => new Date() }

@@ -1,12 +1,29 @@
 // The standalone server's mail (config `email`): a mail dispatcher beside the webhook dispatcher,
 // over the same storage, sending through the configured SMTP server with the portal's look,
-// language and public URL (docs/email.md).
+// language and public URL (docs/email.md), and last month's summaries queued once a month.
 import type { MailStore } from '../core/mail-store.js'
 import type { Logger } from '../ops/logger.js'
 import { createMailDispatcher, type MailDispatcher } from '../email/dispatcher.js'
 import { smtpMailer } from '../email/mailer.js'
 import { secretFromSmtpUrl } from '../email/unsubscribe.js'
 import type { ServerConfig } from './config.js'
+import type { AffiliateProgram } from '../core/program.js'
+
+/** How often the server looks for a month whose summaries are not queued yet (each is queued once). */
+const SUMMARY_CHECK_MS = 3_600_000
+
+/** Queues last month's summaries now and every hour (a no-op once queued); returns the stop. */
+export function monthlySummaries(program: AffiliateProgram, logger: Logger): () => void {
+  const run = () =>
+    program.mail.queueMonthlySummaries().then(
+      (queued) => queued > 0 && logger.info(`queued ${queued} monthly summary mails`, { queued }),
+      (error: unknown) => logger.error('monthly summaries failed', { error: String(error) }),
+    )
+  void run()
+  const timer = setInterval(run, SUMMARY_CHECK_MS)
+  timer.unref()
+  return () => clearInterval(timer)
+}
 
 export function configuredMail(storage: MailStore, config: ServerConfig, logger: Logger): { dispatcher: MailDispatcher; secret: string; server: string } {
   const email = config.email!

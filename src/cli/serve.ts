@@ -112,7 +112,9 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     sql: { onMigrated: (applied) => (migrations = applied), ...(options.logSql ? { logSql: sqlLogRecords(logger) } : {}) },
   })
   const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
-  const mail = config.email ? (await import('./mail-mount.js')).configuredMail(storage, config, logger) : null
+  const mailMount = config.email ? await import('./mail-mount.js') : null
+  const mail = mailMount ? mailMount.configuredMail(storage, config, logger) : null
+  let stopSummaries: (() => void) | null = null
   const server = createServer()
   let closeKeySocket: (() => Promise<void>) | null = null
   let providers = new Map<string, ProviderHandler>()
@@ -180,6 +182,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const firstPoll = setTimeout(() => {
     dispatcher.start()
     mail?.dispatcher.start()
+    if (mailMount) stopSummaries = mailMount.monthlySummaries(program, logger)
   }, FIRST_POLL_DELAY_MS)
   if (mail) logger.info(`sending mail through ${mail.server}`)
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
@@ -198,6 +201,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       server.closeIdleConnections()
       await Promise.all([drained, closeKeySocket?.()])
       clearTimeout(firstPoll)
+      stopSummaries?.()
       await Promise.all([dispatcher.stop(), mail?.dispatcher.stop()])
       await program.close()
     })())

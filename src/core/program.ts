@@ -12,6 +12,7 @@ import { conversionCreation } from './conversion-create.js'
 import { couponsService } from './coupons.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import { mailLogService } from './mail-log.js'
+import { queueMonthlySummaries } from './mail-summaries.js'
 import { keysService, keyVerifier, type KeyVerifier, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
 import { portalSignInService } from './portal-sign-in.js'
@@ -59,13 +60,15 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
   const conversions = { ...conversionCreation(ctx), ...conversionChanges(ctx) }
   const referrals = referralsService(ctx)
   const coupons = couponsService(ctx)
+  const payouts = payoutsService(ctx)
+  const stats = statsService(ctx)
   return {
     projectId: ctx.projectId,
     affiliates,
     referrals,
     conversions,
     coupons,
-    payouts: payoutsService(ctx),
+    payouts,
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
     portal: portalSignInService(ctx),
     /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy...): received, swept, replayed, and what each did. */
@@ -73,14 +76,20 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     keys: keysService(ctx),
     /** Webhook endpoints and their delivery log; deliveries are sent by a dispatcher (affiliate-kit/webhooks). */
     webhooks: webhookEndpointsService(ctx),
-    /** The mail log; mails are sent by a mail dispatcher (affiliate-kit/email). */
-    mail: mailLogService(ctx),
+    /**
+     * The mail log, and the monthly summaries to queue (once a day is enough: a month's are queued
+     * once); mails are sent by a mail dispatcher (affiliate-kit/email).
+     */
+    mail: {
+      ...mailLogService(ctx),
+      queueMonthlySummaries: (input: { month?: string } = {}) => queueMonthlySummaries(ctx, { affiliates, stats, payouts }, input),
+    },
     /** Counts a click on an affiliate's referral link. */
     trackClick: affiliates.trackClick,
     /** Visits through referral links and signups reported from the browser (affiliate-kit/tracking). */
     tracking: visitsService(ctx),
     /** Clicks, visitors, signups, purchases, revenue and commission per day, week or month. */
-    stats: statsService(ctx),
+    stats,
     async settings(): Promise<ProjectSettings> {
       return (await ctx.project()).settings
     },
