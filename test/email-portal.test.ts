@@ -56,6 +56,17 @@ describe('the portal with mail', () => {
     expect(signedIn.status).toBe(303)
   })
 
+  it('the sign-in page speaks the browser’s language, else the portal’s', async () => {
+    const german = await (await fixture.portal(new Request(`${ORIGIN}/portal/sign-in`, { headers: { 'accept-language': 'de-DE,de;q=0.9' } }))).text()
+    expect(german).toContain('<html lang="de">')
+    expect(german).toContain('Anmeldelink per E-Mail senden')
+    const spanish = await portalFixture({ publicUrl: ORIGIN, emailSignIn: true, locale: 'es' })
+    const fallback = await (await spanish.portal(new Request(`${ORIGIN}/portal/sign-in`, { headers: { 'accept-language': 'ja, it;q=0.5' } }))).text()
+    expect(fallback).toContain('<html lang="es">')
+    expect(fallback).toContain('Enviarme un enlace de acceso')
+    await spanish.program.close()
+  })
+
   it('one-click unsubscribe (RFC 8058) turns commission mails off; the next commission sends none', async () => {
     const ann = await fixture.program.affiliates.create({ email: 'ann@example.com' })
     await fixture.program.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: 10, reference: 'o-1' })

@@ -215,8 +215,10 @@ export async function issueSignInLink(setup: PortalSetup, email: string): Promis
 
 function signedOut(setup: PortalSetup, request: Request, url: URL, state: Parameters<typeof signInPage>[1], status = 200, cookies: string[] = []): Response {
   const pre = preSession.issue(request, setup.cookieScope(url))
-  const body = signInPage({ paths: setup.paths, csrf: pre.csrf, emailForm: setup.emailForm }, state)
-  return portalPage(setup, 'Sign in', body, status, { cookies: [...cookies, ...pre.cookies] })
+  const locale = chooseLocale(null, request.headers.get('accept-language'), setup.options.locale)
+  const t = translator(locale)
+  const body = signInPage({ paths: setup.paths, csrf: pre.csrf, emailForm: setup.emailForm, t }, state)
+  return portalPage(setup, t('portal.sign_in.title'), body, status, { cookies: [...cookies, ...pre.cookies], lang: locale })
 }
 
 /** The 429 page when the client is over `perClient`; null when it may go on (or is unknown). */
@@ -300,7 +302,8 @@ export async function portalSignedInRoute(setup: PortalSetup, request: Request, 
   if (request.method === 'POST') {
     const form = await readForm(request)
     if (!csrfTokenMatches(sessionId!, form.get('csrf'))) {
-      return portalPage(setup, 'Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${FORM_EXPIRED}</p>`, 403, { signedIn: { affiliate, csrf, current: '' } })
+      const t = translator(chooseLocale(affiliate.locale, request.headers.get('accept-language'), setup.options.locale))
+      return portalPage(setup, 'Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${t(FORM_EXPIRED)}</p>`, 403, { signedIn: { affiliate, csrf, current: '' } })
     }
     if (route === '/sign-out') {
       await sessions.end(sessionId)
