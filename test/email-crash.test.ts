@@ -90,6 +90,13 @@ async function killAndResume(smtp: SmtpCatcher, childArgs: object, afterKill: ()
   return { beforeKill, duplicates }
 }
 
+/** Every mail is recorded sent, none is left sending; closes the storage. */
+async function expectAllSent(reader: StoragePort, projectId: string): Promise<void> {
+  expect((await reader.mail.list(projectId, { limit: 1, offset: 0, status: 'sent' })).total).toBe(MAILS)
+  expect((await reader.mail.list(projectId, { limit: 1, offset: 0, status: 'sending' })).total).toBe(0)
+  await reader.close()
+}
+
 const childArgs = (smtp: SmtpCatcher, storageArgs: object) => ({ ...storageArgs, smtpUrl: smtp.url, leaseMs: 1500, concurrency: CONCURRENCY })
 
 /** An SMTP server a little slow to answer DATA, so the kill lands while mails are in flight. */
@@ -102,10 +109,7 @@ describe.skipIf(!DATABASE_URL)('a mail dispatcher killed mid-send, on PostgreSQL
     try {
       const projectId = await queueMails(storage)
       const { duplicates } = await killAndResume(smtp, childArgs(smtp, { postgresSchema: schema }))
-      const reader = postgresStorage({ connectionString: DATABASE_URL!, schema })
-      expect((await reader.mail.list(projectId, { limit: 1, offset: 0, status: 'sent' })).total).toBe(MAILS)
-      expect((await reader.mail.list(projectId, { limit: 1, offset: 0, status: 'sending' })).total).toBe(0)
-      await reader.close()
+      await expectAllSent(postgresStorage({ connectionString: DATABASE_URL!, schema }), projectId)
       console.log(`postgres: ${duplicates} copies after the kill`)
     } finally {
       await smtp.stop()
@@ -121,10 +125,7 @@ describe('a mail dispatcher killed mid-send, on PGlite', () => {
     try {
       const projectId = await queueMails(pgliteStorage({ dataDir }))
       const { duplicates } = await killAndResume(smtp, childArgs(smtp, { pgliteDir: dataDir }))
-      const reader = pgliteStorage({ dataDir })
-      expect((await reader.mail.list(projectId, { limit: 1, offset: 0, status: 'sent' })).total).toBe(MAILS)
-      expect((await reader.mail.list(projectId, { limit: 1, offset: 0, status: 'sending' })).total).toBe(0)
-      await reader.close()
+      await expectAllSent(pgliteStorage({ dataDir }), projectId)
       console.log(`pglite: ${duplicates} copies after the kill`)
     } finally {
       await smtp.stop()
