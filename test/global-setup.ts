@@ -1,7 +1,8 @@
 // Once before all test files: builds the affiliate-kit command the process tests run
 // (.test-build/cli/main.js, skipped while the sources are unchanged), and says whether the
-// PostgreSQL tests run, and why not.
+// PostgreSQL tests run, and why not, and whether the PgBouncer ones can.
 import { execFileSync } from 'node:child_process'
+import { pgbouncerBinary } from './sql/pgbouncer.js'
 
 export default function setup(): void {
   const root = new URL('..', import.meta.url).pathname
@@ -12,4 +13,11 @@ export default function setup(): void {
       ? `PostgreSQL tests: on, against ${new URL(database).host} (DATABASE_URL)`
       : 'PostgreSQL tests: skipped, DATABASE_URL is not set (CI sets it; export DATABASE_URL=postgres://... to run them)',
   )
+  if (database) {
+    try {
+      console.log(`PgBouncer tests: on, with ${pgbouncerBinary()}`)
+    } catch (error) {
+      console.log(`PgBouncer tests: will fail, ${(error as Error).message}`)
+    }
+  }
 }

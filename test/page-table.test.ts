@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest'
 import { adminPaths } from '../src/admin/paths.js'
 import { ADMIN_PAGES } from '../src/admin/routes.js'
 import { portalPaths } from '../src/portal/paths.js'
-import { PORTAL_PAGES } from '../src/portal/routes.js'
+import { PORTAL_PAGES, PORTAL_PUBLIC_PAGES } from '../src/portal/routes.js'
 import { linkTo, matchPage, tableLinks, tableMethods, tableNav } from '../src/web/page-table.js'
 
 const versions = { stylesheet: 's1', script: 'j1' }
 
 describe('page tables', () => {
   it('list each path and each link name once', () => {
-    for (const table of [ADMIN_PAGES, PORTAL_PAGES]) {
+    for (const table of [ADMIN_PAGES, PORTAL_PAGES, PORTAL_PUBLIC_PAGES]) {
       const paths = table.map((row) => row.path)
       expect(new Set(paths).size).toBe(paths.length)
       const names = table.flatMap((row) => (row.name ? [row.name] : []))
@@ -45,11 +45,14 @@ describe('page tables', () => {
     expect(atRoot.conversion(5)).toBe('/conversions/5')
     expect(Object.keys(tableLinks(PORTAL_PAGES, ''))).toEqual(['overview', 'conversions', 'conversion', 'payouts', 'settings'])
     expect(linkTo('/p', '/conversions/:ref', 'x')).toBe('/p/conversions/x')
+    const portal = portalPaths('/portal', versions)
+    expect([portal.apply, portal.applyGroup('creators')]).toEqual(['/portal/apply', '/portal/apply/creators'])
+    expect(tableMethods(PORTAL_PUBLIC_PAGES, '/apply/creators')).toEqual(['GET', 'POST'])
   })
 
   it('draw the navigation in table order and mark the current page', () => {
     const nav = tableNav(ADMIN_PAGES, '/admin', '/admin/payouts')
-    expect(nav.map((item) => item.label)).toEqual(['Dashboard', 'Affiliates', 'Coupons', 'Review', 'Conversions', 'Payouts', 'Webhooks', 'Emails', 'API keys', 'Provider events', 'Audit log', 'Settings'])
+    expect(nav.map((item) => item.label)).toEqual(['Dashboard', 'Affiliates', 'Applications', 'Coupons', 'Review', 'Conversions', 'Payouts', 'Webhooks', 'Emails', 'API keys', 'Provider events', 'Audit log', 'Settings'])
     expect(nav.filter((item) => item.current).map((item) => item.href)).toEqual(['/admin/payouts'])
     expect(tableNav(PORTAL_PAGES, '/portal', '/portal/').map((item) => [item.label, item.current])).toEqual([
       ['Overview', true],

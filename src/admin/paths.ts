@@ -12,6 +12,9 @@ export interface AdminPaths {
   affiliate(id: number): string
   affiliateStatus(id: number): string
   affiliatePortalLink(id: number): string
+  applications: string
+  applicationApprove(id: number): string
+  applicationReject(id: number): string
   review: string
   conversions: string
   conversion(id: number): string

@@ -6,6 +6,7 @@ import type { AdminRequest, AdminResult } from './page.js'
 import { affiliateEditPage, saveAffiliate } from './pages/affiliate-edit.js'
 import { createAffiliate, newAffiliatePage } from './pages/affiliate-new.js'
 import { affiliatesPage, changeAffiliateStatus, exportAffiliates } from './pages/affiliates.js'
+import { applicationsPage, approveApplication, rejectApplication } from './pages/applications.js'
 import { auditLogPage } from './pages/audit-log.js'
 import { conversionPage, conversionsPage, exportConversions, refundConversion } from './pages/conversions.js'
 import { changeCouponStatus, couponsPage, createCoupon } from './pages/coupons.js'
@@ -27,6 +28,9 @@ export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/affiliates/:id', name: 'affiliate', page: (c, id) => affiliateEditPage(c, id), action: (c, form, id) => saveAffiliate(c, id, form) },
   { path: '/affiliates/:id/status', name: 'affiliateStatus', action: (c, form, id) => changeAffiliateStatus(c, id, form) },
   { path: '/affiliates/:id/portal-link', name: 'affiliatePortalLink', action: (c, _form, id) => createPortalLink(c, id) },
+  { path: '/applications', name: 'applications', nav: 'Applications', page: (c) => applicationsPage(c) },
+  { path: '/applications/:id/approve', name: 'applicationApprove', action: (c, _form, id) => approveApplication(c, id) },
+  { path: '/applications/:id/reject', name: 'applicationReject', action: (c, form, id) => rejectApplication(c, id, form) },
   { path: '/coupons', name: 'coupons', nav: 'Coupons', page: (c) => couponsPage(c), action: (c, form) => createCoupon(c, form) },
   { path: '/coupons/:id/status', name: 'couponStatus', action: (c, form, id) => changeCouponStatus(c, id, form) },
   { path: '/review', name: 'review', nav: 'Review', page: (c) => reviewPage(c), action: (c, form) => decideReview(c, form) },

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { LOCALES } from '../core/i18n/locales.js'
 import { resolve } from 'node:path'
 import * as v from 'valibot'
-import { projectSettingsInput, strictObjectProblem } from '../core/schemas.js'
+import { projectSettingsInput, signupMode, strictObjectProblem } from '../core/schemas.js'
 import { PROVIDER_NAMES, type ProviderName } from '../core/types.js'
 import { createWebhookInput } from '../core/webhook-endpoints.js'
 import { LOG_LEVELS } from '../ops/logger.js'
@@ -70,7 +70,27 @@ const portal = v.strictObject({
   emailSignIn: v.optional(v.boolean('must be true or false')),
   /** The language of pages and mails for affiliates who chose none and whose browser asks for none we have. */
   locale: v.optional(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`)),
-  limits: v.optional(v.strictObject({ emailPerAddress: signInLimit, emailPerClient: signInLimit, signInPerClient: signInLimit })),
+  limits: v.optional(v.strictObject({ emailPerAddress: signInLimit, emailPerClient: signInLimit, signInPerClient: signInLimit, applyPerClient: signInLimit, applyPerEmail: signInLimit })),
+  /** The application page <path>/apply (docs/onboarding.md); checked again when the portal starts. */
+  application: v.optional(
+    v.strictObject({
+      signup: v.optional(signupMode),
+      fields: v.optional(
+        v.array(
+          v.strictObject({
+            name: v.string('must be a string'),
+            label: v.string('must be a string'),
+            type: v.picklist(['text', 'url', 'select', 'checkbox'], 'must be text, url, select or checkbox'),
+            required: v.optional(v.boolean('must be true or false')),
+            options: v.optional(v.array(v.string('must be a string'))),
+          }),
+          'must be a list of fields',
+        ),
+      ),
+      termsUrl: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'))),
+      minSecondsToSubmit: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative'), v.maxValue(3600, 'must be at most 3600'))),
+    }),
+  ),
   /** Count sign-in clients by the last X-Forwarded-For entry (a reverse proxy in front). */
   trustProxy: v.optional(v.boolean('must be true or false')),
   /** With tracking on: the /r/ link on the tracking host, or the landing URL with ?ref= (docs/portal.md). */
@@ -106,6 +126,8 @@ const admin = v.strictObject({
   trustProxy: v.optional(v.boolean('must be true or false')),
 })
 
+const days = v.pipe(v.number('must be a number'), v.safeInteger('must be a whole number of days'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))
+
 export const serverConfig = v.strictObject({
   ...projectSettingsInput.entries,
   webhooks: v.optional(v.array(webhook)),
@@ -116,6 +138,13 @@ export const serverConfig = v.strictObject({
     }),
   ),
   shape: v.optional(v.picklist(['primary', 'alternative'], 'must be primary or alternative')),
+  /** How long what grows without bound is kept (docs/operations.md "Retention"). */
+  retention: v.optional(
+    v.strictObject({
+      deliveryAttemptsDays: v.optional(days),
+      visitorMarksDays: v.optional(days),
+    }),
+  ),
   metrics: v.optional(v.boolean('must be true or false')),
   logLevel: v.optional(v.picklist(LOG_LEVELS, 'must be debug, info, warn or error')),
   logFormat: v.optional(v.picklist(['json', 'text'], 'must be json or text')),
@@ -231,6 +260,6 @@ function issueText(issue: v.BaseIssue<unknown>): string {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, portal: _portal, admin: _admin, email: _email, exchangeRates: _exchangeRates, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, retention: _retention, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, portal: _portal, admin: _admin, email: _email, exchangeRates: _exchangeRates, ...settings } = config
   return settings
 }

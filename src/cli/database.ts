@@ -1,5 +1,6 @@
 // --database (or DATABASE_URL): where the standalone server keeps its data. Omitted: embedded
-// PGlite persisted in ./affiliate-data; `memory`; or a postgres:// URL. Adapters load lazily, so
+// PGlite persisted in ./affiliate-data; `memory`; or a postgres:// URL, through a pooler in
+// transaction mode with AFFILIATE_KIT_POOLER=transaction (docs/pooler.md). Adapters load lazily, so
 // `pg` is needed only for PostgreSQL. Failing to open or reach the database is one CliError line.
 import { resolve } from 'node:path'
 import { createAffiliateProgram, type AffiliateProgram, type AffiliateProgramOptions } from '../core/program.js'
@@ -57,8 +58,18 @@ async function openPostgres(target: string, sql: SqlStorageOptions): Promise<Ope
     }
     throw error
   }
-  const where = `PostgreSQL at ${url.host}`
-  return { storage: postgresStorage({ ...sql, connectionString: target }), description: where, explain: (error) => postgresError(error, url, where) }
+  const pooled = poolerMode()
+  const where = `PostgreSQL at ${url.host}${pooled ? ' through a transaction-mode pooler' : ''}`
+  const storage = postgresStorage({ ...sql, connectionString: target, ...(pooled ? { pooler: 'transaction' as const } : {}) })
+  return { storage, description: where, explain: (error) => postgresError(error, url, where) }
+}
+
+/** AFFILIATE_KIT_POOLER: `transaction` when the URL leads to a pooler in transaction mode; empty or unset otherwise. */
+function poolerMode(): boolean {
+  const value = process.env.AFFILIATE_KIT_POOLER?.trim().toLowerCase()
+  if (!value) return false
+  if (value === 'transaction') return true
+  throw new CliError(`AFFILIATE_KIT_POOLER must be "transaction" (the database URL leads to a pooler in transaction mode) or unset; got "${process.env.AFFILIATE_KIT_POOLER}"`)
 }
 
 /** pg's connection and login failures, as what to fix; any other failure to open, named. */

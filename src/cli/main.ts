@@ -34,7 +34,8 @@ const usage = () => `usage:
 ${COMMANDS.map((command) => `  ${command.usage}`).join('\n')}
   affiliate-kit <command> --help | --version
 
-The database defaults to embedded PGlite in ./affiliate-data (DATABASE_URL sets another).
+The database defaults to embedded PGlite in ./affiliate-data (DATABASE_URL sets another;
+AFFILIATE_KIT_POOLER=transaction when it leads to a pooler in transaction mode, like PgBouncer's).
 AFFILIATE_KIT_API_KEY=rgk_... makes sure that key exists (scope *) when serving.`
 
 /** The package version, from the package.json two levels above this file (src/cli or dist/cli). */

@@ -22,7 +22,7 @@ export function configuredPortal(
   tracking?: ServerConfig['tracking'],
   mail?: { secret: string },
 ): Portal {
-  const { enabled: _enabled, path, publicUrl, secureCookies, theme, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, limits, trustProxy, locale } = config
+  const { enabled: _enabled, path, publicUrl, secureCookies, theme, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, limits, trustProxy, application, locale } = config
   // With mail configured the form is on by default: its requests become sign-in mails.
   const emailSignIn = config.emailSignIn ?? (mail !== undefined && publicUrl !== undefined)
   const referralLink = configuredReferralLink(config, tracking)
@@ -35,6 +35,7 @@ export function configuredPortal(
     ...(theme ? { theme } : {}),
     ...(limits ? { limits } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
+    ...(application ? { application } : {}),
     ...(referralLink ? { referralLink } : {}),
     ...(emailSignIn ? { emailSignIn } : {}),
     ...(locale ? { locale } : {}),

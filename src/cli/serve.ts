@@ -13,6 +13,7 @@ import type { Project, ProjectSettings } from '../core/types.js'
 import { portalSignInLink } from '../core/portal-sign-in.js'
 import type { Portal } from '../portal/portal.js'
 import { createWebhookDispatcher } from '../webhooks/dispatcher.js'
+import { startPruning } from '../adapters/pruning.js'
 import { createHandler } from '../http/handler.js'
 import { toNodeHandler } from '../server/node.js'
 import type { AppliedMigration } from '../adapters/sql/migrations.js'
@@ -185,6 +186,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     if (mailMount) stopSummaries = mailMount.monthlySummaries(program, logger)
   }, FIRST_POLL_DELAY_MS)
   if (mail) logger.info(`sending mail through ${mail.server}`)
+  const pruning = startPruning(storage, { clock: program.clock, logger, ...config.retention })
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
   if (config.portal?.enabled && !config.portal.publicUrl) logger.warn('portal.publicUrl is not set: sign-in links (portal link, the console, the API) are refused until it is')
   if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)
@@ -202,7 +204,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       await Promise.all([drained, closeKeySocket?.()])
       clearTimeout(firstPoll)
       stopSummaries?.()
-      await Promise.all([dispatcher.stop(), mail?.dispatcher.stop()])
+      await Promise.all([dispatcher.stop(), mail?.dispatcher.stop(), pruning.stop()])
       await program.close()
     })())
   return { url, close }

@@ -85,6 +85,10 @@ export function createClient(options: ClientOptions) {
       delete: (email: string) => call('DELETE /affiliates/:email', { params: { email } }),
       /** A one-time sign-in link to the affiliate portal (the server's portal needs a public URL). */
       portalLink: (email: string) => call('POST /affiliates/:email/portal-link', { params: { email } }),
+      /** Approves a pending affiliate's application (docs/onboarding.md). */
+      approve: (email: string) => call('POST /affiliates/:email/approve', { params: { email } }),
+      /** Rejects a pending affiliate's application, with an optional reason. */
+      reject: (email: string, body: T.RejectAffiliateBody = {}) => call('POST /affiliates/:email/reject', { params: { email }, body }),
     },
     conversions: {
       list: (query: T.RouteQuery<'GET /conversions'> = {}) => call('GET /conversions', { query }),

@@ -1,5 +1,6 @@
 // Affiliates: create (given or generated referral code), read with stats, update, delete, list;
 // and click tracking, which feeds the `clicks` stat.
+import { decideApplication } from './application-decision.js'
 import { withConflicts, listWindow } from './conflicts.js'
 import type { ProjectContext } from './context.js'
 import { countDay } from './daily-counts.js'
@@ -70,20 +71,44 @@ async function resolveParent(ctx: ProjectContext, tx: StorageTx, project: Projec
   return parent.id
 }
 
-export function affiliatesService(ctx: ProjectContext) {
-  const { storage, projectId } = ctx
+type NewAffiliate = Omit<Affiliate, 'id' | 'referralCode'>
 
-  async function insertWithCode(tx: StorageTx, row: Omit<Affiliate, 'id' | 'referralCode'>, code: string | undefined) {
-    if (code !== undefined) return tx.affiliates.insert({ ...row, referralCode: code })
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        return await tx.affiliates.insert({ ...row, referralCode: newReferralCode() })
-      } catch (error) {
-        const collided = error instanceof UniqueViolation && error.constraint === 'affiliate_referral_code'
-        if (!collided || attempt >= 4) throw error
-      }
+/** A new affiliate's row: what `given` sets, null for the rest, no totals. */
+export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 'status' | 'createdAt'>, given: Partial<Omit<NewAffiliate, 'totals'>> = {}): NewAffiliate {
+  return {
+    name: null,
+    partnerSlug: null,
+    paymentMethod: null,
+    paymentDetails: null,
+    payoutMethod: null,
+    paypalEmail: null,
+    wiseDetails: null,
+    parentId: null,
+    customFields: null,
+    application: null,
+    locale: null,
+    emailOptOut: null,
+    ...base,
+    ...given,
+    totals: { ...EMPTY_TOTALS },
+  }
+}
+
+/** Inserts the row with `code`, or with a generated code (drawn again on a collision). */
+export async function insertAffiliate(tx: StorageTx, row: NewAffiliate, code?: string): Promise<Affiliate> {
+  if (code !== undefined) return tx.affiliates.insert({ ...row, referralCode: code })
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await tx.affiliates.insert({ ...row, referralCode: newReferralCode() })
+    } catch (error) {
+      const collided = error instanceof UniqueViolation && error.constraint === 'affiliate_referral_code'
+      if (!collided || attempt >= 4) throw error
     }
   }
+}
+
+export function affiliatesService(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
 
   return {
     async create(input: CreateAffiliateInput): Promise<AffiliateView> {
@@ -93,13 +118,10 @@ export function affiliatesService(ctx: ProjectContext) {
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const parentId = await resolveParent(ctx, tx, project, data)
-          const affiliate = await insertWithCode(
-            tx,
+          const row = newAffiliateRow(
+            { projectId, email: data.email, status: data.status ?? 'active', createdAt: ctx.clock.now() },
             {
-              projectId,
-              email: data.email,
               name: data.name ?? null,
-              status: data.status ?? 'active',
               partnerSlug: data.partnerSlug ?? null,
               paymentMethod: data.paymentMethod ?? null,
               paymentDetails: data.paymentDetails ?? null,
@@ -110,11 +132,9 @@ export function affiliatesService(ctx: ProjectContext) {
               customFields: data.customFields ?? null,
               locale: data.locale ?? null,
               emailOptOut: data.emailOptOut ?? null,
-              createdAt: ctx.clock.now(),
-              totals: { ...EMPTY_TOTALS },
             },
-            data.referralCode,
           )
+          const affiliate = await insertAffiliate(tx, row, data.referralCode)
           return loadAffiliateView(ctx, tx, affiliate)
         }),
       )
@@ -129,9 +149,15 @@ export function affiliatesService(ctx: ProjectContext) {
       checkPartnerSlug(await ctx.project(), data.partnerSlug)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
-          const affiliate = await findAffiliate(tx, projectId, ref)
-          const updated = await tx.affiliates.update(projectId, affiliate.id, data)
-          return loadAffiliateView(ctx, tx, updated!)
+          const found = await findAffiliate(tx, projectId, ref)
+          // Setting a pending affiliate active approves it (docs/onboarding.md): locked, so one event.
+          const approves = found.status === 'pending' && data.status === 'active'
+          const affiliate = approves ? (await tx.affiliates.lockForUpdate(projectId, found.id))! : found
+          const { status: _status, ...rest } = data
+          const patch = approves && affiliate.status === 'pending' ? rest : data
+          let updated = (await tx.affiliates.update(projectId, affiliate.id, patch))!
+          if (approves && affiliate.status === 'pending') updated = await decideApplication(ctx, tx, updated, { approve: true })
+          return loadAffiliateView(ctx, tx, updated)
         }),
       )
     },

@@ -3,6 +3,7 @@
 // adapter names their columns (src/adapters/sql/tables.ts) and decodes rows by their kinds.
 import { bool, date, float, id, int, json, money, notShown, nullable, text } from './entity.js'
 import type {
+  AffiliateApplication,
   AffiliateStatus,
   CommissionBasis,
   ConversionType,
@@ -80,6 +81,8 @@ export const affiliateFields = {
   locale: nullable(text()),
   /** The email topics the affiliate turned off (docs/email.md "Preferences"). */
   emailOptOut: nullable(json<MailTopic[]>()),
+  /** Set when the affiliate applied through the portal's application page. */
+  application: nullable(json<AffiliateApplication>()),
 }
 
 /** The affiliate's payout preferences that webhook events carry (src/core/events.ts names their keys). */

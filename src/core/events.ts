@@ -46,7 +46,7 @@ function envelope(projectId: string, at: Date, party: Party): Envelope {
   }
 }
 
-function event(type: EventType, projectId: string, at: Date, shared: Envelope, section: 'conversion' | 'data' | 'payout' | 'sign_in', body: object): NewEvent {
+function event(type: EventType, projectId: string, at: Date, shared: Envelope, section: 'conversion' | 'data' | 'payout' | 'sign_in' | 'application', body: object): NewEvent {
   const payload = { event: type, timestamp: shared.timestamp, project_id: shared.project_id, affiliate: shared.affiliate, referred: shared.referred, [section]: body }
   return { projectId, type, payload, createdAt: at }
 }
@@ -135,4 +135,21 @@ export function portalSignInRequested(affiliate: Affiliate, context: { link: str
     expires_at: context.expiresAt,
     ...(context.locale ? { locale: context.locale } : {}),
   })
+}
+
+/** An affiliate's application changed: received, approved or rejected (docs/onboarding.md "Events"). */
+export function applicationEvent(
+  type: 'affiliate.applied' | 'affiliate.approved' | 'affiliate.rejected',
+  affiliate: Affiliate,
+  context: { at: Date; reason?: string | null },
+): NewEvent {
+  const shared = envelope(affiliate.projectId, context.at, { affiliate, referred: null })
+  const application = affiliate.application
+  const body: Record<string, unknown> = { status: affiliate.status, name: affiliate.name, partner_slug: affiliate.partnerSlug }
+  if (type === 'affiliate.applied') {
+    Object.assign(body, { website: application?.website ?? null, promotion: application?.promotion ?? null, fields: application?.fields ?? {}, applied_at: application?.appliedAt ?? context.at })
+  }
+  if (type === 'affiliate.rejected') body.reason = context.reason ?? null
+  if (type !== 'affiliate.applied') body.decided_at = context.at
+  return event(type, affiliate.projectId, context.at, shared, 'application', body)
 }

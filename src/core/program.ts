@@ -4,6 +4,7 @@
 // start when older), so processes sharing a database apply a change of settings within that time.
 import { isDeepStrictEqual } from 'node:util'
 import { affiliatesService } from './affiliates.js'
+import { applicationsService } from './applications.js'
 import { systemClock, type Clock } from './clock.js'
 import { withConflicts } from './conflicts.js'
 import { createProjectContext, type ExchangeRates } from './context.js'
@@ -65,6 +66,8 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
   return {
     projectId: ctx.projectId,
     affiliates,
+    /** Applications from the portal's application page: apply, approve, reject (docs/onboarding.md). */
+    applications: applicationsService(ctx),
     referrals,
     conversions,
     coupons,

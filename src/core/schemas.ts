@@ -118,6 +118,27 @@ export type CreateAffiliateInput = v.InferInput<typeof createAffiliateInput>
 export const updateAffiliateInput = v.strictObject({ email: v.optional(email), ...affiliateFields })
 export type UpdateAffiliateInput = v.InferInput<typeof updateAffiliateInput>
 
+/** An application from the portal's page (docs/onboarding.md); `signup` is the mode of the page it came through. */
+export const applyInput = v.strictObject({
+  email,
+  name: v.pipe(text(200), v.trim(), v.minLength(1, 'is required')),
+  website: v.optional(v.nullable(text(500))),
+  promotion: v.optional(v.nullable(text(2000))),
+  fields: v.optional(
+    v.pipe(
+      v.record(v.pipe(v.string(), v.maxLength(64, 'names must be at most 64 characters')), v.union([text(2000), v.boolean()], 'must be text or true/false')),
+      v.check((fields) => Object.keys(fields).length <= 50, 'must have at most 50 fields'),
+    ),
+  ),
+  partnerSlug: v.optional(v.nullable(slug)),
+  termsAccepted: v.optional(v.boolean('must be a boolean')),
+  signup: v.picklist(['open', 'review'], 'must be open or review'),
+})
+export type ApplyInput = v.InferInput<typeof applyInput>
+
+export const rejectApplicationInput = v.strictObject({ reason: v.optional(v.nullable(text(1000))) })
+export type RejectApplicationInput = v.InferInput<typeof rejectApplicationInput>
+
 export const listAffiliatesInput = v.strictObject({
   limit,
   offset,
@@ -313,12 +334,14 @@ export const timeZone = v.pipe(
     }
   }, 'must be an IANA time zone such as "Europe/Paris"'),
 )
+export const signupMode = v.picklist(['open', 'review', 'closed'], 'must be open, review or closed')
+
 export const projectSettingsInput = v.strictObject({
   currency: v.optional(currency),
   holdPeriodDays: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(3650, 'must be at most 3650'))),
   commission: v.optional(commissionSettings),
   multiTier: v.optional(v.strictObject({ enabled: v.boolean('must be a boolean'), tier2Rate: rate })),
-  subPrograms: v.optional(v.record(slug, v.strictObject({ commission: commissionSettings }))),
+  subPrograms: v.optional(v.record(slug, v.strictObject({ commission: commissionSettings, signup: v.optional(signupMode) }))),
   webhookRetryDelaysSeconds: v.optional(
     v.pipe(
       v.array(v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative'), v.maxValue(86_400 * 7, 'must be at most 604800'))),

@@ -19,6 +19,9 @@ export type EventType =
   | 'referral_updated'
   | 'payout.created'
   | 'portal.sign_in_requested'
+  | 'affiliate.applied'
+  | 'affiliate.approved'
+  | 'affiliate.rejected'
 export const EVENT_TYPES: readonly EventType[] = [
   'referral_signed_up',
   'referral_converted',
@@ -26,6 +29,9 @@ export const EVENT_TYPES: readonly EventType[] = [
   'referral_updated',
   'payout.created',
   'portal.sign_in_requested',
+  'affiliate.applied',
+  'affiliate.approved',
+  'affiliate.rejected',
 ]
 
 export const SCOPES = [
@@ -66,7 +72,7 @@ export interface ProjectSettings {
   /** @default 30% of every purchase, signups earn nothing */
   commission: CommissionSettings
   multiTier?: { enabled: boolean; tier2Rate: number | string }
-  subPrograms?: Record<string, { commission: CommissionSettings }>
+  subPrograms?: Record<string, SubProgramSettings>
   /** Delays before webhook attempts 2, 3 and 4. @default [5, 300, 1800] */
   webhookRetryDelaysSeconds?: number[]
   /** Lets webhooks reach loopback and private addresses (tests, local receivers). @default false */
@@ -75,6 +81,15 @@ export interface ProjectSettings {
   timeZone?: string
   /** Who keeps a referred customer, and for how long a referral counts (docs/attribution.md). @default none: the request's fields decide */
   attribution?: AttributionSettings
+}
+
+/** Who may join through the portal's application page (docs/onboarding.md). */
+export type SignupMode = 'open' | 'review' | 'closed'
+
+export interface SubProgramSettings {
+  commission: CommissionSettings
+  /** How `<portal>/apply/<slug>` admits applicants. @default 'review' */
+  signup?: SignupMode
 }
 
 export type AttributionModel = 'first_click' | 'last_click'
@@ -95,6 +110,26 @@ export type TotalsDelta = Partial<AffiliateTotals>
 export interface WiseDetails {
   accountId: string
   email: string
+}
+
+/**
+ * What an affiliate told the portal's application page, and the owner's decision (docs/onboarding.md).
+ * Dates are ISO strings: the record is stored as JSON.
+ */
+export interface AffiliateApplication {
+  /** Their website or channel. */
+  website: string | null
+  /** How they will promote the program. */
+  promotion: string | null
+  /** The program's own fields (portal option application.fields), by name. */
+  fields: Record<string, string | boolean>
+  appliedAt: string
+  /** When they agreed to the terms at application.termsUrl; null when the program has none. */
+  termsAcceptedAt: string | null
+  /** When the owner approved or rejected the application; null while pending or when admitted at once. */
+  decidedAt: string | null
+  /** Why the owner rejected it (optional). */
+  rejectionReason: string | null
 }
 
 export interface Affiliate extends RecordOf<typeof entities.affiliateFields> {

@@ -79,6 +79,7 @@ export function affiliateView(
     customFields: affiliate.customFields,
     locale: affiliate.locale,
     emailOptOut: affiliate.emailOptOut,
+    application: affiliate.application,
     createdAt: affiliate.createdAt,
     clicks: totals.clicks,
     signups: totals.signups,

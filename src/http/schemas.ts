@@ -118,6 +118,8 @@ export const updateCouponBody = v.strictObject({
   status: v.optional(couponStatus),
   ...processorCouponIds,
 })
+/** POST /affiliates/{email}/reject, alike in every shape. */
+export const rejectAffiliateBody = v.strictObject({ reason: v.optional(v.nullable(str(1000))) })
 export const createPayoutBody = v.strictObject({
   affiliate_id: v.optional(id),
   affiliate_email: v.optional(email),

@@ -1,7 +1,7 @@
 // The portal's URLs under its mount path, as pages link with them: the named rows of the page
 // table (routes.ts), plus sign-in, sign-out and the assets.
 import { tableLinks } from '../web/page-table.js'
-import { PORTAL_PAGES } from './routes.js'
+import { PORTAL_PAGES, PORTAL_PUBLIC_PAGES } from './routes.js'
 
 export interface PortalPaths {
   base: string
@@ -10,6 +10,9 @@ export interface PortalPaths {
   conversion(id: number): string
   payouts: string
   settings: string
+  apply: string
+  /** The application page of a sub-program. */
+  applyGroup(slug: string): string
   signIn: string
   signInEmail: string
   signOut: string
@@ -21,6 +24,7 @@ export interface PortalPaths {
 export function portalPaths(base: string, versions: { stylesheet: string; script: string }): PortalPaths {
   return {
     ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'conversions' | 'conversion' | 'payouts' | 'settings'>),
+    ...(tableLinks(PORTAL_PUBLIC_PAGES, base) as unknown as Pick<PortalPaths, 'apply' | 'applyGroup'>),
     base,
     signIn: `${base}/sign-in`,
     signInEmail: `${base}/sign-in/email`,

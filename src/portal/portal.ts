@@ -28,7 +28,10 @@ import { portalPaths, type PortalPaths } from './paths.js'
 import { unsubscribePage } from './unsubscribe.js'
 import { chooseLocale, isLocale, LOCALES, type Locale } from '../core/i18n/locales.js'
 import { translator } from '../core/i18n/translate.js'
-import { PORTAL_PAGES } from './routes.js'
+import { PORTAL_PAGES, PORTAL_PUBLIC_PAGES } from './routes.js'
+import type { PublicRequest } from './apply.js'
+import { resolveApplication, type ApplicationOptions, type ApplicationSubmission, type ResolvedApplication } from './application-options.js'
+import { formClock, type FormClock } from '../web/form-clock.js'
 import type { PortalProgram } from './program.js'
 
 export interface SignInRequest {
@@ -80,12 +83,21 @@ export interface PortalOptions {
    */
   mailSecret?: string
   /**
-   * How often a stranger can make the sign-in pages act (docs/limits.md "Sign-in"); `false` turns
-   * one off. Links emailed to one address beyond its limit are silently not sent (the page answers
-   * the same); a client over its limit gets 429.
-   * @default emailPerAddress 3 and emailPerClient 10 per 15 minutes, signInPerClient 20 per 5 minutes
+   * How often a stranger can make the sign-in and application pages act (docs/limits.md "Sign-in",
+   * docs/onboarding.md "Bots"); `false` turns one off. Links emailed to one address beyond its limit
+   * are silently not sent, applications from one email beyond its limit silently dropped (the page
+   * answers the same); a client over its limit gets 429.
+   * @default emailPerAddress 3 and emailPerClient 10 per 15 minutes, signInPerClient 20 per 5 minutes, applyPerClient 5 per hour, applyPerEmail 3 per day
    */
-  limits?: { emailPerAddress?: LimitOption; emailPerClient?: LimitOption; signInPerClient?: LimitOption }
+  limits?: { emailPerAddress?: LimitOption; emailPerClient?: LimitOption; signInPerClient?: LimitOption; applyPerClient?: LimitOption; applyPerEmail?: LimitOption }
+  /**
+   * The application page `<basePath>/apply` (docs/onboarding.md): its mode, the program's own
+   * fields, its terms, the time-to-submit floor. Sub-program pages follow `subPrograms.<slug>.signup`.
+   * @default signup 'review', no extra fields, no terms, 3 seconds
+   */
+  application?: ApplicationOptions
+  /** Checks an application before it is accepted (a captcha's token is in `form`); false refuses it. @default none */
+  verifyApplication?: (submission: ApplicationSubmission) => boolean | Promise<boolean>
   /** Where the limits count. @default the `keyedState` of the storage object given as `sessions`, else this portal's memory */
   state?: KeyedStateStore
   /**
@@ -130,7 +142,16 @@ export interface PortalSetup {
   paths: PortalPaths
   security: Record<string, string>
   emailForm: boolean
-  limits: { emailsPerAddress: SubjectLimit | null; emailRequestsPerClient: SubjectLimit | null; signInsPerClient: SubjectLimit | null }
+  limits: {
+    emailsPerAddress: SubjectLimit | null
+    emailRequestsPerClient: SubjectLimit | null
+    signInsPerClient: SubjectLimit | null
+    applyPerClient: SubjectLimit | null
+    applyPerEmail: SubjectLimit | null
+  }
+  application: ResolvedApplication
+  /** Signs the time the application form was drawn. */
+  formClock: FormClock
   onError(error: unknown): void
   cookieScope(url: URL): CookieScope
 }
@@ -160,7 +181,7 @@ export function portalSetup(program: PortalProgram, options: PortalOptions): Por
   const stylesheet = staticAsset(theme.variables + STYLESHEET, 'text/css; charset=utf-8')
   const script = staticAsset(ENHANCEMENT_SCRIPT, 'text/javascript; charset=utf-8')
   const state = options.state ?? ('keyedState' in options.sessions ? (options.sessions as { keyedState: KeyedStateStore }).keyedState : memoryKeyedState())
-  const limitOf = (name: 'emailPerAddress' | 'emailPerClient' | 'signInPerClient', limit: number, windowSeconds: number) =>
+  const limitOf = (name: keyof NonNullable<PortalOptions['limits']>, limit: number, windowSeconds: number) =>
     subjectLimit(state, { surface: 'portal', projectId: program.projectId }, name, options.limits?.[name], { limit, windowSeconds })
   return {
     program,
@@ -175,7 +196,15 @@ export function portalSetup(program: PortalProgram, options: PortalOptions): Por
     paths: portalPaths(base, { stylesheet: stylesheet.version, script: script.version }),
     security: securityHeaders(theme.logoOrigin),
     emailForm: options.onSignInRequested !== undefined || options.emailSignIn === true,
-    limits: { emailsPerAddress: limitOf('emailPerAddress', 3, 900), emailRequestsPerClient: limitOf('emailPerClient', 10, 900), signInsPerClient: limitOf('signInPerClient', 20, 300) },
+    limits: {
+      emailsPerAddress: limitOf('emailPerAddress', 3, 900),
+      emailRequestsPerClient: limitOf('emailPerClient', 10, 900),
+      signInsPerClient: limitOf('signInPerClient', 20, 300),
+      applyPerClient: limitOf('applyPerClient', 5, 3600),
+      applyPerEmail: limitOf('applyPerEmail', 3, 86_400),
+    },
+    application: resolveApplication(options.application),
+    formClock: formClock(state, `portal.apply:${program.projectId}`),
     onError: options.onError ?? ((error: unknown) => console.error('affiliate-kit portal:', error)),
     cookieScope: (url) => ({ path: base || '/', secure: options.secureCookies ?? url.protocol === 'https:' }),
   }
@@ -205,10 +234,13 @@ export function portalPage(setup: PortalSetup, title: string, body: Html, status
   })
 }
 
-/** A one-time sign-in link for the affiliate with this email (a blocked one gets none). */
+/** Blocked affiliates and pending ones (not approved yet: docs/onboarding.md) cannot sign in. */
+const mayNotSignIn = (affiliate: AffiliateView) => affiliate.status === 'blocked' || affiliate.status === 'pending'
+
+/** A one-time sign-in link for the affiliate with this email (a blocked or pending one gets none). */
 export async function issueSignInLink(setup: PortalSetup, email: string): Promise<{ url: string; expiresAt: Date; affiliate: AffiliateView }> {
   const affiliate = await setup.program.affiliates.get(email)
-  if (affiliate.status === 'blocked') throw new ValidationError('email', 'this affiliate is blocked')
+  if (mayNotSignIn(affiliate)) throw new ValidationError('email', `this affiliate is ${affiliate.status}`)
   const { token, expiresAt } = await setup.sessions.issueSignInToken(setup.program.projectId, String(affiliate.id))
   return { url: `${setup.publicUrl ?? ''}${setup.paths.signIn}?token=${token}`, expiresAt, affiliate }
 }
@@ -217,7 +249,8 @@ function signedOut(setup: PortalSetup, request: Request, url: URL, state: Parame
   const pre = preSession.issue(request, setup.cookieScope(url))
   const locale = chooseLocale(null, request.headers.get('accept-language'), setup.options.locale)
   const t = translator(locale)
-  const body = signInPage({ paths: setup.paths, csrf: pre.csrf, emailForm: setup.emailForm, t }, state)
+  const applyUrl = setup.application.signup === 'closed' ? null : setup.paths.apply
+  const body = signInPage({ paths: setup.paths, csrf: pre.csrf, emailForm: setup.emailForm, t, applyUrl }, state)
   return portalPage(setup, t('portal.sign_in.title'), body, status, { cookies: [...cookies, ...pre.cookies], lang: locale })
 }
 
@@ -242,9 +275,15 @@ export async function portalSignIn(setup: PortalSetup, request: Request, url: UR
   if (limited) return limited
   const record = await sessions.redeemSignInToken(token ?? null)
   const affiliate = record && record.projectId === program.projectId ? await findAffiliate(program, Number(record.subject)) : null
-  if (!affiliate || affiliate.status === 'blocked') return signedOut(setup, request, url, { error: LINK_INVALID }, 400)
+  if (!affiliate || mayNotSignIn(affiliate)) return signedOut(setup, request, url, { error: LINK_INVALID }, 400)
+  return startSession(setup, request, url, affiliate.id)
+}
+
+/** Replaces the browser's session (if any) with a new one for the affiliate; to the overview. */
+async function startSession(setup: PortalSetup, request: Request, url: URL, affiliateId: number): Promise<Response> {
+  const { program, sessions } = setup
   await sessions.end(readCookie(request, SESSION_COOKIE))
-  const { id } = await sessions.start(program.projectId, String(affiliate.id))
+  const { id } = await sessions.start(program.projectId, String(affiliateId))
   const scope = setup.cookieScope(url)
   return redirectResponse(setup.paths.overview, {
     security: setup.security,
@@ -289,7 +328,7 @@ export async function portalSignedInRoute(setup: PortalSetup, request: Request, 
   const sessionId = readCookie(request, SESSION_COOKIE)
   const session = await sessions.resume(sessionId)
   const affiliate = session && session.projectId === program.projectId ? await findAffiliate(program, Number(session.subject)) : null
-  if (!session || !affiliate || affiliate.status === 'blocked') {
+  if (!session || !affiliate || mayNotSignIn(affiliate)) {
     if (session) await sessions.end(sessionId)
     const cookies = sessionId ? [cookieHeader(SESSION_COOKIE, '', setup.cookieScope(url), 0)] : []
     if (request.method === 'GET') return redirectResponse(paths.signIn + (sessionId ? '?ended=1' : ''), { security, cookies })
@@ -326,7 +365,29 @@ export function portalAllowed(setup: PortalSetup, route: string): string[] | nul
   if (route === '/sign-out' || (route === '/sign-in/email' && setup.emailForm)) return ['POST']
   if (route === '/assets/portal.css' || route === '/assets/portal.js') return ['GET']
   if (route === '/unsubscribe' && setup.options.mailSecret) return ['GET', 'POST']
-  return tableMethods(PORTAL_PAGES, route)
+  return tableMethods(PORTAL_PUBLIC_PAGES, route) ?? tableMethods(PORTAL_PAGES, route)
+}
+
+/** A page of the signed-out table (the application pages); null for a 404. */
+async function publicRoute(setup: PortalSetup, request: Request, url: URL, route: string, method: 'GET' | 'POST', client: ClientInfo | undefined): Promise<Response | null> {
+  const { row, id, ref } = matchPage(PORTAL_PUBLIC_PAGES, route, method)!
+  const pre = preSession.issue(request, setup.cookieScope(url))
+  const context: PublicRequest = {
+    setup,
+    request,
+    url,
+    client,
+    csrf: pre.csrf,
+    csrfMatches: (form) => preSession.verify(request, form),
+    page(title, body, status, headers = {}) {
+      const response = portalPage(setup, title, body, status, { cookies: pre.cookies })
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
+      return response
+    },
+    signIn: (affiliateId) => startSession(setup, request, url, affiliateId),
+  }
+  if (method === 'GET') return row.page!(context, id, ref)
+  return row.action!(context, await readForm(request), id, ref)
 }
 
 /** GET /sign-in: the form, holding the token of a sign-in link when it came with one. */
@@ -364,6 +425,7 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
         const result = await unsubscribePage({ program, secret: options.mailSecret!, locale: options.locale, title: setup.theme.title, action: `${setup.base}/unsubscribe` }, request, url)
         return portalPage(setup, result.title, result.body, result.status, { lang: result.lang })
       }
+      if (matchPage(PORTAL_PUBLIC_PAGES, route, method as 'GET' | 'POST')) return (await publicRoute(setup, request, url, route, method as 'GET' | 'POST', client)) ?? notFound()
       return portalSignedInRoute(setup, request, url, route)
     },
   }) as Portal

@@ -2,6 +2,7 @@
 // navigation label and the name pages link with (paths.ts builds the links from it; portal.ts
 // routes and draws the navigation with it). Sign-in, sign-out and the assets are answered before it.
 import type { PageTable } from '../web/page-table.js'
+import { applicationForm, submitApplication, type PublicRequest } from './apply.js'
 import type { PageResult, SignedInRequest } from './page.js'
 import { conversionPage, conversionsPage } from './pages/conversions.js'
 import { overviewPage } from './pages/overview.js'
@@ -15,4 +16,10 @@ export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
   { path: '/conversions/:ref', name: 'conversion', page: (c, _id, ref) => conversionPage(c, ref) },
   { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c) },
   { path: '/settings', name: 'settings', nav: 'Settings', page: (c) => settingsPage(c), action: (c, form) => saveSettings(c, form) },
+]
+
+/** The signed-out pages: the application page of the program and of each sub-program (null: 404). */
+export const PORTAL_PUBLIC_PAGES: PageTable<PublicRequest, Response | null> = [
+  { path: '/apply', name: 'apply', page: (c) => applicationForm(c, null), action: (c, form) => submitApplication(c, form, null) },
+  { path: '/apply/:ref', name: 'applyGroup', page: (c, _id, slug) => applicationForm(c, slug), action: (c, form, _id, slug) => submitApplication(c, form, slug) },
 ]

@@ -14,12 +14,15 @@ export type HtmlValue = string | number | bigint | boolean | null | undefined | 
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
+const SPECIAL = /[&<>"']/
+
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!)
+  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (char) => ESCAPES[char]!) : text
 }
 
 function render(value: HtmlValue): string {
   if (value instanceof Html) return value.text
+  if (typeof value === 'number') return String(value)
   if (value === null || value === undefined || value === false || value === true) return ''
   if (Array.isArray(value)) return value.map(render).join('')
   return escapeHtml(String(value))

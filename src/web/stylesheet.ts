@@ -6,6 +6,7 @@ body { margin: 0; font-family: var(--ak-font); color: var(--ak-text); background
 a { color: var(--ak-primary); }
 :focus-visible { outline: 3px solid var(--ak-primary); outline-offset: 2px; }
 .skip { position: absolute; left: -9999px; }
+.trap { position: absolute; left: -9999px; width: 1px; height: 1px; overflow: hidden; }
 .skip:focus { left: 1rem; top: 1rem; background: var(--ak-surface); padding: .5rem 1rem; z-index: 1; }
 header.top { background: var(--ak-surface); border-bottom: 1px solid var(--ak-border); }
 header.top .bar { max-width: 64rem; margin: 0 auto; padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; }
@@ -24,6 +25,9 @@ h2 { font-size: 1.125rem; margin: 0 0 .75rem; }
 .figure dt { color: var(--ak-muted); font-size: .875rem; }
 .figure dd { margin: 0; font-size: 1.25rem; font-weight: 600; font-variant-numeric: tabular-nums; }
 .muted { color: var(--ak-muted); }
+.answers { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: .25rem 1rem; }
+.answers dt { color: var(--ak-muted); }
+.answers dd { margin: 0; overflow-wrap: anywhere; }
 table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--ak-border); vertical-align: top; }
 th { font-size: .875rem; color: var(--ak-muted); font-weight: 600; }
@@ -35,6 +39,8 @@ td time, td.num { white-space: nowrap; }
 label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
 input, select, textarea { font: inherit; color: inherit; background: var(--ak-surface); border: 1px solid var(--ak-muted); border-radius: .375rem; padding: .5rem; width: 100%; max-width: 32rem; }
 textarea { min-height: 6rem; }
+label.check { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; }
+label.check input { width: auto; margin-top: .3rem; }
 .copy { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
 .copy input { flex: 1 1 20rem; }
 button, .button { font: inherit; cursor: pointer; border-radius: .375rem; padding: .5rem 1rem; border: 1px solid var(--ak-primary); background: var(--ak-primary); color: var(--ak-on-primary); text-decoration: none; display: inline-block; }

@@ -1,6 +1,6 @@
 // Generated sample payloads for test deliveries: the same builders as real events, fed with
 // clearly fake records (ids 0, example.com emails), so receivers see the real shape.
-import { conversionEvents, payoutCreated, portalSignInRequested, referralSignedUp } from '../core/events.js'
+import { applicationEvent, conversionEvents, payoutCreated, portalSignInRequested, referralSignedUp } from '../core/events.js'
 import { Currency } from '../core/money.js'
 import type { NewEvent } from '../core/storage.js'
 import type { Affiliate, Conversion, EventType, Payout, Referral } from '../core/types.js'
@@ -23,6 +23,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     customFields: null,
     locale: null,
     emailOptOut: null,
+    application: null,
     createdAt: at,
     totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
   }
@@ -92,5 +93,12 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     }
     case 'portal.sign_in_requested':
       return portalSignInRequested(affiliate, { link: 'https://example.com/portal/sign-in?token=sample', expiresAt: new Date(at.getTime() + 900_000), at })
+    case 'affiliate.applied':
+    case 'affiliate.approved':
+    case 'affiliate.rejected': {
+      const application = { website: 'https://example.com', promotion: 'A newsletter', fields: {}, appliedAt: at.toISOString(), termsAcceptedAt: null, decidedAt: null, rejectionReason: null }
+      const status = type === 'affiliate.applied' ? 'pending' : type === 'affiliate.approved' ? 'active' : 'blocked'
+      return applicationEvent(type, { ...affiliate, status, application }, { at, reason: type === 'affiliate.rejected' ? 'test' : null })
+    }
   }
 }

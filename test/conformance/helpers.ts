@@ -4,6 +4,7 @@ import { expect } from 'vitest'
 import type { AffiliateProgram, EventType, StoragePort } from '../../src/index.js'
 import type { Affiliate, Insert } from '../../src/storage.js'
 import { EVENT_TYPES } from '../../src/index.js'
+import { newAffiliateRow } from '../../src/core/affiliates.js'
 
 /** Everything a project's users can read, as JSON, to prove that a failed call changed nothing. */
 export async function snapshot(program: AffiliateProgram): Promise<string> {
@@ -47,24 +48,5 @@ export async function expectError(promise: Promise<unknown>, code: string, field
 
 /** A new affiliate row for `storage.affiliates.insert`: active, no totals, code from the email. */
 export function affiliateRow(projectId: string, email: string, extra: Partial<Insert<Affiliate>> = {}): Insert<Affiliate> {
-  return {
-    projectId,
-    email,
-    name: null,
-    referralCode: email.split('@')[0]!,
-    status: 'active',
-    partnerSlug: null,
-    paymentMethod: null,
-    paymentDetails: null,
-    payoutMethod: null,
-    paypalEmail: null,
-    wiseDetails: null,
-    parentId: null,
-    customFields: null,
-    locale: null,
-    emailOptOut: null,
-    createdAt: new Date(),
-    totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
-    ...extra,
-  }
+  return { ...newAffiliateRow({ projectId, email, status: 'active', createdAt: new Date() }), referralCode: email.split('@')[0]!, ...extra }
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe } from 'vitest'
 import { createAffiliateProgram, testClock, type StoragePort } from '../../src/index.js'
 import type { AdapterUnderTest, CaseContext } from './harness.js'
 import { affiliateCases } from './affiliates.case.js'
+import { applicationCases } from './applications.case.js'
 import { conversionCases } from './conversions.case.js'
 import { couponCases } from './coupons.case.js'
 import { commissionCases } from './commission.case.js'
@@ -15,6 +16,7 @@ import { validationCases } from './validation.case.js'
 import { ledgerPropertyCases } from './ledger-property.case.js'
 import { storagePortCases } from './storage-port.case.js'
 import { webhookOutboxCases } from './webhook-outbox.case.js'
+import { retentionCases } from './retention.case.js'
 import { idempotencyCases } from './idempotency.case.js'
 import { providerCases } from './providers.case.js'
 import { providerEventCases } from './provider-events.case.js'
@@ -59,6 +61,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     }
 
     affiliateCases(context)
+    applicationCases(context)
     conversionCases(context)
     couponCases(context)
     commissionCases(context)
@@ -69,6 +72,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     ledgerPropertyCases(context)
     storagePortCases(context)
     webhookOutboxCases(context)
+    retentionCases(context)
     idempotencyCases(context)
     providerEventCases(context)
     providerCases(context)

@@ -3,11 +3,13 @@
 // Usage: node --import tsx test/sql/child.ts <mode> <json args>
 import { createInterface } from 'node:readline'
 import { pgliteStorage } from '../../src/adapters/pglite/index.js'
-import { postgresStorage } from '../../src/adapters/postgres/index.js'
+import { postgresStorage, type PostgresStorageOptions } from '../../src/adapters/postgres/index.js'
 import { createHandler } from '../../src/http/index.js'
 import { createAffiliateProgram, type StoragePort } from '../../src/index.js'
 
 interface Args {
+  /** PostgreSQL: the connection string and its route's options (pg-schema.ts routeConnection). */
+  connection?: { connectionString: string } & Pick<PostgresStorageOptions, 'pooler'>
   schema?: string
   dataDir?: string
   project: string
@@ -22,7 +24,7 @@ const args = JSON.parse(raw!) as Args
 
 const opened: StoragePort = args.dataDir
   ? pgliteStorage({ dataDir: args.dataDir })
-  : postgresStorage({ connectionString: process.env.DATABASE_URL!, schema: args.schema!, max: 10 })
+  : postgresStorage({ ...args.connection!, schema: args.schema!, max: 10 })
 // 'answer-lost': the request commits, then the process reports it and hangs before storing its
 // Idempotency-Key answer, until killed. 'commit-lost': it hangs inside its write transaction,
 // everything written but not committed, until killed.

@@ -1,6 +1,7 @@
-// Test helpers for PostgreSQL: a fresh schema per test file, dropped afterwards.
+// Test helpers for PostgreSQL: a fresh schema per test file, dropped afterwards, reached straight
+// or through a pooler (a route; the schema is dropped and checked over DATABASE_URL itself).
 import pg from 'pg'
-import { postgresStorage } from '../../src/adapters/postgres/index.js'
+import { postgresStorage, type PostgresStorageOptions } from '../../src/adapters/postgres/index.js'
 
 export const DATABASE_URL = process.env.DATABASE_URL
 
@@ -20,10 +21,27 @@ export async function dropSchema(schema: string): Promise<void> {
   }
 }
 
+/** How the storages under test reach PostgreSQL: DIRECT, or pgBouncerRoute() (pgbouncer.ts). */
+export interface PostgresRoute {
+  /** Appended to suite titles. */
+  title: string
+  /** The URL to connect to (a pooler's is known once it has started, in beforeAll). */
+  url(): string
+  /** The storage options this route needs. */
+  options: Pick<PostgresStorageOptions, 'pooler'>
+}
+
+export const DIRECT: PostgresRoute = { title: '', url: () => DATABASE_URL!, options: {} }
+
+/** The connection options of a storage on this route (a child process gets them as JSON). */
+export function routeConnection(route: PostgresRoute): { connectionString: string } & PostgresRoute['options'] {
+  return { connectionString: route.url(), ...route.options }
+}
+
 /** A postgres storage on a fresh schema, with a cleanup that closes it and drops the schema. */
-export function freshPostgresStorage(options: { max?: number } = {}) {
+export function freshPostgresStorage(options: { max?: number } = {}, route: PostgresRoute = DIRECT) {
   const schema = freshSchemaName()
-  const storage = postgresStorage({ connectionString: DATABASE_URL!, schema, ...options })
+  const storage = postgresStorage({ ...routeConnection(route), schema, ...options })
   return {
     schema,
     storage,

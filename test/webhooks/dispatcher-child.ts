@@ -1,10 +1,12 @@
 // A dispatcher process for the multi-process webhook tests: postgres storage on the given schema,
 // a dispatcher started until a "stop" line arrives on stdin (or the parent kills it).
-// Usage: node --import tsx dispatcher-child.ts '{"schema":"...","concurrency":16}'
-import { postgresStorage } from '../../src/adapters/postgres/index.js'
+// Usage: node --import tsx dispatcher-child.ts '{"connection":{"connectionString":"postgres://..."},"schema":"...","concurrency":16}'
+import { postgresStorage, type PostgresStorageOptions } from '../../src/adapters/postgres/index.js'
 import { createWebhookDispatcher } from '../../src/index.js'
 
 interface Args {
+  /** The connection string and its route's options (test/sql/pg-schema.ts routeConnection). */
+  connection: { connectionString: string } & Pick<PostgresStorageOptions, 'pooler'>
   schema: string
   concurrency?: number
   leaseMs?: number
@@ -12,7 +14,7 @@ interface Args {
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args
-const storage = postgresStorage({ connectionString: process.env.DATABASE_URL!, schema: args.schema, max: 4 })
+const storage = postgresStorage({ ...args.connection, schema: args.schema, max: 4 })
 // Ready once the schema is up to date (the first query migrates).
 await storage.ping()
 const dispatcher = createWebhookDispatcher({

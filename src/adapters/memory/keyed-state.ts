@@ -7,7 +7,10 @@ const keyFree = (existing: KeyClaim, claim: KeyClaim): boolean =>
   existing.expiresAt <= claim.createdAt ||
   (existing.response === null && existing.fingerprint === claim.fingerprint && existing.leaseUntil <= claim.createdAt)
 
-export function memoryKeyedState(): KeyedStateStore {
+/** The store, and the pruning of its expired claims (the memory adapter's retention port). */
+export type MemoryKeyedState = KeyedStateStore & { pruneExpired(before: Date, limit: number): number }
+
+export function memoryKeyedState(): MemoryKeyedState {
   const claims = new Map<string, KeyClaim>()
   const numbers = new Map<string, number>()
 
@@ -41,6 +44,14 @@ export function memoryKeyedState(): KeyedStateStore {
       const { state, result } = decide(numbers.get(key) ?? null)
       numbers.set(key, state)
       return result
+    },
+    pruneExpired(before, limit) {
+      let count = 0
+      for (const [mapKey, claim] of claims) {
+        if (count === limit) break
+        if (claim.expiresAt <= before && claims.delete(mapKey)) count += 1
+      }
+      return count
     },
   }
 }

@@ -20,6 +20,7 @@ import type {
   WebhookEvent,
 } from '../../core/types.js'
 import { DueQueue } from './due-queue.js'
+import { HeldBalances } from './held-balances.js'
 import { TrackingState } from './repositories/tracking.js'
 import { Table, type UndoLog } from './table.js'
 
@@ -38,17 +39,19 @@ export class MemoryState {
     project: (row) => row.projectId,
     affiliate: (row) => row.affiliateId,
   })
+  /** The conversions' held balances per affiliate, kept in step with the table. */
+  heldBalances = new HeldBalances()
   conversions = new Table<Conversion>(
     [{ name: 'conversion_reference', key: (row) => (row.reference === null ? null : `${row.projectId}|${row.reference}`) }],
     {
       project: (row) => row.projectId,
       affiliate: (row) => row.affiliateId,
-      // Unpaid earning conversions, and the subset created with a hold: balances and payouts
-      // read only these, so their cost does not grow with paid or hold-free history.
+      // Unpaid earning conversions: payouts read only these, so their cost does not grow with paid history.
       unpaidActive: (row) => (row.status === 'active' && !row.paid ? row.affiliateId : null),
       parent: (row) => row.parentConversionId,
-      unpaidWithHold: (row) => (row.status === 'active' && !row.paid && row.holdUntil.getTime() > row.createdAt.getTime() ? row.affiliateId : null),
     },
+    Object.freeze,
+    [this.heldBalances],
   )
   coupons = new Table<Coupon>([{ name: 'coupon_code', key: (row) => `${row.projectId}|${row.code.toLowerCase()}` }], {
     project: (row) => row.projectId,
@@ -117,6 +120,7 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     customFields: row.customFields,
     locale: row.locale,
     emailOptOut: row.emailOptOut,
+    application: row.application,
     createdAt: row.createdAt,
     totals,
   }

@@ -20,6 +20,7 @@ import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { memorySessionStore } from './repositories/sessions.js'
 import { memoryAuditLog } from './repositories/audit-log.js'
+import { memoryRetention } from './retention.js'
 import { MemoryState, type CurrentLog } from './state.js'
 import type { UndoLog } from './table.js'
 
@@ -90,12 +91,15 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
       }
     })
 
+  const keyedState = memoryKeyedState()
+  const sessions = memorySessionStore()
   return {
     ...rootRepositories(transaction),
     transaction,
-    keyedState: memoryKeyedState(),
-    sessions: memorySessionStore(),
+    keyedState,
+    sessions,
     auditLog: memoryAuditLog(),
+    retention: memoryRetention(state, mutex, keyedState, sessions),
     ping: async () => {},
     close: async () => {},
   }

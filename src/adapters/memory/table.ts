@@ -11,6 +11,12 @@ interface UniqueIndex<T> {
 }
 type GroupKey = string | number
 
+/** Told of every row the table indexes and unindexes, to keep a structure of its own in step. */
+export interface TableWatcher<T> {
+  added(row: T): void
+  removed(row: T): void
+}
+
 interface GroupIndex<T> {
   key: (row: T) => GroupKey | null
   map: Map<GroupKey, Set<number>>
@@ -30,6 +36,7 @@ export class Table<T extends { id: number }> {
     uniques: Array<{ name: UniqueConstraint; key: (row: T) => string | null }> = [],
     groups: Record<string, (row: T) => GroupKey | null> = {},
     private readonly freeze: (row: T) => T = Object.freeze,
+    private readonly watchers: readonly TableWatcher<T>[] = [],
   ) {
     this.uniques = uniques.map((index) => ({ ...index, map: new Map() }))
     for (const [name, key] of Object.entries(groups)) this.groups.set(name, { key, map: new Map() })
@@ -135,6 +142,7 @@ export class Table<T extends { id: number }> {
       if (!ids) group.map.set(key, (ids = new Set()))
       ids.add(row.id)
     }
+    for (const watcher of this.watchers) watcher.added(row)
   }
 
   private unindex(row: T): void {
@@ -146,6 +154,7 @@ export class Table<T extends { id: number }> {
       const key = group.key(row)
       if (key !== null) group.map.get(key)?.delete(row.id)
     }
+    for (const watcher of this.watchers) watcher.removed(row)
   }
 }
 

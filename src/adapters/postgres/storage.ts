@@ -1,5 +1,7 @@
 // postgresStorage(): the SQL storage over a node-postgres Pool, ours (from connectionString) or
-// the host's. Each transaction holds one pooled client from BEGIN to COMMIT / ROLLBACK.
+// the host's. Each transaction holds one pooled client from BEGIN to COMMIT / ROLLBACK. Nothing
+// outlives a transaction on its connection except named prepared statements, so behind a pooler
+// in transaction mode (`pooler: 'transaction'`) statements go unnamed (docs/pooler.md).
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import type { Pool, PoolConfig } from 'pg'
@@ -9,9 +11,18 @@ import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
 
 export type PostgresStorageOptions = SqlStorageOptions & {
   /**
-   * Prepare statements once per connection (named statements). Turn off behind a pooler in
-   * transaction mode (PgBouncer before 1.21), which cannot keep them.
-   * @default true
+   * 'transaction': the connections go through a pooler in transaction mode (PgBouncer's
+   * `pool_mode = transaction`, Supabase's pooler on port 6543, Neon's `-pooler` host), which may
+   * run each transaction on another server connection: statements are then not prepared by name,
+   * unless `preparedStatements: true` says the pooler keeps them (docs/pooler.md). A pooler in
+   * session mode needs nothing.
+   */
+  pooler?: 'transaction'
+  /**
+   * Prepare statements once per connection (named statements), saving parse time. Off by default
+   * with `pooler: 'transaction'`; turn on there only when the pooler keeps protocol-level
+   * prepared statements (PgBouncer 1.21 or later with `max_prepared_statements` above 0).
+   * @default true, false with `pooler: 'transaction'`
    */
   preparedStatements?: boolean
 } & (
@@ -30,6 +41,8 @@ export type PostgresStorageOptions = SqlStorageOptions & {
 const RETRIED_CODES = new Set(['40P01', '40001'])
 const MAX_ATTEMPTS = 3
 
+const POOLER_HINT = ": is the connection through a pooler in transaction mode? Then set pooler: 'transaction' (AFFILIATE_KIT_POOLER=transaction for the CLI); see docs/pooler.md"
+
 /**
  * Storage in PostgreSQL: `postgresStorage({ connectionString })` or `postgresStorage({ pool })`
  * with your own `pg` Pool. Tables live in `schema`; migrations run on first use, once, even when
@@ -41,13 +54,23 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   // An idle client losing its connection must not crash the host process.
   if (owned) pool.on('error', () => {})
   // Statements with parameters are prepared once per connection (named), saving parse time.
+  const prepared = options.preparedStatements ?? options.pooler !== 'transaction'
   const names = new Map<string, string>()
   const config = (text: string, params: readonly unknown[] | undefined) => {
-    if (!params || params.length === 0 || options.preparedStatements === false) return { text, values: params ? [...params] : [] }
+    if (!params || params.length === 0 || !prepared) return { text, values: params ? [...params] : [] }
     let name = names.get(text)
     // Named by content, so storages on other schemas sharing a host pool never clash.
     if (!name) names.set(text, (name = `affiliate_kit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`))
     return { name, text, values: [...params] }
+  }
+  // A named statement that this server connection lacks (26000) or already has (42P05): another
+  // client's connection, lent by a pooler in transaction mode. The error says what to set.
+  const explained = (error: unknown): unknown => {
+    const { code, message } = error as { code?: unknown; message?: unknown }
+    if (prepared && (code === '26000' || code === '42P05') && typeof message === 'string' && !message.includes(POOLER_HINT)) {
+      ;(error as { message: string }).message = `${message}${POOLER_HINT}`
+    }
+    return error
   }
   const transactionOnce: SqlExecutor['transaction'] = async (fn, last) => {
     const client = await pool.connect()
@@ -61,14 +84,20 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
       return result
     } catch (error) {
       await client.query('ROLLBACK').catch(() => (broken = true))
-      throw error
+      throw explained(error)
     } finally {
       client.release(broken)
     }
   }
   const executor: SqlExecutor = {
     inTransaction: false,
-    query: async (text, params) => (await pool.query(config(text, params))).rows as never,
+    async query(text, params) {
+      try {
+        return (await pool.query(config(text, params))).rows as never
+      } catch (error) {
+        throw explained(error)
+      }
+    },
     async transaction(fn, last) {
       // PostgreSQL ends one of two transactions that wait on each other's rows (deadlock) or on a
       // serialization conflict; the work is run again from the start, as PostgreSQL advises.

@@ -22,6 +22,7 @@ import { outboxRepository } from './repositories/outbox.js'
 import { mailRepository } from './repositories/mail.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
+import { sqlRetention } from './repositories/retention.js'
 import { sqlSessionStore } from './repositories/sessions.js'
 import { sqlAuditLog } from './repositories/audit-log.js'
 import { createTables, type Tables } from './tables.js'
@@ -117,6 +118,7 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
     keyedState: keyedStateStore(rootClient, tables),
     sessions: sqlSessionStore(rootClient, tables.schema),
     auditLog: sqlAuditLog(rootClient, tables.schema),
+    retention: sqlRetention(rootClient, tables.schema),
     ping: async () => {
       await rootClient.query('SELECT 1')
     },

@@ -4,6 +4,7 @@
 import type { UpdateAffiliateInput } from '../../core/schemas.js'
 import type { AffiliateView } from '../../core/views.js'
 import { html, type Html } from '../../web/html.js'
+import { applicationSection } from './applications.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { formRefusal, type Refusal } from '../refusal.js'
 import { portalLinkSection } from './portal-link.js'
@@ -91,6 +92,7 @@ ${input('paymentMethod', 'Payment method (free text)', 'text', html` maxlength="
 <div class="actions"><button type="submit">Save</button> <a href="${paths.conversions}?affiliate=${affiliate.id}">Conversions of this affiliate</a></div>
 </form>
 ${portalLinkSection(context, affiliate)}
+${applicationSection(affiliate)}
 <p><a href="${paths.affiliates}">Back to affiliates</a></p>`
 }
 

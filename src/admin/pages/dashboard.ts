@@ -77,7 +77,7 @@ export async function dashboardPage(context: AdminRequest): Promise<AdminResult>
 <h2 id="now-title">Now</h2>
 <dl class="grid">
 ${figure('affiliates', 'Active affiliates', String(count('active')), html`<dd><a href="${paths.affiliates}">All affiliates</a></dd>`)}
-${figure('pending', 'Waiting for approval', String(pending), pending === 0 ? null : html`<dd><a href="${paths.affiliates}?status=pending">Review them</a></dd>`)}
+${figure('pending', 'Waiting for approval', String(pending), pending === 0 ? null : html`<dd><a href="${paths.applications}">Review them</a></dd>`)}
 ${figure('customers', 'Paying customers', String(paying.total))}
 ${figure('referred', 'Referred, not paying yet', String(referred.total))}
 ${figure('owed', 'Commissions owed', `${sum(affiliates, 'unpaid', currency)} ${currency}`)}

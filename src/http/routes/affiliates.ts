@@ -4,6 +4,7 @@ import type { ProjectScope } from '../../core/program.js'
 import { portalSignInLink } from '../../core/portal-sign-in.js'
 import { statsInput } from '../../core/stats.js'
 import { defineOperation, type Given } from '../route.js'
+import { rejectAffiliateBody } from '../schemas.js'
 
 type Affiliates = ProjectScope['affiliates']
 
@@ -58,6 +59,29 @@ export const deleteAffiliate = defineOperation({
   errors: [400, 404],
   status: 204,
   run: ({ api, params, affiliateRef }) => api.affiliates.delete(affiliateRef(params.email)),
+})
+
+/** docs/onboarding.md: a pending affiliate becomes active; an active one is answered unchanged. */
+export const approveAffiliate = defineOperation({
+  id: 'postAffiliatesEmailApprove',
+  method: 'POST',
+  path: '/affiliates/:email/approve',
+  scope: 'affiliates:write',
+  summary: "Approve a pending affiliate's application (it becomes active)",
+  errors: [400, 404, 409],
+  run: ({ api, params, affiliateRef }) => api.applications.approve(affiliateRef(params.email)),
+})
+
+/** docs/onboarding.md: a pending affiliate becomes blocked, the reason kept on its application. */
+export const rejectAffiliate = defineOperation({
+  id: 'postAffiliatesEmailReject',
+  method: 'POST',
+  path: '/affiliates/:email/reject',
+  scope: 'affiliates:write',
+  summary: "Reject a pending affiliate's application, with an optional reason (it becomes blocked)",
+  errors: [400, 404, 409],
+  body: rejectAffiliateBody,
+  run: ({ api, params, body, affiliateRef }) => api.applications.reject(affiliateRef(params.email), body.reason === undefined ? {} : { reason: body.reason }),
 })
 
 /**

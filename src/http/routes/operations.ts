@@ -1,5 +1,5 @@
 // Every REST operation, once, in the order the route tables and OpenAPI documents list them.
-import { affiliateStats, createAffiliate, createPortalLink, deleteAffiliate, getAffiliate, listAffiliates, programStats, updateAffiliate } from './affiliates.js'
+import { affiliateStats, approveAffiliate, createAffiliate, createPortalLink, deleteAffiliate, getAffiliate, listAffiliates, programStats, rejectAffiliate, updateAffiliate } from './affiliates.js'
 import { listAuditLog } from './audit-log.js'
 import { createConversion, deleteConversion, getConversion, listConversions, updateConversion } from './conversions.js'
 import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
@@ -14,6 +14,8 @@ export const OPERATION_LIST = [
   getAffiliate,
   updateAffiliate,
   deleteAffiliate,
+  approveAffiliate,
+  rejectAffiliate,
   createPortalLink,
   listConversions,
   createConversion,

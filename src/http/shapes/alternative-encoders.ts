@@ -62,6 +62,7 @@ export function affiliate(view: AffiliateView, detail: boolean): unknown {
     record.paymentMethod = view.paymentMethod
     record.paymentDetails = view.paymentDetails
     record.locale = view.locale
+    if (view.application) record.application = camelKeys(P.application(view.application))
   }
   return record
 }

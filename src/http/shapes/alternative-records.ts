@@ -34,6 +34,7 @@ export const affiliateRecord = v.strictObject({
   paymentMethod: v.nullable(v.string()),
   paymentDetails: v.nullable(v.string()),
   locale: v.nullable(v.picklist(LOCALES)),
+  application: v.optional(v.strictObject(camelKeys(P.applicationRecord.entries))),
 })
 
 export const conversionRecord = v.strictObject({

@@ -82,6 +82,8 @@ export const alternativeShape = defineShape({
       output: (view) => E.data('affiliate', E.affiliate(view, true)),
     }),
     deleteAffiliatesEmail: codec(A.deleteAffiliate, { responses: { 204: null } }),
+    postAffiliatesEmailApprove: codec(A.approveAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.data('affiliate', E.affiliate(view, true)) }),
+    postAffiliatesEmailReject: codec(A.rejectAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.data('affiliate', E.affiliate(view, true)) }),
     postAffiliatesEmailPortalLink: codec(A.createPortalLink, {
       responses: { 201: R.portalLinkResponse },
       output: (link) => E.data('portalLink', { url: link.url, expiresAt: link.expiresAt.toISOString() }),

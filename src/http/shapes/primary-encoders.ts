@@ -1,6 +1,7 @@
 // The primary shape's records (docs/api.md): snake_case fields, integer ids, `{ success, data,
 // pagination }` lists, and the `{ success: false, error: "message" }` error form. A record's
 // schema is in primary-records.ts; the codecs of its operations in primary.ts.
+import type { AffiliateApplication } from '../../core/types.js'
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { StatsSeries } from '../../core/stats.js'
@@ -59,7 +60,21 @@ export function affiliate(view: AffiliateView): unknown {
     record.held_earnings = view.earnings.held
     record.next_release_date = view.earnings.nextReleaseDate
   }
+  if (view.application) record.application = application(view.application)
   return record
+}
+
+/** The application record in snake_case (the alternative shape camel-cases its keys). */
+export function application(record: AffiliateApplication): Record<string, unknown> {
+  return {
+    website: record.website,
+    promotion: record.promotion,
+    fields: record.fields,
+    applied_at: record.appliedAt,
+    terms_accepted_at: record.termsAcceptedAt,
+    decided_at: record.decidedAt,
+    rejection_reason: record.rejectionReason,
+  }
 }
 
 export function conversion(view: ConversionView): unknown {

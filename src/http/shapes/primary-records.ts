@@ -30,6 +30,17 @@ export const affiliateCreatedRecord = v.strictObject({
   status: v.picklist(['active', 'inactive']),
 })
 
+/** What the affiliate told the portal's application page (docs/onboarding.md), in every shape. */
+export const applicationRecord = v.strictObject({
+  website: v.nullable(v.string()),
+  promotion: v.nullable(v.string()),
+  fields: v.record(v.string(), v.union([v.string(), v.boolean()])),
+  applied_at: timestamp,
+  terms_accepted_at: v.nullable(timestamp),
+  decided_at: v.nullable(timestamp),
+  rejection_reason: v.nullable(v.string()),
+})
+
 export const affiliateRecord = v.strictObject({
   id,
   user_email: v.string(),
@@ -47,6 +58,8 @@ export const affiliateRecord = v.strictObject({
   eligible_earnings: v.optional(decimalString),
   held_earnings: v.optional(decimalString),
   next_release_date: v.optional(v.nullable(v.pipe(v.string(), v.isoDate()))),
+  /** Only for an affiliate that applied through the portal, or was approved or rejected. */
+  application: v.optional(applicationRecord),
 })
 
 export const conversionRecord = v.strictObject({

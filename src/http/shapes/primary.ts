@@ -72,6 +72,8 @@ export const primaryShape = defineShape({
       output: (view) => E.data(E.affiliate(view)),
     }),
     deleteAffiliatesEmail: codec(A.deleteAffiliate, { responses: { 204: null } }),
+    postAffiliatesEmailApprove: codec(A.approveAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.data(E.affiliate(view)) }),
+    postAffiliatesEmailReject: codec(A.rejectAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.data(E.affiliate(view)) }),
     postAffiliatesEmailPortalLink: codec(A.createPortalLink, {
       responses: { 201: R.portalLinkResponse },
       output: (link) => E.data({ url: link.url, expires_at: link.expiresAt.toISOString() }),

@@ -12,11 +12,13 @@ export interface SignInView {
   /** Whether affiliates may ask for a link by email (the portal has onSignInRequested or emailSignIn). */
   emailForm: boolean
   t: Translate
+  /** The application page, when the program's own is not closed. */
+  applyUrl: string | null
 }
 
 const panel = (body: Html) => html`<div class="narrow card">${body}</div>`
 
-export function signInPage({ paths, csrf, emailForm, t }: SignInView, state: { token?: string; message?: MessageKey | null; error?: MessageKey | null }): Html {
+export function signInPage({ paths, csrf, emailForm, t, applyUrl }: SignInView, state: { token?: string; message?: MessageKey | null; error?: MessageKey | null }): Html {
   const error = state.error ? html`<p class="error" role="alert">${t(state.error)}</p>` : null
   if (state.token) {
     return panel(html`<h1>${t('portal.sign_in.title')}</h1>
@@ -40,7 +42,8 @@ ${
 <div class="actions"><button type="submit">${t('portal.sign_in.email_button')}</button></div>
 </form>`
     : html`<p>${t('portal.sign_in.open_link')}</p>`
-}`)
+}
+${applyUrl ? html`<p>${t('portal.sign_in.not_yet')} <a href="${applyUrl}">${t('portal.sign_in.apply')}</a></p>` : null}`)
 }
 
 export const LINK_SENT: MessageKey = 'portal.sign_in.link_sent'

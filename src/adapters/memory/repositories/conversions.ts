@@ -1,12 +1,12 @@
-// The in-memory conversions repository: idempotent insert by reference, the held balance and
-// oldest-first settling over the unpaid indexes.
+// The in-memory conversions repository: idempotent insert by reference, the held balance (kept by
+// held-balances.ts) and oldest-first settling over the unpaid index.
 import type { AffiliateRepository, ConversionRepository } from '../../../core/storage.js'
 import type { TrackingRepository } from '../../../core/tracking-storage.js'
 import { found, inProject, patchRow, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
 
-const unpaid = (state: MemoryState, group: 'unpaidActive' | 'unpaidWithHold', projectId: string, affiliateId: number) =>
-  state.conversions.group(group, affiliateId).filter((row) => row.projectId === projectId)
+const unpaid = (state: MemoryState, projectId: string, affiliateId: number) =>
+  state.conversions.group('unpaidActive', affiliateId).filter((row) => row.projectId === projectId)
 
 export function conversionRepository(
   state: MemoryState,
@@ -59,18 +59,10 @@ export function conversionRepository(
       return { items: page.items, total: page.total }
     },
     async heldSummary(projectId, affiliateId, now) {
-      const at = now.getTime()
-      let amount = 0n
-      let nextReleaseAt: Date | null = null
-      for (const row of unpaid(state, 'unpaidWithHold', projectId, affiliateId)) {
-        if (row.holdUntil.getTime() <= at) continue
-        amount += row.value
-        if (nextReleaseAt === null || row.holdUntil.getTime() < nextReleaseAt.getTime()) nextReleaseAt = row.holdUntil
-      }
-      return { amount, nextReleaseAt }
+      return state.heldBalances.heldAt(projectId, affiliateId, now)
     },
     async settleOldestFirst({ projectId, affiliateId, budget, now, payoutId }) {
-      const eligible = unpaid(state, 'unpaidActive', projectId, affiliateId)
+      const eligible = unpaid(state, projectId, affiliateId)
         .filter((row) => row.holdUntil <= now)
         .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
       let amount = 0n

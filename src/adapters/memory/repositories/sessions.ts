@@ -4,9 +4,25 @@ import type { SessionStore, SignInTokenRecord, WebSessionRecord } from '../../..
 
 const live = (session: WebSessionRecord, now: Date) => session.idleExpiresAt > now && session.expiresAt > now
 
-export function memorySessionStore(): SessionStore {
+/** The store, and the bounded pruning of what expired (the memory adapter's retention port). */
+export type MemorySessionStore = SessionStore & { pruneExpired(before: Date, limit: number): number }
+
+export function memorySessionStore(): MemorySessionStore {
   const sessions = new Map<string, WebSessionRecord>()
   const tokens = new Map<string, SignInTokenRecord>()
+  const pruneExpired = (before: Date, limit: number): number => {
+    let sessionCount = 0
+    for (const [digest, session] of sessions) {
+      if (sessionCount === limit) break
+      if (!live(session, before) && sessions.delete(digest)) sessionCount += 1
+    }
+    let tokenCount = 0
+    for (const [digest, token] of tokens) {
+      if (tokenCount === limit) break
+      if (token.expiresAt <= before && tokens.delete(digest)) tokenCount += 1
+    }
+    return sessionCount + tokenCount
+  }
   return {
     async insertSession(session) {
       sessions.set(session.digest, { ...session })
@@ -40,11 +56,7 @@ export function memorySessionStore(): SessionStore {
       tokens.delete(digest)
       return token && token.expiresAt > now ? token : null
     },
-    async purgeExpired(now) {
-      let count = 0
-      for (const [digest, session] of sessions) if (!live(session, now) && sessions.delete(digest)) count += 1
-      for (const [digest, token] of tokens) if (token.expiresAt <= now && tokens.delete(digest)) count += 1
-      return count
-    },
+    purgeExpired: async (now) => pruneExpired(now, Infinity),
+    pruneExpired,
   }
 }

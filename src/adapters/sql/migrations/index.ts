@@ -13,6 +13,9 @@ import { flagWaitingProviderKeys } from './10-flag-waiting-provider-keys.js'
 import { dateWokenProviderKeys } from './11-date-woken-provider-keys.js'
 import { projectSettingsVersion } from './12-project-settings-version.js'
 import { dailyBackfill } from './13-daily-backfill.js'
+import { unloggedRateLimits } from './14-unlogged-rate-limits.js'
+import { retentionIndexes } from './15-retention-indexes.js'
+import { affiliateApplications } from './16-affiliate-applications.js'
 import { mail } from './17-mail.js'
 import type { Migration } from './migration.js'
 
@@ -32,5 +35,8 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   dateWokenProviderKeys,
   projectSettingsVersion,
   dailyBackfill,
+  unloggedRateLimits,
+  retentionIndexes,
+  affiliateApplications,
   mail,
 ]

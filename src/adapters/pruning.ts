@@ -1,0 +1,82 @@
+// Pruning what grows without bound (docs/operations.md "Retention"): one pass deletes, per kind,
+// batches of rows until a batch comes back short or the pass's batch budget is spent (the rest
+// waits for the next pass), so a pass never holds the database for long. `affiliate-kit serve`
+// runs a pass an hour; an embedding app calls `pruneStorage` from its own scheduler, or starts
+// `startPruning`.
+import type { Clock } from '../core/clock.js'
+import { PRUNED_KINDS, type PrunedKind, type RetentionStore, type WithRetention } from '../core/retention.js'
+import { errorText, type Logger } from '../ops/logger.js'
+
+export interface RetentionOptions {
+  /** Days a webhook delivery attempt (of a delivery that succeeded or failed) is kept. @default 30 */
+  deliveryAttemptsDays?: number
+  /** Days the visitor marks that count a click once per visitor and day are kept. @default 90 */
+  visitorMarksDays?: number
+  /** Rows per statement. @default 1000 */
+  batchSize?: number
+  /** Statements per kind and pass. @default 20 */
+  maxBatches?: number
+}
+
+const DAY_MS = 86_400_000
+
+/** The moment before which each kind is pruned, at `now`. */
+function cutoffs(now: Date, options: RetentionOptions): Record<PrunedKind, Date> {
+  const daysAgo = (days: number) => new Date(now.getTime() - days * DAY_MS)
+  return {
+    idempotency_keys: now,
+    sessions: now,
+    visitor_marks: daysAgo(options.visitorMarksDays ?? 90),
+    delivery_attempts: daysAgo(options.deliveryAttemptsDays ?? 30),
+  }
+}
+
+/** One pass over every kind; resolves with how many rows of each went. */
+export async function pruneStorage(storage: WithRetention | RetentionStore, now: Date, options: RetentionOptions = {}): Promise<Record<PrunedKind, number>> {
+  const store = 'retention' in storage ? storage.retention : storage
+  const batchSize = options.batchSize ?? 1000
+  const before = cutoffs(now, options)
+  const pruned = {} as Record<PrunedKind, number>
+  for (const kind of PRUNED_KINDS) {
+    pruned[kind] = 0
+    for (let batch = 0; batch < (options.maxBatches ?? 20); batch += 1) {
+      const count = await store.prune(kind, before[kind], batchSize)
+      pruned[kind] += count
+      if (count < batchSize) break
+    }
+  }
+  return pruned
+}
+
+export interface PruningJob {
+  /** Stops the timer and waits for a running pass. */
+  stop(): Promise<void>
+}
+
+/** Runs `pruneStorage` every `everyMs` (first after `firstAfterMs`); a failed pass is logged and the next one tries again. */
+export function startPruning(
+  storage: WithRetention,
+  options: RetentionOptions & { clock: Clock; logger?: Logger; everyMs?: number; firstAfterMs?: number },
+): PruningJob {
+  let running: Promise<void> = Promise.resolve()
+  let stopped = false
+  const pass = () => {
+    running = pruneStorage(storage, options.clock.now(), options)
+      .then((pruned) => {
+        const total = Object.values(pruned).reduce((sum, count) => sum + count, 0)
+        if (total > 0) options.logger?.info(`pruned ${total} rows`, pruned)
+      })
+      .catch((error: unknown) => options.logger?.warn('pruning failed; the next pass tries again', { error: errorText(error) }))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(pass, options.everyMs ?? 3_600_000).unref()
+      })
+  }
+  let timer = setTimeout(pass, options.firstAfterMs ?? 60_000).unref()
+  return {
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await running
+    },
+  }
+}

@@ -1,0 +1,97 @@
+// GET and POST of the application page (docs/onboarding.md): the mode of the page (the portal's
+// own, or the sub-program's), then the bot defences in order (per-client limit, honeypot, signed
+// time-to-submit floor, the host's verifyApplication), the answers, the per-email limit, and the
+// program's applications.apply. The answer never says whether the email had an affiliate.
+import { ValidationError } from '../core/errors.js'
+import type { SignupMode } from '../core/types.js'
+import { clientAddress, type ClientInfo } from '../web/client-address.js'
+import type { Html } from '../web/html.js'
+import { clientWait } from '../web/sign-in-limits.js'
+import { FORM_MAX_AGE_MS } from './application-options.js'
+import { alreadyAppliedPage, APPLY_TEXT, appliedPage, applyPage, readApplication, TRAP_NAME, type ApplicationErrors, type ApplicationValues } from './pages/apply.js'
+import type { PortalSetup } from './portal.js'
+
+/** What the signed-out pages of the table get from the portal. */
+export interface PublicRequest {
+  setup: PortalSetup
+  request: Request
+  url: URL
+  client: ClientInfo | undefined
+  /** The CSRF token of the browser's pre-session cookie, and the cookie to set when it had none. */
+  csrf: string
+  /** Whether the posted form carries `csrf`. */
+  csrfMatches(form: URLSearchParams): boolean
+  /** A page in the portal's frame (setting the pre-session cookie when needed). */
+  page(title: string, body: Html, status: number, headers?: Record<string, string>): Response
+  /** Starts a portal session for the affiliate and sends it to the overview. */
+  signIn(affiliateId: number): Promise<Response>
+}
+
+const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
+
+/** The page's mode: the portal's own, the sub-program's, or `closed` for a slug that names none. */
+async function modeOf({ setup }: PublicRequest, slug: string | null): Promise<SignupMode> {
+  if (slug === null) return setup.application.signup
+  if (!SLUG.test(slug)) return 'closed'
+  return (await setup.program.applications.signupOf(slug)) ?? 'closed'
+}
+
+async function form(context: PublicRequest, slug: string | null, status: number, values?: ApplicationValues, errors?: ApplicationErrors, problem: string | null = null, headers?: Record<string, string>): Promise<Response> {
+  const { setup } = context
+  const action = slug === null ? setup.paths.apply : setup.paths.applyGroup(slug)
+  const started = await setup.formClock.stamp(setup.clock.now())
+  const body = applyPage({ action, csrf: context.csrf, started, application: setup.application, group: slug }, values, errors, problem)
+  return context.page(APPLY_TEXT.title, body, status, headers)
+}
+
+/** GET: the form, or 404 for a closed page. */
+export async function applicationForm(context: PublicRequest, slug: string | null): Promise<Response | null> {
+  if ((await modeOf(context, slug)) === 'closed') return null
+  return form(context, slug, 200)
+}
+
+/** POST: refused with the form again, or answered with the same page for a new or known email. */
+export async function submitApplication(context: PublicRequest, posted: URLSearchParams, slug: string | null): Promise<Response | null> {
+  const { setup, request, client } = context
+  const mode = await modeOf(context, slug)
+  if (mode === 'closed') return null
+  const now = setup.clock.now()
+  const address = clientAddress(request, client, setup.options.trustProxy === true)
+  const wait = await clientWait(setup.limits.applyPerClient, address, now)
+  if (wait !== null) return form(context, slug, 429, undefined, undefined, APPLY_TEXT.tooMany, { 'retry-after': String(wait) })
+  if (!context.csrfMatches(posted)) return form(context, slug, 403, undefined, undefined, APPLY_TEXT.expired)
+  const thanks = () => context.page(APPLY_TEXT.thanksTitle, appliedPage(), 200)
+  // A person never sees the trap, so it comes back present and empty; a bot is thanked and forgotten.
+  if (posted.get(TRAP_NAME) !== '') return thanks()
+  const { values, errors } = readApplication(posted, setup.application)
+  const stamp = await setup.formClock.check(posted.get('started'), now, FORM_MAX_AGE_MS)
+  if (!stamp.ok) return form(context, slug, 400, values, {}, APPLY_TEXT.expired)
+  if (stamp.ageMs < setup.application.minMsToSubmit) return form(context, slug, 400, values, {}, APPLY_TEXT.tooFast)
+  if (Object.keys(errors).length > 0) return form(context, slug, 400, values, errors)
+  const verify = setup.options.verifyApplication
+  if (verify && !(await verify({ email: values.email, name: values.name, form: posted, clientAddress: address }))) {
+    return form(context, slug, 400, values, {}, APPLY_TEXT.notVerified)
+  }
+  // An address over its limit is answered like any other: the page never says what happened.
+  const perEmail = setup.limits.applyPerEmail
+  if (perEmail && !(await perEmail(values.email.toLowerCase(), now)).allowed) return thanks()
+  let result
+  try {
+    result = await setup.program.applications.apply({
+      email: values.email,
+      name: values.name,
+      website: values.website,
+      promotion: values.promotion,
+      fields: values.fields,
+      partnerSlug: slug,
+      termsAccepted: setup.application.termsUrl !== null && values.terms,
+      signup: mode,
+    })
+  } catch (error) {
+    if (error instanceof ValidationError && error.field === 'email') return form(context, slug, 400, values, { email: APPLY_TEXT.invalidEmail })
+    throw error
+  }
+  if (mode === 'review') return thanks()
+  if (result.created) return context.signIn(result.affiliate.id)
+  return context.page(APPLY_TEXT.existsTitle, alreadyAppliedPage(setup.paths.signIn), 200)
+}
