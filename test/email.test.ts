@@ -162,6 +162,30 @@ describe('mails over SMTP', () => {
   })
 })
 
+describe('application mails, from the application events', () => {
+  it('received, approved, rejected with the reason: each a mail, with no code of the application feature', async () => {
+    await program.applications.apply({ email: 'lea@example.fr', name: 'Léa', signup: 'review' })
+    await program.applications.apply({ email: 'max@example.com', name: 'Max', signup: 'review' })
+    await program.affiliates.update('lea@example.fr', { locale: 'fr' })
+    await program.applications.approve('lea@example.fr')
+    await program.applications.reject('max@example.com', { reason: 'Your site is about gambling.' })
+    await dispatcher().dispatch()
+    // Composed when sent: Léa's language, set after she applied, applies to both of her mails.
+    const mails = smtp.received.map((item) => `${item.to[0]}: ${plain(item.mail.subject)}`).sort()
+    expect(mails).toEqual([
+      'lea@example.fr: Bienvenue chez Acme Partners : votre candidature est acceptée',
+      'lea@example.fr: Nous avons reçu votre candidature à Acme Partners',
+      'max@example.com: We received your application to Acme Partners',
+      'max@example.com: Your application to Acme Partners',
+    ])
+    const rejected = smtp.received.find((item) => item.mail.subject === 'Your application to Acme Partners')!.mail
+    expect(rejected.text).toContain('Hi Max,')
+    expect(rejected.text).toContain('Reason: Your site is about gambling.')
+    expect(rejected.html).toContain('Reason: Your site is about gambling.')
+    expect(rejected.headers.has('list-unsubscribe')).toBe(false)
+  })
+})
+
 describe('the monthly summary', () => {
   it('is queued once per affiliate and month and says what the month brought, to the cent', async () => {
     const ann = await program.affiliates.create({ email: 'ann@example.com', name: 'Ann' })
