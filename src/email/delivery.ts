@@ -2,7 +2,7 @@
 // it still goes (affiliate gone, topic turned off, too old), compose it in the affiliate's language,
 // send it with its fixed Message-ID, record the outcome and the next attempt (docs/email.md).
 import type { Clock } from '../core/clock.js'
-import { chooseLocale, type Locale } from '../core/i18n/locales.js'
+import { chooseLocale, isLocale, type Locale } from '../core/i18n/locales.js'
 import { translator } from '../core/i18n/translate.js'
 import { MAIL_TOPIC, OPTIONAL_TOPICS, type MailStatus } from '../core/mail-kinds.js'
 import type { MailStore } from '../core/mail-store.js'
@@ -99,7 +99,7 @@ export async function composeMail(ctx: MailContextOptions, mail: MailMessage, af
   const project = await ctx.storage.projects.get(mail.projectId)
   const currency = project?.settings.currency ?? 'USD'
   const requested = (mail.payload.sign_in as { locale?: unknown } | undefined)?.locale ?? (mail.payload as { locale?: unknown }).locale
-  const locale = chooseLocale(affiliate.locale, null, typeof requested === 'string' ? requested : ctx.locale)
+  const locale = chooseLocale(affiliate.locale, null, isLocale(requested) ? requested : ctx.locale)
   const topic = MAIL_TOPIC[mail.kind]
   const unsubscribe = ctx.portalUrl && ctx.secret && OPTIONAL_TOPICS.includes(topic)
     ? `${ctx.portalUrl}/unsubscribe?token=${unsubscribeToken(ctx.secret, mail.projectId, affiliate.id, topic)}`
