@@ -51,6 +51,7 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number)
 /** MAILS commission mails of distinct amounts ($0.30, $0.60, ...) queued in the storage; closes it. */
 async function queueMails(storage: StoragePort): Promise<string> {
   const program = await createAffiliateProgram({ storage, settings: { currency: 'USD' } })
+  await storage.mail.enable(new Date())
   const affiliate = await program.affiliates.create({ email: 'ann@example.com' })
   for (let index = 1; index <= MAILS; index++) {
     await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: index, reference: `order-${index}` })

@@ -25,6 +25,7 @@ beforeEach(async () => {
     theme: { title: 'Acme Partners' },
     clock: fixture.clock,
   })
+  await fixture.storage.mail.enable(fixture.clock.now())
 })
 
 afterEach(async () => {
@@ -122,6 +123,7 @@ describe('the console’s mail log', () => {
     const picky = await startSmtp({ reject: () => (refuse ? '550 5.7.1 not today' : null) })
     try {
       const dispatcher = createMailDispatcher({ storage: console.storage, mailer: smtpMailer(picky.url), from: 'partners@acme.example', clock: console.clock })
+      await dispatcher.dispatch()
       const ann = await console.program.affiliates.create({ email: 'ann@example.com' })
       await console.program.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: 10, reference: 'o-9' })
       await dispatcher.dispatch()

@@ -25,6 +25,7 @@ beforeEach(async () => {
   storage = memoryStorage()
   clock = testClock('2026-03-10T09:00:00Z')
   program = await createAffiliateProgram({ storage, clock, settings: { currency: 'EUR', holdPeriodDays: 30, commission: { purchase: { type: 'percentage', rate: 30 } } } })
+  await storage.mail.enable(clock.now())
 })
 
 afterEach(async () => {
@@ -159,6 +160,21 @@ describe('mails over SMTP', () => {
     expect(await storage.mail.retry(program.projectId, bounced!.id, clock.now())).toBe(true)
     expect(await mails.dispatch()).toBe(1)
     expect(await storage.mail.attempts(program.projectId, bounced!.id)).toHaveLength(2)
+  })
+})
+
+describe('mail is on from the first dispatcher', () => {
+  it('what happened before no mail dispatcher ever ran sends nothing; what happens after does', async () => {
+    const fresh = memoryStorage()
+    const before = await createAffiliateProgram({ storage: fresh, clock })
+    const ann = await before.affiliates.create({ email: 'ann@example.com' })
+    await before.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: 10, reference: 'before' })
+    const mails = dispatcher({ storage: fresh })
+    expect(await mails.dispatch()).toBe(0)
+    await before.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: 20, reference: 'after' })
+    expect(await mails.dispatch()).toBe(1)
+    expect(smtp.received.map((item) => item.mail.subject)).toEqual(['You earned a commission of $6.00'])
+    await before.close()
   })
 })
 

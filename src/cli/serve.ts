@@ -115,6 +115,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
   const mailMount = config.email ? await import('./mail-mount.js') : null
   const mail = mailMount ? mailMount.configuredMail(storage, config, logger) : null
+  // Mail is on from the start, not from the dispatcher's first pass: no request's mail is missed.
+  if (mail) await storage.mail.enable(program.clock.now())
   let stopSummaries: (() => void) | null = null
   const server = createServer()
   let closeKeySocket: (() => Promise<void>) | null = null

@@ -37,6 +37,11 @@ export interface MailQueue {
   attempts(projectId: string, id: number): Promise<MailAttempt[]>
   /** By hand: queued, due at `now`, lease cleared. False when absent or being sent. */
   retry(projectId: string, id: number, now: Date): Promise<boolean>
+  /**
+   * Turns mail on for the whole storage (a mail dispatcher calls it when it starts): events become
+   * mails from then on, never before, so turning mail on does not send what happened earlier.
+   */
+  enable(now: Date): Promise<void>
 }
 
 /** What the mail dispatcher reads and writes (every adapter's storage object is one). */

@@ -64,6 +64,8 @@ export interface MailDispatcher {
 
 interface DispatcherContext extends MailContextOptions {
   concurrency: number
+  /** The storage's mail switch, turned on by the first pass (mails are written from then on). */
+  enabled: Promise<void> | null
 }
 
 export function mailDispatcherContext(options: MailDispatcherOptions): DispatcherContext {
@@ -93,11 +95,17 @@ export function mailDispatcherContext(options: MailDispatcherOptions): Dispatche
     onAttempt,
     onError,
     concurrency: Math.max(1, Math.floor(options.concurrency ?? 4)),
+    enabled: null,
   }
 }
 
 /** One pass: claims and sends until nothing is due (a mail due again at once ends the pass instead of looping). */
 export async function dispatchMailOnce(ctx: DispatcherContext, running: () => boolean = () => true): Promise<number> {
+  ctx.enabled ??= ctx.storage.mail.enable(ctx.clock.now()).catch((error: unknown) => {
+    ctx.enabled = null
+    throw error
+  })
+  await ctx.enabled
   const seen = new Set<number>()
   let sent = 0
   while (running()) {

@@ -80,6 +80,8 @@ export class MemoryState {
   providerLinks = new Map<string, ProviderLink>()
   mail = new Table<MailMessage>([], { project: (row) => row.projectId, dedupe: (row) => (row.dedupeKey === null ? null : `${row.projectId}|${row.dedupeKey}`) })
   mailAttempts = new Table<MailAttempt>([], { mail: (row) => row.mailId })
+  /** Whether a mail dispatcher has run (mails are written from then on). */
+  mailOn = false
   tracking = new TrackingState()
 }
 

@@ -70,6 +70,9 @@ export function mailRepository(state: MemoryState, log: UndoLog): MailQueue {
     async attempts(projectId, id) {
       return state.mailAttempts.group('mail', id).filter((row) => row.projectId === projectId).sort((a, b) => a.id - b.id)
     },
+    async enable() {
+      state.mailOn = true
+    },
     async retry(projectId, id, now) {
       const row = inProject(state.mail.get(id), projectId)
       if (!row || row.status === 'sending') return false

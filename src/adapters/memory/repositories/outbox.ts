@@ -75,7 +75,7 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
     // by the first outbox read or endpoint change, in event order, so a create pays little for its
     // webhooks (and a pending event holds no more objects than the event itself).
     async enqueue(event) {
-      const mail = mailOfEvent(event)
+      const mail = state.mailOn ? mailOfEvent(event) : null
       if (mail) storeMail(state, mail, log)
       if (!state.endpoints.group('project', event.projectId).some((endpoint) => endpoint.active && endpoint.events.includes(event.type))) return
       state.fanout.push(event)

@@ -40,5 +40,7 @@ export const mail: Migration = {
         duration_ms double precision NOT NULL
       )`,
     `CREATE INDEX mail_attempts_mail_idx ON {s}.mail_attempts (mail_id, id)`,
+    // One row once a mail dispatcher has run on this storage: mails are written from then on only.
+    `CREATE TABLE {s}.mail_switch (id integer PRIMARY KEY CHECK (id = 1), since timestamptz NOT NULL)`,
   ],
 }

@@ -80,6 +80,9 @@ export function mailRepository(db: SqlClient, t: Tables): MailQueue {
       const rows = await run(db, `SELECT * FROM ${t.mailAttempts.name} WHERE mail_id = $1 AND project_id = $2 ORDER BY id`, [id, projectId])
       return rows.map((row) => t.mailAttempts.read(row))
     },
+    async enable(now) {
+      await run(db, `INSERT INTO ${t.mailSwitch} (id, since) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [now])
+    },
     async retry(projectId, id, now) {
       const rows = await run(
         db,

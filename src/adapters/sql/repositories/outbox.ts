@@ -26,7 +26,7 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: TransactionSta
     async enqueue(event) {
       const mail = mailOfEvent(event)
       if (!cache) {
-        if (mail) await run(db, `INSERT INTO ${t.mail.name} (${MAIL_INSERT_COLUMNS}) ${mailRowsSelect(1)}`, mailParams([mail]))
+        if (mail) await run(db, `INSERT INTO ${t.mail.name} (${MAIL_INSERT_COLUMNS}) ${mailRowsSelect(1)} WHERE EXISTS (SELECT 1 FROM ${t.mailSwitch})`, mailParams([mail]))
         await run(
           db,
           `WITH subscribed AS (
@@ -47,14 +47,21 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: TransactionSta
       // In a transaction the project's active endpoints are read once: a create that records
       // several events (or none, with no endpoint) costs one lookup.
       let endpoints = cache.endpoints.get(event.projectId)
-      if (!endpoints) {
-        const rows = await run(db, `SELECT id, events FROM ${t.endpoints.name} WHERE project_id = $1 AND active ORDER BY id`, [event.projectId])
-        endpoints = rows.map((row) => ({ id: Number(row.id), events: decode('json', row.events) as string[] }))
+      if (!endpoints || cache.mailOn === null) {
+        // One row at least: whether mail is on, beside each active endpoint (none: a null id).
+        const rows = await run(
+          db,
+          `SELECT e.id, e.events, m.enabled FROM (SELECT EXISTS (SELECT 1 FROM ${t.mailSwitch}) AS enabled) m
+           LEFT JOIN ${t.endpoints.name} e ON e.project_id = $1 AND e.active ORDER BY e.id`,
+          [event.projectId],
+        )
+        endpoints = rows.filter((row) => row.id !== null).map((row) => ({ id: Number(row.id), events: decode('json', row.events) as string[] }))
         cache.endpoints.set(event.projectId, endpoints)
+        cache.mailOn = rows[0]?.enabled === true
       }
       const subscribed = endpoints.filter((endpoint) => endpoint.events.includes(event.type)).map((endpoint) => endpoint.id)
       if (subscribed.length > 0) cache.pending.push({ event, endpointIds: subscribed })
-      if (mail) cache.mails.push(mail)
+      if (mail && cache.mailOn) cache.mails.push(mail)
     },
     // One statement: the claim and the rows it needs, in one round trip and atomic on its own.
     async claim({ now, limit, leaseMs }) {

@@ -20,10 +20,12 @@ export interface TransactionState {
   pending: PendingEvent[]
   /** Mails of the recorded events (docs/email.md), written by the same statement. */
   mails: NewMail[]
+  /** Whether a mail dispatcher has run on this storage (read with the endpoints); null until read. */
+  mailOn: boolean | null
 }
 
 export function transactionState(): TransactionState {
-  return { endpoints: new Map(), pending: [], mails: [] }
+  return { endpoints: new Map(), pending: [], mails: [], mailOn: null }
 }
 
 /**
