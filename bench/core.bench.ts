@@ -32,7 +32,8 @@ const row: Omit<Conversion, 'id'> = {
   projectId: 'p', affiliateId: 1, referredUserId: null, customerEmail: null, type: 'purchase', value: 600n,
   baseValue: 1999n, baseCurrency: 'USD', refundedBaseValue: 0n, paid: false, paidByPayoutId: null, status: 'active',
   holdUntil: now, reference: null, fingerprint: null, couponCodeUsed: null, basis: 'purchase', commissionType: 'percentage',
-  commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, createdAt: now,
+  commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, productId: null, ruleSource: 'project',
+  commissionAmount: null, createdAt: now,
 }
 
 const heapBefore = heapMb()

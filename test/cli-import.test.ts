@@ -3,8 +3,9 @@
 // and writes the report, a second run creates nothing, a refused key is one line.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runToEnd } from './cli/process.js'
+import { run, runToEnd } from './cli/process.js'
 import { tempDirs } from './cli/temp-dirs.js'
 import { API_SECRET, startFakeRewardful, type FakeRewardful } from './importers/rewardful-server.js'
 
@@ -30,7 +31,9 @@ describe('affiliate-kit import rewardful', () => {
 
     const first = await runToEnd([...args, '--report', 'first.json'], { cwd, env })
     expect(first.code).toBe(0)
+    // Not a terminal (a pipe): plain lines, no progress bar.
     expect(first.output).toContain('commissions: 6 read from Rewardful')
+    expect(first.output).not.toMatch(/[\u2588\u2591]/)
     expect(first.output).toContain('affiliates: 3 created, 0 existing')
     expect(first.output).toMatch(/james@example\.com\t4\t74\.99 USD\t44\.99 USD\t74\.99 USD\t44\.99 USD/)
     // Pending in Rewardful since February; past this project's 30-day hold today: said, not hidden.
@@ -44,6 +47,20 @@ describe('affiliate-kit import rewardful', () => {
     expect(second.output).toContain('affiliates: 0 created, 3 existing')
     expect(second.output).toContain('commissions: 0 created, 6 existing')
   }, 120_000)
+
+  it('on a terminal, a progress bar per entity instead of the plain lines', async () => {
+    const cwd = tempDir()
+    const main = fileURLToPath(new URL('../.test-build/cli/main.js', import.meta.url))
+    const args = [process.execPath, main, 'import', 'rewardful', '--api-url', rewardful.url, '--database', 'memory', '--report', 'tty.json']
+    // script(1) runs the command on a pseudo-terminal: its stdout and stderr are a TTY.
+    const quoted = args.map((arg) => `'${arg.replace(/'/g, "'\\''")}'`).join(' ')
+    const child = run([], { cwd, env: { REWARDFUL_API_KEY: API_SECRET }, command: ['script', '-qefc', quoted, '/dev/null'] })
+    expect(await child.exited).toBe(0)
+    const output = child.output()
+    expect(output).toMatch(/commissions \[[\u2588\u2591]{40}\] 6\/6 100%/)
+    expect(output).not.toContain('commissions: 6 read from Rewardful')
+    expect(output).toContain('affiliates: 3 created, 0 existing')
+  }, 60_000)
 
   it('a refused key is one line and exit code 1', async () => {
     const cwd = tempDir()

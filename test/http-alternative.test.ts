@@ -36,6 +36,7 @@ describe.each([inProcess, nodeHttp])('alternative shape via $name', (transport) 
       paymentMethod: null,
       paymentDetails: null,
       locale: null,
+      commission: null,
     }
     expect(created.body).toEqual({ success: true, data: { affiliate } })
     for (const ref of ['aff_1', '1', 'ann%40example.com']) {
@@ -106,6 +107,8 @@ describe.each([inProcess, nodeHttp])('alternative shape via $name', (transport) 
       status: 'active',
       created_at: '2026-03-01T00:00:00.000Z',
       referral_code: 'ANN1',
+      product_id: null,
+      commission_rule: { source: 'project', basis: 'purchase', type: 'percentage', rate: '30', amount: null },
     }
     expect(conversion.body).toEqual({ success: true, data: { conversion: conversionRecord } })
     expect((await s.call('POST', '/conversions', { customer_email: 'new@example.com', amount: 5, referral_code: 'ANN1' })).status).toBe(201)

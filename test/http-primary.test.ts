@@ -38,6 +38,7 @@ describe.each([inProcess, nodeHttp])('primary shape via $name', (transport) => {
         unpaid_earnings: '0.00',
         total_earnings: '0.00',
         locale: null,
+        commission: null,
       })
     })
 
@@ -162,6 +163,8 @@ describe.each([inProcess, nodeHttp])('primary shape via $name', (transport) => {
           reference: 'ch_1',
           coupon_code_used: null,
           status: 'active',
+          product_id: null,
+          commission_rule: { source: 'project', basis: 'purchase', type: 'percentage', rate: '30', amount: null },
         },
         attribution: { affiliate_id: ann.id, matched_by: 'referral_code' },
       })

@@ -213,6 +213,7 @@ describe('import: records the program refuses', () => {
           { ...commission, sourceId: 'c-eur', affiliateSourceId: 'a-good', amountMinor: 100, currency: 'EUR' },
           { ...commission, sourceId: 'c-orphan', affiliateSourceId: 'a-bad', amountMinor: 100 },
           { ...commission, sourceId: 'c-good', affiliateSourceId: 'a-good', amountMinor: 250 },
+          { ...commission, sourceId: 'c-neg', affiliateSourceId: 'a-good', amountMinor: -250 },
         ),
     })
 
@@ -220,12 +221,14 @@ describe('import: records the program refuses', () => {
     expect(errors).toEqual([
       ['affiliates', 'a-bad', 'email'],
       ['affiliates', 'a-ok', 'paypalEmail'],
+      ['links', 'a-good', 'token'],
       ['coupons', 'k-bad', 'code'],
       ['customers', 'r-orphan', 'affiliate'],
       ['commissions', 'c-eur', 'currency'],
+      ['commissions', 'c-neg', 'amount'],
       ['commissions', 'c-orphan', 'affiliate'],
     ])
-    expect(report.records).toContainEqual(expect.objectContaining({ outcome: 'warning', sourceId: 'a-good', field: 'token' }))
+    expect(report.records).toContainEqual(expect.objectContaining({ sourceId: 'c-neg', message: expect.stringContaining('negative commission') }))
     expect(report.records).toContainEqual(expect.objectContaining({ outcome: 'warning', sourceId: 'a-good', field: 'campaign' }))
     expect((await target.affiliates.list()).items.map((affiliate) => affiliate.email)).toEqual(['good@example.com'])
     expect(await ledger(target, 'good@example.com')).toEqual({ total: '2.50', paid: '0.00', unpaid: '2.50' })

@@ -15,11 +15,13 @@ export interface AdminPaths {
   applications: string
   applicationApprove(id: number): string
   applicationReject(id: number): string
+  affiliateErase(id: number): string
   review: string
   conversions: string
   conversion(id: number): string
   conversionRefund(id: number): string
   conversionsExport: string
+  conversionPreview: string
   coupons: string
   couponStatus(id: number): string
   payouts: string

@@ -4,6 +4,7 @@
 // targetCurrency). Amounts are the API's decimal text, never floats; text cells (names, emails,
 // notes) are guarded against formula injection. See docs/admin.md "Payouts".
 import type { AffiliateView } from '../core/views.js'
+import { csvField, textCell } from '../server/csv.js'
 
 export interface BatchLine {
   affiliate: AffiliateView
@@ -13,20 +14,7 @@ export interface BatchLine {
 
 export type BatchFormat = 'paypal' | 'wise'
 
-/** A CSV field, quoted when it holds a comma, quote or line break. */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
-}
-
-/**
- * A text cell a spreadsheet must not run as a formula: one starting with = + - @, tab or carriage
- * return gets a leading single quote (OWASP "CSV Injection"). The check reads the NFKC form, since
- * spreadsheets take full-width and small-form signs (＝ ＋ － ＠, ﹦ ﹢ ﹣ ﹫) for the ASCII ones.
- * Amounts are not passed through it.
- */
-export function textCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value.normalize('NFKC')) ? `'${value}` : value
-}
+export { csvField, textCell }
 
 const row = (fields: string[]) => fields.map(csvField).join(',')
 

@@ -5,9 +5,11 @@ import type { PageTable } from '../web/page-table.js'
 import type { AdminRequest, AdminResult } from './page.js'
 import { affiliateEditPage, saveAffiliate } from './pages/affiliate-edit.js'
 import { createAffiliate, newAffiliatePage } from './pages/affiliate-new.js'
+import { eraseAffiliate, eraseAffiliatePage } from './pages/affiliate-erase.js'
 import { affiliatesPage, changeAffiliateStatus, exportAffiliates } from './pages/affiliates.js'
 import { applicationsPage, approveApplication, rejectApplication } from './pages/applications.js'
 import { auditLogPage } from './pages/audit-log.js'
+import { conversionPreviewPage } from './pages/conversion-preview.js'
 import { conversionPage, conversionsPage, exportConversions, refundConversion } from './pages/conversions.js'
 import { changeCouponStatus, couponsPage, createCoupon } from './pages/coupons.js'
 import { dashboardPage } from './pages/dashboard.js'
@@ -27,6 +29,7 @@ export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/affiliates/export', name: 'affiliatesExport', action: (c, form) => exportAffiliates(c, form) },
   { path: '/affiliates/:id', name: 'affiliate', page: (c, id) => affiliateEditPage(c, id), action: (c, form, id) => saveAffiliate(c, id, form) },
   { path: '/affiliates/:id/status', name: 'affiliateStatus', action: (c, form, id) => changeAffiliateStatus(c, id, form) },
+  { path: '/affiliates/:id/erase', name: 'affiliateErase', page: (c, id) => eraseAffiliatePage(c, id), action: (c, form, id) => eraseAffiliate(c, id, form) },
   { path: '/affiliates/:id/portal-link', name: 'affiliatePortalLink', action: (c, _form, id) => createPortalLink(c, id) },
   { path: '/applications', name: 'applications', nav: 'Applications', page: (c) => applicationsPage(c) },
   { path: '/applications/:id/approve', name: 'applicationApprove', action: (c, _form, id) => approveApplication(c, id) },
@@ -36,6 +39,7 @@ export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/review', name: 'review', nav: 'Review', page: (c) => reviewPage(c), action: (c, form) => decideReview(c, form) },
   { path: '/conversions', name: 'conversions', nav: 'Conversions', page: (c) => conversionsPage(c) },
   { path: '/conversions/export', name: 'conversionsExport', action: (c, form) => exportConversions(c, form) },
+  { path: '/conversions/preview', name: 'conversionPreview', page: (c) => conversionPreviewPage(c) },
   { path: '/conversions/:id', name: 'conversion', page: (c, id) => conversionPage(c, id) },
   { path: '/conversions/:id/refund', name: 'conversionRefund', action: (c, form, id) => refundConversion(c, id, form) },
   { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c), action: (c, form) => recordPayout(c, form) },

@@ -8,6 +8,7 @@ import type { ProjectSettingsInput } from '../core/schemas.js'
 import type { StoragePort } from '../adapters/storage-port.js'
 import type { OptionValues } from './command.js'
 import { CliError, redactUrl } from './errors.js'
+import { parseTaxIdKeys, taxIdCipher, type TaxIdKeys } from '../core/tax-id-cipher.js'
 import { SchemaTooNewError } from '../adapters/sql/migrations.js'
 import type { SqlStorageOptions } from '../adapters/sql/storage.js'
 
@@ -106,11 +107,24 @@ export async function openProgram(
       ...(options.settings ? { settings: options.settings } : {}),
       ...(options.onSettingsReplaced ? { onSettingsReplaced: options.onSettingsReplaced } : {}),
       ...(options.exchangeRates ? { exchangeRates: options.exchangeRates } : {}),
+      // docs/tax-details.md: the current key first, then the earlier ones.
+      ...(process.env.AFFILIATE_KIT_TAX_ID_KEYS ? { taxIdKeys: environmentTaxIdKeys(process.env.AFFILIATE_KIT_TAX_ID_KEYS) } : {}),
     })
     return { program, storage, description, ...(dataDir ? { dataDir } : {}) }
   } catch (error) {
     await storage.close().catch(() => {})
     throw explain(error)
+  }
+}
+
+/** AFFILIATE_KIT_TAX_ID_KEYS read and checked (the message names a key's id, never its bytes). */
+function environmentTaxIdKeys(text: string): TaxIdKeys {
+  try {
+    const keys = parseTaxIdKeys(text)
+    taxIdCipher(keys)
+    return keys
+  } catch (error) {
+    throw new CliError(`AFFILIATE_KIT_TAX_ID_KEYS: ${(error as Error).message}`)
   }
 }
 

@@ -10,6 +10,7 @@ import { migrateCommand } from './commands/migrate.js'
 import { portalLinkCommand } from './commands/portal.js'
 import { providersEventsCommand, providersReplayCommand } from './commands/providers.js'
 import { serveCommand } from './commands/serve.js'
+import { taxIdsReencryptCommand } from './commands/tax-ids.js'
 import { webhooksDeliveriesCommand, webhooksRetryCommand } from './commands/webhooks.js'
 import { describeError, redact, urlPasswords, usageError } from './errors.js'
 
@@ -24,6 +25,7 @@ const COMMANDS: Command[] = [
   providersEventsCommand,
   providersReplayCommand,
   portalLinkCommand,
+  taxIdsReencryptCommand,
   importRewardfulCommand,
   importToltCommand,
   importFirstPromoterCommand,

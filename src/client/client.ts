@@ -93,6 +93,8 @@ export function createClient(options: ClientOptions) {
     conversions: {
       list: (query: T.RouteQuery<'GET /conversions'> = {}) => call('GET /conversions', { query }),
       create: (body: T.CreateConversionBody, request?: RequestOptions) => call('POST /conversions', { body }, request),
+      /** What create would create, writing nothing. */
+      preview: (body: T.CreateConversionBody) => call('POST /conversions/preview', { body }),
       get: (id: number) => call('GET /conversions/:id', { params: { id } }),
       update: (id: number, body: T.UpdateConversionBody) => call('PUT /conversions/:id', { params: { id }, body }),
       delete: (id: number) => call('DELETE /conversions/:id', { params: { id } }),

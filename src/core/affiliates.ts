@@ -4,8 +4,10 @@ import { decideApplication } from './application-decision.js'
 import { withConflicts, listWindow } from './conflicts.js'
 import type { ProjectContext } from './context.js'
 import { countDay } from './daily-counts.js'
-import { NotFoundError, ValidationError } from './errors.js'
+import { ConflictError, NotFoundError, ValidationError } from './errors.js'
 import { EMPTY_TOTALS } from './ledger.js'
+import { Currency } from './money.js'
+import { checkAmounts } from './settings.js'
 import { newReferralCode } from './random.js'
 import {
   createAffiliateInput,
@@ -14,14 +16,15 @@ import {
   updateAffiliateInput,
   validate,
   email as emailSchema,
+  referralCode as codeSchema,
   type CreateAffiliateInput,
   type ListAffiliatesInput,
   type TrackClickInput,
   type UpdateAffiliateInput,
 } from './schemas.js'
-import type { StorageTx } from './storage.js'
+import type { Patch, StorageTx } from './storage.js'
 import { UniqueViolation } from './storage.js'
-import type { Affiliate, Project } from './types.js'
+import type { Affiliate, CommissionSettings, Project } from './types.js'
 import { affiliateView, type AffiliateView } from './views.js'
 
 /** An affiliate named by id (number) or email (string). */
@@ -55,6 +58,11 @@ function checkPartnerSlug(project: Project, slug: string | null | undefined): vo
   }
 }
 
+/** The affiliate's own commission rules: their fixed amounts must fit the project currency. */
+function checkCommission(project: Project, commission: unknown): void {
+  if (commission) checkAmounts(commission as CommissionSettings, new Currency(project.settings.currency), 'commission')
+}
+
 async function resolveParent(ctx: ProjectContext, tx: StorageTx, project: Project, input: CreateAffiliateInput): Promise<number | null> {
   if (input.parentAffiliateId === undefined && input.parentReferralCode === undefined) return null
   if (input.parentAffiliateId !== undefined && input.parentReferralCode !== undefined) {
@@ -73,6 +81,17 @@ async function resolveParent(ctx: ProjectContext, tx: StorageTx, project: Projec
 
 type NewAffiliate = Omit<Affiliate, 'id' | 'referralCode'>
 
+/**
+ * Refuses a referral code that is another affiliate's link alias, so a code or alias always names
+ * one affiliate (two codes are refused by the storage's unique index).
+ */
+async function checkNotAlias(tx: StorageTx, projectId: string, code: string, self: number | null): Promise<void> {
+  const owner = await tx.affiliates.getByCode(projectId, code)
+  if (owner && owner.id !== self && owner.referralCode.toLowerCase() !== code.toLowerCase()) {
+    throw new ConflictError('this referral code is a link alias of another affiliate', 'referralCode')
+  }
+}
+
 /** A new affiliate's row: what `given` sets, null for the rest, no totals. */
 export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 'status' | 'createdAt'>, given: Partial<Omit<NewAffiliate, 'totals'>> = {}): NewAffiliate {
   return {
@@ -88,6 +107,8 @@ export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 's
     application: null,
     locale: null,
     emailOptOut: null,
+    taxDetails: null,
+    commission: null,
     ...base,
     ...given,
     totals: { ...EMPTY_TOTALS },
@@ -115,9 +136,11 @@ export function affiliatesService(ctx: ProjectContext) {
       const data = validate(createAffiliateInput, input)
       const project = await ctx.project()
       checkPartnerSlug(project, data.partnerSlug)
+      checkCommission(project, data.commission)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const parentId = await resolveParent(ctx, tx, project, data)
+          if (data.referralCode !== undefined) await checkNotAlias(tx, projectId, data.referralCode, null)
           const row = newAffiliateRow(
             { projectId, email: data.email, status: data.status ?? 'active', createdAt: ctx.clock.now() },
             {
@@ -132,6 +155,7 @@ export function affiliatesService(ctx: ProjectContext) {
               customFields: data.customFields ?? null,
               locale: data.locale ?? null,
               emailOptOut: data.emailOptOut ?? null,
+              commission: (data.commission as CommissionSettings | null | undefined) ?? null,
             },
           )
           const affiliate = await insertAffiliate(tx, row, data.referralCode)
@@ -146,16 +170,19 @@ export function affiliatesService(ctx: ProjectContext) {
 
     async update(ref: AffiliateRef, input: UpdateAffiliateInput): Promise<AffiliateView> {
       const data = validate(updateAffiliateInput, input)
-      checkPartnerSlug(await ctx.project(), data.partnerSlug)
+      const project = await ctx.project()
+      checkPartnerSlug(project, data.partnerSlug)
+      checkCommission(project, data.commission)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const found = await findAffiliate(tx, projectId, ref)
+          if (data.referralCode !== undefined) await checkNotAlias(tx, projectId, data.referralCode, found.id)
           // Setting a pending affiliate active approves it (docs/onboarding.md): locked, so one event.
           const approves = found.status === 'pending' && data.status === 'active'
           const affiliate = approves ? (await tx.affiliates.lockForUpdate(projectId, found.id))! : found
           const { status: _status, ...rest } = data
           const patch = approves && affiliate.status === 'pending' ? rest : data
-          let updated = (await tx.affiliates.update(projectId, affiliate.id, patch))!
+          let updated = (await tx.affiliates.update(projectId, affiliate.id, patch as Patch<Affiliate>))!
           if (approves && affiliate.status === 'pending') updated = await decideApplication(ctx, tx, updated, { approve: true })
           return loadAffiliateView(ctx, tx, updated)
         }),
@@ -180,6 +207,31 @@ export function affiliatesService(ctx: ProjectContext) {
         for (const affiliate of page.items) items.push(await loadAffiliateView(ctx, tx, affiliate))
         return { items, total: page.total, ...window }
       })
+    },
+
+    /**
+     * Adds a link alias: another token (an imported tool's `?via=` token, a former code) that
+     * links, the snippet and clicks resolve to the affiliate (docs/attribution.md "Link aliases").
+     * Idempotent: the affiliate's own alias or code is not added again (`created` false). A token
+     * of another affiliate: ConflictError naming `alias`.
+     */
+    async addAlias(ref: AffiliateRef, alias: string): Promise<{ alias: string; created: boolean }> {
+      const token = validate(codeSchema, alias, 'alias')
+      return withConflicts(() =>
+        storage.transaction(async (tx) => {
+          const affiliate = await findAffiliate(tx, projectId, ref)
+          const owner = await tx.affiliates.getByCode(projectId, token)
+          if (owner?.id === affiliate.id) return { alias: token, created: false }
+          if (owner) throw new ConflictError('this token is the referral code or a link alias of another affiliate', 'alias')
+          await tx.affiliates.insertAlias(projectId, affiliate.id, token, ctx.clock.now())
+          return { alias: token, created: true }
+        }),
+      )
+    },
+
+    /** The affiliate's link aliases, oldest first. */
+    async aliases(ref: AffiliateRef): Promise<string[]> {
+      return storage.transaction(async (tx) => tx.affiliates.listAliases(projectId, (await findAffiliate(tx, projectId, ref)).id))
     },
 
     /** Counts a click on an affiliate's link (docs/attribution.md "Clicks"). */

@@ -6,6 +6,7 @@ const CONFLICTS: Record<UniqueConstraint, [field: string, message: string]> = {
   project_name: ['name', 'a project with this name already exists'],
   affiliate_email: ['email', 'an affiliate with this email already exists'],
   affiliate_referral_code: ['referralCode', 'this referral code is already taken'],
+  affiliate_link_alias: ['alias', 'this link alias is already taken'],
   referral_email: ['email', 'a referred user with this email already exists'],
   conversion_reference: ['reference', 'a conversion with this reference already exists'],
   coupon_code: ['code', 'this coupon code already exists'],

@@ -6,6 +6,7 @@ import { Currency, parseDecimal, type Decimal, type Money } from './money.js'
 import type { DomainStore } from './storage.js'
 import type { Project } from './types.js'
 import { ONE } from './commission.js'
+import type { TaxIdCipher } from './tax-id-cipher.js'
 
 /**
  * Exchange rate from one currency to another at a moment: how many units of `to` one unit of
@@ -20,6 +21,8 @@ export type ExchangeRates = (
 export interface ProjectContext {
   storage: DomainStore
   clock: Clock
+  /** Encrypts and decrypts tax ids (program option taxIdKeys); null when no key is configured. */
+  taxIds: TaxIdCipher | null
   projectId: string
   project(): Promise<Project>
   /** Rate from -> to; 1 when equal; throws a 400 naming the pair when unknown. */
@@ -33,7 +36,7 @@ export interface ProjectContext {
 }
 
 export function createProjectContext(
-  base: { storage: DomainStore; clock: Clock; exchangeRates: ExchangeRates | undefined },
+  base: { storage: DomainStore; clock: Clock; exchangeRates: ExchangeRates | undefined; taxIds: TaxIdCipher | null },
   projectId: string,
   loadProject: () => Promise<Project>,
 ): ProjectContext {

@@ -4,6 +4,7 @@ import { attribute, type MatchedBy } from './attribution.js'
 import { applyAttributionModel, attributionModelApplies, moveReferredUser } from './attribution-model.js'
 import { addDays } from './clock.js'
 import { calculateCommission, commissionSettingsFor, ONE, tier2Commission, type Commission } from './commission.js'
+import { ruleSetFor, type Renewal, type RuleSet } from './commission-rules.js'
 import { usdAmount, type ProjectContext } from './context.js'
 import { ConflictError, ValidationError } from './errors.js'
 import { conversionEvents } from './events.js'
@@ -37,6 +38,10 @@ interface Plan {
   /** A newer referral takes the referred user over (attribution settings). */
   moveReferral: boolean
   commission: Commission
+  /** The rules that applied, kept on the customer at a first purchase (grandfathering). */
+  rules: RuleSet
+  /** The customer's payment this is (1: the first); null when it is not counted (signups, excluded products, no customer). */
+  paymentNumber: number | null
   status: StoredConversionStatus
   holdUntil: Date
   fingerprint: string
@@ -50,19 +55,22 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const modelled = attributionModelApplies(matched, settings) ? await applyAttributionModel(tx, ctx.projectId, matched, settings, now) : null
   const { affiliate, matchedBy, referral } = modelled ?? matched
   const moveReferral = modelled?.moveReferral ?? false
-  const renewal = data.type === 'purchase' ? (referral?.firstPurchaseAt ?? null) : null
+  const rules = ruleSetFor(project.settings, affiliate)
+  const payment = data.type === 'purchase' && referral ? paymentOf(referral, data.paymentId ?? null) : null
+  const renewal = payment?.renewal ?? null
   const calculated = calculateCommission({
     type: data.type,
-    settings: project.settings,
+    rules: renewal && grandfathered(rules) && referral?.commissionTerms ? referral.commissionTerms : rules,
+    productId: data.productId ?? null,
     currency: request.currency,
-    partnerSlug: affiliate.partnerSlug,
     base: request.baseValue,
     fxRate: fx,
-    firstPurchaseAt: renewal,
+    renewal,
     now,
   })
   const commission: Commission =
-    request.value === null ? calculated : { value: request.value, basis: 'explicit', commissionType: 'fixed', rate: null }
+    request.value === null ? calculated : { value: request.value, basis: 'explicit', source: 'explicit', commissionType: 'fixed', rate: null, amount: request.value.format() }
+  const counted = data.type === 'purchase' && commission.basis !== 'excluded'
   const customerEmail = data.email ?? referral?.email
   const needsReview = affiliate.status !== 'active' || customerEmail === affiliate.email
   const multiTier = project.settings.multiTier
@@ -77,11 +85,29 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     referral,
     moveReferral,
     commission,
+    rules,
+    paymentNumber: counted ? (payment?.number ?? 1) : null,
     status: needsReview ? 'review' : 'active',
     holdUntil: addDays(now, project.settings.holdPeriodDays),
     fingerprint: [data.type, request.baseValue?.minor ?? '', request.baseCurrency.code, request.value?.minor ?? '', affiliate.id].join('|'),
     tier2,
   }
+}
+
+/**
+ * Which payment of its customer a purchase is: lines of one payment (`paymentId`, an invoice's)
+ * are one payment; a renewal is any payment after the first (docs/commissions.md "Renewals").
+ */
+function paymentOf(referral: Referral, paymentId: string | null): { number: number; renewal: Renewal | null } {
+  const sameAsLast = paymentId !== null && referral.lastPayment === paymentId
+  const number = sameAsLast ? Math.max(referral.payments, 1) : referral.payments + 1
+  if (referral.firstPurchaseAt === null || (sameAsLast && number === 1)) return { number: 1, renewal: null }
+  return { number: Math.max(number, 2), renewal: { firstPurchaseAt: referral.firstPurchaseAt, paymentNumber: Math.max(number, 2) } }
+}
+
+/** `commission.grandfather` of the rules in force: the affiliate's own, else its sub-program's, else the project's. */
+function grandfathered(rules: RuleSet): boolean {
+  return (rules.affiliate ?? rules.subProgram ?? rules.project).grandfather === true
 }
 
 /** Thrown inside the transaction so everything it wrote rolls back. */
@@ -97,9 +123,14 @@ export interface ConversionPreview {
   affiliateId: number
   matchedBy: MatchedBy
   basis: Commission['basis']
+  /** Which rule earned it (docs/commissions.md "Precedence"). */
+  ruleSource: Commission['source']
+  productId: string | null
   commissionType: Commission['commissionType']
   /** Percentage applied, as decimal text; null for fixed amounts. */
   rate: string | null
+  /** Fixed amount applied, as decimal text; null for percentages. */
+  amount: string | null
   baseValue: string | null
   baseValueCurrency: string
   /** Rate from baseValueCurrency to the project currency. */
@@ -187,8 +218,11 @@ export async function previewConversion(ctx: ProjectContext, input: CreateConver
     affiliateId: planned.affiliate.id,
     matchedBy: planned.matchedBy,
     basis: planned.commission.basis,
+    ruleSource: planned.commission.source,
+    productId: request.data.productId ?? null,
     commissionType: planned.commission.commissionType,
     rate: planned.commission.rate,
+    amount: planned.commission.amount,
     baseValue: request.baseValue === null ? null : request.baseValue.format(),
     baseValueCurrency: request.baseCurrency.code,
     fxRate: decimalText(fx),
@@ -229,7 +263,7 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
   const { data } = request
   const planned = await plan(ctx, tx, project, request, fx, now)
   // A duplicate reference is found by the insert's unique index; what linking wrote before it rolls back.
-  const { referral, signedUp } = await linkReferral(ctx, tx, planned, data.email, data.type, now)
+  const { referral, signedUp } = await linkReferral(ctx, tx, planned, data, now)
   const row: Omit<Conversion, 'id'> = {
     projectId: ctx.projectId,
     affiliateId: planned.affiliate.id,
@@ -253,6 +287,9 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
     tier: 1,
     parentConversionId: null,
     refundReason: null,
+    productId: data.productId ?? null,
+    ruleSource: planned.commission.source,
+    commissionAmount: planned.commission.amount,
     createdAt: now,
   }
   const day = ctx.dayIn(project, now)
@@ -286,7 +323,10 @@ async function writeTier2(
     reference: conversion.reference === null ? null : `${conversion.reference}:tier2`,
     fingerprint: null,
     basis: 'tier2',
+    // The multi-tier share is a project setting.
+    ruleSource: 'project',
     commissionType: 'percentage',
+    commissionAmount: null,
     commissionRate: tier2.rate,
     tier: 2,
     parentConversionId: conversion.id,
@@ -302,30 +342,38 @@ async function writeTier2(
   return inserted.conversion
 }
 
-/** Finds or creates the referred user and records a first purchase on it; signedUp when it was created (to count). */
-async function linkReferral(ctx: ProjectContext, tx: StorageTx, planned: Plan, email: string | undefined, type: string, now: Date) {
+/** Finds or creates the referred user and counts the payment on it (its first purchase, or one more); signedUp when it was created (to count). */
+async function linkReferral(ctx: ProjectContext, tx: StorageTx, planned: Plan, data: ConversionRequest['data'], now: Date) {
   let referral = planned.referral
   let signedUp = false
   if (referral && planned.moveReferral) referral = await moveReferredUser(ctx, tx, referral, planned.affiliate, now)
-  if (!referral && email !== undefined) {
+  if (!referral && data.email !== undefined) {
     referral = await tx.referrals.insert({
       projectId: ctx.projectId,
-      email,
+      email: data.email,
       affiliateId: planned.affiliate.id,
       conversionStatus: 'pending',
       conversionDate: null,
       firstPurchaseAt: null,
+      payments: 0,
+      lastPayment: null,
+      commissionTerms: null,
       createdAt: now,
     })
     signedUp = true
   }
-  if (referral && type === 'purchase' && referral.firstPurchaseAt === null) {
+  if (!referral || planned.paymentNumber === null) return { referral, signedUp }
+  const paymentId = data.paymentId ?? null
+  if (referral.firstPurchaseAt === null) {
     // Another purchase of this customer, at the same moment, may have been the first: then this
     // one's plan (the purchase rule) is wrong, and the transaction runs again from a fresh read.
-    const marked = await tx.referrals.markFirstPurchase(ctx.projectId, referral.id, now)
-    if (!marked) throw new FirstPurchaseRecorded()
-    referral = marked
+    const marked = await tx.referrals.markFirstPurchase(ctx.projectId, referral.id, now, { key: paymentId, terms: planned.rules })
+    if (!marked) throw new PaymentCountedMeanwhile()
+    return { referral: marked, signedUp }
   }
+  // So may a renewal: its number (and so its stage) is then another.
+  const count = await tx.referrals.recordPayment(ctx.projectId, referral.id, paymentId)
+  if (count !== planned.paymentNumber) throw new PaymentCountedMeanwhile()
   return { referral, signedUp }
 }
 
@@ -358,8 +406,8 @@ function occurrence(request: ConversionRequest, now: Date): Date {
   return at !== undefined && at.getTime() < now.getTime() ? at : now
 }
 
-/** Thrown inside the transaction when a concurrent purchase recorded the customer's first purchase first. */
-class FirstPurchaseRecorded extends Error {}
+/** Thrown inside the transaction when a concurrent purchase of the customer was counted first. */
+class PaymentCountedMeanwhile extends Error {}
 
 /**
  * Runs a write again when a concurrent request (another connection) committed the same new
@@ -371,8 +419,8 @@ async function retryOnRace<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work()
     } catch (error) {
-      const race = (error instanceof UniqueViolation && error.constraint === 'referral_email') || error instanceof FirstPurchaseRecorded
-      if (!race || attempt >= 2) throw error
+      const race = (error instanceof UniqueViolation && error.constraint === 'referral_email') || error instanceof PaymentCountedMeanwhile
+      if (!race || attempt >= 8) throw error
     }
   }
 }

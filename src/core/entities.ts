@@ -6,6 +6,7 @@ import type {
   AffiliateApplication,
   AffiliateStatus,
   CommissionBasis,
+  CommissionSettings,
   ConversionType,
   CouponStatus,
   DeliveryStatus,
@@ -15,8 +16,11 @@ import type {
   ProjectSettings,
   ProviderEventStatus,
   ReferralStatus,
+  RuleSet,
+  RuleSource,
   Scope,
   StoredConversionStatus,
+  StoredTaxDetails,
   WebhookSigningMode,
   WiseDetails,
 } from './types.js'
@@ -83,6 +87,10 @@ export const affiliateFields = {
   emailOptOut: nullable(json<MailTopic[]>()),
   /** Set when the affiliate applied through the portal's application page. */
   application: nullable(json<AffiliateApplication>()),
+  /** Legal name, country, form type and the encrypted tax id (docs/tax-details.md); never in a view. */
+  taxDetails: notShown(nullable(json<StoredTaxDetails>())),
+  /** The affiliate's own commission rules, over its sub-program's and the project's (docs/commissions.md). */
+  commission: nullable(json<CommissionSettings>()),
 }
 
 /** The affiliate's payout preferences that webhook events carry (src/core/events.ts names their keys). */
@@ -96,6 +104,12 @@ export const referralFields = {
   conversionDate: nullable(date()),
   /** Set by the first purchase; renewals are measured from it. */
   firstPurchaseAt: notShown(nullable(date())),
+  /** The customer's payments so far (lines of one payment count once; excluded products not at all). */
+  payments: notShown(int()),
+  /** The payment counted last, when it has lines (an invoice id): its other lines are not another payment. */
+  lastPayment: notShown(nullable(text())),
+  /** The commission rules in force at the first purchase, for `commission.grandfather`. */
+  commissionTerms: notShown(nullable(json<RuleSet>())),
 }
 
 export const conversionFields = {
@@ -128,6 +142,12 @@ export const conversionFields = {
   tier: int<1 | 2>(),
   parentConversionId: nullable(id()),
   refundReason: nullable(text()),
+  /** The product the payment was for (picks its product rule). */
+  productId: nullable(text()),
+  /** Which rule earned it; null on conversions stored before rules were recorded. */
+  ruleSource: nullable(text<RuleSource>()),
+  /** The fixed amount the rule gave, as decimal text in the project currency; null for percentages. */
+  commissionAmount: nullable(text()),
 }
 
 export const couponFields = {

@@ -3,11 +3,19 @@
 import { findAffiliate } from './affiliates.js'
 import { listWindow } from './conflicts.js'
 import type { ProjectContext } from './context.js'
-import { NotFoundError, ValidationError } from './errors.js'
+import { ConflictError, NotFoundError, ValidationError } from './errors.js'
 import { payoutCreated } from './events.js'
 import { computeBalances } from './ledger.js'
 import { Currency } from './money.js'
-import { createPayoutInput, listPayoutsInput, validate, type CreatePayoutInput, type ListPayoutsInput } from './schemas.js'
+import {
+  createPayoutInput,
+  listPayoutsInput,
+  recordPaidPayoutInput,
+  validate,
+  type CreatePayoutInput,
+  type ListPayoutsInput,
+  type RecordPaidPayoutInput,
+} from './schemas.js'
 import type { StorageTx } from './storage.js'
 import type { Payout } from './types.js'
 import { payoutView, type PayoutView } from './views.js'
@@ -23,13 +31,16 @@ export function payoutsService(ctx: ProjectContext) {
     return { data, amount: currency.parse(data.amount, 'amount', false).minor }
   }
 
-  async function pay(tx: StorageTx, { data, amount }: ReturnType<typeof parse>, currency: Currency): Promise<Payout> {
+  async function pay(tx: StorageTx, { data, amount }: ReturnType<typeof parse>, currency: Currency, requireTaxDetails: boolean): Promise<Payout> {
     const found = await findAffiliate(tx, projectId, data.affiliateId ?? data.affiliateEmail!)
     if (data.affiliateId !== undefined && data.affiliateEmail !== undefined && found.email !== data.affiliateEmail) {
       throw new ValidationError('affiliateEmail', (name) => `${name('affiliateEmail')} does not match ${name('affiliateId')}`)
     }
     // The lock makes racing payouts for one affiliate run one after another.
     const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+    if (requireTaxDetails && !affiliate.taxDetails) {
+      throw new ConflictError(`${affiliate.email} has no tax details on file, and this program requires them before paying (payouts.requireTaxDetails)`, 'affiliateId')
+    }
     const now = ctx.clock.now()
     const held = await tx.conversions.heldSummary(projectId, affiliate.id, now)
     const before = computeBalances(affiliate.totals, held)
@@ -68,9 +79,10 @@ export function payoutsService(ctx: ProjectContext) {
 
   return {
     async create(input: CreatePayoutInput): Promise<PayoutView> {
-      const currency = new Currency((await ctx.project()).settings.currency)
+      const { settings } = await ctx.project()
+      const currency = new Currency(settings.currency)
       const request = parse(input, currency)
-      return payoutView(await storage.transaction((tx) => pay(tx, request, currency)))
+      return payoutView(await storage.transaction((tx) => pay(tx, request, currency, settings.payouts?.requireTaxDetails === true)))
     },
 
     /**
@@ -81,14 +93,62 @@ export function payoutsService(ctx: ProjectContext) {
       if (!Array.isArray(inputs) || inputs.length === 0 || inputs.length > 1000) {
         throw new ValidationError('payouts', 'a batch holds 1 to 1000 payouts')
       }
-      const currency = new Currency((await ctx.project()).settings.currency)
+      const { settings } = await ctx.project()
+      const currency = new Currency(settings.currency)
       const requests = inputs.map((input) => parse(input, currency))
       const payouts = await storage.transaction(async (tx) => {
         const saved = []
-        for (const request of requests) saved.push(await pay(tx, request, currency))
+        for (const request of requests) saved.push(await pay(tx, request, currency, settings.payouts?.requireTaxDetails === true))
         return saved
       })
       return payouts.map(payoutView)
+    },
+
+    /**
+     * Records a payout made before, outside affiliate-kit (an imported tool's payout history): the
+     * conversions it paid, already marked paid and in no payout, become this payout's; balances do
+     * not change and no webhook is sent. Idempotent: when they all belong to one payout already,
+     * that payout (`duplicate`). A conversion of another affiliate, not paid, not earning, or in
+     * another payout: the request is refused, nothing is written.
+     */
+    async recordPaid(input: RecordPaidPayoutInput): Promise<{ payout: PayoutView; duplicate: boolean }> {
+      const data = validate(recordPaidPayoutInput, input)
+      const currency = (await ctx.project()).settings.currency
+      const references = [...new Set(data.references)]
+      return storage.transaction(async (tx) => {
+        // The lock makes two runs recording the same payout take turns: the second finds the first's.
+        const affiliate = await tx.affiliates.lockForUpdate(projectId, data.affiliateId)
+        if (!affiliate) throw new NotFoundError('affiliate not found', 'affiliateId')
+        const conversions = []
+        for (const reference of references) {
+          const conversion = await tx.conversions.getByReference(projectId, reference)
+          if (!conversion || conversion.affiliateId !== affiliate.id) throw new NotFoundError(`no conversion ${reference} of this affiliate`, 'references')
+          if (!conversion.paid || conversion.status !== 'active') {
+            throw new ValidationError('references', `conversion ${reference} is not an earning conversion marked paid`)
+          }
+          conversions.push(conversion)
+        }
+        const payouts = new Set(conversions.map((conversion) => conversion.paidByPayoutId))
+        const [only] = payouts
+        if (payouts.size === 1 && only != null) return { payout: payoutView((await tx.payouts.get(projectId, only))!), duplicate: true }
+        if (conversions.some((conversion) => conversion.paidByPayoutId !== null)) throw new ConflictError('some of these conversions are in another payout', 'references')
+        const held = await tx.conversions.heldSummary(projectId, affiliate.id, ctx.clock.now())
+        const payout = await tx.payouts.insert({
+          projectId,
+          affiliateId: affiliate.id,
+          affiliateEmail: affiliate.email,
+          amount: conversions.reduce((sum, conversion) => sum + conversion.value, 0n),
+          currency,
+          method: data.method ?? 'manual',
+          status: 'paid',
+          paymentDate: data.paymentDate,
+          conversionsSettled: conversions.length,
+          unpaidAfter: computeBalances(affiliate.totals, held).unpaid,
+          createdAt: ctx.clock.now(),
+        })
+        for (const conversion of conversions) await tx.conversions.update(projectId, conversion.id, { paidByPayoutId: payout.id })
+        return { payout: payoutView(payout), duplicate: false }
+      })
     },
 
     async get(id: number): Promise<PayoutView> {

@@ -27,6 +27,9 @@ import { normalizeSettings } from './settings.js'
 import type { DomainStore } from './storage.js'
 import type { Project, ProjectSettings } from './types.js'
 import { webhookEndpointsService } from './webhook-endpoints.js'
+import { personalDataService } from './personal-data.js'
+import { taxDetailsService } from './tax-details.js'
+import { taxIdCipher, type TaxIdKeys } from './tax-id-cipher.js'
 
 export interface AffiliateProgramOptions {
   /** Any storage adapter (memoryStorage, pgliteStorage, postgresStorage); the program uses its domain store. */
@@ -51,6 +54,11 @@ export interface AffiliateProgramOptions {
    * @default 1000
    */
   settingsMaxAgeMs?: number
+  /**
+   * The keys tax ids are encrypted with (docs/tax-details.md): the current one and earlier ones
+   * still accepted for decryption. Without it, tax details cannot be saved or read.
+   */
+  taxIdKeys?: TaxIdKeys
 }
 
 /** Default of settingsMaxAgeMs: one read of the project per second, at most, per busy project. */
@@ -93,6 +101,10 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     tracking: visitsService(ctx),
     /** Clicks, visitors, signups, purchases, revenue and commission per day, week or month. */
     stats,
+    /** Legal name, country, form type and the encrypted tax id of affiliates; the year-end totals (docs/tax-details.md). */
+    taxDetails: taxDetailsService(ctx),
+    /** GDPR export and erase of an affiliate or a referred user (docs/privacy.md). */
+    personalData: personalDataService(ctx),
     async settings(): Promise<ProjectSettings> {
       return (await ctx.project()).settings
     },
@@ -148,6 +160,8 @@ export interface AffiliateProgram extends ProjectScope {
 export async function createAffiliateProgram(options: AffiliateProgramOptions): Promise<AffiliateProgram> {
   const { storage } = options
   const clock = options.clock ?? systemClock
+  // A malformed key fails the start, naming which key is wrong.
+  const taxIds = options.taxIdKeys ? taxIdCipher(options.taxIdKeys) : null
   const maxAge = options.settingsMaxAgeMs ?? SETTINGS_MAX_AGE_MS
   /** Each project as last read, and when the read started (clock ms). */
   const cache = new Map<string, { project: Project; readAt: number }>()
@@ -195,7 +209,7 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
   function scopeFor(projectId: string): ProjectScope {
     let scope = scopes.get(projectId)
     if (!scope) {
-      const base = { storage, clock, exchangeRates: options.exchangeRates }
+      const base = { storage, clock, exchangeRates: options.exchangeRates, taxIds }
       scope = requireProject(projectScope(createProjectContext(base, projectId, () => loadProject(projectId))), () => freshProject(projectId))
       scopes.set(projectId, scope)
     }

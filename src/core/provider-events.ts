@@ -10,7 +10,7 @@ import type { ApplyServices } from './provider-events/outcome.js'
 import { receiveEvent, replayRecorded } from './provider-events/receive.js'
 import type { ReceiveTarget } from './provider-events/record.js'
 import { sweepIfDue, type SweepTimes } from './provider-events/sweep.js'
-import { id, listProviderEventsInput, providerName, validate, type ListProviderEventsInput } from './schemas.js'
+import { email as emailSchema, id, listProviderEventsInput, providerCustomerId, providerName, validate, type ListProviderEventsInput } from './schemas.js'
 import type { ProviderEvent } from './types.js'
 
 export type ProviderEventView = Omit<ProviderEvent, 'projectId' | 'mapped'>
@@ -38,6 +38,25 @@ export function providerEventsService(ctx: ProjectContext, services: Omit<ApplyS
   const target = (provider: string): ReceiveTarget => ({ scope, storage, provider, now: () => ctx.clock.now() })
   const sweeps: SweepTimes = new Map()
   return {
+    /**
+     * Remembers which referred user a provider's customer id is (an imported customer's Stripe
+     * `cus_...`): its payments without an email are credited through that user. `created` false
+     * when the id was known already (its email then stays as it is, and is returned).
+     */
+    async linkCustomer(provider: string, customerId: string, email: string): Promise<{ created: boolean; email: string | null }> {
+      const name = validate(providerName, provider, 'provider')
+      const externalId = validate(providerCustomerId, customerId, 'customerId')
+      const address = validate(emailSchema, email, 'email')
+      const link = { projectId, provider: name, kind: 'customer', externalId }
+      return storage.transaction(async (tx) => {
+        // Saving no data reads the link locked, as a provider event's customer does.
+        const [known] = await tx.providerEvents.saveLinks([{ ...link, data: {} }])
+        if (known?.data.email) return { created: false, email: known.data.email }
+        await tx.providerEvents.saveLink({ ...link, data: { email: address } })
+        return { created: true, email: address }
+      })
+    },
+
     /** Newest first; filter by provider, status and reference (invoice, transaction, order id). */
     async list(input: ListProviderEventsInput = {}): Promise<{ items: ProviderEventView[]; total: number; limit: number; offset: number }> {
       const data = validate(listProviderEventsInput, input)

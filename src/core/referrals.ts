@@ -23,7 +23,7 @@ import { referralView, type ReferralView } from './views.js'
 /** A referred user named by id (number) or email (string). */
 export type ReferralRef = number | string
 
-async function findReferral(tx: StorageTx, projectId: string, ref: ReferralRef): Promise<Referral> {
+export async function findReferral(tx: StorageTx, projectId: string, ref: ReferralRef): Promise<Referral> {
   const referral =
     typeof ref === 'number'
       ? await tx.referrals.get(projectId, ref)
@@ -63,14 +63,19 @@ export function referralsService(ctx: ProjectContext) {
             if (!affiliate) throw new NotFoundError('no affiliate has this referral code', 'referralCode')
           }
           const now = ctx.clock.now()
-          const status = data.status ?? 'pending'
+          const firstPurchaseAt = data.firstPurchaseAt ?? null
+          if (firstPurchaseAt && firstPurchaseAt.getTime() > now.getTime()) throw new ValidationError('firstPurchaseAt', (name) => `${name('firstPurchaseAt')} must not be in the future`)
+          const status = data.status ?? (firstPurchaseAt ? 'converted' : 'pending')
           const referral = await tx.referrals.insert({
             projectId,
             email: data.email,
             affiliateId: affiliate?.id ?? null,
             conversionStatus: status,
-            conversionDate: status === 'converted' || status === 'direct' ? now : null,
-            firstPurchaseAt: null,
+            conversionDate: status === 'converted' || status === 'direct' ? (firstPurchaseAt ?? now) : null,
+            firstPurchaseAt,
+            payments: firstPurchaseAt ? 1 : 0,
+            lastPayment: null,
+            commissionTerms: null,
             createdAt: now,
           })
           if (affiliate) {

@@ -93,6 +93,8 @@ const slug = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9][a-z0-9_-]{0
 export const locale = v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`)
 
 const affiliateFields = {
+  /** The affiliate's own commission rules (docs/commissions.md "Per-affiliate rules"); null removes them. */
+  commission: v.optional(v.nullable(v.lazy(() => commissionSettings))),
   name: v.optional(v.nullable(text(200))),
   referralCode: v.optional(referralCode),
   status: v.optional(affiliateStatus),
@@ -154,6 +156,8 @@ export const createReferralInput = v.strictObject({
   affiliateId: v.optional(v.nullable(id)),
   referralCode: v.optional(referralCode),
   status: v.optional(referralStatus),
+  /** A first purchase made before (an imported customer's): its renewals earn the recurring rule from then on. */
+  firstPurchaseAt: v.optional(timestamp),
   userAgent: v.optional(text(1000)),
   ipAddress: v.optional(text(100)),
 })
@@ -187,6 +191,11 @@ export const createConversionInput = v.strictObject({
   couponCodeUsed: v.optional(couponCode),
   paymentProcessor: v.optional(text(100)),
   productId: v.optional(text(255)),
+  /**
+   * The payment (an invoice's id) this conversion is one line of: the lines of one payment are
+   * one payment of the customer, the first purchase or one renewal (docs/commissions.md "Renewals").
+   */
+  paymentId: v.optional(text(255)),
   /**
    * When the payment happened (a payment provider's event time): the commission, hold period and
    * renewal window are computed at this time instead of now. A time after now counts as now.
@@ -269,6 +278,15 @@ export const createPayoutInput = v.strictObject({
 })
 export type CreatePayoutInput = v.InferInput<typeof createPayoutInput>
 
+/** A payout made before, outside affiliate-kit: the conversions (by reference) it paid. */
+export const recordPaidPayoutInput = v.strictObject({
+  affiliateId: id,
+  references: v.pipe(v.array(reference, 'must be a list of references'), v.minLength(1, 'must name 1 to 1000 conversions'), v.maxLength(1000, 'must name 1 to 1000 conversions')),
+  paymentDate: timestamp,
+  method: v.optional(payoutMethod),
+})
+export type RecordPaidPayoutInput = v.InferInput<typeof recordPaidPayoutInput>
+
 export const listPayoutsInput = v.strictObject({ limit, offset, affiliateId: v.optional(id) })
 export type ListPayoutsInput = v.InferInput<typeof listPayoutsInput>
 
@@ -288,6 +306,8 @@ export const createApiKeyInput = v.strictObject({
 export type CreateApiKeyInput = v.InferInput<typeof createApiKeyInput>
 
 export const providerName = v.picklist(PROVIDER_NAMES, `must be ${PROVIDER_NAMES.slice(0, -1).join(', ')} or ${PROVIDER_NAMES[PROVIDER_NAMES.length - 1]}`)
+/** A payment provider's customer id (Stripe `cus_...`, Paddle `ctm_...`). */
+export const providerCustomerId = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^[A-Za-z0-9_-]{1,255}$/, 'must be 1 to 255 letters, digits, _ or -'))
 export const providerEventStatus = v.picklist(['processing', 'applied', 'ignored', 'waiting'], 'must be processing, applied, ignored or waiting')
 export const listProviderEventsInput = v.strictObject({
   limit,
@@ -310,16 +330,44 @@ const commissionRule = v.variant('type', [
   v.strictObject({ type: v.literal('percentage'), rate }),
   v.strictObject({ type: v.literal('fixed'), amount: amountText }),
 ])
+const count = (min: number) => v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(min, `must be at least ${min}`))
+const recurringStage = v.pipe(
+  v.strictObject({ payments: v.optional(count(1)), rate: v.optional(rate), amount: v.optional(amountText) }),
+  v.check((stage) => (stage.rate === undefined) !== (stage.amount === undefined), 'must have a rate or an amount'),
+)
+const recurringRule = v.pipe(
+  v.strictObject({
+    rate: v.optional(rate),
+    amount: v.optional(amountText),
+    durationMonths: v.optional(v.nullable(v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative')))),
+    maxPayments: v.optional(v.nullable(count(1))),
+    stages: v.optional(
+      v.pipe(
+        v.array(recurringStage),
+        v.minLength(1, 'must have at least one stage'),
+        v.maxLength(20, 'must have at most 20 stages'),
+        v.check((stages) => stages.slice(0, -1).every((stage) => stage.payments !== undefined), 'every stage but the last must say its payments'),
+      ),
+    ),
+  }),
+  v.check((rule) => rule.rate === undefined || rule.amount === undefined, 'must have a rate or an amount, not both'),
+  v.check((rule) => rule.stages === undefined || (rule.rate === undefined && rule.amount === undefined), 'stages replace rate and amount: give one or the other'),
+)
+const signupRule = v.strictObject({ amount: amountText })
+const productId = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))
+const productRule = v.union(
+  [
+    v.strictObject({ excluded: v.literal(true, 'must be true') }),
+    v.strictObject({ purchase: v.optional(commissionRule), recurring: v.optional(recurringRule), signup: v.optional(signupRule) }),
+  ],
+  'must be { "excluded": true } or rules among purchase, recurring and signup',
+)
 export const commissionSettings = v.strictObject({
   purchase: commissionRule,
-  signup: v.optional(v.strictObject({ amount: amountText })),
-  recurring: v.optional(
-    v.strictObject({
-      rate: v.optional(rate),
-      amount: v.optional(amountText),
-      durationMonths: v.optional(v.nullable(v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative')))),
-    }),
-  ),
+  signup: v.optional(signupRule),
+  recurring: v.optional(recurringRule),
+  products: v.optional(v.pipe(v.record(productId, productRule), v.check((products) => Object.keys(products).length <= 1000, 'must have at most 1000 products'))),
+  grandfather: v.optional(v.boolean('must be a boolean')),
 })
 const dayCount = v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))
 /** An IANA time zone name the runtime knows (`Europe/Paris`, `UTC`). */
@@ -356,5 +404,19 @@ export const projectSettingsInput = v.strictObject({
       windowDays: v.optional(dayCount),
     }),
   ),
+  payouts: v.optional(v.strictObject({ requireTaxDetails: v.optional(v.boolean('must be a boolean')) })),
 })
 export type ProjectSettingsInput = v.InferInput<typeof projectSettingsInput>
+
+/** An affiliate's tax details as entered (docs/tax-details.md); the tax id loses spaces and dashes. */
+export const taxDetailsInput = v.strictObject({
+  legalName: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(200, 'must be at most 200 characters')),
+  country: v.pipe(v.string('must be a string'), v.trim(), v.toUpperCase(), v.regex(/^[A-Z]{2}$/, 'must be a two-letter country code (ISO 3166-1)')),
+  formType: v.picklist(['W-9', 'W-8BEN'], 'must be W-9 or W-8BEN'),
+  taxId: v.pipe(
+    v.string('must be a string'),
+    v.transform((value) => value.replace(/[\s-]/g, '').toUpperCase()),
+    v.regex(/^[A-Z0-9]{4,30}$/, 'must be 4 to 30 letters or digits'),
+  ),
+})
+export type TaxDetailsInput = v.InferInput<typeof taxDetailsInput>

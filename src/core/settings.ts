@@ -2,7 +2,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { Currency } from './money.js'
 import { projectSettingsInput, validate, type ProjectSettingsInput } from './schemas.js'
-import type { CommissionSettings, ProjectSettings } from './types.js'
+import type { CommissionRule, CommissionSettings, ProjectSettings, RecurringRule } from './types.js'
 
 export const DEFAULT_SETTINGS: ProjectSettings = {
   currency: 'USD',
@@ -30,6 +30,7 @@ export function normalizeSettings(input: ProjectSettingsInput = {}): ProjectSett
   if (data.webhookRetryDelaysSeconds) settings.webhookRetryDelaysSeconds = data.webhookRetryDelaysSeconds
   if (data.allowPrivateNetworks !== undefined) settings.allowPrivateNetworks = data.allowPrivateNetworks
   if (data.timeZone !== undefined) settings.timeZone = data.timeZone
+  if (data.payouts) settings.payouts = data.payouts
   if (data.attribution) {
     settings.attribution = { model: data.attribution.model ?? 'first_click', windowDays: data.attribution.windowDays ?? DEFAULT_WINDOW_DAYS }
   }
@@ -54,8 +55,19 @@ export function settingsChanges(before: ProjectSettings, after: ProjectSettings)
   return keys.filter((key) => !isDeepStrictEqual(before[key], after[key])).map((key) => ({ key, from: shown(before[key]), to: shown(after[key]) }))
 }
 
-function checkAmounts(commission: CommissionSettings, currency: Currency, path: string): void {
-  if (commission.purchase.type === 'fixed') currency.parse(commission.purchase.amount, `${path}.purchase.amount`)
-  if (commission.signup) currency.parse(commission.signup.amount, `${path}.signup.amount`)
-  if (commission.recurring?.amount !== undefined) currency.parse(commission.recurring.amount, `${path}.recurring.amount`)
+/** Every fixed amount of the rules must fit the currency's digits (a ValidationError naming it otherwise). */
+export function checkAmounts(commission: CommissionSettings, currency: Currency, path: string): void {
+  checkRules(commission, currency, path)
+  for (const [id, product] of Object.entries(commission.products ?? {})) {
+    if (!('excluded' in product)) checkRules(product, currency, `${path}.products.${id}`)
+  }
+}
+
+function checkRules(rules: { purchase?: CommissionRule; signup?: { amount: string }; recurring?: RecurringRule }, currency: Currency, path: string): void {
+  if (rules.purchase?.type === 'fixed') currency.parse(rules.purchase.amount, `${path}.purchase.amount`)
+  if (rules.signup) currency.parse(rules.signup.amount, `${path}.signup.amount`)
+  if (rules.recurring?.amount !== undefined) currency.parse(rules.recurring.amount, `${path}.recurring.amount`)
+  for (const [index, stage] of (rules.recurring?.stages ?? []).entries()) {
+    if (stage.amount !== undefined) currency.parse(stage.amount, `${path}.recurring.stages.${index}.amount`)
+  }
 }

@@ -41,6 +41,7 @@ export type UniqueConstraint =
   | 'project_name'
   | 'affiliate_email'
   | 'affiliate_referral_code'
+  | 'affiliate_link_alias'
   | 'referral_email'
   | 'conversion_reference'
   | 'coupon_code'
@@ -83,14 +84,19 @@ export interface AffiliateRepository {
   insert(affiliate: Insert<Affiliate>): Promise<Affiliate>
   get(projectId: string, id: number): Promise<Affiliate | null>
   getByEmail(projectId: string, email: string): Promise<Affiliate | null>
+  /** The affiliate whose referral code or link alias this is (case-insensitively). */
   getByCode(projectId: string, code: string): Promise<Affiliate | null>
+  /** Stores another link token of the affiliate (docs/attribution.md "Link aliases"); unique per project, case-insensitively. */
+  insertAlias(projectId: string, affiliateId: number, alias: string, at: Date): Promise<void>
+  /** The affiliate's link aliases, oldest first. */
+  listAliases(projectId: string, affiliateId: number): Promise<string[]>
   /** Reads the row and holds it against concurrent writers until the transaction ends. */
   lockForUpdate(projectId: string, id: number): Promise<Affiliate | null>
   update(projectId: string, id: number, patch: Patch<Omit<Affiliate, 'totals'>>): Promise<Affiliate | null>
   /** Atomically adds each delta to the running totals (never read-modify-write). */
   adjustTotals(projectId: string, id: number, delta: TotalsDelta): Promise<void>
   /**
-   * Deletes the affiliate with its conversions, coupons, clicks and payouts. Its referred users
+   * Deletes the affiliate with its conversions, coupons, clicks, payouts and link aliases. Its referred users
    * stay, disassociated (affiliateId null); affiliates it was parent of lose their parent.
    */
   delete(projectId: string, id: number): Promise<boolean>
@@ -103,6 +109,12 @@ export interface ReferralFilter extends ListWindow {
   status?: ReferralStatus
 }
 
+/** What the first purchase records beside its time: it is payment 1, `key` its payment (an invoice's id, or null), `terms` its rules. */
+export interface FirstPayment {
+  key: string | null
+  terms: Referral['commissionTerms']
+}
+
 export interface ReferralRepository {
   insert(referral: Insert<Referral>): Promise<Referral>
   get(projectId: string, id: number): Promise<Referral | null>
@@ -110,10 +122,16 @@ export interface ReferralRepository {
   update(projectId: string, id: number, patch: Patch<Referral>): Promise<Referral | null>
   /**
    * Records the referred user's first purchase at `at` (firstPurchaseAt and conversionDate `at`,
-   * conversionStatus `converted`) unless one is recorded; then it writes nothing and returns null.
+   * conversionStatus `converted`, payments 1, lastPayment and commissionTerms from `payment`) unless one is recorded; then it writes nothing and returns null.
    * A transaction recording one that has not ended yet is waited for, also across processes.
    */
-  markFirstPurchase(projectId: string, id: number, at: Date): Promise<Referral | null>
+  markFirstPurchase(projectId: string, id: number, at: Date, payment: FirstPayment): Promise<Referral | null>
+  /**
+   * Counts one more payment of the referred user (payments + 1, lastPayment = `key`), unless `key`
+   * is not null and is the payment counted last (another line of the same invoice): then it
+   * counts nothing. Returns the count after, or null when absent. Concurrent calls queue on the row.
+   */
+  recordPayment(projectId: string, id: number, key: string | null): Promise<number | null>
   list(projectId: string, filter: ReferralFilter): Promise<Page<Referral>>
 }
 
@@ -210,6 +228,41 @@ export interface PayoutRepository {
   setConversionsSettled(projectId: string, id: number, count: number): Promise<void>
   get(projectId: string, id: number): Promise<Payout | null>
   list(projectId: string, filter: PayoutFilter): Promise<Page<Payout>>
+  /** Per affiliate paid with paymentDate in [from, to): the sum of its payouts and how many, by affiliate id. */
+  paidTotals(projectId: string, from: Date, to: Date): Promise<PaidTotal[]>
+}
+
+export interface PaidTotal {
+  affiliateId: number
+  amount: bigint
+  count: number
+}
+
+/** One text to replace, as `from` may be written in any case, by `to`. */
+export interface TextReplacement {
+  from: string
+  to: string
+}
+
+/**
+ * Erasure (docs/privacy.md): the texts of a person replaced in every stored text of the project
+ * (every text and JSON column of its rows, also the idempotency answers, webhook bodies, provider
+ * payloads, delivery attempts and the audit log), not only in the rows the core changes itself.
+ */
+export interface TextScrub {
+  /** Replaced wherever they occur: identifiers (emails, provider customer ids). */
+  everywhere: readonly TextReplacement[]
+  /**
+   * Replaced only in a stored value that also holds one of the `everywhere` texts (names: the
+   * same word may well be someone else's elsewhere). A JSON value counts as one value.
+   */
+  alongside: readonly TextReplacement[]
+}
+
+export interface ErasureRepository {
+  scrub(projectId: string, scrub: TextScrub): Promise<void>
+  /** The provider customer ids whose customer link holds this email (any case): provider and id. */
+  customerIds(projectId: string, email: string): Promise<Array<{ provider: string; externalId: string }>>
 }
 
 export interface WebhookEndpointRepository {
@@ -347,6 +400,7 @@ export interface StorageTx {
   tracking: TrackingRepository
   /** The mails the outbox's events became (docs/email.md), for the log and its retries. */
   mail: MailQueue
+  erasure: ErasureRepository
 }
 
 /** The domain store the core runs on: its repositories, transactions, and the database's health. */

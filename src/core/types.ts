@@ -56,12 +56,44 @@ export type CommissionRule =
   | { type: 'percentage'; rate: number | string }
   | { type: 'fixed'; amount: string }
 
+/** One step of staged renewals: `payments` renewals at this rate or amount (the last step: every later one). */
+export interface RecurringStage {
+  payments?: number
+  rate?: number | string
+  amount?: string
+}
+
+export interface RecurringRule {
+  rate?: number | string
+  amount?: string
+  /** Calendar months from the customer's first purchase during which renewals earn. @default no end */
+  durationMonths?: number | null
+  /** The customer's payments that earn, the first included. @default no end */
+  maxPayments?: number | null
+  /** Renewals in steps: `[{ payments: 3, rate: 40 }, { rate: 20 }]` (docs/commissions.md "Stages"). */
+  stages?: RecurringStage[]
+}
+
+/** A product's own rules: what it leaves out comes from the next rule in precedence; or it earns nothing. */
+export type ProductRule = { purchase?: CommissionRule; recurring?: RecurringRule; signup?: { amount: string } } | { excluded: true }
+
 export interface CommissionSettings {
   purchase: CommissionRule
   /** Signups earn this fixed amount. @default nothing (signups earn 0) */
   signup?: { amount: string }
   /** Repeat purchases by the same customer email. @default the purchase rule, for life */
-  recurring?: { rate?: number | string; amount?: string; durationMonths?: number | null }
+  recurring?: RecurringRule
+  /** Rules per product id (a conversion's `productId`). */
+  products?: Record<string, ProductRule>
+  /** Renewals keep the rules in force at the customer's first purchase. @default false */
+  grandfather?: boolean
+}
+
+/** Every rule set that may apply to a conversion of one affiliate: what a grandfathered customer keeps. */
+export interface RuleSet {
+  affiliate: CommissionSettings | null
+  subProgram: CommissionSettings | null
+  project: CommissionSettings
 }
 
 export interface ProjectSettings {
@@ -81,6 +113,13 @@ export interface ProjectSettings {
   timeZone?: string
   /** Who keeps a referred customer, and for how long a referral counts (docs/attribution.md). @default none: the request's fields decide */
   attribution?: AttributionSettings
+  /** How payouts are made (docs/tax-details.md). */
+  payouts?: PayoutSettings
+}
+
+export interface PayoutSettings {
+  /** An affiliate without tax details on file is not paid (docs/tax-details.md). @default false */
+  requireTaxDetails?: boolean
 }
 
 /** Who may join through the portal's application page (docs/onboarding.md). */
@@ -132,6 +171,22 @@ export interface AffiliateApplication {
   rejectionReason: string | null
 }
 
+export type TaxFormType = 'W-9' | 'W-8BEN'
+
+/** An affiliate's tax details as stored: the tax id only encrypted (docs/tax-details.md). */
+export interface StoredTaxDetails {
+  legalName: string
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string
+  formType: TaxFormType
+  /** `v1.<key id>.<iv>.<tag>.<ciphertext>` (AES-256-GCM, base64url parts): src/core/tax-id-cipher.ts. */
+  taxId: string
+  /** The tax id's last four characters, what every page shows. */
+  taxIdLast4: string
+  /** ISO time of the last change. */
+  updatedAt: string
+}
+
 export interface Affiliate extends RecordOf<typeof entities.affiliateFields> {
   totals: AffiliateTotals
 }
@@ -145,6 +200,11 @@ export type CommissionBasis =
   | 'signup'
   | 'explicit'
   | 'tier2'
+  | 'excluded'
+
+/** Which rule earned a conversion (docs/commissions.md "Precedence"). */
+export type RuleSource = 'explicit' | 'product' | 'affiliate' | 'tier' | 'sub_program' | 'project'
+export const RULE_SOURCES: readonly RuleSource[] = ['explicit', 'product', 'affiliate', 'tier', 'sub_program', 'project']
 
 export interface Conversion extends RecordOf<typeof entities.conversionFields> {}
 

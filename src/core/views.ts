@@ -80,6 +80,7 @@ export function affiliateView(
     locale: affiliate.locale,
     emailOptOut: affiliate.emailOptOut,
     application: affiliate.application,
+    commission: affiliate.commission,
     createdAt: affiliate.createdAt,
     clicks: totals.clicks,
     signups: totals.signups,
@@ -124,6 +125,9 @@ export function conversionView(conversion: Conversion, currency: Currency, now: 
     tier: conversion.tier,
     parentConversionId: conversion.parentConversionId,
     refundReason: conversion.refundReason,
+    productId: conversion.productId,
+    ruleSource: conversion.ruleSource,
+    commissionAmount: conversion.commissionAmount,
     createdAt: conversion.createdAt,
   }
 }

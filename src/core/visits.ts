@@ -80,6 +80,9 @@ export function visitsService(ctx: ProjectContext) {
           conversionStatus: 'pending',
           conversionDate: null,
           firstPurchaseAt: null,
+          payments: 0,
+          lastPayment: null,
+          commissionTerms: null,
           createdAt: now,
         })
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { signups: 1 })

@@ -21,7 +21,7 @@ import { operationAnswers, type OperationAnswer } from './operations.js'
 import { serveNode } from '../server/node.js'
 import type { FetchHandler, Handler } from '../server/fetch-handler.js'
 import { SHAPES, type ShapeName } from './routes/index.js'
-import { parseBody, parseQuery, type RouteDef, type RouteResult } from './route.js'
+import { parseBody, parseQuery, TextAnswer, type RouteDef, type RouteResult } from './route.js'
 import { Router } from '../server/router.js'
 import { parseTarget } from '../server/target.js'
 import { webhookTestRoute, type TestDeliverySender } from './webhook-test.js'
@@ -178,6 +178,7 @@ function json(status: number, body: string | null, headers: Record<string, strin
 }
 
 function toStored(result: RouteResult): StoredResponse {
+  if (result.body instanceof TextAnswer) return { status: result.status, body: result.body.text, contentType: result.body.contentType }
   return { status: result.status, body: result.body === undefined ? '' : JSON.stringify(result.body) }
 }
 
@@ -265,7 +266,7 @@ async function serve(handler: HandlerState, request: IncomingRequest, headers: R
   const input = route.body ? parseJson(raw) : undefined
   const run = () => runRoute(handler, route, key, params, query, input)
   const idempotencyKey = request.header('idempotency-key')
-  if (route.method === 'POST' && idempotencyKey !== null && !route.secretAnswer) {
+  if (route.method === 'POST' && idempotencyKey !== null && !route.secretAnswer && !route.writesNothing) {
     const claim = {
       projectId: key.projectId,
       key: checkIdempotencyKey(idempotencyKey),
@@ -277,6 +278,7 @@ async function serve(handler: HandlerState, request: IncomingRequest, headers: R
     return json(stored.status, stored.status === 204 ? null : stored.body, headers)
   }
   const stored = await run()
+  if (stored.contentType) return { status: stored.status, headers: { ...headers, 'Content-Type': stored.contentType, 'Cache-Control': 'no-store' }, body: stored.body }
   return json(stored.status, stored.status === 204 ? null : stored.body, headers)
 }
 

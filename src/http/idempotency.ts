@@ -14,6 +14,8 @@ export const IDEMPOTENCY_LEASE_MS = 60 * 1000
 export interface StoredResponse {
   status: number
   body: string
+  /** A text answer's own type (routes answering text are never POSTs, so never stored). @default JSON */
+  contentType?: string
 }
 
 export function idempotencyFingerprint(method: string, path: string, body: string): string {

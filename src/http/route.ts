@@ -23,6 +23,16 @@ export type ObjectSchema = v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<
 export interface ResponseDef {
   name: string
   schema: v.GenericSchema
+  /** @default 'application/json' */
+  contentType?: string
+}
+
+/** A result answered as text of its own type (a CSV file) instead of JSON. */
+export class TextAnswer {
+  constructor(
+    readonly contentType: string,
+    readonly text: string,
+  ) {}
 }
 
 /** Response schema per status; null for a 204 without body. */
@@ -78,6 +88,8 @@ export interface RouteDef<
   fieldNames?: Record<string, string>
   /** Its answer holds a one-time secret, never kept for Idempotency-Key replays: the header is ignored. */
   secretAnswer?: true
+  /** A POST that writes nothing (a preview): an Idempotency-Key header is ignored, so no claim is kept. */
+  writesNothing?: true
   run(ctx: RouteContext<Parsed<Q>, Parsed<B>>): Promise<RouteResult>
 }
 
@@ -186,6 +198,8 @@ export interface Operation<
   status?: number
   /** Its answer holds a one-time secret, never kept for Idempotency-Key replays: the header is ignored. */
   secretAnswer?: true
+  /** A POST that writes nothing (a preview): an Idempotency-Key header is ignored, so no claim is kept. */
+  writesNothing?: true
   run(ctx: OperationContext<Parsed<Q>, Parsed<B>, In>): Promise<Out>
 }
 
@@ -280,6 +294,7 @@ export function operationRoute(operation: Operation, shapeCodec: Codec, rules: S
     errors: operation.errors,
     ...(shapeCodec.fieldNames ? { fieldNames: shapeCodec.fieldNames } : {}),
     ...(operation.secretAnswer ? { secretAnswer: true as const } : {}),
+    ...(operation.writesNothing ? { writesNothing: true as const } : {}),
     async run(ctx) {
       const decoded = shapeCodec.input?.(ctx)
       const input = decoded instanceof Promise ? await decoded : decoded

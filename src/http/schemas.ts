@@ -3,7 +3,7 @@
 // name so the OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
 import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
-import { affiliateStatus, locale, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
+import { affiliateStatus, commissionSettings, locale, conversionStatusChange, conversionType, couponStatus, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
 
 const bool = v.boolean('must be a boolean')
 
@@ -41,6 +41,7 @@ export const listReferralsQuery = v.strictObject({ limit, offset, affiliate_id: 
 export const listCouponsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, coupon_code: v.optional(str(64)), status: v.optional(couponStatus) })
 export const listPayoutsQuery = v.strictObject({ limit, offset, affiliate_id: idParam })
 export const listQuery = v.strictObject({ limit, offset })
+export const taxSummaryQuery = v.strictObject({ year: v.optional(v.pipe(intParam(2000), v.maxValue(9999, 'must be a four-digit year'))) })
 
 // Primary bodies ------------------------------------------------------------------------------
 
@@ -55,6 +56,7 @@ export const createAffiliateBody = v.strictObject({
   parent_referral_code: v.optional(str(64)),
   parent_affiliate_id: v.optional(id),
   locale: v.optional(locale),
+  commission: v.optional(v.nullable(commissionSettings)),
 })
 export const updateAffiliateBody = v.strictObject({
   email: v.optional(email),
@@ -66,6 +68,8 @@ export const updateAffiliateBody = v.strictObject({
   payment_method: v.optional(v.nullable(str(100))),
   payment_details: v.optional(v.nullable(str(2000))),
   locale: v.optional(v.nullable(locale)),
+  /** The affiliate's own rules, in the settings' form (docs/commissions.md "Per-affiliate rules"); null removes them. */
+  commission: v.optional(v.nullable(commissionSettings)),
 })
 export const createConversionBody = v.strictObject({
   type: conversionType,

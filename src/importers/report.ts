@@ -3,8 +3,9 @@
 // it owes, beside the ledger after the import, for the owner to compare with the tool's dashboard.
 import { Currency } from '../core/money.js'
 
-export type ImportEntity = 'affiliates' | 'coupons' | 'customers' | 'commissions'
-export const IMPORT_ENTITIES: readonly ImportEntity[] = ['affiliates', 'coupons', 'customers', 'commissions']
+/** links: an affiliate's link tokens (its referral code or link aliases); payouts: the tool's paid payouts. */
+export type ImportEntity = 'affiliates' | 'links' | 'coupons' | 'customers' | 'commissions' | 'payouts'
+export const IMPORT_ENTITIES: readonly ImportEntity[] = ['affiliates', 'links', 'coupons', 'customers', 'commissions', 'payouts']
 
 /**
  * created: written (or would be, in a dry run); existing: already there, nothing written (imported
@@ -38,6 +39,12 @@ export interface ImportReportData {
   source: string
   dryRun: boolean
   counts: Record<ImportEntity, Record<ImportOutcome, number>>
+  /**
+   * Of the existing records, those an earlier run of this import wrote (a second run, or one after
+   * a run that stopped half-way): affiliates by their `importedFrom`, commissions by their
+   * reference, payouts by their commissions.
+   */
+  resumed: Record<ImportEntity, number>
   records: ImportRecordLine[]
   affiliates: AffiliateTotalsLine[]
 }
@@ -46,6 +53,7 @@ const zeroCounts = (): Record<ImportOutcome, number> => ({ created: 0, existing:
 
 export class ImportReport {
   readonly counts = Object.fromEntries(IMPORT_ENTITIES.map((entity) => [entity, zeroCounts()])) as ImportReportData['counts']
+  readonly resumed = Object.fromEntries(IMPORT_ENTITIES.map((entity) => [entity, 0])) as ImportReportData['resumed']
   readonly records: ImportRecordLine[] = []
   /** Per affiliate email: count and minor-unit sums from the tool, per currency. */
   private readonly owed = new Map<string, { currency: string; commissions: number; total: bigint; unpaid: bigint }>()
@@ -59,6 +67,11 @@ export class ImportReport {
   count(entity: ImportEntity, sourceId: string, outcome: ImportOutcome, detail?: { field?: string; message: string }) {
     this.counts[entity][outcome] += 1
     if (outcome !== 'created' && detail) this.records.push({ entity, sourceId, outcome, ...detail })
+  }
+
+  /** Notes that an existing record was written by an earlier run of this import. */
+  resume(entity: ImportEntity) {
+    this.resumed[entity] += 1
   }
 
   warn(entity: ImportEntity, sourceId: string, field: string, message: string) {
@@ -98,7 +111,7 @@ export class ImportReport {
   }
 
   toJSON(): ImportReportData {
-    return { source: this.source, dryRun: this.dryRun, counts: this.counts, records: this.records, affiliates: this.affiliates }
+    return { source: this.source, dryRun: this.dryRun, counts: this.counts, resumed: this.resumed, records: this.records, affiliates: this.affiliates }
   }
 
   /** The summary printed at the end: counts per entity, the records to look at, the table per affiliate. */
@@ -106,7 +119,8 @@ export class ImportReport {
     const verb = this.dryRun ? 'would create' : 'created'
     const lines = IMPORT_ENTITIES.map((entity) => {
       const c = this.counts[entity]
-      return `${entity}: ${c.created} ${verb}, ${c.existing} existing, ${c.differs} differ, ${c.updated} updated, ${c.skipped} skipped, ${c.error} errors`
+      const resumed = this.resumed[entity] > 0 ? ` (${this.resumed[entity]} of them resumed from an earlier run)` : ''
+      return `${entity}: ${c.created} ${verb}, ${c.existing} existing${resumed}, ${c.differs} differ, ${c.updated} updated, ${c.skipped} skipped, ${c.error} errors`
     })
     for (const record of this.records) {
       lines.push(`${record.outcome} ${record.entity} ${record.sourceId}${record.field ? ` ${record.field}` : ''}: ${record.message}`)

@@ -1,15 +1,16 @@
 // importProgram: writes what a source reads into a program through its public API only (every
 // write is a program method, validated and transactional as any other caller's). Idempotent:
-// affiliates are found by email (and carry `customFields.importedFrom`), customers by email,
-// coupons by code, commissions by the reference `import:<tool>:<id>`; a second run, or a run after
-// one that stopped half-way, creates only what is missing. See docs/migrating.md.
+// affiliates are found by email (and carry `customFields.importedFrom`), link tokens as their code
+// or link aliases, customers by email, coupons by code, commissions by the reference
+// `import:<tool>:<id>`, payouts by their commissions; a second run, or a run after one that
+// stopped half-way, creates only what is missing. See docs/migrating.md.
 import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
 import { Currency } from '../core/money.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
 import type { ProjectSettings } from '../core/types.js'
 import type { AffiliateView, ConversionView } from '../core/views.js'
 import { ImportReport, type ImportEntity } from './report.js'
-import type { ImportSource, SourceAffiliate, SourceCommission, SourceCommissionState, SourceCoupon, SourceCustomer } from './source.js'
+import type { ImportSource, SourceAffiliate, SourceCommission, SourceCommissionState, SourceCoupon, SourceCustomer, SourcePayout } from './source.js'
 
 export interface ImportOptions {
   /** Reads and compares, writes nothing; the report says what would be created. @default false */
@@ -18,6 +19,8 @@ export interface ImportOptions {
   update?: boolean
   /** Called after each entity with how many records were read (the CLI's progress lines). */
   onProgress?: (entity: ImportEntity, read: number) => void
+  /** Called after each record with how many were read so far, of `total` when known (the CLI's progress bar). */
+  onRecord?: (entity: ImportEntity, read: number, total: number | null) => void
 }
 
 /** What each commission state becomes in the ledger (docs/migrating.md). */
@@ -29,6 +32,11 @@ const LEDGER_STATUS: Record<SourceCommissionState, 'pending' | 'active' | 'rejec
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{3,64}$/
+/** Which provider a customer id is from, by its documented prefix. */
+const PROVIDER_OF_PREFIX: ReadonlyArray<[prefix: string, provider: string]> = [
+  ['cus_', 'stripe'],
+  ['ctm_', 'paddle'],
+]
 const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
 
 /** An affiliate of the program, by the tool's id: its id here (null when a dry run would create it) and email. */
@@ -74,9 +82,12 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     if (record.group !== null && slug === null) {
       report.warn('affiliates', record.sourceId, 'campaign', `"${record.group}" is not a sub-program of this project: the affiliate earns the project's rules`)
     }
+    const tokens = linkTokens(record)
     const existing = await findAffiliate(record.email)
     if (existing) {
       known.set(record.sourceId, { id: existing.id, email: existing.email })
+      if (existing.customFields?.importedFrom === marker(record.sourceId)) report.resume('affiliates')
+      await importLinks(record.sourceId, existing, tokens, false)
       const wanted = { name: record.name, status: record.status, paypalEmail: record.paypalEmail?.toLowerCase() ?? null }
       const differing = (Object.keys(wanted) as (keyof typeof wanted)[]).filter((field) => existing[field] !== wanted[field])
       if (differing.length === 0) return report.count('affiliates', record.sourceId, 'existing')
@@ -85,8 +96,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
       if (!dryRun) await program.affiliates.update(existing.id, Object.fromEntries(differing.map((field) => [field, wanted[field]])))
       return report.count('affiliates', record.sourceId, 'updated', { field: differing.join(','), message })
     }
-    const [token, ...others] = record.tokens
-    if (others.length > 0) report.warn('affiliates', record.sourceId, 'links', `only the first link token is kept; ${others.join(', ')} will not resolve`)
+    const [token] = tokens
     const input = {
       email: record.email,
       name: record.name,
@@ -98,25 +108,57 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     }
     if (dryRun) {
       known.set(record.sourceId, { id: null, email: record.email.trim().toLowerCase() })
+      for (const _ of tokens) report.count('links', record.sourceId, 'created')
       return report.count('affiliates', record.sourceId, 'created')
     }
     let created: AffiliateView
-    if (token !== undefined && TOKEN.test(token)) {
-      try {
-        created = await program.affiliates.create({ ...input, referralCode: token })
-      } catch (error) {
-        if (!(error instanceof AffiliateError && error.field === 'referralCode')) throw error
-        // The code may be this very affiliate's, created by another run: then it is found on the next attempt.
-        if (await findAffiliate(record.email)) throw new ConflictError('an affiliate with this email already exists', 'email')
-        report.warn('affiliates', record.sourceId, 'token', `link token "${token}" is taken by another affiliate: a new referral code was given, old links will not resolve`)
-        created = await program.affiliates.create(input)
-      }
-    } else {
-      if (token !== undefined) report.warn('affiliates', record.sourceId, 'token', `link token "${token}" is not a valid referral code (3 to 64 letters, digits, _ or -): a new one was given`)
+    try {
+      created = await program.affiliates.create(token === undefined ? input : { ...input, referralCode: token })
+    } catch (error) {
+      if (!(token !== undefined && error instanceof AffiliateError && error.field === 'referralCode')) throw error
+      // The code may be this very affiliate's, created by another run: then it is found on the next attempt.
+      if (await findAffiliate(record.email)) throw new ConflictError('an affiliate with this email already exists', 'email')
       created = await program.affiliates.create(input)
     }
     known.set(record.sourceId, { id: created.id, email: created.email })
     report.count('affiliates', record.sourceId, 'created')
+    await importLinks(record.sourceId, created, tokens, true)
+  }
+
+  /** The affiliate's link tokens that can be codes (3 to 64 letters, digits, _ or -), once each; the others are reported. */
+  function linkTokens(record: SourceAffiliate): string[] {
+    const tokens = new Map<string, string>()
+    for (const token of record.tokens) {
+      if (!TOKEN.test(token)) {
+        report.count('links', record.sourceId, 'error', { field: 'token', message: `link token "${token}" is not a valid referral code (3 to 64 letters, digits, _ or -): links with it will not resolve` })
+      } else if (!tokens.has(token.toLowerCase())) tokens.set(token.toLowerCase(), token)
+    }
+    return [...tokens.values()]
+  }
+
+  /**
+   * Keeps every link token resolving to the affiliate: its referral code, or else a link alias
+   * (docs/attribution.md "Link aliases"). A token another affiliate holds is reported.
+   */
+  async function importLinks(sourceId: string, affiliate: AffiliateView, tokens: string[], fresh: boolean) {
+    const aliases = tokens.length > 0 && dryRun ? new Set((await program.affiliates.aliases(affiliate.id)).map((alias) => alias.toLowerCase())) : null
+    for (const token of tokens) {
+      if (token.toLowerCase() === affiliate.referralCode.toLowerCase()) {
+        report.count('links', sourceId, fresh ? 'created' : 'existing')
+        continue
+      }
+      if (aliases) {
+        report.count('links', sourceId, aliases.has(token.toLowerCase()) ? 'existing' : 'created')
+        continue
+      }
+      try {
+        const { created } = await program.affiliates.addAlias(affiliate.id, token)
+        report.count('links', sourceId, created ? 'created' : 'existing')
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error
+        report.count('links', sourceId, 'error', { field: 'token', message: `link token "${token}" is another affiliate's referral code or alias here: links with it keep resolving to that one` })
+      }
+    }
   }
 
   function affiliateOf(entity: ImportEntity, sourceId: string, affiliateSourceId: string): Known | null {
@@ -146,12 +188,50 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
       if (error instanceof NotFoundError) return null
       throw error
     })
-    if (existing) {
-      if (existing.affiliateId === affiliate.id) return report.count('customers', record.sourceId, 'existing')
+    if (existing && existing.affiliateId !== affiliate.id) {
       return report.count('customers', record.sourceId, 'differs', { field: 'affiliate', message: `the customer is referred by ${existing.affiliateEmail ?? 'no affiliate'} here, by ${affiliate.email} in the tool` })
     }
-    if (!dryRun) await program.referrals.create({ email: record.email, affiliateId: affiliate.id!, status: record.converted ? 'converted' : 'pending' })
-    report.count('customers', record.sourceId, 'created')
+    const firstPurchaseAt = record.converted ? (record.firstPurchaseAt ?? null) : null
+    if (!existing && !dryRun) {
+      await program.referrals.create({
+        email: record.email,
+        affiliateId: affiliate.id!,
+        status: record.converted ? 'converted' : 'pending',
+        ...(firstPurchaseAt ? { firstPurchaseAt } : {}),
+      })
+    }
+    await linkProviderCustomer(record, record.email.trim().toLowerCase())
+    report.count('customers', record.sourceId, existing ? 'existing' : 'created')
+  }
+
+  /** Remembers the customer's Stripe or Paddle id, so its next invoices credit the affiliate (docs/migrating.md). */
+  async function linkProviderCustomer(record: SourceCustomer, email: string) {
+    const customerId = record.providerCustomerId
+    if (customerId === null) return
+    const provider = PROVIDER_OF_PREFIX.find(([prefix]) => customerId.startsWith(prefix))?.[1]
+    if (!provider) {
+      return report.warn('customers', record.sourceId, 'providerCustomerId', `"${customerId}" is not a Stripe (cus_) or Paddle (ctm_) customer id: invoices are credited by the customer's email only`)
+    }
+    if (dryRun) return
+    const linked = await program.providerEvents.linkCustomer(provider, customerId, email)
+    if (linked.email !== email) report.warn('customers', record.sourceId, 'providerCustomerId', `${provider} customer ${customerId} is ${linked.email} here: invoices without an email are credited through that one`)
+  }
+
+  /** The paid commissions of this run, by the tool's id: their affiliate here (payouts group them). */
+  const paid = new Map<string, number | null>()
+
+  async function importPayout(record: SourcePayout) {
+    const affiliate = affiliateOf('payouts', record.sourceId, record.affiliateSourceId)
+    if (!affiliate) return
+    const missing = record.commissionSourceIds.filter((id) => paid.get(id) !== affiliate.id)
+    if (record.commissionSourceIds.length === 0 || missing.length > 0) {
+      const what = missing.length > 0 ? `commissions ${missing.join(', ')} were not imported as this affiliate's paid ones` : 'it lists no commissions'
+      return report.count('payouts', record.sourceId, 'skipped', { field: 'commissions', message: `${what}: the payout is not recorded (its commissions stay paid)` })
+    }
+    if (dryRun || affiliate.id === null) return report.count('payouts', record.sourceId, 'created')
+    const { duplicate } = await program.payouts.recordPaid({ affiliateId: affiliate.id, references: record.commissionSourceIds.map(reference), paymentDate: record.paidAt })
+    if (duplicate) report.resume('payouts')
+    report.count('payouts', record.sourceId, duplicate ? 'existing' : 'created')
   }
 
   const existingReferences = new Map<number, Promise<Set<string>>>()
@@ -181,12 +261,16 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     if (!Number.isSafeInteger(record.amountMinor) || (record.saleAmountMinor !== null && !Number.isSafeInteger(record.saleAmountMinor))) {
       return report.count('commissions', record.sourceId, 'error', { field: 'amount', message: 'the amount is not a whole number of minor units (cents)' })
     }
+    if (record.amountMinor < 0) {
+      return report.count('commissions', record.sourceId, 'error', { field: 'amount', message: 'a negative commission (a clawback in the tool) is not imported: refund the conversion it claws back instead' })
+    }
     if (Number.isNaN(record.occurredAt.getTime())) {
       return report.count('commissions', record.sourceId, 'error', { field: 'date', message: 'the commission has no valid date' })
     }
     const amount = BigInt(record.amountMinor)
     report.owe(affiliate.email, currency.code, amount, record.state !== 'voided', record.state === 'pending' || record.state === 'due')
     if (affiliate.id === null || dryRun) {
+      if (record.state === 'paid') paid.set(record.sourceId, affiliate.id)
       const seen = affiliate.id !== null && (await referencesOf(affiliate.id)).has(reference(record.sourceId))
       return report.count('commissions', record.sourceId, seen ? 'existing' : 'created')
     }
@@ -210,6 +294,8 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
       return report.count('commissions', record.sourceId, 'differs', { field: 'value', message: `conversion ${input.reference} exists with another amount, customer or affiliate` })
     }
     await settleStatus(record, result.conversion)
+    if (result.duplicate) report.resume('commissions')
+    if (record.state === 'paid') paid.set(record.sourceId, affiliate.id)
     report.count('commissions', record.sourceId, result.duplicate ? 'existing' : 'created')
   }
 
@@ -239,11 +325,12 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     }
   }
 
-  const progress = async <T>(entity: ImportEntity, records: AsyncIterable<T>, each: (record: T) => Promise<void>, id: (record: T) => string) => {
+  const progress = async <T>(entity: ImportEntity, records: AsyncIterable<T>, each: (record: T) => Promise<void>, id: (record: T) => string, total: number | null = null) => {
     let read = 0
     for await (const record of records) {
       read += 1
       await attempt(entity, id(record), () => each(record))
+      options.onRecord?.(entity, read, total)
     }
     options.onProgress?.(entity, read)
   }
@@ -256,7 +343,8 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   for await (const record of source.commissions()) commissions.push(record)
   commissions.sort((a, b) => (a.occurredAt.getTime() || 0) - (b.occurredAt.getTime() || 0) || a.sourceId.localeCompare(b.sourceId))
   const currency = new Currency(settings.currency)
-  await progress('commissions', iterate(commissions), (record) => importCommission(record, currency), (record) => record.sourceId)
+  await progress('commissions', iterate(commissions), (record) => importCommission(record, currency), (record) => record.sourceId, commissions.length)
+  if (source.payouts) await progress('payouts', source.payouts(), importPayout, (record) => record.sourceId)
 
   await report.settleTable(
     dryRun

@@ -31,8 +31,10 @@ export interface SourceCustomer {
   email: string | null
   /** Paid at least once (a conversion), else a lead. */
   converted: boolean
-  /** The payment provider's customer id (Stripe `cus_...`), reported; see docs/migrating.md. */
+  /** The payment provider's customer id (Stripe `cus_...`, Paddle `ctm_...`): its next invoices credit the affiliate. */
   providerCustomerId: string | null
+  /** When the customer first paid, when the tool says: renewals continue under the recurring rule's duration. */
+  firstPurchaseAt?: Date | null
 }
 
 /** pending: inside the tool's hold; due: payable; paid; voided: cancelled (refund, fraud). */
@@ -54,6 +56,14 @@ export interface SourceCommission {
   saleCurrency: string | null
 }
 
+/** A payout the tool made: the paid commissions it bundled. */
+export interface SourcePayout {
+  sourceId: string
+  affiliateSourceId: string
+  paidAt: Date
+  commissionSourceIds: string[]
+}
+
 export interface ImportSource {
   /** Lowercase tool name, used in references: `import:<name>:<id>`. */
   name: string
@@ -61,6 +71,8 @@ export interface ImportSource {
   coupons(): AsyncIterable<SourceCoupon>
   customers(): AsyncIterable<SourceCustomer>
   commissions(): AsyncIterable<SourceCommission>
+  /** Paid payouts, from a tool that lists them with their commissions (else paid commissions are in no payout). */
+  payouts?(): AsyncIterable<SourcePayout>
 }
 
 /** A failure of the source as a whole (refused key, unreachable API): stops the import. */

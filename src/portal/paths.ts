@@ -10,6 +10,7 @@ export interface PortalPaths {
   conversion(id: number): string
   payouts: string
   settings: string
+  tax: string
   apply: string
   /** The application page of a sub-program. */
   applyGroup(slug: string): string
@@ -23,7 +24,7 @@ export interface PortalPaths {
 /** `base` is '/portal' or '' (mounted at the root); `versions` are the assets' content hashes. */
 export function portalPaths(base: string, versions: { stylesheet: string; script: string }): PortalPaths {
   return {
-    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'conversions' | 'conversion' | 'payouts' | 'settings'>),
+    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'conversions' | 'conversion' | 'payouts' | 'settings' | 'tax'>),
     ...(tableLinks(PORTAL_PUBLIC_PAGES, base) as unknown as Pick<PortalPaths, 'apply' | 'applyGroup'>),
     base,
     signIn: `${base}/sign-in`,

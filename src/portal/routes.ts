@@ -8,6 +8,7 @@ import { conversionPage, conversionsPage } from './pages/conversions.js'
 import { overviewPage } from './pages/overview.js'
 import { payoutsPage } from './pages/payouts.js'
 import { saveSettings, settingsPage } from './pages/settings.js'
+import { saveTaxDetails, taxDetailsPage } from './pages/tax-details.js'
 
 export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
   { path: '/', name: 'overview', nav: 'Overview', page: (c) => overviewPage(c) },
@@ -16,6 +17,8 @@ export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
   { path: '/conversions/:ref', name: 'conversion', page: (c, _id, ref) => conversionPage(c, ref) },
   { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c) },
   { path: '/settings', name: 'settings', nav: 'Settings', page: (c) => settingsPage(c), action: (c, form) => saveSettings(c, form) },
+  // Linked from Settings when the program requires tax details (payouts.requireTaxDetails); 404 otherwise.
+  { path: '/tax', name: 'tax', page: (c) => taxDetailsPage(c), action: (c, form) => saveTaxDetails(c, form) },
 ]
 
 /** The signed-out pages: the application page of the program and of each sub-program (null: 404). */

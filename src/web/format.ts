@@ -18,6 +18,22 @@ const STATUS_LABELS: Record<ConversionView['status'], string> = {
   rejected: 'Rejected',
 }
 
+const RULE_SOURCES: Record<string, string> = {
+  explicit: 'Explicit value',
+  product: 'Product rule',
+  affiliate: "Affiliate's own rule",
+  tier: 'Tier rule',
+  sub_program: 'Sub-program rule',
+  project: 'Project rule',
+}
+
+/** Which rule earned a conversion, on what basis, and what it gave: "Product rule: purchase, 15 %". */
+export function commissionRule(rule: { ruleSource: string | null; basis: string; commissionRate: string | null; commissionAmount: string | null }, currency: string): string {
+  const source = rule.ruleSource === null ? 'Rule not recorded' : (RULE_SOURCES[rule.ruleSource] ?? rule.ruleSource)
+  const gave = rule.commissionAmount !== null ? money(rule.commissionAmount, currency) : rule.commissionRate !== null ? `${rule.commissionRate} %` : null
+  return `${source}: ${rule.basis.replace('_', ' ')}${gave === null ? '' : `, ${gave}`}`
+}
+
 /** A conversion's status; a partly refunded one says so beside its status. */
 export function conversionStatus(conversion: ConversionView): Html {
   const partlyRefunded = conversion.status !== 'refunded' && !isZero(conversion.refundedBaseValue)

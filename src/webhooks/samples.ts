@@ -24,6 +24,8 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     locale: null,
     emailOptOut: null,
     application: null,
+    taxDetails: null,
+    commission: null,
     createdAt: at,
     totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },
   }
@@ -35,6 +37,9 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     conversionStatus: 'converted',
     conversionDate: at,
     firstPurchaseAt: at,
+    payments: 1,
+    lastPayment: null,
+    commissionTerms: null,
     createdAt: at,
   }
   const conversion: Conversion = {
@@ -61,6 +66,9 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     tier: 1,
     parentConversionId: null,
     refundReason: 'test',
+    productId: 'prod_sample',
+    ruleSource: 'project',
+    commissionAmount: null,
     createdAt: at,
   }
   const party = { affiliate, referred: referral }

@@ -11,6 +11,8 @@ export interface AdapterUnderTest {
   multiConnection?: boolean
   /** A written reason to skip the whole suite (for example, no DATABASE_URL). */
   skip?: string
+  /** Every text the storage holds (every row's text and JSON columns; every stored object in memory), for the erasure cases. */
+  storedText?(storage: StoragePort): Promise<string>
 }
 
 export interface ProgramOptions {

@@ -9,6 +9,8 @@ import { applicationCases } from './applications.case.js'
 import { conversionCases } from './conversions.case.js'
 import { couponCases } from './coupons.case.js'
 import { commissionCases } from './commission.case.js'
+import { commissionRuleCases } from './commission-rules.case.js'
+import { commissionScenarioCases } from './commission-scenario.case.js'
 import { statusCases } from './status.case.js'
 import { payoutCases } from './payouts.case.js'
 import { tenancyCases } from './tenancy.case.js'
@@ -21,6 +23,9 @@ import { idempotencyCases } from './idempotency.case.js'
 import { providerCases } from './providers.case.js'
 import { providerEventCases } from './provider-events.case.js'
 import { trackingCases } from './tracking.case.js'
+import { personalDataCases } from './personal-data.case.js'
+import { linkAliasCases } from './link-aliases.case.js'
+import { importedHistoryCases } from './imported-history.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -65,6 +70,8 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     conversionCases(context)
     couponCases(context)
     commissionCases(context)
+    commissionRuleCases(context)
+    commissionScenarioCases(context)
     statusCases(context)
     payoutCases(context)
     tenancyCases(context)
@@ -77,5 +84,8 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     providerEventCases(context)
     providerCases(context)
     trackingCases(context)
+    personalDataCases(context)
+    linkAliasCases(context)
+    importedHistoryCases(context)
   })
 }

@@ -15,7 +15,7 @@ export function storagePortCases(context: CaseContext): void {
         .transaction(async (tx) => {
           const affiliate = await tx.affiliates.insert(affiliateRow(projectId, 'tx@example.com', { referralCode: 'txcode' }))
           await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 5 })
-          await tx.referrals.insert({ projectId, email: 'txr@example.com', affiliateId: affiliate.id, conversionStatus: 'pending', conversionDate: null, firstPurchaseAt: null, createdAt: new Date() })
+          await tx.referrals.insert({ projectId, email: 'txr@example.com', affiliateId: affiliate.id, conversionStatus: 'pending', conversionDate: null, firstPurchaseAt: null, payments: 0, lastPayment: null, commissionTerms: null, createdAt: new Date() })
           throw failure
         })
         .catch((error: unknown) => error)
@@ -34,7 +34,7 @@ export function storagePortCases(context: CaseContext): void {
         projectId, affiliateId: ann.id, referredUserId: null, customerEmail: null, type: 'purchase', value: 600n,
         baseValue: 1999n, baseCurrency: 'USD', refundedBaseValue: 0n, paid: false, paidByPayoutId: null, status: 'active',
         holdUntil: at, reference: 'counted-1', fingerprint: null, couponCodeUsed: null, basis: 'purchase', commissionType: 'percentage',
-        commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, createdAt: at,
+        commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, productId: null, ruleSource: null, commissionAmount: null, createdAt: at,
       }
       const counts = { totals: { countedValue: 600n, purchases: 1, signups: 1 }, day: '2026-01-01', daily: { purchases: 1, signups: 1, revenue: 1999n, commission: 600n } }
       const first = await storage.transaction((tx) => tx.conversions.insert(row, counts))

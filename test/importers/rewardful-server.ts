@@ -1,5 +1,5 @@
 // A local Rewardful: the documented list endpoints (/affiliates, /affiliate_coupons, /referrals,
-// /commissions), HTTP Basic with the API secret as user name, `page` / `limit` paging answered with
+// /commissions, /payouts), HTTP Basic with the API secret as user name, `page` / `limit` paging answered with
 // `pagination.next_page`, and optional 429s. Fixtures are Rewardful's published object shapes
 // (developers.rewardful.com/rest-api), not this library's types.
 import { startFakeApi, type FakeApi } from './fake-api.js'
@@ -8,7 +8,7 @@ export const API_SECRET = 'rewardful_secret_123'
 
 const campaign = { id: 'c3482343-8680-40c5-af9a-9efa119713b5', created_at: '2025-05-22T02:55:19.802Z', updated_at: '2025-08-19T16:28:16.177Z', name: 'Friends of MI6' }
 
-function affiliate(id: string, first: string, last: string, email: string, state: string, token: string, paypal: string | null) {
+function affiliate(id: string, first: string, last: string, email: string, state: string, token: string, paypal: string | null, more: string[] = []) {
   return {
   id,
   created_at: '2025-05-09T16:18:59.920Z',
@@ -24,7 +24,7 @@ function affiliate(id: string, first: string, last: string, email: string, state
   leads: 2,
   conversions: 1,
   campaign,
-  links: [{ id: `link-${id}`, url: `https://www.example.com/?via=${token}`, token, visitors: 10, leads: 2, conversions: 1 }],
+  links: [token, ...more].map((each) => ({ id: `link-${id}-${each}`, url: `https://www.example.com/?via=${each}`, token: each, visitors: 10, leads: 2, conversions: 1 })),
   coupon: null,
   }
 }
@@ -34,20 +34,23 @@ export const EVE = 'dc939584-a94a-4bdf-b8f4-8d255aae729c'
 export const Q = '95d48f70-f1d4-42d9-b929-21996b6d9eb4'
 
 export const affiliates = [
-  affiliate(JAMES, 'James', 'Bond', 'james@example.com', 'active', 'jb007', 'james.paypal@example.com'),
+  // Two links: the second token becomes a link alias.
+  affiliate(JAMES, 'James', 'Bond', 'james@example.com', 'active', 'jb007', 'james.paypal@example.com', ['bond']),
   affiliate(EVE, 'Eve', 'Moneypenny', 'eve@example.com', 'disabled', 'eve', null),
   affiliate(Q, 'Q', 'Branch', 'q@example.com', 'active', 'qbranch', null),
 ]
 
 export const coupons = [{ id: '75434e84-255b-4314-a278-820df5e76813', external_id: 'promo_1a2b3c', token: 'JB007SAVE', leads: 0, conversions: 0, affiliate_id: JAMES }]
 
-const referral = (id: string, affiliateId: string, state: string, customer: { id: string; email: string } | null) => ({
+const referral = (id: string, affiliateId: string, state: string, customer: { id: string; email: string } | null, convertedAt: string | null = null) => ({
   id,
   link: { id: `link-${affiliateId}`, url: 'https://www.example.com/?via=jb007', token: 'jb007', visitors: 7, leads: 6, conversions: 5 },
   visits: 3,
   customer: customer && { id: customer.id, name: customer.email.split('@')[0], email: customer.email, platform: 'stripe' },
   affiliate: { id: affiliateId, email: affiliates.find((a) => a.id === affiliateId)!.email, campaign },
   conversion_state: state,
+  became_lead_at: customer ? '2025-12-19T16:20:00.000Z' : null,
+  became_conversion_at: convertedAt,
   deactivated_at: null,
   expires_at: '2026-10-18T16:13:12.109Z',
   stripe_account_id: 'acct_ABC123',
@@ -57,11 +60,11 @@ const referral = (id: string, affiliateId: string, state: string, customer: { id
 })
 
 export const referrals = [
-  referral('r-alice', JAMES, 'conversion', { id: 'cus_alice', email: 'alice@example.com' }),
+  referral('r-alice', JAMES, 'conversion', { id: 'cus_alice', email: 'alice@example.com' }, '2026-01-05T10:00:00.000Z'),
   referral('r-bob', JAMES, 'lead', { id: 'cus_bob', email: 'bob@example.com' }),
   referral('r-visitor', JAMES, 'visitor', null),
-  referral('r-carol', EVE, 'conversion', { id: 'cus_carol', email: 'carol@example.com' }),
-  referral('r-dave', Q, 'conversion', { id: 'cus_dave', email: 'dave@example.com' }),
+  referral('r-carol', EVE, 'conversion', { id: 'cus_carol', email: 'carol@example.com' }, '2026-01-10T10:00:00.000Z'),
+  referral('r-dave', Q, 'conversion', { id: 'cus_dave', email: 'dave@example.com' }, '2026-01-15T10:00:00.000Z'),
 ]
 
 const commission = (id: string, affiliateId: string, customer: string, amount: number, state: string, chargedAt: string, saleCents: number) => ({
@@ -103,7 +106,23 @@ export const commissions = [
   commission('c1', JAMES, 'alice', 3000, 'paid', '2026-01-05T10:00:00.000Z', 10000),
 ]
 
-const LISTS: Record<string, unknown[]> = { '/v1/affiliates': affiliates, '/v1/affiliate_coupons': coupons, '/v1/referrals': referrals, '/v1/commissions': commissions }
+/** Paid payouts with their commissions expanded (GET /payouts?expand[]=commissions). */
+const payout = (id: string, affiliateId: string, paidAt: string, paid: string[]) => ({
+  id,
+  currency: 'USD',
+  paid_at: paidAt,
+  state: 'paid',
+  paid_by_id: '3e5c04ae-af80-4964-b280-23df034690d4',
+  created_at: paidAt,
+  updated_at: paidAt,
+  amount: commissions.filter((c) => paid.includes(c.id)).reduce((sum, c) => sum + c.amount, 0),
+  affiliate: { id: affiliateId, email: affiliates.find((a) => a.id === affiliateId)!.email },
+  commissions: commissions.filter((c) => paid.includes(c.id)).map(({ sale: _sale, campaign: _campaign, ...rest }) => rest),
+})
+
+export const payouts = [payout('p-q-1', Q, '2026-02-16T09:00:00.000Z', ['c6']), payout('p-james-1', JAMES, '2026-02-05T09:00:00.000Z', ['c1'])]
+
+const LISTS: Record<string, unknown[]> = { '/v1/affiliates': affiliates, '/v1/affiliate_coupons': coupons, '/v1/referrals': referrals, '/v1/commissions': commissions, '/v1/payouts': payouts }
 
 /** A larger program: affiliate i has token `aff<i>`, one customer and one due commission of i cents. */
 export function generatedLists(count: number): Record<string, unknown[]> {
@@ -113,6 +132,7 @@ export function generatedLists(count: number): Record<string, unknown[]> {
     '/v1/affiliates': many,
     '/v1/affiliate_coupons': [],
     '/v1/referrals': [],
+    '/v1/payouts': [],
     '/v1/commissions': ids.map((id, i) => {
       const row = commission(`gc${i + 1}`, id, `buyer${i + 1}`, i + 1, 'due', '2026-01-05T10:00:00.000Z', 10 * (i + 1))
       row.sale.affiliate.email = `aff${i + 1}@example.com`

@@ -43,16 +43,21 @@ export async function balancesOf(program: ProjectScope, email: string) {
   return { total: earnings.total, paid: earnings.paid, unpaid: earnings.unpaid, credit: earnings.credit }
 }
 
-/** A deterministic shuffle (mulberry32), so a failing order can be replayed. */
-export function shuffled<T>(items: readonly T[], seed: number): T[] {
+/** A deterministic random source in [0, 1) (mulberry32), so a failing run can be replayed from its seed. */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0
-  const random = () => {
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0
     let t = state
     t = Math.imul(t ^ (t >>> 15), t | 1)
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
+}
+
+/** A deterministic shuffle, so a failing order can be replayed. */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const random = seededRandom(seed)
   const copy = [...items]
   for (let index = copy.length - 1; index > 0; index -= 1) {
     const other = Math.floor(random() * (index + 1))

@@ -47,6 +47,27 @@ export interface TransactionInput {
   subscription?: string
   origin: ITransactionNotificationResponse['origin']
   referral?: string
+  /** The product of its one item (`items[].price.product_id`). @default no item listed */
+  product?: string
+}
+
+/** The transaction's one item: a monthly price of `product`. */
+function itemOf(product: string, amount: number): ITransactionNotificationResponse['items'][number] {
+  return {
+    price_id: `pri_${product}`,
+    price: {
+      id: `pri_${product}`,
+      product_id: product,
+      description: 'Monthly',
+      tax_mode: 'account_setting',
+      unit_price: { amount: String(amount), currency_code: 'USD' },
+      unit_price_overrides: [],
+      quantity: { minimum: 1, maximum: 1 },
+      status: 'active',
+    },
+    quantity: 1,
+    proration: null,
+  }
 }
 
 export function transactionCompleted(input: TransactionInput) {
@@ -82,7 +103,7 @@ export function transactionCompleted(input: TransactionInput) {
     discount_id: input.discount?.id ?? null,
     billing_details: null,
     billing_period: null,
-    items: [],
+    items: input.product ? [itemOf(input.product, input.subtotal)] : [],
     details: { tax_rates_used: [], totals, adjusted_totals: null, payout_totals: null, adjusted_payout_totals: null, line_items: [] },
     payments: [],
     checkout: { url: null },

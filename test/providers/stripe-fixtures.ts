@@ -3,6 +3,8 @@
 // types (Pick<Stripe.X, ...>); the pre-2025-03-31 fields that the current types no longer have
 // (invoice.subscription / charge / payment_intent, charge.invoice) are typed by hand below.
 import type Stripe from 'stripe'
+// The package types decimal fields as its Decimal class; the JSON a webhook carries has decimal text.
+type Decimal = NonNullable<Stripe.InvoiceLineItem.Pricing['unit_amount_decimal']>
 
 type EventEnvelope = Pick<Stripe.Event, 'id' | 'object' | 'api_version' | 'created' | 'livemode' | 'pending_webhooks' | 'request'>
 export interface StripeEventFixture<T> extends EventEnvelope {
@@ -104,6 +106,41 @@ export interface InvoiceInput {
   paymentIntent: string
   /** Lower case, as Stripe sends it. @default 'usd' */
   currency?: string
+  /** The invoice's lines (their amounts before tax, summing to subtotal). @default none listed */
+  lines?: LineInput[]
+}
+
+export interface LineInput {
+  id: string
+  product: string
+  amount: number
+}
+
+type LineFields = 'id' | 'object' | 'amount' | 'currency' | 'description' | 'discount_amounts' | 'discountable' | 'livemode' | 'metadata' | 'pricing' | 'quantity' | 'subtotal' | 'taxes'
+
+/** An invoice line as the current API sends it: its product under pricing.price_details. */
+function line(input: LineInput, currency: string): Pick<Stripe.InvoiceLineItem, LineFields> {
+  return {
+    id: input.id,
+    object: 'line_item',
+    amount: input.amount,
+    currency,
+    description: `1 x ${input.product}`,
+    discount_amounts: [],
+    discountable: true,
+    livemode: false,
+    metadata: {},
+    pricing: { type: 'price_details', price_details: { price: `price_${input.product}`, product: input.product }, unit_amount_decimal: String(input.amount) as unknown as Decimal },
+    quantity: 1,
+    subtotal: input.amount,
+    taxes: [],
+  }
+}
+
+/** The invoice's lines list, as a webhook carries it (all of them: has_more false). */
+function linesOf(input: InvoiceInput) {
+  const currency = input.currency ?? 'usd'
+  return input.lines ? { lines: { object: 'list' as const, data: input.lines.map((each) => line(each, currency)), has_more: false, url: `/v1/invoices/${input.id}/lines` } } : {}
 }
 
 /**
@@ -138,6 +175,7 @@ export function invoicePaid(input: InvoiceInput) {
     livemode: false,
     period_start: unix(input.at),
     period_end: unix(input.at),
+    ...linesOf(input),
   }
   return envelope('invoice.paid', input.at, invoice)
 }

@@ -85,6 +85,9 @@ if (mode === 'conversions') {
       conversionStatus: 'pending',
       conversionDate: null,
       firstPurchaseAt: null,
+      payments: 0,
+      lastPayment: null,
+      commissionTerms: null,
       createdAt: new Date(),
     })
     await tx.conversions.insert({
@@ -110,6 +113,9 @@ if (mode === 'conversions') {
       tier: 1,
       parentConversionId: null,
       refundReason: null,
+      productId: null,
+      ruleSource: null,
+      commissionAmount: null,
       createdAt: new Date(),
     })
     console.log('mid-transaction')

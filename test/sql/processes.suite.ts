@@ -194,7 +194,7 @@ export function postgresProcessesSuite(route: PostgresRoute): void {
           projectId, affiliateId, referredUserId: null, customerEmail: null, type: 'purchase', value: 300n, baseValue: 1000n,
           baseCurrency: 'USD', refundedBaseValue: 0n, paid: false, paidByPayoutId: null, status: 'active', holdUntil: now,
           reference: 'ch_orphan', fingerprint: null, couponCodeUsed: null, basis: 'purchase', commissionType: 'percentage',
-          commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, createdAt: now,
+          commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, productId: null, ruleSource: null, commissionAmount: null, createdAt: now,
         })
         inserted()
         await commitSignal

@@ -1,6 +1,7 @@
 // The keyed-state store in process memory: Idempotency-Key claims and rate-limiter numbers in
 // two Maps, the default of a handler given no `state`. Every operation is synchronous inside.
 import type { KeyClaim, KeyedStateStore } from '../../core/keyed-state.js'
+import type { ScrubbedElsewhere } from './repositories/erasure.js'
 
 /** Whether `claim` may take the key of `existing` (see KeyedStateStore.claim). */
 const keyFree = (existing: KeyClaim, claim: KeyClaim): boolean =>
@@ -8,7 +9,7 @@ const keyFree = (existing: KeyClaim, claim: KeyClaim): boolean =>
   (existing.response === null && existing.fingerprint === claim.fingerprint && existing.leaseUntil <= claim.createdAt)
 
 /** The store, and the pruning of its expired claims (the memory adapter's retention port). */
-export type MemoryKeyedState = KeyedStateStore & { pruneExpired(before: Date, limit: number): number }
+export type MemoryKeyedState = KeyedStateStore & ScrubbedElsewhere & { pruneExpired(before: Date, limit: number): number }
 
 export function memoryKeyedState(): MemoryKeyedState {
   const claims = new Map<string, KeyClaim>()
@@ -39,6 +40,13 @@ export function memoryKeyedState(): MemoryKeyedState {
     async release(projectId, key, claimedAt) {
       if (ownClaim(projectId, key, claimedAt)) claims.delete(`${projectId}|${key}`)
     },
+    // Erasure (docs/privacy.md): the stored answers of the project's Idempotency-Keys.
+    scrubText(projectId, scrub) {
+      for (const claim of claims.values()) {
+        if (claim.projectId === projectId && claim.response) claim.response = { ...claim.response, body: scrub.apply(claim.response.body) }
+      }
+    },
+    storedText: () => JSON.stringify([...claims.values()]),
     // decide is synchronous: nothing can run between the read and the write.
     async update(key, decide) {
       const { state, result } = decide(numbers.get(key) ?? null)

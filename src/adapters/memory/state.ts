@@ -24,6 +24,15 @@ import { HeldBalances } from './held-balances.js'
 import { TrackingState } from './repositories/tracking.js'
 import { Table, type UndoLog } from './table.js'
 
+/** An affiliate's other link token (docs/attribution.md "Link aliases"). */
+export interface LinkAlias {
+  id: number
+  projectId: string
+  affiliateId: number
+  alias: string
+  createdAt: Date
+}
+
 export class MemoryState {
   projects = new Map<string, Project>()
   apiKeys = new Table<ApiKeyRecord>([{ name: 'api_key_hash', key: (row) => row.hash }])
@@ -58,6 +67,9 @@ export class MemoryState {
     affiliate: (row) => row.affiliateId,
   })
   clicks = new Table<Click>([], { affiliate: (row) => row.affiliateId })
+  linkAliases = new Table<LinkAlias>([{ name: 'affiliate_link_alias', key: (row) => `${row.projectId}|${row.alias.toLowerCase()}` }], {
+    affiliate: (row) => row.affiliateId,
+  })
   payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
   endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
   events = new Table<WebhookEvent>()
@@ -112,6 +124,7 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     name: row.name,
     referralCode: row.referralCode,
     status: row.status,
+    commission: row.commission,
     partnerSlug: row.partnerSlug,
     paymentMethod: row.paymentMethod,
     paymentDetails: row.paymentDetails,
@@ -123,6 +136,7 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     locale: row.locale,
     emailOptOut: row.emailOptOut,
     application: row.application,
+    taxDetails: row.taxDetails,
     createdAt: row.createdAt,
     totals,
   }

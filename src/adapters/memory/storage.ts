@@ -20,11 +20,12 @@ import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { memorySessionStore } from './repositories/sessions.js'
 import { memoryAuditLog } from './repositories/audit-log.js'
+import { asJson, erasureRepository, type ScrubbedElsewhere } from './repositories/erasure.js'
 import { memoryRetention } from './retention.js'
 import { MemoryState, type CurrentLog } from './state.js'
 import type { UndoLog } from './table.js'
 
-function repositories(state: MemoryState, current: CurrentLog): AdapterRepositories {
+function repositories(state: MemoryState, current: CurrentLog, elsewhere: readonly ScrubbedElsewhere[] = []): AdapterRepositories {
   // Every write records its inverse in the running transaction's log.
   const log = { push: (undo: () => void) => current.entries.push(undo) } as UndoLog
   const { outbox, materializeOutbox } = outboxRepository(state, log)
@@ -44,6 +45,7 @@ function repositories(state: MemoryState, current: CurrentLog): AdapterRepositor
     providerEvents: providerEventRepository(state, log),
     tracking,
     mail: mailRepository(state, log),
+    erasure: erasureRepository(state, log, elsewhere),
   }
 }
 
@@ -75,7 +77,9 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
   const state = new MemoryState()
   const mutex = new Mutex(options.lockWaitTimeoutMs ?? 10_000)
   const current: CurrentLog = { entries: [] }
-  const repos = repositories(state, current)
+  const keyedState = memoryKeyedState()
+  const auditLog = memoryAuditLog()
+  const repos = repositories(state, current, [keyedState, auditLog])
 
   const transaction = <T>(fn: (tx: AdapterRepositories) => Promise<T>): Promise<T> =>
     mutex.run(async () => {
@@ -91,16 +95,27 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
       }
     })
 
-  const keyedState = memoryKeyedState()
   const sessions = memorySessionStore()
-  return {
+  const storage: StoragePort = {
     ...rootRepositories(transaction),
     transaction,
     keyedState,
     sessions,
-    auditLog: memoryAuditLog(),
+    auditLog,
     retention: memoryRetention(state, mutex, keyedState, sessions),
     ping: async () => {},
     close: async () => {},
   }
+  storedTexts.set(storage, () => asJson([state, [...state.providerLinks.values()], keyedState.storedText(), auditLog.storedText()]))
+  return storage
+}
+
+const storedTexts = new WeakMap<StoragePort, () => string>()
+
+/**
+ * Every object a memory storage holds, as one JSON text: what an erasure test searches
+ * (docs/privacy.md). Null for a storage that is not a memory storage.
+ */
+export function memoryStoredText(storage: StoragePort): string | null {
+  return storedTexts.get(storage)?.() ?? null
 }

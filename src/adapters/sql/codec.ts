@@ -19,6 +19,7 @@ const CONSTRAINTS: Record<string, UniqueConstraint> = {
   api_keys_hash_key: 'api_key_hash',
   affiliates_email_key: 'affiliate_email',
   affiliates_referral_code_key: 'affiliate_referral_code',
+  link_aliases_alias_key: 'affiliate_link_alias',
   referrals_email_key: 'referral_email',
   conversions_reference_key: 'conversion_reference',
   coupons_code_key: 'coupon_code',

@@ -22,6 +22,7 @@ import { outboxRepository } from './repositories/outbox.js'
 import { mailRepository } from './repositories/mail.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
+import { erasureRepository } from './repositories/erasure.js'
 import { sqlRetention } from './repositories/retention.js'
 import { sqlSessionStore } from './repositories/sessions.js'
 import { sqlAuditLog } from './repositories/audit-log.js'
@@ -61,6 +62,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     providerEvents: providerEventRepository(db, t),
     tracking: trackingRepository(db, t),
     mail: mailRepository(db, t),
+    erasure: erasureRepository(db, t),
   }
 }
 

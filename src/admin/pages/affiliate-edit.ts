@@ -1,6 +1,8 @@
 // One affiliate's edit form: name, email, referral code, status, sub-program, language, payout preference
-// (PayPal email, Wise details) and payment notes, saved through affiliates.update as the API's
+// (PayPal email, Wise details), payment notes and its own commission rules (JSON, the settings'
+// `commission` form: docs/commissions.md "Per-affiliate rules"), saved through affiliates.update as the API's
 // update routes do. Only the fields that changed are sent; refused input is shown again as typed.
+import { ValidationError } from '../../core/errors.js'
 import type { UpdateAffiliateInput } from '../../core/schemas.js'
 import type { AffiliateView } from '../../core/views.js'
 import { html, type Html } from '../../web/html.js'
@@ -8,8 +10,9 @@ import { applicationSection } from './applications.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { formRefusal, type Refusal } from '../refusal.js'
 import { portalLinkSection } from './portal-link.js'
+import type { TaxDetailsView } from '../../core/tax-details.js'
 
-const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails', 'locale'] as const
+const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails', 'locale', 'commission'] as const
 type Field = (typeof FIELDS)[number]
 type Values = Record<Field, string>
 /** The form field of each of the core's Wise fields. */
@@ -29,6 +32,17 @@ function valuesOf(affiliate: AffiliateView): Values {
     paymentMethod: affiliate.paymentMethod ?? '',
     paymentDetails: affiliate.paymentDetails ?? '',
     locale: affiliate.locale ?? '',
+    commission: affiliate.commission === null ? '' : JSON.stringify(affiliate.commission, null, 2),
+  }
+}
+
+/** The commission rules typed in the form: empty is none (the sub-program's or project's apply). */
+function commissionOf(text: string): unknown {
+  if (text === '') return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new ValidationError('commission', 'commission: must be JSON, such as {"purchase": {"type": "percentage", "rate": 50}}')
   }
 }
 
@@ -48,6 +62,7 @@ function inputOf(values: Values): Record<string, unknown> {
     paymentMethod: orNull(values.paymentMethod),
     paymentDetails: orNull(values.paymentDetails),
     locale: orNull(values.locale),
+    commission: commissionOf(values.commission),
   }
 }
 
@@ -56,9 +71,9 @@ function changed(current: Record<string, unknown>, next: Record<string, unknown>
   return Object.fromEntries(Object.entries(next).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(current[field])))
 }
 
-function editBody(context: AdminRequest, affiliate: AffiliateView, values: Values, refusal: Refusal | null): Html {
+function editBody(context: AdminRequest, affiliate: AffiliateView, values: Values, refusal: Refusal | null, taxDetails: TaxDetailsView | null): Html {
   const { paths, csrf, url } = context
-  const atFault = refusal?.field ? (WISE_FIELDS[refusal.field] ?? refusal.field) : null
+  const atFault = refusal?.field ? (WISE_FIELDS[refusal.field] ?? (refusal.field.startsWith('commission') ? 'commission' : refusal.field)) : null
   const attributes = (field: Field) => (field === atFault ? html` aria-invalid="true" aria-describedby="edit-error"` : null)
   const input = (field: Field, label: string, type = 'text', extra: Html | null = null) =>
     html`<label for="edit-${field}">${label}</label><input id="edit-${field}" name="${field}" type="${type}" value="${values[field]}"${attributes(field)}${extra}>`
@@ -68,6 +83,7 @@ function editBody(context: AdminRequest, affiliate: AffiliateView, values: Value
     )}</select>`
   return html`<h1>Edit ${affiliate.email}</h1>
 ${url.searchParams.has('saved') ? html`<p class="notice" role="status">The affiliate is saved.</p>` : null}
+${url.searchParams.has('erased') ? html`<p class="notice" role="status">The affiliate's personal data is erased; its amounts stay.</p>` : null}
 ${url.searchParams.has('created') ? html`<p class="notice" role="status">The affiliate is created. Their referral code is <strong>${affiliate.referralCode}</strong>.</p>` : null}
 ${refusal ? html`<p class="error" role="alert" id="edit-error">${refusal.message}</p><p>Nothing was changed.</p>` : null}
 <form class="card" method="post" action="${paths.affiliate(affiliate.id)}">
@@ -89,33 +105,51 @@ ${input('paymentMethod', 'Payment method (free text)', 'text', html` maxlength="
 <label for="edit-paymentDetails">Payment details</label>
 <textarea id="edit-paymentDetails" name="paymentDetails" maxlength="2000"${attributes('paymentDetails')}>${values.paymentDetails}</textarea>
 </fieldset>
+<fieldset><legend>Commission</legend>
+<label for="edit-commission">Own commission rules (JSON)</label>
+<textarea id="edit-commission" name="commission" rows="4" maxlength="20000" aria-describedby="edit-commission-hint"${attributes('commission')}>${values.commission}</textarea>
+<p id="edit-commission-hint" class="muted hint">The settings' <code>commission</code> form, for example <code>{"purchase": {"type": "percentage", "rate": 50}}</code>. They win over the sub-program's and the project's rules, never over an excluded product. Empty: those rules apply.</p>
+</fieldset>
 <div class="actions"><button type="submit">Save</button> <a href="${paths.conversions}?affiliate=${affiliate.id}">Conversions of this affiliate</a></div>
 </form>
 ${portalLinkSection(context, affiliate)}
 ${applicationSection(affiliate)}
+${taxSection(taxDetails)}
+<section class="card" aria-labelledby="erase-title"><h2 id="erase-title">Personal data</h2>
+<p><a href="${paths.affiliateErase(affiliate.id)}">Erase this affiliate's personal data</a> (GDPR; asks first).</p></section>
 <p><a href="${paths.affiliates}">Back to affiliates</a></p>`
 }
 
 export async function affiliateEditPage(context: AdminRequest, id: number): Promise<AdminResult> {
   const affiliate = await context.program.affiliates.get(id)
-  return { title: `Edit ${affiliate.email}`, body: editBody(context, affiliate, valuesOf(affiliate), null) }
+  return { title: `Edit ${affiliate.email}`, body: editBody(context, affiliate, valuesOf(affiliate), null, await context.program.taxDetails.get(id)) }
 }
 
 export async function saveAffiliate(context: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
   const { program, paths, audit } = context
   const affiliate = await program.affiliates.get(id)
   const values = Object.fromEntries(FIELDS.map((field) => [field, (form.get(field) ?? '').trim()])) as Values
-  const changes = changed(inputOf(valuesOf(affiliate)), inputOf(values))
-  if (Object.keys(changes).length > 0) {
-    try {
-      // The core validates every field, as it does the API's bodies.
-      await program.affiliates.update(id, changes as UpdateAffiliateInput)
-    } catch (error) {
-      const refusal = formRefusal(error)
-      if (!refusal) throw error
-      return { title: `Edit ${affiliate.email}`, status: refusal.status, body: editBody(context, affiliate, values, refusal) }
-    }
-    await audit('affiliate.update', `affiliate:${id}`, `${affiliate.email}: ${Object.keys(changes).join(', ')}`)
+  let changes: Record<string, unknown>
+  try {
+    changes = changed(inputOf(valuesOf(affiliate)), inputOf(values))
+    // The core validates every field, as it does the API's bodies.
+    if (Object.keys(changes).length > 0) await program.affiliates.update(id, changes as UpdateAffiliateInput)
+  } catch (error) {
+    const refusal = formRefusal(error)
+    if (!refusal) throw error
+    return { title: `Edit ${affiliate.email}`, status: refusal.status, body: editBody(context, affiliate, values, refusal, await program.taxDetails.get(id)) }
   }
+  if (Object.keys(changes).length > 0) await audit('affiliate.update', `affiliate:${id}`, `${affiliate.email}: ${Object.keys(changes).join(', ')}`)
   return { redirect: `${paths.affiliate(id)}?saved=1` }
+}
+
+/** The affiliate's tax details, the tax id masked (docs/tax-details.md); they enter them in the portal. */
+function taxSection(taxDetails: TaxDetailsView | null): Html {
+  return html`<section class="card" aria-labelledby="tax-title"><h2 id="tax-title">Tax details</h2>
+${
+  taxDetails
+    ? html`<dl><dt>Legal name</dt><dd>${taxDetails.legalName}</dd><dt>Country</dt><dd>${taxDetails.country}</dd><dt>Form</dt><dd>${taxDetails.formType}</dd><dt>Tax id</dt><dd data-tax-id>${taxDetails.taxIdMasked}</dd></dl>`
+    : html`<p class="muted">None on file. The affiliate enters them in the portal.</p>`
+}
+</section>`
 }

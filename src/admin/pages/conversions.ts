@@ -9,7 +9,7 @@ import type { ConversionStatus, ConversionType } from '../../core/types.js'
 import type { ConversionView } from '../../core/views.js'
 import { html, type Html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
-import { conversionStatus, day, money } from '../../web/format.js'
+import { commissionRule, conversionStatus, day, money } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { formRefusal, type Refusal } from '../refusal.js'
 import { conversionsCsv } from '../csv-export.js'
@@ -71,7 +71,7 @@ function filterForm({ paths }: AdminRequest, filter: Filter): Html {
 <div class="field"><label for="filter-type">Type</label><select id="filter-type" name="type">${options(TYPES, filter.type, 'Any type')}</select></div>
 <div class="field date"><label for="filter-from">Created from</label><input id="filter-from" name="from" type="date" value="${filter.from}" aria-describedby="filter-days"></div>
 <div class="field date"><label for="filter-to">Created to</label><input id="filter-to" name="to" type="date" value="${filter.to}" aria-describedby="filter-days"></div>
-<div class="actions"><button type="submit">Filter</button> <a href="${paths.conversions}">Clear filters</a></div>
+<div class="actions"><button type="submit">Filter</button> <a href="${paths.conversions}">Clear filters</a> <a href="${paths.conversionPreview}">What would a conversion earn?</a></div>
 <p id="filter-days" class="muted hint">Days are UTC days, both included.</p>
 </form>`
 }
@@ -173,7 +173,9 @@ ${row('Type', conversion.type)}
 ${row('Reference', conversion.reference ?? '')}
 ${row('Sale amount', conversion.baseValue === null ? 'none' : money(conversion.baseValue, saleCurrency))}
 ${row('Refunded', money(conversion.refundedBaseValue, saleCurrency))}
+${row('Product', conversion.productId ?? 'none')}
 ${row('Commission', money(conversion.value, conversion.currency))}
+${row('Rule', commissionRule(conversion, conversion.currency))}
 ${row('Status', conversionStatus(conversion))}
 ${row('On hold until', day(conversion.holdUntil))}
 ${row('Paid', conversion.paid ? 'Yes' : 'No')}

@@ -33,6 +33,11 @@ export async function payoutsPage(context: AdminRequest): Promise<AdminResult> {
   const owed = (await allAffiliates(program)).filter((affiliate) => !isZero(affiliate.earnings.eligible) && affiliate.status !== 'blocked')
   const since = new Map<number, Date | null>()
   for (const affiliate of owed) since.set(affiliate.id, await owedSince(context, affiliate))
+  // docs/tax-details.md: without tax details on file they cannot be paid, so they are not selectable.
+  const unpayable = new Set<number>()
+  if ((await program.settings()).payouts?.requireTaxDetails) {
+    for (const affiliate of owed) if (!(await program.taxDetails.get(affiliate.id))) unpayable.add(affiliate.id)
+  }
   const recent = await program.payouts.list({ limit: 20 })
   const paid = url.searchParams.get('paid')
   const methodSelect = (id: string) =>
@@ -51,7 +56,10 @@ ${
 <thead><tr><th scope="col">Pay</th><th scope="col">Affiliate</th><th scope="col">Prefers</th><th scope="col">PayPal / Wise email</th><th scope="col" class="num">Owed</th><th scope="col">Owed since</th></tr></thead>
 <tbody>${owed.map((affiliate) => {
         const from = since.get(affiliate.id) ?? null
-        return html`<tr data-owed="${affiliate.email}"><td><input type="checkbox" name="affiliate" value="${affiliate.id}" checked aria-label="Pay ${affiliate.email}"><input type="hidden" name="amount_${affiliate.id}" value="${affiliate.earnings.eligible}"></td><td>${affiliate.name ? html`${affiliate.name}<br>` : null}<span class="muted">${affiliate.email}</span></td><td>${affiliate.payoutMethod ?? 'not chosen'}</td><td>${affiliate.payoutMethod === 'wise' ? wiseRecipient(affiliate) : paypalRecipient(affiliate)}</td><td class="num" data-owed-amount>${money(affiliate.earnings.eligible, affiliate.currency)}</td><td>${from ? day(from) : ''}</td></tr>`
+        const pay = unpayable.has(affiliate.id)
+          ? html`<span class="muted" data-no-tax-details>No tax details</span>`
+          : html`<input type="checkbox" name="affiliate" value="${affiliate.id}" checked aria-label="Pay ${affiliate.email}"><input type="hidden" name="amount_${affiliate.id}" value="${affiliate.earnings.eligible}">`
+        return html`<tr data-owed="${affiliate.email}"><td>${pay}</td><td>${affiliate.name ? html`${affiliate.name}<br>` : null}<span class="muted">${affiliate.email}</span></td><td>${affiliate.payoutMethod ?? 'not chosen'}</td><td>${affiliate.payoutMethod === 'wise' ? wiseRecipient(affiliate) : paypalRecipient(affiliate)}</td><td class="num" data-owed-amount>${money(affiliate.earnings.eligible, affiliate.currency)}</td><td>${from ? day(from) : ''}</td></tr>`
       })}</tbody>
 </table></div>
 <div class="actions">

@@ -16,6 +16,7 @@ import type { Command, OptionValues } from '../command.js'
 import { loadConfig, projectSettingsOf } from '../config.js'
 import { DATABASE_HELP, databaseTarget, openProgram } from '../database.js'
 import { CliError } from '../errors.js'
+import { importProgress } from '../import-progress.js'
 
 interface ApiOptions {
   apiKey: string
@@ -122,13 +123,10 @@ ${DATABASE_HELP}
       const { program } = await openProgram(databaseTarget(values.database as string | undefined).target, settings ? { settings } : {})
       try {
         const currency = (await program.settings()).currency
+        const progress = importProgress(`${tool.label}${csvDir === undefined ? '' : ' CSV'}`, log)
         const report = await (async () => {
           const source = apiSource ? apiSource() : csvSource(tool.tool, { dir: csvDir!, currency })
-          return importProgram(program, source, {
-            dryRun,
-            update: values.update === true,
-            onProgress: (entity, read) => log(`${entity}: ${read} read from ${tool.label}${csvDir === undefined ? '' : ' CSV'}`),
-          })
+          return importProgram(program, source, { dryRun, update: values.update === true, onRecord: progress.record, onProgress: progress.done })
         })().catch((error: unknown) => {
           throw error instanceof ImportSourceError ? new CliError(error.message) : error
         })

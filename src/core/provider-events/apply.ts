@@ -2,6 +2,7 @@
 // customers become referred users, payments become conversions, refunds shrink them. Whatever
 // cannot be applied yet says what it waits for (a customer, a payment, a first payment).
 import type { CreateConversionResult } from '../conversion-create.js'
+import type { CreateConversionInput } from '../schemas.js'
 import { AffiliateError, ConflictError, NoExchangeRateError, NotFoundError } from '../errors.js'
 import { Currency } from '../money.js'
 import { couponCodeUsed, matchedCoupon } from './coupon-match.js'
@@ -131,6 +132,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     occurredAt,
     paymentProcessor: provider,
     ...(used !== null ? { couponCodeUsed: used } : {}),
+    ...(action.productId ? { productId: action.productId } : {}),
   }
   try {
     if (!action.firstPayment && !(await storage.providerEvents.getLink(scope.projectId, provider, 'first-payment', email))) {
@@ -148,6 +150,7 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
         links: [...links, ...payments({ reference: action.reference, conversionId: String(conversion.id) })],
       })
     }
+    if (action.lines) return await applyLines(target, action, input, { wake: [...wake, `first:${email}`], links, payments })
     const { settle } = target
     // The outcome settled with the conversion (a duplicate reference wrote nothing, so settle did not run).
     let settled: Outcome | undefined
@@ -173,6 +176,40 @@ async function applyPaid(target: ApplyTarget, action: PaidAction, occurredAt: Da
     }
     throw error
   }
+}
+
+/**
+ * A payment whose lines are of several products: one conversion per line (reference
+ * `<payment>:<line id>`, the line's product and value), the lines one payment of the customer.
+ * Each is idempotent by its reference, so a redelivered event creates none again; the payment's
+ * links name every line's conversion, which its refunds shrink alike.
+ */
+async function applyLines(
+  target: ApplyTarget,
+  action: PaidAction,
+  input: CreateConversionInput,
+  known: { wake: string[]; links: Link[]; payments: (data: Record<string, string | null>) => Link[] },
+): Promise<Outcome> {
+  const currency = new Currency(action.currency)
+  const created: CreateConversionResult[] = []
+  for (const line of action.lines!.filter((line) => line.amount > 0n)) {
+    const { productId: _product, ...rest } = input
+    const lineInput = {
+      ...rest,
+      reference: `${action.reference}:${line.id}`,
+      baseValue: currency.amount(line.amount).format(),
+      paymentId: action.reference,
+      ...(line.productId ? { productId: line.productId } : {}),
+    }
+    created.push(await target.scope.conversions.create(lineInput))
+  }
+  const ids = created.map(({ conversion }) => conversion.id)
+  const each = created.map(({ conversion, duplicate }) => `${duplicate ? 'already recorded as' : 'created'} conversion ${conversion.id} (${conversion.basis}, commission ${conversion.value} ${conversion.currency})`)
+  return outcome('applied', `${action.reference}: ${created.length} lines: ${each.join('; ')}`, {
+    conversionId: ids[0] ?? null,
+    wake: known.wake,
+    links: [...known.links, ...known.payments({ reference: action.reference, conversionId: ids[0] === undefined ? null : String(ids[0]), conversionIds: ids.join(',') })],
+  })
 }
 
 /** Links the payment's new ids to what its reference links to, and wakes the refunds naming them. */

@@ -26,6 +26,20 @@ export interface PaidAction {
    * against this.
    */
   paidTotal?: bigint
+  /** The product paid for (picks its commission rule, docs/commissions.md "Products"); null or absent when not known. */
+  productId?: string | null
+  /**
+   * The payment's lines when they are of several products (a subscription and its setup fee):
+   * each earns by its own product's rule, as one conversion (docs/commissions.md "Products").
+   */
+  lines?: PaidLine[]
+}
+
+/** One line of a payment: its own id, product, and value (before tax, after discounts, in the payment's minor units). */
+export interface PaidLine {
+  id: string
+  productId: string | null
+  amount: bigint
 }
 
 /** A refund of an earlier payment. */
@@ -90,7 +104,10 @@ export interface MappedEvent {
 /** The event as JSON-safe data for the event log (bigints as integer text, dates as ISO text). */
 export function storedMapping(mapped: MappedEvent): unknown {
   const actions = mapped.actions.map((action) => {
-    if (action.kind === 'paid') return { ...action, amount: action.amount.toString(), paidTotal: action.paidTotal?.toString() }
+    if (action.kind === 'paid') {
+      const lines = action.lines?.map((line) => ({ ...line, amount: line.amount.toString() }))
+      return { ...action, amount: action.amount.toString(), paidTotal: action.paidTotal?.toString(), ...(lines ? { lines } : {}) }
+    }
     if (action.kind === 'customer' || action.kind === 'alias') return action
     return {
       ...action,
@@ -107,7 +124,10 @@ export function revivedMapping(stored: unknown): MappedEvent {
   const big = (value: unknown) => BigInt(value as string)
   const actions = data.actions.map((stored): ProviderAction => {
     const action = withCoupons(stored)
-    if (action.kind === 'paid') return { ...action, amount: big(action.amount), paidTotal: action.paidTotal == null ? undefined : big(action.paidTotal) }
+    if (action.kind === 'paid') {
+      const lines = action.lines?.map((line) => ({ ...line, amount: big(line.amount) }))
+      return { ...action, amount: big(action.amount), paidTotal: action.paidTotal == null ? undefined : big(action.paidTotal), ...(lines ? { lines } : {}) }
+    }
     if (action.kind === 'refunded') {
       return {
         ...action,

@@ -57,6 +57,9 @@ export const outcome = (status: Outcome['status'], detail: string, extra: Partia
 export async function recordedPayment({ storage, scope, provider }: ApplyTarget, ref: string) {
   const payment = await storage.providerEvents.getLink(scope.projectId, provider, 'payment', ref)
   if (!payment) return null
-  return { data: payment.data, conversionId: payment.data.conversionId == null ? null : Number(payment.data.conversionId) }
+  const conversionId = payment.data.conversionId == null ? null : Number(payment.data.conversionId)
+  // A payment of several product lines earned one conversion per line (apply.ts applyLines).
+  const conversionIds = payment.data.conversionIds ? payment.data.conversionIds.split(',').map(Number) : conversionId === null ? [] : [conversionId]
+  return { data: payment.data, conversionId, conversionIds }
 }
 

@@ -12,14 +12,36 @@ import type { RefundedAction } from './mapping.js'
 /** The link kind keeping, per conversion, what each part of a payment made in parts refunded so far. */
 const PARTS = 'refunded-parts'
 
-/** Shrinks the payment's conversion by what this refund adds to the refunds already applied. */
+/** Shrinks the payment's conversion (each of its lines' conversions alike) by what this refund adds to the refunds already applied. */
 export async function applyRefund(target: ApplyTarget, action: RefundedAction): Promise<Outcome> {
-  const { scope, provider } = target
   const ref = action.paymentReference
   const payment = await recordedPayment(target, ref)
   if (!payment) return outcome('waiting', `refund of ${ref}: waiting for the payment`, { waitingFor: `payment:${ref}` })
-  const { conversionId } = payment
-  if (conversionId === null) return outcome('ignored', `refund of ${ref}: the payment earned no commission`)
+  const [first, ...others] = payment.conversionIds
+  if (first === undefined) return outcome('ignored', `refund of ${ref}: the payment earned no commission`)
+  if (others.length === 0) return refundConversion(target, action, payment.data, first)
+  const outcomes: Outcome[] = []
+  for (const id of payment.conversionIds) outcomes.push(await refundConversion(target, action, payment.data, id))
+  const applied = outcomes.filter((each) => each.status === 'applied')
+  return outcome(applied.length > 0 ? 'applied' : 'ignored', outcomes.map((each) => each.detail).join('; '), {
+    conversionId: first,
+    ...(applied.length > 0 ? { refundAmount: sumAmounts(applied.map((each) => each.refundAmount!)) } : {}),
+  })
+}
+
+/** The sum of decimal amounts of one currency, in the same digits. */
+function sumAmounts(amounts: string[]): string {
+  const digits = amounts[0]!.split('.')[1]?.length ?? 0
+  const minor = amounts.reduce((sum, amount) => sum + BigInt(amount.replace('.', '')), 0n)
+  const text = minor.toString().padStart(digits + 1, '0')
+  return digits === 0 ? text : `${text.slice(0, -digits)}.${text.slice(-digits)}`
+}
+
+/** Shrinks one conversion of the payment by what this refund adds to the refunds already applied to it. */
+async function refundConversion(target: ApplyTarget, action: RefundedAction, paymentData: Record<string, string | null>, conversionId: number): Promise<Outcome> {
+  const { scope, provider } = target
+  const ref = action.paymentReference
+  const payment = { data: paymentData }
   // Decided inside the conversion's change, under its lock, from its latest state: refunds of one
   // payment apply one after another, also in other processes, and a refund id named by two events
   // (Paddle's adjustment.created and adjustment.updated) applies once.

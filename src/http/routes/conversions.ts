@@ -28,6 +28,18 @@ export const createConversion = defineOperation({
   run: ({ api, input }: Given<Parameters<Conversions['create']>[0]>) => api.conversions.create(input),
 })
 
+/** The same body as POST /conversions; it writes nothing (docs/commissions.md "Preview"). */
+export const previewConversion = defineOperation({
+  id: 'postConversionsPreview',
+  method: 'POST',
+  path: '/conversions/preview',
+  scope: 'conversions:read',
+  summary: 'What POST /conversions would create (affiliate, rule, rate, exchange rate, value, status, hold end), writing nothing',
+  errors: [400, 404],
+  writesNothing: true,
+  run: ({ api, input }: Given<Parameters<Conversions['preview']>[0]>) => api.conversions.preview(input),
+})
+
 export const getConversion = defineOperation({
   id: 'getConversionsId',
   method: 'GET',

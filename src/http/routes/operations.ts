@@ -1,10 +1,11 @@
 // Every REST operation, once, in the order the route tables and OpenAPI documents list them.
 import { affiliateStats, approveAffiliate, createAffiliate, createPortalLink, deleteAffiliate, getAffiliate, listAffiliates, programStats, rejectAffiliate, updateAffiliate } from './affiliates.js'
 import { listAuditLog } from './audit-log.js'
-import { createConversion, deleteConversion, getConversion, listConversions, updateConversion } from './conversions.js'
+import { createConversion, deleteConversion, getConversion, listConversions, previewConversion, updateConversion } from './conversions.js'
 import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
-import { createPayout, getPayout, listPayouts, trackClick } from './payouts.js'
+import { createPayout, getPayout, listPayouts, taxSummary, trackClick } from './payouts.js'
 import { listProviderEvents, replayProviderEvent } from './provider-events.js'
+import { eraseAffiliate, eraseReferral, exportAffiliate, exportReferral } from './personal-data.js'
 import { createReferral, getReferral, listReferrals, updateReferral } from './referrals.js'
 import { getDelivery, listDeliveries, retryDelivery } from './webhook-deliveries.js'
 
@@ -17,8 +18,11 @@ export const OPERATION_LIST = [
   approveAffiliate,
   rejectAffiliate,
   createPortalLink,
+  exportAffiliate,
+  eraseAffiliate,
   listConversions,
   createConversion,
+  previewConversion,
   getConversion,
   updateConversion,
   deleteConversion,
@@ -26,6 +30,8 @@ export const OPERATION_LIST = [
   createReferral,
   getReferral,
   updateReferral,
+  exportReferral,
+  eraseReferral,
   listCoupons,
   createCoupon,
   getCoupon,
@@ -33,6 +39,7 @@ export const OPERATION_LIST = [
   deleteCoupon,
   listPayouts,
   createPayout,
+  taxSummary,
   getPayout,
   trackClick,
   listDeliveries,

@@ -1,9 +1,12 @@
-// /payouts (payouts recorded outside the service) and /clicks, once for every shape
-// (docs/api.md "Payouts", "Clicks").
+// /payouts (payouts recorded outside the service, the year-end tax summary) and /clicks, once for
+// every shape (docs/api.md "Payouts", "Clicks"; docs/tax-details.md).
 import type * as v from 'valibot'
 import type { ProjectScope } from '../../core/program.js'
-import { defined, defineOperation, pathId, type Given } from '../route.js'
-import { listPayoutsQuery, trackClickBody, type createPayoutBody } from '../schemas.js'
+import type { TaxSummaryRow } from '../../core/tax-details.js'
+import { csvField, textCell } from '../../server/csv.js'
+import { HttpError } from '../../server/errors.js'
+import { defined, defineOperation, pathId, TextAnswer, type Given } from '../route.js'
+import { listPayoutsQuery, taxSummaryQuery, trackClickBody, type createPayoutBody } from '../schemas.js'
 
 /** The core's payout input from a POST /payouts body (its fields are named alike in every shape). */
 export function payoutInput(body: v.InferOutput<typeof createPayoutBody>) {
@@ -27,7 +30,7 @@ export const createPayout = defineOperation({
   path: '/payouts',
   scope: 'payouts:write',
   summary: 'Record a payout made outside the service',
-  errors: [400, 404],
+  errors: [400, 404, 409],
   status: 201,
   run: ({ api, input }: Given<Parameters<ProjectScope['payouts']['create']>[0]>) => api.payouts.create(input),
 })
@@ -52,4 +55,29 @@ export const trackClick = defineOperation({
   status: 201,
   body: trackClickBody,
   run: ({ api, body }) => api.trackClick(defined({ referralCode: body.referral_code, ip: body.ip_address, userAgent: body.user_agent, url: body.landing_url })),
+})
+
+const TAX_SUMMARY_COLUMNS = ['affiliate_id', 'email', 'legal_name', 'country', 'form_type', 'tax_id', 'total_paid', 'currency', 'payouts']
+
+/** The year-end totals as CSV: the one answer holding tax ids in full (docs/tax-details.md). */
+export function taxSummaryCsv(rows: TaxSummaryRow[]): TextAnswer {
+  const text = (value: string | null) => csvField(textCell(value ?? ''))
+  const lines = rows.map((row) =>
+    [String(row.affiliateId), text(row.email), text(row.legalName), text(row.country), text(row.formType), text(row.taxId), row.totalPaid, row.currency, String(row.payouts)].join(','),
+  )
+  return new TextAnswer('text/csv; charset=utf-8', [TAX_SUMMARY_COLUMNS.join(','), ...lines].join('\r\n') + '\r\n')
+}
+
+export const taxSummary = defineOperation({
+  id: 'getPayoutsTaxSummary',
+  method: 'GET',
+  path: '/payouts/tax-summary',
+  scope: 'payouts:read',
+  summary: 'Year-end totals paid per affiliate with its tax details, tax ids in full (CSV)',
+  errors: [400, 409],
+  query: taxSummaryQuery,
+  async run({ api, query }) {
+    if (query.year === undefined) throw new HttpError('invalid_request', 'year: is required', 'year')
+    return taxSummaryCsv(await api.taxDetails.summary(query.year))
+  },
 })

@@ -5,8 +5,10 @@
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
 import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
 import type { ProjectScope } from '../../core/program.js'
+import type { ConversionPreview } from '../../core/conversion-create.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { AuditEntry } from '../../core/audit-log.js'
+import type { AffiliateExport, ReferralExport } from '../../core/personal-data.js'
 import type { Delivery, DeliveryAttempt } from '../../core/types.js'
 import { page, type ListPage } from '../route.js'
 import { camelKeys } from './camel-case.js'
@@ -63,6 +65,7 @@ export function affiliate(view: AffiliateView, detail: boolean): unknown {
     record.paymentDetails = view.paymentDetails
     record.locale = view.locale
     if (view.application) record.application = camelKeys(P.application(view.application))
+    record.commission = view.commission
   }
   return record
 }
@@ -76,6 +79,25 @@ export function conversion(view: ConversionView, referralCode: string | null): u
     status: view.status,
     created_at: view.createdAt.toISOString(),
     referral_code: referralCode,
+    product_id: view.productId,
+    commission_rule: P.commissionRule(view),
+  }
+}
+
+/** What POST /conversions would create. */
+export function conversionPreview(preview: ConversionPreview): unknown {
+  const primary = P.conversionPreview(preview)
+  return {
+    affiliate_id: affiliateId(preview.affiliateId),
+    matched_by: preview.matchedBy,
+    amount: primary.base_value,
+    commission_amount: primary.value,
+    currency: preview.currency,
+    exchange_rate: preview.fxRate,
+    status: preview.status,
+    hold_until: primary.hold_until,
+    product_id: preview.productId,
+    commission_rule: primary.commission_rule,
   }
 }
 
@@ -145,3 +167,23 @@ export function deliveryDetail(detail: { delivery: Delivery; attempts: DeliveryA
 export const providerEvent = (view: ProviderEventView) => camelKeys(P.providerEvent(view))
 export const auditEntry = (entry: AuditEntry) => camelKeys(P.auditEntry(entry))
 export const stats = P.statsIn({ timeZone: 'timeZone', visitors: 'uniqueVisitors' })
+
+export function affiliateExport(result: AffiliateExport): unknown {
+  const code = result.affiliate.referralCode
+  return {
+    affiliate: affiliate(result.affiliate, true),
+    taxDetails: result.taxDetails && camelKeys(P.taxDetails(result.taxDetails)!),
+    referrals: result.referrals.map(referral),
+    conversions: result.conversions.map((view) => conversion(view, code)),
+    payouts: result.payouts.map(payout),
+    coupons: result.coupons.map(coupon),
+  }
+}
+
+export function referralExport(result: ReferralExport): unknown {
+  return {
+    referral: referral(result.referral),
+    conversions: result.conversions.map((view) => conversion(view, result.referral.affiliateCode)),
+    customerIds: result.customerIds.map((customer) => ({ provider: customer.provider, externalId: customer.externalId })),
+  }
+}

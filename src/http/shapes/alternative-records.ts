@@ -3,7 +3,7 @@
 // responses against them. A record's fields here and its encoder in alternative-encoders.ts go together.
 import * as v from 'valibot'
 import { LOCALES } from '../../core/i18n/locales.js'
-import { affiliateStatus, couponStatus, locale, referralStatus } from '../../core/schemas.js'
+import { affiliateStatus, commissionSettings, couponStatus, locale, referralStatus } from '../../core/schemas.js'
 import { createPayoutBody, updateReferralBody } from '../schemas.js'
 import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
 import { camelKeys } from './camel-case.js'
@@ -35,6 +35,7 @@ export const affiliateRecord = v.strictObject({
   paymentDetails: v.nullable(v.string()),
   locale: v.nullable(v.picklist(LOCALES)),
   application: v.optional(v.strictObject(camelKeys(P.applicationRecord.entries))),
+  commission: v.nullable(commissionSettings),
 })
 
 export const conversionRecord = v.strictObject({
@@ -45,6 +46,22 @@ export const conversionRecord = v.strictObject({
   status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
   created_at: timestamp,
   referral_code: v.nullable(v.string()),
+  product_id: v.nullable(v.string()),
+  commission_rule: P.commissionRuleRecord,
+})
+
+/** What POST /conversions would create, in this shape's conversion names. */
+export const conversionPreviewRecord = v.strictObject({
+  affiliate_id: affiliateId,
+  matched_by: v.picklist(['affiliate_id', 'referral_code', 'email', 'coupon']),
+  amount: v.nullable(v.number()),
+  commission_amount: v.number(),
+  currency: v.string(),
+  exchange_rate: v.string(),
+  status: v.picklist(['pending', 'active', 'review']),
+  hold_until: timestamp,
+  product_id: v.nullable(v.string()),
+  commission_rule: P.commissionRuleRecord,
 })
 
 export const referralRecord = v.strictObject({
@@ -114,6 +131,7 @@ export const affiliateResponse = named('AffiliateResponse', item('affiliate', af
 export const affiliateList = named('AffiliateList', list('affiliates', affiliateSummary))
 export const conversionResponse = named('ConversionResponse', item('conversion', conversionRecord))
 export const conversionList = named('ConversionList', list('conversions', conversionRecord))
+export const conversionPreviewResponse = named('ConversionPreviewResponse', item('preview', conversionPreviewRecord))
 export const referralResponse = named('ReferralResponse', item('referral', referralRecord))
 export const referralList = named('ReferralList', list('referrals', referralRecord))
 export const couponResponse = named('CouponResponse', item('coupon', couponRecord))
@@ -131,6 +149,25 @@ export const providerEventReplayResponse = named(
 export const auditLogList = named('AuditLogList', list('auditLog', auditEntryRecord))
 export const portalLinkResponse = named('PortalLinkResponse', item('portalLink', portalLinkRecord))
 export const statsResponse = named('StatsResponse', v.strictObject({ data: statsRecord }))
+export const affiliateExportResponse = named(
+  'AffiliateExportResponse',
+  item(
+    'export',
+    v.strictObject({
+      affiliate: affiliateRecord,
+      taxDetails: v.nullable(v.strictObject(camelKeys(P.taxDetailsRecord.entries))),
+      referrals: v.array(referralRecord),
+      conversions: v.array(conversionRecord),
+      payouts: v.array(payoutRecord),
+      coupons: v.array(couponRecord),
+    }),
+  ),
+)
+export const referralExportResponse = named(
+  'ReferralExportResponse',
+  item('export', v.strictObject({ referral: referralRecord, conversions: v.array(conversionRecord), customerIds: v.array(v.strictObject(camelKeys(P.customerIdRecord.entries))) })),
+)
+export const taxSummaryCsv = P.taxSummaryCsv
 
 // Request bodies and queries of this shape ---------------------------------------------------
 
@@ -151,6 +188,7 @@ export const createAffiliateBodyAlternative = v.strictObject({
   parent_affiliate_id: v.optional(wireId),
   customFields: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
   locale: v.optional(locale),
+  commission: v.optional(v.nullable(commissionSettings)),
 })
 export const updateAffiliateBodyAlternative = v.strictObject({
   email: v.optional(email),
@@ -161,6 +199,7 @@ export const updateAffiliateBodyAlternative = v.strictObject({
   paymentDetails: v.optional(v.nullable(str(2000))),
   customFields: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'must be an object'))),
   locale: v.optional(v.nullable(locale)),
+  commission: v.optional(v.nullable(commissionSettings)),
 })
 export const createReferralBodyAlternative = v.strictObject({ email, referral_code: str(64) })
 export const updateReferralBodyAlternative = v.strictObject({ ...updateReferralBody.entries, affiliate_id: v.optional(v.nullable(wireId)) })

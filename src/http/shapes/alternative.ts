@@ -1,6 +1,7 @@
 // The alternative shape (docs/api.md "The alternative shape"): what each operation of the table
 // reads and answers in it. Affiliates are named by email, `aff_12` or `12`; lists default to 20
 // items, at most 100. Records and their schemas: alternative-encoders.ts, alternative-records.ts.
+import type * as v from 'valibot'
 import { processorCouponId } from '../coupon-ids.js'
 import { codec, defined, page } from '../route.js'
 import * as A from '../routes/affiliates.js'
@@ -10,6 +11,7 @@ import * as K from '../routes/coupons.js'
 import * as P from '../routes/payouts.js'
 import { listProviderEvents, replayProviderEvent } from '../routes/provider-events.js'
 import * as F from '../routes/referrals.js'
+import * as G from '../routes/personal-data.js'
 import { getDelivery, listDeliveries, retryDelivery } from '../routes/webhook-deliveries.js'
 import { listQuery } from '../schemas.js'
 import * as E from './alternative-encoders.js'
@@ -35,6 +37,14 @@ const AFFILIATE_FIELD_NAMES = {
   customFields: 'customFields',
   paymentMethod: 'paymentMethod',
   paymentDetails: 'paymentDetails',
+}
+
+/** This shape's POST /conversions body (also the preview's), always a purchase, as the core's input. */
+const conversionBody = {
+  body: R.createConversionBodyAlternative,
+  fieldNames: { baseValue: 'amount', email: 'customer_email' },
+  input: ({ body }: { body: v.InferOutput<typeof R.createConversionBodyAlternative> }) =>
+    defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code }),
 }
 
 const windowOnly = { query: listQuery, input: ({ query }: { query: { limit?: number | undefined; offset?: number | undefined } }) => window(query) }
@@ -66,6 +76,7 @@ export const alternativeShape = defineShape({
           parentAffiliateId: body.parent_affiliate_id,
           customFields: body.customFields,
           locale: body.locale,
+          commission: body.commission,
         }),
       output: (view) => E.data('affiliate', E.affiliate(view, true)),
     }),
@@ -88,6 +99,8 @@ export const alternativeShape = defineShape({
       responses: { 201: R.portalLinkResponse },
       output: (link) => E.data('portalLink', { url: link.url, expiresAt: link.expiresAt.toISOString() }),
     }),
+    getAffiliatesEmailExport: codec(G.exportAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data('export', E.affiliateExport(result)) }),
+    postAffiliatesEmailErase: codec(G.eraseAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data('export', E.affiliateExport(result)) }),
     getConversions: codec(C.listConversions, {
       ...windowOnly,
       responses: { 200: R.conversionList },
@@ -95,11 +108,15 @@ export const alternativeShape = defineShape({
     }),
     postConversions: codec(C.createConversion, {
       summary: 'Create a purchase conversion',
-      body: R.createConversionBodyAlternative,
+      ...conversionBody,
       responses: { 201: R.conversionResponse },
-      fieldNames: { baseValue: 'amount', email: 'customer_email' },
-      input: ({ body }) => defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code }),
       output: (result, { api }) => E.conversionItem(api, result.conversion),
+    }),
+    postConversionsPreview: codec(C.previewConversion, {
+      summary: 'What POST /conversions would create, writing nothing',
+      ...conversionBody,
+      responses: { 200: R.conversionPreviewResponse },
+      output: (preview) => E.data('preview', E.conversionPreview(preview)),
     }),
     getConversionsId: codec(C.getConversion, { responses: { 200: R.conversionResponse }, output: (view, { api }) => E.conversionItem(api, view) }),
     putConversionsId: codec(C.updateConversion, { responses: { 200: R.conversionResponse }, output: (view, { api }) => E.conversionItem(api, view) }),
@@ -122,6 +139,8 @@ export const alternativeShape = defineShape({
       input: ({ body }) => defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status }),
       output: (view) => E.data('referral', E.referral(view)),
     }),
+    getReferralsEmailExport: codec(G.exportReferral, { responses: { 200: R.referralExportResponse }, output: (result) => E.data('export', E.referralExport(result)) }),
+    postReferralsEmailErase: codec(G.eraseReferral, { responses: { 200: R.referralExportResponse }, output: (result) => E.data('export', E.referralExport(result)) }),
     getCoupons: codec(K.listCoupons, { ...windowOnly, responses: { 200: R.couponList }, output: (result) => E.paged('coupons', result, E.coupon) }),
     postCoupons: codec(K.createCoupon, {
       body: R.createCouponBodyAlternative,
@@ -144,6 +163,7 @@ export const alternativeShape = defineShape({
       input: ({ body }) => P.payoutInput(body),
       output: (view) => E.data('payout', E.payout(view)),
     }),
+    getPayoutsTaxSummary: codec(P.taxSummary, { responses: { 200: R.taxSummaryCsv }, output: (csv) => csv }),
     getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data('payout', E.payout(view)) }),
     postClicks: codec(P.trackClick, {
       responses: { 201: R.clickResponse },

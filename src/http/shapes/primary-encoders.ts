@@ -3,10 +3,13 @@
 // schema is in primary-records.ts; the codecs of its operations in primary.ts.
 import type { AffiliateApplication } from '../../core/types.js'
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
+import type { ConversionPreview } from '../../core/conversion-create.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { StatsSeries } from '../../core/stats.js'
 import type { DailyCounts } from '../../core/tracking-storage.js'
 import type { AuditEntry } from '../../core/audit-log.js'
+import type { AffiliateExport, ReferralExport } from '../../core/personal-data.js'
+import type { TaxDetailsView } from '../../core/tax-details.js'
 import type { Delivery, DeliveryAttempt } from '../../core/types.js'
 import { Currency } from '../../core/money.js'
 import type { ErrorInfo } from '../../server/errors.js'
@@ -54,6 +57,7 @@ export function affiliate(view: AffiliateView): unknown {
     unpaid_earnings: view.earnings.unpaid,
     total_earnings: view.earnings.total,
     locale: view.locale,
+    commission: view.commission,
   }
   if (view.holdPeriod) {
     record.eligible_earnings = view.earnings.eligible
@@ -91,6 +95,33 @@ export function conversion(view: ConversionView): unknown {
     reference: view.reference,
     coupon_code_used: view.couponCodeUsed,
     status: view.status,
+    product_id: view.productId,
+    commission_rule: commissionRule(view),
+  }
+}
+
+/** Which rule earned the conversion and what it gave. */
+export function commissionRule(view: Pick<ConversionView, 'ruleSource' | 'basis' | 'commissionType' | 'commissionRate' | 'commissionAmount'>) {
+  return { source: view.ruleSource, basis: view.basis, type: view.commissionType, rate: view.commissionRate, amount: view.commissionAmount }
+}
+
+/** What POST /conversions would create (the preview's answer). */
+export function conversionPreview(preview: ConversionPreview) {
+  const rule = { ruleSource: preview.ruleSource, basis: preview.basis, commissionType: preview.commissionType, commissionRate: preview.rate, commissionAmount: preview.amount }
+  return {
+    affiliate_id: preview.affiliateId,
+    matched_by: preview.matchedBy,
+    product_id: preview.productId,
+    commission_rule: commissionRule(rule),
+    value: Number(preview.value),
+    currency: preview.currency,
+    base_value: preview.baseValue === null ? null : Number(preview.baseValue),
+    base_value_currency: preview.baseValueCurrency,
+    exchange_rate: preview.fxRate,
+    status: preview.status,
+    hold_until: preview.holdUntil.toISOString(),
+    sub_program: preview.subProgram,
+    tier2: preview.tier2 && { affiliate_id: preview.tier2.affiliateId, value: Number(preview.tier2.value), rate: preview.tier2.rate },
   }
 }
 
@@ -222,4 +253,27 @@ export const stats = statsIn({ timeZone: 'time_zone', visitors: 'unique_visitors
 /** A page of the core's list as the primary list form. */
 export function paged<T>(result: { items: T[]; total: number; limit: number; offset: number }, record: (item: T) => unknown): unknown {
   return list(result.items.map(record), page(result))
+}
+
+export function taxDetails(view: TaxDetailsView | null) {
+  return view && { legal_name: view.legalName, country: view.country, form_type: view.formType, tax_id: view.taxIdMasked, updated_at: view.updatedAt.toISOString() }
+}
+
+export function affiliateExport(result: AffiliateExport): unknown {
+  return {
+    affiliate: affiliate(result.affiliate),
+    tax_details: taxDetails(result.taxDetails),
+    referrals: result.referrals.map((view) => referral(view, true)),
+    conversions: result.conversions.map(conversion),
+    payouts: result.payouts.map(payout),
+    coupons: result.coupons.map(coupon),
+  }
+}
+
+export function referralExport(result: ReferralExport): unknown {
+  return {
+    referral: referral(result.referral, true),
+    conversions: result.conversions.map(conversion),
+    customer_ids: result.customerIds.map((customer) => ({ provider: customer.provider, external_id: customer.externalId })),
+  }
 }

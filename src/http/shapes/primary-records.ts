@@ -3,7 +3,8 @@
 // against the same schemas. A record's fields here and its encoder in primary-encoders.ts go together.
 import * as v from 'valibot'
 import { LOCALES } from '../../core/i18n/locales.js'
-import { DELIVERY_STATUSES, PROVIDER_NAMES } from '../../core/types.js'
+import { commissionSettings } from '../../core/schemas.js'
+import { DELIVERY_STATUSES, PROVIDER_NAMES, RULE_SOURCES } from '../../core/types.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
@@ -60,6 +61,16 @@ export const affiliateRecord = v.strictObject({
   next_release_date: v.optional(v.nullable(v.pipe(v.string(), v.isoDate()))),
   /** Only for an affiliate that applied through the portal, or was approved or rejected. */
   application: v.optional(applicationRecord),
+  commission: v.nullable(commissionSettings),
+})
+
+/** Which rule earned a conversion and what it gave (docs/commissions.md "Precedence"); source null on conversions older than rule records. */
+export const commissionRuleRecord = v.strictObject({
+  source: v.nullable(v.picklist(RULE_SOURCES)),
+  basis: v.picklist(['purchase', 'recurring', 'recurring_expired', 'signup', 'explicit', 'tier2', 'excluded']),
+  type: v.picklist(['percentage', 'fixed']),
+  rate: v.nullable(decimalString),
+  amount: v.nullable(decimalString),
 })
 
 export const conversionRecord = v.strictObject({
@@ -75,6 +86,25 @@ export const conversionRecord = v.strictObject({
   reference: v.nullable(v.string()),
   coupon_code_used: v.nullable(v.string()),
   status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
+  product_id: v.nullable(v.string()),
+  commission_rule: commissionRuleRecord,
+})
+
+/** What POST /conversions would create. */
+export const conversionPreviewRecord = v.strictObject({
+  affiliate_id: id,
+  matched_by: v.picklist(['affiliate_id', 'referral_code', 'email', 'coupon']),
+  product_id: v.nullable(v.string()),
+  commission_rule: commissionRuleRecord,
+  value: v.number(),
+  currency: v.string(),
+  base_value: v.nullable(v.number()),
+  base_value_currency: v.string(),
+  exchange_rate: decimalString,
+  status: v.picklist(['pending', 'active', 'review']),
+  hold_until: timestamp,
+  sub_program: v.nullable(v.string()),
+  tier2: v.nullable(v.strictObject({ affiliate_id: id, value: v.number(), rate: decimalString })),
 })
 
 export const attribution = v.strictObject({
@@ -194,6 +224,19 @@ export const conversionCreated = v.strictObject({
 
 export const errorBody = v.strictObject({ success: v.literal(false), error: v.string() })
 
+/** Tax details as every answer but the year-end CSV shows them: the tax id masked. */
+export const taxDetailsRecord = v.strictObject({ legal_name: v.string(), country: v.string(), form_type: v.picklist(['W-9', 'W-8BEN']), tax_id: v.pipe(v.string(), v.regex(/^\*{4}/)), updated_at: timestamp })
+export const affiliateExportRecord = v.strictObject({
+  affiliate: affiliateRecord,
+  tax_details: v.nullable(taxDetailsRecord),
+  referrals: v.array(referralRecord),
+  conversions: v.array(conversionRecord),
+  payouts: v.array(payoutRecord),
+  coupons: v.array(couponRecord),
+})
+export const customerIdRecord = v.strictObject({ provider: v.string(), external_id: v.string() })
+export const referralExportRecord = v.strictObject({ referral: referralRecord, conversions: v.array(conversionRecord), customer_ids: v.array(customerIdRecord) })
+
 // The named responses of the primary shape (their OpenAPI component names) ------------------
 
 const named = <S extends v.GenericSchema>(name: string, schema: S) => ({ name, schema })
@@ -203,6 +246,7 @@ export const affiliateList = named('AffiliateList', list(affiliateRecord))
 export const conversionResponse = named('ConversionResponse', item(conversionRecord))
 export const conversionCreatedResponse = named('ConversionCreatedResponse', conversionCreated)
 export const conversionList = named('ConversionList', list(conversionRecord))
+export const conversionPreviewResponse = named('ConversionPreviewResponse', item(conversionPreviewRecord))
 export const referralResponse = named('ReferralResponse', item(referralRecord))
 export const referralList = named('ReferralList', list(referralRecord))
 export const couponResponse = named('CouponResponse', item(couponRecord))
@@ -217,3 +261,6 @@ export const providerEventReplayResponse = named('ProviderEventReplayResponse', 
 export const auditLogList = named('AuditLogList', list(auditEntryRecord))
 export const portalLinkResponse = named('PortalLinkResponse', item(portalLinkRecord))
 export const statsResponse = named('StatsResponse', v.strictObject({ data: statsRecord }))
+export const affiliateExportResponse = named('AffiliateExportResponse', item(affiliateExportRecord))
+export const referralExportResponse = named('ReferralExportResponse', item(referralExportRecord))
+export const taxSummaryCsv = { name: 'TaxSummaryCsv', schema: v.string(), contentType: 'text/csv' }

@@ -1,5 +1,6 @@
 // The primary shape (docs/api.md): what each operation of the table reads and answers in it.
 // Records and their schemas: primary-encoders.ts, primary-records.ts.
+import type * as v from 'valibot'
 import type { AffiliateStatus } from '../../core/types.js'
 import { codec, defined } from '../route.js'
 import * as A from '../routes/affiliates.js'
@@ -9,6 +10,7 @@ import * as K from '../routes/coupons.js'
 import * as P from '../routes/payouts.js'
 import { listProviderEvents, replayProviderEvent } from '../routes/provider-events.js'
 import * as F from '../routes/referrals.js'
+import * as G from '../routes/personal-data.js'
 import { getDelivery, listDeliveries, retryDelivery } from '../routes/webhook-deliveries.js'
 import { processorCouponId } from '../coupon-ids.js'
 import * as S from '../schemas.js'
@@ -17,6 +19,25 @@ import * as R from './primary-records.js'
 import { defineShape } from './shape.js'
 
 const stats = { responses: { 200: R.statsResponse }, output: E.stats }
+
+/** The core's create (and preview) input from the POST /conversions body. */
+function conversionInput(body: v.InferOutput<typeof S.createConversionBody>) {
+  return defined({
+    type: body.type,
+    affiliateId: body.affiliate_id,
+    referralCode: body.referral_code,
+    email: body.email,
+    referredUserId: body.referred_user_id,
+    value: body.value,
+    baseValue: body.base_value,
+    baseValueCurrency: body.base_value_currency,
+    paid: body.paid,
+    reference: body.reference,
+    couponCodeUsed: body.coupon_code_used,
+    paymentProcessor: body.payment_processor,
+    productId: body.product_id,
+  })
+}
 
 export const primaryShape = defineShape({
   title: 'primary shape',
@@ -50,6 +71,7 @@ export const primaryShape = defineShape({
           parentReferralCode: body.parent_referral_code,
           parentAffiliateId: body.parent_affiliate_id,
           locale: body.locale,
+          commission: body.commission,
         }),
       output: (view) => E.data(E.affiliateCreated(view)),
     }),
@@ -68,6 +90,7 @@ export const primaryShape = defineShape({
           paymentMethod: body.payment_method,
           paymentDetails: body.payment_details,
           locale: body.locale,
+          commission: body.commission,
         }),
       output: (view) => E.data(E.affiliate(view)),
     }),
@@ -78,6 +101,8 @@ export const primaryShape = defineShape({
       responses: { 201: R.portalLinkResponse },
       output: (link) => E.data({ url: link.url, expires_at: link.expiresAt.toISOString() }),
     }),
+    getAffiliatesEmailExport: codec(G.exportAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data(E.affiliateExport(result)) }),
+    postAffiliatesEmailErase: codec(G.eraseAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data(E.affiliateExport(result)) }),
     getConversions: codec(C.listConversions, {
       query: S.listConversionsQuery,
       responses: { 200: R.conversionList },
@@ -97,22 +122,7 @@ export const primaryShape = defineShape({
     postConversions: codec(C.createConversion, {
       body: S.createConversionBody,
       responses: { 200: R.conversionCreatedResponse, 201: R.conversionCreatedResponse },
-      input: ({ body }) =>
-        defined({
-          type: body.type,
-          affiliateId: body.affiliate_id,
-          referralCode: body.referral_code,
-          email: body.email,
-          referredUserId: body.referred_user_id,
-          value: body.value,
-          baseValue: body.base_value,
-          baseValueCurrency: body.base_value_currency,
-          paid: body.paid,
-          reference: body.reference,
-          couponCodeUsed: body.coupon_code_used,
-          paymentProcessor: body.payment_processor,
-          productId: body.product_id,
-        }),
+      input: ({ body }) => conversionInput(body),
       output(result) {
         const attribution = { affiliate_id: result.attribution.affiliateId, matched_by: result.attribution.matchedBy }
         const payload = { success: true, data: E.conversion(result.conversion), attribution }
@@ -120,6 +130,12 @@ export const primaryShape = defineShape({
       },
       // A repeated reference with the same payload: 200 with duplicate: true.
       status: (result) => (result.duplicate ? 200 : 201),
+    }),
+    postConversionsPreview: codec(C.previewConversion, {
+      body: S.createConversionBody,
+      responses: { 200: R.conversionPreviewResponse },
+      input: ({ body }) => conversionInput(body),
+      output: (preview) => E.data(E.conversionPreview(preview)),
     }),
     getConversionsId: codec(C.getConversion, { responses: { 200: R.conversionResponse }, output: (view) => E.data(E.conversion(view)) }),
     putConversionsId: codec(C.updateConversion, { responses: { 200: R.conversionResponse }, output: (view) => E.data(E.conversion(view)) }),
@@ -143,6 +159,8 @@ export const primaryShape = defineShape({
       input: ({ body }) => defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status }),
       output: (view) => E.data(E.referral(view, true)),
     }),
+    getReferralsEmailExport: codec(G.exportReferral, { responses: { 200: R.referralExportResponse }, output: (result) => E.data(E.referralExport(result)) }),
+    postReferralsEmailErase: codec(G.eraseReferral, { responses: { 200: R.referralExportResponse }, output: (result) => E.data(E.referralExport(result)) }),
     getCoupons: codec(K.listCoupons, {
       query: S.listCouponsQuery,
       responses: { 200: R.couponList },
@@ -165,6 +183,7 @@ export const primaryShape = defineShape({
       input: ({ body }) => P.payoutInput(body),
       output: (view) => E.data(E.payout(view)),
     }),
+    getPayoutsTaxSummary: codec(P.taxSummary, { responses: { 200: R.taxSummaryCsv }, output: (csv) => csv }),
     getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data(E.payout(view)) }),
     postClicks: codec(P.trackClick, {
       responses: { 201: R.clickResponse },

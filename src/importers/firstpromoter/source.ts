@@ -90,6 +90,7 @@ export function firstPromoterSource(options: FirstPromoterSourceOptions): Import
           // Lead states: signup, active, cancelled (a customer who left still paid once).
           converted: lead.state === 'active' || lead.state === 'cancelled' || lead.customer_since != null,
           providerCustomerId: lead.uid ?? null,
+          firstPurchaseAt: lead.customer_since ? new Date(lead.customer_since) : null,
         }
       }
     },

@@ -1,7 +1,7 @@
-// Rewardful as an import source: /affiliates, /affiliate_coupons, /referrals and /commissions
+// Rewardful as an import source: /affiliates, /affiliate_coupons, /referrals, /commissions and /payouts
 // mapped to plain records (docs/migrating.md#rewardful). Only fields the published API documents are read.
 import type { AffiliateStatus } from '../../core/types.js'
-import type { ImportSource, SourceAffiliate, SourceCommission, SourceCommissionState, SourceCoupon, SourceCustomer } from '../source.js'
+import type { ImportSource, SourceAffiliate, SourceCommission, SourceCommissionState, SourceCoupon, SourceCustomer, SourcePayout } from '../source.js'
 import { rewardfulClient, type RewardfulClientOptions } from './client.js'
 
 interface RewardfulAffiliate {
@@ -25,6 +25,7 @@ interface RewardfulCoupon {
 interface RewardfulReferral {
   id: string
   conversion_state?: string
+  became_conversion_at?: string | null
   stripe_customer_id?: string | null
   customer?: { id?: string | null; email?: string | null } | null
   affiliate?: { id: string } | null
@@ -44,6 +45,14 @@ interface RewardfulCommission {
     affiliate?: { id: string } | null
     referral?: { customer?: { email?: string | null } | null } | null
   } | null
+}
+
+interface RewardfulPayout {
+  id: string
+  state: string
+  paid_at?: string | null
+  affiliate?: { id: string } | null
+  commissions?: { id: string }[]
 }
 
 /** Rewardful's affiliate states; any other reads as pending (to approve by hand). */
@@ -81,6 +90,7 @@ export function rewardfulSource(options: RewardfulClientOptions): ImportSource {
           email: referral.customer?.email || null,
           converted: referral.conversion_state === 'conversion',
           providerCustomerId: referral.stripe_customer_id ?? referral.customer?.id ?? null,
+          firstPurchaseAt: referral.became_conversion_at ? new Date(referral.became_conversion_at) : null,
         }
       }
     },
@@ -97,6 +107,17 @@ export function rewardfulSource(options: RewardfulClientOptions): ImportSource {
           occurredAt: new Date(sale?.charged_at ?? commission.created_at),
           saleAmountMinor: sale?.sale_amount_cents ?? null,
           saleCurrency: sale?.currency ?? null,
+        }
+      }
+    },
+    async *payouts(): AsyncIterable<SourcePayout> {
+      for await (const payout of client.list<RewardfulPayout>('/payouts', { 'state': 'paid', 'expand[]': 'commissions' })) {
+        if (payout.state !== 'paid' || !payout.paid_at) continue
+        yield {
+          sourceId: payout.id,
+          affiliateSourceId: payout.affiliate?.id ?? '',
+          paidAt: new Date(payout.paid_at),
+          commissionSourceIds: (payout.commissions ?? []).map((commission) => commission.id),
         }
       }
     },

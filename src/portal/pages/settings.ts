@@ -56,7 +56,7 @@ ${box('summary', 'email-summary', t('portal.settings.email_summary'))}
 </div>`
 }
 
-function settingsForm(context: SignedInRequest, values: FormValues, message: { error?: string; saved?: boolean }): PageResult {
+function settingsForm(context: SignedInRequest, values: FormValues, message: { error?: string; saved?: boolean }, taxDetails: boolean): PageResult {
   const { paths, csrf } = context
   const body = html`<h1>Settings</h1>
 ${message.saved ? html`<p class="notice" role="status">Your payout settings are saved.</p>` : null}
@@ -81,7 +81,8 @@ ${message.error ? html`<p class="error" role="alert" id="settings-error">${messa
 ${emailSection(context, values)}
 <div class="actions"><button type="submit">Save settings</button></div>
 </form>
-</section>`
+</section>
+${taxDetails ? html`<section class="card"><h2>Tax details</h2><p>This program needs your tax details before it pays you. <a href="${paths.tax}">Your tax details</a></p></section>` : null}`
   return { title: 'Settings', body, ...(message.error ? { status: 400 } : {}) }
 }
 
@@ -95,7 +96,7 @@ const valuesOf = (affiliate: AffiliateView): FormValues => ({
 })
 
 export async function settingsPage(context: SignedInRequest): Promise<PageResult> {
-  return settingsForm(context, valuesOf(context.affiliate), { saved: context.url.searchParams.get('saved') === '1' })
+  return settingsForm(context, valuesOf(context.affiliate), { saved: context.url.searchParams.get('saved') === '1' }, await collectsTaxDetails(context))
 }
 
 export async function saveSettings(context: SignedInRequest, form: URLSearchParams): Promise<PageResult> {
@@ -121,7 +122,9 @@ export async function saveSettings(context: SignedInRequest, form: URLSearchPara
     })
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error
-    return settingsForm(context, values, { error: error.describe((field) => FIELD_LABELS[field] ?? field) })
+    return settingsForm(context, values, { error: error.describe((field) => FIELD_LABELS[field] ?? field) }, await collectsTaxDetails(context))
   }
   return { redirect: `${context.paths.settings}?saved=1` }
 }
+
+const collectsTaxDetails = async (context: SignedInRequest) => (await context.program.settings()).payouts?.requireTaxDetails === true

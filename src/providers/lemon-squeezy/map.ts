@@ -54,8 +54,16 @@ export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
     // An order is a customer's first payment; a subscription invoice past the first is a renewal.
     firstPayment: type === 'order_created',
     aliases: [],
+    // Orders name their product; subscription invoices do not (their renewals earn by the rules without a product).
+    productId: orderProduct(attributes.first_order_item),
   })
   return { ...base, actions }
+}
+
+/** The product of an order's first item, as text (Lemon Squeezy's ids are numbers). */
+function orderProduct(item: unknown): string | null {
+  if (!isRecord(item) || item.product_id === undefined || item.product_id === null) return null
+  return String(item.product_id)
 }
 
 /** A refund of the payment `reference`: Lemon Squeezy's `refunded_amount` is what was refunded so far. */

@@ -27,6 +27,12 @@ export function mapPaddleEvent(body: unknown): MappedEvent {
   return adjustment(base, data)
 }
 
+/** The product of the transaction's first item (`items[].price.product_id`). */
+function firstProduct(items: unknown): string | null {
+  const first = Array.isArray(items) ? items[0] : undefined
+  return isRecord(first) && isRecord(first.price) ? text(first.price.product_id) : null
+}
+
 function referralIn(customData: unknown): string | null {
   if (!isRecord(customData)) return null
   return text(customData.referral) ?? text(customData.referral_code) ?? text(customData.affiliate_code)
@@ -57,6 +63,7 @@ function transactionCompleted(base: Omit<MappedEvent, 'actions'>, transaction: R
     subscriptionId,
     firstPayment: subscriptionId === null || FIRST_ORIGINS.has(String(transaction.origin)),
     aliases: [],
+    productId: firstProduct(transaction.items),
   })
   return { ...base, occurredAt: billedAt ? new Date(billedAt) : base.occurredAt, reference, actions }
 }

@@ -4,7 +4,7 @@
 // or only its payment intent (from 2025-03-31), which invoice_payment.paid links to the invoice:
 // the invoice's own `payments` list is returned only when expanded, so never in a webhook.
 import { minorDigits, pow10, roundHalfUp } from '../../core/money.js'
-import { idOf, isRecord, MalformedEvent, minorUnits, namesOf, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
+import { idOf, isRecord, MalformedEvent, minorUnits, namesOf, record, text, type MappedEvent, type PaidLine, type ProviderAction } from '../mapping.js'
 
 /** The events the handler uses; select these when creating the webhook endpoint in Stripe. */
 export const STRIPE_EVENTS = [
@@ -93,9 +93,42 @@ function invoicePaid(base: Omit<MappedEvent, 'actions'>, invoice: Record<string,
         aliases: paymentsOf(invoice),
         // From API 2025-03-31, several payment intents may pay one invoice: each one's refunds count against this.
         ...(typeof invoice.amount_paid === 'number' ? { paidTotal: minorUnits(invoice.amount_paid, 'amount_paid') } : {}),
+        ...productLines(invoice, currency),
       },
     ],
   }
+}
+
+/**
+ * The invoice's product (its first line's) and, when its lines are of several products, the lines:
+ * each line's product is `price.product` (before 2025-03-31) or `pricing.price_details.product`;
+ * its value is its `amount` less its discounts and any tax included in it. An invoice whose lines
+ * are not all in the event (`has_more`) earns as one payment.
+ */
+function productLines(invoice: Record<string, unknown>, currency: string): { productId: string | null; lines?: PaidLine[] } {
+  const list = isRecord(invoice.lines) ? invoice.lines : {}
+  const data = Array.isArray(list.data) ? list.data.filter(isRecord) : []
+  const lines = data.map((line) => ({ id: text(line.id), productId: productOfLine(line), amount: isoMinorUnits(lineValue(line), currency) }))
+  const productId = lines[0]?.productId ?? null
+  const products = new Set(lines.map((line) => line.productId))
+  if (products.size < 2 || list.has_more === true || lines.some((line) => line.id === null)) return { productId }
+  return { productId, lines: lines as PaidLine[] }
+}
+
+function productOfLine(line: Record<string, unknown>): string | null {
+  if (isRecord(line.price)) return idOf(line.price.product)
+  const pricing = isRecord(line.pricing) ? line.pricing : {}
+  return isRecord(pricing.price_details) ? idOf(pricing.price_details.product) : null
+}
+
+/** A line's amount less its discounts and the tax included in it (tax-inclusive prices). */
+function lineValue(line: Record<string, unknown>): bigint {
+  const amounts = (list: unknown, counts: (item: Record<string, unknown>) => boolean) =>
+    (Array.isArray(list) ? list.filter(isRecord) : []).filter(counts).reduce((sum, item) => sum + minorUnits(item.amount, 'line amount'), 0n)
+  const discounts = amounts(line.discount_amounts, () => true)
+  // tax_amounts (before 2025-03-31) say `inclusive`; taxes say `tax_behavior`.
+  const includedTax = amounts(line.tax_amounts, (tax) => tax.inclusive === true) + amounts(line.taxes, (tax) => tax.tax_behavior === 'inclusive')
+  return minorUnits(line.amount, 'line amount') - discounts - includedTax
 }
 
 /**

@@ -75,7 +75,19 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
       return found(state.affiliates.findUnique('affiliate_email', `${projectId}|${email}`))
     },
     async getByCode(projectId, code) {
-      return found(state.affiliates.findUnique('affiliate_referral_code', `${projectId}|${code.toLowerCase()}`))
+      const key = `${projectId}|${code.toLowerCase()}`
+      const alias = state.linkAliases.findUnique('affiliate_link_alias', key)
+      return found(state.affiliates.findUnique('affiliate_referral_code', key) ?? (alias && state.affiliates.get(alias.affiliateId)))
+    },
+    async insertAlias(projectId, affiliateId, alias, at) {
+      state.linkAliases.insert({ projectId, affiliateId, alias, createdAt: at }, log)
+    },
+    async listAliases(projectId, affiliateId) {
+      return state.linkAliases
+        .group('affiliate', affiliateId)
+        .filter((row) => row.projectId === projectId)
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+        .map((row) => row.alias)
     },
     async lockForUpdate(projectId, id) {
       return found(inProject(state.affiliates.get(id), projectId))
@@ -108,6 +120,7 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
       for (const row of state.coupons.group('affiliate', key)) state.coupons.remove(row.id, log)
       for (const row of state.clicks.group('affiliate', key)) state.clicks.remove(row.id, log)
       for (const row of state.payouts.group('affiliate', key)) state.payouts.remove(row.id, log)
+      for (const row of state.linkAliases.group('affiliate', key)) state.linkAliases.remove(row.id, log)
       for (const row of state.referrals.group('affiliate', key)) state.referrals.replace({ ...row, affiliateId: null }, log)
       for (const row of state.affiliates.group('project', projectId)) {
         if (row.parentId === id) state.affiliates.replace({ ...row, parentId: null }, log)
@@ -139,9 +152,16 @@ export function referralRepository(state: MemoryState, log: UndoLog): ReferralRe
     async update(projectId, id, patch) {
       return patchRow(state.referrals, projectId, id, patch, log)
     },
-    async markFirstPurchase(projectId, id, at) {
+    async markFirstPurchase(projectId, id, at, payment) {
       if (inProject(state.referrals.get(id), projectId)?.firstPurchaseAt !== null) return null
-      return patchRow(state.referrals, projectId, id, { firstPurchaseAt: at, conversionStatus: 'converted', conversionDate: at }, log)
+      const first = { firstPurchaseAt: at, conversionStatus: 'converted', conversionDate: at, payments: 1, lastPayment: payment.key, commissionTerms: payment.terms }
+      return patchRow(state.referrals, projectId, id, first, log)
+    },
+    async recordPayment(projectId, id, key) {
+      const referral = inProject(state.referrals.get(id), projectId)
+      if (!referral) return null
+      const same = key !== null && referral.lastPayment === key
+      return patchRow(state.referrals, projectId, id, { payments: referral.payments + (same ? 0 : 1), lastPayment: key }, log)!.payments
     },
     async list(projectId, filter) {
       const page = newestFirstPage(
@@ -216,6 +236,15 @@ export function payoutRepository(state: MemoryState, log: UndoLog): PayoutReposi
         filter,
       )
       return { items: page.items, total: page.total }
+    },
+    async paidTotals(projectId, from, to) {
+      const totals = new Map<number, { affiliateId: number; amount: bigint; count: number }>()
+      for (const payout of state.payouts.group('project', projectId)) {
+        if (payout.paymentDate < from || payout.paymentDate >= to) continue
+        const total = totals.get(payout.affiliateId) ?? { affiliateId: payout.affiliateId, amount: 0n, count: 0 }
+        totals.set(payout.affiliateId, { ...total, amount: total.amount + payout.amount, count: total.count + 1 })
+      }
+      return [...totals.values()].sort((a, b) => a.affiliateId - b.affiliateId)
     },
   }
 }

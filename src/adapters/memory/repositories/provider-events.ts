@@ -4,7 +4,7 @@ import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
 import { found, inProject, patchRow, setMapEntry, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
 
-const linkKey = (link: Pick<ProviderLink, 'projectId' | 'provider' | 'kind' | 'externalId'>) =>
+export const linkKey = (link: Pick<ProviderLink, 'projectId' | 'provider' | 'kind' | 'externalId'>) =>
   `${link.projectId}|${link.provider}|${link.kind}|${link.externalId}`
 
 export function providerEventRepository(state: MemoryState, log: UndoLog): ProviderEventRepository {

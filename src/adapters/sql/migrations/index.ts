@@ -13,10 +13,13 @@ import { flagWaitingProviderKeys } from './10-flag-waiting-provider-keys.js'
 import { dateWokenProviderKeys } from './11-date-woken-provider-keys.js'
 import { projectSettingsVersion } from './12-project-settings-version.js'
 import { dailyBackfill } from './13-daily-backfill.js'
-import { unloggedRateLimits } from './14-unlogged-rate-limits.js'
-import { retentionIndexes } from './15-retention-indexes.js'
-import { affiliateApplications } from './16-affiliate-applications.js'
-import { mail } from './17-mail.js'
+import { unloggedRateLimits } from './15-unlogged-rate-limits.js'
+import { retentionIndexes } from './16-retention-indexes.js'
+import { affiliateApplications } from './17-affiliate-applications.js'
+import { affiliateTaxDetails } from './14-affiliate-tax-details.js'
+import { linkAliases } from './18-link-aliases.js'
+import { commissionRules } from './19-commission-rules.js'
+import { mail } from './20-mail.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -35,8 +38,11 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   dateWokenProviderKeys,
   projectSettingsVersion,
   dailyBackfill,
+  affiliateTaxDetails,
   unloggedRateLimits,
   retentionIndexes,
   affiliateApplications,
+  linkAliases,
+  commissionRules,
   mail,
 ]

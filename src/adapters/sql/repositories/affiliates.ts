@@ -38,7 +38,25 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: Transaction
     },
     get: (projectId, id) => find(projectId, 'id = $2', [id]),
     getByEmail: (projectId, email) => find(projectId, 'lower(email) = lower($2)', [email]),
-    getByCode: (projectId, code) => find(projectId, 'lower(referral_code) = lower($2)', [code]),
+    // A referral code, else a link alias: one statement, on the two unique indexes.
+    getByCode: (projectId, code) =>
+      find(
+        projectId,
+        `id = coalesce((SELECT id FROM ${table.name} WHERE project_id = $1 AND lower(referral_code) = lower($2)),
+          (SELECT affiliate_id FROM ${t.linkAliases} WHERE project_id = $1 AND lower(alias) = lower($2)))`,
+        [code],
+      ),
+    async insertAlias(projectId, affiliateId, alias, at) {
+      const insert = `INSERT INTO ${t.linkAliases} (project_id, affiliate_id, alias, created_at) VALUES ($1, $2, $3, $4)`
+      const params = [projectId, affiliateId, alias, at]
+      // A savepoint, as for insert: the core reports a taken alias and the transaction goes on.
+      if (db.inTransaction) await db.transaction((inner) => run(inner, insert, params))
+      else await run(db, insert, params)
+    },
+    async listAliases(projectId, affiliateId) {
+      const rows = await run(db, `SELECT alias FROM ${t.linkAliases} WHERE project_id = $1 AND affiliate_id = $2 ORDER BY created_at, alias`, [projectId, affiliateId])
+      return rows.map((row) => String(row.alias))
+    },
     lockForUpdate: (projectId, id) => table.get(db, projectId, id, 'FOR UPDATE'),
     update(projectId, id, patch) {
       const { totals: _ignored, ...rest } = patch as typeof patch & { totals?: unknown }

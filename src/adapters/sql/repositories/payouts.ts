@@ -2,7 +2,7 @@
 import type { PayoutRepository } from '../../../core/storage.js'
 import { run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
-import type { Tables } from '../tables.js'
+import { money, type Tables } from '../tables.js'
 
 export function payoutRepository(db: SqlClient, t: Tables): PayoutRepository {
   const table = t.payouts
@@ -13,5 +13,14 @@ export function payoutRepository(db: SqlClient, t: Tables): PayoutRepository {
     },
     get: (projectId, id) => table.get(db, projectId, id),
     list: (projectId, filter) => table.page(db, projectId, [['affiliate_id = ?', filter.affiliateId]], filter),
+    async paidTotals(projectId, from, to) {
+      const rows = await run(
+        db,
+        `SELECT affiliate_id, sum(amount_minor) AS amount, count(*) AS count FROM ${table.name}
+         WHERE project_id = $1 AND payment_date >= $2 AND payment_date < $3 GROUP BY affiliate_id ORDER BY affiliate_id`,
+        [projectId, from, to],
+      )
+      return rows.map((row) => ({ affiliateId: Number(row.affiliate_id), amount: money(row.amount), count: Number(row.count) }))
+    },
   }
 }

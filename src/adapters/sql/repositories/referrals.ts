@@ -12,15 +12,25 @@ export function referralRepository(db: SqlClient, t: Tables): ReferralRepository
     get: (projectId, id) => table.get(db, projectId, id),
     getByEmail: (projectId, email) => table.findOne(db, 'project_id = $1 AND lower(email) = lower($2)', [projectId, email]),
     update: (projectId, id, patch) => table.update(db, projectId, id, patch),
-    async markFirstPurchase(projectId, id, at) {
+    async markFirstPurchase(projectId, id, at, payment) {
       // Decided by the row: an UPDATE waits for another transaction's, then checks the condition again.
       const rows = await run(
         db,
-        `UPDATE ${table.name} SET first_purchase_at = $3, conversion_status = 'converted', conversion_date = $3
+        `UPDATE ${table.name} SET first_purchase_at = $3, conversion_status = 'converted', conversion_date = $3,
+           payments = 1, last_payment = $4, commission_terms = $5
          WHERE project_id = $1 AND id = $2 AND first_purchase_at IS NULL RETURNING *`,
-        [projectId, id, at],
+        [projectId, id, at, payment.key, payment.terms === null ? null : JSON.stringify(payment.terms)],
       )
       return rows[0] ? table.read(rows[0]) : null
+    },
+    async recordPayment(projectId, id, key) {
+      const rows = await run(
+        db,
+        `UPDATE ${table.name} SET payments = payments + CASE WHEN $3::text IS NOT NULL AND last_payment = $3::text THEN 0 ELSE 1 END, last_payment = $3
+         WHERE project_id = $1 AND id = $2 RETURNING payments`,
+        [projectId, id, key],
+      )
+      return rows[0] ? Number(rows[0].payments) : null
     },
     list: (projectId, filter) =>
       table.page(

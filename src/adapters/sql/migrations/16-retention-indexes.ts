@@ -1,9 +1,9 @@
-// Migration 15: indexes that let pruning (the retention port) pick its rows without reading the
+// Migration 16: indexes that let pruning (the retention port) pick its rows without reading the
 // whole table. Its text never changes once released: databases applied it as written.
 import type { Migration } from './migration.js'
 
 export const retentionIndexes: Migration = {
-  version: 15,
+  version: 16,
   name: 'retention indexes',
   statements: [
     `CREATE INDEX idempotency_keys_expiry_idx ON {s}.idempotency_keys (expires_at)`,

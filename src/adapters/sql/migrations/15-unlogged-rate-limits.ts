@@ -1,4 +1,4 @@
-// Migration 14: the rate limiter's numbers in an unlogged table.
+// Migration 15: the rate limiter's numbers in an unlogged table.
 // Its text never changes once released: databases applied it as written.
 import type { Migration } from './migration.js'
 
@@ -7,7 +7,7 @@ import type { Migration } from './migration.js'
 // write. What a crash loses: the table is emptied on recovery, so every key starts with a full
 // allowance again (docs/limits.md).
 export const unloggedRateLimits: Migration = {
-  version: 14,
+  version: 15,
   name: 'unlogged rate limits',
   statements: [`ALTER TABLE {s}.rate_limits SET UNLOGGED`],
 }

@@ -1,9 +1,9 @@
-// Migration 17: the mail queue (docs/email.md) and the affiliate's language and email preferences.
+// Migration 20: the mail queue (docs/email.md) and the affiliate's language and email preferences.
 // Its text never changes once released: databases applied it as written.
 import type { Migration } from './migration.js'
 
 export const mail: Migration = {
-  version: 17,
+  version: 20,
   name: 'mail',
   statements: [
     `ALTER TABLE {s}.affiliates ADD COLUMN IF NOT EXISTS locale text`,
