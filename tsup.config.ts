@@ -11,6 +11,7 @@ export default defineConfig([{
     'adapters/memory': 'src/adapters/memory/index.ts',
     'http/index': 'src/http/index.ts',
     webhooks: 'src/webhooks/index.ts',
+    email: 'src/email/index.ts',
     'adapters/pglite': 'src/adapters/pglite/index.ts',
     'adapters/postgres': 'src/adapters/postgres/index.ts',
     'client/index': 'src/client/index.ts',

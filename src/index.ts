@@ -5,6 +5,8 @@ export { createAffiliateProgram } from './core/program.js'
 export type { AffiliateProgram, AffiliateProgramOptions, ProjectScope } from './core/program.js'
 export { createWebhookDispatcher } from './webhooks/dispatcher.js'
 export type { AttemptReport, DeliveryOptions, TestDeliveryResult, WebhookDispatcher, WebhookDispatcherOptions } from './webhooks/dispatcher.js'
+export { createMailDispatcher, smtpMailer } from './email/index.js'
+export type { MailDispatcher, MailDispatcherOptions, Mailer, MailTemplate, MailTemplates, MailContext } from './email/index.js'
 
 export { createLogger, LOG_LEVELS } from './ops/logger.js'
 export type { LogFields, LogFormat, Logger, LoggerOptions, LogLevel } from './ops/logger.js'

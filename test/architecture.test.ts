@@ -12,7 +12,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['adapters/sql', 'adapters/memory'],
   ['adapters/pglite', 'adapters/postgres'],
   ['server'],
-  ['webhooks'],
+  ['webhooks', 'email'],
   ['web'],
   ['http', 'providers', 'payouts', 'tracking', 'portal', 'admin', 'importers'],
   ['client'],

@@ -35,6 +35,7 @@ describe.each([inProcess, nodeHttp])('alternative shape via $name', (transport) 
       referralCode: 'ANN1',
       paymentMethod: null,
       paymentDetails: null,
+      locale: null,
       commission: null,
       tier: null,
       tierProgress: null,

@@ -37,6 +37,7 @@ describe.each([inProcess, nodeHttp])('primary shape via $name', (transport) => {
         purchases: 0,
         unpaid_earnings: '0.00',
         total_earnings: '0.00',
+        locale: null,
         commission: null,
         tier: null,
         tier_progress: null,

@@ -32,6 +32,8 @@ export interface AdminPaths {
   deliveryRetry(id: number): string
   webhookTest(id: number): string
   webhookRotate(id: number): string
+  emails: string
+  emailRetry(id: number): string
   keys: string
   keyRevoke(id: number): string
   keysPublishable: string

@@ -5,7 +5,7 @@ import type { VerifiedKey } from '../core/keys.js'
 
 export type AdminProgram = Pick<
   ProjectScope,
-  'projectId' | 'affiliates' | 'applications' | 'conversions' | 'coupons' | 'referrals' | 'payouts' | 'keys' | 'providerEvents' | 'webhooks' | 'stats' | 'settings' | 'taxDetails' | 'personalData' | 'providerPayouts'
+  'projectId' | 'affiliates' | 'applications' | 'conversions' | 'coupons' | 'referrals' | 'payouts' | 'keys' | 'providerEvents' | 'webhooks' | 'mail' | 'stats' | 'settings' | 'taxDetails' | 'personalData' | 'providerPayouts'
 > & {
   readonly clock?: Clock
   verifyApiKey(key: string): Promise<VerifiedKey | null>

@@ -13,6 +13,7 @@ import { conversionPreviewPage } from './pages/conversion-preview.js'
 import { conversionPage, conversionsPage, exportConversions, refundConversion } from './pages/conversions.js'
 import { changeCouponStatus, couponsPage, createCoupon } from './pages/coupons.js'
 import { dashboardPage } from './pages/dashboard.js'
+import { emailsPage, retryEmail } from './pages/emails.js'
 import { createKey, createPublishableKey, keysPage, revokeKey } from './pages/keys.js'
 import { createPortalLink } from './pages/portal-link.js'
 import { exportBatch, markBatchPaid, payoutsPage, recordPayout } from './pages/payouts.js'
@@ -50,6 +51,8 @@ export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/webhooks/deliveries/:id/retry', name: 'deliveryRetry', action: (c, _form, id) => retryDelivery(c, id) },
   { path: '/webhooks/:id/test', name: 'webhookTest', action: (c, form, id) => sendTest(c, id, form) },
   { path: '/webhooks/:id/rotate-secret', name: 'webhookRotate', action: (c, _form, id) => rotateSecret(c, id) },
+  { path: '/emails', name: 'emails', nav: 'Emails', page: (c) => emailsPage(c) },
+  { path: '/emails/:id/retry', name: 'emailRetry', action: (c, _form, id) => retryEmail(c, id) },
   { path: '/keys', name: 'keys', nav: 'API keys', page: (c) => keysPage(c), action: (c, form) => createKey(c, form) },
   { path: '/keys/publishable', name: 'keysPublishable', action: (c, form) => createPublishableKey(c, form) },
   { path: '/keys/:id/revoke', name: 'keyRevoke', action: (c, _form, id) => revokeKey(c, id) },

@@ -1,6 +1,7 @@
 // The --config JSON file of `affiliate-kit serve` (docs/settings.md): validated before start;
 // a wrong key or value stops the start with a message naming it.
 import { readFileSync } from 'node:fs'
+import { LOCALES } from '../core/i18n/locales.js'
 import { resolve } from 'node:path'
 import * as v from 'valibot'
 import { projectSettingsInput, signupMode, strictObjectProblem } from '../core/schemas.js'
@@ -65,8 +66,10 @@ const portal = v.strictObject({
   idleTimeoutSeconds: seconds,
   absoluteTimeoutSeconds: seconds,
   signInLinkTtlSeconds: seconds,
-  /** Sends the portal.sign_in_requested webhook event for the "email me a link" form; needs publicUrl. */
+  /** Records portal.sign_in_requested for the "email me a link" form (mailed with `email`); needs publicUrl. @default true with `email` and publicUrl */
   emailSignIn: v.optional(v.boolean('must be true or false')),
+  /** The language of pages and mails for affiliates who chose none and whose browser asks for none we have. */
+  locale: v.optional(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`)),
   limits: v.optional(v.strictObject({ emailPerAddress: signInLimit, emailPerClient: signInLimit, signInPerClient: signInLimit, applyPerClient: signInLimit, applyPerEmail: signInLimit })),
   /** The application page <path>/apply (docs/onboarding.md); checked again when the portal starts. */
   application: v.optional(
@@ -100,6 +103,15 @@ const portal = v.strictObject({
       colors: v.optional(v.record(v.picklist(['primary', 'onPrimary', 'background', 'surface', 'text', 'muted', 'border', 'danger'], 'must be a theme colour name'), cssValue)),
     }),
   ),
+})
+
+/** Mail to affiliates over SMTP (docs/email.md). */
+const email = v.strictObject({
+  smtp: v.pipe(v.string('must be a string'), v.regex(/^smtps?:\/\/[^\s]+$/, 'must be an SMTP URL such as smtp://user:password@smtp.example.com:587')),
+  from: v.pipe(v.string('must be a string'), v.regex(/^[^\r\n]{0,200}@[^\r\n]{1,200}$/, 'must be an address such as "Acme Partners <partners@acme.com>"')),
+  replyTo: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[^\r\n]{0,200}@[^\r\n]{1,200}$/, 'must be an email address'))),
+  /** Signs the one-click unsubscribe links; the same on every server. @default derived from `smtp` */
+  secret: v.optional(v.pipe(v.string('must be a string'), v.minLength(32, 'must be at least 32 characters'))),
 })
 
 /** The admin console (docs/admin.md "The standalone server"). */
@@ -140,6 +152,7 @@ export const serverConfig = v.strictObject({
   tracking: v.optional(tracking),
   portal: v.optional(portal),
   admin: v.optional(admin),
+  email: v.optional(email),
   /** Fixed rates for payments in other currencies than the project's: { "EUR->USD": "1.0825" }. */
   exchangeRates: v.optional(exchangeRateTable),
 })
@@ -247,6 +260,6 @@ function issueText(issue: v.BaseIssue<unknown>): string {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, retention: _retention, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, portal: _portal, admin: _admin, exchangeRates: _exchangeRates, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, retention: _retention, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, portal: _portal, admin: _admin, email: _email, exchangeRates: _exchangeRates, ...settings } = config
   return settings
 }

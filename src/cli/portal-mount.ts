@@ -1,6 +1,7 @@
 // The standalone server's affiliate portal (config `portal: { enabled: true }`): requests under
 // its path go to the portal, the rest to the API. Its "email me a link" form, when turned on,
-// records the portal.sign_in_requested webhook event for the host to send the email. Its
+// records the portal.sign_in_requested webhook event, which the mail dispatcher sends when `email`
+// is configured (else the host sends it). Its
 // requests are logged and counted (surface `portal`).
 import type { AffiliateProgram } from '../core/program.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
@@ -19,8 +20,11 @@ export function configuredPortal(
   stores: { sessions: SessionStore; state: KeyedStateStore },
   config: PortalConfig,
   tracking?: ServerConfig['tracking'],
+  mail?: { secret: string },
 ): Portal {
-  const { enabled: _enabled, path, publicUrl, secureCookies, theme, emailSignIn, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, limits, trustProxy, application } = config
+  const { enabled: _enabled, path, publicUrl, secureCookies, theme, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, limits, trustProxy, application, locale } = config
+  // With mail configured the form is on by default: its requests become sign-in mails.
+  const emailSignIn = config.emailSignIn ?? (mail !== undefined && publicUrl !== undefined)
   const referralLink = configuredReferralLink(config, tracking)
   const options: PortalOptions = {
     ...stores,
@@ -33,7 +37,9 @@ export function configuredPortal(
     ...(trustProxy !== undefined ? { trustProxy } : {}),
     ...(application ? { application } : {}),
     ...(referralLink ? { referralLink } : {}),
-    ...(emailSignIn ? { onSignInRequested: (request) => program.portal.recordSignInRequest(request) } : {}),
+    ...(emailSignIn ? { emailSignIn } : {}),
+    ...(locale ? { locale } : {}),
+    ...(mail ? { mailSecret: mail.secret } : {}),
   }
   try {
     return createPortal(program, options)

@@ -113,6 +113,11 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     sql: { onMigrated: (applied) => (migrations = applied), ...(options.logSql ? { logSql: sqlLogRecords(logger) } : {}) },
   })
   const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
+  const mailMount = config.email ? await import('./mail-mount.js') : null
+  const mail = mailMount ? mailMount.configuredMail(storage, config, logger) : null
+  // Mail is on from the start, not from the dispatcher's first pass: no request's mail is missed.
+  if (mail) await storage.mail.enable(program.clock.now())
+  let stopSummaries: (() => void) | null = null
   const server = createServer()
   let closeKeySocket: (() => Promise<void>) | null = null
   let providers = new Map<string, ProviderHandler>()
@@ -125,7 +130,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     }
     const pages = config.portal?.enabled || config.admin?.enabled ? await import('./portal-mount.js') : null
     // The portal also makes the sign-in links of the API, the console and `portal link`.
-    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking)
+    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking, mail ? { secret: mail.secret } : undefined)
     const handler = createHandler(program, {
       ...(portal ? { portal } : {}),
       state: storage.keyedState,
@@ -177,7 +182,12 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const url = `http://${host}:${port}/api/v1`
   // The outbox's first poll waits a moment: on embedded PGlite it would hold the one connection
   // (a cold claim takes tens of ms) just when the first requests of a start arrive.
-  const firstPoll = setTimeout(() => dispatcher.start(), FIRST_POLL_DELAY_MS)
+  const firstPoll = setTimeout(() => {
+    dispatcher.start()
+    mail?.dispatcher.start()
+    if (mailMount) stopSummaries = mailMount.monthlySummaries(program, logger)
+  }, FIRST_POLL_DELAY_MS)
+  if (mail) logger.info(`sending mail through ${mail.server}`)
   const pruning = startPruning(storage, { clock: program.clock, logger, ...config.retention })
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
   if (config.portal?.enabled && !config.portal.publicUrl) logger.warn('portal.publicUrl is not set: sign-in links (portal link, the console, the API) are refused until it is')
@@ -195,7 +205,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       server.closeIdleConnections()
       await Promise.all([drained, closeKeySocket?.()])
       clearTimeout(firstPoll)
-      await Promise.all([dispatcher.stop(), pruning.stop()])
+      stopSummaries?.()
+      await Promise.all([dispatcher.stop(), mail?.dispatcher.stop(), pruning.stop()])
       await program.close()
     })())
   return { url, close }

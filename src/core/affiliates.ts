@@ -110,6 +110,8 @@ export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 's
     parentId: null,
     customFields: null,
     application: null,
+    locale: null,
+    emailOptOut: null,
     taxDetails: null,
     commission: null,
     ...base,
@@ -156,6 +158,8 @@ export function affiliatesService(ctx: ProjectContext) {
               wiseDetails: data.wiseDetails ?? null,
               parentId,
               customFields: data.customFields ?? null,
+              locale: data.locale ?? null,
+              emailOptOut: data.emailOptOut ?? null,
               commission: (data.commission as CommissionSettings | null | undefined) ?? null,
             },
           )

@@ -29,6 +29,7 @@ import type {
   WebhookSigningMode,
   WiseDetails,
 } from './types.js'
+import type { MailKind, MailStatus, MailTopic } from './mail-kinds.js'
 
 const owned = {
   id: id(),
@@ -85,6 +86,10 @@ export const affiliateFields = {
   wiseDetails: nullable(json<WiseDetails>()),
   parentId: nullable(id()),
   customFields: nullable(json<Record<string, unknown>>()),
+  /** The affiliate's language for pages and emails (en, de, fr, es); null: the browser's, else the program's. */
+  locale: nullable(text()),
+  /** The email topics the affiliate turned off (docs/email.md "Preferences"). */
+  emailOptOut: nullable(json<MailTopic[]>()),
   /** Set when the affiliate applied through the portal's application page. */
   application: nullable(json<AffiliateApplication>()),
   /** Legal name, country, form type and the encrypted tax id (docs/tax-details.md); never in a view. */
@@ -306,4 +311,36 @@ export const providerPayoutFields = {
   /** The provider's last reply worth showing (an error message, a return reason). */
   reply: nullable(text()),
   updatedAt: date(),
+}
+
+/** One email to one affiliate, derived from an outbox event (docs/email.md). */
+export const mailMessageFields = {
+  ...owned,
+  kind: text<MailKind>(),
+  affiliateId: id(),
+  /** The address at queue time; the send goes to the affiliate's current address when it still exists. */
+  recipient: text(),
+  /** What the template needs, as the event carried it. */
+  payload: json<Record<string, unknown>>(),
+  /** Unique per project when set: a summary or a follow-up is queued once. */
+  dedupeKey: nullable(text()),
+  status: text<MailStatus>(),
+  /** Attempts started: counted when claimed, before the SMTP conversation (docs/email.md "Never twice"). */
+  attempts: int(),
+  nextAttemptAt: nullable(date()),
+  leaseUntil: nullable(date()),
+  /** The SMTP server's last reply, or the error when none came. */
+  lastReply: nullable(text()),
+  sentAt: nullable(date()),
+  updatedAt: date(),
+}
+
+export const mailAttemptFields = {
+  id: id(),
+  mailId: id(),
+  projectId: text(),
+  attemptedAt: date(),
+  outcome: text<'sent' | 'failed' | 'bounced' | 'skipped' | 'expired'>(),
+  reply: nullable(text()),
+  durationMs: float(),
 }

@@ -154,11 +154,12 @@ export function payoutPaid(request: PayoutRequest, payout: Payout, context: { af
 }
 
 /** An affiliate asked the portal for a sign-in link: the host emails `link` (docs/portal.md). */
-export function portalSignInRequested(affiliate: Affiliate, context: { link: string; expiresAt: Date; at: Date }): NewEvent {
+export function portalSignInRequested(affiliate: Affiliate, context: { link: string; expiresAt: Date; at: Date; locale?: string | undefined }): NewEvent {
   const shared = envelope(affiliate.projectId, context.at, { affiliate, referred: null })
   return event('portal.sign_in_requested', affiliate.projectId, context.at, shared, 'sign_in', {
     link: context.link,
     expires_at: context.expiresAt,
+    ...(context.locale ? { locale: context.locale } : {}),
   })
 }
 

@@ -7,6 +7,7 @@ import type { ProjectContext } from './context.js'
 import { ConflictError } from './errors.js'
 import { portalSignInRequested } from './events.js'
 import { id, validate } from './schemas.js'
+import { isLocale } from './i18n/locales.js'
 
 /** What makes portal sign-in links: the portal of affiliate-kit/portal (createPortal), or anything shaped like it. */
 export interface SignInLinkMaker {
@@ -39,12 +40,17 @@ export async function portalSignInLink(maker: SignInLinkMaker | null, projectId:
 
 export function portalSignInService(ctx: ProjectContext) {
   return {
-    /** Records the portal.sign_in_requested event for the affiliate, carrying the one-time link. */
-    async recordSignInRequest(input: { affiliateId: number; link: string; expiresAt: Date }): Promise<void> {
+    /**
+     * Records the portal.sign_in_requested event for the affiliate, carrying the one-time link and
+     * the language of the page it was asked from; with a mail dispatcher running it becomes the
+     * sign-in mail (docs/email.md).
+     */
+    async recordSignInRequest(input: { affiliateId: number; link: string; expiresAt: Date; locale?: string }): Promise<void> {
       const affiliateId = validate(id, input.affiliateId, 'affiliateId')
+      const locale = isLocale(input.locale) ? input.locale : undefined
       await ctx.storage.transaction(async (tx) => {
         const affiliate = await requireAffiliate(tx, ctx.projectId, affiliateId)
-        await tx.outbox.enqueue(portalSignInRequested(affiliate, { link: input.link, expiresAt: input.expiresAt, at: ctx.clock.now() }))
+        await tx.outbox.enqueue(portalSignInRequested(affiliate, { link: input.link, expiresAt: input.expiresAt, at: ctx.clock.now(), locale }))
       })
     },
   }

@@ -13,6 +13,8 @@ import { conversionCreation } from './conversion-create.js'
 import { couponsService } from './coupons.js'
 import { NotFoundError, ValidationError } from './errors.js'
 import type { FraudCheck } from './fraud/check.js'
+import { mailLogService } from './mail-log.js'
+import { queueMonthlySummaries } from './mail-summaries.js'
 import { keysService, keyVerifier, type KeyVerifier, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
 import { payoutsDueService } from './payouts-due.js'
@@ -79,6 +81,8 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
   const conversions = { ...conversionCreation(ctx), ...conversionChanges(ctx) }
   const referrals = referralsService(ctx)
   const coupons = couponsService(ctx)
+  const payouts = { ...payoutsService(ctx), ...payoutsDueService(ctx), ...payoutRequestsService(ctx) }
+  const stats = statsService(ctx)
   return {
     projectId: ctx.projectId,
     affiliates,
@@ -87,7 +91,7 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     referrals,
     conversions,
     coupons,
-    payouts: { ...payoutsService(ctx), ...payoutsDueService(ctx), ...payoutRequestsService(ctx) },
+    payouts,
     /** Payouts sent through PayPal Payouts or Stripe Connect (docs/payouts.md "Automatic payouts"). */
     providerPayouts: providerPayoutsService(ctx),
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
@@ -97,12 +101,20 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     keys: keysService(ctx),
     /** Webhook endpoints and their delivery log; deliveries are sent by a dispatcher (affiliate-kit/webhooks). */
     webhooks: webhookEndpointsService(ctx),
+    /**
+     * The mail log, and the monthly summaries to queue (once a day is enough: a month's are queued
+     * once); mails are sent by a mail dispatcher (affiliate-kit/email).
+     */
+    mail: {
+      ...mailLogService(ctx),
+      queueMonthlySummaries: (input: { month?: string } = {}) => queueMonthlySummaries(ctx, { affiliates, stats, payouts }, input),
+    },
     /** Counts a click on an affiliate's referral link. */
     trackClick: affiliates.trackClick,
     /** Visits through referral links and signups reported from the browser (affiliate-kit/tracking). */
     tracking: visitsService(ctx),
     /** Clicks, visitors, signups, purchases, revenue and commission per day, week or month. */
-    stats: statsService(ctx),
+    stats,
     /** Legal name, country, form type and the encrypted tax id of affiliates; the year-end totals (docs/tax-details.md). */
     taxDetails: taxDetailsService(ctx),
     /** GDPR export and erase of an affiliate or a referred user (docs/privacy.md). */

@@ -3,6 +3,8 @@
 // read exactly by money.ts once the currency, and so the allowed decimals, is known.
 import * as v from 'valibot'
 import { SIGNED_REFERRAL } from './signed-referral.js'
+import { LOCALES } from './i18n/locales.js'
+import { OPTIONAL_TOPICS } from './mail-kinds.js'
 import { ValidationError, type ErrorMessage } from './errors.js'
 import { DELIVERY_STATUSES, EVENT_TYPES, PROVIDER_NAMES, SCOPES } from './types.js'
 
@@ -88,6 +90,9 @@ const payoutPreference = v.picklist(['paypal', 'wise', 'manual'], 'must be paypa
 const wiseDetails = v.strictObject({ accountId: text(200), email })
 const slug = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be a lowercase slug'))
 
+/** A language of the portal and the mails (docs/email.md "Languages"). */
+export const locale = v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`)
+
 const affiliateFields = {
   /** The affiliate's own commission rules (docs/commissions.md "Per-affiliate rules"); null removes them. */
   commission: v.optional(v.nullable(v.lazy(() => commissionSettings))),
@@ -101,6 +106,8 @@ const affiliateFields = {
   paypalEmail: v.optional(v.nullable(email)),
   wiseDetails: v.optional(v.nullable(wiseDetails)),
   customFields: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+  locale: v.optional(v.nullable(locale)),
+  emailOptOut: v.optional(v.nullable(v.array(v.picklist(OPTIONAL_TOPICS, `must be ${OPTIONAL_TOPICS.join(' or ')}`)))),
 }
 
 export const createAffiliateInput = v.strictObject({

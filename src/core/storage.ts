@@ -3,6 +3,7 @@
 // scoped by projectId where rows belong to a project; a row of another project is reported as
 // absent. Money is bigint minor units. The webhook dispatcher's outbox store and HTTP's keyed-state
 // store are ports of their own (src/core/outbox-store.ts, src/core/keyed-state.ts).
+import type { MailQueue } from './mail-store.js'
 import type {
   Affiliate,
   AffiliateStatus,
@@ -450,6 +451,8 @@ export interface StorageTx {
   outbox: OutboxRepository
   providerEvents: ProviderEventRepository
   tracking: TrackingRepository
+  /** The mails the outbox's events became (docs/email.md), for the log and its retries. */
+  mail: MailQueue
   erasure: ErasureRepository
 }
 

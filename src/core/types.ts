@@ -319,6 +319,10 @@ export interface Delivery extends RecordOf<typeof entities.deliveryFields> {}
 
 export interface DeliveryAttempt extends RecordOf<typeof entities.deliveryAttemptFields> {}
 
+export interface MailMessage extends RecordOf<typeof entities.mailMessageFields> {}
+
+export interface MailAttempt extends RecordOf<typeof entities.mailAttemptFields> {}
+
 export interface Page<T> {
   items: T[]
   total: number

@@ -94,6 +94,8 @@ export function affiliateView(
     wiseDetails: affiliate.wiseDetails,
     parentId: affiliate.parentId,
     customFields: affiliate.customFields,
+    locale: affiliate.locale,
+    emailOptOut: affiliate.emailOptOut,
     application: affiliate.application,
     commission: affiliate.commission,
     tier: tiers ? tiers.tier : affiliate.tier,

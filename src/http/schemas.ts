@@ -3,7 +3,7 @@
 // name so the OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
 import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
-import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
+import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, locale, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
 
 const bool = v.boolean('must be a boolean')
 
@@ -61,6 +61,7 @@ export const createAffiliateBody = v.strictObject({
   paypal_email: v.optional(email),
   parent_referral_code: v.optional(str(64)),
   parent_affiliate_id: v.optional(id),
+  locale: v.optional(locale),
   commission: v.optional(v.nullable(commissionSettings)),
 })
 export const updateAffiliateBody = v.strictObject({
@@ -72,6 +73,7 @@ export const updateAffiliateBody = v.strictObject({
   paypal_email: v.optional(v.nullable(email)),
   payment_method: v.optional(v.nullable(str(100))),
   payment_details: v.optional(v.nullable(str(2000))),
+  locale: v.optional(v.nullable(locale)),
   /** The affiliate's own rules, in the settings' form (docs/commissions.md "Per-affiliate rules"); null removes them. */
   commission: v.optional(v.nullable(commissionSettings)),
 })

@@ -1,6 +1,8 @@
 // What a portal page handler gets (the signed-in affiliate, URLs, the CSRF token of its forms)
 // and gives back (a title and body for the frame, or a redirect).
 import type { AffiliateView } from '../core/views.js'
+import type { Locale } from '../core/i18n/locales.js'
+import type { Translate } from '../core/i18n/translate.js'
 import type { Html } from '../web/html.js'
 import type { PortalPaths } from './paths.js'
 import type { PortalProgram } from './program.js'
@@ -14,6 +16,10 @@ export interface SignedInRequest {
   csrf: string
   /** The affiliate's referral link (portal option referralLink); null when none is configured. */
   referralLink: string | null
+  /** The page's language: the affiliate's, else the browser's, else the portal's (docs/email.md "Languages"). */
+  locale: Locale
+  /** The catalogue of `locale`. */
+  t: Translate
 }
 
 export type PageResult = { title: string; body: Html; status?: number } | { redirect: string }

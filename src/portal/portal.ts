@@ -25,6 +25,9 @@ import { resolveTheme, type Theme } from '../web/theme.js'
 import type { PageResult, SignedInRequest } from './page.js'
 import { FORM_EXPIRED, LINK_INVALID, LINK_SENT, SESSION_ENDED, SIGNED_OUT, signInPage, TOO_MANY_ATTEMPTS } from './pages/sign-in.js'
 import { portalPaths, type PortalPaths } from './paths.js'
+import { unsubscribePage } from './unsubscribe.js'
+import { chooseLocale, isLocale, LOCALES, type Locale } from '../core/i18n/locales.js'
+import { translator } from '../core/i18n/translate.js'
 import { PORTAL_PAGES, PORTAL_PUBLIC_PAGES } from './routes.js'
 import type { PublicRequest } from './apply.js'
 import { resolveApplication, type ApplicationOptions, type ApplicationSubmission, type ResolvedApplication } from './application-options.js'
@@ -38,6 +41,8 @@ export interface SignInRequest {
   /** The one-time sign-in link to send to it. */
   link: string
   expiresAt: Date
+  /** The language of the page the link was asked from (Accept-Language, else the portal's locale). */
+  locale: Locale
 }
 
 export interface PortalOptions {
@@ -64,6 +69,19 @@ export interface PortalOptions {
    * unblocked affiliate (the page answers the same for unknown addresses). @default off
    */
   onSignInRequested?: (request: SignInRequest) => void | Promise<void>
+  /**
+   * Turns on the "email me a link" form with no host code: the request is recorded as the
+   * portal.sign_in_requested event, which a mail dispatcher (affiliate-kit/email) sends as the
+   * sign-in mail (docs/email.md). Needs publicUrl. @default false
+   */
+  emailSignIn?: boolean
+  /** The language of affiliates who chose none and whose browser asks for none we have (en, de, fr, es). @default 'en' */
+  locale?: string
+  /**
+   * The mail dispatcher's `secret`: turns on the one-click unsubscribe page (`/unsubscribe`,
+   * RFC 8058) the mails link to. @default none (no unsubscribe page)
+   */
+  mailSecret?: string
   /**
    * How often a stranger can make the sign-in and application pages act (docs/limits.md "Sign-in",
    * docs/onboarding.md "Bots"); `false` turns one off. Links emailed to one address beyond its limit
@@ -155,9 +173,10 @@ export function portalSetup(program: PortalProgram, options: PortalOptions): Por
   }
   // A link emailed to an affiliate must not take its origin from the request: a stranger asking
   // for Ann's link with Host: evil.example would have Ann sent a link that hands them her token.
-  if (options.onSignInRequested !== undefined && publicUrl === undefined) {
-    throw new TypeError('publicUrl is required with onSignInRequested: emailed sign-in links must point at your site, never at the host a request names')
+  if ((options.onSignInRequested !== undefined || options.emailSignIn) && publicUrl === undefined) {
+    throw new TypeError('publicUrl is required with onSignInRequested and emailSignIn: emailed sign-in links must point at your site, never at the host a request names')
   }
+  if (options.locale !== undefined && !isLocale(options.locale)) throw new TypeError(`locale must be one of ${LOCALES.join(', ')}`)
   const theme = resolveTheme(options.theme)
   const stylesheet = staticAsset(theme.variables + STYLESHEET, 'text/css; charset=utf-8')
   const script = staticAsset(ENHANCEMENT_SCRIPT, 'text/javascript; charset=utf-8')
@@ -176,7 +195,7 @@ export function portalSetup(program: PortalProgram, options: PortalOptions): Por
     script,
     paths: portalPaths(base, { stylesheet: stylesheet.version, script: script.version }),
     security: securityHeaders(theme.logoOrigin),
-    emailForm: options.onSignInRequested !== undefined,
+    emailForm: options.onSignInRequested !== undefined || options.emailSignIn === true,
     limits: {
       emailsPerAddress: limitOf('emailPerAddress', 3, 900),
       emailRequestsPerClient: limitOf('emailPerClient', 10, 900),
@@ -199,7 +218,7 @@ function referralLinkOf(setup: PortalSetup, affiliate: AffiliateView): string | 
 }
 
 /** A page in the portal's frame; signed in, with the navigation of the page table. */
-export function portalPage(setup: PortalSetup, title: string, body: Html, status: number, extra: { cookies?: string[]; signedIn?: SignedInContext } = {}): Response {
+export function portalPage(setup: PortalSetup, title: string, body: Html, status: number, extra: { cookies?: string[]; signedIn?: SignedInContext; lang?: string } = {}): Response {
   const { theme, paths } = setup
   const signedIn = extra.signedIn
     ? {
@@ -209,7 +228,7 @@ export function portalPage(setup: PortalSetup, title: string, body: Html, status
         csrfToken: extra.signedIn.csrf,
       }
     : undefined
-  return pageResponse(frame({ theme, title, stylesheetUrl: paths.stylesheet, scriptUrl: paths.script, ...(signedIn ? { signedIn } : {}), body }), status, {
+  return pageResponse(frame({ theme, title, stylesheetUrl: paths.stylesheet, scriptUrl: paths.script, ...(signedIn ? { signedIn } : {}), ...(extra.lang ? { lang: extra.lang } : {}), body }), status, {
     security: setup.security,
     cookies: extra.cookies ?? [],
   })
@@ -228,9 +247,11 @@ export async function issueSignInLink(setup: PortalSetup, email: string): Promis
 
 function signedOut(setup: PortalSetup, request: Request, url: URL, state: Parameters<typeof signInPage>[1], status = 200, cookies: string[] = []): Response {
   const pre = preSession.issue(request, setup.cookieScope(url))
+  const locale = chooseLocale(null, request.headers.get('accept-language'), setup.options.locale)
+  const t = translator(locale)
   const applyUrl = setup.application.signup === 'closed' ? null : setup.paths.apply
-  const body = signInPage({ paths: setup.paths, csrf: pre.csrf, emailForm: setup.emailForm, applyUrl }, state)
-  return portalPage(setup, 'Sign in', body, status, { cookies: [...cookies, ...pre.cookies] })
+  const body = signInPage({ paths: setup.paths, csrf: pre.csrf, emailForm: setup.emailForm, t, applyUrl }, state)
+  return portalPage(setup, t('portal.sign_in.title'), body, status, { cookies: [...cookies, ...pre.cookies], lang: locale })
 }
 
 /** The 429 page when the client is over `perClient`; null when it may go on (or is unknown). */
@@ -282,7 +303,9 @@ export async function requestSignInLink(setup: PortalSetup, request: Request, ur
     // An address over its limit is answered like any other: the page never says whether a link went out.
     if (emailsPerAddress && !(await emailsPerAddress(email.toLowerCase(), setup.clock.now())).allowed) return signedOut(setup, request, url, { message: LINK_SENT })
     const { url: link, expiresAt, affiliate } = await issueSignInLink(setup, email)
-    await setup.options.onSignInRequested!({ affiliateId: affiliate.id, email: affiliate.email, link, expiresAt })
+    const locale = chooseLocale(null, request.headers.get('accept-language'), setup.options.locale)
+    if (setup.options.emailSignIn) await setup.program.portal.recordSignInRequest({ affiliateId: affiliate.id, link, expiresAt, locale })
+    await setup.options.onSignInRequested?.({ affiliateId: affiliate.id, email: affiliate.email, link, expiresAt, locale })
   } catch (error) {
     // Unknown, malformed and blocked addresses get the same answer as known ones.
     if (!(error instanceof AffiliateError)) setup.onError(error)
@@ -312,12 +335,14 @@ export async function portalSignedInRoute(setup: PortalSetup, request: Request, 
     return signedOut(setup, request, url, { message: SESSION_ENDED }, 401, cookies)
   }
   const csrf = csrfTokenFor(sessionId!)
-  const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(setup, affiliate) }
+  const locale = chooseLocale(affiliate.locale, request.headers.get('accept-language'), setup.options.locale)
+  const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(setup, affiliate), locale, t: translator(locale) }
   let result: PageResult
   if (request.method === 'POST') {
     const form = await readForm(request)
     if (!csrfTokenMatches(sessionId!, form.get('csrf'))) {
-      return portalPage(setup, 'Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${FORM_EXPIRED}</p>`, 403, { signedIn: { affiliate, csrf, current: '' } })
+      const t = translator(chooseLocale(affiliate.locale, request.headers.get('accept-language'), setup.options.locale))
+      return portalPage(setup, 'Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${t(FORM_EXPIRED)}</p>`, 403, { signedIn: { affiliate, csrf, current: '' } })
     }
     if (route === '/sign-out') {
       await sessions.end(sessionId)
@@ -349,6 +374,7 @@ export function portalAllowed(setup: PortalSetup, route: string): string[] | nul
   if (route === '/sign-in') return ['GET', 'POST']
   if (route === '/sign-out' || (route === '/sign-in/email' && setup.emailForm)) return ['POST']
   if (route === '/assets/portal.css' || route === '/assets/portal.js') return ['GET']
+  if (route === '/unsubscribe' && setup.options.mailSecret) return ['GET', 'POST']
   return tableMethods(PORTAL_PUBLIC_PAGES, route) ?? tableMethods(PORTAL_PAGES, route)
 }
 
@@ -405,6 +431,10 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
       if (route === '/sign-in' && method === 'GET') return signInForm(setup, request, url)
       if (route === '/sign-in') return portalSignIn(setup, request, url, client)
       if (route === '/sign-in/email') return requestSignInLink(setup, request, url, client)
+      if (route === '/unsubscribe') {
+        const result = await unsubscribePage({ program, secret: options.mailSecret!, locale: options.locale, title: setup.theme.title, action: `${setup.base}/unsubscribe` }, request, url)
+        return portalPage(setup, result.title, result.body, result.status, { lang: result.lang })
+      }
       if (matchPage(PORTAL_PUBLIC_PAGES, route, method as 'GET' | 'POST')) return (await publicRoute(setup, request, url, route, method as 'GET' | 'POST', client)) ?? notFound()
       return portalSignedInRoute(setup, request, url, route, client)
     },

@@ -20,12 +20,14 @@ export interface FrameOptions {
   signedIn?: { nav: NavItem[]; who: string; signOutUrl?: string; csrfToken: string }
   /** Lets the page use a wider column (the admin console's tables). @default false */
   wide?: boolean
+  /** The page's language. @default 'en' */
+  lang?: string
   body: Html
 }
 
-export function frame({ theme, title, stylesheetUrl, scriptUrl, signedIn, wide = false, body }: FrameOptions): Html {
+export function frame({ theme, title, stylesheetUrl, scriptUrl, signedIn, wide = false, lang = 'en', body }: FrameOptions): Html {
   const brand = html`<span class="brand">${theme.logoUrl ? html`<img src="${theme.logoUrl}" alt="">` : null}<span>${theme.title}</span></span>`
-  return html`<html lang="en">
+  return html`<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

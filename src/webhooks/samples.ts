@@ -21,6 +21,8 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     wiseDetails: null,
     parentId: null,
     customFields: null,
+    locale: null,
+    emailOptOut: null,
     application: null,
     taxDetails: null,
     commission: null,

@@ -10,6 +10,8 @@ import type {
   Delivery,
   DeliveryAttempt,
   LedgerMovement,
+  MailAttempt,
+  MailMessage,
   Payout,
   PayoutRequest,
   Project,
@@ -100,6 +102,10 @@ export class MemoryState {
     },
   )
   providerLinks = new Map<string, ProviderLink>()
+  mail = new Table<MailMessage>([], { project: (row) => row.projectId, dedupe: (row) => (row.dedupeKey === null ? null : `${row.projectId}|${row.dedupeKey}`) })
+  mailAttempts = new Table<MailAttempt>([], { mail: (row) => row.mailId })
+  /** Whether a mail dispatcher has run (mails are written from then on). */
+  mailOn = false
   tracking = new TrackingState()
 }
 
@@ -140,6 +146,8 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     wiseDetails: row.wiseDetails,
     parentId: row.parentId,
     customFields: row.customFields,
+    locale: row.locale,
+    emailOptOut: row.emailOptOut,
     application: row.application,
     taxDetails: row.taxDetails,
     createdAt: row.createdAt,

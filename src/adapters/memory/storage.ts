@@ -17,6 +17,7 @@ import {
   webhookEndpointRepository,
 } from './repositories/entities.js'
 import { outboxRepository } from './repositories/outbox.js'
+import { mailRepository } from './repositories/mail.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { providerPayoutRepository } from './repositories/provider-payouts.js'
 import { trackingRepository } from './repositories/tracking.js'
@@ -49,6 +50,7 @@ function repositories(state: MemoryState, current: CurrentLog, elsewhere: readon
     outbox,
     providerEvents: providerEventRepository(state, log),
     tracking,
+    mail: mailRepository(state, log),
     erasure: erasureRepository(state, log, elsewhere),
   }
 }

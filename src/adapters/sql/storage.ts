@@ -22,6 +22,7 @@ import { referralRepository } from './repositories/referrals.js'
 import { webhookEndpointRepository } from './repositories/webhook-endpoints.js'
 import { keyedStateStore } from './repositories/keyed-state.js'
 import { outboxRepository } from './repositories/outbox.js'
+import { mailRepository } from './repositories/mail.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { erasureRepository } from './repositories/erasure.js'
@@ -66,6 +67,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     outbox: outboxRepository(db, t, cache),
     providerEvents: providerEventRepository(db, t),
     tracking: trackingRepository(db, t),
+    mail: mailRepository(db, t),
     erasure: erasureRepository(db, t),
   }
 }
@@ -143,10 +145,12 @@ function droppingOnRollback(client: SqlClient, state: TransactionState): SqlClie
     query: (text, params) => client.query(text, params),
     async transaction(fn) {
       const pending = [...state.pending]
+      const mails = [...state.mails]
       try {
         return await client.transaction(() => fn(tracked))
       } catch (error) {
         state.pending = pending
+        state.mails = mails
         throw error
       }
     },

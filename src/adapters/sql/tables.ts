@@ -48,6 +48,10 @@ export function createTables(s: string) {
     deliveries: table('deliveries', entities.deliveryFields),
     attempts: table('delivery_attempts', entities.deliveryAttemptFields),
     providerEvents: table('provider_events', entities.providerEventFields),
+    mail: table('mail_messages', entities.mailMessageFields),
+    mailAttempts: table('mail_attempts', entities.mailAttemptFields),
+    /** One row once a mail dispatcher has run (repositories/mail.ts). */
+    mailSwitch: `${s}.mail_switch`,
     /** The per-day counters (written by the tracking repository's dailyUpsert, also inside a conversion's insert). */
     daily: `${s}.tracking_daily`,
     /** Affiliates' other link tokens (written by the affiliates repository). */

@@ -1,4 +1,4 @@
-// One affiliate's edit form: name, email, referral code, status, sub-program, payout preference
+// One affiliate's edit form: name, email, referral code, status, sub-program, language, payout preference
 // (PayPal email, Wise details), payment notes and its own commission rules (JSON, the settings'
 // `commission` form: docs/commissions.md "Per-affiliate rules"), saved through affiliates.update as the API's
 // update routes do. Only the fields that changed are sent; refused input is shown again as typed.
@@ -13,7 +13,7 @@ import { formRefusal, type Refusal } from '../refusal.js'
 import { portalLinkSection } from './portal-link.js'
 import type { TaxDetailsView } from '../../core/tax-details.js'
 
-const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails', 'commission'] as const
+const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails', 'locale', 'commission'] as const
 type Field = (typeof FIELDS)[number]
 type Values = Record<Field, string>
 /** The form field of each of the core's Wise fields. */
@@ -32,6 +32,7 @@ function valuesOf(affiliate: AffiliateView): Values {
     wiseEmail: affiliate.wiseDetails?.email ?? '',
     paymentMethod: affiliate.paymentMethod ?? '',
     paymentDetails: affiliate.paymentDetails ?? '',
+    locale: affiliate.locale ?? '',
     commission: affiliate.commission === null ? '' : JSON.stringify(affiliate.commission, null, 2),
   }
 }
@@ -61,6 +62,7 @@ function inputOf(values: Values): Record<string, unknown> {
     wiseDetails: wise,
     paymentMethod: orNull(values.paymentMethod),
     paymentDetails: orNull(values.paymentDetails),
+    locale: orNull(values.locale),
     commission: commissionOf(values.commission),
   }
 }
@@ -94,6 +96,7 @@ ${input('email', 'Email', 'email', html` required`)}
 ${input('referralCode', 'Referral code', 'text', html` required`)}
 ${select('status', 'Status', [['pending', 'pending'], ['active', 'active'], ['inactive', 'inactive'], ['blocked', 'blocked']])}
 ${input('partnerSlug', 'Sub-program (partner slug)')}
+${select('locale', 'Language of the portal and emails', [['', 'the browser’s, else the program’s'], ['en', 'English'], ['de', 'Deutsch'], ['fr', 'Français'], ['es', 'Español']])}
 </fieldset>
 <fieldset><legend>Payouts</legend>
 ${select('payoutMethod', 'Preferred payout method', [['', 'not chosen'], ['paypal', 'PayPal'], ['wise', 'Wise'], ['manual', 'Manual']])}

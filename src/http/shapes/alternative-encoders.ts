@@ -66,6 +66,7 @@ export function affiliate(view: AffiliateView, detail: boolean): unknown {
     record.referralCode = view.referralCode
     record.paymentMethod = view.paymentMethod
     record.paymentDetails = view.paymentDetails
+    record.locale = view.locale
     if (view.application) record.application = camelKeys(P.application(view.application))
     record.commission = view.commission
     record.tier = view.tier

@@ -2,7 +2,8 @@
 // alternative shape"): its OpenAPI document is generated from them, and tests check real
 // responses against them. A record's fields here and its encoder in alternative-encoders.ts go together.
 import * as v from 'valibot'
-import { affiliateStatus, commissionSettings, couponStatus, referralStatus } from '../../core/schemas.js'
+import { LOCALES } from '../../core/i18n/locales.js'
+import { affiliateStatus, commissionSettings, couponStatus, locale, referralStatus } from '../../core/schemas.js'
 import { createPayoutBody, updateReferralBody } from '../schemas.js'
 import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
 import { camelKeys } from './camel-case.js'
@@ -32,6 +33,7 @@ export const affiliateRecord = v.strictObject({
   referralCode: v.string(),
   paymentMethod: v.nullable(v.string()),
   paymentDetails: v.nullable(v.string()),
+  locale: v.nullable(v.picklist(LOCALES)),
   application: v.optional(v.strictObject(camelKeys(P.applicationRecord.entries))),
   commission: v.nullable(commissionSettings),
   tier: v.nullable(v.string()),
@@ -213,6 +215,7 @@ export const createAffiliateBodyAlternative = v.strictObject({
   parent_referral_code: v.optional(str(64)),
   parent_affiliate_id: v.optional(wireId),
   customFields: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
+  locale: v.optional(locale),
   commission: v.optional(v.nullable(commissionSettings)),
 })
 export const updateAffiliateBodyAlternative = v.strictObject({
@@ -223,6 +226,7 @@ export const updateAffiliateBodyAlternative = v.strictObject({
   paymentMethod: v.optional(v.nullable(str(100))),
   paymentDetails: v.optional(v.nullable(str(2000))),
   customFields: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'must be an object'))),
+  locale: v.optional(v.nullable(locale)),
   commission: v.optional(v.nullable(commissionSettings)),
 })
 export const createReferralBodyAlternative = v.strictObject({ email, referral_code: str(64) })

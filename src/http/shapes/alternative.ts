@@ -76,6 +76,7 @@ export const alternativeShape = defineShape({
           parentReferralCode: body.parent_referral_code,
           parentAffiliateId: body.parent_affiliate_id,
           customFields: body.customFields,
+          locale: body.locale,
           commission: body.commission,
         }),
       output: (view) => E.data('affiliate', E.affiliate(view, true)),

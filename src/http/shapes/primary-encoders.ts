@@ -59,6 +59,7 @@ export function affiliate(view: AffiliateView): unknown {
     purchases: view.purchases,
     unpaid_earnings: view.earnings.unpaid,
     total_earnings: view.earnings.total,
+    locale: view.locale,
     commission: view.commission,
     tier: view.tier,
     tier_progress: tierProgress(view.tierProgress),

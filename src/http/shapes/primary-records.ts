@@ -2,6 +2,7 @@
 // them, the typed client's record types derive from them, and the tests check real responses
 // against the same schemas. A record's fields here and its encoder in primary-encoders.ts go together.
 import * as v from 'valibot'
+import { LOCALES } from '../../core/i18n/locales.js'
 import { commissionSettings } from '../../core/schemas.js'
 import { DELIVERY_STATUSES, LEDGER_MOVEMENT_TYPES, PROVIDER_NAMES, RULE_SOURCES } from '../../core/types.js'
 
@@ -63,6 +64,8 @@ export const affiliateRecord = v.strictObject({
   purchases: v.number(),
   unpaid_earnings: decimalString,
   total_earnings: decimalString,
+  /** The affiliate's language for the portal and mails; null: the browser's, else the program's. */
+  locale: v.nullable(v.picklist(LOCALES)),
   /** Only when the project has a hold period. */
   eligible_earnings: v.optional(decimalString),
   held_earnings: v.optional(decimalString),

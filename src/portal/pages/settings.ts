@@ -1,9 +1,12 @@
-// Settings: how the affiliate wants to be paid (method, PayPal email, Wise email, payment details), saved
-// through the same validation as the API; a bad value shows the form again with the reason.
+// Settings: how the affiliate wants to be paid (method, PayPal email, Wise email, payment details),
+// and their language and emails (docs/email.md "Preferences"), saved through the same validation as
+// the API; a bad value shows the form again with the reason.
 import { ValidationError } from '../../core/errors.js'
 import type { UpdateAffiliateInput } from '../../core/schemas.js'
 import type { AffiliateView } from '../../core/views.js'
-import { html } from '../../web/html.js'
+import { html, type Html } from '../../web/html.js'
+import { LOCALES, type Locale } from '../../core/i18n/locales.js'
+import { OPTIONAL_TOPICS, type MailTopic } from '../../core/mail-kinds.js'
 import type { PageResult, SignedInRequest } from '../page.js'
 
 const METHODS = [
@@ -19,6 +22,7 @@ const FIELD_LABELS: Record<string, string> = {
   wiseDetails: 'Wise email',
   'wiseDetails.email': 'Wise email',
   paymentDetails: 'Payment details',
+  locale: 'Language',
 }
 
 interface FormValues {
@@ -26,9 +30,34 @@ interface FormValues {
   paypalEmail: string
   wiseEmail: string
   paymentDetails: string
+  /** '' for the browser's language. */
+  locale: string
+  /** The optional topics turned off. */
+  emailOptOut: MailTopic[]
 }
 
-function settingsForm({ paths, csrf }: SignedInRequest, values: FormValues, message: { error?: string; saved?: boolean }, taxDetails: boolean): PageResult {
+/** Each language in its own name. */
+const LANGUAGE_NAMES: Record<Locale, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español' }
+
+/** The language and email section, in the page's language. */
+function emailSection({ t, locale }: SignedInRequest, values: FormValues): Html {
+  const box = (topic: MailTopic, id: string, label: string) =>
+    html`<p><input type="checkbox" id="${id}" name="email_${topic}" value="on"${values.emailOptOut.includes(topic) ? null : html` checked`}> <label for="${id}">${label}</label></p>`
+  return html`<h2 lang="${locale}">${t('portal.settings.emails')}</h2>
+<div lang="${locale}">
+<label for="locale">${t('portal.settings.language')}</label>
+<select id="locale" name="locale"><option value="">${t('portal.settings.language_auto')}</option>${LOCALES.map(
+    (code) => html`<option value="${code}" lang="${code}"${values.locale === code ? html` selected` : null}>${LANGUAGE_NAMES[code]}</option>`,
+  )}</select>
+<input type="hidden" name="email_preferences" value="1">
+${box('commissions', 'email-commissions', t('portal.settings.email_commissions'))}
+${box('summary', 'email-summary', t('portal.settings.email_summary'))}
+<p class="muted">${t('portal.settings.emails_hint')}</p>
+</div>`
+}
+
+function settingsForm(context: SignedInRequest, values: FormValues, message: { error?: string; saved?: boolean }, taxDetails: boolean): PageResult {
+  const { paths, csrf } = context
   const body = html`<h1>Settings</h1>
 ${message.saved ? html`<p class="notice" role="status">Your payout settings are saved.</p>` : null}
 ${message.error ? html`<p class="error" role="alert" id="settings-error">${message.error}</p>` : null}
@@ -49,6 +78,7 @@ ${message.error ? html`<p class="error" role="alert" id="settings-error">${messa
 <label for="payment-details">Payment details</label>
 <textarea id="payment-details" name="payment_details" maxlength="2000" aria-describedby="details-hint">${values.paymentDetails}</textarea>
 <p id="details-hint" class="muted">Anything the program needs to pay you, such as bank details.</p>
+${emailSection(context, values)}
 <div class="actions"><button type="submit">Save settings</button></div>
 </form>
 </section>
@@ -61,6 +91,8 @@ const valuesOf = (affiliate: AffiliateView): FormValues => ({
   paypalEmail: affiliate.paypalEmail ?? '',
   wiseEmail: affiliate.wiseDetails?.email ?? '',
   paymentDetails: affiliate.paymentDetails ?? '',
+  locale: affiliate.locale ?? '',
+  emailOptOut: affiliate.emailOptOut ?? [],
 })
 
 export async function settingsPage(context: SignedInRequest): Promise<PageResult> {
@@ -73,6 +105,9 @@ export async function saveSettings(context: SignedInRequest, form: URLSearchPara
     paypalEmail: (form.get('paypal_email') ?? '').trim(),
     wiseEmail: (form.get('wise_email') ?? '').trim(),
     paymentDetails: (form.get('payment_details') ?? '').trim(),
+    locale: form.get('locale') ?? context.affiliate.locale ?? '',
+    // A form without the email section (an older page) leaves the preferences as they were.
+    emailOptOut: form.has('email_preferences') ? OPTIONAL_TOPICS.filter((topic) => !form.has(`email_${topic}`)) : (context.affiliate.emailOptOut ?? []),
   }
   // The Wise account id, when the program owner entered one in the console, stays as it was.
   const accountId = context.affiliate.wiseDetails?.accountId ?? ''
@@ -82,6 +117,8 @@ export async function saveSettings(context: SignedInRequest, form: URLSearchPara
       paypalEmail: values.paypalEmail === '' ? null : values.paypalEmail,
       wiseDetails: values.wiseEmail === '' ? null : { accountId, email: values.wiseEmail },
       paymentDetails: values.paymentDetails === '' ? null : values.paymentDetails,
+      locale: values.locale === '' ? null : (values.locale as Locale),
+      emailOptOut: values.emailOptOut.length === 0 ? null : values.emailOptOut,
     })
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error

@@ -5,6 +5,8 @@ import type { Delivery } from '../../../core/types.js'
 import type { NewEvent } from '../../../core/storage.js'
 import { eventRow, found, inProject, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
+import { mailOfEvent } from '../../../core/mail-kinds.js'
+import { storeMail } from './mail.js'
 
 type DeliveryState = Pick<Delivery, 'status' | 'attempts' | 'nextAttemptAt' | 'leaseUntil' | 'lastStatusCode' | 'updatedAt'>
 
@@ -73,6 +75,8 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
     // by the first outbox read or endpoint change, in event order, so a create pays little for its
     // webhooks (and a pending event holds no more objects than the event itself).
     async enqueue(event) {
+      const mail = state.mailOn ? mailOfEvent(event) : null
+      if (mail) storeMail(state, mail, log)
       if (!state.endpoints.group('project', event.projectId).some((endpoint) => endpoint.active && endpoint.events.includes(event.type))) return
       state.fanout.push(event)
       log.push(() => state.fanout.pop())

@@ -24,6 +24,7 @@ import { ledgerMovements } from './21-ledger-movements.js'
 import { payoutRequests } from './22-payout-requests.js'
 import { tiersBonuses } from './23-tiers-bonuses.js'
 import { providerPayouts } from './24-provider-payouts.js'
+import { mail } from './25-mail.js'
 import type { Migration } from './migration.js'
 
 export type { Migration } from './migration.js'
@@ -53,4 +54,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   payoutRequests,
   tiersBonuses,
   providerPayouts,
+  mail,
 ]

@@ -11,17 +11,20 @@ import type { TransactionState } from './transaction-state.js'
 export function affiliateRepository(db: SqlClient, t: Tables, cache: TransactionState | null): AffiliateRepository {
   const table = t.affiliates
   // In a transaction, reading an affiliate also fetches the project's active webhook endpoints
-  // when not yet known: the events the transaction records next then cost no extra round trip.
+  // and whether mail is on, when not yet known: the events the transaction records next then cost
+  // no extra round trip.
   const find = async (projectId: string, where: string, params: unknown[]) => {
-    if (!cache || cache.endpoints.has(projectId)) return table.findOne(db, `project_id = $1 AND ${where}`, [projectId, ...params])
+    if (!cache || (cache.endpoints.has(projectId) && cache.mailOn !== null)) return table.findOne(db, `project_id = $1 AND ${where}`, [projectId, ...params])
     const rows = await run(
       db,
       `SELECT *, (SELECT coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'events', e.events) ORDER BY e.id), '[]'::jsonb)
-         FROM ${t.endpoints.name} e WHERE e.project_id = $1 AND e.active) AS ak_endpoints
+         FROM ${t.endpoints.name} e WHERE e.project_id = $1 AND e.active) AS ak_endpoints,
+         EXISTS (SELECT 1 FROM ${t.mailSwitch}) AS ak_mail
        FROM ${table.name} WHERE project_id = $1 AND ${where} LIMIT 1`,
       [projectId, ...params],
     )
     if (!rows[0]) return null
+    cache.mailOn = rows[0].ak_mail === true
     const endpoints = decode('json', rows[0].ak_endpoints) as Array<{ id: number | string; events: string[] }>
     cache.endpoints.set(projectId, endpoints.map((endpoint) => ({ id: Number(endpoint.id), events: endpoint.events })))
     return table.read(rows[0])

@@ -5,6 +5,8 @@ import { atomic, decode, run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
 import { flushPending, type TransactionState } from './transaction-state.js'
+import { mailOfEvent } from '../../../core/mail-kinds.js'
+import { MAIL_INSERT_COLUMNS, mailParams, mailRowsSelect } from './mail.js'
 
 /** The columns of `row` named `prefix` + column, without the prefix. */
 function unprefixed(row: SqlRow, prefix: string): SqlRow {
@@ -22,7 +24,9 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: TransactionSta
   const deliveries = t.deliveries
   const repository: AdapterOutbox = {
     async enqueue(event) {
+      const mail = mailOfEvent(event)
       if (!cache) {
+        if (mail) await run(db, `INSERT INTO ${t.mail.name} (${MAIL_INSERT_COLUMNS}) ${mailRowsSelect(1)} WHERE EXISTS (SELECT 1 FROM ${t.mailSwitch})`, mailParams([mail]))
         await run(
           db,
           `WITH subscribed AS (
@@ -43,13 +47,21 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: TransactionSta
       // In a transaction the project's active endpoints are read once: a create that records
       // several events (or none, with no endpoint) costs one lookup.
       let endpoints = cache.endpoints.get(event.projectId)
-      if (!endpoints) {
-        const rows = await run(db, `SELECT id, events FROM ${t.endpoints.name} WHERE project_id = $1 AND active ORDER BY id`, [event.projectId])
-        endpoints = rows.map((row) => ({ id: Number(row.id), events: decode('json', row.events) as string[] }))
+      if (!endpoints || cache.mailOn === null) {
+        // One row at least: whether mail is on, beside each active endpoint (none: a null id).
+        const rows = await run(
+          db,
+          `SELECT e.id, e.events, m.enabled FROM (SELECT EXISTS (SELECT 1 FROM ${t.mailSwitch}) AS enabled) m
+           LEFT JOIN ${t.endpoints.name} e ON e.project_id = $1 AND e.active ORDER BY e.id`,
+          [event.projectId],
+        )
+        endpoints = rows.filter((row) => row.id !== null).map((row) => ({ id: Number(row.id), events: decode('json', row.events) as string[] }))
         cache.endpoints.set(event.projectId, endpoints)
+        cache.mailOn = rows[0]?.enabled === true
       }
       const subscribed = endpoints.filter((endpoint) => endpoint.events.includes(event.type)).map((endpoint) => endpoint.id)
       if (subscribed.length > 0) cache.pending.push({ event, endpointIds: subscribed })
+      if (mail && cache.mailOn) cache.mails.push(mail)
     },
     // One statement: the claim and the rows it needs, in one round trip and atomic on its own.
     async claim({ now, limit, leaseMs }) {

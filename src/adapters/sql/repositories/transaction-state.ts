@@ -1,8 +1,10 @@
 // What one SQL transaction remembers between statements: each project's active webhook endpoints,
-// and the outbox events it recorded, which are written together in one statement just before
-// COMMIT (enqueue returns nothing, so nobody can tell they were held back).
+// and the outbox events it recorded with the mails they become, which are written together in one
+// statement just before COMMIT (enqueue returns nothing, so nobody can tell they were held back).
+import type { NewMail } from '../../../core/mail-kinds.js'
 import type { NewEvent } from '../../../core/storage.js'
 import { run } from '../codec.js'
+import { MAIL_INSERT_COLUMNS, mailParams, mailRowsSelect } from './mail.js'
 import type { SqlClient, SqlStatement } from '../executor.js'
 import type { Tables } from '../tables.js'
 
@@ -16,10 +18,14 @@ export interface TransactionState {
   endpoints: Map<string, Array<{ id: number; events: string[] }>>
   /** Events not yet written, in the order they were recorded. */
   pending: PendingEvent[]
+  /** Mails of the recorded events (docs/email.md), written by the same statement. */
+  mails: NewMail[]
+  /** Whether a mail dispatcher has run on this storage (read with the endpoints); null until read. */
+  mailOn: boolean | null
 }
 
 export function transactionState(): TransactionState {
-  return { endpoints: new Map(), pending: [] }
+  return { endpoints: new Map(), pending: [], mails: [], mailOn: null }
 }
 
 /**
@@ -27,8 +33,8 @@ export function transactionState(): TransactionState {
  * ascending as before), or null when there is none. Its text is the same for any number of events.
  */
 export function pendingStatement(t: Tables, state: TransactionState): SqlStatement | null {
-  const { pending } = state
-  if (pending.length === 0) return null
+  const { pending, mails } = state
+  if (pending.length === 0 && mails.length === 0) return null
   const deliveryEvents: number[] = []
   const deliveryEndpoints: number[] = []
   pending.forEach(({ endpointIds }, index) => {
@@ -44,8 +50,10 @@ export function pendingStatement(t: Tables, state: TransactionState): SqlStateme
     pending.map(({ event }) => event.createdAt.toISOString()),
     deliveryEvents,
     deliveryEndpoints,
+    ...mailParams(mails),
   ]
   state.pending = []
+  state.mails = []
   return { text: statementText(t), params }
 }
 
@@ -56,7 +64,8 @@ export async function flushPending(db: SqlClient, t: Tables, state: TransactionS
 }
 
 // The identity ids follow the ORDER BY of the INSERT's rows, so numbering the returned ids
-// ascending recovers which input event each one is.
+// ascending recovers which input event each one is. The mails' insert is a CTE of its own: it runs
+// whether or not the main statement reads it.
 function statementText(t: Tables): string {
   return `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS e (project_id, type, body, created_at, n)
@@ -66,6 +75,8 @@ function statementText(t: Tables): string {
        RETURNING id, project_id, type, created_at
      ), event AS (
        SELECT *, row_number() OVER (ORDER BY id) AS n FROM inserted
+     ), mailed AS (
+       INSERT INTO ${t.mail.name} (${MAIL_INSERT_COLUMNS}) ${mailRowsSelect(7)} RETURNING id
      )
      INSERT INTO ${t.deliveries.name}
        (project_id, event_id, endpoint_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)

@@ -1,0 +1,83 @@
+// The in-memory mail queue (docs/email.md): mails stored by the outbox's enqueue with their event,
+// claimed under a lease with the attempt counted, their attempts, and dedupe keys queued once.
+import type { NewMail } from '../../../core/mail-kinds.js'
+import type { MailQueue } from '../../../core/mail-store.js'
+import type { MailMessage } from '../../../core/types.js'
+import { found, inProject, type MemoryState } from '../state.js'
+import { newestFirstPage, type UndoLog } from '../table.js'
+
+/** Stores a new mail (the outbox calls it for every event that becomes one). */
+export function storeMail(state: MemoryState, mail: NewMail, log: UndoLog): MailMessage {
+  return state.mail.insert(
+    {
+      projectId: mail.projectId,
+      kind: mail.kind,
+      affiliateId: mail.affiliateId,
+      recipient: mail.recipient,
+      payload: mail.payload as Record<string, unknown>,
+      dedupeKey: mail.dedupeKey,
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: mail.sendAt,
+      leaseUntil: null,
+      lastReply: null,
+      sentAt: null,
+      createdAt: mail.createdAt,
+      updatedAt: mail.createdAt,
+    },
+    log,
+  )
+}
+
+const isDue = (row: MailMessage, now: number) =>
+  (row.status === 'queued' && row.nextAttemptAt !== null && row.nextAttemptAt.getTime() <= now) ||
+  (row.status === 'sending' && row.leaseUntil !== null && row.leaseUntil.getTime() <= now)
+
+export function mailRepository(state: MemoryState, log: UndoLog): MailQueue {
+  const change = (row: MailMessage, patch: Partial<MailMessage>) => state.mail.replace({ ...row, ...patch }, log)
+  return {
+    async claim({ now, limit, leaseMs }) {
+      const due = [...state.mail.rows.values()]
+        .filter((row) => isDue(row, now.getTime()))
+        .sort((a, b) => (a.nextAttemptAt?.getTime() ?? 0) - (b.nextAttemptAt?.getTime() ?? 0) || a.id - b.id)
+        .slice(0, Math.max(0, Math.floor(limit)))
+      const leaseUntil = new Date(now.getTime() + leaseMs)
+      return due.map((row) => change(row, { status: 'sending', leaseUntil, attempts: row.attempts + 1, updatedAt: now })).sort((a, b) => a.id - b.id)
+    },
+    async record({ id, status, nextAttemptAt, attempt }) {
+      const row = state.mail.get(id)
+      if (!row) return null
+      state.mailAttempts.insert({ ...attempt, mailId: id, projectId: row.projectId }, log)
+      return change(row, {
+        status,
+        nextAttemptAt,
+        leaseUntil: null,
+        lastReply: attempt.reply,
+        updatedAt: attempt.attemptedAt,
+        sentAt: status === 'sent' ? attempt.attemptedAt : row.sentAt,
+      })
+    },
+    async insert(mail) {
+      if (mail.dedupeKey !== null && state.mail.group('dedupe', `${mail.projectId}|${mail.dedupeKey}`).length > 0) return false
+      storeMail(state, mail, log)
+      return true
+    },
+    get: async (projectId, id) => found(inProject(state.mail.get(id), projectId)),
+    async list(projectId, filter) {
+      const page = newestFirstPage(state.mail.group('project', projectId), (row) => filter.status === undefined || row.status === filter.status, filter)
+      return { items: page.items, total: page.total }
+    },
+    async attempts(projectId, id) {
+      return state.mailAttempts.group('mail', id).filter((row) => row.projectId === projectId).sort((a, b) => a.id - b.id)
+    },
+    async enable() {
+      state.mailOn = true
+    },
+    async retry(projectId, id, now) {
+      const row = inProject(state.mail.get(id), projectId)
+      if (!row || row.status === 'sending') return false
+      change(row, { status: 'queued', nextAttemptAt: now, leaseUntil: null, updatedAt: now })
+      return true
+    },
+  }
+}

@@ -1,0 +1,15 @@
+// affiliate-kit/email: the mail dispatcher (a peer of the program over the same storage, beside
+// the webhook dispatcher), the SMTP mailer, the default templates and the unsubscribe tokens.
+export { createMailDispatcher } from './dispatcher.js'
+export type { MailDispatcher, MailDispatcherOptions } from './dispatcher.js'
+export { DEFAULT_MAIL_DELAYS, messageIdOf } from './delivery.js'
+export type { MailAttemptReport } from './delivery.js'
+export { MailSendError, smtpMailer } from './mailer.js'
+export type { Mailer, OutgoingMail, SmtpMailerOptions } from './mailer.js'
+export { defaultTemplate } from './templates.js'
+export type { MailContext, MailTemplate, MailTemplates, RenderedMail } from './templates.js'
+export type { MailTheme } from './theme.js'
+export { readUnsubscribeToken, unsubscribeToken } from './unsubscribe.js'
+export type { MailStore } from '../core/mail-store.js'
+export { MAIL_KINDS, MAIL_OF_EVENT } from '../core/mail-kinds.js'
+export type { MailKind, MailTopic } from '../core/mail-kinds.js'

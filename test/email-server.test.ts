@@ -1,0 +1,73 @@
+// `affiliate-kit serve` with `email` in its config (docs/email.md "Setting it up"): with no code and
+// no emailSignIn, the portal's email form sends the sign-in mail over SMTP and its link signs in; a
+// conversion over the API becomes a commission mail; the log names the SMTP server, never its password.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { api, freePort, run } from './cli/process.js'
+import { startSmtp } from './email/smtp.js'
+import { Agent } from './portal/helpers.js'
+
+const KEY = `rgk_${'Mai1Server2Key34'.repeat(3)}`
+const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-mail-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+async function until(check: () => boolean, timeoutMs: number, log: () => string = () => ''): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out; output:\n${log()}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe('affiliate-kit serve with email', () => {
+  it('mails sign-in links and commissions through the configured SMTP server', async () => {
+    const smtp = await startSmtp()
+    const port = await freePort()
+    const config = join(dir, 'affiliate.config.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        currency: 'EUR',
+        portal: { enabled: true, publicUrl: `http://127.0.0.1:${port}`, locale: 'de', theme: { title: 'Acme Partner', colors: { primary: '#0f766e' } } },
+        email: { smtp: `smtp://mailer:hunter2-secret@127.0.0.1:${smtp.port}`, from: 'Acme Partner <partner@acme.example>' },
+      }),
+    )
+    const server = run(['serve', '--port', String(port), '--database', 'memory', '--config', config], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
+    const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
+    try {
+      const origin = new URL(url!).origin
+      await api(url!, KEY, 'POST', '/affiliates', { email: 'ann@example.com', referral_code: 'ANN' })
+      const agent = new Agent((request) => fetch(request), origin)
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await (await agent.get('/portal/sign-in')).text())![1]!
+      expect((await agent.post('/portal/sign-in/email', { csrf, email: 'ann@example.com' })).status).toBe(200)
+      await until(() => smtp.received.length > 0, 20_000, server.output)
+      const signIn = smtp.received[0]!
+      expect(signIn.to).toEqual(['ann@example.com'])
+      expect(signIn.mail.subject).toBe('Ihr Anmeldelink für Acme Partner')
+      const link = new URL(/Anmelden: (\S+)/.exec(signIn.mail.text ?? '')![1]!)
+      expect(link.origin).toBe(origin)
+      expect((await agent.signIn(link.pathname + link.search)).status).toBe(303)
+
+      await api(url!, KEY, 'POST', '/conversions', { type: 'purchase', affiliate_id: 1, base_value: 41.13, reference: 'order-1' })
+      // 30 % of 41.13 EUR is 12.339, 12.34 to the cent.
+      await until(() => smtp.received.length > 1, 20_000, server.output)
+      expect(smtp.received[1]!.mail.subject).toBe('Sie haben eine Provision von 12,34\u00a0€ verdient')
+      expect(server.output()).toContain(`sending mail through smtp://127.0.0.1:${smtp.port}`)
+      expect(server.output()).not.toContain('hunter2')
+    } finally {
+      expect(await server.stop()).toBe(0)
+      await smtp.stop()
+    }
+  }, 90_000)
+
+  it('stops the start with one line naming a bad email setting, without repeating it', async () => {
+    const config = join(dir, 'bad.config.json')
+    writeFileSync(config, JSON.stringify({ email: { smtp: 'http://user:hunter2@example.com', from: 'partners@acme.example' } }))
+    const server = run(['serve', '--port', '0', '--database', 'memory', '--config', config], { cwd: dir })
+    expect(await server.exited).not.toBe(0)
+    expect(server.output()).toContain('"email.smtp" must be an SMTP URL')
+    expect(server.output()).not.toContain('hunter2')
+  }, 30_000)
+})
