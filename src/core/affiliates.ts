@@ -213,7 +213,7 @@ export function affiliatesService(ctx: ProjectContext) {
      */
     async addAlias(ref: AffiliateRef, alias: string): Promise<{ alias: string; created: boolean }> {
       const token = validate(codeSchema, alias, 'alias')
-      return withConflicts(() =>
+      const add = () =>
         storage.transaction(async (tx) => {
           const affiliate = await findAffiliate(tx, projectId, ref)
           const owner = await tx.affiliates.getByCode(projectId, token)
@@ -221,8 +221,16 @@ export function affiliatesService(ctx: ProjectContext) {
           if (owner) throw new ConflictError('this token is the referral code or a link alias of another affiliate', 'alias')
           await tx.affiliates.insertAlias(projectId, affiliate.id, token, ctx.clock.now())
           return { alias: token, created: true }
-        }),
-      )
+        })
+      return withConflicts(async () => {
+        try {
+          return await add()
+        } catch (error) {
+          // Added at the same moment by another caller: once more, it finds whose alias it is now.
+          if (error instanceof UniqueViolation && error.constraint === 'affiliate_link_alias') return add()
+          throw error
+        }
+      })
     },
 
     /** The affiliate's link aliases, oldest first. */
