@@ -35,6 +35,22 @@ export function importsService(ctx: ProjectContext) {
 
   return {
     /**
+     * The total and unpaid earnings (docs/ledger.md "Balances") of these affiliates, by id, read in
+     * one query: what an import compares with the tool's dashboard. Absent ids are left out.
+     */
+    async earnings(ids: readonly number[]): Promise<Map<number, { email: string; total: string; unpaid: string }>> {
+      const currency = new Currency((await ctx.project()).settings.currency)
+      const affiliates = await storage.affiliates.getMany(projectId, ids)
+      return new Map(
+        affiliates.map(({ id, email, totals }) => {
+          // unpaid = total - paid, paid counting credit: no need of the held part here.
+          const unpaid = totals.countedValue - totals.paidValue - totals.credit
+          return [id, { email, total: currency.amount(totals.countedValue).format(), unpaid: currency.amount(unpaid).format() }]
+        }),
+      )
+    },
+
+    /**
      * Creates the affiliates whose email and referral code are free, in one transaction: as
      * affiliates.create would. Null for one whose email or code is taken (also by an earlier item),
      * or with a parent (multi-tier): create those on their own.

@@ -394,6 +394,17 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   }
 
   /** Reads the records in chunks: `chunk` does what it can for a whole chunk and leaves each record's remaining work, run as its own attempt. */
+  /** The ledgers of the affiliates the report names, by email, CHUNK affiliates a read. */
+  async function ledgers(emails: string[]): Promise<Map<string, { total: string; unpaid: string }>> {
+    const ids = new Map([...known.values()].flatMap(({ id, email }) => (id === null ? [] : [[email, id] as const])))
+    const found = new Map<string, { total: string; unpaid: string }>()
+    const wanted = emails.flatMap((email) => ids.get(email) ?? [])
+    for (let from = 0; from < wanted.length; from += CHUNK) {
+      for (const { email, total, unpaid } of (await program.imports.earnings(wanted.slice(from, from + CHUNK))).values()) found.set(email, { total, unpaid })
+    }
+    return found
+  }
+
   const progress = async <T>(
     entity: ImportEntity,
     records: AsyncIterable<T>,
@@ -430,14 +441,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   await progress('commissions', iterate(commissions), (records) => importCommissions(records, currency), (record) => record.sourceId, commissions.length)
   if (source.payouts) await progress('payouts', source.payouts(), each(importPayout), (record) => record.sourceId)
 
-  await report.settleTable(
-    dryRun
-      ? undefined
-      : async (email) => {
-          const affiliate = await findAffiliate(email)
-          return affiliate && { total: affiliate.earnings.total, unpaid: affiliate.earnings.unpaid }
-        },
-  )
+  await report.settleTable(dryRun ? undefined : ledgers)
   return report
 }
 
