@@ -26,6 +26,7 @@ import { trackingCases } from './tracking.case.js'
 import { personalDataCases } from './personal-data.case.js'
 import { linkAliasCases } from './link-aliases.case.js'
 import { importedHistoryCases } from './imported-history.case.js'
+import { bulkImportCases } from './bulk-import.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -87,5 +88,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     personalDataCases(context)
     linkAliasCases(context)
     importedHistoryCases(context)
+    bulkImportCases(context)
   })
 }
