@@ -283,7 +283,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     return loading
   }
 
-  /** The commission's checks (each failure reported, once, here) and its conversion; input null for a dry run or an affiliate a dry run would create. */
+  /** The commission's checks (failures go to `notes`, reported with its outcome) and its conversion; input null for a dry run or an affiliate a dry run would create. */
   function prepareCommission(record: SourceCommission, currency: Currency, notes: Notes): { affiliate: Known; input: CreateConversionInput | null } | null {
     const affiliate = known.get(record.affiliateSourceId)
     const error = (field: string, message: string) => (notes.add(() => report.count('commissions', record.sourceId, 'error', { field, message })), null)
