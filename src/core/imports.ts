@@ -13,7 +13,7 @@ import { createAffiliateInput, createConversionInput, validate, type CreateAffil
 import type { ConversionCounts, Insert } from './storage.js'
 import type { Affiliate, Conversion } from './types.js'
 import { affiliateView, conversionView, type AffiliateView, type ConversionView } from './views.js'
-import { newAffiliateRow } from './affiliates.js'
+import { createdAffiliateRow } from './affiliates.js'
 
 /** Per item: what was created, the refusal of an invalid item, or null (create it on its own). */
 export type BulkResult<T> = T | AffiliateError | null
@@ -72,19 +72,7 @@ export function importsService(ctx: ProjectContext) {
         const keys = [`email ${data.email}`, `code ${code.toLowerCase()}`]
         if (keys.some((key) => seen.has(key))) return
         for (const key of keys) seen.add(key)
-        const row = newAffiliateRow(
-          { projectId, email: data.email, status: data.status ?? 'active', createdAt: now },
-          {
-            name: data.name ?? null,
-            partnerSlug: data.partnerSlug ?? null,
-            paymentMethod: data.paymentMethod ?? null,
-            paymentDetails: data.paymentDetails ?? null,
-            payoutMethod: data.payoutMethod ?? null,
-            paypalEmail: data.paypalEmail ?? null,
-            wiseDetails: data.wiseDetails ?? null,
-            customFields: data.customFields ?? null,
-          },
-        )
+        const row = createdAffiliateRow(projectId, data, null, now)
         rows.push({ index, row: { ...row, referralCode: code } })
       })
       if (rows.length === 0) return results
