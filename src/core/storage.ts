@@ -189,7 +189,8 @@ export interface ConversionRepository {
   /**
    * insert with counts for many conversions in a few statements (an import's chunk): each must
    * have a reference; null in place of one whose reference is taken (also by an earlier one of
-   * the same call), which writes and counts nothing.
+   * the same call), which writes and counts nothing. Run it in a transaction: the counts are
+   * separate statements from the rows.
    */
   insertMany(conversions: ReadonlyArray<{ conversion: Insert<Conversion>; counts: ConversionCounts }>): Promise<Array<Conversion | null>>
   get(projectId: string, id: number): Promise<Conversion | null>
