@@ -1,5 +1,6 @@
 // Affiliates: create (given or generated referral code), read with stats, update, delete, list;
 // and click tracking, which feeds the `clicks` stat.
+import type { InferOutput } from 'valibot'
 import { decideApplication } from './application-decision.js'
 import { withConflicts, listWindow } from './conflicts.js'
 import type { ProjectContext } from './context.js'
@@ -120,6 +121,27 @@ export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 's
   }
 }
 
+/** The row affiliates.create writes for validated input (its code aside). */
+export function createdAffiliateRow(projectId: string, data: InferOutput<typeof createAffiliateInput>, parentId: number | null, now: Date): NewAffiliate {
+  return newAffiliateRow(
+    { projectId, email: data.email, status: data.status ?? 'active', createdAt: now },
+    {
+      name: data.name ?? null,
+      partnerSlug: data.partnerSlug ?? null,
+      paymentMethod: data.paymentMethod ?? null,
+      paymentDetails: data.paymentDetails ?? null,
+      payoutMethod: data.payoutMethod ?? null,
+      paypalEmail: data.paypalEmail ?? null,
+      wiseDetails: data.wiseDetails ?? null,
+      parentId,
+      customFields: data.customFields ?? null,
+      locale: data.locale ?? null,
+      emailOptOut: data.emailOptOut ?? null,
+      commission: (data.commission as CommissionSettings | null | undefined) ?? null,
+    },
+  )
+}
+
 /** Inserts the row with `code`, or with a generated code (drawn again on a collision). */
 export async function insertAffiliate(tx: StorageTx, row: NewAffiliate, code?: string): Promise<Affiliate> {
   if (code !== undefined) return tx.affiliates.insert({ ...row, referralCode: code })
@@ -146,23 +168,7 @@ export function affiliatesService(ctx: ProjectContext) {
         storage.transaction(async (tx) => {
           const parentId = await resolveParent(ctx, tx, project, data)
           if (data.referralCode !== undefined) await checkNotAlias(tx, projectId, data.referralCode, null)
-          const row = newAffiliateRow(
-            { projectId, email: data.email, status: data.status ?? 'active', createdAt: ctx.clock.now() },
-            {
-              name: data.name ?? null,
-              partnerSlug: data.partnerSlug ?? null,
-              paymentMethod: data.paymentMethod ?? null,
-              paymentDetails: data.paymentDetails ?? null,
-              payoutMethod: data.payoutMethod ?? null,
-              paypalEmail: data.paypalEmail ?? null,
-              wiseDetails: data.wiseDetails ?? null,
-              parentId,
-              customFields: data.customFields ?? null,
-              locale: data.locale ?? null,
-              emailOptOut: data.emailOptOut ?? null,
-              commission: (data.commission as CommissionSettings | null | undefined) ?? null,
-            },
-          )
+          const row = createdAffiliateRow(projectId, data, parentId, ctx.clock.now())
           const affiliate = await insertAffiliate(tx, row, data.referralCode)
           return loadAffiliateView(ctx, tx, affiliate)
         }),
@@ -222,7 +228,7 @@ export function affiliatesService(ctx: ProjectContext) {
      */
     async addAlias(ref: AffiliateRef, alias: string): Promise<{ alias: string; created: boolean }> {
       const token = validate(codeSchema, alias, 'alias')
-      return withConflicts(() =>
+      const add = () =>
         storage.transaction(async (tx) => {
           const affiliate = await findAffiliate(tx, projectId, ref)
           const owner = await tx.affiliates.getByCode(projectId, token)
@@ -230,8 +236,16 @@ export function affiliatesService(ctx: ProjectContext) {
           if (owner) throw new ConflictError('this token is the referral code or a link alias of another affiliate', 'alias')
           await tx.affiliates.insertAlias(projectId, affiliate.id, token, ctx.clock.now())
           return { alias: token, created: true }
-        }),
-      )
+        })
+      return withConflicts(async () => {
+        try {
+          return await add()
+        } catch (error) {
+          // Added at the same moment by another caller: once more, it finds whose alias it is now.
+          if (error instanceof UniqueViolation && error.constraint === 'affiliate_link_alias') return add()
+          throw error
+        }
+      })
     },
 
     /** The affiliate's link aliases, oldest first. */

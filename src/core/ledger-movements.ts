@@ -3,7 +3,7 @@
 // they stood at any moment and a period's movements explain the change of what the program owes.
 import { computeBalances, type Balances } from './ledger.js'
 import { payableBalance, type OpenCommission, type PayoutTerms } from './payout-terms.js'
-import type { StorageTx } from './storage.js'
+import type { Insert, StorageTx } from './storage.js'
 import type { Conversion, LedgerMovement, LedgerMovementType, Payout, TotalsDelta } from './types.js'
 
 type Sides = Pick<Conversion, 'paid'> | null
@@ -20,19 +20,18 @@ function conversionMovementType(before: Sides, after: Sides, delta: TotalsDelta)
   return paid > 0n ? 'paid_outside' : 'unpaid_outside'
 }
 
-/** Records how a conversion's change moved its affiliate's totals (nothing when they did not move). */
-export async function recordConversionMovement(
-  tx: StorageTx,
+/** The movement a conversion's change makes in its affiliate's totals; null when they did not move. */
+export function conversionMovement(
   conversion: Pick<Conversion, 'projectId' | 'affiliateId' | 'id' | 'holdUntil'>,
   sides: { before: Sides; after: Sides },
   delta: TotalsDelta,
   at: Date,
-): Promise<void> {
+): Insert<LedgerMovement> | null {
   const countedValue = delta.countedValue ?? 0n
   const paidValue = delta.paidValue ?? 0n
   const credit = delta.credit ?? 0n
-  if (countedValue === 0n && paidValue === 0n && credit === 0n) return
-  await tx.ledger.record({
+  if (countedValue === 0n && paidValue === 0n && credit === 0n) return null
+  return {
     projectId: conversion.projectId,
     affiliateId: conversion.affiliateId,
     type: conversionMovementType(sides.before, sides.after, delta),
@@ -43,7 +42,19 @@ export async function recordConversionMovement(
     paidValue,
     credit,
     createdAt: at,
-  })
+  }
+}
+
+/** Records how a conversion's change moved its affiliate's totals (nothing when they did not move). */
+export async function recordConversionMovement(
+  tx: StorageTx,
+  conversion: Pick<Conversion, 'projectId' | 'affiliateId' | 'id' | 'holdUntil'>,
+  sides: { before: Sides; after: Sides },
+  delta: TotalsDelta,
+  at: Date,
+): Promise<void> {
+  const movement = conversionMovement(conversion, sides, delta, at)
+  if (movement) await tx.ledger.record(movement)
 }
 
 /** Records a payout: its amount moves from unpaid to paid (settled conversions, the rest credit). */

@@ -32,6 +32,7 @@ import { normalizeSettings } from './settings.js'
 import type { DomainStore } from './storage.js'
 import type { Project, ProjectSettings } from './types.js'
 import { webhookEndpointsService } from './webhook-endpoints.js'
+import { importsService } from './imports.js'
 import { personalDataService } from './personal-data.js'
 import { taxDetailsService } from './tax-details.js'
 import { taxIdCipher, type TaxIdKeys } from './tax-id-cipher.js'
@@ -94,6 +95,8 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     payouts,
     /** Payouts sent through PayPal Payouts or Stripe Connect (docs/payouts.md "Automatic payouts"). */
     providerPayouts: providerPayoutsService(ctx),
+    /** Bulk creates for an import (affiliate-kit/importers), chunk by chunk (docs/migrating.md). */
+    imports: importsService(ctx),
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
     portal: portalSignInService(ctx),
     /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy...): received, swept, replayed, and what each did. */

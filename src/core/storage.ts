@@ -96,6 +96,16 @@ export interface AffiliateRepository {
   insertAlias(projectId: string, affiliateId: number, alias: string, at: Date): Promise<void>
   /** The affiliate's link aliases, oldest first. */
   listAliases(projectId: string, affiliateId: number): Promise<string[]>
+  /**
+   * Inserts each row whose email and referral code are free in one write (an import's chunk,
+   * docs/migrating.md): null in place of a row not inserted because either is taken (also by an
+   * earlier row of the same call). Not an error: the transaction goes on.
+   */
+  insertMany(affiliates: ReadonlyArray<Insert<Affiliate>>): Promise<Array<Affiliate | null>>
+  /** The affiliates of the project among these ids, in any order (absent ones left out). */
+  getMany(projectId: string, ids: readonly number[]): Promise<Affiliate[]>
+  /** Which of these codes (lower case) are a referral code or a link alias in the project. */
+  takenCodes(projectId: string, codes: readonly string[]): Promise<Set<string>>
   /** Reads the row and holds it against concurrent writers until the transaction ends. */
   lockForUpdate(projectId: string, id: number): Promise<Affiliate | null>
   update(projectId: string, id: number, patch: Patch<Omit<Affiliate, 'totals'>>): Promise<Affiliate | null>
@@ -183,6 +193,13 @@ export interface ConversionRepository {
    * counts nothing.
    */
   insert(conversion: Insert<Conversion>, counts?: ConversionCounts): Promise<ConversionInsertResult>
+  /**
+   * insert with counts for many conversions in a few statements (an import's chunk): each must
+   * have a reference; null in place of one whose reference is taken (also by an earlier one of
+   * the same call), which writes and counts nothing. Run it in a transaction: the counts are
+   * separate statements from the rows.
+   */
+  insertMany(conversions: ReadonlyArray<{ conversion: Insert<Conversion>; counts: ConversionCounts }>): Promise<Array<Conversion | null>>
   get(projectId: string, id: number): Promise<Conversion | null>
   getByReference(projectId: string, reference: string): Promise<Conversion | null>
   /** Throws UniqueViolation('conversion_reference') when the new reference is taken. */
@@ -309,6 +326,8 @@ export interface PayoutRequestRepository {
 /** The affiliates' ledger movements, as recorded (docs/payouts.md "The ledger as of a date"). */
 export interface LedgerRepository {
   record(movement: Insert<LedgerMovement>): Promise<void>
+  /** Records several at once (a bulk import's chunk). */
+  recordMany(movements: readonly Insert<LedgerMovement>[]): Promise<void>
   /** Movements recorded after `after` (when given) and at or before `upTo`, of one affiliate when given; by createdAt, then id. */
   list(projectId: string, filter: { affiliateId?: number; after?: Date; upTo: Date }): Promise<LedgerMovement[]>
   /** Movements of conversions whose hold ends after `after` and at or before `upTo`, recorded while held (createdAt < holdUntil); by holdUntil, then id. */

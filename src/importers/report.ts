@@ -88,8 +88,9 @@ export class ImportReport {
   }
 
   /** The per-affiliate table from what the tool owes; `ledger` adds each affiliate's balances after the import. */
-  async settleTable(ledger?: (email: string) => Promise<{ total: string; unpaid: string } | null>) {
+  async settleTable(ledger?: (emails: string[]) => Promise<Map<string, { total: string; unpaid: string }>>) {
     const lines: AffiliateTotalsLine[] = []
+    const ledgers = ledger ? await ledger([...this.owed.keys()]) : new Map<string, { total: string; unpaid: string }>()
     for (const [email, owed] of [...this.owed].sort(([a], [b]) => a.localeCompare(b))) {
       const currency = new Currency(owed.currency)
       const line: AffiliateTotalsLine = {
@@ -99,7 +100,7 @@ export class ImportReport {
         total: currency.amount(owed.total).format(),
         unpaid: currency.amount(owed.unpaid).format(),
       }
-      const balances = ledger ? await ledger(email) : null
+      const balances = ledgers.get(email)
       if (balances) Object.assign(line, { ledgerTotal: balances.total, ledgerUnpaid: balances.unpaid })
       lines.push(line)
     }

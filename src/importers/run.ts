@@ -8,6 +8,7 @@ import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
 import { Currency } from '../core/money.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
 import { CUSTOMER_ID_PREFIXES, type ProjectSettings } from '../core/types.js'
+import type { CreateConversionInput } from '../core/schemas.js'
 import type { AffiliateView, ConversionView } from '../core/views.js'
 import { ImportReport, type ImportEntity } from './report.js'
 import type { ImportSource, SourceAffiliate, SourceCommission, SourceCommissionState, SourceCoupon, SourceCustomer, SourcePayout } from './source.js'
@@ -33,6 +34,8 @@ const LEDGER_STATUS: Record<SourceCommissionState, 'pending' | 'active' | 'rejec
 
 const TOKEN = /^[A-Za-z0-9_-]{3,64}$/
 const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
+/** Records written together (program.imports): one transaction of a few statements each. */
+const CHUNK = 500
 
 /** An affiliate of the program, by the tool's id: its id here (null when a dry run would create it) and email. */
 interface Known {
@@ -72,12 +75,49 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     }
   }
 
-  async function importAffiliate(record: SourceAffiliate) {
+  /** What an affiliate record becomes; its warnings and bad link tokens go to `notes`, reported once with its outcome. */
+  function prepareAffiliate(record: SourceAffiliate) {
+    const notes = new Notes()
     const slug = subProgramOf(record.group, settings)
     if (record.group !== null && slug === null) {
-      report.warn('affiliates', record.sourceId, 'campaign', `"${record.group}" is not a sub-program of this project: the affiliate earns the project's rules`)
+      notes.add(() => report.warn('affiliates', record.sourceId, 'campaign', `"${record.group}" is not a sub-program of this project: the affiliate earns the project's rules`))
     }
-    const tokens = linkTokens(record)
+    const tokens = linkTokens(record, notes)
+    const input = {
+      email: record.email,
+      name: record.name,
+      status: record.status,
+      paypalEmail: record.paypalEmail,
+      ...(record.paypalEmail ? { payoutMethod: 'paypal' as const } : {}),
+      ...(slug ? { partnerSlug: slug } : {}),
+      customFields: { importedFrom: marker(record.sourceId) },
+    }
+    return { tokens, input, notes }
+  }
+
+  /**
+   * Creates a chunk of new affiliates in one write; what it leaves (existing, taken codes, bad
+   * fields, a dry run) is each imported on its own. Per record: the work left, or null when done.
+   */
+  async function importAffiliates(records: SourceAffiliate[]): Promise<Array<(() => Promise<void>) | null>> {
+    const prepared = records.map(prepareAffiliate)
+    const alone = (index: number) => () => importAffiliate(records[index]!, prepared[index]!)
+    if (dryRun) return records.map((_, index) => alone(index))
+    const created = await program.imports.createAffiliates(prepared.map(({ tokens: [token], input }) => (token === undefined ? input : { ...input, referralCode: token })))
+    return created.map((affiliate, index) => {
+      if (affiliate === null || affiliate instanceof AffiliateError) return alone(index)
+      const record = records[index]!
+      return async () => {
+        prepared[index]!.notes.report()
+        known.set(record.sourceId, { id: affiliate.id, email: affiliate.email })
+        report.count('affiliates', record.sourceId, 'created')
+        await importLinks(record.sourceId, affiliate, prepared[index]!.tokens, true)
+      }
+    })
+  }
+
+  async function importAffiliate(record: SourceAffiliate, { tokens, input, notes } = prepareAffiliate(record)) {
+    notes.report()
     const existing = await findAffiliate(record.email)
     if (existing) {
       known.set(record.sourceId, { id: existing.id, email: existing.email })
@@ -92,15 +132,6 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
       return report.count('affiliates', record.sourceId, 'updated', { field: differing.join(','), message })
     }
     const [token] = tokens
-    const input = {
-      email: record.email,
-      name: record.name,
-      status: record.status,
-      paypalEmail: record.paypalEmail,
-      ...(record.paypalEmail ? { payoutMethod: 'paypal' as const } : {}),
-      ...(slug ? { partnerSlug: slug } : {}),
-      customFields: { importedFrom: marker(record.sourceId) },
-    }
     if (dryRun) {
       known.set(record.sourceId, { id: null, email: record.email.trim().toLowerCase() })
       for (const _ of tokens) report.count('links', record.sourceId, 'created')
@@ -121,11 +152,11 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   }
 
   /** The affiliate's link tokens that can be codes (3 to 64 letters, digits, _ or -), once each; the others are reported. */
-  function linkTokens(record: SourceAffiliate): string[] {
+  function linkTokens(record: SourceAffiliate, notes: Notes): string[] {
     const tokens = new Map<string, string>()
     for (const token of record.tokens) {
       if (!TOKEN.test(token)) {
-        report.count('links', record.sourceId, 'error', { field: 'token', message: `link token "${token}" is not a valid referral code (3 to 64 letters, digits, _ or -): links with it will not resolve` })
+        notes.add(() => report.count('links', record.sourceId, 'error', { field: 'token', message: `link token "${token}" is not a valid referral code (3 to 64 letters, digits, _ or -): links with it will not resolve` }))
       } else if (!tokens.has(token.toLowerCase())) tokens.set(token.toLowerCase(), token)
     }
     return [...tokens.values()]
@@ -247,28 +278,22 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     return loading
   }
 
-  async function importCommission(record: SourceCommission, currency: Currency) {
-    const affiliate = affiliateOf('commissions', record.sourceId, record.affiliateSourceId)
-    if (!affiliate) return
+  /** The commission's checks (failures go to `notes`, reported with its outcome) and its conversion; input null for a dry run or an affiliate a dry run would create. */
+  function prepareCommission(record: SourceCommission, currency: Currency, notes: Notes): { affiliate: Known; input: CreateConversionInput | null } | null {
+    const affiliate = known.get(record.affiliateSourceId)
+    const error = (field: string, message: string) => (notes.add(() => report.count('commissions', record.sourceId, 'error', { field, message })), null)
+    if (!affiliate) return error('affiliate', `affiliate ${record.affiliateSourceId} was not imported`)
     if (record.currency !== null && record.currency.toUpperCase() !== currency.code) {
-      return report.count('commissions', record.sourceId, 'error', { field: 'currency', message: `commission in ${record.currency}, the project's currency is ${currency.code}` })
+      return error('currency', `commission in ${record.currency}, the project's currency is ${currency.code}`)
     }
     if (!Number.isSafeInteger(record.amountMinor) || (record.saleAmountMinor !== null && !Number.isSafeInteger(record.saleAmountMinor))) {
-      return report.count('commissions', record.sourceId, 'error', { field: 'amount', message: 'the amount is not a whole number of minor units (cents)' })
+      return error('amount', 'the amount is not a whole number of minor units (cents)')
     }
-    if (record.amountMinor < 0) {
-      return report.count('commissions', record.sourceId, 'error', { field: 'amount', message: 'a negative commission (a clawback in the tool) is not imported: refund the conversion it claws back instead' })
-    }
-    if (Number.isNaN(record.occurredAt.getTime())) {
-      return report.count('commissions', record.sourceId, 'error', { field: 'date', message: 'the commission has no valid date' })
-    }
+    if (record.amountMinor < 0) return error('amount', 'a negative commission (a clawback in the tool) is not imported: refund the conversion it claws back instead')
+    if (Number.isNaN(record.occurredAt.getTime())) return error('date', 'the commission has no valid date')
     const amount = BigInt(record.amountMinor)
-    report.owe(affiliate.email, currency.code, amount, record.state !== 'voided', record.state === 'pending' || record.state === 'due')
-    if (affiliate.id === null || dryRun) {
-      if (record.state === 'paid') paid.set(record.sourceId, affiliate.id)
-      const seen = affiliate.id !== null && (await referencesOf(affiliate.id)).has(reference(record.sourceId))
-      return report.count('commissions', record.sourceId, seen ? 'existing' : 'created')
-    }
+    notes.add(() => report.owe(affiliate.email, currency.code, amount, record.state !== 'voided', record.state === 'pending' || record.state === 'due'))
+    if (affiliate.id === null || dryRun) return { affiliate, input: null }
     const saleCurrency = new Currency((record.saleCurrency ?? currency.code).toUpperCase())
     const input = {
       type: 'purchase' as const,
@@ -281,6 +306,45 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
       reference: reference(record.sourceId),
       occurredAt: record.occurredAt,
     }
+    return { affiliate, input }
+  }
+
+  /**
+   * Creates a chunk's plain conversions (no customer) in one write; the others, and what it
+   * leaves (existing references, affiliates not active...), are each created on their own.
+   */
+  async function importCommissions(records: SourceCommission[], currency: Currency): Promise<Array<(() => Promise<void>) | null>> {
+    const prepared = records.map((record) => {
+      const notes = new Notes()
+      try {
+        return { notes, item: prepareCommission(record, currency, notes) }
+      } catch (error) {
+        // A refusal (a bad sale currency) is the record's error, reported by its attempt.
+        if (!(error instanceof AffiliateError)) throw error
+        return { notes, item: null, error }
+      }
+    })
+    const inputs = prepared.map(({ item }) => item?.input ?? null)
+    const bulk = inputs.flatMap((input, index) => (input && input.email === undefined ? [index] : []))
+    const created = bulk.length > 0 ? await program.imports.createConversions(bulk.map((index) => inputs[index]!)) : []
+    const done = new Map(bulk.map((index, k) => [index, created[k]!]))
+    return records.map((record, index) => async () => {
+      const { notes, item, error } = prepared[index]!
+      notes.report()
+      if (error) throw error
+      if (!item) return
+      const conversion = done.get(index)
+      if (conversion && !(conversion instanceof AffiliateError)) return commissionCreated(record, item.affiliate.id!, { conversion, duplicate: false })
+      return importCommission(record, item)
+    })
+  }
+
+  async function importCommission(record: SourceCommission, { affiliate, input }: { affiliate: Known; input: CreateConversionInput | null }) {
+    if (affiliate.id === null || input === null) {
+      if (record.state === 'paid') paid.set(record.sourceId, affiliate.id)
+      const seen = affiliate.id !== null && (await referencesOf(affiliate.id)).has(reference(record.sourceId))
+      return report.count('commissions', record.sourceId, seen ? 'existing' : 'created')
+    }
     const result = await program.conversions.create(input).catch((error: unknown) => {
       if (error instanceof AffiliateError && error.code === 'conflict' && error.field === 'reference') return null
       throw error
@@ -288,9 +352,13 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     if (result === null) {
       return report.count('commissions', record.sourceId, 'differs', { field: 'value', message: `conversion ${input.reference} exists with another amount, customer or affiliate` })
     }
+    await commissionCreated(record, affiliate.id, result)
+  }
+
+  async function commissionCreated(record: SourceCommission, affiliateId: number, result: { conversion: ConversionView; duplicate: boolean }) {
     await settleStatus(record, result.conversion)
     if (result.duplicate) report.resume('commissions')
-    if (record.state === 'paid') paid.set(record.sourceId, affiliate.id)
+    if (record.state === 'paid') paid.set(record.sourceId, affiliateId)
     report.count('commissions', record.sourceId, result.duplicate ? 'existing' : 'created')
   }
 
@@ -320,35 +388,55 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     }
   }
 
-  const progress = async <T>(entity: ImportEntity, records: AsyncIterable<T>, each: (record: T) => Promise<void>, id: (record: T) => string, total: number | null = null) => {
+  /** Reads the records in chunks: `chunk` does what it can for a whole chunk and leaves each record's remaining work, run as its own attempt. */
+  /** The ledgers of the affiliates the report names, by email, CHUNK affiliates a read. */
+  async function ledgers(emails: string[]): Promise<Map<string, { total: string; unpaid: string }>> {
+    const ids = new Map([...known.values()].flatMap(({ id, email }) => (id === null ? [] : [[email, id] as const])))
+    const found = new Map<string, { total: string; unpaid: string }>()
+    const wanted = emails.flatMap((email) => ids.get(email) ?? [])
+    for (let from = 0; from < wanted.length; from += CHUNK) {
+      for (const { email, total, unpaid } of (await program.imports.earnings(wanted.slice(from, from + CHUNK))).values()) found.set(email, { total, unpaid })
+    }
+    return found
+  }
+
+  const progress = async <T>(
+    entity: ImportEntity,
+    records: AsyncIterable<T>,
+    chunk: (records: T[]) => Promise<Array<(() => Promise<void>) | null>>,
+    id: (record: T) => string,
+    total: number | null = null,
+  ) => {
     let read = 0
-    for await (const record of records) {
-      read += 1
-      await attempt(entity, id(record), () => each(record))
-      options.onRecord?.(entity, read, total)
+    for await (const records_ of chunks(records, CHUNK)) {
+      const left = await chunk(records_)
+      for (const [index, record] of records_.entries()) {
+        read += 1
+        const work = left[index]
+        if (work) await attempt(entity, id(record), work)
+        options.onRecord?.(entity, read, total)
+      }
     }
     options.onProgress?.(entity, read)
   }
+  /** One record at a time. */
+  const each =
+    <T>(work: (record: T) => Promise<void>) =>
+    async (records: T[]) =>
+      records.map((record) => () => work(record))
 
-  await progress('affiliates', source.affiliates(), importAffiliate, (record) => record.sourceId)
-  await progress('coupons', source.coupons(), importCoupon, (record) => record.sourceId)
-  await progress('customers', source.customers(), importCustomer, (record) => record.sourceId)
+  await progress('affiliates', source.affiliates(), importAffiliates, (record) => record.sourceId)
+  await progress('coupons', source.coupons(), each(importCoupon), (record) => record.sourceId)
+  await progress('customers', source.customers(), each(importCustomer), (record) => record.sourceId)
   // Oldest first, so a customer's first purchase is its earliest commission (renewals keep their rule's duration).
   const commissions: SourceCommission[] = []
   for await (const record of source.commissions()) commissions.push(record)
   commissions.sort((a, b) => (a.occurredAt.getTime() || 0) - (b.occurredAt.getTime() || 0) || a.sourceId.localeCompare(b.sourceId))
   const currency = new Currency(settings.currency)
-  await progress('commissions', iterate(commissions), (record) => importCommission(record, currency), (record) => record.sourceId, commissions.length)
-  if (source.payouts) await progress('payouts', source.payouts(), importPayout, (record) => record.sourceId)
+  await progress('commissions', iterate(commissions), (records) => importCommissions(records, currency), (record) => record.sourceId, commissions.length)
+  if (source.payouts) await progress('payouts', source.payouts(), each(importPayout), (record) => record.sourceId)
 
-  await report.settleTable(
-    dryRun
-      ? undefined
-      : async (email) => {
-          const affiliate = await findAffiliate(email)
-          return affiliate && { total: affiliate.earnings.total, unpaid: affiliate.earnings.unpaid }
-        },
-  )
+  await report.settleTable(dryRun ? undefined : ledgers)
   return report
 }
 
@@ -361,4 +449,27 @@ function subProgramOf(group: string | null, settings: ProjectSettings): string |
 
 async function* iterate<T>(items: T[]): AsyncIterable<T> {
   yield* items
+}
+
+async function* chunks<T>(records: AsyncIterable<T>, size: number): AsyncIterable<T[]> {
+  let chunk: T[] = []
+  for await (const record of records) {
+    chunk.push(record)
+    if (chunk.length === size) {
+      yield chunk
+      chunk = []
+    }
+  }
+  if (chunk.length > 0) yield chunk
+}
+
+/** Report lines of a record prepared with its chunk, written when its outcome is (the report keeps record order), once. */
+class Notes {
+  private lines: Array<() => void> = []
+  add(line: () => void): void {
+    this.lines.push(line)
+  }
+  report(): void {
+    for (const line of this.lines.splice(0)) line()
+  }
 }

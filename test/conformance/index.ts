@@ -31,6 +31,7 @@ import { linkAliasCases } from './link-aliases.case.js'
 import { importedHistoryCases } from './imported-history.case.js'
 import { fraudCases } from './fraud.case.js'
 import { tiersBonusesCases } from './tiers-bonuses.case.js'
+import { bulkImportCases } from './bulk-import.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -98,5 +99,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     importedHistoryCases(context)
     fraudCases(context)
     tiersBonusesCases(context)
+    bulkImportCases(context)
   })
 }

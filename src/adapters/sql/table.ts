@@ -103,6 +103,26 @@ export class SqlTable<T> {
     this.insertStatements.set(key, statement)
     return statement
   }
+
+  /**
+   * insertUnlessConflict for many records in one multi-row statement (`conflict` '' for any
+   * unique index): the rows inserted, with the `returning` columns, in no promised order.
+   */
+  async insertManyUnlessConflict(db: SqlClient, records: readonly object[], conflict: string, returning: string): Promise<SqlRow[]> {
+    if (records.length === 0) return []
+    const fields = Object.entries(this.columns).filter(([field]) => field !== 'id')
+    const params: unknown[] = []
+    const rows = records.map((record) => {
+      const values = record as Record<string, unknown>
+      return `(${fields.map(([name, { kind }]) => (params.push(encode(kind, values[name])), cast(kind, params.length))).join(', ')})`
+    })
+    return run(
+      db,
+      `INSERT INTO ${this.name} (${this.insertColumns().names}) VALUES ${rows.join(', ')} ON CONFLICT ${conflict} DO NOTHING RETURNING ${returning}`,
+      params,
+    )
+  }
+
   async get(db: SqlClient, projectId: string, id: number, suffix = ''): Promise<T | null> {
     const rows = await run(db, `SELECT * FROM ${this.name} WHERE project_id = $1 AND id = $2 ${suffix}`, [projectId, id])
     return rows[0] ? this.read(rows[0]) : null

@@ -1,6 +1,7 @@
 // The in-memory conversions repository: idempotent insert by reference, the held balance (kept by
 // held-balances.ts) and oldest-first settling over the unpaid index.
 import type { AffiliateRepository, ConversionRepository } from '../../../core/storage.js'
+import type { Conversion } from '../../../core/types.js'
 import type { TrackingRepository } from '../../../core/tracking-storage.js'
 import { found, inProject, patchRow, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
@@ -13,7 +14,15 @@ export function conversionRepository(
   log: UndoLog,
   counters: { affiliates: AffiliateRepository; tracking: TrackingRepository },
 ): ConversionRepository {
-  return {
+  const repository: ConversionRepository = {
+    async insertMany(conversions) {
+      const inserted: Array<Conversion | null> = []
+      for (const { conversion, counts } of conversions) {
+        const result = await repository.insert(conversion, counts)
+        inserted.push(result.inserted ? result.conversion : null)
+      }
+      return inserted
+    },
     async insert(conversion, counts) {
       if (conversion.reference !== null) {
         const existing = state.conversions.findUnique('conversion_reference', `${conversion.projectId}|${conversion.reference}`)
@@ -90,4 +99,5 @@ export function conversionRepository(
       return { count, amount }
     },
   }
+  return repository
 }

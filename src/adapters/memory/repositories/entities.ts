@@ -91,6 +91,20 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
         .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
         .map((row) => row.alias)
     },
+    async insertMany(affiliates) {
+      return affiliates.map((affiliate) => {
+        const email = state.affiliates.findUnique('affiliate_email', `${affiliate.projectId}|${affiliate.email}`)
+        const code = state.affiliates.findUnique('affiliate_referral_code', `${affiliate.projectId}|${affiliate.referralCode.toLowerCase()}`)
+        return email || code ? null : state.affiliates.insert(affiliate, log)
+      })
+    },
+    async getMany(projectId, ids) {
+      return ids.flatMap((id) => found(inProject(state.affiliates.get(id), projectId)) ?? [])
+    },
+    async takenCodes(projectId, codes) {
+      const key = (code: string) => `${projectId}|${code.toLowerCase()}`
+      return new Set(codes.filter((code) => state.affiliates.findUnique('affiliate_referral_code', key(code)) || state.linkAliases.findUnique('affiliate_link_alias', key(code))).map((code) => code.toLowerCase()))
+    },
     async lockForUpdate(projectId, id) {
       return found(inProject(state.affiliates.get(id), projectId))
     },
@@ -288,6 +302,9 @@ export function ledgerRepository(state: MemoryState, log: UndoLog): LedgerReposi
   return {
     async record(movement) {
       state.ledger.insert(movement, log)
+    },
+    async recordMany(movements) {
+      for (const movement of movements) state.ledger.insert({ ...movement }, log)
     },
     async list(projectId, { affiliateId, after, upTo }) {
       const rows = affiliateId === undefined ? state.ledger.group('project', projectId) : state.ledger.group('affiliate', affiliateId)

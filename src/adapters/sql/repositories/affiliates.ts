@@ -36,6 +36,29 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: Transaction
       // a referral-code collision in the same transaction.
       return db.inTransaction ? db.transaction((inner) => table.insert(inner, values, affiliateTotalsColumns)) : table.insert(db, values, affiliateTotalsColumns)
     },
+    async insertMany(affiliates) {
+      const rows = await table.insertManyUnlessConflict(db, affiliates, '', 'id, email')
+      const ids = new Map(rows.map((row) => [String(row.email), row.id]))
+      return affiliates.map((affiliate) => {
+        const id = ids.get(affiliate.email)
+        // A second row of this call with the same email was not inserted: the first one was.
+        if (id === undefined || !ids.delete(affiliate.email)) return null
+        return { ...table.inserted(affiliate, id), totals: { ...affiliate.totals } }
+      })
+    },
+    async getMany(projectId, ids) {
+      const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 AND id = ANY($2::bigint[])`, [projectId, ids])
+      return rows.map((row) => table.read(row))
+    },
+    async takenCodes(projectId, codes) {
+      const rows = await run(
+        db,
+        `SELECT lower(referral_code) AS code FROM ${table.name} WHERE project_id = $1 AND lower(referral_code) = ANY($2::text[])
+         UNION SELECT lower(alias) FROM ${t.linkAliases} WHERE project_id = $1 AND lower(alias) = ANY($2::text[])`,
+        [projectId, codes.map((code) => code.toLowerCase())],
+      )
+      return new Set(rows.map((row) => String(row.code)))
+    },
     get: (projectId, id) => find(projectId, 'id = $2', [id]),
     getByEmail: (projectId, email) => find(projectId, 'lower(email) = lower($2)', [email]),
     // A referral code, else a link alias: one statement, on the two unique indexes.
@@ -88,4 +111,18 @@ export function totalsUpdate(table: string, projectId: string, id: number, delta
     text: () => `UPDATE ${table} SET ${sets.map(([column, placeholder]) => `${column} = ${column} + ${placeholder}::numeric`).join(', ')}
     WHERE project_id = ${project} AND id = ${affiliate} AND ${guard}`,
   }
+}
+
+/** adjustTotals for many affiliates in one statement, by ascending id (concurrent writers queue rather than deadlock). */
+export async function adjustTotalsMany(db: SqlClient, table: string, projectId: string, deltas: ReadonlyMap<number, TotalsDelta>): Promise<void> {
+  if (deltas.size === 0) return
+  const ids = [...deltas.keys()].sort((a, b) => a - b)
+  const fields = Object.entries(affiliateTotalsColumns)
+  await run(
+    db,
+    `UPDATE ${table} a SET ${fields.map(([, { column }], index) => `${column} = a.${column} + d.v${index}`).join(', ')}
+     FROM unnest($2::bigint[], ${fields.map((_, index) => `$${index + 3}::numeric[]`).join(', ')}) AS d (id, ${fields.map((_, index) => `v${index}`).join(', ')})
+     WHERE a.project_id = $1 AND a.id = d.id`,
+    [projectId, ids, ...fields.map(([field]) => ids.map((id) => String((deltas.get(id) as Record<string, bigint | number | undefined>)[field] ?? 0)))],
+  )
 }

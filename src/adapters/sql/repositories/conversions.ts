@@ -5,13 +5,13 @@
 // written just before COMMIT (transaction-state.ts). Also the held balance from the hold-window
 // index, and oldest-first settling in one statement.
 import type { ConversionCounts, ConversionRepository, Insert } from '../../../core/storage.js'
-import type { Conversion } from '../../../core/types.js'
+import type { Conversion, TotalsDelta } from '../../../core/types.js'
 import { run } from '../codec.js'
 import type { CounterWrite } from '../counter-write.js'
 import type { SqlClient } from '../executor.js'
 import { money, type Tables } from '../tables.js'
-import { totalsUpdate } from './affiliates.js'
-import { dailyUpsert } from './tracking.js'
+import { adjustTotalsMany, totalsUpdate } from './affiliates.js'
+import { addDailyMany, dailyUpsert } from './tracking.js'
 
 /**
  * A new conversion, every column but id, unless its reference is taken (conversions_reference_key:
@@ -63,6 +63,27 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
     table.findOne(db, 'project_id = $1 AND reference = $2', [projectId, reference])
 
   return {
+    // One multi-row insert, then the counts of the rows it inserted: one totals update and one daily upsert.
+    async insertMany(items) {
+      const inserted: Array<Conversion | null> = []
+      for (const [projectId, group] of byProject(items)) {
+        const rows = await table.insertManyUnlessConflict(db, group.map(({ conversion }) => conversion), '(project_id, reference) WHERE reference IS NOT NULL', 'id, reference')
+        const ids = new Map(rows.map((row) => [String(row.reference), row.id]))
+        const totals = new Map<number, TotalsDelta>()
+        const daily: Parameters<typeof addDailyMany>[3][number][] = []
+        for (const { conversion, counts, index } of group) {
+          const id = ids.get(conversion.reference!)
+          // A second item of this call with the same reference was not inserted: the first one was.
+          if (id === undefined || !ids.delete(conversion.reference!)) continue
+          inserted[index] = table.inserted(conversion, id)
+          totals.set(conversion.affiliateId, addTotals(totals.get(conversion.affiliateId), counts.totals))
+          daily.push({ affiliateId: conversion.affiliateId, day: counts.day, delta: counts.daily })
+        }
+        await adjustTotalsMany(db, t.affiliates.name, projectId, totals)
+        await addDailyMany(db, t.daily, projectId, daily)
+      }
+      return Array.from(items, (_, index) => inserted[index] ?? null)
+    },
     async insert(conversion, counts) {
       for (let attempt = 0; ; attempt += 1) {
         const inserted = await insertNew(conversion, counts)
@@ -153,4 +174,24 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
       return rows.map((row) => String(row.customer_email))
     },
   }
+}
+
+function byProject(items: ReadonlyArray<{ conversion: Insert<Conversion>; counts: ConversionCounts }>) {
+  const groups = new Map<string, Array<{ conversion: Insert<Conversion>; counts: ConversionCounts; index: number }>>()
+  items.forEach((item, index) => {
+    const group = groups.get(item.conversion.projectId) ?? []
+    group.push({ ...item, index })
+    groups.set(item.conversion.projectId, group)
+  })
+  return groups
+}
+
+function addTotals(sum: TotalsDelta | undefined, delta: TotalsDelta): TotalsDelta {
+  const result: Record<string, bigint | number> = { ...sum }
+  for (const [field, value] of Object.entries(delta)) {
+    if (value === undefined) continue
+    const before = result[field]
+    result[field] = typeof value === 'bigint' ? ((before as bigint | undefined) ?? 0n) + value : ((before as number | undefined) ?? 0) + value
+  }
+  return result as TotalsDelta
 }

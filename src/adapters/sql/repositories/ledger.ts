@@ -10,6 +10,9 @@ export function ledgerRepository(db: SqlClient, t: Tables): LedgerRepository {
     async record(movement) {
       await table.insert(db, movement)
     },
+    async recordMany(movements) {
+      await table.insertManyUnlessConflict(db, movements, '(id)', 'id')
+    },
     async list(projectId, { affiliateId, after, upTo }) {
       const rows = await run(
         db,

@@ -55,6 +55,35 @@ export function dailyUpsert(
   }
 }
 
+/**
+ * dailyUpsert for many (affiliate, day) deltas in one statement: summed per row first (a row may
+ * appear once in an upsert), the rows written in key order, so concurrent writers queue rather than deadlock.
+ */
+export async function addDailyMany(db: SqlClient, table: string, projectId: string, entries: ReadonlyArray<{ affiliateId: number; day: string; delta: Partial<DailyCounts> }>): Promise<void> {
+  const sums = new Map<string, { affiliateId: number; day: string; values: bigint[] }>()
+  const add = (affiliateId: number, day: string, delta: Partial<DailyCounts>) => {
+    const key = `${affiliateId}|${day}`
+    let sum = sums.get(key)
+    if (!sum) sums.set(key, (sum = { affiliateId, day, values: DAILY_COLUMNS.map(() => 0n) }))
+    DAILY_COLUMNS.forEach(([field], index) => (sum.values[index]! += BigInt(delta[field] ?? 0)))
+  }
+  for (const { affiliateId, day, delta } of entries) {
+    if (!DAILY_COLUMNS.some(([field]) => delta[field] !== undefined && delta[field] !== 0 && delta[field] !== 0n)) continue
+    add(affiliateId, day, delta)
+    add(projectRow(affiliateId), day, delta)
+  }
+  if (sums.size === 0) return
+  const rows = [...sums.values()].sort((a, b) => a.affiliateId - b.affiliateId || a.day.localeCompare(b.day))
+  const columns = DAILY_COLUMNS.map(([, column]) => column)
+  await run(
+    db,
+    `INSERT INTO ${table} (project_id, affiliate_id, day, ${columns.join(', ')})
+     SELECT $1, d.* FROM unnest($2::bigint[], $3::date[], ${columns.map((_, index) => `$${index + 4}::numeric[]`).join(', ')}) AS d
+     ON CONFLICT (project_id, affiliate_id, day) DO UPDATE SET ${columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ')}`,
+    [projectId, rows.map((row) => row.affiliateId), rows.map((row) => row.day), ...columns.map((_, index) => rows.map((row) => String(row.values[index])))],
+  )
+}
+
 export function trackingRepository(db: SqlClient, t: Tables): TrackingRepository {
   const { schema, daily } = t
   return {
