@@ -1,10 +1,9 @@
 // The conformance suite against PostgreSQL through a PgBouncer in transaction mode that this file
 // starts (test/sql/pgbouncer.ts): the storage with `pooler: 'transaction'` (docs/pooler.md).
-import pg from 'pg'
 import { runStorageConformance } from './conformance/index.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 import { pgBouncerRoute } from './sql/pgbouncer.js'
-import { sqlStoredText } from './sql/stored-text.js'
+import { postgresStoredText } from './sql/stored-text.js'
 
 const route = pgBouncerRoute()
 let schema = ''
@@ -19,13 +18,5 @@ runStorageConformance({
     return { storage: fresh.storage, cleanup: fresh.cleanup }
   },
   // What the tables hold, read straight from the server (the pooler is only the storage's way in).
-  storedText: async () => {
-    const client = new pg.Client({ connectionString: DATABASE_URL })
-    await client.connect()
-    try {
-      return await sqlStoredText(async (text) => (await client.query(text)).rows, schema)
-    } finally {
-      await client.end()
-    }
-  },
+  storedText: () => postgresStoredText(DATABASE_URL!, schema),
 })

@@ -16,3 +16,15 @@ export async function sqlStoredText(query: Query, schema: string): Promise<strin
   }
   return texts.join('\n')
 }
+
+/** sqlStoredText of a PostgreSQL schema, read over a connection of its own to DATABASE_URL. */
+export async function postgresStoredText(databaseUrl: string, schema: string): Promise<string> {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    return await sqlStoredText(async (text) => (await client.query(text)).rows, schema)
+  } finally {
+    await client.end()
+  }
+}
