@@ -35,7 +35,7 @@ const LEDGER_STATUS: Record<SourceCommissionState, 'pending' | 'active' | 'rejec
 const TOKEN = /^[A-Za-z0-9_-]{3,64}$/
 const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
 /** Records written together (program.imports): one transaction of a few statements each. */
-const CHUNK = 500
+const CHUNK = 1000
 
 /** An affiliate of the program, by the tool's id: its id here (null when a dry run would create it) and email. */
 interface Known {
