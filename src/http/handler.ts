@@ -172,9 +172,15 @@ function handlerState(program: AffiliateProgram, options: HandlerOptions): Handl
 }
 
 /** The response, its JSON Content-Type added to `headers` (each request's own object). */
-function json(status: number, body: string | null, headers: Record<string, string>, contentType = 'application/json; charset=utf-8'): OutgoingResponse {
-  if (body !== null) headers['Content-Type'] = contentType
+function json(status: number, body: string | null, headers: Record<string, string>): OutgoingResponse {
+  if (body !== null) headers['Content-Type'] = 'application/json; charset=utf-8'
   return { status, headers, body }
+}
+
+/** A route's answer: JSON, or text of its own type (a CSV export), never cached. */
+function storedAnswer(stored: StoredResponse, headers: Record<string, string>): OutgoingResponse {
+  if (stored.contentType) return { status: stored.status, headers: { ...headers, 'Content-Type': stored.contentType, 'Cache-Control': 'no-store' }, body: stored.body }
+  return json(stored.status, stored.status === 204 ? null : stored.body, headers)
 }
 
 function toStored(result: RouteResult): StoredResponse {
@@ -276,11 +282,9 @@ async function serve(handler: HandlerState, request: IncomingRequest, headers: R
     }
     const stored = await withIdempotency(handler.state, claim, run)
     if (stored.replayed) headers['Idempotent-Replayed'] = 'true'
-    return json(stored.status, stored.status === 204 ? null : stored.body, headers)
+    return storedAnswer(stored, headers)
   }
-  const stored = await run()
-  if (stored.contentType) return { status: stored.status, headers: { ...headers, 'Content-Type': stored.contentType, 'Cache-Control': 'no-store' }, body: stored.body }
-  return json(stored.status, stored.status === 204 ? null : stored.body, headers)
+  return storedAnswer(await run(), headers)
 }
 
 /** Serves a request; an unexpected error goes to onError and is answered with a generic 500. */
