@@ -1,6 +1,7 @@
 // The alternative shape (docs/api.md "The alternative shape"): what each operation of the table
 // reads and answers in it. Affiliates are named by email, `aff_12` or `12`; lists default to 20
 // items, at most 100. Records and their schemas: alternative-encoders.ts, alternative-records.ts.
+import type { AffiliateView } from '../../core/views.js'
 import type * as v from 'valibot'
 import { processorCouponId } from '../coupon-ids.js'
 import { codec, defined, page } from '../route.js'
@@ -50,6 +51,8 @@ const conversionBody = {
 
 const windowOnly = { query: listQuery, input: ({ query }: { query: { limit?: number | undefined; offset?: number | undefined } }) => window(query) }
 const stats = { responses: { 200: R.statsResponse }, output: E.stats }
+/** The answer of every operation that returns one affiliate. */
+const affiliateAnswer = { responses: { 200: R.affiliateResponse }, output: (view: AffiliateView) => E.data('affiliate', E.affiliate(view, true)) }
 
 export const alternativeShape = defineShape({
   title: 'alternative shape',
@@ -83,19 +86,17 @@ export const alternativeShape = defineShape({
     }),
     getAffiliatesEmail: codec(A.getAffiliate, {
       summary: 'Retrieve an affiliate by email or aff_ id',
-      responses: { 200: R.affiliateResponse },
-      output: (view) => E.data('affiliate', E.affiliate(view, true)),
+      ...affiliateAnswer,
     }),
     putAffiliatesEmail: codec(A.updateAffiliate, {
       body: R.updateAffiliateBodyAlternative,
-      responses: { 200: R.affiliateResponse },
       fieldNames: AFFILIATE_FIELD_NAMES,
       input: ({ body }) => body,
-      output: (view) => E.data('affiliate', E.affiliate(view, true)),
+      ...affiliateAnswer,
     }),
     deleteAffiliatesEmail: codec(A.deleteAffiliate, { responses: { 204: null } }),
-    postAffiliatesEmailApprove: codec(A.approveAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.data('affiliate', E.affiliate(view, true)) }),
-    postAffiliatesEmailReject: codec(A.rejectAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.data('affiliate', E.affiliate(view, true)) }),
+    postAffiliatesEmailApprove: codec(A.approveAffiliate, affiliateAnswer),
+    postAffiliatesEmailReject: codec(A.rejectAffiliate, affiliateAnswer),
     postAffiliatesEmailPortalLink: codec(A.createPortalLink, {
       responses: { 201: R.portalLinkResponse },
       output: (link) => E.data('portalLink', { url: link.url, expiresAt: link.expiresAt.toISOString() }),

@@ -1,5 +1,6 @@
 // The primary shape (docs/api.md): what each operation of the table reads and answers in it.
 // Records and their schemas: primary-encoders.ts, primary-records.ts.
+import type { AffiliateView } from '../../core/views.js'
 import type * as v from 'valibot'
 import type { AffiliateStatus } from '../../core/types.js'
 import { codec, defined } from '../route.js'
@@ -20,6 +21,8 @@ import * as R from './primary-records.js'
 import { defineShape } from './shape.js'
 
 const stats = { responses: { 200: R.statsResponse }, output: E.stats }
+/** The answer of every operation that returns one affiliate. */
+const affiliateAnswer = { responses: { 200: R.affiliateResponse }, output: (view: AffiliateView) => E.data(E.affiliate(view)) }
 
 /** The core's create (and preview) input from the POST /conversions body. */
 function conversionInput(body: v.InferOutput<typeof S.createConversionBody>) {
@@ -77,10 +80,9 @@ export const primaryShape = defineShape({
         }),
       output: (view) => E.data(E.affiliateCreated(view)),
     }),
-    getAffiliatesEmail: codec(A.getAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.data(E.affiliate(view)) }),
+    getAffiliatesEmail: codec(A.getAffiliate, affiliateAnswer),
     putAffiliatesEmail: codec(A.updateAffiliate, {
       body: S.updateAffiliateBody,
-      responses: { 200: R.affiliateResponse },
       input: ({ body }) =>
         defined({
           email: body.email,
@@ -94,11 +96,11 @@ export const primaryShape = defineShape({
           locale: body.locale,
           commission: body.commission,
         }),
-      output: (view) => E.data(E.affiliate(view)),
+      ...affiliateAnswer,
     }),
     deleteAffiliatesEmail: codec(A.deleteAffiliate, { responses: { 204: null } }),
-    postAffiliatesEmailApprove: codec(A.approveAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.data(E.affiliate(view)) }),
-    postAffiliatesEmailReject: codec(A.rejectAffiliate, { responses: { 200: R.affiliateResponse }, output: (view) => E.data(E.affiliate(view)) }),
+    postAffiliatesEmailApprove: codec(A.approveAffiliate, affiliateAnswer),
+    postAffiliatesEmailReject: codec(A.rejectAffiliate, affiliateAnswer),
     postAffiliatesEmailPortalLink: codec(A.createPortalLink, {
       responses: { 201: R.portalLinkResponse },
       output: (link) => E.data({ url: link.url, expires_at: link.expiresAt.toISOString() }),
