@@ -388,7 +388,6 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     }
   }
 
-  /** Reads the records in chunks: `chunk` does what it can for a whole chunk and leaves each record's remaining work, run as its own attempt. */
   /** The ledgers of the affiliates the report names, by email, CHUNK affiliates a read. */
   async function ledgers(emails: string[]): Promise<Map<string, { total: string; unpaid: string }>> {
     const ids = new Map([...known.values()].flatMap(({ id, email }) => (id === null ? [] : [[email, id] as const])))
@@ -400,6 +399,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     return found
   }
 
+  /** Reads the records in chunks: `chunk` does what it can for a whole chunk and leaves each record's remaining work, run as its own attempt. */
   const progress = async <T>(
     entity: ImportEntity,
     records: AsyncIterable<T>,

@@ -104,11 +104,8 @@ export class SqlTable<T> {
     return statement
   }
 
-  /**
-   * insertUnlessConflict for many records in one multi-row statement (`conflict` '' for any
-   * unique index): the rows inserted, with the `returning` columns, in no promised order.
-   */
-  async insertManyUnlessConflict(db: SqlClient, records: readonly object[], conflict: string, returning: string): Promise<SqlRow[]> {
+  /** Many records in one multi-row statement; `suffix` follows the VALUES (ON CONFLICT, RETURNING). */
+  async insertMany(db: SqlClient, records: readonly object[], suffix = ''): Promise<SqlRow[]> {
     if (records.length === 0) return []
     const fields = Object.entries(this.columns).filter(([field]) => field !== 'id')
     const params: unknown[] = []
@@ -116,11 +113,15 @@ export class SqlTable<T> {
       const values = record as Record<string, unknown>
       return `(${fields.map(([name, { kind }]) => (params.push(encode(kind, values[name])), cast(kind, params.length))).join(', ')})`
     })
-    return run(
-      db,
-      `INSERT INTO ${this.name} (${this.insertColumns().names}) VALUES ${rows.join(', ')} ON CONFLICT ${conflict} DO NOTHING RETURNING ${returning}`,
-      params,
-    )
+    return run(db, `INSERT INTO ${this.name} (${this.insertColumns().names}) VALUES ${rows.join(', ')} ${suffix}`, params)
+  }
+
+  /**
+   * insertUnlessConflict for many records in one multi-row statement (`conflict` '' for any
+   * unique index): the rows inserted, with the `returning` columns, in no promised order.
+   */
+  insertManyUnlessConflict(db: SqlClient, records: readonly object[], conflict: string, returning: string): Promise<SqlRow[]> {
+    return this.insertMany(db, records, `ON CONFLICT ${conflict} DO NOTHING RETURNING ${returning}`)
   }
 
   async get(db: SqlClient, projectId: string, id: number, suffix = ''): Promise<T | null> {

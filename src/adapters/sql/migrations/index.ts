@@ -26,6 +26,7 @@ import { tiersBonuses } from './23-tiers-bonuses.js'
 import { providerPayouts } from './24-provider-payouts.js'
 import { mail } from './25-mail.js'
 import type { Migration } from './migration.js'
+import { counterFillfactor } from './29-counter-fillfactor.js'
 
 export type { Migration } from './migration.js'
 
@@ -55,4 +56,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   tiersBonuses,
   providerPayouts,
   mail,
+  counterFillfactor,
 ]

@@ -11,7 +11,7 @@ export function ledgerRepository(db: SqlClient, t: Tables): LedgerRepository {
       await table.insert(db, movement)
     },
     async recordMany(movements) {
-      await table.insertManyUnlessConflict(db, movements, '(id)', 'id')
+      await table.insertMany(db, movements)
     },
     async list(projectId, { affiliateId, after, upTo }) {
       const rows = await run(
