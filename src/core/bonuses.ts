@@ -6,7 +6,6 @@ import { addDays } from './clock.js'
 import { periodFigures, periodOf } from './commission-periods.js'
 import { conversionEvents } from './events.js'
 import { ledgerDelta } from './ledger.js'
-import { recordConversionMovement } from './ledger-movements.js'
 import type { Currency } from './money.js'
 import { reachesMilestone } from './performance-tiers.js'
 import type { StorageTx } from './storage.js'
@@ -68,9 +67,9 @@ export async function payBonuses(tx: StorageTx, affiliate: Affiliate, commission
       totals: ledgerDelta(null, row),
       day: context.day,
       daily: row.status === 'active' ? { commission: row.value } : {},
+      ledgerAt: context.recordedAt,
     })
     if (!result.inserted) continue
-    await recordConversionMovement(tx, result.conversion, { before: null, after: result.conversion }, ledgerDelta(null, row), context.recordedAt)
     const events = conversionEvents(result.conversion, { affiliate, referred: null, currency: context.currency, at: context.at })
     await tx.outbox.enqueue(events.converted())
     await tx.outbox.enqueue(events.updated(null))

@@ -1,6 +1,5 @@
 // Creating a conversion: attribution, commission, hold, renewals, multi-tier, idempotency by
 // reference (docs/commissions.md, attribution.md, idempotency.md), and preview, which runs the same plan writing nothing.
-import { recordConversionMovement } from './ledger-movements.js'
 import { attribute, type MatchedBy } from './attribution.js'
 import { applyAttributionModel, attributionModelApplies, moveReferredUser } from './attribution-model.js'
 import { addDays } from './clock.js'
@@ -338,10 +337,10 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
     totals: { ...ledgerDelta(null, row), ...signups },
     day,
     daily: { ...dailyDelta(row, request, fx, firstPurchase), ...signups },
+    ledgerAt: ctx.clock.now(),
   })
   if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
   const conversion = result.conversion
-  await recordConversionMovement(tx, conversion, { before: null, after: conversion }, ledgerDelta(null, row), ctx.clock.now())
   await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
   const tier2 = planned.tier2 ? await writeTier2(tx, conversion, planned.tier2, planned.status, { day, referral, request, amountUsd, recordedAt: ctx.clock.now() }) : null
   await settleTierAndBonuses(ctx, tx, project, planned.affiliate, day, now)
@@ -393,9 +392,9 @@ async function writeTier2(
     totals: ledgerDelta(null, tier2Row),
     day: context.day,
     daily: tier2Row.status === 'active' ? { commission: tier2Row.value } : {},
+    ledgerAt: context.recordedAt,
   })
   if (!inserted.inserted) throw new ConflictError('the tier-2 reference of this conversion is already used', 'reference')
-  await recordConversionMovement(tx, inserted.conversion, { before: null, after: inserted.conversion }, ledgerDelta(null, tier2Row), context.recordedAt)
   await recordEvents(tx, inserted.conversion, tier2.parent, context.referral, context.request, context.amountUsd)
   return inserted.conversion
 }

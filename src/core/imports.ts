@@ -3,7 +3,6 @@
 // are written here, exactly as create would write them; any other item is left (null) for the
 // caller to create on its own with affiliates.create or conversions.create, which then answers
 // it as for any caller (an existing email or reference, a conflict, review, a referred user...).
-import { conversionMovement } from './ledger-movements.js'
 import { addDays } from './clock.js'
 import type { ProjectContext } from './context.js'
 import { AffiliateError } from './errors.js'
@@ -123,6 +122,7 @@ export function importsService(ctx: ProjectContext) {
         if ((await tx.webhookEndpoints.list(projectId)).some((endpoint) => endpoint.active)) return
         const affiliates = new Map((await tx.affiliates.getMany(projectId, [...new Set(plain.map(({ data }) => data.data.affiliateId!))])).map((affiliate) => [affiliate.id, affiliate]))
         const items: Array<{ index: number; conversion: Insert<Conversion>; counts: ConversionCounts }> = []
+        const recordedAt = ctx.clock.now()
         for (const { index, data: request } of plain) {
           const { data, baseValue, value } = request
           const affiliate = affiliates.get(data.affiliateId!)
@@ -161,16 +161,9 @@ export function importsService(ctx: ProjectContext) {
             createdAt: at,
           }
           const daily = { commission: conversion.value, purchases: 1, revenue: baseValue!.minor }
-          items.push({ index, conversion, counts: { totals: ledgerDelta(null, conversion), day: ctx.dayIn(project, at), daily } })
+          items.push({ index, conversion, counts: { totals: ledgerDelta(null, conversion), day: ctx.dayIn(project, at), daily, ledgerAt: recordedAt } })
         }
         const inserted = await tx.conversions.insertMany(items)
-        const recordedAt = ctx.clock.now()
-        const movements = items.flatMap(({ counts }, k) => {
-          const conversion = inserted[k]
-          const movement = conversion ? conversionMovement(conversion, { before: null, after: conversion }, counts.totals, recordedAt) : null
-          return movement ? [movement] : []
-        })
-        if (movements.length > 0) await tx.ledger.recordMany(movements)
         items.forEach(({ index }, k) => {
           const conversion = inserted[k]
           if (conversion) results[index] = conversionView(conversion, currency, now)

@@ -172,6 +172,11 @@ export interface ConversionCounts {
   /** YYYY-MM-DD in the project's time zone. */
   day: string
   daily: Partial<DailyCounts>
+  /**
+   * When the new conversion's ledger movement (docs/payouts.md) is recorded, written with it (on
+   * SQL in the same statement); absent: no movement is recorded.
+   */
+  ledgerAt?: Date
 }
 
 export interface SettleRequest {
@@ -326,8 +331,6 @@ export interface PayoutRequestRepository {
 /** The affiliates' ledger movements, as recorded (docs/payouts.md "The ledger as of a date"). */
 export interface LedgerRepository {
   record(movement: Insert<LedgerMovement>): Promise<void>
-  /** Records several at once (a bulk import's chunk). */
-  recordMany(movements: readonly Insert<LedgerMovement>[]): Promise<void>
   /** Movements recorded after `after` (when given) and at or before `upTo`, of one affiliate when given; by createdAt, then id. */
   list(projectId: string, filter: { affiliateId?: number; after?: Date; upTo: Date }): Promise<LedgerMovement[]>
   /** Movements of conversions whose hold ends after `after` and at or before `upTo`, recorded while held (createdAt < holdUntil); by holdUntil, then id. */

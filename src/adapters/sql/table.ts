@@ -104,6 +104,19 @@ export class SqlTable<T> {
     return statement
   }
 
+  /**
+   * An INSERT ... SELECT of one record, to run as a CTE of another statement: its parameters are
+   * appended to `params`, and `computed` fields take an expression over `from` instead (`inserted.id`).
+   */
+  insertSelect(record: object, params: unknown[], computed: Record<string, string>, from: string): string {
+    const values = record as Record<string, unknown>
+    const { names } = this.insertColumns()
+    const selected = Object.entries(this.columns)
+      .filter(([field]) => field !== 'id')
+      .map(([field, { kind }]) => computed[field] ?? (params.push(encode(kind, values[field])), cast(kind, params.length)))
+    return `INSERT INTO ${this.name} (${names}) SELECT ${selected.join(', ')} FROM ${from}`
+  }
+
   /** Many records in one multi-row statement; `suffix` follows the VALUES (ON CONFLICT, RETURNING). */
   async insertMany(db: SqlClient, records: readonly object[], suffix = ''): Promise<SqlRow[]> {
     if (records.length === 0) return []

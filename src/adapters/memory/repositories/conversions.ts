@@ -1,6 +1,7 @@
 // The in-memory conversions repository: idempotent insert by reference, the held balance (kept by
 // held-balances.ts) and oldest-first settling over the unpaid index.
 import type { AffiliateRepository, ConversionRepository } from '../../../core/storage.js'
+import { conversionMovement } from '../../../core/ledger-movements.js'
 import type { Conversion } from '../../../core/types.js'
 import type { TrackingRepository } from '../../../core/tracking-storage.js'
 import { found, inProject, patchRow, type MemoryState } from '../state.js'
@@ -32,6 +33,8 @@ export function conversionRepository(
       if (counts) {
         await counters.affiliates.adjustTotals(conversion.projectId, conversion.affiliateId, counts.totals)
         await counters.tracking.addDaily(conversion.projectId, conversion.affiliateId, counts.day, counts.daily)
+        const movement = counts.ledgerAt && conversionMovement(inserted, { before: null, after: inserted }, counts.totals, counts.ledgerAt)
+        if (movement) state.ledger.insert(movement, log)
       }
       return { inserted: true, conversion: inserted }
     },

@@ -303,9 +303,6 @@ export function ledgerRepository(state: MemoryState, log: UndoLog): LedgerReposi
     async record(movement) {
       state.ledger.insert(movement, log)
     },
-    async recordMany(movements) {
-      for (const movement of movements) state.ledger.insert({ ...movement }, log)
-    },
     async list(projectId, { affiliateId, after, upTo }) {
       const rows = affiliateId === undefined ? state.ledger.group('project', projectId) : state.ledger.group('affiliate', affiliateId)
       return rows

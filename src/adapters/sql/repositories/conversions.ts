@@ -1,16 +1,18 @@
 // The conversions repository, and the SQL creating a conversion runs here: insertConversion, with
 // the counter writes (the affiliate's totals: totalsUpdate in affiliates.ts; the day's counters:
-// dailyUpsert in tracking.ts) merged into it as CTEs by countedInsert, so a create is one
-// statement. The rest of a create: the affiliate's read (affiliates.ts) and its outbox rows,
+// dailyUpsert in tracking.ts) and its ledger movement (conversionMovementInsert in ledger.ts)
+// merged into it as CTEs by countedInsert, so a create is one statement. The rest of a create: the affiliate's read (affiliates.ts) and its outbox rows,
 // written just before COMMIT (transaction-state.ts). Also the held balance from the hold-window
 // index, and oldest-first settling in one statement.
 import type { ConversionCounts, ConversionRepository, Insert } from '../../../core/storage.js'
-import type { Conversion, TotalsDelta } from '../../../core/types.js'
+import { conversionMovement } from '../../../core/ledger-movements.js'
+import type { Conversion, LedgerMovement, TotalsDelta } from '../../../core/types.js'
 import { run } from '../codec.js'
 import type { CounterWrite } from '../counter-write.js'
 import type { SqlClient } from '../executor.js'
 import { money, type Tables } from '../tables.js'
 import { adjustTotalsMany, totalsUpdate } from './affiliates.js'
+import { conversionMovementInsert } from './ledger.js'
 import { addDailyMany, dailyUpsert } from './tracking.js'
 
 /**
@@ -50,10 +52,13 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
     const params = table.insertColumns().params(conversion)
     const inserted = 'EXISTS (SELECT 1 FROM inserted)'
     const { projectId, affiliateId } = conversion
+    // Computed with a stand-in id: the statement writes the inserted row's.
+    const movement = counts?.ledgerAt ? conversionMovement({ ...conversion, id: 0 }, { before: null, after: conversion }, counts.totals, counts.ledgerAt) : null
     const writes = counts
       ? [
           totalsUpdate(t.affiliates.name, projectId, affiliateId, counts.totals, params, inserted),
           dailyUpsert(t.daily, projectId, affiliateId, counts.day, counts.daily, params, inserted),
+          movement && conversionMovementInsert(t, movement, params),
         ].filter((write) => write !== null)
       : []
     const rows = await run(db, countedInsert(t, writes), params)
@@ -71,6 +76,7 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
         const ids = new Map(rows.map((row) => [String(row.reference), row.id]))
         const totals = new Map<number, TotalsDelta>()
         const daily: Parameters<typeof addDailyMany>[3][number][] = []
+        const movements: Insert<LedgerMovement>[] = []
         for (const { conversion, counts, index } of group) {
           const id = ids.get(conversion.reference!)
           // A second item of this call with the same reference was not inserted: the first one was.
@@ -78,9 +84,12 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
           inserted[index] = table.inserted(conversion, id)
           totals.set(conversion.affiliateId, addTotals(totals.get(conversion.affiliateId), counts.totals))
           daily.push({ affiliateId: conversion.affiliateId, day: counts.day, delta: counts.daily })
+          const movement = counts.ledgerAt && conversionMovement(inserted[index]!, { before: null, after: conversion }, counts.totals, counts.ledgerAt)
+          if (movement) movements.push(movement)
         }
         await adjustTotalsMany(db, t.affiliates.name, projectId, totals)
         await addDailyMany(db, t.daily, projectId, daily)
+        await t.ledger.insertMany(db, movements)
       }
       return Array.from(items, (_, index) => inserted[index] ?? null)
     },

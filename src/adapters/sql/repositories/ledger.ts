@@ -1,17 +1,26 @@
 // The ledger movements repository: an affiliate's ledger changes as recorded (docs/payouts.md).
-import type { LedgerRepository } from '../../../core/storage.js'
+import type { Insert, LedgerRepository } from '../../../core/storage.js'
+import type { LedgerMovement } from '../../../core/types.js'
+import type { CounterWrite } from '../counter-write.js'
 import { run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
+
+/**
+ * The ledger movement of a conversion inserted by the same statement (its CTE `inserted`), as a
+ * write beside it: written only when a row was inserted, with that row's id.
+ */
+export function conversionMovementInsert(t: Tables, movement: Insert<LedgerMovement>, params: unknown[]): CounterWrite {
+  const first = params.length + 1
+  const text = t.ledger.insertSelect(movement, params, { conversionId: 'inserted.id' }, 'inserted')
+  return { shape: `movement $${first}`, text: () => text }
+}
 
 export function ledgerRepository(db: SqlClient, t: Tables): LedgerRepository {
   const table = t.ledger
   return {
     async record(movement) {
       await table.insert(db, movement)
-    },
-    async recordMany(movements) {
-      await table.insertMany(db, movements)
     },
     async list(projectId, { affiliateId, after, upTo }) {
       const rows = await run(
