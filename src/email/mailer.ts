@@ -1,7 +1,7 @@
 // How a mail leaves: the Mailer port (any object with `send`), and the SMTP one on nodemailer.
 // A send either resolves with the server's reply or throws a MailSendError saying whether the
 // server refused the message for good (a 5xx reply: a bounce) or only for now (4xx, no answer).
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 
 export interface OutgoingMail {
   from: string
@@ -45,15 +45,20 @@ export interface SmtpMailerOptions {
 export function smtpMailer(url: string, options: SmtpMailerOptions = {}): Mailer {
   const parsed = URL.canParse(url) ? new URL(url) : null
   if (!parsed || !/^smtps?:$/.test(parsed.protocol)) throw new TypeError('the SMTP URL must look like smtp://user:password@host:587 or smtps://host:465')
-  const transport = nodemailer.createTransport(url, {
-    connectionTimeout: options.connectionTimeoutMs ?? 10_000,
-    greetingTimeout: options.connectionTimeoutMs ?? 10_000,
-    socketTimeout: options.socketTimeoutMs ?? 30_000,
-  } as never)
+  // nodemailer (some forty modules) is loaded with the first mail, not by every program that imports this package.
+  let transport: Promise<Transporter> | null = null
+  const opened = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport(url, {
+        connectionTimeout: options.connectionTimeoutMs ?? 10_000,
+        greetingTimeout: options.connectionTimeoutMs ?? 10_000,
+        socketTimeout: options.socketTimeoutMs ?? 30_000,
+      } as never),
+    ))
   return {
     async send(mail) {
       try {
-        const info = await transport.sendMail({
+        const info = await (await opened()).sendMail({
           from: mail.from,
           to: mail.to,
           ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
@@ -71,6 +76,6 @@ export function smtpMailer(url: string, options: SmtpMailerOptions = {}): Mailer
         throw new MailSendError(reply ?? `${failure.code ?? 'error'}: ${failure.message ?? String(error)}`, permanent, reply)
       }
     },
-    close: () => transport.close(),
+    close: async () => (await transport)?.close(),
   }
 }

@@ -4,7 +4,6 @@
 // JSON report. --dry-run writes nothing but the report (when asked for).
 import { writeFileSync } from 'node:fs'
 import { CSV_LAYOUTS, type CsvTool } from '../../importers/csv/layouts.js'
-import { csvSource } from '../../importers/csv/source.js'
 import { DUB_API_URL, dubSource } from '../../importers/dub/source.js'
 import { FIRSTPROMOTER_API_URL, firstPromoterSource } from '../../importers/firstpromoter/source.js'
 import { REWARDFUL_API_URL } from '../../importers/rewardful/client.js'
@@ -16,7 +15,6 @@ import type { Command, OptionValues } from '../command.js'
 import { loadConfig, projectSettingsOf } from '../config.js'
 import { DATABASE_HELP, databaseTarget, openProgram } from '../database.js'
 import { CliError } from '../errors.js'
-import { importProgress } from '../import-progress.js'
 
 interface ApiOptions {
   apiKey: string
@@ -123,6 +121,8 @@ ${DATABASE_HELP}
       const { program } = await openProgram(databaseTarget(values.database as string | undefined).target, settings ? { settings } : {})
       try {
         const currency = (await program.settings()).currency
+        // The progress bar and the CSV reader load only for this command, not for every start of the CLI.
+        const [{ importProgress }, { csvSource }] = await Promise.all([import('../import-progress.js'), import('../../importers/csv/source.js')])
         const progress = importProgress(`${tool.label}${csvDir === undefined ? '' : ' CSV'}`, log)
         const report = await (async () => {
           const source = apiSource ? apiSource() : csvSource(tool.tool, { dir: csvDir!, currency })
