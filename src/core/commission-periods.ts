@@ -35,9 +35,11 @@ export function periodBefore(period: Exclude<CommissionPeriod, 'lifetime'>, from
   return { from: monthStart(year, month - MONTHS[period]), to: from }
 }
 
+/** The first day of a month (0-based, may run past either end of the year), as text without a Date: read on every conversion. */
 function monthStart(year: number, month: number): string {
-  const date = new Date(Date.UTC(year, month, 1))
-  return date.toISOString().slice(0, 10)
+  const first = year * 12 + month
+  const monthOfYear = ((first % 12) + 12) % 12
+  return `${String((first - monthOfYear) / 12).padStart(4, '0')}-${String(monthOfYear + 1).padStart(2, '0')}-01`
 }
 
 /** The affiliate's figures per range, read in one query over the days they span. */

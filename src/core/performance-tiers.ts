@@ -50,8 +50,21 @@ function tierIndex(tiers: readonly TierRule[], figures: PeriodFigures, currency:
 
 /** True when the figures reach either threshold given. */
 export function reachesMilestone(milestone: { revenue?: string | undefined; customers?: number | undefined }, figures: PeriodFigures, currency: Currency): boolean {
-  if (milestone.revenue !== undefined && figures.revenue >= currency.parse(milestone.revenue, 'revenue').minor) return true
+  if (milestone.revenue !== undefined && figures.revenue >= minorUnitsOf(milestone.revenue, currency)) return true
   return milestone.customers !== undefined && figures.customers >= milestone.customers
+}
+
+/** A threshold's minor units, parsed once per text and currency: every conversion compares against each tier and bonus. */
+const thresholds = new Map<string, bigint>()
+
+function minorUnitsOf(text: string, currency: Currency): bigint {
+  const key = `${currency.code} ${text}`
+  let minor = thresholds.get(key)
+  if (minor === undefined) {
+    minor = currency.parse(text, 'revenue').minor
+    thresholds.set(key, minor)
+  }
+  return minor
 }
 
 /**

@@ -125,6 +125,36 @@ export function commissionRuleCases(context: CaseContext): void {
       expect(signup.conversion).toMatchObject({ value: '0.00', basis: 'signup', ruleSource: 'project' })
     })
 
+    it('Precedence: explicit, excluded product, affiliate, product, tier, sub-program, project, each to the cent', async () => {
+      const { program } = await context.program({
+        settings: {
+          commission: { purchase: pct(30), products: { prod_pro: { purchase: pct(15) }, prod_setup: { excluded: true } } },
+          subPrograms: { agency: { commission: { purchase: pct(35), tiers: [{ name: 'Gold', minCustomers: 1, purchase: pct(40) }] } } },
+        },
+      })
+      const ann = await program.affiliates.create({ email: 'precedence@example.com', partnerSlug: 'agency' })
+      const project = await program.affiliates.create({ email: 'project-rules@example.com' })
+      let customer = 0
+      const buy = async (productId: string, extra: { value?: string; affiliateId?: number } = {}) => {
+        customer += 1
+        const { conversion } = await program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: `p${customer}@example.com`, baseValue: '100.00', productId, ...extra })
+        return `${conversion.value} ${conversion.basis} ${conversion.ruleSource}`
+      }
+      expect(await buy('prod_other', { affiliateId: project.id })).toBe('30.00 purchase project')
+      expect(await buy('prod_other')).toBe('35.00 purchase sub_program')
+      // Ann's first customer took it to Gold.
+      expect(await buy('prod_other')).toBe('40.00 purchase tier')
+      expect(await buy('prod_pro')).toBe('15.00 purchase product')
+      expect(await buy('prod_setup')).toBe('0.00 excluded product')
+      expect(await buy('prod_setup', { value: '7.00' })).toBe('7.00 explicit explicit')
+      await program.affiliates.update(ann.id, { commission: { purchase: pct(50), products: { prod_pro: { purchase: pct(45) }, prod_trial: { excluded: true } } } })
+      expect(await buy('prod_other')).toBe('50.00 purchase affiliate')
+      expect(await buy('prod_pro')).toBe('45.00 purchase affiliate')
+      expect(await buy('prod_setup')).toBe('0.00 excluded product')
+      expect(await buy('prod_trial')).toBe('0.00 excluded affiliate')
+      expect((await program.affiliates.get(ann.id)).earnings.total).toBe('192.00')
+    })
+
     it('Settings changes apply to later conversions only; grandfather keeps the first purchase rules for renewals', async () => {
       const settings = (rate: number, grandfather: boolean) => ({ commission: { purchase: pct(rate), recurring: { rate: rate / 2 }, grandfather } })
       const { program } = await context.program({ settings: settings(30, true) })

@@ -1,5 +1,6 @@
 // What "the same ledger" means in the provider tests: every affiliate's balances, every
 // conversion by reference (who, rule, amounts, status, time), every referred user's affiliate.
+// A bonus's reference names its affiliate by email: ids differ between projects of one storage.
 import type { ProjectScope } from '../../src/core/program.js'
 
 export async function ledgerOf(program: ProjectScope) {
@@ -7,7 +8,7 @@ export async function ledgerOf(program: ProjectScope) {
   const emailOf = new Map(affiliates.map((affiliate) => [affiliate.id, affiliate.email]))
   const conversions = (await program.conversions.list({ limit: 100 })).items
     .map((c) => ({
-      reference: c.reference,
+      reference: c.reference?.replace(/^bonus:(\d+):/, (_, id: string) => `bonus:${emailOf.get(Number(id))}:`) ?? null,
       affiliate: emailOf.get(c.affiliateId),
       customer: c.customerEmail,
       basis: c.basis,

@@ -5,8 +5,8 @@ import { setMapEntry } from '../state.js'
 import type { UndoLog } from '../table.js'
 
 export class TrackingState {
-  /** `${projectId}|${day}` -> affiliate id (0: the whole project) -> counts: a range read walks days. */
-  daily = new Map<string, Map<number, DailyCounts>>()
+  /** project id -> day -> affiliate id (0: the whole project) -> counts: a range read walks days. */
+  daily = new Map<string, Map<string, Map<number, DailyCounts>>>()
   visitors = new Set<string>()
   salts = new Map<string, string>()
   referredAt = new Map<string, Date>()
@@ -31,18 +31,30 @@ function plus(counts: DailyCounts, delta: Partial<DailyCounts>): DailyCounts {
   }
 }
 
+/** Each day's next, computed once: range reads walk days on every conversion of an affiliate with tiers or bonuses. */
+const nextDays = new Map<string, string>()
+
 function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+  let next = nextDays.get(day)
+  if (next === undefined) {
+    next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+    nextDays.set(day, next)
+  }
+  return next
 }
 
 export function trackingRepository(state: TrackingState, log: UndoLog): TrackingRepository {
   return {
     async addDaily(projectId, affiliateId, day, delta) {
-      const key = `${projectId}|${day}`
-      let byAffiliate = state.daily.get(key)
+      let byDay = state.daily.get(projectId)
+      if (!byDay) {
+        byDay = new Map()
+        setMapEntry(state.daily, projectId, byDay, log)
+      }
+      let byAffiliate = byDay.get(day)
       if (!byAffiliate) {
         byAffiliate = new Map()
-        setMapEntry(state.daily, key, byAffiliate, log)
+        setMapEntry(byDay, day, byAffiliate, log)
       }
       setMapEntry(byAffiliate, affiliateId, plus(byAffiliate.get(affiliateId) ?? empty(), delta), log)
       // The project's own row (affiliate 0): program-wide stats read one entry per day.
@@ -57,8 +69,10 @@ export function trackingRepository(state: TrackingState, log: UndoLog): Tracking
     },
     async daily(projectId, { from, to, affiliateId }) {
       const rows: DailyRow[] = []
+      const byDay = state.daily.get(projectId)
+      if (!byDay) return rows
       for (let day = from; day < to; day = nextDay(day)) {
-        const counts = state.daily.get(`${projectId}|${day}`)?.get(affiliateId ?? PROJECT_ROW)
+        const counts = byDay.get(day)?.get(affiliateId ?? PROJECT_ROW)
         if (counts) rows.push({ day, ...counts })
       }
       return rows

@@ -102,14 +102,24 @@ export function trackingRepository(db: SqlClient, t: Tables): TrackingRepository
       return rows.length === 1
     },
     async daily(projectId, { from, to, affiliateId }) {
-      const rows = await run(
-        db,
-        `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(clicks) AS clicks, sum(visitors) AS visitors, sum(signups) AS signups,
-                sum(purchases) AS purchases, sum(customers) AS customers, sum(revenue_minor) AS revenue, sum(commission_minor) AS commission
-         FROM ${daily} WHERE project_id = $1 AND affiliate_id = ANY($4::bigint[]) AND day >= $2::date AND day < $3::date
-         GROUP BY day ORDER BY day`,
-        [projectId, from, to, affiliateId === undefined ? PROJECT_ROWS : [affiliateId]],
-      )
+      // An affiliate has one row a day (the primary key): read as stored, as tiers and bonuses do on
+      // every conversion; the project's days are summed over its rows.
+      const rows =
+        affiliateId === undefined
+          ? await run(
+              db,
+              `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(clicks) AS clicks, sum(visitors) AS visitors, sum(signups) AS signups,
+                      sum(purchases) AS purchases, sum(customers) AS customers, sum(revenue_minor) AS revenue, sum(commission_minor) AS commission
+               FROM ${daily} WHERE project_id = $1 AND affiliate_id = ANY($4::bigint[]) AND day >= $2::date AND day < $3::date
+               GROUP BY day ORDER BY day`,
+              [projectId, from, to, PROJECT_ROWS],
+            )
+          : await run(
+              db,
+              `SELECT to_char(day, 'YYYY-MM-DD') AS day, clicks, visitors, signups, purchases, customers, revenue_minor AS revenue, commission_minor AS commission
+               FROM ${daily} WHERE project_id = $1 AND affiliate_id = $4 AND day >= $2::date AND day < $3::date ORDER BY day`,
+              [projectId, from, to, affiliateId],
+            )
       return rows.map((row) => ({
         day: String(row.day),
         clicks: Number(row.clicks),
