@@ -22,7 +22,7 @@ export interface MailContext {
    */
   values: Record<string, string>
   links: {
-    /** The sign-in link of a sign_in mail; else the portal. */
+    /** The sign-in link of a sign_in mail, and of an approved one when the dispatcher has `signInLinks`; else the portal. */
     action: string | null
     /** The portal's settings page. */
     preferences: string | null
