@@ -71,6 +71,11 @@ function isImportedHistory(payload: Readonly<Record<string, unknown>>): boolean 
   return typeof orderId === 'string' && orderId.startsWith(IMPORTED_REFERENCE_PREFIX)
 }
 
+/** Whether an application was accepted as it was made (an `open` page): its mail is the welcome, not "we will review". */
+function isAcceptedAtOnce(payload: Readonly<Record<string, unknown>>): boolean {
+  return (payload.application as { status?: unknown } | undefined)?.status === 'active'
+}
+
 /** The mail an outbox event becomes, or null: every event payload names its affiliate (docs/webhooks.md "Payloads"). */
 export function mailOfEvent(event: { projectId: string; type: string; payload: Readonly<Record<string, unknown>>; createdAt: Date }): NewMail | null {
   const kind = MAIL_OF_EVENT[event.type]
@@ -80,5 +85,5 @@ export function mailOfEvent(event: { projectId: string; type: string; payload: R
   const affiliateId = Number(String(affiliate.id).replace(/^aff_/, ''))
   if (!Number.isSafeInteger(affiliateId)) return null
   const { projectId, payload, createdAt } = event
-  return { projectId, kind, affiliateId, recipient: affiliate.email, payload, dedupeKey: null, sendAt: createdAt, createdAt }
+  return { projectId, kind: kind === 'application_received' && isAcceptedAtOnce(payload) ? 'approved' : kind, affiliateId, recipient: affiliate.email, payload, dedupeKey: null, sendAt: createdAt, createdAt }
 }
