@@ -69,6 +69,8 @@ describe('the portal with mail', () => {
     const approval = smtp.received.find(({ to, mail }) => to[0] === 'ann@example.com' && mail.subject?.startsWith('Welcome'))!
     const link = /(\S+\/sign-in\?token=\S+)/.exec(approval.mail.text ?? '')![1]!
     expect(link.startsWith(`${ORIGIN}/portal/sign-in?token=`)).toBe(true)
+    // The mail says the link works once and until when (the portal's 15 minutes, in the project's time zone).
+    expect(plain(approval.mail.text)).toContain('The button signs you in once, until February 1, 2026 at 12:15 AM.')
     expect((await new Agent(fixture.portal).signIn(link)).status).toBe(303)
     // Once only.
     expect((await new Agent(fixture.portal).signIn(link)).status).not.toBe(303)
@@ -78,6 +80,7 @@ describe('the portal with mail', () => {
     await mails.dispatch()
     const plainApproval = smtp.received.find(({ to, mail }) => to[0] === 'bob@example.com' && mail.subject?.startsWith('Welcome'))!
     expect(plainApproval.mail.text).not.toContain('token=')
+    expect(plainApproval.mail.text).not.toContain('signs you in once')
     expect(plainApproval.mail.text).toContain(`${ORIGIN}/portal/`)
 
     // Blocked between approval and sending: no sign-in link is minted for it.

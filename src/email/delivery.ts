@@ -13,7 +13,7 @@ import { MailSendError, type Mailer, type OutgoingMail } from './mailer.js'
 import { renderMail, type MailTemplates } from './templates.js'
 import type { ResolvedMailTheme } from './theme.js'
 import { unsubscribeToken } from './unsubscribe.js'
-import { mailValues } from './values.js'
+import { formatExpiry, mailValues } from './values.js'
 
 /** Waits before attempts 2, 3, ... of a mail the server did not take (about two days in all). */
 export const DEFAULT_MAIL_DELAYS = [30, 120, 600, 1800, 7200, 21_600, 43_200, 86_400]
@@ -103,11 +103,11 @@ async function queueReadyMail(ctx: MailContextOptions, mail: MailMessage, conver
  * fresh even after retries) by the portal of the mail's project, on its configured public URL only;
  * null without such a portal, or when the affiliate may not sign in any more (blocked since).
  */
-async function welcomeSignInLink(ctx: MailContextOptions, mail: MailMessage, affiliate: Affiliate): Promise<string | null> {
+async function welcomeSignInLink(ctx: MailContextOptions, mail: MailMessage, affiliate: Affiliate): Promise<{ url: string; expiresAt: Date } | null> {
   const maker = ctx.signInLinks
   if (!maker || maker.projectId !== mail.projectId || !maker.publicUrl) return null
   try {
-    return (await maker.createSignInLink(affiliate.email)).url
+    return await maker.createSignInLink(affiliate.email)
   } catch (error) {
     if (error instanceof AffiliateError) return null
     throw error
@@ -124,8 +124,11 @@ export async function composeMail(ctx: MailContextOptions, mail: MailMessage, af
   const unsubscribe = ctx.portalUrl && ctx.secret && OPTIONAL_TOPICS.includes(topic)
     ? `${ctx.portalUrl}/unsubscribe?token=${unsubscribeToken(ctx.secret, mail.projectId, affiliate.id, topic)}`
     : null
-  const signInLink =
-    mail.kind === 'sign_in' ? String((mail.payload.sign_in as { link?: unknown }).link ?? '') : mail.kind === 'approved' ? await welcomeSignInLink(ctx, mail, affiliate) : null
+  const timeZone = project?.settings.timeZone ?? 'UTC'
+  const welcome = mail.kind === 'approved' ? await welcomeSignInLink(ctx, mail, affiliate) : null
+  const signInLink = mail.kind === 'sign_in' ? String((mail.payload.sign_in as { link?: unknown }).link ?? '') : (welcome?.url ?? null)
+  const values = mailValues({ mail, locale, currency, timeZone, conversion })
+  if (welcome) values.expires = formatExpiry(welcome.expiresAt, locale, timeZone)
   const rendered = renderMail(
     {
       kind: mail.kind,
@@ -134,7 +137,7 @@ export async function composeMail(ctx: MailContextOptions, mail: MailMessage, af
       program: ctx.theme.title,
       theme: ctx.theme,
       affiliate: { id: affiliate.id, email: affiliate.email, name: affiliate.name },
-      values: mailValues({ mail, locale, currency, timeZone: project?.settings.timeZone ?? 'UTC', conversion }),
+      values,
       links: {
         action: signInLink || (ctx.portalUrl ? `${ctx.portalUrl}/` : null),
         preferences: ctx.portalUrl ? `${ctx.portalUrl}/settings` : null,
