@@ -1,20 +1,25 @@
-// The application page in real Chromium (docs/onboarding.md): a visitor applies to a `review`
-// sub-program with the program's own fields, is pending and cannot get a sign-in link; the owner
-// approves it in the console's applications queue; the affiliate then signs in through the
-// portal's emailed link (captured by onSignInRequested). An `open` sub-program signs the applicant
-// in at once; a `closed` one is 404. axe-core on the form, its errors, the answer and the queue.
+// The application page in real Chromium (docs/onboarding.md), with mail over a real SMTP server
+// (smtp-server, parsed with mailparser): a visitor applies to a `review` sub-program with the
+// program's own fields, gets the "application received" mail, is pending and gets no sign-in link;
+// the owner approves it in the console's applications queue; the applicant receives the approval
+// mail and signs in through the one-time link in it. An `open` sub-program signs the applicant in
+// at once (and mails the welcome); a `closed` one is 404. The form in English, German, French and
+// Spanish (the browser's language), axe-core on every page: no serious or critical finding.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAdminConsole, type AdminConsole } from '../src/admin/index.js'
+import { createMailDispatcher, smtpMailer, type MailDispatcher } from '../src/email/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram, type TestClock } from '../src/index.js'
-import { createPortal, type Portal, type SignInRequest } from '../src/portal/index.js'
+import { createPortal, type Portal } from '../src/portal/index.js'
 import { launchBrowser, screenshot, seriousViolations } from './browser-helpers.js'
 import { recordAllEvents, recordedEvents } from './conformance/helpers.js'
+import { startSmtp, type SmtpCatcher } from './email/smtp.js'
 
 const COMMISSION = { purchase: { type: 'percentage' as const, rate: 30 } }
+const SECRET = 'apply-browser-mail-secret-0123456789abcdef'
 
 describe('application page in Chromium', () => {
   let program: AffiliateProgram
@@ -25,12 +30,14 @@ describe('application page in Chromium', () => {
   let server: Server
   let base: string
   let browser: Browser
-  const links: SignInRequest[] = []
+  let smtp: SmtpCatcher
+  let mails: MailDispatcher
   let adminKey: string
 
   beforeAll(async () => {
     clock = testClock('2026-03-01T09:00:00Z')
     storage = memoryStorage()
+    smtp = await startSmtp()
     program = await createAffiliateProgram({
       storage,
       clock,
@@ -48,7 +55,12 @@ describe('application page in Chromium', () => {
     portal = createPortal(program, {
       sessions: storage,
       publicUrl: base,
-      onSignInRequested: (request) => void links.push(request),
+      // The "email me a link" form with no host code: the sign-in mail goes through the dispatcher.
+      emailSignIn: true,
+      mailSecret: SECRET,
+      theme: { title: 'Acme Partners' },
+      // Every page of this test comes from 127.0.0.1: room for its dozen submissions (apply-bots.test.ts tests the limit).
+      limits: { applyPerClient: { limit: 50, windowSeconds: 3600 } },
       application: {
         termsUrl: 'https://example.com/partner-terms',
         fields: [
@@ -59,6 +71,19 @@ describe('application page in Chromium', () => {
         ],
       },
     })
+    mails = createMailDispatcher({
+      storage,
+      mailer: smtpMailer(smtp.url),
+      from: 'Acme Partners <partners@acme.example>',
+      portalUrl: `${base}/portal`,
+      secret: SECRET,
+      theme: { title: 'Acme Partners' },
+      // Approval mails carry a one-time sign-in link the portal mints on its publicUrl.
+      signInLinks: portal,
+      clock,
+    })
+    // Mail is on from the dispatcher's first pass: every mailable event from now on is queued.
+    await mails.dispatch()
     admin = createAdminConsole(program, { sessions: storage, auditLog: storage, portal })
     browser = await launchBrowser()
   }, 60_000)
@@ -66,11 +91,24 @@ describe('application page in Chromium', () => {
   afterAll(async () => {
     await browser?.close()
     await new Promise((resolve) => server?.close(resolve))
+    await smtp?.stop()
   })
 
   async function check(page: Page, name: string) {
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, `apply-${name}`)
+  }
+
+  /** The mails the SMTP server took since `from`, after one dispatcher pass: recipient, subject, the link in the text part. */
+  async function delivered(from: number) {
+    await mails.dispatch()
+    return smtp.received.slice(from).map(({ to, mail }) => ({
+      to,
+      subject: mail.subject,
+      link: /(http\S+\/portal\/sign-in\?token=\S+)/.exec(mail.text ?? '')?.[1] ?? null,
+      text: mail.text ?? '',
+      html: typeof mail.html === 'string' ? mail.html : '',
+    }))
   }
 
   /** Fills every required field, the program's own included, and agrees to the terms. */
@@ -85,7 +123,7 @@ describe('application page in Chromium', () => {
     await page.getByLabel('I agree to the program terms').check()
   }
 
-  it('a visitor applies to a review group with custom fields; pending, it gets no sign-in link', async () => {
+  it('a visitor applies to a review group with custom fields, is mailed that it is received; pending, it gets no sign-in link', async () => {
     const page = await browser.newPage()
     await page.goto(`${base}/portal/apply/creators`)
     await check(page, 'form')
@@ -104,22 +142,25 @@ describe('application page in Chromium', () => {
     await check(page, 'thanks')
 
     const ann = await program.affiliates.get('ann@example.com')
-    expect(ann).toMatchObject({ name: 'Ann Creator', status: 'pending', partnerSlug: 'creators' })
+    expect(ann).toMatchObject({ name: 'Ann Creator', status: 'pending', partnerSlug: 'creators', locale: 'en' })
     expect(ann.application).toMatchObject({
       website: 'https://youtube.com/@ann',
       fields: { audience: '1,000 to 10,000', channel_url: 'https://youtube.com/@ann', discloses: true, coupon_idea: '' },
       termsAcceptedAt: '2026-03-01T09:00:20.000Z',
     })
+    const received = await delivered(0)
+    expect(received.map(({ to, subject, link }) => ({ to, subject, link }))).toEqual([{ to: ['ann@example.com'], subject: 'We received your application to Acme Partners', link: null }])
 
+    // A pending applicant asking for a sign-in link is answered like anyone, and mailed nothing.
     await page.goto(`${base}/portal/sign-in`)
     await page.getByLabel('Your email address').fill('ann@example.com')
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
     await page.getByText('If this address belongs to an affiliate').waitFor()
-    expect(links).toEqual([])
+    expect(await delivered(1)).toEqual([])
     await page.close()
   })
 
-  it('the owner approves it in the console, and the affiliate signs in through the emailed link', async () => {
+  it('the owner approves it in the console; the applicant receives the approval mail and signs in through its link', async () => {
     const owner = await browser.newPage()
     await owner.goto(`${base}/admin/sign-in`)
     await owner.getByLabel('Admin API key').fill(adminKey)
@@ -142,18 +183,29 @@ describe('application page in Chromium', () => {
     await check(owner, 'affiliate-application')
     await owner.close()
 
+    const [approval, ...others] = await delivered(1)
+    expect(others).toEqual([])
+    expect(approval).toMatchObject({ to: ['ann@example.com'], subject: 'Welcome to Acme Partners: your application is approved' })
+    expect(approval!.text).toContain('Hi Ann Creator,')
+    // The link is on the portal's configured public URL, in both parts.
+    expect(approval!.link).toMatch(new RegExp(`^${base.replace(/[.]/g, '\\.')}/portal/sign-in\\?token=[A-Za-z0-9_-]+$`))
+    expect(approval!.html).toContain(`href="${approval!.link}"`)
+
     const page = await browser.newPage()
-    await page.goto(`${base}/portal/sign-in`)
-    await page.getByLabel('Your email address').fill('ann@example.com')
-    await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
-    await page.getByText('If this address belongs to an affiliate').waitFor()
-    expect(links.map((link) => link.email)).toEqual(['ann@example.com'])
-    await page.goto(links[0]!.link)
+    await page.goto(approval!.link!)
+    await check(page, 'approval-link')
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.waitForURL(`${base}/portal/`)
-    expect(await page.getByRole('heading', { level: 1 }).first().textContent()).toBeTruthy()
-    expect(await page.getByText('ann@example.com').or(page.getByText('Ann Creator')).first().isVisible()).toBe(true)
+    expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true)
+    expect(await page.getByText('Ann Creator').first().isVisible()).toBe(true)
     await page.close()
+
+    // The link works once.
+    const again = await browser.newPage()
+    await again.goto(approval!.link!)
+    await again.getByRole('button', { name: 'Sign in' }).click()
+    await again.getByText('This sign-in link is not valid').waitFor()
+    await again.close()
 
     const events = await recordedEvents(storage, program)
     expect(events.map((event) => [event.type, (event.body.affiliate as { email: string }).email])).toEqual([
@@ -162,7 +214,7 @@ describe('application page in Chromium', () => {
     ])
   })
 
-  it('an open group signs the applicant in at once', async () => {
+  it('an open group signs the applicant in at once, and the welcome mail’s link signs it in again later', async () => {
     const page = await browser.newPage()
     await page.goto(`${base}/portal/apply/friends`)
     await fillForm(page, 'Bob Friend', 'bob@example.com', 'Under 1,000', 'https://bob.example')
@@ -172,6 +224,17 @@ describe('application page in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true)
     expect(await program.affiliates.get('bob@example.com')).toMatchObject({ status: 'active', partnerSlug: 'friends' })
     await page.close()
+
+    const from = smtp.received.length
+    const [welcome, ...others] = await delivered(from)
+    expect(others).toEqual([])
+    expect(welcome).toMatchObject({ to: ['bob@example.com'], subject: 'Welcome to Acme Partners: your application is approved' })
+    const later = await browser.newPage()
+    await later.goto(welcome!.link!)
+    await later.getByRole('button', { name: 'Sign in' }).click()
+    await later.waitForURL(`${base}/portal/`)
+    expect(await later.getByText('Bob Friend').first().isVisible()).toBe(true)
+    await later.close()
   })
 
   it('a closed group, and a group that does not exist, are 404', async () => {
@@ -182,4 +245,47 @@ describe('application page in Chromium', () => {
     expect((await page.goto(`${base}/portal/apply`))!.status()).toBe(200)
     await page.close()
   })
+
+  const LANGUAGES = [
+    { locale: 'en-US', lang: 'en', heading: 'Apply to become an affiliate: creators', submit: 'Send my application', summary: 'Please correct the fields below.', thanks: 'Thank you for applying', subject: 'We received your application to Acme Partners' },
+    { locale: 'de-DE', lang: 'de', heading: 'Als Affiliate bewerben: creators', submit: 'Bewerbung senden', summary: 'Bitte korrigieren Sie die Felder unten.', thanks: 'Vielen Dank für Ihre Bewerbung', subject: 'Wir haben Ihre Bewerbung bei Acme Partners erhalten' },
+    { locale: 'fr-FR', lang: 'fr', heading: 'Devenir affilié : creators', submit: 'Envoyer ma candidature', summary: 'Veuillez corriger les champs ci-dessous.', thanks: 'Merci pour votre candidature', subject: 'Nous avons reçu votre candidature à Acme Partners' },
+    { locale: 'es-ES', lang: 'es', heading: 'Solicita ser afiliado: creators', submit: 'Enviar mi solicitud', summary: 'Corrige los campos de abajo.', thanks: 'Gracias por tu solicitud', subject: 'Hemos recibido tu solicitud para Acme Partners' },
+  ]
+
+  for (const language of LANGUAGES) {
+    it(`the application page in ${language.lang} (browser language ${language.locale}): form, errors and answer, no serious axe finding; the applicant's mails follow`, async () => {
+      const context = await browser.newContext({ locale: language.locale })
+      const page = await context.newPage()
+      await page.goto(`${base}/portal/apply/creators`)
+      expect(await page.locator('html').getAttribute('lang')).toBe(language.lang)
+      await page.getByRole('heading', { level: 1, name: language.heading }).waitFor()
+      await check(page, `form-${language.lang}`)
+      clock.advance({ seconds: 10 })
+      await page.getByRole('button', { name: language.submit }).click()
+      await page.getByText(language.summary).waitFor()
+      expect(await page.locator('[aria-invalid="true"]').count()).toBe(8)
+      await check(page, `errors-${language.lang}`)
+
+      const email = `applicant-${language.lang}@example.com`
+      await page.locator('#name').fill(`Applicant ${language.lang}`)
+      await page.locator('#email').fill(email)
+      await page.locator('#website').fill('https://example.org')
+      await page.locator('#promotion').fill('Newsletter')
+      await page.locator('#field_audience').selectOption('Over 10,000')
+      await page.locator('#field_channel_url').fill('https://example.org/channel')
+      await page.locator('#field_discloses').check()
+      await page.locator('#terms').check()
+      clock.advance({ seconds: 10 })
+      await page.getByRole('button', { name: language.submit }).click()
+      await page.getByRole('heading', { name: language.thanks }).waitFor()
+      await check(page, `thanks-${language.lang}`)
+      await context.close()
+
+      expect((await program.affiliates.get(email)).locale).toBe(language.lang)
+      const from = smtp.received.length
+      const [received] = await delivered(from)
+      expect(received).toMatchObject({ to: [email], subject: language.subject })
+    })
+  }
 })

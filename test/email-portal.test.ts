@@ -57,6 +57,40 @@ describe('the portal with mail', () => {
     expect(signedIn.status).toBe(303)
   })
 
+  it('an approval mail carries a one-time sign-in link minted on the portal’s publicUrl (no request involved); without signInLinks, or for an affiliate blocked since, the portal’s overview', async () => {
+    const { program } = fixture
+    const withLinks = createMailDispatcher({ storage: fixture.storage, mailer: smtpMailer(smtp.url), from: 'partners@acme.example', portalUrl: `${ORIGIN}/portal`, signInLinks: fixture.portal, clock: fixture.clock })
+    const applicant = (email: string) => program.applications.apply({ email, name: 'Ann', signup: 'review' })
+    await applicant('ann@example.com')
+    await applicant('bob@example.com')
+    await applicant('cy@example.com')
+    await program.applications.approve('ann@example.com')
+    await withLinks.dispatch()
+    const approval = smtp.received.find(({ to, mail }) => to[0] === 'ann@example.com' && mail.subject?.startsWith('Welcome'))!
+    const link = /(\S+\/sign-in\?token=\S+)/.exec(approval.mail.text ?? '')![1]!
+    expect(link.startsWith(`${ORIGIN}/portal/sign-in?token=`)).toBe(true)
+    // The mail says the link works once and until when (the portal's 15 minutes, in the project's time zone).
+    expect(plain(approval.mail.text)).toContain('The button signs you in once, until February 1, 2026 at 12:15 AM.')
+    expect((await new Agent(fixture.portal).signIn(link)).status).toBe(303)
+    // Once only.
+    expect((await new Agent(fixture.portal).signIn(link)).status).not.toBe(303)
+
+    // The dispatcher without a portal: the button opens the portal, where the affiliate asks for a link.
+    await program.applications.approve('bob@example.com')
+    await mails.dispatch()
+    const plainApproval = smtp.received.find(({ to, mail }) => to[0] === 'bob@example.com' && mail.subject?.startsWith('Welcome'))!
+    expect(plainApproval.mail.text).not.toContain('token=')
+    expect(plainApproval.mail.text).not.toContain('signs you in once')
+    expect(plainApproval.mail.text).toContain(`${ORIGIN}/portal/`)
+
+    // Blocked between approval and sending: no sign-in link is minted for it.
+    await program.applications.approve('cy@example.com')
+    await program.affiliates.update('cy@example.com', { status: 'blocked' })
+    await withLinks.dispatch()
+    const blocked = smtp.received.find(({ to, mail }) => to[0] === 'cy@example.com' && mail.subject?.startsWith('Welcome'))!
+    expect(blocked.mail.text).not.toContain('token=')
+  })
+
   it('the sign-in page speaks the browser’s language, else the portal’s', async () => {
     const german = await (await fixture.portal(new Request(`${ORIGIN}/portal/sign-in`, { headers: { 'accept-language': 'de-DE,de;q=0.9' } }))).text()
     expect(german).toContain('<html lang="de">')

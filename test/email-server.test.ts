@@ -1,6 +1,7 @@
 // `affiliate-kit serve` with `email` in its config (docs/email.md "Setting it up"): with no code and
 // no emailSignIn, the portal's email form sends the sign-in mail over SMTP and its link signs in; a
-// conversion over the API becomes a commission mail; the log names the SMTP server, never its password.
+// conversion over the API becomes a commission mail; an approval over the API mails a sign-in link
+// that signs in; the log names the SMTP server, never its password.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -30,7 +31,7 @@ describe('affiliate-kit serve with email', () => {
       config,
       JSON.stringify({
         currency: 'EUR',
-        portal: { enabled: true, publicUrl: `http://127.0.0.1:${port}`, locale: 'de', theme: { title: 'Acme Partner', colors: { primary: '#0f766e' } } },
+        portal: { enabled: true, publicUrl: `http://127.0.0.1:${port}`, locale: 'de', application: { minSecondsToSubmit: 0 }, theme: { title: 'Acme Partner', colors: { primary: '#0f766e' } } },
         email: { smtp: `smtp://mailer:hunter2-secret@127.0.0.1:${smtp.port}`, from: 'Acme Partner <partner@acme.example>' },
       }),
     )
@@ -54,6 +55,24 @@ describe('affiliate-kit serve with email', () => {
       // 30 % of 41.13 EUR is 12.339, 12.34 to the cent.
       await until(() => smtp.received.length > 1, 20_000, server.output)
       expect(smtp.received[1]!.mail.subject).toBe('Sie haben eine Provision von 12,34\u00a0€ verdient')
+
+      // An application on the portal's page, approved over the API: the welcome mail's one-time
+      // link, on portal.publicUrl, signs in.
+      const applicant = new Agent((request) => fetch(request), origin)
+      const form = await (await applicant.get('/portal/apply')).text()
+      const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(form)![1]!
+      const applied = await applicant.post('/portal/apply', { csrf: hidden('csrf'), started: hidden('started'), name: 'Bea', email: 'bea@example.com', website: 'https://bea.example', promotion: 'Blog', contact_me_by_fax: '' })
+      expect(applied.status).toBe(200)
+      await until(() => smtp.received.length > 2, 20_000, server.output)
+      expect(smtp.received[2]!.mail.subject).toBe('Wir haben Ihre Bewerbung bei Acme Partner erhalten')
+      expect((await api(url!, KEY, 'POST', '/affiliates/bea@example.com/approve', {})).status).toBe(200)
+      await until(() => smtp.received.length > 3, 20_000, server.output)
+      const welcome = smtp.received[3]!
+      expect(welcome.to).toEqual(['bea@example.com'])
+      expect(welcome.mail.subject).toBe('Willkommen bei Acme Partner: Ihre Bewerbung ist angenommen')
+      const welcomeLink = new URL(/(http\S+\/portal\/sign-in\?token=\S+)/.exec(welcome.mail.text ?? '')![1]!)
+      expect(welcomeLink.origin).toBe(origin)
+      expect((await new Agent((request) => fetch(request), origin).signIn(welcomeLink.pathname + welcomeLink.search)).status).toBe(303)
       expect(server.output()).toContain(`sending mail through smtp://127.0.0.1:${smtp.port}`)
       expect(server.output()).not.toContain('hunter2')
     } finally {

@@ -2,6 +2,7 @@
 // over the same storage, sending through the configured SMTP server with the portal's look,
 // language and public URL (docs/email.md), and last month's summaries queued once a month.
 import type { MailStore } from '../core/mail-store.js'
+import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import type { Logger } from '../ops/logger.js'
 import { createMailDispatcher, type MailDispatcher } from '../email/dispatcher.js'
 import { smtpMailer } from '../email/mailer.js'
@@ -25,10 +26,16 @@ export function monthlySummaries(program: AffiliateProgram, logger: Logger): () 
   return () => clearInterval(timer)
 }
 
-export function configuredMail(storage: MailStore, config: ServerConfig, logger: Logger): { dispatcher: MailDispatcher; secret: string; server: string } {
+/** The secret of the unsubscribe links: the portal checks what the dispatcher signs. */
+export function mailSecret(email: NonNullable<ServerConfig['email']>): string {
+  return email.secret ?? secretFromSmtpUrl(email.smtp)
+}
+
+/** The dispatcher; `signInLinks` (the server's portal) puts a one-time sign-in link in approval mails. */
+export function configuredMail(storage: MailStore, config: ServerConfig, logger: Logger, signInLinks: SignInLinkMaker | null): { dispatcher: MailDispatcher; server: string } {
   const email = config.email!
   const portal = config.portal?.enabled ? config.portal : undefined
-  const secret = email.secret ?? secretFromSmtpUrl(email.smtp)
+  const secret = mailSecret(email)
   const smtp = new URL(email.smtp)
   if (!email.secret && !smtp.password) logger.warn('email.secret is not set and the SMTP URL has no password: set email.secret so unsubscribe links cannot be forged')
   if (!portal?.publicUrl) logger.warn('portal.publicUrl is not set: mails carry no links to the portal and no unsubscribe link')
@@ -39,10 +46,11 @@ export function configuredMail(storage: MailStore, config: ServerConfig, logger:
     ...(email.replyTo ? { replyTo: email.replyTo } : {}),
     ...(portal?.publicUrl ? { portalUrl: `${portal.publicUrl.replace(/\/+$/, '')}${portal.path ?? '/portal'}` } : {}),
     secret,
+    ...(signInLinks ? { signInLinks } : {}),
     ...(portal?.theme ? { theme: portal.theme } : {}),
     ...(portal?.locale ? { locale: portal.locale } : {}),
     logger,
   })
   // The server's name and port, never its user or password.
-  return { dispatcher, secret, server: `${smtp.protocol}//${smtp.hostname}${smtp.port ? `:${smtp.port}` : ''}` }
+  return { dispatcher, server: `${smtp.protocol}//${smtp.hostname}${smtp.port ? `:${smtp.port}` : ''}` }
 }

@@ -114,9 +114,9 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   })
   const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
   const mailMount = config.email ? await import('./mail-mount.js') : null
-  const mail = mailMount ? mailMount.configuredMail(storage, config, logger) : null
   // Mail is on from the start, not from the dispatcher's first pass: no request's mail is missed.
-  if (mail) await storage.mail.enable(program.clock.now())
+  if (mailMount) await storage.mail.enable(program.clock.now())
+  let mail: ReturnType<NonNullable<typeof mailMount>['configuredMail']> | null = null
   let stopSummaries: (() => void) | null = null
   const server = createServer()
   let closeKeySocket: (() => Promise<void>) | null = null
@@ -130,7 +130,9 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     }
     const pages = config.portal?.enabled || config.admin?.enabled ? await import('./portal-mount.js') : null
     // The portal also makes the sign-in links of the API, the console and `portal link`.
-    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking, mail ? { secret: mail.secret } : undefined)
+    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking, mailMount ? { secret: mailMount.mailSecret(config.email!) } : undefined)
+    // The portal mints the sign-in links of approval mails, on its public URL.
+    if (mailMount) mail = mailMount.configuredMail(storage, config, logger, portal)
     const handler = createHandler(program, {
       ...(portal ? { portal } : {}),
       state: storage.keyedState,

@@ -53,7 +53,7 @@ export function applicationsService(ctx: ProjectContext) {
             decidedAt: null,
             rejectionReason: null,
           }
-          const affiliate = await insertAffiliate(tx, newAffiliateRow({ projectId, email: data.email, status, createdAt: at }, { name: data.name, partnerSlug: slug, application }))
+          const affiliate = await insertAffiliate(tx, newAffiliateRow({ projectId, email: data.email, status, createdAt: at }, { name: data.name, partnerSlug: slug, application, locale: data.locale ?? null }))
           await tx.outbox.enqueue(applicationEvent('affiliate.applied', affiliate, { at }))
           return { affiliate: await loadAffiliateView(ctx, tx, affiliate), created: true }
         })

@@ -59,13 +59,31 @@ export interface NewMail {
   createdAt: Date
 }
 
+/**
+ * The reference prefix of commissions an import brings over (`import:<tool>:<id>`, docs/migrating.md):
+ * history the affiliate was already told about by the old tool, so it is never mailed.
+ */
+export const IMPORTED_REFERENCE_PREFIX = 'import:'
+
+/** Whether an event is about an imported commission (its `order_id` is the conversion's reference). */
+function isImportedHistory(payload: Readonly<Record<string, unknown>>): boolean {
+  const orderId = (payload.conversion as { order_id?: unknown } | undefined)?.order_id
+  return typeof orderId === 'string' && orderId.startsWith(IMPORTED_REFERENCE_PREFIX)
+}
+
+/** Whether an application was accepted as it was made (an `open` page): its mail is the welcome, not "we will review". */
+function isAcceptedAtOnce(payload: Readonly<Record<string, unknown>>): boolean {
+  return (payload.application as { status?: unknown } | undefined)?.status === 'active'
+}
+
 /** The mail an outbox event becomes, or null: every event payload names its affiliate (docs/webhooks.md "Payloads"). */
 export function mailOfEvent(event: { projectId: string; type: string; payload: Readonly<Record<string, unknown>>; createdAt: Date }): NewMail | null {
   const kind = MAIL_OF_EVENT[event.type]
   const affiliate = event.payload.affiliate as { id?: unknown; email?: unknown } | undefined
   if (!kind || !affiliate || typeof affiliate.email !== 'string') return null
+  if (kind === 'new_commission' && isImportedHistory(event.payload)) return null
   const affiliateId = Number(String(affiliate.id).replace(/^aff_/, ''))
   if (!Number.isSafeInteger(affiliateId)) return null
   const { projectId, payload, createdAt } = event
-  return { projectId, kind, affiliateId, recipient: affiliate.email, payload, dedupeKey: null, sendAt: createdAt, createdAt }
+  return { projectId, kind: kind === 'application_received' && isAcceptedAtOnce(payload) ? 'approved' : kind, affiliateId, recipient: affiliate.email, payload, dedupeKey: null, sendAt: createdAt, createdAt }
 }

@@ -136,6 +136,8 @@ export const applyInput = v.strictObject({
   partnerSlug: v.optional(v.nullable(slug)),
   termsAccepted: v.optional(v.boolean('must be a boolean')),
   signup: v.picklist(['open', 'review'], 'must be open or review'),
+  /** The language of the page the application came from: the affiliate's `locale`. */
+  locale: v.optional(v.nullable(locale)),
 })
 export type ApplyInput = v.InferInput<typeof applyInput>
 

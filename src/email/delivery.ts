@@ -2,16 +2,18 @@
 // it still goes (affiliate gone, topic turned off, too old), compose it in the affiliate's language,
 // send it with its fixed Message-ID, record the outcome and the next attempt (docs/email.md).
 import type { Clock } from '../core/clock.js'
+import { AffiliateError } from '../core/errors.js'
 import { chooseLocale, isLocale, type Locale } from '../core/i18n/locales.js'
 import { translator } from '../core/i18n/translate.js'
 import { MAIL_TOPIC, OPTIONAL_TOPICS, type MailStatus } from '../core/mail-kinds.js'
 import type { MailStore } from '../core/mail-store.js'
+import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import type { Affiliate, Conversion, MailMessage } from '../core/types.js'
 import { MailSendError, type Mailer, type OutgoingMail } from './mailer.js'
 import { renderMail, type MailTemplates } from './templates.js'
 import type { ResolvedMailTheme } from './theme.js'
 import { unsubscribeToken } from './unsubscribe.js'
-import { mailValues } from './values.js'
+import { formatExpiry, mailValues } from './values.js'
 
 /** Waits before attempts 2, 3, ... of a mail the server did not take (about two days in all). */
 export const DEFAULT_MAIL_DELAYS = [30, 120, 600, 1800, 7200, 21_600, 43_200, 86_400]
@@ -35,6 +37,8 @@ export interface MailContextOptions {
   /** The portal's public URL with its path, no trailing slash. */
   portalUrl: string | null
   secret: string | null
+  /** Mints the one-time sign-in link of an approval mail (the portal); null: it links to the portal. */
+  signInLinks: SignInLinkMaker | null
   theme: ResolvedMailTheme
   locale: Locale
   templates: MailTemplates
@@ -94,6 +98,22 @@ async function queueReadyMail(ctx: MailContextOptions, mail: MailMessage, conver
   })
 }
 
+/**
+ * The one-time sign-in link an approval mail carries, minted when the mail is composed (so it is
+ * fresh even after retries) by the portal of the mail's project, on its configured public URL only;
+ * null without such a portal, or when the affiliate may not sign in any more (blocked since).
+ */
+async function welcomeSignInLink(ctx: MailContextOptions, mail: MailMessage, affiliate: Affiliate): Promise<{ url: string; expiresAt: Date } | null> {
+  const maker = ctx.signInLinks
+  if (!maker || maker.projectId !== mail.projectId || !maker.publicUrl) return null
+  try {
+    return await maker.createSignInLink(affiliate.email)
+  } catch (error) {
+    if (error instanceof AffiliateError) return null
+    throw error
+  }
+}
+
 /** The mail as it goes out: the affiliate's language, the program's look, the unsubscribe headers. */
 export async function composeMail(ctx: MailContextOptions, mail: MailMessage, affiliate: Affiliate, conversion: Conversion | null): Promise<OutgoingMail> {
   const project = await ctx.storage.projects.get(mail.projectId)
@@ -104,7 +124,11 @@ export async function composeMail(ctx: MailContextOptions, mail: MailMessage, af
   const unsubscribe = ctx.portalUrl && ctx.secret && OPTIONAL_TOPICS.includes(topic)
     ? `${ctx.portalUrl}/unsubscribe?token=${unsubscribeToken(ctx.secret, mail.projectId, affiliate.id, topic)}`
     : null
-  const signInLink = mail.kind === 'sign_in' ? String((mail.payload.sign_in as { link?: unknown }).link ?? '') : null
+  const timeZone = project?.settings.timeZone ?? 'UTC'
+  const welcome = mail.kind === 'approved' ? await welcomeSignInLink(ctx, mail, affiliate) : null
+  const signInLink = mail.kind === 'sign_in' ? String((mail.payload.sign_in as { link?: unknown }).link ?? '') : (welcome?.url ?? null)
+  const values = mailValues({ mail, locale, currency, timeZone, conversion })
+  if (welcome) values.expires = formatExpiry(welcome.expiresAt, locale, timeZone)
   const rendered = renderMail(
     {
       kind: mail.kind,
@@ -113,7 +137,7 @@ export async function composeMail(ctx: MailContextOptions, mail: MailMessage, af
       program: ctx.theme.title,
       theme: ctx.theme,
       affiliate: { id: affiliate.id, email: affiliate.email, name: affiliate.name },
-      values: mailValues({ mail, locale, currency, timeZone: project?.settings.timeZone ?? 'UTC', conversion }),
+      values,
       links: {
         action: signInLink || (ctx.portalUrl ? `${ctx.portalUrl}/` : null),
         preferences: ctx.portalUrl ? `${ctx.portalUrl}/settings` : null,

@@ -6,6 +6,7 @@
 import { systemClock, type Clock } from '../core/clock.js'
 import { isLocale, type Locale } from '../core/i18n/locales.js'
 import type { MailStore } from '../core/mail-store.js'
+import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import type { Logger } from '../ops/logger.js'
 import { DEFAULT_MAIL_DELAYS, deliverMail, type MailAttemptReport, type MailContextOptions } from './delivery.js'
 import type { Mailer } from './mailer.js'
@@ -27,6 +28,12 @@ export interface MailDispatcherOptions {
   portalUrl?: string
   /** Signs the one-click unsubscribe links; give the portal the same. @default none (no unsubscribe links) */
   secret?: string
+  /**
+   * The portal (createPortal) of the program: an approval mail then carries a one-time sign-in
+   * link it mints on its `publicUrl` (never a request's Host), valid as long as the portal's
+   * emailed links. @default none (the approval mail links to the portal's overview)
+   */
+  signInLinks?: SignInLinkMaker
   /** The program's name, logo and colours: the portal's theme. */
   theme?: MailTheme
   /** The language of affiliates who chose none (the portal's `locale`). @default 'en' */
@@ -85,6 +92,7 @@ export function mailDispatcherContext(options: MailDispatcherOptions): Dispatche
     replyTo: options.replyTo,
     portalUrl: options.portalUrl?.replace(/\/+$/, '') ?? null,
     secret: options.secret ?? null,
+    signInLinks: options.signInLinks ?? null,
     theme: resolveMailTheme(options.theme),
     locale: locale as Locale,
     templates: options.templates ?? {},

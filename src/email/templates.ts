@@ -17,12 +17,12 @@ export interface MailContext {
   theme: ResolvedMailTheme
   affiliate: { id: number; email: string; name: string | null }
   /**
-   * The kind's values, formatted: `amount` (commission, payout, ready), `date`, `expires` (sign-in),
+   * The kind's values, formatted: `amount` (commission, payout, ready), `date`, `expires` (sign-in, and approved with a sign-in link),
    * `reason` (rejected), `tier`, `month`, `method`, `earned`, `paid`, `balance`, `count` (summary).
    */
   values: Record<string, string>
   links: {
-    /** The sign-in link of a sign_in mail; else the portal. */
+    /** The sign-in link of a sign_in mail, and of an approved one when the dispatcher has `signInLinks`; else the portal. */
     action: string | null
     /** The portal's settings page. */
     preferences: string | null
@@ -51,7 +51,7 @@ interface Layout {
 const LAYOUTS: Record<MailKind, Layout> = {
   sign_in: { subject: 'mail.sign_in.subject', paragraphs: ['mail.sign_in.body', 'mail.sign_in.ignore'], action: 'mail.sign_in.action' },
   application_received: { subject: 'mail.application_received.subject', paragraphs: ['mail.application_received.body'] },
-  approved: { subject: 'mail.approved.subject', paragraphs: ['mail.approved.body'], action: 'mail.approved.action' },
+  approved: { subject: 'mail.approved.subject', paragraphs: ['mail.approved.body', 'mail.approved.link'], action: 'mail.approved.action' },
   rejected: { subject: 'mail.rejected.subject', paragraphs: ['mail.rejected.body', 'mail.rejected.reason'] },
   new_commission: { subject: 'mail.new_commission.subject', paragraphs: ['mail.new_commission.body', 'mail.new_commission.held'], action: 'mail.action.dashboard' },
   commission_ready: { subject: 'mail.commission_ready.subject', paragraphs: ['mail.commission_ready.body'], action: 'mail.action.dashboard' },
@@ -65,7 +65,7 @@ const LAYOUTS: Record<MailKind, Layout> = {
 }
 
 /** A paragraph is left out when a value it names is missing (no reason given, no hold). */
-const NEEDS: Partial<Record<MessageKey, string>> = { 'mail.rejected.reason': 'reason', 'mail.new_commission.held': 'date' }
+const NEEDS: Partial<Record<MessageKey, string>> = { 'mail.rejected.reason': 'reason', 'mail.new_commission.held': 'date', 'mail.approved.link': 'expires' }
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)

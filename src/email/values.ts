@@ -24,6 +24,11 @@ export function currencyDigits(currency: string): number {
 const section = (payload: Readonly<Record<string, unknown>>, name: string) => (payload[name] ?? {}) as Record<string, unknown>
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 1000) : null)
 
+/** When a sign-in link stops working, as the locale writes it (26 November 2026 at 10:15). */
+export function formatExpiry(at: Date, locale: Locale, timeZone: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(at)
+}
+
 export interface ValueSources {
   mail: MailMessage
   locale: Locale
@@ -45,10 +50,7 @@ export function mailValues({ mail, locale, currency, timeZone, conversion }: Val
     case 'sign_in': {
       const signIn = section(payload, 'sign_in')
       const expires = typeof signIn.expires_at === 'string' ? new Date(signIn.expires_at) : null
-      const time = expires && !Number.isNaN(expires.getTime())
-        ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(expires)
-        : ''
-      return { expires: time }
+      return { expires: expires && !Number.isNaN(expires.getTime()) ? formatExpiry(expires, locale, timeZone) : '' }
     }
     case 'new_commission':
     case 'commission_ready': {

@@ -5,6 +5,7 @@
 // `import:<tool>:<id>`, payouts by their commissions; a second run, or a run after one that
 // stopped half-way, creates only what is missing. See docs/migrating.md.
 import { AffiliateError, ConflictError, NotFoundError } from '../core/errors.js'
+import { IMPORTED_REFERENCE_PREFIX } from '../core/mail-kinds.js'
 import { Currency } from '../core/money.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
 import { CUSTOMER_ID_PREFIXES, type ProjectSettings } from '../core/types.js'
@@ -49,7 +50,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   const settings = await program.settings()
   const known = new Map<string, Known>()
   const marker = (id: string) => `${source.name}:${id}`
-  const reference = (id: string) => `import:${source.name}:${id}`
+  const reference = (id: string) => `${IMPORTED_REFERENCE_PREFIX}${source.name}:${id}`
 
   /**
    * Runs one record's writes; a refusal of the program (bad field, conflict) is that record's error,

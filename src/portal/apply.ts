@@ -3,12 +3,14 @@
 // time-to-submit floor, the host's verifyApplication), the answers, the per-email limit, and the
 // program's applications.apply. The answer never says whether the email had an affiliate.
 import { ValidationError } from '../core/errors.js'
+import { localeFromAcceptLanguage, type Locale } from '../core/i18n/locales.js'
+import type { Translate } from '../core/i18n/translate.js'
 import type { SignupMode } from '../core/types.js'
 import { clientAddress, type ClientInfo } from '../web/client-address.js'
 import type { Html } from '../web/html.js'
 import { clientWait } from '../web/sign-in-limits.js'
 import { FORM_MAX_AGE_MS } from './application-options.js'
-import { alreadyAppliedPage, APPLY_TEXT, appliedPage, applyPage, readApplication, TRAP_NAME, type ApplicationErrors, type ApplicationValues } from './pages/apply.js'
+import { alreadyAppliedPage, appliedPage, applyPage, readApplication, TRAP_NAME, type ApplicationErrors, type ApplicationValues } from './pages/apply.js'
 import type { PortalSetup } from './portal.js'
 
 /** What the signed-out pages of the table get from the portal. */
@@ -17,6 +19,10 @@ export interface PublicRequest {
   request: Request
   url: URL
   client: ClientInfo | undefined
+  /** The visitor's language: Accept-Language, else the portal's `locale` (docs/email.md "Languages"). */
+  locale: Locale
+  /** The catalogue of `locale`. */
+  t: Translate
   /** The CSRF token of the browser's pre-session cookie, and the cookie to set when it had none. */
   csrf: string
   /** Whether the posted form carries `csrf`. */
@@ -37,11 +43,11 @@ async function modeOf({ setup }: PublicRequest, slug: string | null): Promise<Si
 }
 
 async function form(context: PublicRequest, slug: string | null, status: number, values?: ApplicationValues, errors?: ApplicationErrors, problem: string | null = null, headers?: Record<string, string>): Promise<Response> {
-  const { setup } = context
+  const { setup, t } = context
   const action = slug === null ? setup.paths.apply : setup.paths.applyGroup(slug)
   const started = await setup.formClock.stamp(setup.clock.now())
-  const body = applyPage({ action, csrf: context.csrf, started, application: setup.application, group: slug }, values, errors, problem)
-  return context.page(APPLY_TEXT.title, body, status, headers)
+  const body = applyPage({ action, csrf: context.csrf, started, application: setup.application, group: slug, t }, values, errors, problem)
+  return context.page(t('apply.title'), body, status, headers)
 }
 
 /** GET: the form, or 404 for a closed page. */
@@ -52,25 +58,25 @@ export async function applicationForm(context: PublicRequest, slug: string | nul
 
 /** POST: refused with the form again, or answered with the same page for a new or known email. */
 export async function submitApplication(context: PublicRequest, posted: URLSearchParams, slug: string | null): Promise<Response | null> {
-  const { setup, request, client } = context
+  const { setup, request, client, t } = context
   const mode = await modeOf(context, slug)
   if (mode === 'closed') return null
   const now = setup.clock.now()
   const address = clientAddress(request, client, setup.options.trustProxy === true)
   const wait = await clientWait(setup.limits.applyPerClient, address, now)
-  if (wait !== null) return form(context, slug, 429, undefined, undefined, APPLY_TEXT.tooMany, { 'retry-after': String(wait) })
-  if (!context.csrfMatches(posted)) return form(context, slug, 403, undefined, undefined, APPLY_TEXT.expired)
-  const thanks = () => context.page(APPLY_TEXT.thanksTitle, appliedPage(), 200)
+  if (wait !== null) return form(context, slug, 429, undefined, undefined, t('apply.too_many'), { 'retry-after': String(wait) })
+  if (!context.csrfMatches(posted)) return form(context, slug, 403, undefined, undefined, t('apply.expired'))
+  const thanks = () => context.page(t('apply.thanks_title'), appliedPage(t), 200)
   // A person never sees the trap, so it comes back present and empty; a bot is thanked and forgotten.
   if (posted.get(TRAP_NAME) !== '') return thanks()
-  const { values, errors } = readApplication(posted, setup.application)
+  const { values, errors } = readApplication(posted, setup.application, t)
   const stamp = await setup.formClock.check(posted.get('started'), now, FORM_MAX_AGE_MS)
-  if (!stamp.ok) return form(context, slug, 400, values, {}, APPLY_TEXT.expired)
-  if (stamp.ageMs < setup.application.minMsToSubmit) return form(context, slug, 400, values, {}, APPLY_TEXT.tooFast)
+  if (!stamp.ok) return form(context, slug, 400, values, {}, t('apply.expired'))
+  if (stamp.ageMs < setup.application.minMsToSubmit) return form(context, slug, 400, values, {}, t('apply.too_fast'))
   if (Object.keys(errors).length > 0) return form(context, slug, 400, values, errors)
   const verify = setup.options.verifyApplication
   if (verify && !(await verify({ email: values.email, name: values.name, form: posted, clientAddress: address }))) {
-    return form(context, slug, 400, values, {}, APPLY_TEXT.notVerified)
+    return form(context, slug, 400, values, {}, t('apply.not_verified'))
   }
   // An address over its limit is answered like any other: the page never says what happened.
   const perEmail = setup.limits.applyPerEmail
@@ -86,12 +92,14 @@ export async function submitApplication(context: PublicRequest, posted: URLSearc
       partnerSlug: slug,
       termsAccepted: setup.application.termsUrl !== null && values.terms,
       signup: mode,
+      // The browser's language, when it names one we have, becomes the affiliate's (docs/email.md "Languages").
+      locale: localeFromAcceptLanguage(request.headers.get('accept-language')),
     })
   } catch (error) {
-    if (error instanceof ValidationError && error.field === 'email') return form(context, slug, 400, values, { email: APPLY_TEXT.invalidEmail })
+    if (error instanceof ValidationError && error.field === 'email') return form(context, slug, 400, values, { email: t('apply.invalid_email') })
     throw error
   }
   if (mode === 'review') return thanks()
   if (result.created) return context.signIn(result.affiliate.id)
-  return context.page(APPLY_TEXT.existsTitle, alreadyAppliedPage(setup.paths.signIn), 200)
+  return context.page(t('apply.exists_title'), alreadyAppliedPage(setup.paths.signIn, t), 200)
 }

@@ -382,15 +382,18 @@ export function portalAllowed(setup: PortalSetup, route: string): string[] | nul
 async function publicRoute(setup: PortalSetup, request: Request, url: URL, route: string, method: 'GET' | 'POST', client: ClientInfo | undefined): Promise<Response | null> {
   const { row, id, ref } = matchPage(PORTAL_PUBLIC_PAGES, route, method)!
   const pre = preSession.issue(request, setup.cookieScope(url))
+  const locale = chooseLocale(null, request.headers.get('accept-language'), setup.options.locale)
   const context: PublicRequest = {
     setup,
     request,
     url,
     client,
+    locale,
+    t: translator(locale),
     csrf: pre.csrf,
     csrfMatches: (form) => preSession.verify(request, form),
     page(title, body, status, headers = {}) {
-      const response = portalPage(setup, title, body, status, { cookies: pre.cookies })
+      const response = portalPage(setup, title, body, status, { cookies: pre.cookies, lang: locale })
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
       return response
     },

@@ -1,43 +1,10 @@
 // The application page (docs/onboarding.md): the form, what it reads back, and the answer after
-// sending it. Every sentence shown is in APPLY_TEXT, one object, to move into a catalogue as is.
+// sending it, in the visitor's language (the `apply.*` keys of the catalogues, docs/email.md
+// "Languages"). The program's own field labels are shown as configured.
+import type { Translate } from '../../core/i18n/translate.js'
 import { html, type Html } from '../../web/html.js'
 import type { ApplicationField, ResolvedApplication } from '../application-options.js'
 
-export const APPLY_TEXT = {
-  title: 'Apply',
-  heading: 'Apply to become an affiliate',
-  headingGroup: (group: string) => `Apply to become an affiliate: ${group}`,
-  intro: 'Tell us a little about you and how you will share our product. Every field marked required must be filled in.',
-  required: 'required',
-  name: 'Your name',
-  email: 'Email address',
-  website: 'Website or channel',
-  websiteHint: 'The site, newsletter, video channel or social profile where you will promote us.',
-  promotion: 'How will you promote us?',
-  choose: 'Choose one',
-  termsBefore: 'I agree to the ',
-  termsLink: 'program terms',
-  trap: 'Leave this field empty',
-  submit: 'Send my application',
-  errorSummary: 'Please correct the fields below.',
-  isRequired: (label: string) => `${label}: this field is required.`,
-  invalidEmail: 'Email address: enter an address such as name@example.com.',
-  invalidUrl: (label: string) => `${label}: enter a web address starting with https://.`,
-  invalidChoice: (label: string) => `${label}: choose one of the options.`,
-  tooLong: (label: string, max: number) => `${label}: at most ${max} characters.`,
-  termsRequired: 'Agree to the program terms to apply.',
-  tooFast: 'That was quick. Check your details and send the form again.',
-  expired: 'This form has expired. Check your details and send it again.',
-  notVerified: 'We could not verify this application. Try again.',
-  tooMany: 'Too many applications from your network. Wait a while and try again.',
-  thanksTitle: 'Application received',
-  thanksHeading: 'Thank you for applying',
-  thanksBody: 'If your application is new, we will review it and write to you at the address you gave. You can close this page.',
-  existsTitle: 'Sign in',
-  existsHeading: 'You may already have an account',
-  existsBody: 'Sign in with the sign-in link for this address.',
-  existsLink: 'Go to sign in',
-} as const
 
 /** What the applicant typed, drawn again after a refusal. */
 export interface ApplicationValues {
@@ -68,35 +35,35 @@ function isWebAddress(text: string): boolean {
 }
 
 /** The form's answers, and a message for each one that is missing or wrong. */
-export function readApplication(form: URLSearchParams, application: ResolvedApplication): { values: ApplicationValues; errors: ApplicationErrors } {
+export function readApplication(form: URLSearchParams, application: ResolvedApplication, t: Translate): { values: ApplicationValues; errors: ApplicationErrors } {
   const text = (name: string) => (form.get(name) ?? '').trim()
   const values: ApplicationValues = { name: text('name'), email: text('email'), website: text('website'), promotion: text('promotion'), fields: {}, terms: form.get('terms') === 'on' }
   const errors: ApplicationErrors = {}
   const need = (name: 'name' | 'email' | 'website' | 'promotion', label: string) => {
-    if (values[name] === '') errors[name] = APPLY_TEXT.isRequired(bare(label))
-    else if (values[name].length > MAX[name]) errors[name] = APPLY_TEXT.tooLong(bare(label), MAX[name])
+    if (values[name] === '') errors[name] = t('apply.is_required', { label: bare(label) })
+    else if (values[name].length > MAX[name]) errors[name] = t('apply.too_long', { label: bare(label), max: MAX[name] })
   }
-  need('name', APPLY_TEXT.name)
-  need('email', APPLY_TEXT.email)
-  if (!errors.email && !EMAIL.test(values.email)) errors.email = APPLY_TEXT.invalidEmail
-  need('website', APPLY_TEXT.website)
-  need('promotion', APPLY_TEXT.promotion)
+  need('name', t('apply.name'))
+  need('email', t('apply.email'))
+  if (!errors.email && !EMAIL.test(values.email)) errors.email = t('apply.invalid_email')
+  need('website', t('apply.website'))
+  need('promotion', t('apply.promotion'))
   for (const field of application.fields) {
     const input = fieldInput(field)
     if (field.type === 'checkbox') {
       values.fields[field.name] = form.get(input) === 'on'
-      if (field.required && !values.fields[field.name]) errors[input] = APPLY_TEXT.isRequired(bare(field.label))
+      if (field.required && !values.fields[field.name]) errors[input] = t('apply.is_required', { label: bare(field.label) })
       continue
     }
     const answer = text(input)
     values.fields[field.name] = answer
     if (answer === '') {
-      if (field.required) errors[input] = APPLY_TEXT.isRequired(bare(field.label))
-    } else if (answer.length > MAX.field) errors[input] = APPLY_TEXT.tooLong(bare(field.label), MAX.field)
-    else if (field.type === 'url' && !isWebAddress(answer)) errors[input] = APPLY_TEXT.invalidUrl(bare(field.label))
-    else if (field.type === 'select' && !field.options!.includes(answer)) errors[input] = APPLY_TEXT.invalidChoice(bare(field.label))
+      if (field.required) errors[input] = t('apply.is_required', { label: bare(field.label) })
+    } else if (answer.length > MAX.field) errors[input] = t('apply.too_long', { label: bare(field.label), max: MAX.field })
+    else if (field.type === 'url' && !isWebAddress(answer)) errors[input] = t('apply.invalid_url', { label: bare(field.label) })
+    else if (field.type === 'select' && !field.options!.includes(answer)) errors[input] = t('apply.invalid_choice', { label: bare(field.label) })
   }
-  if (application.termsUrl !== null && !values.terms) errors.terms = APPLY_TEXT.termsRequired
+  if (application.termsUrl !== null && !values.terms) errors.terms = t('apply.terms_required')
   return { values, errors }
 }
 
@@ -108,6 +75,8 @@ export interface ApplyView {
   application: ResolvedApplication
   /** The sub-program's slug, for its page. */
   group: string | null
+  /** The catalogue of the visitor's language. */
+  t: Translate
 }
 
 const described = (id: string, errors: ApplicationErrors, hint?: string) => {
@@ -115,18 +84,18 @@ const described = (id: string, errors: ApplicationErrors, hint?: string) => {
   return html`${ids ? html` aria-describedby="${ids}"` : null}${errors[id] ? html` aria-invalid="true"` : null}`
 }
 const errorOf = (id: string, errors: ApplicationErrors) => (errors[id] ? html`<p class="error" id="${id}-error">${errors[id]}</p>` : null)
-const requiredMark = html` <span class="muted">(${APPLY_TEXT.required})</span>`
+const requiredMark = (t: Translate) => html` <span class="muted">(${t('apply.required')})</span>`
 
-function customField(field: ApplicationField, values: ApplicationValues, errors: ApplicationErrors): Html {
+function customField(field: ApplicationField, values: ApplicationValues, errors: ApplicationErrors, t: Translate): Html {
   const id = fieldInput(field)
   const value = values.fields[field.name]
   const required = field.required ? html` required` : null
   if (field.type === 'checkbox') {
-    return html`<label class="check" for="${id}"><input id="${id}" name="${id}" type="checkbox"${value === true ? html` checked` : null}${required}${described(id, errors)}><span>${field.label}${field.required ? requiredMark : null}</span></label>${errorOf(id, errors)}`
+    return html`<label class="check" for="${id}"><input id="${id}" name="${id}" type="checkbox"${value === true ? html` checked` : null}${required}${described(id, errors)}><span>${field.label}${field.required ? requiredMark(t) : null}</span></label>${errorOf(id, errors)}`
   }
-  const label = html`<label for="${id}">${field.label}${field.required ? requiredMark : null}</label>`
+  const label = html`<label for="${id}">${field.label}${field.required ? requiredMark(t) : null}</label>`
   if (field.type === 'select') {
-    return html`${label}<select id="${id}" name="${id}"${required}${described(id, errors)}><option value="">${APPLY_TEXT.choose}</option>${field.options!.map(
+    return html`${label}<select id="${id}" name="${id}"${required}${described(id, errors)}><option value="">${t('apply.choose')}</option>${field.options!.map(
       (choice) => html`<option value="${choice}"${value === choice ? html` selected` : null}>${choice}</option>`,
     )}</select>${errorOf(id, errors)}`
   }
@@ -134,42 +103,42 @@ function customField(field: ApplicationField, values: ApplicationValues, errors:
 }
 
 export function applyPage(view: ApplyView, values: ApplicationValues = EMPTY_VALUES, errors: ApplicationErrors = {}, problem: string | null = null): Html {
-  const { application } = view
+  const { application, t } = view
   const invalid = Object.keys(errors).length > 0
   return html`<div class="narrow card">
-<h1>${view.group ? APPLY_TEXT.headingGroup(view.group) : APPLY_TEXT.heading}</h1>
-${problem ? html`<p class="error" role="alert">${problem}</p>` : invalid ? html`<p class="error" role="alert">${APPLY_TEXT.errorSummary}</p>` : null}
-<p>${APPLY_TEXT.intro}</p>
+<h1>${view.group ? t('apply.heading_group', { group: view.group }) : t('apply.heading')}</h1>
+${problem ? html`<p class="error" role="alert">${problem}</p>` : invalid ? html`<p class="error" role="alert">${t('apply.error_summary')}</p>` : null}
+<p>${t('apply.intro')}</p>
 <form method="post" action="${view.action}" novalidate>
 <input type="hidden" name="csrf" value="${view.csrf}">
 <input type="hidden" name="started" value="${view.started}">
-<label for="name">${APPLY_TEXT.name}${requiredMark}</label>
+<label for="name">${t('apply.name')}${requiredMark(t)}</label>
 <input id="name" name="name" type="text" autocomplete="name" value="${values.name}" maxlength="${MAX.name}" required${described('name', errors)}>${errorOf('name', errors)}
-<label for="email">${APPLY_TEXT.email}${requiredMark}</label>
+<label for="email">${t('apply.email')}${requiredMark(t)}</label>
 <input id="email" name="email" type="email" autocomplete="email" value="${values.email}" maxlength="${MAX.email}" required${described('email', errors)}>${errorOf('email', errors)}
-<label for="website">${APPLY_TEXT.website}${requiredMark}</label>
-<p class="muted" id="website-hint">${APPLY_TEXT.websiteHint}</p>
+<label for="website">${t('apply.website')}${requiredMark(t)}</label>
+<p class="muted" id="website-hint">${t('apply.website_hint')}</p>
 <input id="website" name="website" type="text" autocomplete="url" value="${values.website}" maxlength="${MAX.website}" required${described('website', errors, 'website-hint')}>${errorOf('website', errors)}
-<label for="promotion">${APPLY_TEXT.promotion}${requiredMark}</label>
+<label for="promotion">${t('apply.promotion')}${requiredMark(t)}</label>
 <textarea id="promotion" name="promotion" maxlength="${MAX.promotion}" required${described('promotion', errors)}>${values.promotion}</textarea>${errorOf('promotion', errors)}
-${application.fields.map((field) => customField(field, values, errors))}
-<div class="trap" aria-hidden="true"><label for="${TRAP_NAME}">${APPLY_TEXT.trap}</label><input id="${TRAP_NAME}" name="${TRAP_NAME}" type="text" value="" tabindex="-1" autocomplete="off"></div>
+${application.fields.map((field) => customField(field, values, errors, t))}
+<div class="trap" aria-hidden="true"><label for="${TRAP_NAME}">${t('apply.trap')}</label><input id="${TRAP_NAME}" name="${TRAP_NAME}" type="text" value="" tabindex="-1" autocomplete="off"></div>
 ${
   application.termsUrl === null
     ? null
-    : html`<label class="check" for="terms"><input id="terms" name="terms" type="checkbox"${values.terms ? html` checked` : null} required${described('terms', errors)}><span>${APPLY_TEXT.termsBefore}<a href="${application.termsUrl}" target="_blank" rel="noopener">${APPLY_TEXT.termsLink}</a>${requiredMark}</span></label>${errorOf('terms', errors)}`
+    : html`<label class="check" for="terms"><input id="terms" name="terms" type="checkbox"${values.terms ? html` checked` : null} required${described('terms', errors)}><span>${t('apply.terms_before')}<a href="${application.termsUrl}" target="_blank" rel="noopener">${t('apply.terms_link')}</a>${t('apply.terms_after')}${requiredMark(t)}</span></label>${errorOf('terms', errors)}`
 }
-<div class="actions"><button type="submit">${APPLY_TEXT.submit}</button></div>
+<div class="actions"><button type="submit">${t('apply.submit')}</button></div>
 </form>
 </div>`
 }
 
 /** The answer to every accepted-looking submission, new email or not. */
-export function appliedPage(): Html {
-  return html`<div class="narrow card"><h1>${APPLY_TEXT.thanksHeading}</h1><p class="notice" role="status">${APPLY_TEXT.thanksBody}</p></div>`
+export function appliedPage(t: Translate): Html {
+  return html`<div class="narrow card"><h1>${t('apply.thanks_heading')}</h1><p class="notice" role="status">${t('apply.thanks_body')}</p></div>`
 }
 
 /** An open page's answer for an email that has an account: it is not signed in by applying. */
-export function alreadyAppliedPage(signInUrl: string): Html {
-  return html`<div class="narrow card"><h1>${APPLY_TEXT.existsHeading}</h1><p>${APPLY_TEXT.existsBody}</p><p><a href="${signInUrl}">${APPLY_TEXT.existsLink}</a></p></div>`
+export function alreadyAppliedPage(signInUrl: string, t: Translate): Html {
+  return html`<div class="narrow card"><h1>${t('apply.exists_heading')}</h1><p>${t('apply.exists_body')}</p><p><a href="${signInUrl}">${t('apply.exists_link')}</a></p></div>`
 }
