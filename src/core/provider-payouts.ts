@@ -3,15 +3,15 @@
 // payable; success settles the conversions oldest first as a manual payout does; failure releases
 // the amount back to the balance. Every transition runs under the affiliate's row lock and only
 // from `processing`, so a repeated report (a retried run, a replayed webhook) changes nothing.
-import { recordPayoutMovement } from './ledger-movements.js'
+import { recordConversionMovement, recordPayoutMovement } from './ledger-movements.js'
 import { findAffiliate } from './affiliates.js'
 import type { ProjectContext } from './context.js'
 import { ConflictError, NotFoundError, ValidationError } from './errors.js'
-import { payoutCreated } from './events.js'
-import { computeBalances } from './ledger.js'
+import { payoutCreated, payoutFailed } from './events.js'
+import { computeBalances, ledgerDelta } from './ledger.js'
 import { Currency } from './money.js'
 import type { StorageTx } from './storage.js'
-import type { Payout, ProviderPayout, ProviderPayoutProvider } from './types.js'
+import type { Affiliate, Payout, ProviderPayout, ProviderPayoutProvider } from './types.js'
 
 export interface StartProviderPayoutInput {
   /** Affiliate id or email. */
@@ -64,6 +64,26 @@ export function providerPayoutsService(ctx: ProjectContext) {
       ...(report.reply !== undefined ? { reply: report.reply } : {}),
       updatedAt: ctx.clock.now(),
     }
+  }
+
+  /** The conversions a payout settled. */
+  async function settledBy(tx: StorageTx, affiliateId: number, payoutId: number) {
+    const found = []
+    for (let offset = 0; ; offset += 500) {
+      const page = await tx.conversions.list(projectId, { affiliateId, paid: true, limit: 500, offset })
+      found.push(...page.items.filter((conversion) => conversion.paidByPayoutId === payoutId))
+      if (page.items.length < 500) return found
+    }
+  }
+
+  /** Marks the payout failed, with the provider's report, and tells the webhooks (payout.failed). */
+  async function failed(tx: StorageTx, { payout, affiliate, row }: { payout: Payout; affiliate: Affiliate; row: ProviderPayout }, report: ProviderReport, currency: Currency) {
+    await tx.providerPayouts.setPayoutStatus(projectId, payout.id, 'failed', 0)
+    await tx.providerPayouts.update(projectId, row.id, { ...reported(report), state: 'failed' })
+    const status = report.itemStatus !== undefined ? report.itemStatus : row.itemStatus
+    const reason = report.reply !== undefined ? report.reply : row.reply
+    await tx.outbox.enqueue(payoutFailed({ ...payout, status: 'failed' }, { provider: row.provider, status, reason }, { affiliate, at: ctx.clock.now(), currency }))
+    return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payout.id))!)
   }
 
   return {
@@ -149,14 +169,44 @@ export function providerPayoutsService(ctx: ProjectContext) {
 
     /** The provider did not pay (failed, returned, blocked, reversed): the amount goes back to the balance. Only from `processing`. */
     async release(payoutId: number, report: ProviderReport = {}): Promise<ProviderPayoutWithPayout> {
+      const currency = new Currency((await ctx.project()).settings.currency)
       return storage.transaction(async (tx) => {
         const { payout, affiliate, row } = await locked(tx, payoutId)
         if (row.state !== 'processing') return withPayout(tx, row)
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { credit: -payout.amount })
         await recordPayoutMovement(tx, payout, { paidValue: 0n, credit: -payout.amount }, ctx.clock.now())
-        await tx.providerPayouts.setPayoutStatus(projectId, payoutId, 'failed', 0)
-        await tx.providerPayouts.update(projectId, row.id, { ...reported(report), state: 'failed' })
-        return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payoutId))!)
+        return failed(tx, { payout, affiliate, row }, report, currency)
+      })
+    },
+
+    /**
+     * The provider took back a payout it had paid (a Stripe transfer reversed in full): the
+     * conversions it settled are unpaid again and the rest of its amount leaves the credit, so the
+     * whole amount is back in the balance. From `processing` it is a release; a failed payout stays as it is.
+     */
+    async reverse(payoutId: number, report: ProviderReport = {}): Promise<ProviderPayoutWithPayout> {
+      const currency = new Currency((await ctx.project()).settings.currency)
+      const state = (await storage.providerPayouts.getByPayout(projectId, payoutId))?.state
+      if (state === 'processing') return this.release(payoutId, report)
+      return storage.transaction(async (tx) => {
+        const { payout, affiliate, row } = await locked(tx, payoutId)
+        if (row.state !== 'paid') return withPayout(tx, row)
+        const now = ctx.clock.now()
+        let reopened = 0n
+        for (const conversion of await settledBy(tx, affiliate.id, payoutId)) {
+          const saved = (await tx.conversions.update(projectId, conversion.id, { paid: false, paidByPayoutId: null }))!
+          // Unpaid again, not clawed back into credit: the money never stayed with the affiliate.
+          const delta = ledgerDelta({ ...conversion, paidByPayoutId: null }, saved)
+          await tx.affiliates.adjustTotals(projectId, affiliate.id, delta)
+          await recordConversionMovement(tx, saved, { before: conversion, after: saved }, delta, now)
+          reopened += -(delta.paidValue ?? 0n)
+        }
+        const rest = payout.amount - reopened
+        if (rest !== 0n) {
+          await tx.affiliates.adjustTotals(projectId, affiliate.id, { credit: -rest })
+          await recordPayoutMovement(tx, payout, { paidValue: 0n, credit: -rest }, now)
+        }
+        return failed(tx, { payout, affiliate, row }, report, currency)
       })
     },
 
