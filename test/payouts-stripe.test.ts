@@ -21,7 +21,7 @@ describe('Stripe Connect transfers', () => {
     const stripe = stripeTransfers(program, { secretKey: SECRET_KEY, baseUrl: fake.url })
     const paid = await stripe.pay({ affiliate: affiliate.id, amount: '45.00', destination: 'acct_Bob' })
     expect(paid).toMatchObject({ state: 'paid', reference: 'tr_1', itemStatus: 'created', payout: { status: 'paid', conversionsSettled: 2 } })
-    expect(fake.transfers).toEqual([{ id: 'tr_1', amount: 4500, currency: 'usd', destination: 'acct_Bob', metadata: { payout_id: String(paid.payoutId), project_id: program.projectId } }])
+    expect(fake.transfers).toEqual([{ id: 'tr_1', amount: 4500, currency: 'usd', destination: 'acct_Bob', metadata: { payout_id: String(paid.payoutId), project_id: program.projectId }, amountReversed: 0 }])
     expect(await earnings(program, affiliate.id)).toEqual({ paid: '45.00', unpaid: '3.00', credit: '0.00' })
   })
 

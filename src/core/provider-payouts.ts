@@ -86,7 +86,7 @@ export function providerPayoutsService(ctx: ProjectContext) {
     return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payout.id))!)
   }
 
-  return {
+  const service = {
     /** Records a payout as `processing` with the provider: its amount leaves the payable balance at once. */
     async start(input: StartProviderPayoutInput): Promise<ProviderPayoutWithPayout> {
       const { settings } = await ctx.project()
@@ -187,7 +187,7 @@ export function providerPayoutsService(ctx: ProjectContext) {
     async reverse(payoutId: number, report: ProviderReport = {}): Promise<ProviderPayoutWithPayout> {
       const currency = new Currency((await ctx.project()).settings.currency)
       const state = (await storage.providerPayouts.getByPayout(projectId, payoutId))?.state
-      if (state === 'processing') return this.release(payoutId, report)
+      if (state === 'processing') return service.release(payoutId, report)
       return storage.transaction(async (tx) => {
         const { payout, affiliate, row } = await locked(tx, payoutId)
         if (row.state !== 'paid') return withPayout(tx, row)
@@ -221,4 +221,5 @@ export function providerPayoutsService(ctx: ProjectContext) {
       return Promise.all(rows.map(async (row) => ({ ...row, payout: (await storage.payouts.get(projectId, row.payoutId))! })))
     },
   }
+  return service
 }
