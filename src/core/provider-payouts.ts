@@ -30,6 +30,9 @@ export interface ProviderReport {
   reply?: string | null
 }
 
+/** A Stripe connected account id. */
+export const STRIPE_ACCOUNT = /^acct_[A-Za-z0-9]{1,100}$/
+
 export type ProviderPayoutWithPayout = ProviderPayout & { payout: Payout }
 
 /** Refuses a payout while another for the same affiliate is with a provider: its held money is not yet settled. */
@@ -207,6 +210,20 @@ export function providerPayoutsService(ctx: ProjectContext) {
           await recordPayoutMovement(tx, payout, { paidValue: 0n, credit: -rest }, now)
         }
         return failed(tx, { payout, affiliate, row }, report, currency)
+      })
+    },
+
+    /** The Stripe Connect account (acct_...) the affiliate is paid to, or null before onboarding. */
+    async connectedAccount(affiliate: number | string): Promise<string | null> {
+      return (await storage.transaction((tx) => findAffiliate(tx, projectId, affiliate))).stripeAccountId
+    },
+
+    /** Records the affiliate's Stripe Connect account (created for it by Connect onboarding). */
+    async saveConnectedAccount(affiliate: number | string, accountId: string): Promise<void> {
+      if (!STRIPE_ACCOUNT.test(accountId)) throw new ValidationError('accountId', 'must be a Stripe connected account id (acct_...)')
+      await storage.transaction(async (tx) => {
+        const found = await findAffiliate(tx, projectId, affiliate)
+        await tx.affiliates.update(projectId, found.id, { stripeAccountId: accountId })
       })
     },
 

@@ -25,6 +25,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     emailOptOut: null,
     application: null,
     taxDetails: null,
+    stripeAccountId: null,
     commission: null,
     tier: null,
     createdAt: at,

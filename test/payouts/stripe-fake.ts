@@ -2,6 +2,7 @@
 // Idempotency-Key replays the first answer, an unknown destination is refused with 400. Reversing
 // a transfer (POST /v1/transfers/{id}/reversals) returns the transfer.reversed event Stripe sends,
 // which deliver() posts to a webhook endpoint signed as Stripe signs (Stripe-Signature: t=, v1=).
+// Connect onboarding: POST /v1/accounts (Idempotency-Key replays) and POST /v1/account_links.
 import { createHmac } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -25,6 +26,8 @@ export interface FakeTransfer {
 
 export async function startFakeStripe(options: { accounts: string[]; failNext?: number; now?: () => Date }) {
   const transfers: FakeTransfer[] = []
+  const accountsCreated: Array<{ id: string; email: string; metadata: Record<string, string> }> = []
+  const accountLinks: Array<{ account: string; returnUrl: string; refreshUrl: string }> = []
   /** The transfer.reversed events of the reversals made, oldest first. */
   const reversedEvents: Array<NonNullable<ReturnType<typeof reverse>>> = []
   const answers = new Map<string, { status: number; body: unknown }>()
@@ -56,6 +59,25 @@ export async function startFakeStripe(options: { accounts: string[]; failNext?: 
       res.end(JSON.stringify(body))
     }
     if (req.headers.authorization !== `Bearer ${SECRET_KEY}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } })
+    if (req.method === 'POST' && (req.url === '/v1/accounts' || req.url === '/v1/account_links')) {
+      const form = new URLSearchParams(text)
+      const key = req.headers['idempotency-key']
+      const replay = typeof key === 'string' ? answers.get(key) : undefined
+      if (replay) return send(replay.status, replay.body)
+      if (req.url === '/v1/accounts') {
+        const id = `acct_${1000 + accountsCreated.length + 1}`
+        accountsCreated.push({ id, email: form.get('email') ?? '', metadata: Object.fromEntries([...form].filter(([name]) => name.startsWith('metadata['))) })
+        options.accounts.push(id)
+        const answer = { status: 200, body: { object: 'account', id, type: form.get('type'), email: form.get('email'), charges_enabled: false, payouts_enabled: false, details_submitted: false } }
+        if (typeof key === 'string') answers.set(key, answer)
+        return send(answer.status, answer.body)
+      }
+      const account = form.get('account') ?? ''
+      if (!options.accounts.includes(account)) return send(400, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such account: '${account}'`, param: 'account' } })
+      if (form.get('type') !== 'account_onboarding' || !form.get('return_url') || !form.get('refresh_url')) return send(400, { error: { type: 'invalid_request_error', message: 'Missing required param: type, return_url or refresh_url.' } })
+      accountLinks.push({ account, returnUrl: form.get('return_url')!, refreshUrl: form.get('refresh_url')! })
+      return send(200, { object: 'account_link', created: now(), expires_at: now() + 300, url: `https://connect.stripe.com/setup/e/${account}/link${accountLinks.length}` })
+    }
     const reversal = /^\/v1\/transfers\/([^/]+)\/reversals$/.exec(req.url ?? '')
     if (req.method === 'POST' && reversal) {
       const amount = new URLSearchParams(text).get('amount')
@@ -94,6 +116,8 @@ export async function startFakeStripe(options: { accounts: string[]; failNext?: 
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     transfers,
     reversedEvents,
+    accountsCreated,
+    accountLinks,
     /** Posts an event to a webhook endpoint with its Stripe-Signature (`signature` replaces it; null sends none). */
     async deliver(url: string, event: object, options: { signature?: string | null; secret?: string; body?: (payload: string) => string } = {}) {
       const payload = JSON.stringify(event)

@@ -27,6 +27,7 @@ import { providerPayouts } from './24-provider-payouts.js'
 import { mail } from './25-mail.js'
 import type { Migration } from './migration.js'
 import { counterFillfactor } from './29-counter-fillfactor.js'
+import { stripeConnectedAccounts } from './26-stripe-connected-accounts.js'
 
 export type { Migration } from './migration.js'
 
@@ -57,4 +58,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   providerPayouts,
   mail,
   counterFillfactor,
+  stripeConnectedAccounts,
 ]
