@@ -57,6 +57,6 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   tiersBonuses,
   providerPayouts,
   mail,
-  counterFillfactor,
   stripeConnectedAccounts,
+  counterFillfactor,
 ]
