@@ -21,6 +21,7 @@ export default defineConfig([{
     'cli/main': 'src/cli/main.ts',
     'tracking/index': 'src/tracking/index.ts',
     'importers/index': 'src/importers/index.ts',
+    'payouts/index': 'src/payouts/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
