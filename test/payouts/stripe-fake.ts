@@ -32,6 +32,8 @@ export async function startFakeStripe(options: { accounts: string[]; failNext?: 
   const reversedEvents: Array<NonNullable<ReturnType<typeof reverse>>> = []
   const answers = new Map<string, { status: number; body: unknown }>()
   let failNext = options.failNext ?? 0
+  let holdTransfer: (() => void) | null = null
+  let transferRequests = 0
   let events = 0
   const now = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000)
   const transferJson = (transfer: FakeTransfer) => ({
@@ -94,6 +96,7 @@ export async function startFakeStripe(options: { accounts: string[]; failNext?: 
     const key = req.headers['idempotency-key']
     const replay = typeof key === 'string' ? answers.get(key) : undefined
     if (replay) return send(replay.status, replay.body)
+    transferRequests += 1
     const form = new URLSearchParams(text)
     const metadata: Record<string, string> = {}
     for (const [name, value] of form) {
@@ -109,12 +112,24 @@ export async function startFakeStripe(options: { accounts: string[]; failNext?: 
           return { status: 200, body: { ...transferJson(transfer), transfer_group: form.get('transfer_group') } }
         })()
     if (typeof key === 'string') answers.set(key, answer)
+    // Made and kept for its key, but never answered: the caller dies meanwhile.
+    if (holdTransfer) {
+      const held = holdTransfer
+      holdTransfer = null
+      return held()
+    }
     send(answer.status, answer.body)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     transfers,
+    /** Transfer requests that were not idempotent replays. */
+    transferRequests: () => transferRequests,
+    /** The next transfer is made and its answer kept for its Idempotency-Key, then this is called instead of answering. */
+    holdNextTransfer(onMade: () => void) {
+      holdTransfer = onMade
+    },
     reversedEvents,
     accountsCreated,
     accountLinks,
