@@ -89,7 +89,7 @@ export function providerPayoutsService(ctx: ProjectContext) {
     return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payout.id))!)
   }
 
-  const service = {
+  return {
     /** Records a payout as `processing` with the provider: its amount leaves the payable balance at once. */
     async start(input: StartProviderPayoutInput): Promise<ProviderPayoutWithPayout> {
       const { settings } = await ctx.project()
@@ -186,17 +186,18 @@ export function providerPayoutsService(ctx: ProjectContext) {
      * The provider took back a payout it had paid (a Stripe transfer reversed in full): the
      * conversions it settled are unpaid again and the rest of its amount leaves the credit, so the
      * whole amount is back in the balance. From `processing` it is a release; a failed payout stays as it is.
+     * Both under the affiliate's lock, so a settle running at the same time is seen either way.
      */
     async reverse(payoutId: number, report: ProviderReport = {}): Promise<ProviderPayoutWithPayout> {
       const currency = new Currency((await ctx.project()).settings.currency)
-      const state = (await storage.providerPayouts.getByPayout(projectId, payoutId))?.state
-      if (state === 'processing') return service.release(payoutId, report)
       return storage.transaction(async (tx) => {
         const { payout, affiliate, row } = await locked(tx, payoutId)
-        if (row.state !== 'paid') return withPayout(tx, row)
+        if (row.state === 'failed') return withPayout(tx, row)
         const now = ctx.clock.now()
         let reopened = 0n
-        for (const conversion of await settledBy(tx, affiliate.id, payoutId)) {
+        // Still processing, it settled nothing: all of it is held credit, released below.
+        const settled = row.state === 'paid' ? await settledBy(tx, affiliate.id, payoutId) : []
+        for (const conversion of settled) {
           const saved = (await tx.conversions.update(projectId, conversion.id, { paid: false, paidByPayoutId: null }))!
           // Unpaid again, not clawed back into credit: the money never stayed with the affiliate.
           const delta = ledgerDelta({ ...conversion, paidByPayoutId: null }, saved)
@@ -238,5 +239,4 @@ export function providerPayoutsService(ctx: ProjectContext) {
       return Promise.all(rows.map(async (row) => ({ ...row, payout: (await storage.payouts.get(projectId, row.payoutId))! })))
     },
   }
-  return service
 }
