@@ -20,6 +20,7 @@ export default defineConfig([{
     ...providers,
     'tracking/index': 'src/tracking/index.ts',
     'importers/index': 'src/importers/index.ts',
+    'payouts/index': 'src/payouts/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

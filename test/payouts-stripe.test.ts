@@ -1,9 +1,15 @@
 // Automatic payouts through Stripe Connect transfers (docs/payouts.md "Stripe Connect") over real
-// HTTP to a local server implementing POST /v1/transfers with Idempotency-Key replays.
-import { afterEach, describe, expect, it } from 'vitest'
+// HTTP to a local server implementing POST /v1/transfers with Idempotency-Key replays, and a payer
+// killed with SIGKILL while Stripe makes its transfer.
+import { spawn } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { StoragePort } from '../src/index.js'
 import { StripeTransferError, stripeTransfers, transferIdempotencyKey } from '../src/payouts/stripe/transfers.js'
 import { earnings, programWithEarnings as earningsProgram } from './payouts/earnings.js'
 import { SECRET_KEY, startFakeStripe } from './payouts/stripe-fake.js'
+import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
 type Fake = Awaited<ReturnType<typeof startFakeStripe>>
 let fake: Fake | undefined
@@ -12,7 +18,8 @@ afterEach(async () => {
   fake = undefined
 })
 
-const programWithEarnings = () => earningsProgram({ settings: { payouts: { automatic: { stripe: true } } }, email: 'bob@example.com' })
+const programWithEarnings = (storage?: StoragePort, project?: string) =>
+  earningsProgram({ settings: { payouts: { automatic: { stripe: true } } }, email: 'bob@example.com', ...(storage ? { storage } : {}), ...(project ? { project } : {}) })
 
 describe('Stripe Connect transfers', () => {
   it('transfers the amount in minor units to the connected account and settles oldest first', async () => {
@@ -21,7 +28,7 @@ describe('Stripe Connect transfers', () => {
     const stripe = stripeTransfers(program, { secretKey: SECRET_KEY, baseUrl: fake.url })
     const paid = await stripe.pay({ affiliate: affiliate.id, amount: '45.00', destination: 'acct_Bob' })
     expect(paid).toMatchObject({ state: 'paid', reference: 'tr_1', itemStatus: 'created', payout: { status: 'paid', conversionsSettled: 2 } })
-    expect(fake.transfers).toEqual([{ id: 'tr_1', amount: 4500, currency: 'usd', destination: 'acct_Bob', metadata: { payout_id: String(paid.payoutId), project_id: program.projectId } }])
+    expect(fake.transfers).toEqual([{ id: 'tr_1', amount: 4500, currency: 'usd', destination: 'acct_Bob', metadata: { payout_id: String(paid.payoutId), project_id: program.projectId }, amountReversed: 0 }])
     expect(await earnings(program, affiliate.id)).toEqual({ paid: '45.00', unpaid: '3.00', credit: '0.00' })
   })
 
@@ -66,4 +73,59 @@ describe('Stripe Connect transfers', () => {
     expect(fake.transfers).toHaveLength(1)
     expect(await earnings(program, affiliate.id)).toEqual({ paid: '30.00', unpaid: '18.00', credit: '0.00' })
   })
+})
+
+const suite = DATABASE_URL ? describe : describe.skip
+const childScript = join(dirname(fileURLToPath(import.meta.url)), 'payouts', 'stripe-payer-child.ts')
+
+function child(args: object) {
+  const process_ = spawn(process.execPath, ['--import', 'tsx', childScript, JSON.stringify(args)], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let err = ''
+  process_.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  process_.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()))
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve) =>
+    process_.on('exit', (code, signal) => resolve({ code, signal, out, err })),
+  )
+  return { process: process_, exit }
+}
+
+suite(`Stripe Connect on postgres: a payer killed while the transfer is made${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`}`, () => {
+  let storage: StoragePort
+  let schema: string
+  let cleanup: () => Promise<void>
+  beforeAll(() => {
+    ;({ storage, schema, cleanup } = freshPostgresStorage())
+  })
+  afterAll(async () => {
+    await cleanup?.()
+  })
+
+  it('kill -9 after Stripe made the transfer, then a restart: one transfer for that Idempotency-Key, paid once, ledger balanced', async () => {
+    fake = await startFakeStripe({ accounts: ['acct_Bob'] })
+    const project = 'stripe-kill'
+    const { program, affiliate } = await programWithEarnings(storage, project)
+    const payer = child({ schema, project, baseUrl: fake.url, command: 'pay', affiliate: 'bob@example.com', amount: '45.00', destination: 'acct_Bob' })
+    fake.holdNextTransfer(() => payer.process.kill('SIGKILL'))
+    expect(await payer.exit).toMatchObject({ signal: 'SIGKILL' })
+    expect(fake.transfers).toHaveLength(1)
+    // Processing with no transfer recorded: its amount is held, nothing is payable twice.
+    const [pending] = await program.providerPayouts.listProcessing()
+    expect(pending).toMatchObject({ reference: null, state: 'processing', destination: 'acct_Bob', payout: { amount: 4500n } })
+    expect(await earnings(program, affiliate.id)).toEqual({ paid: '45.00', unpaid: '3.00', credit: '45.00' })
+    await expect(program.payouts.create({ affiliateId: affiliate.id, amount: 1 })).rejects.toMatchObject({ code: 'conflict' })
+
+    const restart = await child({ schema, project, baseUrl: fake.url, command: 'sync' }).exit
+    expect(restart.code, restart.err).toBe(0)
+    expect(JSON.parse(restart.out.trim())).toEqual([{ payoutId: pending!.payoutId, state: 'paid', itemStatus: 'created', reference: 'tr_1' }])
+    // Stripe replayed its first answer for the key: one transfer was ever made.
+    expect(fake.transfers).toHaveLength(1)
+    expect(fake.transferRequests()).toBe(1)
+    expect(fake.transfers[0]).toMatchObject({ amount: 4500, destination: 'acct_Bob', metadata: { payout_id: String(pending!.payoutId) } })
+    expect(await earnings(program, affiliate.id)).toEqual({ paid: '45.00', unpaid: '3.00', credit: '0.00' })
+    expect((await program.conversions.list({ paid: true })).items.map((item) => item.value).sort()).toEqual(['15.00', '30.00'])
+    const again = await child({ schema, project, baseUrl: fake.url, command: 'sync' }).exit
+    expect(JSON.parse(again.out.trim())).toEqual([])
+    expect(fake.transfers).toHaveLength(1)
+  }, 60_000)
 })

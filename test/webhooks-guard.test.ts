@@ -118,7 +118,7 @@ describe('test delivery', () => {
     expect(await octokitVerify('s3cret', request.body, request.headers['x-service-signature'] as string)).toBe(true)
     const body = JSON.parse(request.body) as Record<string, unknown>
     expect(body).toMatchObject({ event: type, project_id: program.projectId, affiliate: { id: '0', email: 'affiliate@example.com' } })
-    const member = { referral_signed_up: 'data', 'payout.created': 'payout', 'payout.requested': 'payout', 'payout.paid': 'payout', 'portal.sign_in_requested': 'sign_in', 'affiliate.applied': 'application', 'affiliate.approved': 'application', 'affiliate.rejected': 'application', 'affiliate.tier_changed': 'tier' }[type as string] ?? 'conversion'
+    const member = { referral_signed_up: 'data', 'payout.created': 'payout', 'payout.requested': 'payout', 'payout.paid': 'payout', 'payout.failed': 'payout', 'portal.sign_in_requested': 'sign_in', 'affiliate.applied': 'application', 'affiliate.approved': 'application', 'affiliate.rejected': 'application', 'affiliate.tier_changed': 'tier' }[type as string] ?? 'conversion'
     expect(body[member]).toBeTypeOf('object')
     const log = await program.webhooks.deliveries({ endpointId: endpoint.id, eventType: type })
     expect(log.items).toHaveLength(1)

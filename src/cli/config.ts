@@ -126,6 +126,29 @@ const admin = v.strictObject({
   trustProxy: v.optional(v.boolean('must be true or false')),
 })
 
+const secretText = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(500, 'must be at most 500 characters'))
+const baseUrl = v.optional(v.pipe(v.string('must be a string'), v.regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'must be an http(s) URL such as https://api-m.paypal.com')))
+
+/**
+ * Automatic payouts run by the server (docs/payouts.md "Running it"): each provider's credentials;
+ * the server syncs every processing payout with them on a schedule, and serves PayPal's item
+ * webhooks at /api/v1/payouts/paypal/webhooks when `paypal.webhookId` is set.
+ */
+const payoutProviders = v.strictObject({
+  paypal: v.optional(
+    v.strictObject({
+      clientId: secretText,
+      clientSecret: secretText,
+      /** @default 'https://api-m.paypal.com' (sandbox: https://api-m.sandbox.paypal.com) */
+      baseUrl,
+      webhookId: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9]{1,100}$/, 'must be the webhook id from PayPal\'s dashboard'))),
+    }),
+  ),
+  stripe: v.optional(v.strictObject({ secretKey: secretText, baseUrl })),
+  /** @default 300 */
+  syncIntervalSeconds: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be a whole number of seconds'), v.minValue(1, 'must be at least 1'), v.maxValue(86_400, 'must be at most 86400'))),
+})
+
 const days = v.pipe(v.number('must be a number'), v.safeInteger('must be a whole number of days'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))
 
 export const serverConfig = v.strictObject({
@@ -149,6 +172,7 @@ export const serverConfig = v.strictObject({
   logLevel: v.optional(v.picklist(LOG_LEVELS, 'must be debug, info, warn or error')),
   logFormat: v.optional(v.picklist(['json', 'text'], 'must be json or text')),
   providers: v.optional(providers),
+  payoutProviders: v.optional(payoutProviders),
   tracking: v.optional(tracking),
   portal: v.optional(portal),
   admin: v.optional(admin),
@@ -260,6 +284,6 @@ function issueText(issue: v.BaseIssue<unknown>): string {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, retention: _retention, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, tracking: _tracking, portal: _portal, admin: _admin, email: _email, exchangeRates: _exchangeRates, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, retention: _retention, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, payoutProviders: _payoutProviders, tracking: _tracking, portal: _portal, admin: _admin, email: _email, exchangeRates: _exchangeRates, ...settings } = config
   return settings
 }

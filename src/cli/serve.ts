@@ -1,7 +1,8 @@
 // `affiliate-kit serve`: the standalone server. Validates config, opens storage, syncs webhook
 // endpoints from the config, listens (so a port in use stops the start before any key is made),
 // ensures an API key, takes keys commands on embedded PGlite, runs the webhook dispatcher beside
-// the program and the configured payment-provider endpoints, and drains in-flight requests and
+// the program and the configured payment-provider endpoints, syncs automatic payouts on a
+// schedule (config payoutProviders), and drains in-flight requests and
 // deliveries on close.
 // Logs through serverLogger (logging.ts); serves /healthz, /readyz and, with `metrics: true` in
 // the config, /metrics.
@@ -27,6 +28,7 @@ import { serverLogger, serverLogLevel, sqlLogRecords } from './logging.js'
 import { withUnconfiguredProviders } from './provider-route.js'
 import type { ProviderHandler } from '../providers/handler.js'
 import type { NodeHandler } from '../server/node.js'
+import type { PayoutSync } from './payouts-mount.js'
 
 const FIRST_POLL_DELAY_MS = 250
 
@@ -122,6 +124,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   let closeKeySocket: (() => Promise<void>) | null = null
   let providers = new Map<string, ProviderHandler>()
   let portal: Portal | null = null
+  let payouts: PayoutSync | null = null
   try {
     await syncWebhooks(program, config)
     // The console's and the API's replays, in any project of the program.
@@ -153,6 +156,11 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       api = withProviders(api, providers, observer)
     }
     api = withUnconfiguredProviders(api, new Set(providers.keys()), observer)
+    if (config.payoutProviders) {
+      const { payoutSync, withPayPalWebhooks } = await import('./payouts-mount.js')
+      payouts = payoutSync(program, config.payoutProviders, logger)
+      if (payouts.paypalWebhooks) api = withPayPalWebhooks(api, payouts.paypalWebhooks, observer)
+    }
     if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api, observer)
     if (pages && portal && config.portal) api = pages.withPortal(api, pages.observedPortal(portal, config.portal, observer), config.portal.path ?? '/portal')
     if (pages && config.admin?.enabled) {
@@ -176,6 +184,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     if (dataDir && !closeKeySocket) logger.warn(`keys commands cannot reach this server (no socket in ${dataDir}); stop it to run them`)
   } catch (error) {
     server.close()
+    await payouts?.stop()
     await program.close()
     throw error
   }
@@ -188,6 +197,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     dispatcher.start()
     mail?.dispatcher.start()
     if (mailMount) stopSummaries = mailMount.monthlySummaries(program, logger)
+    // Payouts a stopped server left processing are resumed at start, then on the schedule.
+    void payouts?.run()
   }, FIRST_POLL_DELAY_MS)
   if (mail) logger.info(`sending mail through ${mail.server}`)
   const pruning = startPruning(storage, { clock: program.clock, logger, ...config.retention })
@@ -208,7 +219,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       await Promise.all([drained, closeKeySocket?.()])
       clearTimeout(firstPoll)
       stopSummaries?.()
-      await Promise.all([dispatcher.stop(), mail?.dispatcher.stop(), pruning.stop()])
+      await Promise.all([dispatcher.stop(), mail?.dispatcher.stop(), pruning.stop(), payouts?.stop()])
       await program.close()
     })())
   return { url, close }

@@ -115,6 +115,7 @@ export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 's
     emailOptOut: null,
     taxDetails: null,
     commission: null,
+    stripeAccountId: null,
     ...base,
     ...given,
     totals: { ...EMPTY_TOTALS },

@@ -98,6 +98,8 @@ export const affiliateFields = {
   commission: nullable(json<CommissionSettings>()),
   /** The performance tier it holds (docs/commissions.md "Performance tiers"); null: none. */
   tier: nullable(text()),
+  /** The Stripe Connect account it is paid to (acct_...), created by Connect onboarding (docs/payouts.md "Stripe Connect"). */
+  stripeAccountId: notShown(nullable(text())),
 }
 
 /** The affiliate's payout preferences that webhook events carry (src/core/events.ts names their keys). */

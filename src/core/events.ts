@@ -153,6 +153,23 @@ export function payoutPaid(request: PayoutRequest, payout: Payout, context: { af
   })
 }
 
+/**
+ * A payout sent through a provider did not reach the affiliate (failed, returned, blocked, or a
+ * Stripe transfer reversed): its amount is back in the affiliate's balance (docs/payouts.md).
+ */
+export function payoutFailed(payout: Payout, report: { provider: string; status: string | null; reason: string | null }, context: { affiliate: Affiliate; at: Date; currency: Currency }): NewEvent {
+  const shared = envelope(payout.projectId, context.at, { affiliate: context.affiliate, referred: null })
+  return event('payout.failed', payout.projectId, context.at, shared, 'payout', {
+    id: String(payout.id),
+    amount: currencyOr(payout.currency, context.currency).amount(payout.amount).format(),
+    currency: payout.currency,
+    method: payout.method,
+    provider: report.provider,
+    provider_status: report.status,
+    reason: report.reason,
+  })
+}
+
 /** An affiliate asked the portal for a sign-in link: the host emails `link` (docs/portal.md). */
 export function portalSignInRequested(affiliate: Affiliate, context: { link: string; expiresAt: Date; at: Date; locale?: string | undefined }): NewEvent {
   const shared = envelope(affiliate.projectId, context.at, { affiliate, referred: null })

@@ -114,6 +114,7 @@ export function personalDataService(ctx: ProjectContext) {
           wiseDetails: null,
           customFields: null,
           taxDetails: null,
+          stripeAccountId: null,
         })
         for (const coupon of await everyItem((window) => tx.coupons.list(projectId, { ...window, affiliateId: affiliate.id }))) {
           if (coupon.status === 'active') await tx.coupons.update(projectId, coupon.id, { status: 'inactive' })

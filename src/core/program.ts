@@ -84,6 +84,7 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
   const coupons = couponsService(ctx)
   const payouts = { ...payoutsService(ctx), ...payoutsDueService(ctx), ...payoutRequestsService(ctx) }
   const stats = statsService(ctx)
+  const providerPayouts = providerPayoutsService(ctx)
   return {
     projectId: ctx.projectId,
     affiliates,
@@ -94,13 +95,13 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     coupons,
     payouts,
     /** Payouts sent through PayPal Payouts or Stripe Connect (docs/payouts.md "Automatic payouts"). */
-    providerPayouts: providerPayoutsService(ctx),
+    providerPayouts,
     /** Bulk creates for an import (affiliate-kit/importers), chunk by chunk (docs/migrating.md). */
     imports: importsService(ctx),
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
     portal: portalSignInService(ctx),
     /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy...): received, swept, replayed, and what each did. */
-    providerEvents: providerEventsService(ctx, { referrals, conversions, coupons }),
+    providerEvents: providerEventsService(ctx, { referrals, conversions, coupons, providerPayouts }),
     keys: keysService(ctx),
     /** Webhook endpoints and their delivery log; deliveries are sent by a dispatcher (affiliate-kit/webhooks). */
     webhooks: webhookEndpointsService(ctx),

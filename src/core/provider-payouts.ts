@@ -3,15 +3,15 @@
 // payable; success settles the conversions oldest first as a manual payout does; failure releases
 // the amount back to the balance. Every transition runs under the affiliate's row lock and only
 // from `processing`, so a repeated report (a retried run, a replayed webhook) changes nothing.
-import { recordPayoutMovement } from './ledger-movements.js'
+import { recordConversionMovement, recordPayoutMovement } from './ledger-movements.js'
 import { findAffiliate } from './affiliates.js'
 import type { ProjectContext } from './context.js'
 import { ConflictError, NotFoundError, ValidationError } from './errors.js'
-import { payoutCreated } from './events.js'
-import { computeBalances } from './ledger.js'
+import { payoutCreated, payoutFailed } from './events.js'
+import { computeBalances, ledgerDelta } from './ledger.js'
 import { Currency } from './money.js'
 import type { StorageTx } from './storage.js'
-import type { Payout, ProviderPayout, ProviderPayoutProvider } from './types.js'
+import type { Affiliate, Payout, ProviderPayout, ProviderPayoutProvider } from './types.js'
 
 export interface StartProviderPayoutInput {
   /** Affiliate id or email. */
@@ -29,6 +29,9 @@ export interface ProviderReport {
   reference?: string | null
   reply?: string | null
 }
+
+/** A Stripe connected account id. */
+export const STRIPE_ACCOUNT = /^acct_[A-Za-z0-9]{1,100}$/
 
 export type ProviderPayoutWithPayout = ProviderPayout & { payout: Payout }
 
@@ -64,6 +67,26 @@ export function providerPayoutsService(ctx: ProjectContext) {
       ...(report.reply !== undefined ? { reply: report.reply } : {}),
       updatedAt: ctx.clock.now(),
     }
+  }
+
+  /** The conversions a payout settled. */
+  async function settledBy(tx: StorageTx, affiliateId: number, payoutId: number) {
+    const found = []
+    for (let offset = 0; ; offset += 500) {
+      const page = await tx.conversions.list(projectId, { affiliateId, paid: true, limit: 500, offset })
+      found.push(...page.items.filter((conversion) => conversion.paidByPayoutId === payoutId))
+      if (page.items.length < 500) return found
+    }
+  }
+
+  /** Marks the payout failed, with the provider's report, and tells the webhooks (payout.failed). */
+  async function failed(tx: StorageTx, { payout, affiliate, row }: { payout: Payout; affiliate: Affiliate; row: ProviderPayout }, report: ProviderReport, currency: Currency) {
+    await tx.providerPayouts.setPayoutStatus(projectId, payout.id, 'failed', 0)
+    await tx.providerPayouts.update(projectId, row.id, { ...reported(report), state: 'failed' })
+    const status = report.itemStatus !== undefined ? report.itemStatus : row.itemStatus
+    const reason = report.reply !== undefined ? report.reply : row.reply
+    await tx.outbox.enqueue(payoutFailed({ ...payout, status: 'failed' }, { provider: row.provider, status, reason }, { affiliate, at: ctx.clock.now(), currency }))
+    return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payout.id))!)
   }
 
   return {
@@ -149,14 +172,59 @@ export function providerPayoutsService(ctx: ProjectContext) {
 
     /** The provider did not pay (failed, returned, blocked, reversed): the amount goes back to the balance. Only from `processing`. */
     async release(payoutId: number, report: ProviderReport = {}): Promise<ProviderPayoutWithPayout> {
+      const currency = new Currency((await ctx.project()).settings.currency)
       return storage.transaction(async (tx) => {
         const { payout, affiliate, row } = await locked(tx, payoutId)
         if (row.state !== 'processing') return withPayout(tx, row)
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { credit: -payout.amount })
         await recordPayoutMovement(tx, payout, { paidValue: 0n, credit: -payout.amount }, ctx.clock.now())
-        await tx.providerPayouts.setPayoutStatus(projectId, payoutId, 'failed', 0)
-        await tx.providerPayouts.update(projectId, row.id, { ...reported(report), state: 'failed' })
-        return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payoutId))!)
+        return failed(tx, { payout, affiliate, row }, report, currency)
+      })
+    },
+
+    /**
+     * The provider took back a payout it had paid (a Stripe transfer reversed in full): the
+     * conversions it settled are unpaid again and the rest of its amount leaves the credit, so the
+     * whole amount is back in the balance. From `processing` it is a release; a failed payout stays as it is.
+     * Both under the affiliate's lock, so a settle running at the same time is seen either way.
+     */
+    async reverse(payoutId: number, report: ProviderReport = {}): Promise<ProviderPayoutWithPayout> {
+      const currency = new Currency((await ctx.project()).settings.currency)
+      return storage.transaction(async (tx) => {
+        const { payout, affiliate, row } = await locked(tx, payoutId)
+        if (row.state === 'failed') return withPayout(tx, row)
+        const now = ctx.clock.now()
+        let reopened = 0n
+        // Still processing, it settled nothing: all of it is held credit, released below.
+        const settled = row.state === 'paid' ? await settledBy(tx, affiliate.id, payoutId) : []
+        for (const conversion of settled) {
+          const saved = (await tx.conversions.update(projectId, conversion.id, { paid: false, paidByPayoutId: null }))!
+          // Unpaid again, not clawed back into credit: the money never stayed with the affiliate.
+          const delta = ledgerDelta({ ...conversion, paidByPayoutId: null }, saved)
+          await tx.affiliates.adjustTotals(projectId, affiliate.id, delta)
+          await recordConversionMovement(tx, saved, { before: conversion, after: saved }, delta, now)
+          reopened += -(delta.paidValue ?? 0n)
+        }
+        const rest = payout.amount - reopened
+        if (rest !== 0n) {
+          await tx.affiliates.adjustTotals(projectId, affiliate.id, { credit: -rest })
+          await recordPayoutMovement(tx, payout, { paidValue: 0n, credit: -rest }, now)
+        }
+        return failed(tx, { payout, affiliate, row }, report, currency)
+      })
+    },
+
+    /** The Stripe Connect account (acct_...) the affiliate is paid to, or null before onboarding. */
+    async connectedAccount(affiliate: number | string): Promise<string | null> {
+      return (await storage.transaction((tx) => findAffiliate(tx, projectId, affiliate))).stripeAccountId
+    },
+
+    /** Records the affiliate's Stripe Connect account (created for it by Connect onboarding). */
+    async saveConnectedAccount(affiliate: number | string, accountId: string): Promise<void> {
+      if (!STRIPE_ACCOUNT.test(accountId)) throw new ValidationError('accountId', 'must be a Stripe connected account id (acct_...)')
+      await storage.transaction(async (tx) => {
+        const found = await findAffiliate(tx, projectId, affiliate)
+        await tx.affiliates.update(projectId, found.id, { stripeAccountId: accountId })
       })
     },
 

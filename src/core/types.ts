@@ -21,6 +21,7 @@ export type EventType =
   | 'payout.created'
   | 'payout.requested'
   | 'payout.paid'
+  | 'payout.failed'
   | 'portal.sign_in_requested'
   | 'affiliate.applied'
   | 'affiliate.approved'
@@ -34,6 +35,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'payout.created',
   'payout.requested',
   'payout.paid',
+  'payout.failed',
   'portal.sign_in_requested',
   'affiliate.applied',
   'affiliate.approved',

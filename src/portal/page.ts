@@ -20,6 +20,13 @@ export interface SignedInRequest {
   locale: Locale
   /** The catalogue of `locale`. */
   t: Translate
+  /** Makes a Stripe Connect onboarding link for the affiliate (portal option stripeConnect); null when off. */
+  stripeOnboarding: (() => Promise<string>) | null
+}
+
+/** What the portal needs of Stripe Connect onboarding (src/payouts/stripe/connect.ts's stripeConnect). */
+export interface StripeOnboarding {
+  onboardingLink(affiliateId: number, urls: { returnUrl: string; refreshUrl: string }): Promise<{ url: string }>
 }
 
 export type PageResult = { title: string; body: Html; status?: number } | { redirect: string }

@@ -9,6 +9,8 @@ export interface PortalPaths {
   conversions: string
   conversion(id: number): string
   payouts: string
+  /** Posted to start Stripe Connect onboarding. */
+  stripeConnect: string
   settings: string
   tax: string
   apply: string
@@ -24,7 +26,7 @@ export interface PortalPaths {
 /** `base` is '/portal' or '' (mounted at the root); `versions` are the assets' content hashes. */
 export function portalPaths(base: string, versions: { stylesheet: string; script: string }): PortalPaths {
   return {
-    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'conversions' | 'conversion' | 'payouts' | 'settings' | 'tax'>),
+    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'conversions' | 'conversion' | 'payouts' | 'stripeConnect' | 'settings' | 'tax'>),
     ...(tableLinks(PORTAL_PUBLIC_PAGES, base) as unknown as Pick<PortalPaths, 'apply' | 'applyGroup'>),
     base,
     signIn: `${base}/sign-in`,

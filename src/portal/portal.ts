@@ -22,7 +22,7 @@ import { webSessions, type SessionPolicy, type WebSessions } from '../web/sessio
 import { clientWait, subjectLimit, type LimitOption, type SubjectLimit } from '../web/sign-in-limits.js'
 import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
-import type { PageResult, SignedInRequest } from './page.js'
+import type { PageResult, SignedInRequest, StripeOnboarding } from './page.js'
 import { FORM_EXPIRED, LINK_INVALID, LINK_SENT, SESSION_ENDED, SIGNED_OUT, signInPage, TOO_MANY_ATTEMPTS } from './pages/sign-in.js'
 import { portalPaths, type PortalPaths } from './paths.js'
 import { unsubscribePage } from './unsubscribe.js'
@@ -106,6 +106,13 @@ export interface PortalOptions {
    * @default false
    */
   trustProxy?: boolean
+  /**
+   * Turns on "Get paid through Stripe" on the Payouts page when the program pays through Stripe
+   * Connect (payouts.automatic.stripe): the affiliate's button makes a Connect onboarding link
+   * with this (`stripeConnect(program, { secretKey })` from src/payouts/stripe/connect.ts).
+   * @default off
+   */
+  stripeConnect?: StripeOnboarding
   /** @default the program's clock */
   clock?: Clock
   /** Unexpected errors (the page shows a generic message). @default console.error */
@@ -322,6 +329,14 @@ async function findAffiliate(program: PortalProgram, id: number): Promise<Affili
   }
 }
 
+/** Makes the affiliate's Connect onboarding link, Stripe sending it back to the Payouts page (on publicUrl, else this request's origin). */
+function stripeOnboardingOf(setup: PortalSetup, url: URL, affiliateId: number): SignedInRequest['stripeOnboarding'] {
+  const connect = setup.options.stripeConnect
+  if (!connect) return null
+  const payouts = `${setup.publicUrl ?? url.origin}${setup.paths.payouts}`
+  return async () => (await connect.onboardingLink(affiliateId, { returnUrl: `${payouts}?stripe=return`, refreshUrl: `${payouts}?stripe=refresh` })).url
+}
+
 /** A page or action of the table (or sign-out), for the affiliate signed in. */
 export async function portalSignedInRoute(setup: PortalSetup, request: Request, url: URL, route: string, client?: ClientInfo): Promise<Response> {
   const { program, sessions, paths, security } = setup
@@ -336,7 +351,7 @@ export async function portalSignedInRoute(setup: PortalSetup, request: Request, 
   }
   const csrf = csrfTokenFor(sessionId!)
   const locale = chooseLocale(affiliate.locale, request.headers.get('accept-language'), setup.options.locale)
-  const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(setup, affiliate), locale, t: translator(locale) }
+  const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(setup, affiliate), locale, t: translator(locale), stripeOnboarding: stripeOnboardingOf(setup, url, affiliate.id) }
   let result: PageResult
   if (request.method === 'POST') {
     const form = await readForm(request)

@@ -6,7 +6,7 @@ import { applicationForm, submitApplication, type PublicRequest } from './apply.
 import type { PageResult, SignedInRequest } from './page.js'
 import { conversionPage, conversionsPage } from './pages/conversions.js'
 import { overviewPage } from './pages/overview.js'
-import { payoutsPage, requestPayout } from './pages/payouts.js'
+import { payoutsPage, requestPayout, startStripeOnboarding } from './pages/payouts.js'
 import { saveSettings, settingsPage } from './pages/settings.js'
 import { saveTaxDetails, taxDetailsPage } from './pages/tax-details.js'
 
@@ -16,6 +16,8 @@ export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
   // The page itself answers an id that is not one (404), as it always has.
   { path: '/conversions/:ref', name: 'conversion', page: (c, _id, ref) => conversionPage(c, ref) },
   { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c), action: (c) => requestPayout(c) },
+  // Posted from the Payouts page when the portal has stripeConnect (docs/payouts.md "Stripe Connect").
+  { path: '/payouts/stripe', name: 'stripeConnect', action: (c) => startStripeOnboarding(c) },
   { path: '/settings', name: 'settings', nav: 'Settings', page: (c) => settingsPage(c), action: (c, form) => saveSettings(c, form) },
   // Linked from Settings when the program requires tax details (payouts.requireTaxDetails); 404 otherwise.
   { path: '/tax', name: 'tax', page: (c) => taxDetailsPage(c), action: (c, form) => saveTaxDetails(c, form) },

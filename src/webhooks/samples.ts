@@ -1,6 +1,6 @@
 // Generated sample payloads for test deliveries: the same builders as real events, fed with
 // clearly fake records (ids 0, example.com emails), so receivers see the real shape.
-import { applicationEvent, conversionEvents, payoutCreated, payoutPaid, payoutRequested, portalSignInRequested, referralSignedUp, tierChanged } from '../core/events.js'
+import { applicationEvent, conversionEvents, payoutCreated, payoutFailed, payoutPaid, payoutRequested, portalSignInRequested, referralSignedUp, tierChanged } from '../core/events.js'
 import { Currency } from '../core/money.js'
 import type { NewEvent } from '../core/storage.js'
 import type { Affiliate, Conversion, EventType, Payout, PayoutRequest, Referral } from '../core/types.js'
@@ -25,6 +25,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     emailOptOut: null,
     application: null,
     taxDetails: null,
+    stripeAccountId: null,
     commission: null,
     tier: null,
     createdAt: at,
@@ -108,6 +109,10 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     case 'payout.paid': {
       const payout: Payout = { id: 0, projectId, affiliateId: 0, affiliateEmail: affiliate.email, amount: 5000n, currency, method: 'paypal', status: 'paid', paymentDate: at, conversionsSettled: 2, unpaidAfter: 0n, createdAt: at }
       return payoutPaid({ ...sampleRequest(projectId, currency, at), status: 'paid', payoutId: 0, resolvedAt: at }, payout, { affiliate, at, currency: context.currency })
+    }
+    case 'payout.failed': {
+      const payout: Payout = { id: 0, projectId, affiliateId: 0, affiliateEmail: affiliate.email, amount: 5000n, currency, method: 'paypal', status: 'failed', paymentDate: at, conversionsSettled: 0, unpaidAfter: 0n, createdAt: at }
+      return payoutFailed(payout, { provider: 'paypal', status: 'RETURNED', reason: null }, { affiliate, at, currency: context.currency })
     }
     case 'portal.sign_in_requested':
       return portalSignInRequested(affiliate, { link: 'https://example.com/portal/sign-in?token=sample', expiresAt: new Date(at.getTime() + 900_000), at })

@@ -79,6 +79,47 @@ export function providerPayoutCases(context: CaseContext): void {
       expect(await program.payouts.create({ affiliateId: affiliate.id, amount: 81.33 })).toMatchObject({ conversionsSettled: 3, unpaidAfter: '0.00' })
     })
 
+    it('a paid payout reversed (a Stripe transfer taken back) is failed: what it settled is unpaid again, its credit taken back, as of then too', async () => {
+      const { program, clock, affiliate, storage } = await threeConversions()
+      // 40.00 settles the 30.00 conversion and leaves 10.00 as credit.
+      const sent = await program.providerPayouts.start({ affiliate: affiliate.id, amount: '40.00', provider: 'stripe', destination: 'acct_Auto' })
+      await program.providerPayouts.settle(sent.payoutId, { itemStatus: 'created', reference: 'tr_1' })
+      expect(await balances(program, affiliate.id)).toEqual({ total: '81.33', paid: '40.00', unpaid: '41.33', eligible: '8.00', held: '33.33', credit: '10.00' })
+      await recordAllEvents(program)
+      clock.advance({ hours: 1 })
+      const paidAt = new Date(clock.now().getTime() - 1000)
+
+      const reversed = await program.providerPayouts.reverse(sent.payoutId, { itemStatus: 'reversed', reply: 'the transfer was reversed' })
+      expect(reversed).toMatchObject({ state: 'failed', itemStatus: 'reversed', reference: 'tr_1', payout: { status: 'failed' } })
+      expect((await program.conversions.list({ paid: true })).items).toEqual([])
+      expect(await balances(program, affiliate.id)).toEqual({ total: '81.33', paid: '0.00', unpaid: '81.33', eligible: '48.00', held: '33.33', credit: '0.00' })
+      const events = await recordedEvents(storage, program)
+      expect(events.map((event) => [event.type, event.body.payout])).toEqual([
+        ['payout.failed', { id: String(sent.payoutId), amount: '40.00', currency: 'USD', method: 'bank', provider: 'stripe', provider_status: 'reversed', reason: 'the transfer was reversed' }],
+      ])
+      // Again, or released or settled after: nothing changes.
+      await program.providerPayouts.reverse(sent.payoutId)
+      await program.providerPayouts.settle(sent.payoutId)
+      expect(await balances(program, affiliate.id)).toMatchObject({ paid: '0.00', unpaid: '81.33', credit: '0.00' })
+      expect(await recordedEvents(storage, program)).toEqual([])
+      // As of before the reversal the payout stood paid; the period's movements explain the change.
+      expect((await program.ledger.affiliate(affiliate.id, paidAt)).earnings).toMatchObject({ paid: '40.00', credit: '10.00' })
+      const movements = await program.ledger.movements({ from: paidAt.toISOString(), to: clock.now().toISOString() })
+      expect(movements.map((movement) => [movement.type, movement.amount])).toEqual([
+        ['unpaid_outside', '30.00'],
+        ['payout', '10.00'],
+      ])
+      // The money is payable again, once.
+      expect(await program.payouts.create({ affiliateId: affiliate.id, amount: 48 })).toMatchObject({ conversionsSettled: 3, unpaidAfter: '33.33' })
+    })
+
+    it('reversing a payout still processing releases it', async () => {
+      const { program, affiliate } = await threeConversions()
+      const sent = await program.providerPayouts.start({ affiliate: affiliate.id, amount: '45.00', provider: 'stripe', destination: 'acct_Auto' })
+      expect(await program.providerPayouts.reverse(sent.payoutId, { itemStatus: 'reversed' })).toMatchObject({ state: 'failed', payout: { status: 'failed' } })
+      expect(await balances(program, affiliate.id)).toMatchObject({ paid: '0.00', unpaid: '81.33', credit: '0.00' })
+    })
+
     it('is off unless the program turns the provider on', async () => {
       const { program } = await context.program({ settings: { payouts: { automatic: { paypal: true } } } })
       const affiliate = await program.affiliates.create({ email: 'off@example.com' })

@@ -1,8 +1,12 @@
 // A local PayPal Payouts server implementing the documented endpoints the client uses: the OAuth2
 // client-credentials token, POST /v1/payments/payouts (a sender_batch_id used before is refused
-// with a link to the original batch, as PayPal does), GET /v1/payments/payouts/{payout_batch_id}.
+// with a link to the original batch, as PayPal does), GET /v1/payments/payouts/{payout_batch_id},
+// and webhooks: deliver() posts a payout item event signed as PayPal signs (SHA256withRSA over
+// transmission id|time|webhook id|CRC32 of the body), which POST /v1/notifications/verify-webhook-signature checks.
+import { createSign, createVerify, generateKeyPairSync, randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { crc32 } from 'node:zlib'
 
 export interface FakeItem {
   payoutItemId: string
@@ -21,6 +25,20 @@ export interface FakeBatch {
 
 export const CLIENT_ID = 'client-id-test'
 export const CLIENT_SECRET = 'client-secret-test'
+export const WEBHOOK_ID = '8PT597110X687430LKGECATA'
+
+/** PayPal's event type for an item status. */
+const EVENT_OF_STATUS: Record<string, string> = {
+  SUCCESS: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED',
+  UNCLAIMED: 'PAYMENT.PAYOUTS-ITEM.UNCLAIMED',
+  RETURNED: 'PAYMENT.PAYOUTS-ITEM.RETURNED',
+  FAILED: 'PAYMENT.PAYOUTS-ITEM.FAILED',
+  BLOCKED: 'PAYMENT.PAYOUTS-ITEM.BLOCKED',
+  DENIED: 'PAYMENT.PAYOUTS-ITEM.DENIED',
+}
+
+const signedMessage = (transmissionId: string, transmissionTime: string, webhookId: string, rawBody: string) =>
+  `${transmissionId}|${transmissionTime}|${webhookId}|${crc32(Buffer.from(rawBody, 'utf8'))}`
 
 export async function startFakePayPal(options: { statusFor?: (receiver: string) => string } = {}) {
   const batches = new Map<string, FakeBatch>()
@@ -29,6 +47,7 @@ export async function startFakePayPal(options: { statusFor?: (receiver: string) 
   let counter = 0
   /** When set, a create records the batch, calls this, and never answers (the caller dies meanwhile). */
   let holdCreate: (() => void) | null = null
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 })
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' })
@@ -107,6 +126,18 @@ export async function startFakePayPal(options: { statusFor?: (receiver: string) 
       if (holdCreate) return holdCreate()
       return send(res, 201, { batch_header: { payout_batch_id: batchId, batch_status: 'PENDING', sender_batch_header: request.sender_batch_header }, links: batchJson(batch).links })
     }
+    if (req.method === 'POST' && path === '/v1/notifications/verify-webhook-signature') {
+      const request = JSON.parse(body) as Record<string, unknown>
+      const required = ['auth_algo', 'cert_url', 'transmission_id', 'transmission_sig', 'transmission_time', 'webhook_id']
+      if (required.some((field) => typeof request[field] !== 'string') || typeof request.webhook_event !== 'object') {
+        return send(res, 400, { name: 'VALIDATION_ERROR', message: 'Invalid request - see details' })
+      }
+      const field = (name: string) => request[name] as string
+      const verifier = createVerify('RSA-SHA256').update(signedMessage(field('transmission_id'), field('transmission_time'), field('webhook_id'), JSON.stringify(request.webhook_event)))
+      const genuine =
+        field('auth_algo') === 'SHA256withRSA' && field('cert_url') === `${base()}/v1/notifications/certs/CERT-1` && field('webhook_id') === WEBHOOK_ID && verifier.verify(keys.publicKey, field('transmission_sig'), 'base64')
+      return send(res, 200, { verification_status: genuine ? 'SUCCESS' : 'FAILURE' })
+    }
     const match = /^\/v1\/payments\/payouts\/([^/]+)$/.exec(path)
     if (req.method === 'GET' && match) {
       const batch = batches.get(decodeURIComponent(match[1]!))
@@ -127,6 +158,54 @@ export async function startFakePayPal(options: { statusFor?: (receiver: string) 
       for (const batch of batches.values()) {
         batch.items = batch.items.map((item) => (item.receiver === receiver ? { ...item, transactionStatus: status } : item))
       }
+    },
+    /** PayPal's webhook event for the item paid to this receiver, at its current status (as documented for PAYMENT.PAYOUTS-ITEM.*). */
+    itemEvent(receiver: string) {
+      const batch = [...batches.values()].find((each) => each.items.some((item) => item.receiver === receiver))!
+      const item = batch.items.find((each) => each.receiver === receiver)!
+      const errors = ['FAILED', 'BLOCKED', 'DENIED'].includes(item.transactionStatus) ? { errors: { name: 'RECEIVER_UNREGISTERED', message: 'Receiver is unregistered' } } : {}
+      return {
+        id: `WH-${++counter}-${randomUUID()}`,
+        event_version: '1.0',
+        create_time: new Date().toISOString(),
+        resource_type: 'payouts_item',
+        event_type: EVENT_OF_STATUS[item.transactionStatus] ?? 'PAYMENT.PAYOUTS-ITEM.HELD',
+        summary: `A payout item is ${item.transactionStatus.toLowerCase()}`,
+        resource: {
+          payout_item_id: item.payoutItemId,
+          transaction_id: `TX${counter}`,
+          transaction_status: item.transactionStatus,
+          payout_batch_id: batch.batchId,
+          payout_item_fee: { currency: item.currency, value: '0.25' },
+          payout_item: { recipient_type: 'EMAIL', amount: { value: item.value, currency: item.currency }, receiver: item.receiver, sender_item_id: item.senderItemId },
+          time_processed: new Date().toISOString(),
+          ...errors,
+          links: [{ href: `${base()}/v1/payments/payouts-item/${item.payoutItemId}`, rel: 'self', method: 'GET' }],
+        },
+        links: [{ href: `${base()}/v1/notifications/webhooks-events/WH-${counter}`, rel: 'self', method: 'GET' }],
+      }
+    },
+    /**
+     * Posts an event to a listener as PayPal does, signed for WEBHOOK_ID; `tamper` changes the body
+     * after signing, `headers` replaces or (undefined) drops signature headers.
+     */
+    async deliver(url: string, event: object, options: { tamper?: (raw: string) => string; headers?: Record<string, string | undefined> } = {}) {
+      const raw = JSON.stringify(event)
+      const transmissionId = randomUUID()
+      const transmissionTime = new Date().toISOString()
+      const signature = createSign('RSA-SHA256').update(signedMessage(transmissionId, transmissionTime, WEBHOOK_ID, raw)).sign(keys.privateKey, 'base64')
+      const headers: Record<string, string | undefined> = {
+        'content-type': 'application/json',
+        'paypal-transmission-id': transmissionId,
+        'paypal-transmission-time': transmissionTime,
+        'paypal-transmission-sig': signature,
+        'paypal-cert-url': `${base()}/v1/notifications/certs/CERT-1`,
+        'paypal-auth-algo': 'SHA256withRSA',
+        ...options.headers,
+      }
+      const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined))
+      const response = await fetch(url, { method: 'POST', headers: sent, body: options.tamper ? options.tamper(raw) : raw })
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
     },
     holdNextCreate(onCreated: () => void) {
       holdCreate = () => {

@@ -150,6 +150,7 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     emailOptOut: row.emailOptOut,
     application: row.application,
     taxDetails: row.taxDetails,
+    stripeAccountId: row.stripeAccountId,
     createdAt: row.createdAt,
     totals,
   }

@@ -7,6 +7,7 @@ import { AffiliateError, ConflictError, NoExchangeRateError, NotFoundError } fro
 import { Currency } from '../money.js'
 import { couponCodeUsed, matchedCoupon } from './coupon-match.js'
 import type { AliasAction, CustomerAction, MappedEvent, PaidAction, ProviderAction } from './mapping.js'
+import { applyTransferReversed } from './transfer-reversed.js'
 import { outcome, recordedPayment, type ApplyTarget, type Link, type Outcome } from './outcome.js'
 import { applyRefund } from './refund.js'
 
@@ -42,6 +43,8 @@ function applyAction(target: ApplyTarget, action: ProviderAction, occurredAt: Da
       return applyRefund(target, action)
     case 'alias':
       return applyAlias(target, action)
+    case 'transfer-reversed':
+      return applyTransferReversed(target, action)
   }
 }
 

@@ -88,7 +88,22 @@ export interface CustomerAction {
   coupons: string[]
 }
 
-export type ProviderAction = PaidAction | RefundedAction | CustomerAction | AliasAction
+/**
+ * A transfer paying one of the program's payouts was reversed (Stripe Connect's transfer.reversed,
+ * docs/payouts.md "Stripe Connect"): in full, the payout's amount is back in the balance.
+ */
+export interface TransferReversedAction {
+  kind: 'transfer-reversed'
+  /** The transfer's id (tr_...): the provider payout's reference. */
+  transfer: string
+  /** The payout the transfer paid and its project, from the transfer's metadata; null when it carries none. */
+  payoutId: number | null
+  projectId: string | null
+  /** The whole amount was reversed (a partial reversal is shown, not applied). */
+  full: boolean
+}
+
+export type ProviderAction = PaidAction | RefundedAction | CustomerAction | AliasAction | TransferReversedAction
 
 export interface MappedEvent {
   eventId: string
@@ -110,7 +125,7 @@ export function storedMapping(mapped: MappedEvent): unknown {
       const lines = action.lines?.map((line) => ({ ...line, amount: line.amount.toString() }))
       return { ...action, amount: action.amount.toString(), paidTotal: action.paidTotal?.toString(), ...(lines ? { lines } : {}) }
     }
-    if (action.kind === 'customer' || action.kind === 'alias') return action
+    if (action.kind === 'customer' || action.kind === 'alias' || action.kind === 'transfer-reversed') return action
     return {
       ...action,
       ...(action.soFar ? { soFar: { ...action.soFar, refunded: action.soFar.refunded.toString(), of: action.soFar.of.toString() } } : {}),

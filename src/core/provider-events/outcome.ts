@@ -3,6 +3,7 @@
 import type { conversionChanges } from '../conversion-changes.js'
 import type { conversionCreation } from '../conversion-create.js'
 import type { couponsService } from '../coupons.js'
+import type { providerPayoutsService } from '../provider-payouts.js'
 import type { referralsService } from '../referrals.js'
 import type { DomainStore, StorageTx } from '../storage.js'
 import type { ProviderEventStatus, ProviderLink } from '../types.js'
@@ -13,6 +14,7 @@ export interface ApplyServices {
   referrals: Pick<ReturnType<typeof referralsService>, 'get' | 'create'>
   conversions: Pick<ReturnType<typeof conversionCreation>, 'create' | 'preview'> & Pick<ReturnType<typeof conversionChanges>, 'update'>
   coupons: Pick<ReturnType<typeof couponsService>, 'list'>
+  providerPayouts: Pick<ReturnType<typeof providerPayoutsService>, 'get' | 'reverse'>
 }
 
 export interface ApplyTarget {

@@ -31,6 +31,15 @@ export interface PayPalBatch {
   items: PayPalBatchItem[]
 }
 
+/** The PAYPAL-* headers a webhook delivery carries. */
+export interface PayPalWebhookHeaders {
+  transmissionId: string
+  transmissionTime: string
+  transmissionSig: string
+  certUrl: string
+  authAlgo: string
+}
+
 export class PayPalError extends Error {
   constructor(
     message: string,
@@ -133,6 +142,30 @@ export function payPalClient(options: PayPalClientOptions) {
       if (original) return { batchId: original, batchStatus: 'PENDING', duplicate: true }
       const error = answer.body as PayPalErrorBody | null
       throw new PayPalError(`PayPal refused the batch (HTTP ${answer.status}${error?.name ? `, ${error.name}` : ''}${error?.message ? `: ${error.message}` : ''})`, answer.status, answer.body)
+    },
+
+    /**
+     * Asks PayPal whether a webhook delivery is genuine (POST /v1/notifications/verify-webhook-signature):
+     * the PAYPAL-* headers it came with, the webhook's id, and the body exactly as received (not
+     * re-serialized: PayPal signs a CRC32 of the raw bytes).
+     */
+    async verifyWebhookSignature(headers: PayPalWebhookHeaders, webhookId: string, rawBody: string): Promise<boolean> {
+      const fields = JSON.stringify({
+        auth_algo: headers.authAlgo,
+        cert_url: headers.certUrl,
+        transmission_id: headers.transmissionId,
+        transmission_sig: headers.transmissionSig,
+        transmission_time: headers.transmissionTime,
+        webhook_id: webhookId,
+      })
+      const response = await fetch(`${base}/v1/notifications/verify-webhook-signature`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await accessToken()}`, 'content-type': 'application/json', accept: 'application/json' },
+        body: `${fields.slice(0, -1)},"webhook_event":${rawBody}}`,
+      })
+      const body = (await response.json().catch(() => null)) as { verification_status?: string } | null
+      if (response.status !== 200) throw new PayPalError(`PayPal did not verify the webhook signature (HTTP ${response.status})`, response.status, body)
+      return body?.verification_status === 'SUCCESS'
     },
 
     async getBatch(batchId: string): Promise<PayPalBatch> {

@@ -4,7 +4,7 @@
 import type { AffiliateProgram } from '../../core/program.js'
 import type { ProviderPayoutWithPayout } from '../../core/provider-payouts.js'
 import { Currency } from '../../core/money.js'
-import { PayPalError, type PayPalClient } from './client.js'
+import { PayPalError, type PayPalBatchItem, type PayPalClient } from './client.js'
 
 /** PayPal's item statuses (transaction_status) and what each means for the ledger. */
 const SETTLED = new Set(['SUCCESS'])
@@ -23,6 +23,24 @@ export function outcomeOf(transactionStatus: string): PayPalOutcome {
 /** The sender_batch_id of a payout: the project and the payout's own id, the same on every attempt. */
 export function senderBatchId(projectId: string, payoutId: number): string {
   return `${projectId}-payout-${payoutId}`
+}
+
+/**
+ * Moves a payout by its PayPal item's status (read from the batch, or from an item webhook):
+ * SUCCESS settles, FAILED/RETURNED/BLOCKED/... release, the rest are noted. A payout no longer
+ * processing stays as it is, so a late or repeated report changes nothing.
+ */
+export function recordItemStatus(program: AffiliateProgram, payoutId: number, item: Pick<PayPalBatchItem, 'transactionStatus' | 'error'>): Promise<ProviderPayoutWithPayout> {
+  const service = program.providerPayouts
+  const report = { itemStatus: item.transactionStatus, reply: item.error }
+  switch (outcomeOf(item.transactionStatus)) {
+    case 'settled':
+      return service.settle(payoutId, report)
+    case 'released':
+      return service.release(payoutId, report)
+    default:
+      return service.note(payoutId, report)
+  }
 }
 
 export function payPalPayouts(program: AffiliateProgram, client: PayPalClient) {
@@ -49,15 +67,7 @@ export function payPalPayouts(program: AffiliateProgram, client: PayPalClient) {
     const batch = await client.getBatch(sent.reference!)
     const item = batch.items[0]
     if (!item) return service.note(sent.payoutId, { itemStatus: batch.batchStatus })
-    const report = { itemStatus: item.transactionStatus, reply: item.error }
-    switch (outcomeOf(item.transactionStatus)) {
-      case 'settled':
-        return service.settle(sent.payoutId, report)
-      case 'released':
-        return service.release(sent.payoutId, report)
-      default:
-        return service.note(sent.payoutId, report)
-    }
+    return recordItemStatus(program, sent.payoutId, item)
   }
 
   return {

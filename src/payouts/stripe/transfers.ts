@@ -3,7 +3,7 @@
 // derived from the payout, never the attempt: a retried run gets Stripe's first answer back
 // instead of a second transfer.
 import type { AffiliateProgram } from '../../core/program.js'
-import type { ProviderPayoutWithPayout } from '../../core/provider-payouts.js'
+import { STRIPE_ACCOUNT, type ProviderPayoutWithPayout } from '../../core/provider-payouts.js'
 
 export interface StripeTransfersOptions {
   /** The platform's secret key (sk_live_..., sk_test_...). */
@@ -62,11 +62,16 @@ export function stripeTransfers(program: AffiliateProgram, options: StripeTransf
   }
 
   return {
-    /** Holds the amount (processing) and transfers it to the connected account `destination` (acct_...). */
-    async pay(input: { affiliate: number | string; amount: string; destination: string }): Promise<ProviderPayoutWithPayout> {
-      if (!/^acct_[A-Za-z0-9]+$/.test(input.destination)) throw new StripeTransferError('destination must be a connected account id (acct_...)', 400)
-      const sent = await service.start({ affiliate: input.affiliate, amount: input.amount, provider: 'stripe', destination: input.destination })
-      return transfer(sent, input.destination)
+    /**
+     * Holds the amount (processing) and transfers it to the connected account `destination`
+     * (acct_...), by default the one Connect onboarding recorded on the affiliate.
+     */
+    async pay(input: { affiliate: number | string; amount: string; destination?: string }): Promise<ProviderPayoutWithPayout> {
+      const destination = input.destination ?? (await service.connectedAccount(input.affiliate))
+      if (destination === null) throw new StripeTransferError('this affiliate has no Stripe connected account yet: it connects one from the portal (Connect onboarding), or pass destination', 409)
+      if (!STRIPE_ACCOUNT.test(destination)) throw new StripeTransferError('destination must be a connected account id (acct_...)', 400)
+      const sent = await service.start({ affiliate: input.affiliate, amount: input.amount, provider: 'stripe', destination })
+      return transfer(sent, destination)
     },
 
     /**

@@ -14,6 +14,7 @@ export const STRIPE_EVENTS = [
   'invoice.paid',
   'invoice_payment.paid',
   'charge.refunded',
+  'transfer.reversed',
 ] as const
 const USED: readonly string[] = STRIPE_EVENTS
 
@@ -36,6 +37,8 @@ export function mapStripeEvent(body: unknown): MappedEvent {
       return invoicePaid(base, object)
     case 'invoice_payment.paid':
       return invoicePayment(base, object)
+    case 'transfer.reversed':
+      return { ...base, actions: [transferReversed(object)] }
     default:
       return { ...base, reference: paymentOfCharge(object), actions: [chargeRefund(object)] }
   }
@@ -233,5 +236,21 @@ function chargeRefund(charge: Record<string, unknown>): ProviderAction {
     paymentReference: paymentOfCharge(charge),
     full: charge.refunded === true,
     soFar: { refunded: minorUnits(charge.amount_refunded, 'amount_refunded'), of: minorUnits(charge.amount, 'amount'), ...(text(charge.id) ? { part: text(charge.id)! } : {}) },
+  }
+}
+
+/** A Connect transfer of one of the program's payouts reversed: its metadata names the payout (see src/payouts/stripe/transfers.ts). */
+function transferReversed(transfer: Record<string, unknown>): ProviderAction {
+  const id = text(transfer.id)
+  if (id === null) throw new MalformedEvent('transfer id is required')
+  const metadata = isRecord(transfer.metadata) ? transfer.metadata : {}
+  const payoutId = text(metadata.payout_id)
+  const amount = minorUnits(transfer.amount, 'amount')
+  return {
+    kind: 'transfer-reversed',
+    transfer: id,
+    payoutId: payoutId !== null && /^\d{1,15}$/.test(payoutId) ? Number(payoutId) : null,
+    projectId: text(metadata.project_id),
+    full: transfer.reversed === true || minorUnits(transfer.amount_reversed, 'amount_reversed') >= amount,
   }
 }

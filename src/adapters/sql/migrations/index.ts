@@ -27,6 +27,7 @@ import { providerPayouts } from './24-provider-payouts.js'
 import { mail } from './25-mail.js'
 import type { Migration } from './migration.js'
 import { counterFillfactor } from './29-counter-fillfactor.js'
+import { stripeConnectedAccounts } from './26-stripe-connected-accounts.js'
 
 export type { Migration } from './migration.js'
 
@@ -56,5 +57,6 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   tiersBonuses,
   providerPayouts,
   mail,
+  stripeConnectedAccounts,
   counterFillfactor,
 ]

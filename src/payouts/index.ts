@@ -1,0 +1,13 @@
+// affiliate-kit/payouts: automatic payouts through PayPal Payouts and Stripe Connect
+// (docs/payouts.md "Automatic payouts"): the clients, the sync that resumes every processing
+// payout, PayPal's item webhooks, and Stripe Connect onboarding.
+export { payPalClient, PayPalError } from './paypal/client.js'
+export type { PayPalBatch, PayPalBatchItem, PayPalClient, PayPalClientOptions, PayPalItem, PayPalWebhookHeaders } from './paypal/client.js'
+export { outcomeOf, payPalPayouts, recordItemStatus, senderBatchId } from './paypal/payouts.js'
+export type { PayPalOutcome } from './paypal/payouts.js'
+export { payPalWebhookHandler } from './paypal/webhooks.js'
+export type { PayPalWebhookHandler, PayPalWebhookOptions } from './paypal/webhooks.js'
+export { StripeTransferError, stripeTransfers, transferIdempotencyKey } from './stripe/transfers.js'
+export type { StripeTransfersOptions } from './stripe/transfers.js'
+export { accountIdempotencyKey, stripeConnect } from './stripe/connect.js'
+export type { OnboardingUrls, StripeConnect } from './stripe/connect.js'
