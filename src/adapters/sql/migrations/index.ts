@@ -26,8 +26,8 @@ import { tiersBonuses } from './23-tiers-bonuses.js'
 import { providerPayouts } from './24-provider-payouts.js'
 import { mail } from './25-mail.js'
 import type { Migration } from './migration.js'
-import { counterFillfactor } from './29-counter-fillfactor.js'
 import { stripeConnectedAccounts } from './26-stripe-connected-accounts.js'
+import { counterFillfactor } from './27-counter-fillfactor.js'
 
 export type { Migration } from './migration.js'
 
