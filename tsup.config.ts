@@ -18,6 +18,7 @@ export default defineConfig([{
     'portal/index': 'src/portal/index.ts',
     'admin/index': 'src/admin/index.ts',
     ...providers,
+    'cli/main': 'src/cli/main.ts',
     'tracking/index': 'src/tracking/index.ts',
     'importers/index': 'src/importers/index.ts',
     'payouts/index': 'src/payouts/index.ts',
@@ -27,15 +28,6 @@ export default defineConfig([{
   sourcemap: true,
   target: 'node20',
   splitting: true,
-},
-// The CLI as one file: \`affiliate-kit serve\` starts without resolving some forty chunks first
-// (docs/scaling.md "Start-up"). Its config is JSON, so no user code shares its module instances.
-{
-  entry: { 'cli/main': 'src/cli/main.ts' },
-  format: ['esm'],
-  sourcemap: true,
-  target: 'node20',
-  splitting: false,
 },
 // The browser snippet: minified ESM for bundlers, checked against its 2 KB budget (scripts/snippet-size.mjs).
 {
