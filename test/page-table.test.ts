@@ -43,7 +43,7 @@ describe('page tables', () => {
     const atRoot = portalPaths('', versions)
     expect(atRoot.overview).toBe('/')
     expect(atRoot.conversion(5)).toBe('/conversions/5')
-    expect(Object.keys(tableLinks(PORTAL_PAGES, ''))).toEqual(['overview', 'conversions', 'conversion', 'payouts', 'settings', 'tax'])
+    expect(Object.keys(tableLinks(PORTAL_PAGES, ''))).toEqual(['overview', 'conversions', 'conversion', 'payouts', 'stripeConnect', 'settings', 'tax'])
     expect(linkTo('/p', '/conversions/:ref', 'x')).toBe('/p/conversions/x')
     const portal = portalPaths('/portal', versions)
     expect([portal.apply, portal.applyGroup('creators')]).toEqual(['/portal/apply', '/portal/apply/creators'])
