@@ -1,6 +1,8 @@
 // Real-browser tests: Debian's Chromium driven by playwright-core (its own browser downloads cannot
 // run here), axe-core for accessibility, screenshots into test-output/screenshots/.
 import { mkdirSync, readFileSync } from 'node:fs'
+import { createServer, type RequestListener } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -22,6 +24,28 @@ const FLAGS = [
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS })
+}
+
+/** A local server for the pages under test and a Chromium to visit them; `close` ends both. */
+export interface BrowserSite {
+  base: string
+  browser: Browser
+  close(): Promise<void>
+}
+
+/** Serves `listener` on 127.0.0.1 (a free port) and launches Chromium. */
+export async function browserSite(listener: RequestListener): Promise<BrowserSite> {
+  const server = createServer(listener)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const browser = await launchBrowser()
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    browser,
+    async close() {
+      await browser.close()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
 }
 
 /** Writes a full-page PNG named `name` into the screenshot folder; returns its path. */

@@ -2,16 +2,14 @@
 // payout or how far below the minimum the affiliate is, and an affiliate at the minimum asks to be
 // paid; the console's Due page lists who is due, how much and which conversions, with the request,
 // and marks them paid. axe-core on every page.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminFixture, owedAffiliate, type AdminFixture } from './admin/helpers.js'
-import { launchBrowser, screenshot, seriousViolations } from './browser-helpers.js'
+import { browserSite, type BrowserSite, screenshot, seriousViolations } from './browser-helpers.js'
 
 describe('payouts due and payout requests in Chromium', () => {
   let fixture: AdminFixture
-  let server: Server
+  let site: BrowserSite
   let base: string
   let browser: Browser
   const ids: Record<string, number> = {}
@@ -26,15 +24,13 @@ describe('payouts due and payout requests in Chromium', () => {
     ids.bob = (await owedAffiliate(program, 'bob@example.com', [50])).id // 15.00: 5.00 below the minimum
     ids.annSale = (await program.conversions.list({ affiliateId: ids.ann })).items[0]!.id
     clock.set('2026-04-02T09:00:00Z')
-    server = createServer((req, res) => (req.url?.startsWith('/admin') ? fixture.admin.node(req, res) : fixture.portal.node(req, res)))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchBrowser()
+    site = await browserSite((req, res) => (req.url?.startsWith('/admin') ? fixture.admin.node(req, res) : fixture.portal.node(req, res)))
+    base = site.base
+    browser = site.browser
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
+    await site?.close()
   })
 
   async function check(page: Page, name: string) {

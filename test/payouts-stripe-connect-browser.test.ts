@@ -2,19 +2,17 @@
 // Payouts page offers "Connect with Stripe", the button leads to a page linking to Stripe's hosted
 // onboarding (made at the local Stripe), and back from Stripe the page names the account. axe-core
 // on every page.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stripeConnect } from '../src/payouts/stripe/connect.js'
-import { launchBrowser, screenshot, seriousViolations } from './browser-helpers.js'
+import { browserSite, type BrowserSite, screenshot, seriousViolations } from './browser-helpers.js'
 import { SECRET_KEY, startFakeStripe } from './payouts/stripe-fake.js'
 import { portalFixture, type PortalFixture } from './portal/helpers.js'
 
 describe('Stripe Connect onboarding in Chromium', () => {
   let fixture: PortalFixture
   let fake: Awaited<ReturnType<typeof startFakeStripe>>
-  let server: Server
+  let site: BrowserSite
   let base: string
   let browser: Browser
 
@@ -26,15 +24,13 @@ describe('Stripe Connect onboarding in Chromium', () => {
     const settings = await fixture.program.settings()
     await fixture.program.projects.updateSettings(fixture.program.projectId, { ...settings, payouts: { automatic: { stripe: true } } } as Parameters<typeof fixture.program.projects.updateSettings>[1])
     await fixture.program.affiliates.create({ email: 'ivy@example.com' })
-    server = createServer((req, res) => fixture.portal.node(req, res))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchBrowser()
+    site = await browserSite((req, res) => fixture.portal.node(req, res))
+    base = site.base
+    browser = site.browser
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
+    await site?.close()
     await fake?.close()
   })
 

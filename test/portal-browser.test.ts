@@ -1,12 +1,10 @@
 // The portal in real Chromium: sign in through a created link, the figures the API reports for
 // that affiliate to the cent, payout settings changed, sign-out; the same with JavaScript off;
 // axe-core on every page, each page's weight (HTML + CSS + JS) under 50 KB, screenshots.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHandler } from '../src/http/index.js'
-import { launchBrowser, screenshot, seriousViolations } from './browser-helpers.js'
+import { browserSite, type BrowserSite, screenshot, seriousViolations } from './browser-helpers.js'
 import { affiliateWithHistory, portalFixture, type PortalFixture } from './portal/helpers.js'
 
 const PAGE_BUDGET_BYTES = 50 * 1024
@@ -22,7 +20,7 @@ function cents(amount: string | number): bigint {
 
 describe('affiliate portal in Chromium', () => {
   let fixture: PortalFixture
-  let server: Server
+  let site: BrowserSite
   let base: string
   let apiKey: string
   let browser: Browser
@@ -45,15 +43,13 @@ describe('affiliate portal in Chromium', () => {
     await program.trackClick({ referralCode: 'ANN' })
     apiKey = (await program.keys.create({ name: 'browser test' })).key
     const handler = createHandler(program)
-    server = createServer((req, res) => (req.url?.startsWith('/portal') ? portal.node(req, res) : handler.node(req, res)))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchBrowser()
+    site = await browserSite((req, res) => (req.url?.startsWith('/portal') ? portal.node(req, res) : handler.node(req, res)))
+    base = site.base
+    browser = site.browser
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
+    await site?.close()
   })
 
   /** Loads `path`, checks axe and the page's weight, writes a screenshot; resolves with the weight. */

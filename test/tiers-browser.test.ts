@@ -1,10 +1,8 @@
 // The performance tier in the pages: the portal's overview in real Chromium (axe-core) and the
 // console's affiliate page show the tier held, the period's figures and the next tier (docs/commissions.md).
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, seriousViolations } from './browser-helpers.js'
+import { browserSite, type BrowserSite, seriousViolations } from './browser-helpers.js'
 import { portalFixture, type PortalFixture } from './portal/helpers.js'
 import { adminFixture, signedInAgent } from './admin/helpers.js'
 
@@ -12,7 +10,7 @@ const pct = (rate: number) => ({ type: 'percentage' as const, rate })
 
 describe('performance tier in the portal (Chromium)', () => {
   let fixture: PortalFixture
-  let server: Server
+  let site: BrowserSite
   let base: string
   let browser: Browser
 
@@ -26,15 +24,13 @@ describe('performance tier in the portal (Chromium)', () => {
     const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
     await program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: 'one@example.com', baseValue: '100.00' })
     await program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: 'two@example.com', baseValue: '50.00' })
-    server = createServer((req, res) => portal.node(req, res))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchBrowser()
+    site = await browserSite((req, res) => portal.node(req, res))
+    base = site.base
+    browser = site.browser
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
+    await site?.close()
   })
 
   it('shows Silver, 150.00 and 2 customers this month, and what Gold needs', async () => {
