@@ -11,7 +11,7 @@ import { payoutCreated, payoutFailed } from './events.js'
 import { computeBalances, ledgerDelta } from './ledger.js'
 import { Currency } from './money.js'
 import type { StorageTx } from './storage.js'
-import type { Affiliate, Payout, ProviderPayout, ProviderPayoutProvider } from './types.js'
+import type { Affiliate, Conversion, Payout, ProviderPayout, ProviderPayoutProvider } from './types.js'
 
 export interface StartProviderPayoutInput {
   /** Affiliate id or email. */
@@ -75,6 +75,16 @@ export function providerPayoutsService(ctx: ProjectContext) {
     for (let offset = 0; ; offset += 500) {
       const page = await tx.conversions.list(projectId, { affiliateId, paid: true, limit: 500, offset })
       found.push(...page.items.filter((conversion) => conversion.paidByPayoutId === payoutId))
+      if (page.items.length < 500) return found
+    }
+  }
+
+  /** The affiliate's paid conversions, newest first. */
+  async function paidNewestFirst(tx: StorageTx, affiliateId: number) {
+    const found: Conversion[] = []
+    for (let offset = 0; ; offset += 500) {
+      const page = await tx.conversions.list(projectId, { affiliateId, paid: true, limit: 500, offset })
+      found.push(...page.items)
       if (page.items.length < 500) return found
     }
   }
@@ -194,22 +204,37 @@ export function providerPayoutsService(ctx: ProjectContext) {
         const { payout, affiliate, row } = await locked(tx, payoutId)
         if (row.state === 'failed') return withPayout(tx, row)
         const now = ctx.clock.now()
-        let reopened = 0n
-        // Still processing, it settled nothing: all of it is held credit, released below.
-        const settled = row.state === 'paid' ? await settledBy(tx, affiliate.id, payoutId) : []
-        for (const conversion of settled) {
+        /** Marks a paid conversion unpaid again, not clawed back into credit; the amount that went back to unpaid. */
+        const unpay = async (conversion: Conversion) => {
           const saved = (await tx.conversions.update(projectId, conversion.id, { paid: false, paidByPayoutId: null }))!
-          // Unpaid again, not clawed back into credit: the money never stayed with the affiliate.
           const delta = ledgerDelta({ ...conversion, paidByPayoutId: null }, saved)
           await tx.affiliates.adjustTotals(projectId, affiliate.id, delta)
           await recordConversionMovement(tx, saved, { before: conversion, after: saved }, delta, now)
-          reopened += -(delta.paidValue ?? 0n)
+          return -(delta.paidValue ?? 0n)
         }
+        const moveCredit = async (credit: bigint) => {
+          if (credit === 0n) return
+          await tx.affiliates.adjustTotals(projectId, affiliate.id, { credit })
+          await recordPayoutMovement(tx, payout, { paidValue: 0n, credit }, now)
+        }
+        // Still processing, it settled nothing: all of it is held credit, released below.
+        let reopened = 0n
+        for (const conversion of row.state === 'paid' ? await settledBy(tx, affiliate.id, payoutId) : []) reopened += await unpay(conversion)
+        // What it left as credit goes back; when later payouts spent some of that credit, the
+        // conversions it helped settle (newest first) are unpaid too, and what they paid beyond it
+        // stays credit: paid falls by the payout's amount and credit never goes below zero.
         const rest = payout.amount - reopened
-        if (rest !== 0n) {
-          await tx.affiliates.adjustTotals(projectId, affiliate.id, { credit: -rest })
-          await recordPayoutMovement(tx, payout, { paidValue: 0n, credit: -rest }, now)
+        const credit = affiliate.totals.credit
+        if (rest <= credit) {
+          await moveCredit(-rest)
+          return failed(tx, { payout, affiliate, row }, report, currency)
         }
+        let covered = credit
+        for (const conversion of await paidNewestFirst(tx, affiliate.id)) {
+          if (covered >= rest) break
+          covered += await unpay(conversion)
+        }
+        await moveCredit(covered - rest - credit)
         return failed(tx, { payout, affiliate, row }, report, currency)
       })
     },

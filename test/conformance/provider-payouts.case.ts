@@ -113,6 +113,20 @@ export function providerPayoutCases(context: CaseContext): void {
       expect(await program.payouts.create({ affiliateId: affiliate.id, amount: 48 })).toMatchObject({ conversionsSettled: 3, unpaidAfter: '33.33' })
     })
 
+    it('a reversal whose credit a later payout spent unpays what that credit settled: paid falls by the amount, credit stays >= 0', async () => {
+      const { program, affiliate } = await threeConversions()
+      // 40.00 settles the 30.00 conversion and leaves 10.00 credit; a manual 8.00 then spends it on the 15.00 and 3.00 ones.
+      const sent = await program.providerPayouts.start({ affiliate: affiliate.id, amount: '40.00', provider: 'stripe', destination: 'acct_Auto' })
+      await program.providerPayouts.settle(sent.payoutId, { itemStatus: 'created', reference: 'tr_1' })
+      expect(await program.payouts.create({ affiliateId: affiliate.id, amount: 8 })).toMatchObject({ conversionsSettled: 2, unpaidAfter: '33.33' })
+      expect(await balances(program, affiliate.id)).toEqual({ total: '81.33', paid: '48.00', unpaid: '33.33', eligible: '0.00', held: '33.33', credit: '0.00' })
+
+      await program.providerPayouts.reverse(sent.payoutId, { itemStatus: 'reversed' })
+      // Only the manual 8.00 reached the affiliate: both conversions are unpaid again and 8.00 is credit.
+      expect((await program.conversions.list({ paid: true })).items).toEqual([])
+      expect(await balances(program, affiliate.id)).toEqual({ total: '81.33', paid: '8.00', unpaid: '73.33', eligible: '40.00', held: '33.33', credit: '8.00' })
+    })
+
     it('reversing a payout still processing releases it', async () => {
       const { program, affiliate } = await threeConversions()
       const sent = await program.providerPayouts.start({ affiliate: affiliate.id, amount: '45.00', provider: 'stripe', destination: 'acct_Auto' })
