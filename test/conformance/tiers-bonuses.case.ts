@@ -44,6 +44,22 @@ export function tiersBonusesCases(context: CaseContext): void {
       ])
     })
 
+    it('Tiers: a lifetime period counts every month since the first, and the tier never drops', async () => {
+      const { program, clock } = await context.program({
+        settings: { commission: { purchase: pct(30), tiers: [{ name: 'Gold', minRevenue: '1000.00', purchase: pct(40) }], tierPeriod: 'lifetime' } },
+      })
+      const cy = await program.affiliates.create({ email: 'lifetime@example.com' })
+      const buy = async (at: string, email: string, baseValue: string) => {
+        clock.set(at)
+        return (await program.conversions.create({ type: 'purchase', affiliateId: cy.id, email, baseValue })).conversion.value
+      }
+      // 600.00 in 2025 and 500.00 in 2026 reach Gold together; a quiet year later it holds.
+      expect(await buy('2025-03-01T12:00:00Z', 'a@example.com', '600.00')).toBe('180.00')
+      expect(await buy('2026-02-01T12:00:00Z', 'b@example.com', '500.00')).toBe('150.00')
+      expect((await program.affiliates.get(cy.id)).tier).toBe('Gold')
+      expect(await buy('2027-06-01T12:00:00Z', 'c@example.com', '100.00')).toBe('40.00')
+    })
+
     it('Tiers: the tier with more customers wins; a quarter period holds it through the quarter', async () => {
       const { program, clock } = await context.program({
         settings: {

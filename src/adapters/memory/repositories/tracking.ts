@@ -43,6 +43,10 @@ function nextDay(day: string): string {
   return next
 }
 
+function* walk(from: string, to: string): Generator<string> {
+  for (let day = from; day < to; day = nextDay(day)) yield day
+}
+
 export function trackingRepository(state: TrackingState, log: UndoLog): TrackingRepository {
   return {
     async addDaily(projectId, affiliateId, day, delta) {
@@ -71,8 +75,14 @@ export function trackingRepository(state: TrackingState, log: UndoLog): Tracking
       const rows: DailyRow[] = []
       const byDay = state.daily.get(projectId)
       if (!byDay) return rows
-      for (let day = from; day < to; day = nextDay(day)) {
-        const counts = byDay.get(day)?.get(affiliateId ?? PROJECT_ROW)
+      const row = affiliateId ?? PROJECT_ROW
+      // A range longer than the days that have counters (a lifetime tier: 1970 to 9999) reads those days instead of walking it.
+      const days =
+        (Date.parse(to) - Date.parse(from)) / 86_400_000 > byDay.size
+          ? [...byDay.keys()].filter((day) => day >= from && day < to).sort()
+          : walk(from, to)
+      for (const day of days) {
+        const counts = byDay.get(day)?.get(row)
         if (counts) rows.push({ day, ...counts })
       }
       return rows

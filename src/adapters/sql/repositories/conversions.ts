@@ -1,9 +1,10 @@
 // The conversions repository, and the SQL creating a conversion runs here: insertConversion, with
 // the counter writes (the affiliate's totals: totalsUpdate in affiliates.ts; the day's counters:
 // dailyUpsert in tracking.ts) and its ledger movement (conversionMovementInsert in ledger.ts)
-// merged into it as CTEs by countedInsert, so a create is one statement. The rest of a create: the affiliate's read (affiliates.ts) and its outbox rows,
-// written just before COMMIT (transaction-state.ts). Also the held balance from the hold-window
-// index, and oldest-first settling in one statement.
+// merged into it as CTEs by countedInsert, so a create is one statement. The rest of a create:
+// the affiliate's read (affiliates.ts) and its outbox rows, written just before COMMIT
+// (transaction-state.ts). Also the held balance from the hold-window index, and oldest-first
+// settling in one statement.
 import type { ConversionCounts, ConversionRepository, Insert } from '../../../core/storage.js'
 import { conversionMovement } from '../../../core/ledger-movements.js'
 import type { Conversion, LedgerMovement, TotalsDelta } from '../../../core/types.js'
