@@ -19,14 +19,15 @@ describe('Stripe Connect onboarding in Chromium', () => {
   beforeAll(async () => {
     fake = await startFakeStripe({ accounts: [] })
     const holder: { connect?: ReturnType<typeof stripeConnect> } = {}
-    fixture = await portalFixture({ stripeConnect: { onboardingLink: (id, urls) => holder.connect!.onboardingLink(id, urls) } })
+    // The site first: Stripe's return address is built on the portal's public URL, which is the site's.
+    site = await browserSite((req, res) => fixture.portal.node(req, res))
+    base = site.base
+    browser = site.browser
+    fixture = await portalFixture({ publicUrl: base, stripeConnect: { onboardingLink: (id, urls) => holder.connect!.onboardingLink(id, urls) } })
     holder.connect = stripeConnect(fixture.program, { secretKey: SECRET_KEY, baseUrl: fake.url })
     const settings = await fixture.program.settings()
     await fixture.program.projects.updateSettings(fixture.program.projectId, { ...settings, payouts: { automatic: { stripe: true } } } as Parameters<typeof fixture.program.projects.updateSettings>[1])
     await fixture.program.affiliates.create({ email: 'ivy@example.com' })
-    site = await browserSite((req, res) => fixture.portal.node(req, res))
-    base = site.base
-    browser = site.browser
   }, 60_000)
 
   afterAll(async () => {
@@ -41,7 +42,7 @@ describe('Stripe Connect onboarding in Chromium', () => {
 
   it('connects: the button, the link to Stripe, and the account named on return', async () => {
     const page = await (await browser.newContext()).newPage()
-    await page.goto(`${base}${(await fixture.portal.createSignInLink('ivy@example.com')).url}`)
+    await page.goto(new URL((await fixture.portal.createSignInLink('ivy@example.com')).url, base).href)
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.waitForURL(`${base}/portal/`)
     await page.getByRole('link', { name: 'Payouts' }).click()
@@ -53,7 +54,7 @@ describe('Stripe Connect onboarding in Chromium', () => {
     const link = page.getByRole('link', { name: 'Continue to Stripe' })
     expect(await link.getAttribute('href')).toBe('https://connect.stripe.com/setup/e/acct_1001/link1')
     await check(page, 'portal-stripe-continue')
-    // Without publicUrl the return address is the page's own origin.
+    // The return address is on the portal's public URL.
     expect(fake.accountLinks).toEqual([{ account: 'acct_1001', returnUrl: `${base}/portal/payouts?stripe=return`, refreshUrl: `${base}/portal/payouts?stripe=refresh` }])
 
     await page.goto(fake.accountLinks[0]!.returnUrl)

@@ -15,11 +15,11 @@ afterEach(async () => {
   fake = undefined
 })
 
-async function signedIn(options: { stripe: boolean; connect?: boolean }) {
+async function signedIn(options: { stripe: boolean; connect?: boolean; publicUrl?: boolean }) {
   fake = await startFakeStripe({ accounts: [] })
   const holder: { connect?: ReturnType<typeof stripeConnect> } = {}
   const fixture = await portalFixture({
-    publicUrl: 'https://partners.example.com',
+    ...(options.publicUrl === false ? {} : { publicUrl: 'https://partners.example.com' }),
     ...(options.connect === false ? {} : { stripeConnect: { onboardingLink: (id, urls) => holder.connect!.onboardingLink(id, urls) } }),
   })
   holder.connect = stripeConnect(fixture.program, { secretKey: SECRET_KEY, baseUrl: fake.url })
@@ -80,6 +80,13 @@ describe('Stripe Connect onboarding from the portal', () => {
     expect(fake!.accountsCreated).toEqual([])
     await expect(stripeTransfers(bare.program, { secretKey: SECRET_KEY, baseUrl: fake!.url }).pay({ affiliate: bare.affiliate.id, amount: '30.00' })).rejects.toMatchObject({ status: 409 })
     expect(await earnings(bare.program, bare.affiliate.id)).toEqual({ paid: '0.00', unpaid: '30.00', credit: '0.00' })
+  })
+
+  it('without the portal\'s publicUrl: no card and 404, whatever Host the request names (Stripe\'s return address is never built on it)', async () => {
+    const { agent } = await signedIn({ stripe: true, publicUrl: false })
+    expect(await (await agent.get('/portal/payouts')).text()).not.toContain('Connect with Stripe')
+    expect((await agent.post('/portal/payouts/stripe', { csrf: await agent.csrfOf('/portal/payouts') })).status).toBe(404)
+    expect(fake!.accountLinks).toEqual([])
   })
 
   it('Stripe refusing: the page says so (502), and the affiliate can try again', async () => {

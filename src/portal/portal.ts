@@ -329,11 +329,15 @@ async function findAffiliate(program: PortalProgram, id: number): Promise<Affili
   }
 }
 
-/** Makes the affiliate's Connect onboarding link, Stripe sending it back to the Payouts page (on publicUrl, else this request's origin). */
-function stripeOnboardingOf(setup: PortalSetup, url: URL, affiliateId: number): SignedInRequest['stripeOnboarding'] {
+/**
+ * Makes the affiliate's Connect onboarding link, Stripe sending it back to the Payouts page. The
+ * address is built on the configured publicUrl only, never on a request's Host: without one the
+ * offer is not shown.
+ */
+function stripeOnboardingOf(setup: PortalSetup, affiliateId: number): SignedInRequest['stripeOnboarding'] {
   const connect = setup.options.stripeConnect
-  if (!connect) return null
-  const payouts = `${setup.publicUrl ?? url.origin}${setup.paths.payouts}`
+  if (!connect || !setup.publicUrl) return null
+  const payouts = `${setup.publicUrl}${setup.paths.payouts}`
   return async () => (await connect.onboardingLink(affiliateId, { returnUrl: `${payouts}?stripe=return`, refreshUrl: `${payouts}?stripe=refresh` })).url
 }
 
@@ -351,7 +355,7 @@ export async function portalSignedInRoute(setup: PortalSetup, request: Request, 
   }
   const csrf = csrfTokenFor(sessionId!)
   const locale = chooseLocale(affiliate.locale, request.headers.get('accept-language'), setup.options.locale)
-  const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(setup, affiliate), locale, t: translator(locale), stripeOnboarding: stripeOnboardingOf(setup, url, affiliate.id) }
+  const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(setup, affiliate), locale, t: translator(locale), stripeOnboarding: stripeOnboardingOf(setup, affiliate.id) }
   let result: PageResult
   if (request.method === 'POST') {
     const form = await readForm(request)
