@@ -1,14 +1,12 @@
 // Automatic payouts through PayPal Payouts (docs/payouts.md "PayPal Payouts") over real HTTP to a
 // local server implementing PayPal's documented endpoints: success, unclaimed then returned,
 // failed and blocked, and a payer killed with SIGKILL while PayPal creates its batch.
-import { spawn } from 'node:child_process'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { AffiliateProgram, StoragePort } from '../src/index.js'
 import { payPalClient, PayPalError } from '../src/payouts/paypal/client.js'
 import { payPalPayouts, senderBatchId } from '../src/payouts/paypal/payouts.js'
 import { earnings, programWithEarnings as earningsProgram } from './payouts/earnings.js'
+import { payerProcess } from './payouts/payer-process.js'
 import { CLIENT_ID, CLIENT_SECRET, startFakePayPal } from './payouts/paypal-fake.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
@@ -97,19 +95,7 @@ describe('PayPal Payouts', () => {
 })
 
 const suite = DATABASE_URL ? describe : describe.skip
-const childScript = join(dirname(fileURLToPath(import.meta.url)), 'payouts', 'paypal-child.ts')
-
-function child(args: object) {
-  const process_ = spawn(process.execPath, ['--import', 'tsx', childScript, JSON.stringify(args)], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  process_.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
-  process_.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()))
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve) =>
-    process_.on('exit', (code, signal) => resolve({ code, signal, out, err })),
-  )
-  return { process: process_, exit }
-}
+const child = (args: object) => payerProcess('paypal-child.ts', args)
 
 suite(`PayPal Payouts on postgres: a payer killed while the batch is created${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`}`, () => {
   let storage: StoragePort

@@ -1,13 +1,11 @@
 // Automatic payouts through Stripe Connect transfers (docs/payouts.md "Stripe Connect") over real
 // HTTP to a local server implementing POST /v1/transfers with Idempotency-Key replays, and a payer
 // killed with SIGKILL while Stripe makes its transfer.
-import { spawn } from 'node:child_process'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { StoragePort } from '../src/index.js'
 import { StripeTransferError, stripeTransfers, transferIdempotencyKey } from '../src/payouts/stripe/transfers.js'
 import { earnings, programWithEarnings as earningsProgram } from './payouts/earnings.js'
+import { payerProcess } from './payouts/payer-process.js'
 import { SECRET_KEY, startFakeStripe } from './payouts/stripe-fake.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
@@ -76,19 +74,7 @@ describe('Stripe Connect transfers', () => {
 })
 
 const suite = DATABASE_URL ? describe : describe.skip
-const childScript = join(dirname(fileURLToPath(import.meta.url)), 'payouts', 'stripe-payer-child.ts')
-
-function child(args: object) {
-  const process_ = spawn(process.execPath, ['--import', 'tsx', childScript, JSON.stringify(args)], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  process_.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
-  process_.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()))
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve) =>
-    process_.on('exit', (code, signal) => resolve({ code, signal, out, err })),
-  )
-  return { process: process_, exit }
-}
+const child = (args: object) => payerProcess('stripe-payer-child.ts', args)
 
 suite(`Stripe Connect on postgres: a payer killed while the transfer is made${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`}`, () => {
   let storage: StoragePort
