@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHandler } from '../src/http/index.js'
 import { createWebhookDispatcher, type WebhookDispatcher } from '../src/webhooks/index.js'
 import { adminFixture, owedAffiliate, type AdminFixture } from './admin/helpers.js'
-import { launchBrowser, screenshot, seriousViolations } from './browser-helpers.js'
+import { browserSite, type BrowserSite, screenshot, seriousViolations } from './browser-helpers.js'
 
 /** Exact cents of a decimal amount, without float arithmetic on money. */
 const cents = (amount: string): bigint => {
@@ -22,7 +22,7 @@ const cents = (amount: string): bigint => {
 
 describe('admin console in Chromium', () => {
   let fixture: AdminFixture
-  let server: Server
+  let site: BrowserSite
   let receiver: Server
   let receiverStatus = 500
   let base: string
@@ -60,16 +60,14 @@ describe('admin console in Chromium', () => {
     clock.advance({ days: 31 })
     ids.dee = (await owedAffiliate(program, 'dee@example.com', [80])).id // 24.00, on hold, so in no payout
     const api = createHandler(program, { auditLog: storage })
-    server = createServer((req, res) => (req.url?.startsWith('/admin') ? fixture.admin.node(req, res) : api.node(req, res)))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchBrowser()
+    site = await browserSite((req, res) => (req.url?.startsWith('/admin') ? fixture.admin.node(req, res) : api.node(req, res)))
+    base = site.base
+    browser = site.browser
     page = await browser.newPage({ acceptDownloads: true })
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
+    await site?.close()
     await new Promise((resolve) => receiver?.close(resolve))
   })
 

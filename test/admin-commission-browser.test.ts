@@ -1,16 +1,14 @@
 // Commission rules in the admin console, in real Chromium with axe-core: an affiliate's own rules
 // set in its edit form (a refused rule shown in place), a conversion showing the rule that earned
 // it, and "What would this earn?" answering what the API's preview answers, recording nothing.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminFixture, type AdminFixture } from './admin/helpers.js'
-import { launchBrowser, screenshot, seriousViolations } from './browser-helpers.js'
+import { browserSite, type BrowserSite, screenshot, seriousViolations } from './browser-helpers.js'
 
 describe('commission rules in the admin console (Chromium)', () => {
   let fixture: AdminFixture
-  let server: Server
+  let site: BrowserSite
   let base: string
   let browser: Browser
   let page: Page
@@ -25,10 +23,9 @@ describe('commission rules in the admin console (Chromium)', () => {
       commission: { purchase: { type: 'percentage', rate: 30 }, products: { prod_pro: { purchase: { type: 'percentage', rate: 15 } }, prod_setup: { excluded: true } } },
     } as Parameters<typeof program.projects.updateSettings>[1])
     maxId = (await program.affiliates.create({ email: 'max@example.com', referralCode: 'MAX' })).id
-    server = createServer((req, res) => fixture.admin.node(req, res))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchBrowser()
+    site = await browserSite((req, res) => fixture.admin.node(req, res))
+    base = site.base
+    browser = site.browser
     page = await browser.newPage()
     await page.goto(`${base}/admin/`)
     await page.getByLabel('Admin API key').fill(fixture.adminKey)
@@ -37,8 +34,7 @@ describe('commission rules in the admin console (Chromium)', () => {
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
+    await site?.close()
   })
 
   async function check(name: string) {

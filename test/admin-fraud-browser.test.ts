@@ -1,22 +1,20 @@
 // A program's own fraudCheck sends a conversion created over REST to review: the API answers its
 // review_reason (both shapes), and the console's review queue, in real Chromium, shows that reason
 // and approves it; axe-core on the queue.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAdminConsole, type AdminConsole } from '../src/admin/index.js'
 import { createHandler } from '../src/http/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src/index.js'
-import { launchBrowser, screenshot, seriousViolations } from './browser-helpers.js'
+import { browserSite, type BrowserSite, screenshot, seriousViolations } from './browser-helpers.js'
 
 const REASON = 'manual check: first order above 400.00 from a new country'
 
 describe('fraudCheck in the console (Chromium)', () => {
   let program: AffiliateProgram
   let admin: AdminConsole
-  let server: Server
+  let site: BrowserSite
   let base: string
   let key: string
   let browser: Browser
@@ -34,16 +32,14 @@ describe('fraudCheck in the console (Chromium)', () => {
     await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
     const primary = createHandler(program)
     const alternative = createHandler(program, { shape: 'alternative', basePath: '/alt/v1' })
-    server = createServer((req, res) => (req.url?.startsWith('/admin') ? admin.node(req, res) : req.url?.startsWith('/alt') ? alternative.node(req, res) : primary.node(req, res)))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchBrowser()
+    site = await browserSite((req, res) => (req.url?.startsWith('/admin') ? admin.node(req, res) : req.url?.startsWith('/alt') ? alternative.node(req, res) : primary.node(req, res)))
+    base = site.base
+    browser = site.browser
     page = await browser.newPage()
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
+    await site?.close()
   })
 
   const post = async (path: string, body: unknown) => {

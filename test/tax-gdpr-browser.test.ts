@@ -3,22 +3,20 @@
 // owner sees it masked in the console, sees who cannot be paid without tax details, erases the affiliate through the confirm page (a form, not
 // a script dialog), and its totals stay. axe-core on every page.
 import { randomBytes } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStorage, memoryStoredText } from '../src/adapters/memory/index.js'
 import { createAdminConsole } from '../src/admin/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src/index.js'
 import { createPortal } from '../src/portal/index.js'
-import { launchBrowser, screenshot, seriousViolations } from './browser-helpers.js'
+import { browserSite, type BrowserSite, screenshot, seriousViolations } from './browser-helpers.js'
 
 describe('tax form and erase in Chromium', () => {
   const storage = memoryStorage()
   let program: AffiliateProgram
   let portal: ReturnType<typeof createPortal>
   let adminKey: string
-  let server: Server
+  let site: BrowserSite
   let base: string
   let browser: Browser
   let page: Page
@@ -39,16 +37,14 @@ describe('tax form and erase in Chromium', () => {
     await program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: 'buyer@example.com', baseValue: '100.00' })
     const bob = await program.affiliates.create({ email: 'bob.notax@example.com' })
     await program.conversions.create({ type: 'purchase', affiliateId: bob.id, baseValue: '50.00' })
-    server = createServer((req, res) => (req.url?.startsWith('/admin') ? admin.node(req, res) : portal.node(req, res)))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchBrowser()
+    site = await browserSite((req, res) => (req.url?.startsWith('/admin') ? admin.node(req, res) : portal.node(req, res)))
+    base = site.base
+    browser = site.browser
     page = await browser.newPage()
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
+    await site?.close()
   })
 
   async function check(name: string) {
