@@ -106,15 +106,19 @@ export class SqlTable<T> {
 
   /**
    * An INSERT ... SELECT of one record, to run as a CTE of another statement: its parameters are
-   * appended to `params`, and `computed` fields take an expression over `from` instead (`inserted.id`).
+   * appended to `params` now, and `computed` fields take an expression over `from` instead
+   * (`inserted.id`). The text is built when asked: a caller keeping it per shape asks once.
    */
-  insertSelect(record: object, params: unknown[], computed: Record<string, string>, from: string): string {
+  insertSelect(record: object, params: unknown[], computed: Record<string, string>, from: string): () => string {
     const values = record as Record<string, unknown>
-    const { names } = this.insertColumns()
-    const selected = Object.entries(this.columns)
-      .filter(([field]) => field !== 'id')
-      .map(([field, { kind }]) => computed[field] ?? (params.push(encode(kind, values[field])), cast(kind, params.length)))
-    return `INSERT INTO ${this.name} (${names}) SELECT ${selected.join(', ')} FROM ${from}`
+    const fields = Object.entries(this.columns).filter(([field]) => field !== 'id')
+    const start = params.length
+    for (const [field, { kind }] of fields) if (computed[field] === undefined) params.push(encode(kind, values[field]))
+    return () => {
+      let placeholder = start
+      const selected = fields.map(([field, { kind }]) => computed[field] ?? cast(kind, ++placeholder))
+      return `INSERT INTO ${this.name} (${this.insertColumns().names}) SELECT ${selected.join(', ')} FROM ${from}`
+    }
   }
 
   /** Many records in one multi-row statement; `suffix` follows the VALUES (ON CONFLICT, RETURNING). */

@@ -12,8 +12,7 @@ import type { Tables } from '../tables.js'
  */
 export function conversionMovementInsert(t: Tables, movement: Insert<LedgerMovement>, params: unknown[]): CounterWrite {
   const first = params.length + 1
-  const text = t.ledger.insertSelect(movement, params, { conversionId: 'inserted.id' }, 'inserted')
-  return { shape: `movement $${first}`, text: () => text }
+  return { shape: `movement $${first}`, text: t.ledger.insertSelect(movement, params, { conversionId: 'inserted.id' }, 'inserted') }
 }
 
 export function ledgerRepository(db: SqlClient, t: Tables): LedgerRepository {
