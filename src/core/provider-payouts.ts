@@ -69,16 +69,6 @@ export function providerPayoutsService(ctx: ProjectContext) {
     }
   }
 
-  /** The conversions a payout settled. */
-  async function settledBy(tx: StorageTx, affiliateId: number, payoutId: number) {
-    const found = []
-    for (let offset = 0; ; offset += 500) {
-      const page = await tx.conversions.list(projectId, { affiliateId, paid: true, limit: 500, offset })
-      found.push(...page.items.filter((conversion) => conversion.paidByPayoutId === payoutId))
-      if (page.items.length < 500) return found
-    }
-  }
-
   /** The affiliate's paid conversions, newest first. */
   async function paidNewestFirst(tx: StorageTx, affiliateId: number) {
     const found: Conversion[] = []
@@ -217,9 +207,10 @@ export function providerPayoutsService(ctx: ProjectContext) {
           await tx.affiliates.adjustTotals(projectId, affiliate.id, { credit })
           await recordPayoutMovement(tx, payout, { paidValue: 0n, credit }, now)
         }
-        // Still processing, it settled nothing: all of it is held credit, released below.
+        // Still processing, it settled nothing (none is paid by it): all of it is held credit, released below.
+        const paid = await paidNewestFirst(tx, affiliate.id)
         let reopened = 0n
-        for (const conversion of row.state === 'paid' ? await settledBy(tx, affiliate.id, payoutId) : []) reopened += await unpay(conversion)
+        for (const conversion of paid) if (conversion.paidByPayoutId === payoutId) reopened += await unpay(conversion)
         // What it left as credit goes back; when later payouts spent some of that credit, the
         // conversions it helped settle (newest first) are unpaid too, and what they paid beyond it
         // stays credit: paid falls by the payout's amount and credit never goes below zero.
@@ -230,7 +221,7 @@ export function providerPayoutsService(ctx: ProjectContext) {
           return failed(tx, { payout, affiliate, row }, report, currency)
         }
         let covered = credit
-        for (const conversion of await paidNewestFirst(tx, affiliate.id)) {
+        for (const conversion of paid.filter((conversion) => conversion.paidByPayoutId !== payoutId)) {
           if (covered >= rest) break
           covered += await unpay(conversion)
         }
