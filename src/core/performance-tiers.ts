@@ -3,7 +3,7 @@
 // moves up as soon as a threshold is met and down only when a period closes below it. Stateless:
 // the affiliate's stored `tier` only records what was last announced (affiliate.tier_changed).
 import { commissionSettingsFor } from './commission.js'
-import { periodBefore, periodFigures, periodOf, type PeriodFigures } from './commission-periods.js'
+import { periodBefore, periodFigures, periodOf, type DayRange, type PeriodFigures } from './commission-periods.js'
 import { tierChanged } from './events.js'
 import type { Currency } from './money.js'
 import type { StorageTx } from './storage.js'
@@ -27,16 +27,27 @@ export function tierSettingsOf(settings: ProjectSettings, affiliate: Pick<Affili
   return commissionSettingsFor(settings, affiliate.partnerSlug)
 }
 
-/** The tier the affiliate holds on `today` (a day of the project's time zone); null when no tiers are set. */
-export async function tierStanding(tx: StorageTx, projectId: string, affiliateId: number, commission: CommissionSettings, currency: Currency, today: string): Promise<TierStanding | null> {
-  const tiers = commission.tiers
-  if (!tiers || tiers.length === 0) return null
+/** The periods the tier held on `today` is decided by (the current one, and the one that closed last); null when no tiers are set. */
+export function tierRanges(commission: CommissionSettings, today: string): DayRange[] | null {
+  if (!commission.tiers || commission.tiers.length === 0) return null
   const period = commission.tierPeriod ?? 'month'
   const current = periodOf(period, today)
-  const ranges = period === 'lifetime' ? [current] : [current, periodBefore(period, current.from)]
-  const [now, closed] = await periodFigures(tx, projectId, affiliateId, ranges)
+  return period === 'lifetime' ? [current] : [current, periodBefore(period, current.from)]
+}
+
+/** The tier the affiliate holds on `today` (a day of the project's time zone); null when no tiers are set. */
+export async function tierStanding(tx: StorageTx, projectId: string, affiliateId: number, commission: CommissionSettings, currency: Currency, today: string): Promise<TierStanding | null> {
+  const ranges = tierRanges(commission, today)
+  return ranges && standingFrom(commission, ranges, await periodFigures(tx, projectId, affiliateId, ranges), currency)
+}
+
+/** The tier held, given the figures of `tierRanges`' periods. */
+export function standingFrom(commission: CommissionSettings, ranges: readonly DayRange[], figures: readonly PeriodFigures[], currency: Currency): TierStanding {
+  const tiers = commission.tiers ?? []
+  const period = commission.tierPeriod ?? 'month'
+  const [now, closed] = figures
   const reached = Math.max(tierIndex(tiers, now!, currency), closed ? tierIndex(tiers, closed, currency) : -1)
-  return { tier: tiers[reached] ?? null, next: tiers[reached + 1] ?? null, period, periodStart: period === 'lifetime' ? null : current.from, figures: now! }
+  return { tier: tiers[reached] ?? null, next: tiers[reached + 1] ?? null, period, periodStart: period === 'lifetime' ? null : ranges[0]!.from, figures: now! }
 }
 
 /** The highest tier (index in the list) the figures reach; -1 for none. */

@@ -104,8 +104,5 @@ export function trackingRepository(state: TrackingState, log: UndoLog): Tracking
       const signals = state.visitorSignals.get(key) ?? []
       if (!signals.includes(kind)) setMapEntry(state.visitorSignals, key, [...signals, kind], log)
     },
-    async visitorSignals(projectId, affiliateId, visitor) {
-      return [...(state.visitorSignals.get(`${projectId}|${affiliateId}|${visitor}`) ?? [])]
-    },
   }
 }
