@@ -53,28 +53,34 @@ export function standingFrom(commission: CommissionSettings, ranges: readonly Da
 /** The highest tier (index in the list) the figures reach; -1 for none. */
 function tierIndex(tiers: readonly TierRule[], figures: PeriodFigures, currency: Currency): number {
   let reached = -1
-  for (const [index, tier] of tiers.entries()) {
-    if (reachesMilestone({ revenue: tier.minRevenue, customers: tier.minCustomers }, figures, currency)) reached = index
+  for (let index = 0; index < tiers.length; index += 1) {
+    const tier = tiers[index]!
+    if (reaches(tier, tier.minRevenue, tier.minCustomers, figures, currency)) reached = index
   }
   return reached
 }
 
-/** True when the figures reach either threshold given. */
+/** True when the figures reach either threshold the milestone (a bonus) gives. */
 export function reachesMilestone(milestone: { revenue?: string | undefined; customers?: number | undefined }, figures: PeriodFigures, currency: Currency): boolean {
-  if (milestone.revenue !== undefined && figures.revenue >= minorUnitsOf(milestone.revenue, currency)) return true
-  return milestone.customers !== undefined && figures.customers >= milestone.customers
+  return reaches(milestone, milestone.revenue, milestone.customers, figures, currency)
 }
 
-/** A threshold's minor units, parsed once per text and currency: every conversion compares against each tier and bonus. */
-const thresholds = new Map<string, bigint>()
+function reaches(rule: object, revenue: string | undefined, customers: number | undefined, figures: PeriodFigures, currency: Currency): boolean {
+  if (revenue !== undefined && figures.revenue >= minorUnitsOf(rule, revenue, currency)) return true
+  return customers !== undefined && figures.customers >= customers
+}
 
-function minorUnitsOf(text: string, currency: Currency): bigint {
-  const key = `${currency.code} ${text}`
-  let minor = thresholds.get(key)
-  if (minor === undefined) {
-    minor = currency.parse(text, 'revenue').minor
-    thresholds.set(key, minor)
-  }
+/**
+ * A rule's revenue threshold in minor units, parsed once per rule (settings objects live as long
+ * as their project's settings version): every conversion compares against each tier and bonus.
+ */
+const thresholds = new WeakMap<object, { currency: string; minor: bigint }>()
+
+function minorUnitsOf(rule: object, text: string, currency: Currency): bigint {
+  const known = thresholds.get(rule)
+  if (known?.currency === currency.code) return known.minor
+  const minor = currency.parse(text, 'revenue').minor
+  thresholds.set(rule, { currency: currency.code, minor })
   return minor
 }
 
