@@ -41,3 +41,8 @@ export type RecordOf<F extends Fields> = { -readonly [K in keyof F]: ValueOf<F[K
 export type ShownRecord<F extends Fields> = {
   -readonly [K in keyof F as F[K] extends Field<infer T, true> ? (bigint extends NonNullable<T> ? never : K) : never]: ValueOf<F[K]>
 }
+
+/** The names of the fields a view copies as stored (shown, not money), in their order: computed once per entity. */
+export function shownKeys<F extends Fields>(fields: F): ReadonlyArray<keyof ShownRecord<F> & string> {
+  return Object.keys(fields).filter((name) => fields[name]!.shown && fields[name]!.kind !== 'money') as Array<keyof ShownRecord<F> & string>
+}

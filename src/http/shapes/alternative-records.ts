@@ -1,7 +1,10 @@
 // valibot schemas of the alternative shape's request and response bodies (docs/api.md "The
 // alternative shape"): its OpenAPI document is generated from them, and tests check real
-// responses against them. A record's fields here and its encoder in alternative-encoders.ts go together.
+// responses against them. A record's fields here and its encoder in alternative-encoders.ts go together;
+// the conversion's are one table (wire-table.ts) from which both derive.
 import * as v from 'valibot'
+import type { ConversionPreview } from '../../core/conversion-create.js'
+import type { ConversionView } from '../../core/views.js'
 import { LOCALES } from '../../core/i18n/locales.js'
 import { affiliateStatus, commissionSettings, couponStatus, locale, referralStatus } from '../../core/schemas.js'
 import { createPayoutBody, updateReferralBody } from '../schemas.js'
@@ -9,10 +12,14 @@ import { email, id as positiveId, limit, money, offset, processorCouponIds, str 
 import { camelKeys } from './camel-case.js'
 import * as P from './primary-records.js'
 import { couponProcessorIds, paymentMethod } from './primary-records.js'
+import { wireRecord, wireTable } from './wire-table.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const id = v.pipe(v.number(), v.integer())
 const affiliateId = v.pipe(v.string(), v.regex(/^aff_\d+$/))
+/** An affiliate's id in this shape: `aff_12`. */
+export const affiliateWireId = (id: number) => `aff_${id}`
+const decimalNumber = (value: string | null) => (value === null ? null : Number(value))
 
 const affiliateFields = {
   id: affiliateId,
@@ -48,33 +55,36 @@ export const affiliateRecord = v.strictObject({
   ),
 })
 
-export const conversionRecord = v.strictObject({
-  id,
-  customer_email: v.nullable(v.string()),
-  amount: v.nullable(v.number()),
-  commission_amount: v.number(),
-  status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
-  review_reason: v.nullable(v.string()),
-  created_at: timestamp,
-  referral_code: v.nullable(v.string()),
-  product_id: v.nullable(v.string()),
-  commission_rule: P.commissionRuleRecord,
+/** The conversion's wire fields (the context: the credited affiliate's referral code). A field added to the record is a line here. */
+export const conversionWire = wireTable<ConversionView, string | null>()({
+  id: ['id', id],
+  customer_email: ['customerEmail', v.nullable(v.string())],
+  amount: [(view) => decimalNumber(view.baseValue), v.nullable(v.number())],
+  commission_amount: [(view) => Number(view.value), v.number()],
+  status: ['status', v.picklist(['pending', 'active', 'review', 'refunded', 'rejected'])],
+  review_reason: ['reviewReason', v.nullable(v.string())],
+  created_at: [(view) => view.createdAt.toISOString(), timestamp],
+  referral_code: [(_, referralCode) => referralCode, v.nullable(v.string())],
+  product_id: ['productId', v.nullable(v.string())],
+  commission_rule: [P.commissionRule, P.commissionRuleRecord],
 })
+export const conversionRecord = wireRecord(conversionWire)
 
 /** What POST /conversions would create, in this shape's conversion names. */
-export const conversionPreviewRecord = v.strictObject({
-  affiliate_id: affiliateId,
-  matched_by: v.picklist(['affiliate_id', 'referral_code', 'email', 'coupon']),
-  amount: v.nullable(v.number()),
-  commission_amount: v.number(),
-  currency: v.string(),
-  exchange_rate: v.string(),
-  status: v.picklist(['pending', 'active', 'review', 'rejected']),
-  review_reason: v.nullable(v.string()),
-  hold_until: timestamp,
-  product_id: v.nullable(v.string()),
-  commission_rule: P.commissionRuleRecord,
+export const conversionPreviewWire = wireTable<ConversionPreview>()({
+  affiliate_id: [(preview) => affiliateWireId(preview.affiliateId), affiliateId],
+  matched_by: ['matchedBy', v.picklist(['affiliate_id', 'referral_code', 'email', 'coupon'])],
+  amount: [(preview) => decimalNumber(preview.baseValue), v.nullable(v.number())],
+  commission_amount: [(preview) => Number(preview.value), v.number()],
+  currency: ['currency', v.string()],
+  exchange_rate: ['fxRate', v.string()],
+  status: ['status', v.picklist(['pending', 'active', 'review', 'rejected'])],
+  review_reason: ['reviewReason', v.nullable(v.string())],
+  hold_until: [(preview) => preview.holdUntil.toISOString(), timestamp],
+  product_id: ['productId', v.nullable(v.string())],
+  commission_rule: [P.previewRule, P.commissionRuleRecord],
 })
+export const conversionPreviewRecord = wireRecord(conversionPreviewWire)
 
 export const referralRecord = v.strictObject({
   email: v.string(),
