@@ -120,10 +120,14 @@ export function affiliateView(
 
 /** The conversion's fields its view copies as stored; a field added to the entity is added here. */
 const CONVERSION_SHOWN = shownKeys(conversionFields)
+/** Every key of a conversion view, in order: each view starts as a copy of it, so its keys are set, not added one by one. */
+const CONVERSION_VIEW_KEYS = Object.fromEntries(
+  [...CONVERSION_SHOWN, 'value', 'currency', 'baseValue', 'baseValueCurrency', 'refundedBaseValue', 'status'].map((key) => [key, null]),
+)
 
 /** @param currency the project currency, in which the commission is */
 export function conversionView(conversion: Conversion, currency: Currency, now: Date): ConversionView {
-  const view = {} as Record<string, unknown>
+  const view: Record<string, unknown> = { ...CONVERSION_VIEW_KEYS }
   for (const key of CONVERSION_SHOWN) view[key] = conversion[key]
   // What the view formats or derives: money in its currency, the status as users see it.
   const baseCurrency = currencyOr(conversion.baseCurrency, currency)
