@@ -2,7 +2,7 @@
 // them with the operation's method, path, scope and errors, in the table's order.
 import { describe, expect, it } from 'vitest'
 import { alternativeRoutes, OPERATIONS, primaryRoutes } from '../src/http/index.js'
-import { OPERATION_LIST } from '../src/http/routes/index.js'
+import { OPERATION_LIST } from '../src/http/routes/operations.js'
 
 describe('the REST operations table', () => {
   it('defines each operation once, by id and by method and path', () => {

@@ -2,9 +2,11 @@
 // bodies and queries from the very schemas the server validates them with, answers from the
 // schemas of its responses. Nothing here restates a field by hand.
 import type * as v from 'valibot'
-import type { PrimaryRoute } from '../http/routes/index.js'
+import type { primaryRoutes } from '../http/routes/index.js'
 import type * as R from '../http/shapes/primary-records.js'
 import type { RouteKey } from '../http/route.js'
+
+type PrimaryRoute = (typeof primaryRoutes)[number]
 
 /** `GET /affiliates/:email`: a route of the primary table. */
 export type PrimaryRouteKey = RouteKey<PrimaryRoute>

@@ -4,6 +4,7 @@
 // crossing the milestone insert it once (the others' inserts do nothing).
 import { addDays } from './clock.js'
 import { periodOf, type DayRange, type PeriodFigures } from './commission-periods.js'
+import { newConversion } from './entities.js'
 import { conversionEvents } from './events.js'
 import { ledgerDelta } from './ledger.js'
 import type { Currency } from './money.js'
@@ -39,37 +40,24 @@ export async function payBonuses(tx: StorageTx, affiliate: Affiliate, commission
   for (const [index, bonus] of bonuses.entries()) {
     if (!reachesMilestone(bonus, figures[index]!, context.currency)) continue
     const value = context.currency.parse(bonus.amount, 'amount')
-    const row: Omit<Conversion, 'id'> = {
+    const row = newConversion<Omit<Conversion, 'id'>>({
       projectId: affiliate.projectId,
       affiliateId: affiliate.id,
-      referredUserId: null,
-      customerEmail: null,
       type: 'bonus',
       value: value.minor,
-      baseValue: null,
-      baseCurrency: null,
       refundedBaseValue: 0n,
       paid: false,
-      paidByPayoutId: null,
       status: affiliate.status === 'active' ? 'active' : 'review',
       holdUntil: addDays(context.at, context.holdPeriodDays),
       reference: `bonus:${affiliate.id}:${bonus.name}:${ranges[index]!.from}`,
-      fingerprint: null,
-      couponCodeUsed: null,
       basis: 'bonus',
       commissionType: 'fixed',
-      commissionRate: null,
       tier: 1,
-      parentConversionId: null,
-      refundReason: null,
-      productId: null,
       ruleSource: context.source,
       commissionAmount: value.format(),
       reviewReason: affiliate.status === 'active' ? null : `affiliate is ${affiliate.status}`,
-      clickVisitor: null,
-      cardFingerprint: null,
       createdAt: context.at,
-    }
+    })
     const result = await tx.conversions.insert(row, {
       totals: ledgerDelta(null, row),
       day: context.day,

@@ -1,7 +1,7 @@
 // Every stored entity defined once: its fields, their kinds, and what its view shows as stored.
 // src/core/types.ts derives the records from these, src/core/views.ts the view types; the SQL
 // adapter names their columns (src/adapters/sql/tables.ts) and decodes rows by their kinds.
-import { bool, date, float, id, int, json, money, notShown, nullable, text } from './entity.js'
+import { bool, date, float, id, int, json, money, notShown, nullable, text, withNulls } from './entity.js'
 import type {
   AffiliateApplication,
   AffiliateStatus,
@@ -164,6 +164,9 @@ export const conversionFields = {
   /** The payment card's fingerprint, where the provider gives it (Stripe charges). */
   cardFingerprint: notShown(nullable(text())),
 }
+
+/** A new conversion from the fields it sets: those left out of the nullable ones are null. */
+export const newConversion = withNulls(conversionFields)
 
 export const couponFields = {
   ...owned,

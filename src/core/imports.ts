@@ -5,6 +5,7 @@
 // it as for any caller (an existing email or reference, a conflict, review, a referred user...).
 import { addDays } from './clock.js'
 import type { ProjectContext } from './context.js'
+import { newConversion } from './entities.js'
 import { AffiliateError } from './errors.js'
 import { ledgerDelta } from './ledger.js'
 import { Currency } from './money.js'
@@ -128,38 +129,27 @@ export function importsService(ctx: ProjectContext) {
           const affiliate = affiliates.get(data.affiliateId!)
           if (affiliate?.status !== 'active') continue
           const at = data.occurredAt !== undefined && data.occurredAt.getTime() < now.getTime() ? data.occurredAt : now
-          const conversion: Insert<Conversion> = {
+          const conversion = newConversion<Insert<Conversion>>({
             projectId,
             affiliateId: affiliate.id,
-            referredUserId: null,
-            customerEmail: null,
             type: 'purchase',
             value: value!.minor,
             baseValue: baseValue!.minor,
             baseCurrency: currency.code,
             refundedBaseValue: 0n,
             paid: data.paid ?? false,
-            paidByPayoutId: null,
             status: 'active',
             holdUntil: addDays(at, settings.holdPeriodDays),
             reference: data.reference!,
             // As create's plan: its duplicate check compares this.
             fingerprint: ['purchase', baseValue!.minor, currency.code, value!.minor, affiliate.id].join('|'),
-            couponCodeUsed: null,
             basis: 'explicit',
             commissionType: 'fixed',
-            commissionRate: null,
             tier: 1,
-            parentConversionId: null,
-            refundReason: null,
-            productId: null,
             ruleSource: 'explicit',
             commissionAmount: value!.format(),
-            reviewReason: null,
-            clickVisitor: null,
-            cardFingerprint: null,
             createdAt: at,
-          }
+          })
           const daily = { commission: conversion.value, purchases: 1, revenue: baseValue!.minor }
           items.push({ index, conversion, counts: { totals: ledgerDelta(null, conversion), day: ctx.dayIn(project, at), daily, ledgerAt: recordedAt } })
         }

@@ -3,8 +3,8 @@
 // Each view shows its entity's shown fields (src/core/entities.ts) as stored, plus what it derives.
 import { computeBalances, visibleStatus } from './ledger.js'
 import { Currency, currencyOr } from './money.js'
-import type { affiliateFields, affiliateTotalsFields, conversionFields, couponFields, payoutFields, referralFields } from './entities.js'
-import type { ShownRecord } from './entity.js'
+import { conversionFields, type affiliateFields, type affiliateTotalsFields, type couponFields, type payoutFields, type referralFields } from './entities.js'
+import { shownKeys, type ShownRecord } from './entity.js'
 import type { Affiliate, Conversion, ConversionStatus, Coupon, Payout, Referral } from './types.js'
 
 export interface Earnings {
@@ -118,38 +118,26 @@ export function affiliateView(
   }
 }
 
+/** The conversion's fields its view copies as stored; a field added to the entity is added here. */
+const CONVERSION_SHOWN = shownKeys(conversionFields)
+/** Every key of a conversion view, in order: each view starts as a copy of it, so its keys are set, not added one by one. */
+const CONVERSION_VIEW_KEYS = Object.fromEntries(
+  [...CONVERSION_SHOWN, 'value', 'currency', 'baseValue', 'baseValueCurrency', 'refundedBaseValue', 'status'].map((key) => [key, null]),
+)
+
 /** @param currency the project currency, in which the commission is */
 export function conversionView(conversion: Conversion, currency: Currency, now: Date): ConversionView {
+  const view: Record<string, unknown> = { ...CONVERSION_VIEW_KEYS }
+  for (const key of CONVERSION_SHOWN) view[key] = conversion[key]
+  // What the view formats or derives: money in its currency, the status as users see it.
   const baseCurrency = currencyOr(conversion.baseCurrency, currency)
-  return {
-    id: conversion.id,
-    type: conversion.type,
-    affiliateId: conversion.affiliateId,
-    referredUserId: conversion.referredUserId,
-    customerEmail: conversion.customerEmail,
-    value: currency.amount(conversion.value).format(),
-    currency: currency.code,
-    baseValue: conversion.baseValue === null ? null : baseCurrency.amount(conversion.baseValue).format(),
-    baseValueCurrency: conversion.baseCurrency,
-    refundedBaseValue: baseCurrency.amount(conversion.refundedBaseValue).format(),
-    paid: conversion.paid,
-    paidByPayoutId: conversion.paidByPayoutId,
-    status: visibleStatus(conversion, now),
-    holdUntil: conversion.holdUntil,
-    reference: conversion.reference,
-    couponCodeUsed: conversion.couponCodeUsed,
-    basis: conversion.basis,
-    commissionType: conversion.commissionType,
-    commissionRate: conversion.commissionRate,
-    tier: conversion.tier,
-    parentConversionId: conversion.parentConversionId,
-    refundReason: conversion.refundReason,
-    productId: conversion.productId,
-    ruleSource: conversion.ruleSource,
-    commissionAmount: conversion.commissionAmount,
-    reviewReason: conversion.reviewReason,
-    createdAt: conversion.createdAt,
-  }
+  view.value = currency.amount(conversion.value).format()
+  view.currency = currency.code
+  view.baseValue = conversion.baseValue === null ? null : baseCurrency.amount(conversion.baseValue).format()
+  view.baseValueCurrency = conversion.baseCurrency
+  view.refundedBaseValue = baseCurrency.amount(conversion.refundedBaseValue).format()
+  view.status = visibleStatus(conversion, now)
+  return view as unknown as ConversionView
 }
 
 export function referralView(referral: Referral, affiliate: Pick<Affiliate, 'referralCode' | 'email'> | null): ReferralView {

@@ -2,7 +2,7 @@
 // `(Request) => Promise<Response>`: auth and scopes, rate limit, body limits, JSON parsing,
 // Idempotency-Key, routing, and the error forms of both shapes. No input produces a 500.
 // Optionally: a log line and metrics per request, and the operator endpoints (operations.ts).
-import { openApiDocument } from './openapi.js'
+import { openApiDocument, type ShapeName } from './openapi.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { hasScope, type VerifiedKey } from '../core/keys.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse, type Respond } from '../server/bodies.js'
@@ -20,7 +20,7 @@ import { recordRequest, UNMATCHED } from '../ops/request-log.js'
 import { operationAnswers, type OperationAnswer } from './operations.js'
 import { serveNode } from '../server/node.js'
 import type { FetchHandler, Handler } from '../server/fetch-handler.js'
-import { SHAPES, type ShapeName } from './routes/index.js'
+import SHAPES from './routes/index.js'
 import { parseBody, parseQuery, type RouteDef, type RouteResult } from './route.js'
 import { Router } from '../server/router.js'
 import { parseTarget } from '../server/target.js'

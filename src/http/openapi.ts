@@ -3,7 +3,10 @@
 import { toJsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
 import type { RouteDef } from './route.js'
-import { primaryRoutes, SHAPES, type ShapeName } from './routes/index.js'
+import SHAPES, { primaryRoutes } from './routes/index.js'
+
+/** The name of a shape the REST API serves: `primary` or its other. */
+export type ShapeName = keyof typeof SHAPES
 
 type Schema = v.GenericSchema
 

@@ -1,5 +1,6 @@
 // Generated sample payloads for test deliveries: the same builders as real events, fed with
 // clearly fake records (ids 0, example.com emails), so receivers see the real shape.
+import { newConversion } from '../core/entities.js'
 import { applicationEvent, conversionEvents, payoutCreated, payoutFailed, payoutPaid, payoutRequested, portalSignInRequested, referralSignedUp, tierChanged } from '../core/events.js'
 import { Currency } from '../core/money.js'
 import type { NewEvent } from '../core/storage.js'
@@ -44,7 +45,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     commissionTerms: null,
     createdAt: at,
   }
-  const conversion: Conversion = {
+  const conversion = newConversion<Conversion>({
     id: 0,
     projectId,
     affiliateId: 0,
@@ -56,26 +57,18 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     baseCurrency: currency,
     refundedBaseValue: 0n,
     paid: false,
-    paidByPayoutId: null,
     status: 'active',
     holdUntil: at,
     reference: 'test_order',
-    fingerprint: null,
-    couponCodeUsed: null,
     basis: 'purchase',
     commissionType: 'percentage',
     commissionRate: '30',
     tier: 1,
-    parentConversionId: null,
     refundReason: 'test',
     productId: 'prod_sample',
     ruleSource: 'project',
-    commissionAmount: null,
-    reviewReason: null,
-    clickVisitor: null,
-    cardFingerprint: null,
     createdAt: at,
-  }
+  })
   const party = { affiliate, referred: referral }
   const context = { ...party, currency: new Currency(currency), at, paymentProcessor: 'test', productId: 'test_product' }
   switch (type) {

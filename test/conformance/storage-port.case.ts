@@ -1,6 +1,7 @@
 // The storage port itself: transactions commit together or not at all.
 import { describe, expect, it } from 'vitest'
 import type { StoragePort } from '../../src/index.js'
+import { newConversion } from '../../src/core/entities.js'
 import type { Conversion, Insert } from '../../src/storage.js'
 import type { CaseContext } from './harness.js'
 import { affiliateRow } from './helpers.js'
@@ -30,12 +31,12 @@ export function storagePortCases(context: CaseContext): void {
       const projectId = program.projectId
       const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
       const at = new Date('2026-01-01T12:00:00Z')
-      const row: Insert<Conversion> = {
+      const row = newConversion<Insert<Conversion>>({
         projectId, affiliateId: ann.id, referredUserId: null, customerEmail: null, type: 'purchase', value: 600n,
         baseValue: 1999n, baseCurrency: 'USD', refundedBaseValue: 0n, paid: false, paidByPayoutId: null, status: 'active',
         holdUntil: at, reference: 'counted-1', fingerprint: null, couponCodeUsed: null, basis: 'purchase', commissionType: 'percentage',
         commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, productId: null, ruleSource: null, commissionAmount: null, reviewReason: null, clickVisitor: null, cardFingerprint: null, createdAt: at,
-      }
+      })
       const counts = { totals: { countedValue: 600n, purchases: 1, signups: 1 }, day: '2026-01-01', daily: { purchases: 1, signups: 1, revenue: 1999n, commission: 600n } }
       const first = await storage.transaction((tx) => tx.conversions.insert(row, counts))
       const again = await storage.transaction((tx) => tx.conversions.insert({ ...row, value: 900n }, counts))

@@ -4,6 +4,8 @@
 import { createInterface } from 'node:readline'
 import { pgliteStorage } from '../../src/adapters/pglite/index.js'
 import { postgresStorage, type PostgresStorageOptions } from '../../src/adapters/postgres/index.js'
+import { newConversion } from '../../src/core/entities.js'
+import type { Conversion, Insert } from '../../src/storage.js'
 import { createHandler } from '../../src/http/index.js'
 import { createAffiliateProgram, type StoragePort } from '../../src/index.js'
 
@@ -90,7 +92,7 @@ if (mode === 'conversions') {
       commissionTerms: null,
       createdAt: new Date(),
     })
-    await tx.conversions.insert({
+    await tx.conversions.insert(newConversion<Insert<Conversion>>({
       projectId,
       affiliateId: args.affiliateId,
       referredUserId: null,
@@ -120,7 +122,7 @@ if (mode === 'conversions') {
       clickVisitor: null,
       cardFingerprint: null,
       createdAt: new Date(),
-    })
+    }))
     console.log('mid-transaction')
     await new Promise(() => {})
   })

@@ -4,6 +4,8 @@
 // PgBouncer (postgres-processes-pgbouncer.test.ts); the oracle reads over DATABASE_URL.
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newConversion } from '../../src/core/entities.js'
+import type { Conversion, Insert } from '../../src/storage.js'
 import { createHandler } from '../../src/http/index.js'
 import { IDEMPOTENCY_LEASE_MS } from '../../src/http/idempotency.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram, type StoragePort } from '../../src/index.js'
@@ -190,12 +192,12 @@ export function postgresProcessesSuite(route: PostgresRoute): void {
       const commitSignal = new Promise<void>((resolve) => (commit = resolve))
       const writer = storage.transaction(async (tx) => {
         const now = new Date()
-        await tx.conversions.insert({
+        await tx.conversions.insert(newConversion<Insert<Conversion>>({
           projectId, affiliateId, referredUserId: null, customerEmail: null, type: 'purchase', value: 300n, baseValue: 1000n,
           baseCurrency: 'USD', refundedBaseValue: 0n, paid: false, paidByPayoutId: null, status: 'active', holdUntil: now,
           reference: 'ch_orphan', fingerprint: null, couponCodeUsed: null, basis: 'purchase', commissionType: 'percentage',
           commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, productId: null, ruleSource: null, commissionAmount: null, reviewReason: null, clickVisitor: null, cardFingerprint: null, createdAt: now,
-        })
+        }))
         inserted()
         await commitSignal
       })

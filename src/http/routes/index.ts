@@ -1,47 +1,25 @@
-// The REST API's one table: every operation once (operations.ts), and the shapes that serve them.
-// Each shape's route table, its OpenAPI document and the typed client derive from here.
-import type { Method } from '../../server/router.js'
-import { operationRoute, type Codec, type ObjectSchema, type Operation, type Responses, type RouteDef } from '../route.js'
+// The shapes the REST API serves (docs/api.md "Base path and shapes"), one entry each: the only
+// place outside a shape's own files that names it. affiliate-kit/http publishes this module's
+// named exports as they are: each shape's route table and every request schema by name
+// (`schemas`). The handler and the OpenAPI document read the shapes from its default export.
+import type { RouteDef } from '../route.js'
+import * as shared from '../schemas.js'
 import { alternativeShape } from '../shapes/alternative.js'
+import * as alternativeRequests from '../shapes/alternative-requests.js'
 import { primaryShape } from '../shapes/primary.js'
-import type { Codecs, Shape } from '../shapes/shape.js'
-import { OPERATION_LIST } from './operations.js'
-
-export { OPERATION_LIST }
-
-type Operations = typeof OPERATION_LIST
-
-/** A schema member of an operation or codec (`query`, `body`), or undefined without one. */
-type Member<T, K extends 'query' | 'body'> = T extends { [P in K]?: infer S } ? ([Exclude<S, undefined>] extends [never] ? undefined : Exclude<S, undefined>) : undefined
-type Either<Own, Shared> = Own extends ObjectSchema ? Own : Shared extends ObjectSchema ? Shared : undefined
-
-/** The route an operation makes in a shape, its schema types kept. */
-type RouteIn<O, C> = O extends { id: infer Id; method: infer M extends Method; path: infer P extends string }
-  ? Id extends keyof C
-    ? RouteDef<M, P, Either<Member<C[Id], 'query'>, Member<O, 'query'>>, Either<Member<C[Id], 'body'>, Member<O, 'body'>>, C[Id] extends { responses: infer R extends Responses } ? R : never>
-    : never
-  : never
-
-type MapRoutes<T extends readonly unknown[], C> = { [I in keyof T]: RouteIn<T[I], C> }
-
-/** A shape's routes, in the table's order. */
-export type ShapeRoutes<C> = MapRoutes<Operations, C>
-
-/** The routes a shape serves: one per operation, in the table's order. */
-export function shapeRoutes<C extends Codecs>(shape: Shape<C>): ShapeRoutes<C> {
-  const codecs = shape.codecs as Record<string, Codec>
-  return OPERATION_LIST.map((operation) => operationRoute(operation as Operation, codecs[operation.id]!, shape)) as unknown as ShapeRoutes<C>
-}
+import { shapeRoutes } from './shape-routes.js'
 
 export const primaryRoutes = shapeRoutes(primaryShape)
-export type PrimaryRoute = (typeof primaryRoutes)[number]
-
 export const alternativeRoutes = shapeRoutes(alternativeShape)
 
-/** The shapes a handler serves (createHandler option `shape`), each with its routes. */
-export const SHAPES = {
+/** Every REST request schema by name: those the shapes share (schemas.ts) and each shape's own. */
+export const schemas = Object.freeze({ ...shared, ...alternativeRequests })
+
+/**
+ * The shapes a handler serves (createHandler option `shape`), each with its routes. The default
+ * export, which `export *` does not publish: affiliate-kit/http re-exports the named ones only.
+ */
+export default {
   primary: { ...primaryShape, routes: primaryRoutes as readonly RouteDef[] },
   alternative: { ...alternativeShape, routes: alternativeRoutes as readonly RouteDef[] },
 }
-
-export type ShapeName = keyof typeof SHAPES

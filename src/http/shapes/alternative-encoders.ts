@@ -1,7 +1,8 @@
 // The alternative shape's records (docs/api.md): `aff_` string ids for affiliates, camelCase
 // affiliate fields, lists nested under data.<name> with total/limit/offset, single records under
 // data.<name>, and the `{ success: false, error: { code, message, details: { field, issue } } }`
-// error form. A record's schema is in alternative-records.ts; the codecs in alternative.ts.
+// error form. A record's schema is in alternative-records.ts (the conversion's encoder derives from
+// its table there); the codecs in alternative.ts.
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
 import type { DueEntry } from '../../core/payouts-due.js'
 import type { PayoutRequestView } from '../../core/payout-requests.js'
@@ -16,6 +17,8 @@ import type { Delivery, DeliveryAttempt } from '../../core/types.js'
 import { page, type ListPage } from '../route.js'
 import { camelKeys } from './camel-case.js'
 import * as P from './primary-encoders.js'
+import * as R from './alternative-records.js'
+import { wireEncoder } from './wire-table.js'
 
 const ERROR_CODES: Record<HttpErrorCode, string> = {
   invalid_request: 'invalid_request',
@@ -45,7 +48,7 @@ export function list(name: string, items: unknown[], page: ListPage): unknown {
   return { success: true, data: { [name]: items, total: page.total, limit: page.limit, offset: page.offset } }
 }
 
-export const affiliateId = (id: number) => `aff_${id}`
+export const affiliateId = R.affiliateWireId
 
 export function affiliate(view: AffiliateView, detail: boolean): unknown {
   const record: Record<string, unknown> = {
@@ -75,38 +78,11 @@ export function affiliate(view: AffiliateView, detail: boolean): unknown {
   return record
 }
 
-export function conversion(view: ConversionView, referralCode: string | null): unknown {
-  return {
-    id: view.id,
-    customer_email: view.customerEmail,
-    amount: view.baseValue === null ? null : Number(view.baseValue),
-    commission_amount: Number(view.value),
-    status: view.status,
-    review_reason: view.reviewReason,
-    created_at: view.createdAt.toISOString(),
-    referral_code: referralCode,
-    product_id: view.productId,
-    commission_rule: P.commissionRule(view),
-  }
-}
+export const conversion = wireEncoder(R.conversionWire)
 
+const encodePreview = wireEncoder(R.conversionPreviewWire)
 /** What POST /conversions would create. */
-export function conversionPreview(preview: ConversionPreview): unknown {
-  const primary = P.conversionPreview(preview)
-  return {
-    affiliate_id: affiliateId(preview.affiliateId),
-    matched_by: preview.matchedBy,
-    amount: primary.base_value,
-    commission_amount: primary.value,
-    currency: preview.currency,
-    exchange_rate: preview.fxRate,
-    status: preview.status,
-    review_reason: preview.reviewReason,
-    hold_until: primary.hold_until,
-    product_id: preview.productId,
-    commission_rule: primary.commission_rule,
-  }
-}
+export const conversionPreview = (preview: ConversionPreview): Record<string, unknown> => encodePreview(preview, undefined)
 
 export function referral(view: ReferralView): unknown {
   return {

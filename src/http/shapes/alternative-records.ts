@@ -1,18 +1,23 @@
-// valibot schemas of the alternative shape's request and response bodies (docs/api.md "The
-// alternative shape"): its OpenAPI document is generated from them, and tests check real
-// responses against them. A record's fields here and its encoder in alternative-encoders.ts go together.
+// valibot schemas of the alternative shape's response bodies (docs/api.md "The alternative
+// shape"; its request bodies and queries are in alternative-requests.ts): its OpenAPI document is
+// generated from them, and tests check real responses against them. A record's fields here and its encoder in alternative-encoders.ts go together;
+// the conversion's are one table (wire-table.ts) from which both derive.
 import * as v from 'valibot'
+import type { ConversionPreview } from '../../core/conversion-create.js'
+import type { ConversionView } from '../../core/views.js'
 import { LOCALES } from '../../core/i18n/locales.js'
-import { affiliateStatus, commissionSettings, couponStatus, locale, referralStatus } from '../../core/schemas.js'
-import { createPayoutBody, updateReferralBody } from '../schemas.js'
-import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
+import { commissionSettings } from '../../core/schemas.js'
 import { camelKeys } from './camel-case.js'
 import * as P from './primary-records.js'
 import { couponProcessorIds, paymentMethod } from './primary-records.js'
+import { wireRecord, wireTable } from './wire-table.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const id = v.pipe(v.number(), v.integer())
 const affiliateId = v.pipe(v.string(), v.regex(/^aff_\d+$/))
+/** An affiliate's id in this shape: `aff_12`. */
+export const affiliateWireId = (id: number) => `aff_${id}`
+const decimalNumber = (value: string | null) => (value === null ? null : Number(value))
 
 const affiliateFields = {
   id: affiliateId,
@@ -48,33 +53,36 @@ export const affiliateRecord = v.strictObject({
   ),
 })
 
-export const conversionRecord = v.strictObject({
-  id,
-  customer_email: v.nullable(v.string()),
-  amount: v.nullable(v.number()),
-  commission_amount: v.number(),
-  status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
-  review_reason: v.nullable(v.string()),
-  created_at: timestamp,
-  referral_code: v.nullable(v.string()),
-  product_id: v.nullable(v.string()),
-  commission_rule: P.commissionRuleRecord,
+/** The conversion's wire fields (the context: the credited affiliate's referral code). A field added to the record is a line here. */
+export const conversionWire = wireTable<ConversionView, string | null>()({
+  id: ['id', id],
+  customer_email: ['customerEmail', v.nullable(v.string())],
+  amount: [(view) => decimalNumber(view.baseValue), v.nullable(v.number())],
+  commission_amount: [(view) => Number(view.value), v.number()],
+  status: ['status', v.picklist(['pending', 'active', 'review', 'refunded', 'rejected'])],
+  review_reason: ['reviewReason', v.nullable(v.string())],
+  created_at: [(view) => view.createdAt.toISOString(), timestamp],
+  referral_code: [(_, referralCode) => referralCode, v.nullable(v.string())],
+  product_id: ['productId', v.nullable(v.string())],
+  commission_rule: [P.commissionRule, P.commissionRuleRecord],
 })
+export const conversionRecord = wireRecord(conversionWire)
 
 /** What POST /conversions would create, in this shape's conversion names. */
-export const conversionPreviewRecord = v.strictObject({
-  affiliate_id: affiliateId,
-  matched_by: v.picklist(['affiliate_id', 'referral_code', 'email', 'coupon']),
-  amount: v.nullable(v.number()),
-  commission_amount: v.number(),
-  currency: v.string(),
-  exchange_rate: v.string(),
-  status: v.picklist(['pending', 'active', 'review', 'rejected']),
-  review_reason: v.nullable(v.string()),
-  hold_until: timestamp,
-  product_id: v.nullable(v.string()),
-  commission_rule: P.commissionRuleRecord,
+export const conversionPreviewWire = wireTable<ConversionPreview>()({
+  affiliate_id: [(preview) => affiliateWireId(preview.affiliateId), affiliateId],
+  matched_by: ['matchedBy', v.picklist(['affiliate_id', 'referral_code', 'email', 'coupon'])],
+  amount: [(preview) => decimalNumber(preview.baseValue), v.nullable(v.number())],
+  commission_amount: [(preview) => Number(preview.value), v.number()],
+  currency: ['currency', v.string()],
+  exchange_rate: ['fxRate', v.string()],
+  status: ['status', v.picklist(['pending', 'active', 'review', 'rejected'])],
+  review_reason: ['reviewReason', v.nullable(v.string())],
+  hold_until: [(preview) => preview.holdUntil.toISOString(), timestamp],
+  product_id: ['productId', v.nullable(v.string())],
+  commission_rule: [P.previewRule, P.commissionRuleRecord],
 })
+export const conversionPreviewRecord = wireRecord(conversionPreviewWire)
 
 export const referralRecord = v.strictObject({
   email: v.string(),
@@ -196,54 +204,3 @@ export const referralExportResponse = named(
   item('export', v.strictObject({ referral: referralRecord, conversions: v.array(conversionRecord), customerIds: v.array(v.strictObject(camelKeys(P.customerIdRecord.entries))) })),
 )
 export const taxSummaryCsv = P.taxSummaryCsv
-
-// Request bodies and queries of this shape ---------------------------------------------------
-
-export const listAffiliatesQueryAlternative = v.strictObject({ limit, offset, status: v.optional(v.picklist(['active', 'pending', 'blocked'], 'must be active, pending or blocked')) })
-
-/** An id in this shape: `aff_12`, `12` or 12. */
-export const wireId = v.pipe(
-  v.union([positiveId, v.pipe(v.string(), v.regex(/^(aff_)?[1-9]\d{0,14}$/))], 'must be an id such as aff_12'),
-  v.transform((input) => (typeof input === 'number' ? input : Number(input.replace(/^aff_/, '')))),
-)
-
-
-export const createAffiliateBodyAlternative = v.strictObject({
-  email,
-  name: str(200),
-  referralCode: v.optional(str(64)),
-  parent_referral_code: v.optional(str(64)),
-  parent_affiliate_id: v.optional(wireId),
-  customFields: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
-  locale: v.optional(locale),
-  commission: v.optional(v.nullable(commissionSettings)),
-})
-export const updateAffiliateBodyAlternative = v.strictObject({
-  email: v.optional(email),
-  name: v.optional(v.nullable(str(200))),
-  referralCode: v.optional(str(64)),
-  status: v.optional(affiliateStatus),
-  paymentMethod: v.optional(v.nullable(str(100))),
-  paymentDetails: v.optional(v.nullable(str(2000))),
-  customFields: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'must be an object'))),
-  locale: v.optional(v.nullable(locale)),
-  commission: v.optional(v.nullable(commissionSettings)),
-})
-export const createReferralBodyAlternative = v.strictObject({ email, referral_code: str(64) })
-export const updateReferralBodyAlternative = v.strictObject({ ...updateReferralBody.entries, affiliate_id: v.optional(v.nullable(wireId)) })
-export const createConversionBodyAlternative = v.strictObject({
-  customer_email: email,
-  amount: money,
-  referral_code: v.optional(str(64)),
-  click: v.optional(str(200)),
-})
-export const createCouponBodyAlternative = v.strictObject({
-  code: str(64),
-  affiliate_email: email,
-  discount_type: v.optional(str(50)),
-  discount_value: v.optional(str(50)),
-  status: v.optional(couponStatus),
-  ...processorCouponIds,
-})
-export const createPayoutBodyAlternative = v.strictObject({ ...createPayoutBody.entries, affiliate_id: v.optional(wireId) })
-

@@ -1,6 +1,7 @@
 // The alternative shape (docs/api.md "The alternative shape"): what each operation of the table
 // reads and answers in it. Affiliates are named by email, `aff_12` or `12`; lists default to 20
-// items, at most 100. Records and their schemas: alternative-encoders.ts, alternative-records.ts.
+// items, at most 100. Records and their schemas: alternative-encoders.ts, alternative-records.ts;
+// request bodies and queries: alternative-requests.ts.
 import type { AffiliateView } from '../../core/views.js'
 import type * as v from 'valibot'
 import { processorCouponId } from '../coupon-ids.js'
@@ -18,6 +19,7 @@ import { getDelivery, listDeliveries, retryDelivery } from '../routes/webhook-de
 import { listQuery } from '../schemas.js'
 import * as E from './alternative-encoders.js'
 import * as R from './alternative-records.js'
+import * as Q from './alternative-requests.js'
 import { defineShape } from './shape.js'
 
 /** An affiliate path segment: an email, `aff_12` or `12`. */
@@ -43,9 +45,9 @@ const AFFILIATE_FIELD_NAMES = {
 
 /** This shape's POST /conversions body (also the preview's), always a purchase, as the core's input. */
 const conversionBody = {
-  body: R.createConversionBodyAlternative,
+  body: Q.createConversionBodyAlternative,
   fieldNames: { baseValue: 'amount', email: 'customer_email' },
-  input: ({ body }: { body: v.InferOutput<typeof R.createConversionBodyAlternative> }) =>
+  input: ({ body }: { body: v.InferOutput<typeof Q.createConversionBodyAlternative> }) =>
     defined({ type: 'purchase' as const, email: body.customer_email, baseValue: body.amount, referralCode: body.referral_code, click: body.click }),
 }
 
@@ -62,13 +64,13 @@ export const alternativeShape = defineShape({
   window,
   codecs: {
     getAffiliates: codec(A.listAffiliates, {
-      query: R.listAffiliatesQueryAlternative,
+      query: Q.listAffiliatesQueryAlternative,
       responses: { 200: R.affiliateList },
       input: ({ query }) => defined({ ...window(query), status: query.status }),
       output: (result) => E.paged('affiliates', result, (item) => E.affiliate(item, false)),
     }),
     postAffiliates: codec(A.createAffiliate, {
-      body: R.createAffiliateBodyAlternative,
+      body: Q.createAffiliateBodyAlternative,
       responses: { 201: R.affiliateResponse },
       fieldNames: AFFILIATE_FIELD_NAMES,
       input: ({ body }) =>
@@ -89,7 +91,7 @@ export const alternativeShape = defineShape({
       ...affiliateAnswer,
     }),
     putAffiliatesEmail: codec(A.updateAffiliate, {
-      body: R.updateAffiliateBodyAlternative,
+      body: Q.updateAffiliateBodyAlternative,
       fieldNames: AFFILIATE_FIELD_NAMES,
       input: ({ body }) => body,
       ...affiliateAnswer,
@@ -129,14 +131,14 @@ export const alternativeShape = defineShape({
       output: (result) => E.paged('referrals', result, E.referral),
     }),
     postReferrals: codec(F.createReferral, {
-      body: R.createReferralBodyAlternative,
+      body: Q.createReferralBodyAlternative,
       responses: { 201: R.referralResponse },
       input: ({ body }) => defined({ email: body.email, referralCode: body.referral_code }),
       output: (view) => E.data('referral', E.referral(view)),
     }),
     getReferralsEmail: codec(F.getReferral, { responses: { 200: R.referralResponse }, output: (view) => E.data('referral', E.referral(view)) }),
     putReferralsEmail: codec(F.updateReferral, {
-      body: R.updateReferralBodyAlternative,
+      body: Q.updateReferralBodyAlternative,
       responses: { 200: R.referralResponse },
       input: ({ body }) => defined({ email: body.email, affiliateId: body.affiliate_id, status: body.status }),
       output: (view) => E.data('referral', E.referral(view)),
@@ -145,7 +147,7 @@ export const alternativeShape = defineShape({
     postReferralsEmailErase: codec(G.eraseReferral, { responses: { 200: R.referralExportResponse }, output: (result) => E.data('export', E.referralExport(result)) }),
     getCoupons: codec(K.listCoupons, { ...windowOnly, responses: { 200: R.couponList }, output: (result) => E.paged('coupons', result, E.coupon) }),
     postCoupons: codec(K.createCoupon, {
-      body: R.createCouponBodyAlternative,
+      body: Q.createCouponBodyAlternative,
       responses: { 201: R.couponResponse },
       fieldNames: { email: 'affiliate_email' },
       async input({ api, body }) {
@@ -160,7 +162,7 @@ export const alternativeShape = defineShape({
     deleteCouponsId: codec(K.deleteCoupon, { responses: { 204: null } }),
     getPayouts: codec(P.listPayouts, { responses: { 200: R.payoutList }, output: (result) => E.paged('payouts', result, E.payout) }),
     postPayouts: codec(P.createPayout, {
-      body: R.createPayoutBodyAlternative,
+      body: Q.createPayoutBodyAlternative,
       responses: { 201: R.payoutResponse },
       input: ({ body }) => P.payoutInput(body),
       output: (view) => E.data('payout', E.payout(view)),

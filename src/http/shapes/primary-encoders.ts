@@ -1,6 +1,7 @@
 // The primary shape's records (docs/api.md): snake_case fields, integer ids, `{ success, data,
 // pagination }` lists, and the `{ success: false, error: "message" }` error form. A record's
-// schema is in primary-records.ts; the codecs of its operations in primary.ts.
+// schema is in primary-records.ts (the conversion's encoder derives from its table there); the
+// codecs of its operations in primary.ts.
 import type { AffiliateApplication } from '../../core/types.js'
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView, TierProgress } from '../../core/views.js'
 import type { ConversionPreview } from '../../core/conversion-create.js'
@@ -17,6 +18,8 @@ import type { Delivery, DeliveryAttempt } from '../../core/types.js'
 import { Currency } from '../../core/money.js'
 import type { ErrorInfo } from '../../server/errors.js'
 import { page, type ListPage } from '../route.js'
+import * as R from './primary-records.js'
+import { wireEncoder } from './wire-table.js'
 
 export function error(info: ErrorInfo): unknown {
   return { success: false, error: info.message }
@@ -73,7 +76,7 @@ export function affiliate(view: AffiliateView): unknown {
   return record
 }
 
-/** The application record in snake_case (the alternative shape camel-cases its keys). */
+/** The application record in snake_case (a shape with camelCase names camel-cases its keys). */
 export function application(record: AffiliateApplication): Record<string, unknown> {
   return {
     website: record.website,
@@ -86,51 +89,14 @@ export function application(record: AffiliateApplication): Record<string, unknow
   }
 }
 
-export function conversion(view: ConversionView): unknown {
-  return {
-    id: view.id,
-    type: view.type,
-    affiliate_id: view.affiliateId,
-    referred_user_id: view.referredUserId,
-    value: Number(view.value),
-    base_value: view.baseValue === null ? null : Number(view.baseValue),
-    base_value_currency: view.baseValueCurrency,
-    paid: view.paid,
-    created_at: view.createdAt.toISOString(),
-    reference: view.reference,
-    coupon_code_used: view.couponCodeUsed,
-    status: view.status,
-    review_reason: view.reviewReason,
-    product_id: view.productId,
-    commission_rule: commissionRule(view),
-  }
-}
+const encodeConversion = wireEncoder(R.conversionWire)
+export const conversion = (view: ConversionView): Record<string, unknown> => encodeConversion(view, undefined)
 
-/** Which rule earned the conversion and what it gave. */
-export function commissionRule(view: Pick<ConversionView, 'ruleSource' | 'basis' | 'commissionType' | 'commissionRate' | 'commissionAmount'>) {
-  return { source: view.ruleSource, basis: view.basis, type: view.commissionType, rate: view.commissionRate, amount: view.commissionAmount }
-}
+export { commissionRule } from './primary-records.js'
 
+const encodePreview = wireEncoder(R.conversionPreviewWire)
 /** What POST /conversions would create (the preview's answer). */
-export function conversionPreview(preview: ConversionPreview) {
-  const rule = { ruleSource: preview.ruleSource, basis: preview.basis, commissionType: preview.commissionType, commissionRate: preview.rate, commissionAmount: preview.amount }
-  return {
-    affiliate_id: preview.affiliateId,
-    matched_by: preview.matchedBy,
-    product_id: preview.productId,
-    commission_rule: commissionRule(rule),
-    value: Number(preview.value),
-    currency: preview.currency,
-    base_value: preview.baseValue === null ? null : Number(preview.baseValue),
-    base_value_currency: preview.baseValueCurrency,
-    exchange_rate: preview.fxRate,
-    status: preview.status,
-    review_reason: preview.reviewReason,
-    hold_until: preview.holdUntil.toISOString(),
-    sub_program: preview.subProgram,
-    tier2: preview.tier2 && { affiliate_id: preview.tier2.affiliateId, value: Number(preview.tier2.value), rate: preview.tier2.rate },
-  }
-}
+export const conversionPreview = (preview: ConversionPreview): Record<string, unknown> => encodePreview(preview, undefined)
 
 export function referral(view: ReferralView, withCode: boolean): unknown {
   return {
@@ -336,7 +302,7 @@ export function referralExport(result: ReferralExport): unknown {
   }
 }
 
-/** The tier progress in snake_case (the alternative shape camel-cases its keys). */
+/** The tier progress in snake_case (a shape with camelCase names camel-cases its keys). */
 export function tierProgress(progress: TierProgress | null) {
   if (progress === null) return null
   const { next } = progress

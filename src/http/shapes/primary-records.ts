@@ -1,10 +1,14 @@
 // valibot schemas of the primary shape's response bodies: its OpenAPI document is generated from
 // them, the typed client's record types derive from them, and the tests check real responses
-// against the same schemas. A record's fields here and its encoder in primary-encoders.ts go together.
+// against the same schemas. A record's fields here and its encoder in primary-encoders.ts go together;
+// the conversion's are one table (wire-table.ts) from which both derive.
 import * as v from 'valibot'
+import type { ConversionPreview } from '../../core/conversion-create.js'
+import type { ConversionView } from '../../core/views.js'
 import { LOCALES } from '../../core/i18n/locales.js'
 import { commissionSettings } from '../../core/schemas.js'
 import { DELIVERY_STATUSES, LEDGER_MOVEMENT_TYPES, PROVIDER_NAMES, RULE_SOURCES } from '../../core/types.js'
+import { wireRecord, wireTable } from './wire-table.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())
 const decimalString = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))
@@ -86,41 +90,58 @@ export const commissionRuleRecord = v.strictObject({
   amount: v.nullable(decimalString),
 })
 
-export const conversionRecord = v.strictObject({
-  id,
-  type: v.picklist(['signup', 'purchase', 'bonus']),
-  affiliate_id: id,
-  referred_user_id: v.nullable(id),
-  value: v.number(),
-  base_value: v.nullable(v.number()),
-  base_value_currency: v.nullable(v.string()),
-  paid: v.boolean(),
-  created_at: timestamp,
-  reference: v.nullable(v.string()),
-  coupon_code_used: v.nullable(v.string()),
-  status: v.picklist(['pending', 'active', 'review', 'refunded', 'rejected']),
-  review_reason: v.nullable(v.string()),
-  product_id: v.nullable(v.string()),
-  commission_rule: commissionRuleRecord,
-})
+/** Which rule earned the conversion and what it gave. */
+export function commissionRule(view: Pick<ConversionView, 'ruleSource' | 'basis' | 'commissionType' | 'commissionRate' | 'commissionAmount'>) {
+  return { source: view.ruleSource, basis: view.basis, type: view.commissionType, rate: view.commissionRate, amount: view.commissionAmount }
+}
 
-/** What POST /conversions would create. */
-export const conversionPreviewRecord = v.strictObject({
-  affiliate_id: id,
-  matched_by: v.picklist(['affiliate_id', 'referral_code', 'email', 'coupon']),
-  product_id: v.nullable(v.string()),
-  commission_rule: commissionRuleRecord,
-  value: v.number(),
-  currency: v.string(),
-  base_value: v.nullable(v.number()),
-  base_value_currency: v.string(),
-  exchange_rate: decimalString,
-  status: v.picklist(['pending', 'active', 'review', 'rejected']),
-  review_reason: v.nullable(v.string()),
-  hold_until: timestamp,
-  sub_program: v.nullable(v.string()),
-  tier2: v.nullable(v.strictObject({ affiliate_id: id, value: v.number(), rate: decimalString })),
+/** The rule a preview applied, as commissionRule reads it. */
+export const previewRule = (preview: ConversionPreview) =>
+  commissionRule({ ruleSource: preview.ruleSource, basis: preview.basis, commissionType: preview.commissionType, commissionRate: preview.rate, commissionAmount: preview.amount })
+
+const decimalNumber = (value: string | null) => (value === null ? null : Number(value))
+
+/** The conversion's wire fields: each one's value from the view and its schema. A field added to the record is a line here. */
+export const conversionWire = wireTable<ConversionView>()({
+  id: ['id', id],
+  type: ['type', v.picklist(['signup', 'purchase', 'bonus'])],
+  affiliate_id: ['affiliateId', id],
+  referred_user_id: ['referredUserId', v.nullable(id)],
+  value: [(view) => Number(view.value), v.number()],
+  base_value: [(view) => decimalNumber(view.baseValue), v.nullable(v.number())],
+  base_value_currency: ['baseValueCurrency', v.nullable(v.string())],
+  paid: ['paid', v.boolean()],
+  created_at: [(view) => view.createdAt.toISOString(), timestamp],
+  reference: ['reference', v.nullable(v.string())],
+  coupon_code_used: ['couponCodeUsed', v.nullable(v.string())],
+  status: ['status', v.picklist(['pending', 'active', 'review', 'refunded', 'rejected'])],
+  review_reason: ['reviewReason', v.nullable(v.string())],
+  product_id: ['productId', v.nullable(v.string())],
+  commission_rule: [commissionRule, commissionRuleRecord],
 })
+export const conversionRecord = wireRecord(conversionWire)
+
+/** What POST /conversions would create: the preview's wire fields. */
+export const conversionPreviewWire = wireTable<ConversionPreview>()({
+  affiliate_id: ['affiliateId', id],
+  matched_by: ['matchedBy', v.picklist(['affiliate_id', 'referral_code', 'email', 'coupon'])],
+  product_id: ['productId', v.nullable(v.string())],
+  commission_rule: [previewRule, commissionRuleRecord],
+  value: [(preview) => Number(preview.value), v.number()],
+  currency: ['currency', v.string()],
+  base_value: [(preview) => decimalNumber(preview.baseValue), v.nullable(v.number())],
+  base_value_currency: ['baseValueCurrency', v.string()],
+  exchange_rate: ['fxRate', decimalString],
+  status: ['status', v.picklist(['pending', 'active', 'review', 'rejected'])],
+  review_reason: ['reviewReason', v.nullable(v.string())],
+  hold_until: [(preview) => preview.holdUntil.toISOString(), timestamp],
+  sub_program: ['subProgram', v.nullable(v.string())],
+  tier2: [
+    ({ tier2 }) => tier2 && { affiliate_id: tier2.affiliateId, value: Number(tier2.value), rate: tier2.rate },
+    v.nullable(v.strictObject({ affiliate_id: id, value: v.number(), rate: decimalString })),
+  ],
+})
+export const conversionPreviewRecord = wireRecord(conversionPreviewWire)
 
 export const attribution = v.strictObject({
   affiliate_id: id,

@@ -1,0 +1,56 @@
+// valibot schemas of the alternative shape's request bodies and queries (docs/api.md "The
+// alternative shape"), under the names affiliate-kit/http publishes them by in `schemas`
+// (routes/index.ts adds them to the shared ones).
+import * as v from 'valibot'
+import { affiliateStatus, commissionSettings, couponStatus, locale } from '../../core/schemas.js'
+import { createPayoutBody, listQuery, updateReferralBody } from '../schemas.js'
+import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
+
+export const listQueryAlternative = listQuery
+
+export const listAffiliatesQueryAlternative = v.strictObject({ limit, offset, status: v.optional(v.picklist(['active', 'pending', 'blocked'], 'must be active, pending or blocked')) })
+
+/** An id in this shape: `aff_12`, `12` or 12. */
+export const alternativeId = v.pipe(
+  v.union([positiveId, v.pipe(v.string(), v.regex(/^(aff_)?[1-9]\d{0,14}$/))], 'must be an id such as aff_12'),
+  v.transform((input) => (typeof input === 'number' ? input : Number(input.replace(/^aff_/, '')))),
+)
+
+export const createAffiliateBodyAlternative = v.strictObject({
+  email,
+  name: str(200),
+  referralCode: v.optional(str(64)),
+  parent_referral_code: v.optional(str(64)),
+  parent_affiliate_id: v.optional(alternativeId),
+  customFields: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
+  locale: v.optional(locale),
+  commission: v.optional(v.nullable(commissionSettings)),
+})
+export const updateAffiliateBodyAlternative = v.strictObject({
+  email: v.optional(email),
+  name: v.optional(v.nullable(str(200))),
+  referralCode: v.optional(str(64)),
+  status: v.optional(affiliateStatus),
+  paymentMethod: v.optional(v.nullable(str(100))),
+  paymentDetails: v.optional(v.nullable(str(2000))),
+  customFields: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'must be an object'))),
+  locale: v.optional(v.nullable(locale)),
+  commission: v.optional(v.nullable(commissionSettings)),
+})
+export const createReferralBodyAlternative = v.strictObject({ email, referral_code: str(64) })
+export const updateReferralBodyAlternative = v.strictObject({ ...updateReferralBody.entries, affiliate_id: v.optional(v.nullable(alternativeId)) })
+export const createConversionBodyAlternative = v.strictObject({
+  customer_email: email,
+  amount: money,
+  referral_code: v.optional(str(64)),
+  click: v.optional(str(200)),
+})
+export const createCouponBodyAlternative = v.strictObject({
+  code: str(64),
+  affiliate_email: email,
+  discount_type: v.optional(str(50)),
+  discount_value: v.optional(str(50)),
+  status: v.optional(couponStatus),
+  ...processorCouponIds,
+})
+export const createPayoutBodyAlternative = v.strictObject({ ...createPayoutBody.entries, affiliate_id: v.optional(alternativeId) })
