@@ -16,22 +16,31 @@ export interface SharedTransactions {
 
 export function sharedTransactions(storage: DomainStore): SharedTransactions {
   const current = new AsyncLocalStorage<StorageTx>()
-  const run = <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
-    const tx = current.getStore()
-    return tx ? fn(tx) : storage.transaction((opened) => current.run(opened, () => fn(opened)))
+  // How many run() calls are open: while none is, no call looks for one (the common case costs nothing).
+  let open = 0
+  const running = () => (open > 0 ? current.getStore() : undefined)
+  const run = async <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
+    const tx = running()
+    if (tx) return fn(tx)
+    open += 1
+    try {
+      return await storage.transaction((opened) => current.run(opened, () => fn(opened)))
+    } finally {
+      open -= 1
+    }
   }
   // Outside run(), the storage itself; each use-case's own transaction is joined only inside one.
   const joined = <T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> => {
-    const tx = current.getStore()
+    const tx = running()
     return tx ? fn(tx) : storage.transaction(fn)
   }
   const store = new Proxy(storage, {
     get(target, property) {
       if (property === 'transaction') return joined
-      const tx = current.getStore()
+      const tx = running()
       if (tx && typeof property === 'string' && property in tx) return tx[property as keyof StorageTx]
       return Reflect.get(target, property, target)
     },
   })
-  return { store, run, active: () => current.getStore() !== undefined }
+  return { store, run, active: () => running() !== undefined }
 }
