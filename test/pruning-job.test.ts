@@ -18,7 +18,7 @@ describe('the pruning job', () => {
     const logger: Logger = { debug: record, info: record, warn: record, error: record }
     const job = startPruning(storage, { clock, logger, firstAfterMs: 0, everyMs: 20 })
     await expect.poll(() => lines.length).toBe(1)
-    expect(lines[0]).toEqual({ message: 'pruned 1 rows', fields: { idempotency_keys: 0, visitor_marks: 0, sessions: 1, delivery_attempts: 0 } })
+    expect(lines[0]).toEqual({ message: 'pruned 1 rows', fields: { idempotency_keys: 0, visitor_marks: 0, visitor_signals: 0, sessions: 1, delivery_attempts: 0 } })
     await storage.sessions.insertSession(expired('second'))
     await expect.poll(() => lines.length).toBe(2)
     await job.stop()

@@ -10,7 +10,7 @@ import { errorText, type Logger } from '../ops/logger.js'
 export interface RetentionOptions {
   /** Days a webhook delivery attempt (of a delivery that succeeded or failed) is kept. @default 30 */
   deliveryAttemptsDays?: number
-  /** Days the visitor marks that count a click once per visitor and day are kept. @default 90 */
+  /** Days the visitor marks that count a click once per visitor and day, and the visitors' fraud signals, are kept. @default 90 */
   visitorMarksDays?: number
   /** Rows per statement. @default 1000 */
   batchSize?: number
@@ -27,6 +27,8 @@ function cutoffs(now: Date, options: RetentionOptions): Record<PrunedKind, Date>
     idempotency_keys: now,
     sessions: now,
     visitor_marks: daysAgo(options.visitorMarksDays ?? 90),
+    // A signal names one day's visitor hash, which no click signed after that day carries.
+    visitor_signals: daysAgo(options.visitorMarksDays ?? 90),
     delivery_attempts: daysAgo(options.deliveryAttemptsDays ?? 30),
   }
 }

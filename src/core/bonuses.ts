@@ -3,7 +3,7 @@
 // `bonus:<affiliate id>:<name>:<period start>`, is unique in the project: concurrent conversions
 // crossing the milestone insert it once (the others' inserts do nothing).
 import { addDays } from './clock.js'
-import { periodFigures, periodOf } from './commission-periods.js'
+import { periodOf, type DayRange, type PeriodFigures } from './commission-periods.js'
 import { conversionEvents } from './events.js'
 import { ledgerDelta } from './ledger.js'
 import type { Currency } from './money.js'
@@ -22,12 +22,19 @@ export interface BonusContext {
   source: RuleSource
 }
 
-/** Pays the bonuses the affiliate's figures reach and it was not paid yet in their period; the conversions created. */
-export async function payBonuses(tx: StorageTx, affiliate: Affiliate, commission: CommissionSettings, context: BonusContext): Promise<Conversion[]> {
+/** The period of each bonus that holds `day`, in the settings' order. */
+export function bonusRanges(commission: CommissionSettings, day: string): DayRange[] {
+  return (commission.bonuses ?? []).map((bonus) => periodOf(bonus.period, day))
+}
+
+/**
+ * Pays the bonuses the affiliate's figures reach and it was not paid yet in their period; the
+ * conversions created. `figures` are those of `bonusRanges`' periods, read after the conversion.
+ */
+export async function payBonuses(tx: StorageTx, affiliate: Affiliate, commission: CommissionSettings, figures: readonly PeriodFigures[], context: BonusContext): Promise<Conversion[]> {
   const bonuses = commission.bonuses
   if (!bonuses || bonuses.length === 0) return []
-  const ranges = bonuses.map((bonus) => periodOf(bonus.period, context.day))
-  const figures = await periodFigures(tx, affiliate.projectId, affiliate.id, ranges)
+  const ranges = bonusRanges(commission, context.day)
   const paid: Conversion[] = []
   for (const [index, bonus] of bonuses.entries()) {
     if (!reachesMilestone(bonus, figures[index]!, context.currency)) continue

@@ -42,18 +42,37 @@ function monthStart(year: number, month: number): string {
   return `${String((first - monthOfYear) / 12).padStart(4, '0')}-${String(monthOfYear + 1).padStart(2, '0')}-01`
 }
 
-/** The affiliate's figures per range, read in one query over the days they span. */
-export async function periodFigures(tx: StorageTx, projectId: string, affiliateId: number, ranges: readonly DayRange[]): Promise<PeriodFigures[]> {
-  const from = ranges.reduce((first, range) => (range.from < first ? range.from : first), ranges[0]!.from)
-  const to = ranges.reduce((last, range) => (range.to > last ? range.to : last), ranges[0]!.to)
-  const rows = await tx.tracking.daily(projectId, { from, to, affiliateId })
+/** An affiliate's counts of one day that tiers and bonuses sum (the per-day counters, docs/stats.md). */
+export interface DayFigures {
+  day: string
+  revenue: bigint
+  customers: number
+}
+
+/** The days the ranges span together: what one read covers. */
+export function spanOf(ranges: readonly DayRange[]): DayRange {
+  let { from, to } = ranges[0]!
+  for (const range of ranges) {
+    if (range.from < from) from = range.from
+    if (range.to > to) to = range.to
+  }
+  return { from, to }
+}
+
+/** The figures per range, summed from days read over their span. */
+export function figuresIn(days: readonly DayFigures[], ranges: readonly DayRange[]): PeriodFigures[] {
   return ranges.map((range) => {
     const figures: PeriodFigures = { revenue: 0n, customers: 0 }
-    for (const row of rows) {
+    for (const row of days) {
       if (row.day < range.from || row.day >= range.to) continue
       figures.revenue += row.revenue
       figures.customers += row.customers
     }
     return figures
   })
+}
+
+/** The affiliate's figures per range, read in one query over the days they span. */
+export async function periodFigures(tx: StorageTx, projectId: string, affiliateId: number, ranges: readonly DayRange[]): Promise<PeriodFigures[]> {
+  return figuresIn(await tx.tracking.daily(projectId, { ...spanOf(ranges), affiliateId }), ranges)
 }

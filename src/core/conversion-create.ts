@@ -8,7 +8,7 @@ import { ruleSetFor, type Renewal, type RuleSet } from './commission-rules.js'
 import { usdAmount, type ProjectContext } from './context.js'
 import { ConflictError, ValidationError } from './errors.js'
 import { conversionEvents } from './events.js'
-import { clickVisitorOf, conversionFraud, type FraudVerdict } from './fraud/index.js'
+import { clickVisitorOf, conversionFraud, fraudReads, type FraudVerdict } from './fraud/index.js'
 import { ledgerDelta } from './ledger.js'
 import { currencyOr, Currency, decimalText, type Decimal, type Money } from './money.js'
 import { createConversionInput, validate, type CreateConversionInput } from './schemas.js'
@@ -16,8 +16,9 @@ import { UniqueViolation, type StorageTx } from './storage.js'
 import type { DailyCounts } from './tracking-storage.js'
 import type { Affiliate, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
 import { conversionView, type ConversionView } from './views.js'
-import { payBonuses } from './bonuses.js'
-import { recordTier, tierSettingsOf, tierStanding } from './performance-tiers.js'
+import { bonusRanges, payBonuses } from './bonuses.js'
+import { figuresIn, spanOf } from './commission-periods.js'
+import { recordTier, standingFrom, tierRanges, tierSettingsOf } from './performance-tiers.js'
 
 type ConversionRequest = ReturnType<typeof parseRequest>
 
@@ -61,7 +62,11 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const { affiliate, matchedBy, referral } = modelled ?? matched
   const moveReferral = modelled?.moveReferral ?? false
   const tierSettings = tierSettingsOf(project.settings, affiliate)
-  const standing = await tierStanding(tx, ctx.projectId, affiliate.id, tierSettings, request.currency, ctx.dayIn(project, now))
+  const tiers = tierRanges(tierSettings, ctx.dayIn(project, now))
+  const signalSources = { type: data.type, clickVisitor, cardFingerprint: data.cardFingerprint ?? null }
+  // The tier's figures and the fraud signals in one read (one round trip on SQL).
+  const reads = await tx.conversions.createReads(ctx.projectId, affiliate.id, { days: tiers && spanOf(tiers), ...fraudReads(ctx, project, signalSources) })
+  const standing = tiers && standingFrom(tierSettings, tiers, figuresIn(reads.days, tiers), request.currency)
   const rules: RuleSet = { ...ruleSetFor(project.settings, affiliate), tier: standing?.tier ?? null }
   const payment = data.type === 'purchase' && referral ? paymentOf(referral, data.paymentId ?? null) : null
   const renewal = payment?.renewal ?? null
@@ -79,18 +84,16 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     request.value === null ? calculated : { value: request.value, basis: 'explicit', source: 'explicit', commissionType: 'fixed', rate: null, amount: request.value.format() }
   const counted = data.type === 'purchase' && commission.basis !== 'excluded'
   const customerEmail = data.email ?? referral?.email ?? null
-  const fraud = await conversionFraud(ctx, tx, project, {
-    type: data.type,
+  const fraud = await conversionFraud(ctx, project, {
+    ...signalSources,
     affiliate,
     customerEmail,
     value: commission.value,
     base: request.baseValue && { value: request.baseValue, converted: request.baseValue.convert(request.currency, fx) },
-    clickVisitor,
-    cardFingerprint: data.cardFingerprint ?? null,
     reference: data.reference ?? null,
     productId: data.productId ?? null,
     paymentProcessor: data.paymentProcessor ?? null,
-  })
+  }, reads)
   const { status, reviewReason } = heldOrRejected(affiliate, fraud)
   const multiTier = project.settings.multiTier
   let tier2: Plan['tier2'] = null
@@ -349,18 +352,22 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
 
 /**
  * After a conversion is counted: records the affiliate's tier if it changed and pays the bonuses
- * its figures now reach. The affiliate is read again: the insert locked its row, so concurrent
- * conversions of it see each other's counts here (docs/commissions.md "Bonuses").
+ * its figures now reach. The affiliate and its figures are read again, in one read: the insert
+ * locked its row, so concurrent conversions of it see each other's counts here (docs/commissions.md "Bonuses").
  */
 async function settleTierAndBonuses(ctx: ProjectContext, tx: StorageTx, project: Project, affiliate: Affiliate, day: string, now: Date): Promise<void> {
   const settings = tierSettingsOf(project.settings, affiliate)
-  if (!settings.tiers?.length && !settings.bonuses?.length) return
-  const current = await tx.affiliates.get(ctx.projectId, affiliate.id)
-  if (!current) return
+  const tiers = tierRanges(settings, day)
+  const bonuses = bonusRanges(settings, day)
+  if (!tiers && bonuses.length === 0) return
+  const read = await tx.affiliates.getWithDays(ctx.projectId, affiliate.id, spanOf([...(tiers ?? []), ...bonuses]))
+  if (!read) return
+  const current = read.affiliate
   const currency = new Currency(project.settings.currency)
-  if (settings.tiers?.length) await recordTier(tx, current, await tierStanding(tx, ctx.projectId, current.id, settings, currency, day), now)
+  if (tiers) await recordTier(tx, current, standingFrom(settings, tiers, figuresIn(read.days, tiers), currency), now)
   const source = settings === project.settings.commission ? 'project' : 'sub_program'
-  await payBonuses(tx, current, settings, { currency, holdPeriodDays: project.settings.holdPeriodDays, day, at: now, recordedAt: ctx.clock.now(), source })
+  const context = { currency, holdPeriodDays: project.settings.holdPeriodDays, day, at: now, recordedAt: ctx.clock.now(), source } as const
+  await payBonuses(tx, current, settings, figuresIn(read.days, bonuses), context)
 }
 
 /** The parent affiliate's conversion in a multi-tier program, beside the one it derives from. */

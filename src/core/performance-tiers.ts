@@ -3,7 +3,7 @@
 // moves up as soon as a threshold is met and down only when a period closes below it. Stateless:
 // the affiliate's stored `tier` only records what was last announced (affiliate.tier_changed).
 import { commissionSettingsFor } from './commission.js'
-import { periodBefore, periodFigures, periodOf, type PeriodFigures } from './commission-periods.js'
+import { periodBefore, periodFigures, periodOf, type DayRange, type PeriodFigures } from './commission-periods.js'
 import { tierChanged } from './events.js'
 import type { Currency } from './money.js'
 import type { StorageTx } from './storage.js'
@@ -27,43 +27,60 @@ export function tierSettingsOf(settings: ProjectSettings, affiliate: Pick<Affili
   return commissionSettingsFor(settings, affiliate.partnerSlug)
 }
 
-/** The tier the affiliate holds on `today` (a day of the project's time zone); null when no tiers are set. */
-export async function tierStanding(tx: StorageTx, projectId: string, affiliateId: number, commission: CommissionSettings, currency: Currency, today: string): Promise<TierStanding | null> {
-  const tiers = commission.tiers
-  if (!tiers || tiers.length === 0) return null
+/** The periods the tier held on `today` is decided by (the current one, and the one that closed last); null when no tiers are set. */
+export function tierRanges(commission: CommissionSettings, today: string): DayRange[] | null {
+  if (!commission.tiers || commission.tiers.length === 0) return null
   const period = commission.tierPeriod ?? 'month'
   const current = periodOf(period, today)
-  const ranges = period === 'lifetime' ? [current] : [current, periodBefore(period, current.from)]
-  const [now, closed] = await periodFigures(tx, projectId, affiliateId, ranges)
+  return period === 'lifetime' ? [current] : [current, periodBefore(period, current.from)]
+}
+
+/** The tier the affiliate holds on `today` (a day of the project's time zone); null when no tiers are set. */
+export async function tierStanding(tx: StorageTx, projectId: string, affiliateId: number, commission: CommissionSettings, currency: Currency, today: string): Promise<TierStanding | null> {
+  const ranges = tierRanges(commission, today)
+  return ranges && standingFrom(commission, ranges, await periodFigures(tx, projectId, affiliateId, ranges), currency)
+}
+
+/** The tier held, given the figures of `tierRanges`' periods. */
+export function standingFrom(commission: CommissionSettings, ranges: readonly DayRange[], figures: readonly PeriodFigures[], currency: Currency): TierStanding {
+  const tiers = commission.tiers ?? []
+  const period = commission.tierPeriod ?? 'month'
+  const [now, closed] = figures
   const reached = Math.max(tierIndex(tiers, now!, currency), closed ? tierIndex(tiers, closed, currency) : -1)
-  return { tier: tiers[reached] ?? null, next: tiers[reached + 1] ?? null, period, periodStart: period === 'lifetime' ? null : current.from, figures: now! }
+  return { tier: tiers[reached] ?? null, next: tiers[reached + 1] ?? null, period, periodStart: period === 'lifetime' ? null : ranges[0]!.from, figures: now! }
 }
 
 /** The highest tier (index in the list) the figures reach; -1 for none. */
 function tierIndex(tiers: readonly TierRule[], figures: PeriodFigures, currency: Currency): number {
   let reached = -1
-  for (const [index, tier] of tiers.entries()) {
-    if (reachesMilestone({ revenue: tier.minRevenue, customers: tier.minCustomers }, figures, currency)) reached = index
+  for (let index = 0; index < tiers.length; index += 1) {
+    const tier = tiers[index]!
+    if (reaches(tier, tier.minRevenue, tier.minCustomers, figures, currency)) reached = index
   }
   return reached
 }
 
-/** True when the figures reach either threshold given. */
+/** True when the figures reach either threshold the milestone (a bonus) gives. */
 export function reachesMilestone(milestone: { revenue?: string | undefined; customers?: number | undefined }, figures: PeriodFigures, currency: Currency): boolean {
-  if (milestone.revenue !== undefined && figures.revenue >= minorUnitsOf(milestone.revenue, currency)) return true
-  return milestone.customers !== undefined && figures.customers >= milestone.customers
+  return reaches(milestone, milestone.revenue, milestone.customers, figures, currency)
 }
 
-/** A threshold's minor units, parsed once per text and currency: every conversion compares against each tier and bonus. */
-const thresholds = new Map<string, bigint>()
+function reaches(rule: object, revenue: string | undefined, customers: number | undefined, figures: PeriodFigures, currency: Currency): boolean {
+  if (revenue !== undefined && figures.revenue >= minorUnitsOf(rule, revenue, currency)) return true
+  return customers !== undefined && figures.customers >= customers
+}
 
-function minorUnitsOf(text: string, currency: Currency): bigint {
-  const key = `${currency.code} ${text}`
-  let minor = thresholds.get(key)
-  if (minor === undefined) {
-    minor = currency.parse(text, 'revenue').minor
-    thresholds.set(key, minor)
-  }
+/**
+ * A rule's revenue threshold in minor units, parsed once per rule (settings objects live as long
+ * as their project's settings version): every conversion compares against each tier and bonus.
+ */
+const thresholds = new WeakMap<object, { currency: string; minor: bigint }>()
+
+function minorUnitsOf(rule: object, text: string, currency: Currency): bigint {
+  const known = thresholds.get(rule)
+  if (known?.currency === currency.code) return known.minor
+  const minor = currency.parse(text, 'revenue').minor
+  thresholds.set(rule, { currency: currency.code, minor })
   return minor
 }
 

@@ -4,6 +4,7 @@
 // absent. Money is bigint minor units. The webhook dispatcher's outbox store and HTTP's keyed-state
 // store are ports of their own (src/core/outbox-store.ts, src/core/keyed-state.ts).
 import type { AuditLog } from './audit-log.js'
+import type { DayFigures, DayRange } from './commission-periods.js'
 import type { MailQueue } from './mail-store.js'
 import type {
   Affiliate,
@@ -34,7 +35,7 @@ import type {
   TotalsDelta,
   WebhookEndpoint,
 } from './types.js'
-import type { DailyCounts, TrackingRepository } from './tracking-storage.js'
+import type { DailyCounts, TrackingRepository, VisitorSignal } from './tracking-storage.js'
 import type { OpenCommission } from './payout-terms.js'
 
 /** Thrown by an adapter when a write breaks a uniqueness rule. */
@@ -109,6 +110,11 @@ export interface AffiliateRepository {
   takenCodes(projectId: string, codes: readonly string[]): Promise<Set<string>>
   /** Reads the row and holds it against concurrent writers until the transaction ends. */
   lockForUpdate(projectId: string, id: number): Promise<Affiliate | null>
+  /**
+   * The affiliate with its day figures over `days` (by day ascending), in one round trip on SQL:
+   * read after a conversion's insert locked its row, what its tier and bonuses are settled from.
+   */
+  getWithDays(projectId: string, id: number, days: DayRange): Promise<{ affiliate: Affiliate; days: DayFigures[] } | null>
   update(projectId: string, id: number, patch: Patch<Omit<Affiliate, 'totals'>>): Promise<Affiliate | null>
   /** Atomically adds each delta to the running totals (never read-modify-write). */
   adjustTotals(projectId: string, id: number, delta: TotalsDelta): Promise<void>
@@ -225,10 +231,31 @@ export interface ConversionRepository {
    * stays within budget; stops at the first that does not fit. Returns how many and their sum.
    */
   settleOldestFirst(request: SettleRequest): Promise<{ count: number; amount: bigint }>
-  /** How many signup conversions the project has with this click visitor (docs/fraud.md). */
-  visitorSignups(projectId: string, clickVisitor: string): Promise<number>
+  /**
+   * What creating a conversion of the affiliate reads besides the affiliate's row, each part only
+   * when asked: one round trip on SQL (docs/architecture.md). Parts not asked for come back empty.
+   */
+  createReads(projectId: string, affiliateId: number, query: CreateReadsQuery): Promise<CreateReads>
+}
+
+export interface CreateReadsQuery {
+  /** The affiliate's day figures over these days (performance tiers). */
+  days: DayRange | null
+  /** The signals recorded of this click visitor of the affiliate (docs/fraud.md "Signals"). */
+  visitorSignalsOf: string | null
+  /** How many signup conversions the project has with this click visitor. */
+  signupsOf: string | null
   /** The customer emails of the project's conversions paid with this card fingerprint (at most 100, distinct). */
-  cardCustomers(projectId: string, cardFingerprint: string): Promise<string[]>
+  cardCustomersOf: string | null
+}
+
+export interface CreateReads {
+  /** By day ascending; days without counts are absent. */
+  days: DayFigures[]
+  visitorSignals: VisitorSignal[]
+  /** null when not asked. */
+  signups: number | null
+  cardCustomers: string[]
 }
 
 export interface CouponFilter extends ListWindow {

@@ -40,8 +40,6 @@ export interface TrackingRepository {
   setReferredAt(projectId: string, referralId: number, at: Date): Promise<void>
   /** Records a fraud signal (`kind`) of a visitor (16 characters of a day's hash) of the affiliate: idempotent (docs/fraud.md). */
   markVisitorSignal(projectId: string, affiliateId: number, visitor: string, kind: VisitorSignal, day: string): Promise<void>
-  /** The signals recorded of the affiliate's visitor, in no order; none when nothing was. */
-  visitorSignals(projectId: string, affiliateId: number, visitor: string): Promise<VisitorSignal[]>
 }
 
 /** A visitor seen as the affiliate itself (in its portal), or arriving with a paid ad's click id. */

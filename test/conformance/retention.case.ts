@@ -11,7 +11,7 @@ const day = (at: Date) => at.toISOString().slice(0, 10)
 
 export function retentionCases(context: CaseContext): void {
   describe('retention', () => {
-    it('prunes expired Idempotency-Keys, old visitor marks, ended sessions and tokens, and old attempts of finished deliveries', async () => {
+    it('prunes expired Idempotency-Keys, old visitor marks and signals, ended sessions and tokens, and old attempts of finished deliveries', async () => {
       const { program, storage } = await context.program()
       const projectId = program.projectId
       const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
@@ -21,6 +21,8 @@ export function retentionCases(context: CaseContext): void {
       await claim('live', new Date('2099-01-01T00:00:00Z'))
       await storage.tracking.markVisitor(projectId, ann.id, day(OLD), 'old-visitor')
       await storage.tracking.markVisitor(projectId, ann.id, day(LATER), 'recent-visitor')
+      await storage.tracking.markVisitorSignal(projectId, ann.id, 'old-visitor', 'own', day(OLD))
+      await storage.tracking.markVisitorSignal(projectId, ann.id, 'recent-visitor', 'gclid', day(LATER))
       const session = (digest: string, expiresAt: Date) => ({
         digest, audience: 'portal' as const, projectId, subject: 'ann@example.com', createdAt: OLD, lastSeenAt: OLD, idleExpiresAt: expiresAt, expiresAt,
       })
@@ -40,15 +42,20 @@ export function retentionCases(context: CaseContext): void {
       // At least this case's rows: other cases of the shared storage may have some as old.
       expect(pruned.idempotency_keys).toBeGreaterThanOrEqual(1)
       expect(pruned.visitor_marks).toBeGreaterThanOrEqual(1)
+      expect(pruned.visitor_signals).toBeGreaterThanOrEqual(1)
       expect(pruned.sessions).toBeGreaterThanOrEqual(2)
       expect(pruned.delivery_attempts).toBeGreaterThanOrEqual(1)
-      expect(await pruneStorage(storage, LATER, { deliveryAttemptsDays: 7, visitorMarksDays: 7 })).toEqual({ idempotency_keys: 0, visitor_marks: 0, sessions: 0, delivery_attempts: 0 })
+      expect(await pruneStorage(storage, LATER, { deliveryAttemptsDays: 7, visitorMarksDays: 7 })).toEqual({ idempotency_keys: 0, visitor_marks: 0, visitor_signals: 0, sessions: 0, delivery_attempts: 0 })
 
       const retry = (key: string) =>
         storage.keyedState.claim({ projectId, key, fingerprint: 'f', response: null, createdAt: LATER, leaseUntil: LATER, expiresAt: new Date('2099-01-01T00:00:00Z') })
       expect(await retry('live')).not.toBeNull() // still answers its replays
       expect(await storage.tracking.markVisitor(projectId, ann.id, day(OLD), 'old-visitor')).toBe(true) // gone, so new again
       expect(await storage.tracking.markVisitor(projectId, ann.id, day(LATER), 'recent-visitor')).toBe(false)
+      const signals = (visitor: string) =>
+        storage.conversions.createReads(projectId, ann.id, { days: null, visitorSignalsOf: visitor, signupsOf: null, cardCustomersOf: null }).then((reads) => reads.visitorSignals)
+      expect(await signals('old-visitor')).toEqual([])
+      expect(await signals('recent-visitor')).toEqual(['gclid'])
       expect(await storage.sessions.getSession(`live-${projectId}`, LATER)).not.toBeNull()
       expect(await storage.sessions.consumeSignInToken(`token-${projectId}`, OLD)).toBeNull()
       expect(await program.webhooks.attempts(finished.id)).toEqual([])

@@ -24,6 +24,14 @@ export function memoryRetention(state: MemoryState, mutex: Mutex, keyedState: Me
           }
           return count
         }
+        if (kind === 'visitor_signals') {
+          const day = utcDay(before)
+          for (const [key, signals] of state.tracking.visitorSignals) {
+            if (count === limit) break
+            if (signals.day < day && state.tracking.visitorSignals.delete(key)) count += 1
+          }
+          return count
+        }
         for (const attempt of state.attempts.rows.values()) {
           if (count === limit) break
           const status = state.deliveries.get(attempt.deliveryId)?.status

@@ -32,8 +32,8 @@ function repositories(state: MemoryState, current: CurrentLog, auditLog: MemoryA
   // Every write records its inverse in the running transaction's log.
   const log = { push: (undo: () => void) => current.entries.push(undo) } as UndoLog
   const { outbox, materializeOutbox } = outboxRepository(state, log)
-  const affiliates = affiliateRepository(state, log)
   const tracking = trackingRepository(state.tracking, log)
+  const affiliates = affiliateRepository(state, log, tracking)
   return {
     projects: projectRepository(state, log),
     apiKeys: apiKeyRepository(state, log),

@@ -4,12 +4,12 @@ import type { ProjectContext } from '../context.js'
 import { ValidationError } from '../errors.js'
 import type { Money } from '../money.js'
 import { readSignedReferral } from '../signed-referral.js'
-import type { StorageTx } from '../storage.js'
+import type { CreateReads } from '../storage.js'
 import { visitorSaltOf } from '../visitor-salt.js'
 import type { Affiliate, ConversionType, Project } from '../types.js'
 import { fraudVerdict, type FraudVerdict } from './check.js'
 import { fraudRulesOf } from './settings.js'
-import { readSignals, storageSignalsNeeded } from './signals.js'
+import { signalReads, signalsOf, storageSignalsNeeded } from './signals.js'
 
 export type { FraudCheck, FraudCheckResult, FraudVerdict } from './check.js'
 export type { FraudFlag, FraudRuleName } from './rules.js'
@@ -40,13 +40,17 @@ export async function clickVisitorOf(ctx: ProjectContext, click: string | undefi
   return signed.visitor
 }
 
-export async function conversionFraud(ctx: ProjectContext, tx: StorageTx, project: Project, input: ConversionFraudInput): Promise<FraudVerdict> {
+/** What the fraud signals of this conversion read from the storage, as part of its create reads (storage.ts CreateReadsQuery). */
+export function fraudReads(ctx: ProjectContext, project: Project, input: Pick<ConversionFraudInput, 'type' | 'clickVisitor' | 'cardFingerprint'>) {
+  return signalReads(input, storageSignalsNeeded(fraudRulesOf(project.settings), ctx.fraudCheck !== undefined))
+}
+
+/** The verdict on the conversion, given what fraudReads asked the storage. */
+export async function conversionFraud(ctx: ProjectContext, project: Project, input: ConversionFraudInput, reads: CreateReads): Promise<FraudVerdict> {
   const settings = fraudRulesOf(project.settings)
   const { affiliate } = input
-  const signals = await readSignals(
-    tx,
+  const signals = signalsOf(
     {
-      projectId: ctx.projectId,
       type: input.type,
       affiliate,
       customerEmail: input.customerEmail,
@@ -54,7 +58,7 @@ export async function conversionFraud(ctx: ProjectContext, tx: StorageTx, projec
       cardFingerprint: input.cardFingerprint,
       amount: input.type === 'purchase' && input.base ? input.base.converted.format() : null,
     },
-    storageSignalsNeeded(settings, ctx.fraudCheck !== undefined),
+    reads,
   )
   const conversion = {
     projectId: ctx.projectId,

@@ -1,7 +1,7 @@
 // What the fraud rules look at (docs/fraud.md "Signals"): read for one conversion about to be
 // created, from the request, the credited affiliate and, only when a rule or the program's
 // fraudCheck needs them, the storage.
-import type { StorageTx } from '../storage.js'
+import type { CreateReads } from '../storage.js'
 import type { Affiliate, ConversionType, FraudSettings } from '../types.js'
 import { domainOf, isDisposableDomain, mailbox } from './email.js'
 
@@ -48,7 +48,6 @@ export interface FraudCheckConversion {
 }
 
 export interface SignalSources {
-  projectId: string
   type: ConversionType
   affiliate: Affiliate
   customerEmail: string | null
@@ -66,15 +65,24 @@ export function storageSignalsNeeded(rules: FraudSettings, hook: boolean) {
   }
 }
 
-export async function readSignals(tx: StorageTx, sources: SignalSources, needed: ReturnType<typeof storageSignalsNeeded>): Promise<FraudSignals> {
-  const { affiliate, customerEmail, clickVisitor, cardFingerprint, projectId } = sources
+/** What the signals read from the storage (part of a conversion's create reads, storage.ts CreateReadsQuery). */
+export function signalReads(sources: Pick<SignalSources, 'type' | 'clickVisitor' | 'cardFingerprint'>, needed: ReturnType<typeof storageSignalsNeeded>) {
+  const { clickVisitor, cardFingerprint } = sources
+  return {
+    visitorSignalsOf: needed.visitorSignals ? clickVisitor : null,
+    signupsOf: sources.type === 'signup' && needed.signups ? clickVisitor : null,
+    cardCustomersOf: needed.card ? cardFingerprint : null,
+  }
+}
+
+/** The signals, from the sources and what signalReads asked the storage. */
+export function signalsOf(sources: SignalSources, reads: Pick<CreateReads, 'visitorSignals' | 'signups' | 'cardCustomers'>): FraudSignals {
+  const { affiliate, customerEmail, clickVisitor, cardFingerprint } = sources
   const own = [affiliate.email, affiliate.paypalEmail].filter((email): email is string => email !== null)
   const customer = customerEmail === null ? null : mailbox(customerEmail)
   const domain = customerEmail === null ? null : domainOf(customerEmail)
-  const seen = clickVisitor !== null && needed.visitorSignals ? await tx.tracking.visitorSignals(projectId, affiliate.id, clickVisitor) : []
-  const signups = clickVisitor !== null && sources.type === 'signup' && needed.signups ? await tx.conversions.visitorSignups(projectId, clickVisitor) : null
+  const seen = reads.visitorSignals
   const ownMailboxes = own.map(mailbox)
-  const cardCustomers = cardFingerprint !== null && needed.card ? await tx.conversions.cardCustomers(projectId, cardFingerprint) : []
   return {
     customerIsAffiliate: customer !== null && ownMailboxes.includes(customer),
     sameEmailDomain: domain !== null && own.some((email) => domainOf(email) === domain),
@@ -83,8 +91,8 @@ export async function readSignals(tx: StorageTx, sources: SignalSources, needed:
     sameVisitor: seen.includes('own'),
     paidAdClickId: PAID_AD_CLICK_IDS.find((id) => seen.includes(id)) ?? null,
     cardFingerprint,
-    cardUsedByAffiliate: cardCustomers.some((email) => ownMailboxes.includes(mailbox(email))),
-    visitorSignups: signups,
+    cardUsedByAffiliate: reads.cardCustomers.some((email) => ownMailboxes.includes(mailbox(email))),
+    visitorSignups: reads.signups,
     amount: sources.amount,
   }
 }

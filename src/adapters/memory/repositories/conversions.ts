@@ -56,12 +56,16 @@ export function conversionRepository(
     async delete(projectId, id) {
       return inProject(state.conversions.get(id), projectId) ? state.conversions.remove(id, log) : false
     },
-    async visitorSignups(projectId, clickVisitor) {
-      return state.conversions.groupSize('visitorSignups', `${projectId}|${clickVisitor}`)
-    },
-    async cardCustomers(projectId, cardFingerprint) {
-      const emails = state.conversions.group('cardFingerprint', `${projectId}|${cardFingerprint}`).map((row) => row.customerEmail)
-      return [...new Set(emails.filter((email): email is string => email !== null))].slice(0, 100)
+    async createReads(projectId, affiliateId, query) {
+      const days = query.days ? await counters.tracking.daily(projectId, { ...query.days, affiliateId }) : []
+      const card = query.cardCustomersOf === null ? [] : state.conversions.group('cardFingerprint', `${projectId}|${query.cardCustomersOf}`)
+      const emails = new Set(card.map((row) => row.customerEmail).filter((email): email is string => email !== null))
+      return {
+        days: days.map(({ day, revenue, customers }) => ({ day, revenue, customers })),
+        visitorSignals: query.visitorSignalsOf === null ? [] : [...(state.tracking.visitorSignals.get(`${projectId}|${affiliateId}|${query.visitorSignalsOf}`)?.kinds ?? [])],
+        signups: query.signupsOf === null ? null : state.conversions.groupSize('visitorSignups', `${projectId}|${query.signupsOf}`),
+        cardCustomers: [...emails].slice(0, 100),
+      }
     },
     async list(projectId, filter) {
       const page = newestFirstPage(

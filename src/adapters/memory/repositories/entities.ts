@@ -14,6 +14,7 @@ import type {
   WebhookEndpointRepository,
 } from '../../../core/storage.js'
 import { UniqueViolation } from '../../../core/storage.js'
+import type { TrackingRepository } from '../../../core/tracking-storage.js'
 import type { AffiliateTotals } from '../../../core/types.js'
 import { found, inProject, patchRow, setMapEntry, withTotals, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
@@ -65,7 +66,7 @@ export function apiKeyRepository(state: MemoryState, log: UndoLog): ApiKeyReposi
   }
 }
 
-export function affiliateRepository(state: MemoryState, log: UndoLog): AffiliateRepository {
+export function affiliateRepository(state: MemoryState, log: UndoLog, tracking: Pick<TrackingRepository, 'daily'>): AffiliateRepository {
   return {
     async insert(affiliate) {
       return state.affiliates.insert(affiliate, log)
@@ -107,6 +108,12 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
     },
     async lockForUpdate(projectId, id) {
       return found(inProject(state.affiliates.get(id), projectId))
+    },
+    async getWithDays(projectId, id, days) {
+      const affiliate = found(inProject(state.affiliates.get(id), projectId))
+      if (!affiliate) return null
+      const rows = await tracking.daily(projectId, { ...days, affiliateId: id })
+      return { affiliate, days: rows.map(({ day, revenue, customers }) => ({ day, revenue, customers })) }
     },
     async update(projectId, id, patch) {
       const existing = inProject(state.affiliates.get(id), projectId)

@@ -10,8 +10,8 @@ export class TrackingState {
   visitors = new Set<string>()
   salts = new Map<string, string>()
   referredAt = new Map<string, Date>()
-  /** `${projectId}|${affiliateId}|${visitor}` -> its signals (docs/fraud.md). */
-  visitorSignals = new Map<string, VisitorSignal[]>()
+  /** `${projectId}|${affiliateId}|${visitor}` -> its signals (docs/fraud.md) and the day of the first. */
+  visitorSignals = new Map<string, { kinds: VisitorSignal[]; day: string }>()
 }
 
 /** The affiliate id of the project-wide counters (real ids start at 1). */
@@ -99,13 +99,10 @@ export function trackingRepository(state: TrackingState, log: UndoLog): Tracking
     async setReferredAt(projectId, referralId, at) {
       setMapEntry(state.referredAt, `${projectId}|${referralId}`, at, log)
     },
-    async markVisitorSignal(projectId, affiliateId, visitor, kind) {
+    async markVisitorSignal(projectId, affiliateId, visitor, kind, day) {
       const key = `${projectId}|${affiliateId}|${visitor}`
-      const signals = state.visitorSignals.get(key) ?? []
-      if (!signals.includes(kind)) setMapEntry(state.visitorSignals, key, [...signals, kind], log)
-    },
-    async visitorSignals(projectId, affiliateId, visitor) {
-      return [...(state.visitorSignals.get(`${projectId}|${affiliateId}|${visitor}`) ?? [])]
+      const signals = state.visitorSignals.get(key) ?? { kinds: [], day }
+      if (!signals.kinds.includes(kind)) setMapEntry(state.visitorSignals, key, { kinds: [...signals.kinds, kind], day: signals.day }, log)
     },
   }
 }

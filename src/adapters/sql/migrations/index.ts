@@ -28,6 +28,7 @@ import { mail } from './25-mail.js'
 import type { Migration } from './migration.js'
 import { stripeConnectedAccounts } from './26-stripe-connected-accounts.js'
 import { counterFillfactor } from './27-counter-fillfactor.js'
+import { visitorSignalDays } from './28-visitor-signal-days.js'
 
 export type { Migration } from './migration.js'
 
@@ -59,4 +60,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   mail,
   stripeConnectedAccounts,
   counterFillfactor,
+  visitorSignalDays,
 ]

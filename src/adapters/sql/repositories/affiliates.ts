@@ -6,6 +6,7 @@ import { decode, run } from '../codec.js'
 import { param, type CounterWrite } from '../counter-write.js'
 import type { SqlClient } from '../executor.js'
 import { affiliateTotalsColumns, type Tables } from '../tables.js'
+import { dayFiguresSubquery, readDayFigures } from './tracking.js'
 import type { TransactionState } from './transaction-state.js'
 
 export function affiliateRepository(db: SqlClient, t: Tables, cache: TransactionState | null): AffiliateRepository {
@@ -81,6 +82,10 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: Transaction
       return rows.map((row) => String(row.alias))
     },
     lockForUpdate: (projectId, id) => table.get(db, projectId, id, 'FOR UPDATE'),
+    async getWithDays(projectId, id, days) {
+      const rows = await run(db, `SELECT *, ${dayFiguresSubquery(t, '$2', '$3', '$4')} AS ak_days FROM ${table.name} WHERE project_id = $1 AND id = $2`, [projectId, id, days.from, days.to])
+      return rows[0] ? { affiliate: table.read(rows[0]), days: readDayFigures(rows[0].ak_days) } : null
+    },
     update(projectId, id, patch) {
       const { totals: _ignored, ...rest } = patch as typeof patch & { totals?: unknown }
       return table.update(db, projectId, id, rest)

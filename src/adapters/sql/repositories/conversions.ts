@@ -8,13 +8,14 @@
 import type { ConversionCounts, ConversionRepository, Insert } from '../../../core/storage.js'
 import { conversionMovement } from '../../../core/ledger-movements.js'
 import type { Conversion, LedgerMovement, TotalsDelta } from '../../../core/types.js'
-import { run } from '../codec.js'
-import type { CounterWrite } from '../counter-write.js'
+import type { VisitorSignal } from '../../../core/tracking-storage.js'
+import { decode, run } from '../codec.js'
+import { param, type CounterWrite } from '../counter-write.js'
 import type { SqlClient } from '../executor.js'
 import { money, type Tables } from '../tables.js'
 import { adjustTotalsMany, totalsUpdate } from './affiliates.js'
 import { conversionMovementInsert } from './ledger.js'
-import { addDailyMany, dailyUpsert } from './tracking.js'
+import { addDailyMany, dailyUpsert, dayFiguresSubquery, readDayFigures } from './tracking.js'
 
 /**
  * A new conversion, every column but id, unless its reference is taken (conversions_reference_key:
@@ -171,17 +172,44 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
       )
       return { count: Number(rows[0]!.count), amount: money(rows[0]!.amount) }
     },
-    async visitorSignups(projectId, clickVisitor) {
-      const rows = await run(db, `SELECT count(*) AS count FROM ${table.name} WHERE project_id = $1 AND click_visitor = $2 AND type = 'signup'`, [projectId, clickVisitor])
-      return Number(rows[0]!.count)
-    },
-    async cardCustomers(projectId, cardFingerprint) {
-      const rows = await run(
-        db,
-        `SELECT DISTINCT customer_email FROM ${table.name} WHERE project_id = $1 AND card_fingerprint = $2 AND customer_email IS NOT NULL LIMIT 100`,
-        [projectId, cardFingerprint],
-      )
-      return rows.map((row) => String(row.customer_email))
+    // One statement, built once per set of parts asked for.
+    async createReads(projectId, affiliateId, query) {
+      const params: unknown[] = [projectId, affiliateId]
+      const parts: string[] = []
+      const shape: string[] = []
+      if (query.days) {
+        parts.push(`${dayFiguresSubquery(t, 'given.affiliate_id', param(params, query.days.from), param(params, query.days.to))} AS days`)
+        shape.push('days')
+      }
+      if (query.visitorSignalsOf !== null) {
+        parts.push(`(SELECT coalesce(jsonb_agg(kind), '[]'::jsonb) FROM ${t.schema}.visitor_signals WHERE project_id = $1 AND affiliate_id = given.affiliate_id AND visitor = ${param(params, query.visitorSignalsOf)}) AS signals`)
+        shape.push('signals')
+      }
+      if (query.signupsOf !== null) {
+        parts.push(`(SELECT count(*) FROM ${table.name} WHERE project_id = $1 AND click_visitor = ${param(params, query.signupsOf)} AND type = 'signup') AS signups`)
+        shape.push('signups')
+      }
+      if (query.cardCustomersOf !== null) {
+        parts.push(
+          `(SELECT coalesce(jsonb_agg(customer_email), '[]'::jsonb) FROM (SELECT DISTINCT customer_email FROM ${table.name}
+             WHERE project_id = $1 AND card_fingerprint = ${param(params, query.cardCustomersOf)} AND customer_email IS NOT NULL LIMIT 100) card) AS card`,
+        )
+        shape.push('card')
+      }
+      if (parts.length === 0) return { days: [], visitorSignals: [], signups: null, cardCustomers: [] }
+      const key = `conversion create reads: ${shape.join(', ')}`
+      let text = t.statements.get(key)
+      if (text === undefined) {
+        text = `SELECT ${parts.join(', ')} FROM (SELECT $2::bigint AS affiliate_id) given`
+        t.statements.set(key, text)
+      }
+      const row = (await run(db, text, params))[0]!
+      return {
+        days: query.days ? readDayFigures(row.days) : [],
+        visitorSignals: query.visitorSignalsOf === null ? [] : (decode('json', row.signals) as VisitorSignal[]),
+        signups: query.signupsOf === null ? null : Number(row.signups),
+        cardCustomers: query.cardCustomersOf === null ? [] : (decode('json', row.card) as string[]),
+      }
     },
   }
 }
@@ -205,3 +233,4 @@ function addTotals(sum: TotalsDelta | undefined, delta: TotalsDelta): TotalsDelt
   }
   return result as TotalsDelta
 }
+

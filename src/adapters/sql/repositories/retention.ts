@@ -4,7 +4,7 @@ import type { PrunedKind, RetentionStore } from '../../../core/retention.js'
 import { run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 
-/** The statement per kind: `$1` the moment (a date for visitor marks), `$2` the limit; it returns one row per deleted row. */
+/** The statement per kind: `$1` the moment (a date for visitor marks and signals), `$2` the limit; it returns one row per deleted row. */
 function statement(kind: PrunedKind, s: string): string {
   switch (kind) {
     case 'idempotency_keys':
@@ -13,6 +13,9 @@ function statement(kind: PrunedKind, s: string): string {
     case 'visitor_marks':
       return `DELETE FROM ${s}.tracking_visitors WHERE (project_id, affiliate_id, day, visitor) IN (
         SELECT project_id, affiliate_id, day, visitor FROM ${s}.tracking_visitors WHERE day < ($1::timestamptz AT TIME ZONE 'UTC')::date LIMIT $2) RETURNING 1`
+    case 'visitor_signals':
+      return `DELETE FROM ${s}.visitor_signals WHERE (project_id, affiliate_id, visitor, kind) IN (
+        SELECT project_id, affiliate_id, visitor, kind FROM ${s}.visitor_signals WHERE day < ($1::timestamptz AT TIME ZONE 'UTC')::date LIMIT $2) RETURNING 1`
     case 'sessions':
       return `WITH sessions AS (
           DELETE FROM ${s}.web_sessions WHERE digest IN (

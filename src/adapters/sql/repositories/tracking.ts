@@ -2,7 +2,8 @@
 // conversion's insert, repositories/conversions.ts), visitor-day marks decided by their primary
 // key, the project's visitor salt and referral times (migration 7).
 import type { DailyCounts, TrackingRepository, VisitorSignal } from '../../../core/tracking-storage.js'
-import { run } from '../codec.js'
+import type { DayFigures } from '../../../core/commission-periods.js'
+import { decode, run } from '../codec.js'
 import { param, type CounterWrite } from '../counter-write.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
@@ -16,6 +17,21 @@ const DAILY_COLUMNS: ReadonlyArray<readonly [keyof DailyCounts, string]> = [
   ['revenue', 'revenue_minor'],
   ['commission', 'commission_minor'],
 ]
+
+/**
+ * A subquery: the affiliate's day figures (what tiers and bonuses sum) for from <= day < to as one
+ * JSON array, so a statement reading something else carries them in the same round trip.
+ */
+export function dayFiguresSubquery(t: Tables, affiliate: string, from: string, to: string): string {
+  return `(SELECT coalesce(jsonb_agg(jsonb_build_array(to_char(day, 'YYYY-MM-DD'), revenue_minor::text, customers) ORDER BY day), '[]'::jsonb)
+     FROM ${t.daily} WHERE project_id = $1 AND affiliate_id = ${affiliate} AND day >= ${from}::date AND day < ${to}::date)`
+}
+
+/** The figures dayFiguresSubquery selected. */
+export function readDayFigures(value: unknown): DayFigures[] {
+  const rows = decode('json', value) as Array<[string, string, number]>
+  return rows.map(([day, revenue, customers]) => ({ day, revenue: BigInt(revenue), customers: Number(customers) }))
+}
 
 /**
  * The project-wide counters of a day are split over rows with affiliate ids -1..-16 (real ids
@@ -160,10 +176,6 @@ export function trackingRepository(db: SqlClient, t: Tables): TrackingRepository
         `INSERT INTO ${schema}.visitor_signals (project_id, affiliate_id, visitor, kind, day) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
         [projectId, affiliateId, visitor, kind, day],
       )
-    },
-    async visitorSignals(projectId, affiliateId, visitor) {
-      const rows = await run(db, `SELECT kind FROM ${schema}.visitor_signals WHERE project_id = $1 AND affiliate_id = $2 AND visitor = $3`, [projectId, affiliateId, visitor])
-      return rows.map((row) => String(row.kind) as VisitorSignal)
     },
   }
 }
