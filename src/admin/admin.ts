@@ -1,8 +1,8 @@
 // createAdminConsole(program, options): the program owner's console as a Fetch handler mounted
 // under a path (default /admin). Sign-in exchanges an API key with every scope for a session of
 // its own kind (a portal session never opens it), or the host's authorize hook says who is
-// there. Every change goes through the program's public calls and lands in the audit log; every
-// POST carries a CSRF token. See docs/admin.md.
+// there. Every change goes through the program's public calls and lands in the audit log in the
+// same transaction (program.transaction); every POST carries a CSRF token. See docs/admin.md.
 import { AffiliateError } from '../core/errors.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { hasScope } from '../core/keys.js'
@@ -26,6 +26,7 @@ import { clientWait, subjectLimit, type LimitOption, type SubjectLimit } from '.
 import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
 import type { AuditLog, WithAuditLog } from '../core/audit-log.js'
+import type { AuditRecord } from '../core/audit-entries.js'
 import type { AdminActor, AdminRequest, AdminResult } from './page.js'
 import { FORM_EXPIRED, KEY_REFUSED, SESSION_ENDED, SIGNED_OUT, signInPage, TOO_MANY_ATTEMPTS } from './pages/sign-in.js'
 import { adminPaths, type AdminPaths } from './paths.js'
@@ -38,8 +39,12 @@ import type { ConsoleWebhooks } from './webhooks.js'
 export interface AdminConsoleOptions {
   /** Where console sessions live: the storage object (each adapter carries one) or its `sessions`. Needed unless `authorize` is given. */
   sessions?: SessionStore | WithSessionStore
-  /** Where every console action is recorded: the storage object (each adapter carries one) or its `auditLog`. */
-  auditLog: AuditLog | WithAuditLog
+  /**
+   * Not needed: the console records and reads its audit log through the program's storage, each
+   * entry in the transaction of the change it records. Still accepted (a storage object given
+   * here lends its `keyedState`, as `sessions` does). @default the program's storage
+   */
+  auditLog?: AuditLog | WithAuditLog
   /** The webhook dispatcher: retried deliveries are sent at once and test events can be sent. @default none */
   webhooks?: ConsoleWebhooks
   /**
@@ -90,7 +95,8 @@ export interface AdminSetup {
   clock: Clock
   /** Null with the authorize hook and no session store. */
   sessions: WebSessions | null
-  auditLog: AuditLog
+  /** Records an entry through the program (in the running program.transaction, if any). */
+  record(entry: AuditRecord): Promise<void>
   base: string
   theme: ReturnType<typeof resolveTheme>
   stylesheet: ReturnType<typeof staticAsset>
@@ -124,7 +130,9 @@ export function adminSetup(program: AdminProgram, options: AdminConsoleOptions):
     options,
     clock,
     sessions: store ? webSessions(store, 'admin', clock, options.session) : null,
-    auditLog: 'auditLog' in options.auditLog ? options.auditLog.auditLog : options.auditLog,
+    record: async (entry) => {
+      await program.auditLog.record({ ...entry, at: clock.now() })
+    },
     base,
     theme,
     stylesheet,
@@ -170,7 +178,7 @@ export async function adminKey(program: AdminProgram, keyId: number): Promise<Ad
 
 /** POST /sign-in: exchanges an API key with every scope for a console session. */
 export async function adminSignIn(setup: AdminSetup, request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
-  const { program, options, auditLog, clock, sessions } = setup
+  const { program, options, record, clock, sessions } = setup
   const form = await readForm(request)
   if (!setup.preSession.verify(request, form)) return signedOut(setup, request, url, { error: FORM_EXPIRED }, 403)
   const address = clientAddress(request, client, options.trustProxy === true)
@@ -186,20 +194,18 @@ export async function adminSignIn(setup: AdminSetup, request: Request, url: URL,
   if (!actor) {
     // Who tried is the client address; the key typed is never written down, only which of the project's keys it was.
     const from = address ?? 'unknown address'
-    await auditLog.record({
-      projectId: program.projectId,
+    await record({
       actorId: `client:${from}`,
       actorName: from,
       action: 'console.sign_in_failed',
       target: ownKey === null ? null : `api_key:${ownKey}`,
       detail: ownKey === null ? 'not a key of this project' : 'the key lacks the * scope',
-      at: clock.now(),
     })
     return signedOut(setup, request, url, { error: KEY_REFUSED }, 401)
   }
   await sessions!.end(readCookie(request, SESSION_COOKIE))
   const { id } = await sessions!.start(program.projectId, actor.id)
-  await auditLog.record({ projectId: program.projectId, actorId: actor.id, actorName: actor.name, action: 'console.sign_in', target: null, detail: null, at: clock.now() })
+  await record({ actorId: actor.id, actorName: actor.name, action: 'console.sign_in', target: null, detail: null })
   const scope = setup.cookieScope(url)
   return redirectResponse(setup.paths.affiliates, {
     security: setup.security,
@@ -242,7 +248,7 @@ export async function identifyAdmin(setup: AdminSetup, request: Request, url: UR
 
 /** What a page handler of the table gets for this request. */
 function adminRequest(setup: AdminSetup, request: Request, url: URL, actor: AdminActor, csrf: string): AdminRequest {
-  const { program, options, auditLog, clock } = setup
+  const { program, options, record } = setup
   return {
     request,
     url,
@@ -253,10 +259,7 @@ function adminRequest(setup: AdminSetup, request: Request, url: URL, actor: Admi
     webhooks: options.webhooks ?? null,
     providerEvents: options.providerEvents ?? null,
     portal: options.portal ?? null,
-    auditLog,
-    audit: async (action, target, detail = null) => {
-      await auditLog.record({ projectId: program.projectId, actorId: actor.id, actorName: actor.name, action, target, detail, at: clock.now() })
-    },
+    audit: (action, target, detail = null) => record({ actorId: actor.id, actorName: actor.name, action, target, detail }),
   }
 }
 

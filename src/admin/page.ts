@@ -1,6 +1,5 @@
 // What a console page handler gets (the program, who is signed in, URLs, the CSRF token of its
 // forms, a way to record what it changed) and gives back (a page, a redirect or a download).
-import type { AuditLog } from '../core/audit-log.js'
 import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import type { Html } from '../web/html.js'
 import type { AdminPaths } from './paths.js'
@@ -26,9 +25,10 @@ export interface AdminRequest {
   providerEvents: ConsoleProviderEvents | null
   /** The affiliate portal that makes sign-in links (option portal), or null. */
   portal: SignInLinkMaker | null
-  /** The audit log, to read (changes are recorded with `audit`). */
-  auditLog: AuditLog
-  /** Records a change in the audit log. */
+  /**
+   * Records a change in the audit log, through the program: called inside program.transaction(fn)
+   * with the change, the entry commits with it or not at all.
+   */
   audit(action: string, target: string | null, detail?: string | null): Promise<void>
 }
 

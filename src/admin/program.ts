@@ -1,11 +1,29 @@
-// The part of the program the console reads and writes: only public use-cases, one project.
+// The part of the program the console reads and writes: only public use-cases, one project; its
+// transaction(fn) holds an action's reads, change and audit entry together.
 import type { Clock } from '../core/clock.js'
 import type { ProjectScope } from '../core/program.js'
 import type { VerifiedKey } from '../core/keys.js'
 
 export type AdminProgram = Pick<
   ProjectScope,
-  'projectId' | 'affiliates' | 'applications' | 'conversions' | 'coupons' | 'referrals' | 'payouts' | 'keys' | 'providerEvents' | 'webhooks' | 'mail' | 'stats' | 'settings' | 'taxDetails' | 'personalData' | 'providerPayouts'
+  | 'projectId'
+  | 'affiliates'
+  | 'applications'
+  | 'conversions'
+  | 'coupons'
+  | 'referrals'
+  | 'payouts'
+  | 'keys'
+  | 'providerEvents'
+  | 'webhooks'
+  | 'mail'
+  | 'stats'
+  | 'settings'
+  | 'taxDetails'
+  | 'personalData'
+  | 'providerPayouts'
+  | 'auditLog'
+  | 'transaction'
 > & {
   readonly clock?: Clock
   verifyApiKey(key: string): Promise<VerifiedKey | null>

@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { affiliatesService } from './affiliates.js'
 import { applicationsService } from './applications.js'
+import { auditEntriesService } from './audit-entries.js'
 import { systemClock, type Clock } from './clock.js'
 import { withConflicts } from './conflicts.js'
 import { createProjectContext, type ExchangeRates } from './context.js'
@@ -29,6 +30,7 @@ import { ledgerHistoryService } from './ledger-history.js'
 import { visitsService } from './visits.js'
 import type { ProjectSettingsInput } from './schemas.js'
 import { normalizeSettings } from './settings.js'
+import { sharedTransactions, type SharedTransactions } from './shared-transaction.js'
 import type { DomainStore } from './storage.js'
 import type { Project, ProjectSettings } from './types.js'
 import { webhookEndpointsService } from './webhook-endpoints.js'
@@ -77,7 +79,7 @@ export interface AffiliateProgramOptions {
 /** Default of settingsMaxAgeMs: one read of the project per second, at most, per busy project. */
 export const SETTINGS_MAX_AGE_MS = 1000
 
-function projectScope(ctx: ReturnType<typeof createProjectContext>) {
+function projectScope(ctx: ReturnType<typeof createProjectContext>, shared: SharedTransactions) {
   const affiliates = affiliatesService(ctx)
   const conversions = { ...conversionCreation(ctx), ...conversionChanges(ctx) }
   const referrals = referralsService(ctx)
@@ -127,6 +129,17 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>) {
     ledger: ledgerHistoryService(ctx),
     async settings(): Promise<ProjectSettings> {
       return (await ctx.project()).settings
+    },
+    /** The admin console's audit log: who changed what from the console (docs/admin.md "Audit log"). */
+    auditLog: auditEntriesService(ctx),
+    /**
+     * Runs fn, calls of this program, in one transaction: what they read sees what they wrote, and
+     * what they write (changes, events, audit entries) commits together or, when fn throws, not at
+     * all. Call only the program (its storage's own calls would wait for the transaction) and
+     * nothing slow (the transaction stays open meanwhile).
+     */
+    transaction<T>(fn: () => Promise<T>): Promise<T> {
+      return shared.run(() => fn())
     },
   }
 }
@@ -178,7 +191,9 @@ export interface AffiliateProgram extends ProjectScope {
 }
 
 export async function createAffiliateProgram(options: AffiliateProgramOptions): Promise<AffiliateProgram> {
-  const { storage } = options
+  // Every use-case runs on the shared store: inside program.transaction(fn), they all join fn's transaction.
+  const shared = sharedTransactions(options.storage)
+  const storage = shared.store
   const clock = options.clock ?? systemClock
   // A malformed key fails the start, naming which key is wrong.
   const taxIds = options.taxIdKeys ? taxIdCipher(options.taxIdKeys) : null
@@ -215,6 +230,8 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     const now = clock.now().getTime()
     const cached = cache.get(projectId)
     if (cached && now - cached.readAt < maxAge && now >= cached.readAt) return Promise.resolve(cached.project)
+    // Inside program.transaction, the cached project (the call's start read it); never a read shared with calls outside it.
+    if (shared.active()) return cached ? Promise.resolve(cached.project) : readProject(projectId).then((project) => (remember(project, now), cache.get(projectId)!.project))
     let reading = reads.get(projectId)
     if (!reading) {
       reading = readProject(projectId).then((project) => (remember(project, now), cache.get(projectId)!.project))
@@ -230,7 +247,7 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     let scope = scopes.get(projectId)
     if (!scope) {
       const base = { storage, clock, exchangeRates: options.exchangeRates, taxIds, fraudCheck: options.fraudCheck }
-      scope = requireProject(projectScope(createProjectContext(base, projectId, () => loadProject(projectId))), () => freshProject(projectId))
+      scope = requireProject(projectScope(createProjectContext(base, projectId, () => loadProject(projectId)), shared), () => freshProject(projectId))
       scopes.set(projectId, scope)
     }
     return scope

@@ -3,6 +3,7 @@
 // scoped by projectId where rows belong to a project; a row of another project is reported as
 // absent. Money is bigint minor units. The webhook dispatcher's outbox store and HTTP's keyed-state
 // store are ports of their own (src/core/outbox-store.ts, src/core/keyed-state.ts).
+import type { AuditLog } from './audit-log.js'
 import type { DayFigures, DayRange } from './commission-periods.js'
 import type { MailQueue } from './mail-store.js'
 import type {
@@ -503,6 +504,8 @@ export interface StorageTx {
   /** The mails the outbox's events became (docs/email.md), for the log and its retries. */
   mail: MailQueue
   erasure: ErasureRepository
+  /** The admin console's audit log: an entry written here commits with the change it records, or not at all. */
+  auditLog: AuditLog
 }
 
 /** The domain store the core runs on: its repositories, transactions, and the database's health. */

@@ -32,6 +32,7 @@ import { importedHistoryCases } from './imported-history.case.js'
 import { fraudCases } from './fraud.case.js'
 import { tiersBonusesCases } from './tiers-bonuses.case.js'
 import { bulkImportCases } from './bulk-import.case.js'
+import { consoleAuditCases } from './console-audit.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -100,5 +101,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     fraudCases(context)
     tiersBonusesCases(context)
     bulkImportCases(context)
+    consoleAuditCases(context)
   })
 }

@@ -22,13 +22,13 @@ import { providerEventRepository } from './repositories/provider-events.js'
 import { providerPayoutRepository } from './repositories/provider-payouts.js'
 import { trackingRepository } from './repositories/tracking.js'
 import { memorySessionStore } from './repositories/sessions.js'
-import { memoryAuditLog } from './repositories/audit-log.js'
+import { memoryAuditLog, type MemoryAuditLog } from './repositories/audit-log.js'
 import { asJson, erasureRepository, type ScrubbedElsewhere } from './repositories/erasure.js'
 import { memoryRetention } from './retention.js'
 import { MemoryState, type CurrentLog } from './state.js'
 import type { UndoLog } from './table.js'
 
-function repositories(state: MemoryState, current: CurrentLog, elsewhere: readonly ScrubbedElsewhere[] = []): AdapterRepositories {
+function repositories(state: MemoryState, current: CurrentLog, auditLog: MemoryAuditLog, elsewhere: readonly ScrubbedElsewhere[] = []): AdapterRepositories {
   // Every write records its inverse in the running transaction's log.
   const log = { push: (undo: () => void) => current.entries.push(undo) } as UndoLog
   const { outbox, materializeOutbox } = outboxRepository(state, log)
@@ -52,12 +52,13 @@ function repositories(state: MemoryState, current: CurrentLog, elsewhere: readon
     tracking,
     mail: mailRepository(state, log),
     erasure: erasureRepository(state, log, elsewhere),
+    auditLog: auditLog.within(log),
   }
 }
 
 /** Wraps every method of every repository so each root call runs as its own transaction. */
 function rootRepositories(run: <T>(fn: (tx: AdapterRepositories) => Promise<T>) => Promise<T>): AdapterRepositories {
-  const probe = repositories(new MemoryState(), { entries: [] })
+  const probe = repositories(new MemoryState(), { entries: [] }, memoryAuditLog())
   const root: Record<string, Record<string, unknown>> = {}
   for (const [repoName, repo] of Object.entries(probe)) {
     const wrapped: Record<string, unknown> = {}
@@ -85,7 +86,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
   const current: CurrentLog = { entries: [] }
   const keyedState = memoryKeyedState()
   const auditLog = memoryAuditLog()
-  const repos = repositories(state, current, [keyedState, auditLog])
+  const repos = repositories(state, current, auditLog, [keyedState, auditLog])
 
   const transaction = <T>(fn: (tx: AdapterRepositories) => Promise<T>): Promise<T> =>
     mutex.run(async () => {

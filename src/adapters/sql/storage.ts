@@ -69,6 +69,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     tracking: trackingRepository(db, t),
     mail: mailRepository(db, t),
     erasure: erasureRepository(db, t),
+    auditLog: sqlAuditLog(db, t.schema),
   }
 }
 

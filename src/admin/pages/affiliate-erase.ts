@@ -23,7 +23,9 @@ export async function eraseAffiliatePage({ program, paths, csrf }: AdminRequest,
 export async function eraseAffiliate({ program, paths, audit }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
   // Only the confirm page's form erases: a POST without its confirmation goes back to that page.
   if (form.get('confirm') !== 'erase') return { redirect: paths.affiliateErase(id) }
-  await program.personalData.eraseAffiliate(id)
-  await audit('affiliate.erase', `affiliate:${id}`, 'personal data erased')
+  await program.transaction(async () => {
+    await program.personalData.eraseAffiliate(id)
+    await audit('affiliate.erase', `affiliate:${id}`, 'personal data erased')
+  })
   return { redirect: `${paths.affiliate(id)}?erased=1` }
 }

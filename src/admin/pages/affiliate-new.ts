@@ -51,12 +51,15 @@ export async function createAffiliate(context: AdminRequest, form: URLSearchPara
   let created
   try {
     // The core validates every field (an email taken, a code taken, an unknown sub-program), as it does the API's bodies.
-    created = await program.affiliates.create(input)
+    created = await program.transaction(async () => {
+      const affiliate = await program.affiliates.create(input)
+      await audit('affiliate.create', `affiliate:${affiliate.id}`, `${affiliate.email} (${affiliate.status}, code ${affiliate.referralCode})`)
+      return affiliate
+    })
   } catch (error) {
     const refusal = formRefusal(error)
     if (!refusal) throw error
     return { title: 'Add an affiliate', status: refusal.status, body: newBody(context, values, refusal) }
   }
-  await audit('affiliate.create', `affiliate:${created.id}`, `${created.email} (${created.status}, code ${created.referralCode})`)
   return { redirect: `${paths.affiliate(created.id)}?created=1` }
 }

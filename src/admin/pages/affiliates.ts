@@ -118,9 +118,11 @@ export async function exportAffiliates(context: AdminRequest, form: URLSearchPar
 export async function changeAffiliateStatus({ program, paths, audit }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
   const next = form.get('status')
   if (next !== 'active' && next !== 'blocked') throw new ValidationError('status', 'status must be active or blocked')
-  const before = await program.affiliates.get(id)
-  await program.affiliates.update(id, { status: next })
-  const action = next === 'blocked' ? 'affiliate.block' : before.status === 'pending' ? 'affiliate.approve' : 'affiliate.unblock'
-  await audit(action, `affiliate:${id}`, before.email)
+  await program.transaction(async () => {
+    const before = await program.affiliates.get(id)
+    await program.affiliates.update(id, { status: next })
+    const action = next === 'blocked' ? 'affiliate.block' : before.status === 'pending' ? 'affiliate.approve' : 'affiliate.unblock'
+    await audit(action, `affiliate:${id}`, before.email)
+  })
   return { redirect: `${paths.affiliates}?changed=1` }
 }

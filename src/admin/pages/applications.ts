@@ -79,16 +79,22 @@ ${decisionForms(context, affiliate)}
 }
 
 export async function approveApplication({ program, paths, audit }: AdminRequest, id: number): Promise<AdminResult> {
-  const affiliate = await program.applications.approve(id)
-  await audit('affiliate.approve', `affiliate:${id}`, affiliate.email)
+  const affiliate = await program.transaction(async () => {
+    const approved = await program.applications.approve(id)
+    await audit('affiliate.approve', `affiliate:${id}`, approved.email)
+    return approved
+  })
   return { redirect: `${paths.applications}?approved=${encodeURIComponent(affiliate.email)}` }
 }
 
 export async function rejectApplication({ program, paths, audit }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
   const reason = (form.get('reason') ?? '').trim()
   if (reason.length > 1000) throw new ValidationError('reason', 'The reason must be at most 1000 characters.')
-  const affiliate = await program.applications.reject(id, { reason: reason === '' ? null : reason })
-  await audit('affiliate.reject', `affiliate:${id}`, reason === '' ? affiliate.email : `${affiliate.email}: ${reason}`)
+  const affiliate = await program.transaction(async () => {
+    const rejected = await program.applications.reject(id, { reason: reason === '' ? null : reason })
+    await audit('affiliate.reject', `affiliate:${id}`, reason === '' ? rejected.email : `${rejected.email}: ${reason}`)
+    return rejected
+  })
   return { redirect: `${paths.applications}?rejected=${encodeURIComponent(affiliate.email)}` }
 }
 

@@ -5,10 +5,10 @@ import type { AdminRequest, AdminResult } from '../page.js'
 
 const PER_PAGE = 50
 
-export async function auditLogPage({ program, url, paths, auditLog }: AdminRequest): Promise<AdminResult> {
+export async function auditLogPage({ program, url, paths }: AdminRequest): Promise<AdminResult> {
   const page = pageNumber(url)
   if (page === null) return { title: 'Audit log', status: 400, body: html`<h1>Audit log</h1><p class="error" role="alert">The page number must be a whole number from 1.</p>` }
-  const list = await auditLog.list(program.projectId, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE })
+  const list = await program.auditLog.list({ limit: PER_PAGE, offset: (page - 1) * PER_PAGE })
   const body = html`<h1>Audit log</h1>
 <section class="card">
 ${

@@ -222,20 +222,22 @@ export async function refundConversion(context: AdminRequest, id: number, form: 
   const { program, paths, audit } = context
   const amount = (form.get('amount') ?? '').trim()
   const reason = (form.get('reason') ?? '').trim()
-  const before = await program.conversions.get(id)
-  let after: ConversionView
   try {
-    // A page shown before another refund (a second tab, a resubmitted form) must not refund twice.
-    if (form.get('seen_refunded') !== before.refundedBaseValue) throw new ConflictError('This conversion was refunded since the page was shown; check the amounts below and try again.')
-    after = await program.conversions.update(id, { ...(amount === '' ? { status: 'refunded' as const } : { refundAmount: amount }), ...(reason === '' ? {} : { reason }) })
+    await program.transaction(async () => {
+      const before = await program.conversions.get(id)
+      // A page shown before another refund (a second tab, a resubmitted form) must not refund twice.
+      if (form.get('seen_refunded') !== before.refundedBaseValue) throw new ConflictError('This conversion was refunded since the page was shown; check the amounts below and try again.')
+      const after = await program.conversions.update(id, { ...(amount === '' ? { status: 'refunded' as const } : { refundAmount: amount }), ...(reason === '' ? {} : { reason }) })
+      const currency = before.baseValueCurrency ?? before.currency
+      const refunded = money(difference(after.refundedBaseValue, before.refundedBaseValue, currency), currency)
+      await audit('conversion.refund', `conversion:${id}`, `${refunded}${after.status === 'refunded' ? ', in full' : ''}${reason === '' ? '' : `: ${reason}`}`)
+    })
   } catch (error) {
     const refusal = formRefusal(error)
     if (!refusal) throw error
-    const body = conversionBody(context, before, await affiliateEmailOf(context, before), { amount, reason, refusal })
+    const now = await program.conversions.get(id)
+    const body = conversionBody(context, now, await affiliateEmailOf(context, now), { amount, reason, refusal })
     return { title: `Conversion #${id}`, status: refusal.status, body }
   }
-  const currency = before.baseValueCurrency ?? before.currency
-  const refunded = money(difference(after.refundedBaseValue, before.refundedBaseValue, currency), currency)
-  await audit('conversion.refund', `conversion:${id}`, `${refunded}${after.status === 'refunded' ? ', in full' : ''}${reason === '' ? '' : `: ${reason}`}`)
   return { redirect: `${paths.conversion(id)}?refunded=1` }
 }

@@ -131,13 +131,17 @@ export async function createCoupon(context: AdminRequest, form: URLSearchParams)
   let created: CouponView
   try {
     if (!DISCOUNT_TYPES.some(([value]) => value === values.discountType)) throw new ValidationError('discountType', 'choose a kind of discount')
-    const affiliateId = await affiliateIdOf(context, values.affiliate, 'affiliate')
-    created = await context.program.coupons.create({
-      affiliateId,
-      code: values.code,
-      ...(values.discountType === '' ? {} : { discountType: values.discountType }),
-      ...(values.discountValue === '' ? {} : { discountValue: values.discountValue }),
-      ...(values.processorCouponId === '' ? {} : { processorCouponId: values.processorCouponId }),
+    created = await context.program.transaction(async () => {
+      const affiliateId = await affiliateIdOf(context, values.affiliate, 'affiliate')
+      const coupon = await context.program.coupons.create({
+        affiliateId,
+        code: values.code,
+        ...(values.discountType === '' ? {} : { discountType: values.discountType }),
+        ...(values.discountValue === '' ? {} : { discountValue: values.discountValue }),
+        ...(values.processorCouponId === '' ? {} : { processorCouponId: values.processorCouponId }),
+      })
+      await context.audit('coupon.create', `coupon:${coupon.id}`, `${coupon.code} for ${coupon.affiliateEmail ?? `affiliate #${coupon.affiliateId}`}`)
+      return coupon
     })
   } catch (error) {
     const refusal = formRefusal(error)
@@ -145,17 +149,17 @@ export async function createCoupon(context: AdminRequest, form: URLSearchParams)
     const { body } = await couponsBody(context, values, refusal)
     return { title: 'Coupons', status: refusal.status, body }
   }
-  await context.audit('coupon.create', `coupon:${created.id}`, `${created.code} for ${created.affiliateEmail ?? `affiliate #${created.affiliateId}`}`)
   return { redirect: `${context.paths.coupons}?created=1` }
 }
 
 export async function changeCouponStatus({ program, paths, audit }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
   const next = STATUSES.find((candidate) => candidate === form.get('status'))
   if (next === undefined) throw new ValidationError('status', 'status must be active or inactive')
-  const before = await program.coupons.get(id)
-  if (before.status !== next) {
+  await program.transaction(async () => {
+    const before = await program.coupons.get(id)
+    if (before.status === next) return
     await program.coupons.update(id, { status: next })
     await audit(next === 'inactive' ? 'coupon.deactivate' : 'coupon.activate', `coupon:${id}`, before.code)
-  }
+  })
   return { redirect: `${paths.coupons}?changed=${next}` }
 }

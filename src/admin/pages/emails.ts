@@ -45,7 +45,9 @@ ${pager(paths.emails, page, PER_PAGE, list.total, 'Emails')}
 }
 
 export async function retryEmail({ program, paths, audit }: AdminRequest, id: number): Promise<AdminResult> {
-  await program.mail.retry(id)
-  await audit('email.retry', `email:${id}`)
+  await program.transaction(async () => {
+    await program.mail.retry(id)
+    await audit('email.retry', `email:${id}`)
+  })
   return { redirect: `${paths.emails}?retried=${id}` }
 }

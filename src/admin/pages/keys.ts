@@ -60,8 +60,11 @@ export async function createKey({ program, paths, audit }: AdminRequest, form: U
   if (unknown !== undefined) throw new ValidationError('scopes', 'a chosen scope is not known')
   if (scopes.length === 0) throw new ValidationError('scopes', 'choose at least one scope')
   const name = (form.get('name') ?? '').trim()
-  const { key, record } = await program.keys.create({ name: name === '' ? null : name, scopes: scopes as Scope[] })
-  await audit('api_key.create', `api_key:${record.id}`, `${record.name ?? 'unnamed'}: ${record.scopes.join(' ')}`)
+  const { key } = await program.transaction(async () => {
+    const created = await program.keys.create({ name: name === '' ? null : name, scopes: scopes as Scope[] })
+    await audit('api_key.create', `api_key:${created.record.id}`, `${created.record.name ?? 'unnamed'}: ${created.record.scopes.join(' ')}`)
+    return created
+  })
   const body = html`<h1>New API key</h1>
 <section class="card">
 <p>This is the only time the full key is shown: copy it now.</p>
@@ -72,8 +75,11 @@ export async function createKey({ program, paths, audit }: AdminRequest, form: U
 
 export async function createPublishableKey({ program, paths, audit }: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
   const name = (form.get('name') ?? '').trim()
-  const { key, record } = await program.keys.createPublishable(name === '' ? {} : { name })
-  await audit('api_key.create', `api_key:${record.id}`, `${record.name ?? 'unnamed'}: publishable`)
+  const { key } = await program.transaction(async () => {
+    const created = await program.keys.createPublishable(name === '' ? {} : { name })
+    await audit('api_key.create', `api_key:${created.record.id}`, `${created.record.name ?? 'unnamed'}: publishable`)
+    return created
+  })
   const body = html`<h1>New publishable key</h1>
 <section class="card">
 <p>Put it in the snippet's tag on your site (<code>data-key</code>). It is shown only this once: copy it now.</p>
@@ -83,7 +89,9 @@ export async function createPublishableKey({ program, paths, audit }: AdminReque
 }
 
 export async function revokeKey({ program, paths, audit }: AdminRequest, id: number): Promise<AdminResult> {
-  await program.keys.revoke(id)
-  await audit('api_key.revoke', `api_key:${id}`)
+  await program.transaction(async () => {
+    await program.keys.revoke(id)
+    await audit('api_key.revoke', `api_key:${id}`)
+  })
   return { redirect: `${paths.keys}?revoked=1` }
 }

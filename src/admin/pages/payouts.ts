@@ -142,15 +142,20 @@ export async function exportBatch(context: AdminRequest, form: URLSearchParams):
 
 export async function markBatchPaid(context: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
   const method = methodOf(form)
-  const lines = await selectedLines(context, form)
-  const payouts = await context.program.payouts.createBatch(lines.map(({ affiliate, amount }) => ({ affiliateId: affiliate.id, amount, method })))
-  await context.audit('payouts.batch_paid', `payouts:${payouts.map((payout) => payout.id).join(',')}`, `${payouts.length} payouts by ${method}, total ${total(lines)}`)
+  const payouts = await context.program.transaction(async () => {
+    const lines = await selectedLines(context, form)
+    const paid = await context.program.payouts.createBatch(lines.map(({ affiliate, amount }) => ({ affiliateId: affiliate.id, amount, method })))
+    await context.audit('payouts.batch_paid', `payouts:${paid.map((payout) => payout.id).join(',')}`, `${paid.length} payouts by ${method}, total ${total(lines)}`)
+    return paid
+  })
   return { redirect: `${context.paths.payouts}?paid=${payouts.length}` }
 }
 
 export async function recordPayout(context: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
   const method = methodOf(form)
-  const payout = await context.program.payouts.create({ affiliateEmail: (form.get('email') ?? '').trim(), amount: (form.get('amount') ?? '').trim(), method })
-  await context.audit('payout.create', `payout:${payout.id}`, `${payout.affiliateEmail}: ${money(payout.amount, payout.currency)} by ${method}`)
+  await context.program.transaction(async () => {
+    const payout = await context.program.payouts.create({ affiliateEmail: (form.get('email') ?? '').trim(), amount: (form.get('amount') ?? '').trim(), method })
+    await context.audit('payout.create', `payout:${payout.id}`, `${payout.affiliateEmail}: ${money(payout.amount, payout.currency)} by ${method}`)
+  })
   return { redirect: `${context.paths.payouts}?paid=1` }
 }

@@ -73,13 +73,16 @@ export async function decideReview({ program, paths, audit }: AdminRequest, form
   const decision = form.get('decision')
   if (decision !== 'approve' && decision !== 'reject') throw new ValidationError('decision', 'choose approve or reject')
   const ids = checkedIds(form, 'id')
-  for (const id of ids) {
-    const conversion = await program.conversions.get(id)
-    if (conversion.status !== 'review') throw new ValidationError('id', `conversion #${id} is not in review`)
-  }
-  for (const id of ids) {
-    await program.conversions.update(id, { status: decision === 'approve' ? 'active' : 'rejected' })
-    await audit(decision === 'approve' ? 'conversion.approve' : 'conversion.reject', `conversion:${id}`)
-  }
+  // All the checked conversions are decided, each with its entry, or none is.
+  await program.transaction(async () => {
+    for (const id of ids) {
+      const conversion = await program.conversions.get(id)
+      if (conversion.status !== 'review') throw new ValidationError('id', `conversion #${id} is not in review`)
+    }
+    for (const id of ids) {
+      await program.conversions.update(id, { status: decision === 'approve' ? 'active' : 'rejected' })
+      await audit(decision === 'approve' ? 'conversion.approve' : 'conversion.reject', `conversion:${id}`)
+    }
+  })
   return { redirect: `${paths.review}?done=${ids.length}` }
 }

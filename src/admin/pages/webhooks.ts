@@ -64,8 +64,11 @@ ${pager(paths.webhooks, page, PER_PAGE, deliveries.total, 'Deliveries')}
 }
 
 export async function retryDelivery({ program, paths, webhooks, audit }: AdminRequest, id: number): Promise<AdminResult> {
-  await program.webhooks.retry(id)
-  await audit('webhook_delivery.retry', `delivery:${id}`)
+  await program.transaction(async () => {
+    await program.webhooks.retry(id)
+    await audit('webhook_delivery.retry', `delivery:${id}`)
+  })
+  // Sent once the retry is committed, outside the transaction.
   if (webhooks) await webhooks.dispatch()
   return { redirect: `${paths.webhooks}?retried=${id}` }
 }
@@ -86,8 +89,10 @@ export async function sendTest({ program, paths, webhooks, audit }: AdminRequest
 
 export async function rotateSecret({ program, paths, audit }: AdminRequest, endpointId: number): Promise<AdminResult> {
   const secret = `whsec_${randomBytes(24).toString('base64url')}`
-  await program.webhooks.rotateSecret(endpointId, secret)
-  await audit('webhook.rotate_secret', `webhook:${endpointId}`, 'the previous secret keeps signing for 24 hours')
+  await program.transaction(async () => {
+    await program.webhooks.rotateSecret(endpointId, secret)
+    await audit('webhook.rotate_secret', `webhook:${endpointId}`, 'the previous secret keeps signing for 24 hours')
+  })
   const body = html`<h1>New signing secret</h1>
 <section class="card">
 <p>Endpoint #${endpointId} now signs with this secret. It is shown only once: copy it to the receiver now. The previous secret keeps signing beside it for 24 hours.</p>

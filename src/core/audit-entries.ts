@@ -1,0 +1,37 @@
+// The audit log of a project as the program writes and reads it (the admin console's entries):
+// an entry recorded inside program.transaction(fn) commits with what fn changed, or not at all.
+import type { AuditEntry, AuditEntryInput } from './audit-log.js'
+import type { ProjectContext } from './context.js'
+import { listWindow } from './conflicts.js'
+import { ValidationError } from './errors.js'
+
+/** An entry to record: the project is the program's; the time, unless given, its clock's now. */
+export type AuditRecord = Omit<AuditEntryInput, 'projectId' | 'at'> & { at?: Date }
+
+const text = (value: unknown, field: string, empty: boolean): string => {
+  if (typeof value !== 'string' || (value === '' && !empty)) throw new ValidationError(field, `${field} must be ${empty ? 'a' : 'a non-empty'} string`)
+  return value
+}
+
+export function auditEntriesService(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
+  return {
+    /** Records one entry; inside program.transaction(fn), in fn's transaction. */
+    async record(entry: AuditRecord): Promise<AuditEntry> {
+      const input: AuditEntryInput = {
+        projectId,
+        actorId: text(entry.actorId, 'actorId', false),
+        actorName: text(entry.actorName, 'actorName', true),
+        action: text(entry.action, 'action', false),
+        target: entry.target ?? null,
+        detail: entry.detail ?? null,
+        at: entry.at ?? ctx.clock.now(),
+      }
+      return storage.transaction((tx) => tx.auditLog.record(input))
+    },
+    /** Newest first. */
+    async list(window: { limit?: number; offset?: number } = {}): Promise<{ items: AuditEntry[]; total: number }> {
+      return storage.auditLog.list(projectId, listWindow(window, 50, 200))
+    },
+  }
+}
