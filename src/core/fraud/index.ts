@@ -9,7 +9,7 @@ import { visitorSaltOf } from '../visitor-salt.js'
 import type { Affiliate, ConversionType, Project } from '../types.js'
 import { fraudVerdict, type FraudVerdict } from './check.js'
 import { fraudRulesOf } from './settings.js'
-import { readSignals, storageSignalsNeeded } from './signals.js'
+import { readSignals, storageSignalsNeeded, type FraudCheckConversion } from './signals.js'
 
 export type { FraudCheck, FraudCheckResult, FraudVerdict } from './check.js'
 export type { FraudFlag, FraudRuleName } from './rules.js'
@@ -43,6 +43,7 @@ export async function clickVisitorOf(ctx: ProjectContext, click: string | undefi
 export async function conversionFraud(ctx: ProjectContext, tx: StorageTx, project: Project, input: ConversionFraudInput): Promise<FraudVerdict> {
   const settings = fraudRulesOf(project.settings)
   const { affiliate } = input
+  const hook = ctx.fraudCheck !== undefined
   const signals = await readSignals(
     tx,
     {
@@ -52,11 +53,13 @@ export async function conversionFraud(ctx: ProjectContext, tx: StorageTx, projec
       customerEmail: input.customerEmail,
       clickVisitor: input.clickVisitor,
       cardFingerprint: input.cardFingerprint,
-      amount: input.type === 'purchase' && input.base ? input.base.converted.format() : null,
+      // Written out only for those that read it: the amountAbove rule and the program's fraudCheck.
+      amount: input.type === 'purchase' && input.base && (hook || settings.amountAbove) ? input.base.converted.format() : null,
     },
-    storageSignalsNeeded(settings, ctx.fraudCheck !== undefined),
+    storageSignalsNeeded(settings, hook),
   )
-  const conversion = {
+  // What the program's fraudCheck is shown, made only when there is one.
+  const conversion = (): FraudCheckConversion => ({
     projectId: ctx.projectId,
     type: input.type,
     affiliate: { id: affiliate.id, email: affiliate.email, paypalEmail: affiliate.paypalEmail, status: affiliate.status, referralCode: affiliate.referralCode, partnerSlug: affiliate.partnerSlug },
@@ -68,6 +71,6 @@ export async function conversionFraud(ctx: ProjectContext, tx: StorageTx, projec
     reference: input.reference,
     productId: input.productId,
     paymentProcessor: input.paymentProcessor,
-  }
+  })
   return fraudVerdict({ conversion, signals, settings, currency: input.value.currency }, ctx.fraudCheck)
 }
