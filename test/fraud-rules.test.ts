@@ -92,11 +92,11 @@ describe('fraud emails', () => {
     expect(domainOf('bob@Mail.Example.com')).toBe('mail.example.com')
   })
 
-  it("takes disposable domains from mailchecker's maintained list, subdomains included", () => {
-    expect(isDisposableDomain('mailinator.com')).toBe(true)
-    expect(isDisposableDomain('inbox.mailinator.com')).toBe(true)
-    expect(isDisposableDomain('example.com')).toBe(false)
-    expect(isDisposableDomain('gmail.com')).toBe(false)
+  it("takes disposable domains from mailchecker's maintained list, subdomains included", async () => {
+    expect(await isDisposableDomain('mailinator.com')).toBe(true)
+    expect(await isDisposableDomain('inbox.mailinator.com')).toBe(true)
+    expect(await isDisposableDomain('example.com')).toBe(false)
+    expect(await isDisposableDomain('gmail.com')).toBe(false)
   })
 })
 

@@ -13,13 +13,8 @@ import { settingsChanges } from '../core/settings.js'
 import type { Project, ProjectSettings } from '../core/types.js'
 import { portalSignInLink } from '../core/portal-sign-in.js'
 import type { Portal } from '../portal/portal.js'
-import { createWebhookDispatcher } from '../webhooks/dispatcher.js'
-import { startPruning } from '../adapters/pruning.js'
-import { createHandler } from '../http/handler.js'
-import { toNodeHandler } from '../server/node.js'
 import type { AppliedMigration } from '../adapters/sql/migrations.js'
 import { errorText, type Logger } from '../ops/logger.js'
-import { createMetrics } from '../ops/metrics.js'
 import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
 import { tableExchangeRates } from './exchange-rates.js'
@@ -31,6 +26,22 @@ import type { NodeHandler } from '../server/node.js'
 import type { PayoutSync } from './payouts-mount.js'
 
 const FIRST_POLL_DELAY_MS = 250
+
+/**
+ * The modules of the server proper, loaded while the storage opens: embedded PGlite starts on
+ * promises (reading and compiling its engine), and loading these meanwhile takes them off the
+ * start's critical path instead of before it.
+ */
+async function serverModules() {
+  const [{ createWebhookDispatcher }, { startPruning }, { createHandler }, { toNodeHandler }, { createMetrics }] = await Promise.all([
+    import('../webhooks/dispatcher.js'),
+    import('../adapters/pruning.js'),
+    import('../http/handler.js'),
+    import('../server/node.js'),
+    import('../ops/metrics.js'),
+  ])
+  return { createWebhookDispatcher, startPruning, createHandler, toNodeHandler, createMetrics }
+}
 
 export interface ServeOptions {
   port: number
@@ -105,15 +116,22 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   }
   let migrations: AppliedMigration[] | null = null
   let replaced: { previous: ProjectSettings; saved: Project } | null = null
-  const metrics = config.metrics ? createMetrics({ process: true }) : undefined
-  const observer = { logger, metrics }
-  const { program, storage, description, dataDir } = await openProgram(options.database, {
+  const opening = openProgram(options.database, {
     // Without a config file the stored settings stay: another server may be running on them.
     ...(options.config ? { settings: projectSettingsOf(config) } : {}),
     onSettingsReplaced: (previous, saved) => (replaced = { previous, saved }),
     ...(config.exchangeRates ? { exchangeRates: tableExchangeRates(config.exchangeRates) } : {}),
     sql: { onMigrated: (applied) => (migrations = applied), ...(options.logSql ? { logSql: sqlLogRecords(logger) } : {}) },
   })
+  const loading = serverModules()
+  loading.catch(() => {}) // a failure to open is the one reported
+  const { program, storage, description, dataDir } = await opening
+  const { createWebhookDispatcher, startPruning, createHandler, toNodeHandler, createMetrics } = await loading.catch(async (error: unknown) => {
+    await program.close()
+    throw error
+  })
+  const metrics = config.metrics ? createMetrics({ process: true }) : undefined
+  const observer = { logger, metrics }
   const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
   const mailMount = config.email ? await import('./mail-mount.js') : null
   // Mail is on from the start, not from the dispatcher's first pass: no request's mail is missed.

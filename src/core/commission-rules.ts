@@ -48,7 +48,7 @@ const NOTHING: CommissionRule = { type: 'fixed', amount: '0' }
 
 export function chooseRule(set: RuleSet, query: RuleQuery): ChosenRule {
   const products = productRules(set, query.productId)
-  const excluded = products.find((product) => 'excluded' in product.rule)
+  const excluded = products.length === 0 ? undefined : products.find((product) => 'excluded' in product.rule)
   if (excluded) return { basis: 'excluded', source: excluded.source, rule: null }
   const levels = levelsOf(set, products)
   if (query.type === 'signup') {
@@ -73,8 +73,10 @@ export function chooseRule(set: RuleSet, query: RuleQuery): ChosenRule {
 }
 
 /** The product's rules that apply to the affiliate: its own, its sub-program's, the project's. */
-function productRules(set: RuleSet, productId: string | null): Array<{ source: RuleSource; rule: ProductRule }> {
-  if (productId === null) return []
+const NO_PRODUCT_RULES: ReadonlyArray<{ source: RuleSource; rule: ProductRule }> = []
+
+function productRules(set: RuleSet, productId: string | null): ReadonlyArray<{ source: RuleSource; rule: ProductRule }> {
+  if (productId === null) return NO_PRODUCT_RULES
   const found: Array<{ source: RuleSource; rule: ProductRule }> = []
   const add = (source: RuleSource, settings: CommissionSettings | null) => {
     const rule = settings?.products?.[productId]
@@ -86,8 +88,10 @@ function productRules(set: RuleSet, productId: string | null): Array<{ source: R
   return found
 }
 
-function levelsOf(set: RuleSet, products: Array<{ source: RuleSource; rule: ProductRule }>): Level[] {
-  const partial = (source: RuleSource) => products.filter((product) => product.source === source).map((product) => ({ source, rules: product.rule as Level['rules'], whole: false }))
+function levelsOf(set: RuleSet, products: ReadonlyArray<{ source: RuleSource; rule: ProductRule }>): Level[] {
+  // Most conversions name no product: then there is nothing to filter (this runs on every conversion).
+  const partial = (source: RuleSource): Level[] =>
+    products.length === 0 ? [] : products.filter((product) => product.source === source).map((product) => ({ source, rules: product.rule as Level['rules'], whole: false }))
   if (set.affiliate) return [...partial('affiliate'), { source: 'affiliate', rules: set.affiliate, whole: true }]
   const levels: Level[] = partial('product')
   if (set.tier) levels.push({ source: 'tier', rules: set.tier, whole: false })

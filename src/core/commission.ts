@@ -53,11 +53,24 @@ function applyRule(rule: CommissionRule, basis: CommissionBasis, source: RuleSou
     const value = currency.parse(rule.amount, 'commission.amount')
     return { value, basis, source, commissionType: 'fixed', rate: null, amount: value.format() }
   }
-  const rate = parseDecimal(rule.rate, 'commission.rate')
-  if (base === null) return { value: currency.amount(0n), basis, source, commissionType: 'percentage', rate: decimalText(rate), amount: null }
+  const { rate, text } = parsedRate(rule.rate)
+  if (base === null) return { value: currency.amount(0n), basis, source, commissionType: 'percentage', rate: text, amount: null }
   const numerator = base.minor * input.fxRate.units * rate.units * pow10(currency.digits)
   const denominator = pow10(base.currency.digits + input.fxRate.scale + rate.scale) * 100n
-  return { value: currency.amount(roundHalfUp(numerator, denominator)), basis, source, commissionType: 'percentage', rate: decimalText(rate), amount: null }
+  return { value: currency.amount(roundHalfUp(numerator, denominator)), basis, source, commissionType: 'percentage', rate: text, amount: null }
+}
+
+/** Rates of the settings, read and written out once each: every conversion applies one. */
+const rates = new Map<string | number, { rate: Decimal; text: string }>()
+
+function parsedRate(value: string | number): { rate: Decimal; text: string } {
+  let parsed = rates.get(value)
+  if (parsed === undefined) {
+    const rate = parseDecimal(value, 'commission.rate')
+    parsed = { rate, text: decimalText(rate) }
+    rates.set(value, parsed)
+  }
+  return parsed
 }
 
 /** The parent's share in a multi-tier program: tier2Rate percent of the tier-1 commission. */

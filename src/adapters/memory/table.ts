@@ -80,6 +80,35 @@ export class Table<T extends { id: number }> {
     return row
   }
 
+  /**
+   * insert, except that a row already holding the new row's key of the unique index `name` is
+   * answered instead of a violation (an idempotent insert). Each unique key is computed and looked
+   * up once: this runs on every conversion, against an index of every reference.
+   */
+  insertOrFind(values: Omit<T, 'id'>, name: UniqueConstraint, log: UndoLog): { inserted: true; row: T } | { inserted: false; existing: T } {
+    const keys: Array<string | null> = []
+    for (const index of this.uniques) {
+      const key = index.key(values as T)
+      const owner = key === null ? undefined : index.map.get(key)
+      if (owner !== undefined) {
+        if (index.name === name) return { inserted: false, existing: this.rows.get(owner)! }
+        throw new UniqueViolation(index.name)
+      }
+      keys.push(key)
+    }
+    const row = values as T
+    row.id = this.nextId
+    this.freeze(row)
+    this.nextId += 1
+    this.rows.set(row.id, row)
+    this.index(row, keys)
+    log.push(() => {
+      this.unindex(row)
+      this.rows.delete(row.id)
+    })
+    return { inserted: true, row }
+  }
+
   /** Replaces the row with the same id. */
   replace(row: T, log: UndoLog): T {
     this.freeze(row)
@@ -135,9 +164,11 @@ export class Table<T extends { id: number }> {
     }
   }
 
-  private index(row: T): void {
-    for (const index of this.uniques) {
-      const key = index.key(row)
+  /** `uniqueKeys`: the row's keys of the unique indexes, in their order, when already computed. */
+  private index(row: T, uniqueKeys?: ReadonlyArray<string | null>): void {
+    for (let position = 0; position < this.uniques.length; position += 1) {
+      const index = this.uniques[position]!
+      const key = uniqueKeys ? uniqueKeys[position]! : index.key(row)
       if (key !== null) index.map.set(key, row.id)
     }
     for (const group of this.groups.values()) {

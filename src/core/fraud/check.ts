@@ -21,14 +21,16 @@ export interface FraudVerdict {
 
 const SEVERITY: Record<FraudAction, number> = { allow: 0, review: 1, reject: 2 }
 
+/** `conversion` may be given as a function: it is then called only when there is a check to show it to. */
 export async function fraudVerdict(
-  input: { conversion: FraudCheckConversion; signals: FraudSignals; settings: FraudSettings; currency: Currency },
+  input: { conversion: FraudCheckConversion | (() => FraudCheckConversion); signals: FraudSignals; settings: FraudSettings; currency: Currency },
   check: FraudCheck | undefined,
 ): Promise<FraudVerdict> {
   const flags = trippedRules(input.signals, input.settings, input.currency)
   const acting: Array<Omit<FraudFlag, 'rule'>> = flags.filter((flag) => flag.action !== 'allow')
   if (check) {
-    const own = ownFlag(await check(input.conversion, { ...input.signals, flags }))
+    const conversion = typeof input.conversion === 'function' ? input.conversion() : input.conversion
+    const own = ownFlag(await check(conversion, { ...input.signals, flags }))
     if (own.action !== 'allow') acting.push(own)
   }
   if (acting.length === 0) return { action: 'allow', reason: null }

@@ -1,6 +1,5 @@
 // Emails as the fraud rules compare them: the mailbox without case or a +tag
 // (ann+shop@example.com is ann@example.com), and the domain.
-import mailchecker from 'mailchecker'
 
 /** ann+shop@Example.com -> ann@example.com */
 export function mailbox(email: string): string {
@@ -17,12 +16,21 @@ export function domainOf(email: string): string {
   return lower.slice(lower.lastIndexOf('@') + 1)
 }
 
-const disposable = mailchecker.blacklist()
+let disposable: Promise<ReadonlySet<string>> | undefined
+
+/**
+ * mailchecker's list, loaded when the first domain is looked up: its module is about 1 MB of
+ * source, which every start of a server (and of the CLI) would otherwise compile and build.
+ */
+function disposableDomains(): Promise<ReadonlySet<string>> {
+  return (disposable ??= import('mailchecker').then((module) => module.default.blacklist()))
+}
 
 /** Whether the domain, or a domain it is under, is on mailchecker's maintained list of disposable-mail domains. */
-export function isDisposableDomain(domain: string): boolean {
+export async function isDisposableDomain(domain: string): Promise<boolean> {
+  const domains = await disposableDomains()
   for (let rest = domain; rest !== ''; rest = rest.includes('.') ? rest.slice(rest.indexOf('.') + 1) : '') {
-    if (disposable.has(rest)) return true
+    if (domains.has(rest)) return true
   }
   return false
 }

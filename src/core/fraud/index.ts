@@ -9,7 +9,7 @@ import { visitorSaltOf } from '../visitor-salt.js'
 import type { Affiliate, ConversionType, Project } from '../types.js'
 import { fraudVerdict, type FraudVerdict } from './check.js'
 import { fraudRulesOf } from './settings.js'
-import { signalReads, signalsOf, storageSignalsNeeded } from './signals.js'
+import { signalReads, signalsOf, storageSignalsNeeded, type FraudCheckConversion } from './signals.js'
 
 export type { FraudCheck, FraudCheckResult, FraudVerdict } from './check.js'
 export type { FraudFlag, FraudRuleName } from './rules.js'
@@ -49,18 +49,21 @@ export function fraudReads(ctx: ProjectContext, project: Project, input: Pick<Co
 export async function conversionFraud(ctx: ProjectContext, project: Project, input: ConversionFraudInput, reads: CreateReads): Promise<FraudVerdict> {
   const settings = fraudRulesOf(project.settings)
   const { affiliate } = input
-  const signals = signalsOf(
+  const hook = ctx.fraudCheck !== undefined
+  const signals = await signalsOf(
     {
       type: input.type,
       affiliate,
       customerEmail: input.customerEmail,
       clickVisitor: input.clickVisitor,
       cardFingerprint: input.cardFingerprint,
-      amount: input.type === 'purchase' && input.base ? input.base.converted.format() : null,
+      // Written out only for those that read it: the amountAbove rule and the program's fraudCheck.
+      amount: input.type === 'purchase' && input.base && (hook || settings.amountAbove) ? input.base.converted.format() : null,
     },
     reads,
   )
-  const conversion = {
+  // What the program's fraudCheck is shown, made only when there is one.
+  const conversion = (): FraudCheckConversion => ({
     projectId: ctx.projectId,
     type: input.type,
     affiliate: { id: affiliate.id, email: affiliate.email, paypalEmail: affiliate.paypalEmail, status: affiliate.status, referralCode: affiliate.referralCode, partnerSlug: affiliate.partnerSlug },
@@ -72,6 +75,6 @@ export async function conversionFraud(ctx: ProjectContext, project: Project, inp
     reference: input.reference,
     productId: input.productId,
     paymentProcessor: input.paymentProcessor,
-  }
+  })
   return fraudVerdict({ conversion, signals, settings, currency: input.value.currency }, ctx.fraudCheck)
 }

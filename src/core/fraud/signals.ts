@@ -76,23 +76,39 @@ export function signalReads(sources: Pick<SignalSources, 'type' | 'clickVisitor'
 }
 
 /** The signals, from the sources and what signalReads asked the storage. */
-export function signalsOf(sources: SignalSources, reads: Pick<CreateReads, 'visitorSignals' | 'signups' | 'cardCustomers'>): FraudSignals {
+export async function signalsOf(sources: SignalSources, reads: Pick<CreateReads, 'visitorSignals' | 'signups' | 'cardCustomers'>): Promise<FraudSignals> {
   const { affiliate, customerEmail, clickVisitor, cardFingerprint } = sources
-  const own = [affiliate.email, affiliate.paypalEmail].filter((email): email is string => email !== null)
-  const customer = customerEmail === null ? null : mailbox(customerEmail)
-  const domain = customerEmail === null ? null : domainOf(customerEmail)
   const seen = reads.visitorSignals
-  const ownMailboxes = own.map(mailbox)
+  // The emails are compared only when there is one to compare: most conversions name no customer and no card.
+  const emails = customerEmail !== null || reads.cardCustomers.length > 0 ? await emailSignals(affiliate, customerEmail, reads.cardCustomers) : NO_EMAIL_SIGNALS
   return {
-    customerIsAffiliate: customer !== null && ownMailboxes.includes(customer),
-    sameEmailDomain: domain !== null && own.some((email) => domainOf(email) === domain),
-    disposableEmail: domain !== null && isDisposableDomain(domain),
+    customerIsAffiliate: emails.customerIsAffiliate,
+    sameEmailDomain: emails.sameEmailDomain,
+    disposableEmail: emails.disposableEmail,
     clickVisitor,
     sameVisitor: seen.includes('own'),
     paidAdClickId: PAID_AD_CLICK_IDS.find((id) => seen.includes(id)) ?? null,
     cardFingerprint,
-    cardUsedByAffiliate: reads.cardCustomers.some((email) => ownMailboxes.includes(mailbox(email))),
+    cardUsedByAffiliate: emails.cardUsedByAffiliate,
     visitorSignups: reads.signups,
     amount: sources.amount,
+  }
+}
+
+type EmailSignals = Pick<FraudSignals, 'customerIsAffiliate' | 'sameEmailDomain' | 'disposableEmail' | 'cardUsedByAffiliate'>
+
+const NO_EMAIL_SIGNALS: EmailSignals = { customerIsAffiliate: false, sameEmailDomain: false, disposableEmail: false, cardUsedByAffiliate: false }
+
+/** What the customer's email, and the emails of the card's earlier customers, say of the affiliate. */
+async function emailSignals(affiliate: Affiliate, customerEmail: string | null, cardCustomers: readonly string[]): Promise<EmailSignals> {
+  const own = [affiliate.email, affiliate.paypalEmail].filter((email): email is string => email !== null)
+  const ownMailboxes = own.map(mailbox)
+  const customer = customerEmail === null ? null : mailbox(customerEmail)
+  const domain = customerEmail === null ? null : domainOf(customerEmail)
+  return {
+    customerIsAffiliate: customer !== null && ownMailboxes.includes(customer),
+    sameEmailDomain: domain !== null && own.some((email) => domainOf(email) === domain),
+    disposableEmail: domain !== null && (await isDisposableDomain(domain)),
+    cardUsedByAffiliate: cardCustomers.some((email) => ownMailboxes.includes(mailbox(email))),
   }
 }

@@ -25,11 +25,9 @@ export function conversionRepository(
       return inserted
     },
     async insert(conversion, counts) {
-      if (conversion.reference !== null) {
-        const existing = state.conversions.findUnique('conversion_reference', `${conversion.projectId}|${conversion.reference}`)
-        if (existing) return { inserted: false, existing }
-      }
-      const inserted = state.conversions.insert(conversion, log)
+      const result = state.conversions.insertOrFind(conversion, 'conversion_reference', log)
+      if (!result.inserted) return { inserted: false, existing: result.existing }
+      const inserted = result.row
       if (counts) {
         await counters.affiliates.adjustTotals(conversion.projectId, conversion.affiliateId, counts.totals)
         await counters.tracking.addDaily(conversion.projectId, conversion.affiliateId, counts.day, counts.daily)
