@@ -199,9 +199,10 @@ describe('admin console in Chromium', () => {
   })
 
   it('lists provider events and an audit log of every action above', async () => {
-    await page.getByRole('link', { name: 'Provider events' }).click()
+    // The check runs on the page the link leads to, once it has loaded (not on the one it leaves).
+    await Promise.all([page.waitForURL(/\/admin\/provider-events$/), page.getByRole('link', { name: 'Provider events' }).click()])
     await check('provider-events')
-    await page.getByRole('link', { name: 'Audit log' }).click()
+    await Promise.all([page.waitForURL(/\/admin\/audit-log$/), page.getByRole('link', { name: 'Audit log' }).click()])
     await check('audit-log')
     const actions = await page.locator('tr[data-audit]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-audit')))
     expect(actions).toEqual(['affiliate.update', 'conversion.refund', 'api_key.revoke', 'api_key.create', 'webhook_delivery.retry', 'payouts.batch_paid', 'payouts.export_paypal', 'conversion.reject', 'affiliate.approve', 'console.sign_in'])
