@@ -12,7 +12,7 @@ import { clickVisitorOf, conversionFraud, fraudReads, type FraudVerdict } from '
 import { ledgerDelta } from './ledger.js'
 import { currencyOr, Currency, decimalText, type Decimal, type Money } from './money.js'
 import { createConversionInput, validate, type CreateConversionInput } from './schemas.js'
-import { UniqueViolation, type StorageTx } from './storage.js'
+import { UniqueViolation, type CreateReads, type CreateReadsQuery, type StorageTx } from './storage.js'
 import type { DailyCounts } from './tracking-storage.js'
 import type { Affiliate, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
 import { conversionView, type ConversionView } from './views.js'
@@ -54,6 +54,9 @@ interface Plan {
   tier2: { parent: Affiliate; value: Money; rate: string } | null
 }
 
+/** The create reads of a conversion that needs none (no tiers, no fraud signal from the storage). */
+const NOTHING_READ: CreateReads = Object.freeze({ days: [], visitorSignals: [], signups: null, cardCustomers: [] }) as CreateReads
+
 async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, now: Date, clickVisitor: string | null): Promise<Plan> {
   const { data } = request
   const matched = await attribute(tx, ctx.projectId, data)
@@ -65,7 +68,9 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const tiers = tierRanges(tierSettings, ctx.dayIn(project, now))
   const signalSources = { type: data.type, clickVisitor, cardFingerprint: data.cardFingerprint ?? null }
   // The tier's figures and the fraud signals in one read (one round trip on SQL).
-  const reads = await tx.conversions.createReads(ctx.projectId, affiliate.id, { days: tiers && spanOf(tiers), ...fraudReads(ctx, project, signalSources) })
+  const query: CreateReadsQuery = { days: tiers && spanOf(tiers), ...fraudReads(ctx, project, signalSources) }
+  const asked = query.days !== null || query.visitorSignalsOf !== null || query.signupsOf !== null || query.cardCustomersOf !== null
+  const reads = asked ? await tx.conversions.createReads(ctx.projectId, affiliate.id, query) : NOTHING_READ
   const standing = tiers && standingFrom(tierSettings, tiers, figuresIn(reads.days, tiers), request.currency)
   const rules: RuleSet = { ...ruleSetFor(project.settings, affiliate), tier: standing?.tier ?? null }
   const payment = data.type === 'purchase' && referral ? paymentOf(referral, data.paymentId ?? null) : null
