@@ -59,7 +59,7 @@ export function conversionRepository(
       const card = query.cardCustomersOf === null ? [] : state.conversions.group('cardFingerprint', `${projectId}|${query.cardCustomersOf}`)
       const emails = new Set(card.map((row) => row.customerEmail).filter((email): email is string => email !== null))
       return {
-        days: days.map(({ day, revenue, customers }) => ({ day, revenue, customers })),
+        days,
         visitorSignals: query.visitorSignalsOf === null ? [] : [...(state.tracking.visitorSignals.get(`${projectId}|${affiliateId}|${query.visitorSignalsOf}`)?.kinds ?? [])],
         signups: query.signupsOf === null ? null : state.conversions.groupSize('visitorSignups', `${projectId}|${query.signupsOf}`),
         cardCustomers: [...emails].slice(0, 100),

@@ -112,8 +112,7 @@ export function affiliateRepository(state: MemoryState, log: UndoLog, tracking: 
     async getWithDays(projectId, id, days) {
       const affiliate = found(inProject(state.affiliates.get(id), projectId))
       if (!affiliate) return null
-      const rows = await tracking.daily(projectId, { ...days, affiliateId: id })
-      return { affiliate, days: rows.map(({ day, revenue, customers }) => ({ day, revenue, customers })) }
+      return { affiliate, days: await tracking.daily(projectId, { ...days, affiliateId: id }) }
     },
     async update(projectId, id, patch) {
       const existing = inProject(state.affiliates.get(id), projectId)

@@ -233,4 +233,3 @@ function addTotals(sum: TotalsDelta | undefined, delta: TotalsDelta): TotalsDelt
   }
   return result as TotalsDelta
 }
-
