@@ -114,6 +114,13 @@ for (const storage of STORAGES) {
         }
       }
       await expect(s.program.conversions.list({ from: new Date(Date.UTC(-1, 0, 1)) })).rejects.toMatchObject({ field: 'from' })
+      // A day past its month's end is refused, not rolled over into the next month.
+      for (const date of ['2026-02-29', '2026-02-30', '2026-04-31T10:00:00Z', '2026-13-01']) {
+        const payout = await s.call('POST', '/payouts', { affiliate_id: 1, amount: 1, payment_date: date })
+        expect(payout.status, date).toBe(400)
+        expect(payout.body.error, date).toBe('payment_date: must be an ISO 8601 date')
+        expect((await s.call('GET', `/conversions?from=${date}`)).status, date).toBe(400)
+      }
       const range = await s.call('GET', '/conversions?from=1000-01-01&to=9999-12-31T23:59:59.999Z')
       expect(range.status).toBe(200)
       expect(range.body.pagination.total).toBe(1)

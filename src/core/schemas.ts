@@ -3,6 +3,7 @@
 // read exactly by money.ts once the currency, and so the allowed decimals, is known.
 import * as v from 'valibot'
 import { SIGNED_REFERRAL } from './signed-referral.js'
+import { isCalendarDay } from './calendar.js'
 import { LOCALES } from './i18n/locales.js'
 import { OPTIONAL_TOPICS } from './mail-kinds.js'
 import { ValidationError, type ErrorMessage } from './errors.js'
@@ -74,8 +75,12 @@ export const inDateRange = (date: Date) => date.getTime() >= DATE_RANGE.min && d
 /** Largest list offset: 2^31 - 1, which every storage pages to. */
 export const MAX_OFFSET = 2_147_483_647
 
+/** False for text starting with a day past its month's end, which Date parsing rolls over (2026-02-30 reads as March 2). */
+export const namesRealDay = (text: string) => !/^\d{4}-\d{2}-\d{2}/.test(text) || isCalendarDay(text.slice(0, 10))
+
 const timestamp = v.pipe(
   v.union([v.date(), v.string()], 'must be an ISO 8601 date'),
+  v.check((input) => input instanceof Date || namesRealDay(input), 'must be an ISO 8601 date'),
   v.transform((input) => (input instanceof Date ? input : new Date(input))),
   v.check((date) => !Number.isNaN(date.getTime()), 'must be an ISO 8601 date'),
   v.check(inDateRange, DATE_RANGE_MESSAGE),
@@ -302,6 +307,7 @@ export const RFC3339_MESSAGE = 'must be an RFC 3339 date-time such as 2026-12-31
 export const asOfInput = v.pipe(
   v.string('must be a date-time'),
   v.regex(RFC3339, RFC3339_MESSAGE),
+  v.check(namesRealDay, 'must be a real date-time'),
   v.transform((text) => new Date(text)),
   v.check((at) => !Number.isNaN(at.getTime()), 'must be a real date-time'),
 )

@@ -3,7 +3,7 @@
 // name so the OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
 import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
-import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, locale, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
+import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, locale, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, namesRealDay, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
 
 const bool = v.boolean('must be a boolean')
 
@@ -20,6 +20,7 @@ const dateParam = v.optional(
   v.pipe(
     v.string(),
     v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/, 'must be an ISO 8601 date'),
+    v.check(namesRealDay, 'must be an ISO 8601 date'),
     v.transform((input) => new Date(input)),
     v.check((date) => !Number.isNaN(date.getTime()), 'must be an ISO 8601 date'),
     v.check(inDateRange, DATE_RANGE_MESSAGE),
