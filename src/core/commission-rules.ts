@@ -7,12 +7,13 @@ import type { CommissionBasis, CommissionRule, CommissionSettings, ConversionTyp
 export type { RuleSet } from './types.js'
 
 
-export function ruleSetFor(settings: ProjectSettings, affiliate: { partnerSlug: string | null; commission: CommissionSettings | null }): RuleSet {
+export function ruleSetFor(settings: ProjectSettings, affiliate: { partnerSlug: string | null; commission: CommissionSettings | null }, tier: RuleSet['tier'] = null): RuleSet {
   const slug = affiliate.partnerSlug
   return {
     affiliate: affiliate.commission,
     subProgram: (slug && settings.subPrograms?.[slug]?.commission) || null,
     project: settings.commission,
+    tier,
   }
 }
 

@@ -72,7 +72,7 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const asked = query.days !== null || query.visitorSignalsOf !== null || query.signupsOf !== null || query.cardCustomersOf !== null
   const reads = asked ? await tx.conversions.createReads(ctx.projectId, affiliate.id, query) : NOTHING_READ
   const standing = tiers && standingFrom(tierSettings, tiers, figuresIn(reads.days, tiers), request.currency)
-  const rules: RuleSet = { ...ruleSetFor(project.settings, affiliate), tier: standing?.tier ?? null }
+  const rules: RuleSet = ruleSetFor(project.settings, affiliate, standing?.tier ?? null)
   const payment = data.type === 'purchase' && referral ? paymentOf(referral, data.paymentId ?? null) : null
   const renewal = payment?.renewal ?? null
   const calculated = calculateCommission({
@@ -90,7 +90,9 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const counted = data.type === 'purchase' && commission.basis !== 'excluded'
   const customerEmail = data.email ?? referral?.email ?? null
   const fraud = await conversionFraud(ctx, project, {
-    ...signalSources,
+    type: data.type,
+    clickVisitor,
+    cardFingerprint: signalSources.cardFingerprint,
     affiliate,
     customerEmail,
     value: commission.value,
