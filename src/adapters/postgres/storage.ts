@@ -4,7 +4,7 @@
 // in transaction mode (`pooler: 'transaction'`) statements go unnamed (docs/pooler.md).
 import { createHash } from 'node:crypto'
 import pg from 'pg'
-import type { Pool, PoolConfig } from 'pg'
+import type { Pool, PoolClient, PoolConfig } from 'pg'
 import type { StoragePort } from '../storage-port.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
 import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
@@ -44,6 +44,30 @@ const MAX_ATTEMPTS = 3
 const POOLER_HINT = ": is the connection through a pooler in transaction mode? Then set pooler: 'transaction' (AFFILIATE_KIT_POOLER=transaction for the CLI); see docs/pooler.md"
 
 /**
+ * Turns on pg's pipeline mode (pg 8.23 and later: a query is written at once, without waiting
+ * for the answer to the one before) on a pooled client for one transaction, when the client has
+ * it; `restore` sets it back before the client returns to the pool. Null for an older pg.
+ */
+function pipelining(client: PoolClient): { restore(): void } | null {
+  const modes = client as PoolClient & { pipeline?: boolean }
+  if (typeof modes.pipeline !== 'boolean') return null
+  const before = modes.pipeline
+  modes.pipeline = true
+  return { restore: () => void (modes.pipeline = before) }
+}
+
+/** Runs `send` with the client's socket corked: the statements it writes leave in one packet. */
+function corked<T>(client: PoolClient, send: () => T): T {
+  const stream = (client as PoolClient & { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream
+  stream?.cork?.()
+  try {
+    return send()
+  } finally {
+    stream?.uncork?.()
+  }
+}
+
+/**
  * Storage in PostgreSQL: `postgresStorage({ connectionString })` or `postgresStorage({ pool })`
  * with your own `pg` Pool. Tables live in `schema`; migrations run on first use, once, even when
  * several processes start together.
@@ -74,18 +98,41 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   }
   const transactionOnce: SqlExecutor['transaction'] = async (fn, last) => {
     const client = await pool.connect()
+    const pipelined = pipelining(client)
+    let begun = false
     let broken = false
+    const query = (text: string, params?: readonly unknown[]) => client.query(config(text, params))
     try {
-      await client.query('BEGIN')
-      const result = await fn(nestedClient(async (text, params) => (await client.query(config(text, params))).rows as SqlRow[] as never))
+      if (!pipelined) {
+        await client.query('BEGIN')
+        begun = true
+      }
+      const result = await fn(
+        nestedClient(async (text, params) => {
+          if (begun) return (await query(text, params)).rows as never
+          // Pipelined, BEGIN leaves with the transaction's first statement, in one packet.
+          begun = true
+          const [, first] = await Promise.all(corked(client, () => [client.query('BEGIN'), query(text, params)]))
+          return first.rows as never
+        }),
+      )
       const statement = last?.()
-      if (statement) await client.query(config(statement.text, statement.params))
-      await client.query('COMMIT')
+      if (!pipelined) {
+        if (statement) await query(statement.text, statement.params)
+        await client.query('COMMIT')
+      } else {
+        // The last statement leaves with COMMIT (and BEGIN, when fn ran none). When it fails, the
+        // aborted transaction's COMMIT rolls back, and its error is the one thrown.
+        const opening = begun ? [] : [client.query('BEGIN')]
+        begun = true
+        await Promise.all(corked(client, () => [...opening, statement ? query(statement.text, statement.params) : null, client.query('COMMIT')]))
+      }
       return result
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => (broken = true))
+      if (begun) await client.query('ROLLBACK').catch(() => (broken = true))
       throw explained(error)
     } finally {
+      pipelined?.restore()
       client.release(broken)
     }
   }
