@@ -2,7 +2,8 @@
 // under a path (default /admin). Sign-in exchanges an API key with every scope for a session of
 // its own kind (a portal session never opens it), or the host's authorize hook says who is
 // there. Every change goes through the program's public calls and lands in the audit log in the
-// same transaction (program.transaction); every POST carries a CSRF token. See docs/admin.md.
+// same transaction (AdminRequest.changes, over program.transaction); every POST carries a CSRF
+// token. See docs/admin.md.
 import { AffiliateError } from '../core/errors.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { hasScope } from '../core/keys.js'
@@ -95,7 +96,7 @@ export interface AdminSetup {
   clock: Clock
   /** Null with the authorize hook and no session store. */
   sessions: WebSessions | null
-  /** Records an entry through the program (in the running program.transaction, if any). */
+  /** Records an entry through the program, on its own (sign-ins; actions record through their request's audit). */
   record(entry: AuditRecord): Promise<void>
   base: string
   theme: ReturnType<typeof resolveTheme>
@@ -130,9 +131,7 @@ export function adminSetup(program: AdminProgram, options: AdminConsoleOptions):
     options,
     clock,
     sessions: store ? webSessions(store, 'admin', clock, options.session) : null,
-    record: async (entry) => {
-      await program.auditLog.record({ ...entry, at: clock.now() })
-    },
+    record: (entry) => recordThrough(program, clock, entry),
     base,
     theme,
     stylesheet,
@@ -246,9 +245,13 @@ export async function identifyAdmin(setup: AdminSetup, request: Request, url: UR
   return { actor, csrf: csrfTokenFor(sessionId!), verify: (form) => csrfTokenMatches(sessionId!, form.get('csrf')), cookies: [] }
 }
 
-/** What a page handler of the table gets for this request. */
-function adminRequest(setup: AdminSetup, request: Request, url: URL, actor: AdminActor, csrf: string): AdminRequest {
-  const { program, options, record } = setup
+async function recordThrough(program: Pick<AdminProgram, 'auditLog'>, clock: Clock, entry: AuditRecord): Promise<void> {
+  await program.auditLog.record({ ...entry, at: clock.now() })
+}
+
+/** What a page handler of the table gets for this request: over the program, or (changes) over one transaction's scope of it. */
+function adminRequest(setup: AdminSetup, program: AdminProgram, request: Request, url: URL, actor: AdminActor, csrf: string): AdminRequest {
+  const { options } = setup
   return {
     request,
     url,
@@ -259,7 +262,9 @@ function adminRequest(setup: AdminSetup, request: Request, url: URL, actor: Admi
     webhooks: options.webhooks ?? null,
     providerEvents: options.providerEvents ?? null,
     portal: options.portal ?? null,
-    audit: (action, target, detail = null) => record({ actorId: actor.id, actorName: actor.name, action, target, detail }),
+    audit: (action, target, detail = null) => recordThrough(program, setup.clock, { actorId: actor.id, actorName: actor.name, action, target, detail }),
+    changes: (fn) =>
+      program.transaction((scope) => fn(adminRequest(setup, { ...scope, clock: program.clock, verifyApiKey: program.verifyApiKey }, request, url, actor, csrf))),
   }
 }
 
@@ -269,7 +274,7 @@ export async function signedInRoute(setup: AdminSetup, request: Request, url: UR
   if (who instanceof Response) return who
   const { actor, csrf, cookies } = who
   const { paths, security } = setup
-  const context = adminRequest(setup, request, url, actor, csrf)
+  const context = adminRequest(setup, setup.program, request, url, actor, csrf)
   const section = route.split('/')[1]
   const current = section === '' || section === 'affiliates' ? paths.affiliates : `${setup.base}/${section}`
   const signedIn: SignedIn = { actor, csrf, current }

@@ -26,10 +26,18 @@ export interface AdminRequest {
   /** The affiliate portal that makes sign-in links (option portal), or null. */
   portal: SignInLinkMaker | null
   /**
-   * Records a change in the audit log, through the program: called inside program.transaction(fn)
-   * with the change, the entry commits with it or not at all.
+   * Records what was done in the audit log, through this request's program: on the request
+   * changes(fn) hands fn, the entry commits with the change or not at all.
    */
   audit(action: string, target: string | null, detail?: string | null): Promise<void>
+  /**
+   * Runs fn in one transaction (program.transaction) with this request as seen inside it: its
+   * program is the transaction's scope and its audit writes there, so the action's reads, its
+   * change and its entry commit together or, when fn throws, not at all. Inside fn use only the
+   * request it is given (the outer program would wait for the transaction to end).
+   * @example await changes(async ({ program, audit }) => { await program.keys.revoke(id); await audit('api_key.revoke', `api_key:${id}`) })
+   */
+  changes<T>(fn: (request: AdminRequest) => Promise<T>): Promise<T>
 }
 
 export type AdminResult =

@@ -1,5 +1,6 @@
 // The audit log of a project as the program writes and reads it (the admin console's entries):
-// an entry recorded inside program.transaction(fn) commits with what fn changed, or not at all.
+// an entry recorded through the scope program.transaction(fn) hands fn commits with what fn
+// changed, or not at all.
 import type { AuditEntry, AuditEntryInput } from './audit-log.js'
 import type { ProjectContext } from './context.js'
 import { listWindow } from './conflicts.js'
@@ -16,7 +17,7 @@ const text = (value: unknown, field: string, empty: boolean): string => {
 export function auditEntriesService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
   return {
-    /** Records one entry; inside program.transaction(fn), in fn's transaction. */
+    /** Records one entry; on the scope of program.transaction(fn), in that transaction. */
     async record(entry: AuditRecord): Promise<AuditEntry> {
       const input: AuditEntryInput = {
         projectId,

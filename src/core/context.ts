@@ -4,7 +4,7 @@ import type { Clock } from './clock.js'
 import type { FraudCheck } from './fraud/check.js'
 import { NoExchangeRateError } from './errors.js'
 import { Currency, parseDecimal, type Decimal, type Money } from './money.js'
-import type { DomainStore } from './storage.js'
+import type { TransactionalStore } from './storage.js'
 import type { Project } from './types.js'
 import { ONE } from './commission.js'
 import type { TaxIdCipher } from './tax-id-cipher.js'
@@ -20,7 +20,7 @@ export type ExchangeRates = (
 ) => number | string | null | undefined | Promise<number | string | null | undefined>
 
 export interface ProjectContext {
-  storage: DomainStore
+  storage: TransactionalStore
   clock: Clock
   /** Encrypts and decrypts tax ids (program option taxIdKeys); null when no key is configured. */
   taxIds: TaxIdCipher | null
@@ -39,7 +39,7 @@ export interface ProjectContext {
 }
 
 export function createProjectContext(
-  base: { storage: DomainStore; clock: Clock; exchangeRates: ExchangeRates | undefined; taxIds: TaxIdCipher | null; fraudCheck?: FraudCheck | undefined },
+  base: { storage: TransactionalStore; clock: Clock; exchangeRates: ExchangeRates | undefined; taxIds: TaxIdCipher | null; fraudCheck?: FraudCheck | undefined },
   projectId: string,
   loadProject: () => Promise<Project>,
 ): ProjectContext {

@@ -2,6 +2,7 @@
 // over a storage port. Every method validates its input and runs in one transaction, with the
 // project's settings as stored at most settingsMaxAgeMs before the call (read again at the call's
 // start when older), so processes sharing a database apply a change of settings within that time.
+// program.transaction(fn) hands fn the same use-cases over a store bound to one open transaction.
 import { isDeepStrictEqual } from 'node:util'
 import { affiliatesService } from './affiliates.js'
 import { applicationsService } from './applications.js'
@@ -30,8 +31,7 @@ import { ledgerHistoryService } from './ledger-history.js'
 import { visitsService } from './visits.js'
 import type { ProjectSettingsInput } from './schemas.js'
 import { normalizeSettings } from './settings.js'
-import { sharedTransactions, type SharedTransactions } from './shared-transaction.js'
-import type { DomainStore } from './storage.js'
+import type { DomainStore, StorageTx, TransactionalStore } from './storage.js'
 import type { Project, ProjectSettings } from './types.js'
 import { webhookEndpointsService } from './webhook-endpoints.js'
 import { importsService } from './imports.js'
@@ -79,7 +79,7 @@ export interface AffiliateProgramOptions {
 /** Default of settingsMaxAgeMs: one read of the project per second, at most, per busy project. */
 export const SETTINGS_MAX_AGE_MS = 1000
 
-function projectScope(ctx: ReturnType<typeof createProjectContext>, shared: SharedTransactions) {
+function projectUseCases(ctx: ReturnType<typeof createProjectContext>) {
   const affiliates = affiliatesService(ctx)
   const conversions = { ...conversionCreation(ctx), ...conversionChanges(ctx) }
   const referrals = referralsService(ctx)
@@ -132,19 +132,26 @@ function projectScope(ctx: ReturnType<typeof createProjectContext>, shared: Shar
     },
     /** The admin console's audit log: who changed what from the console (docs/admin.md "Audit log"). */
     auditLog: auditEntriesService(ctx),
-    /**
-     * Runs fn, calls of this program, in one transaction: what they read sees what they wrote, and
-     * what they write (changes, events, audit entries) commits together or, when fn throws, not at
-     * all. Call only the program (its storage's own calls would wait for the transaction) and
-     * nothing slow (the transaction stays open meanwhile).
-     */
-    transaction<T>(fn: () => Promise<T>): Promise<T> {
-      return shared.run(() => fn())
-    },
   }
 }
 
-export type ProjectScope = ReturnType<typeof projectScope>
+/** The use-cases of one project, and a way to run several of them in one transaction. */
+export interface ProjectScope extends ReturnType<typeof projectUseCases> {
+  /**
+   * Opens one transaction of the storage and runs fn with this project's use-cases bound to it:
+   * what they read sees what they wrote, and what they write (changes, events, audit entries)
+   * commits together or, when fn throws, not at all. Inside fn, call only the scope it is given
+   * (a call of the program itself would wait for the transaction to end) and nothing slow (the
+   * transaction stays open meanwhile). On that scope, transaction(fn) runs fn in the same transaction.
+   * @example await program.transaction(async (tx) => { await tx.affiliates.update(id, { status: 'blocked' }); await tx.auditLog.record(entry) })
+   */
+  transaction<T>(fn: (scope: ProjectScope) => Promise<T>): Promise<T>
+}
+
+/** A store whose repositories are the open transaction's and whose transaction(fn) runs fn in it. */
+function storeWithin(tx: StorageTx): TransactionalStore {
+  return { ...tx, transaction: (fn) => fn(tx) }
+}
 
 /**
  * Makes every use-case of a scope first load its project (its existence and fresh settings):
@@ -165,7 +172,7 @@ function requireProject(scope: ProjectScope, load: () => Promise<unknown>): Proj
       )
     } else guarded[name] = member
   }
-  return guarded as ProjectScope
+  return guarded as unknown as ProjectScope
 }
 
 export interface AffiliateProgram extends ProjectScope {
@@ -191,9 +198,7 @@ export interface AffiliateProgram extends ProjectScope {
 }
 
 export async function createAffiliateProgram(options: AffiliateProgramOptions): Promise<AffiliateProgram> {
-  // Every use-case runs on the shared store: inside program.transaction(fn), they all join fn's transaction.
-  const shared = sharedTransactions(options.storage)
-  const storage = shared.store
+  const storage = options.storage
   const clock = options.clock ?? systemClock
   // A malformed key fails the start, naming which key is wrong.
   const taxIds = options.taxIdKeys ? taxIdCipher(options.taxIdKeys) : null
@@ -230,8 +235,6 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     const now = clock.now().getTime()
     const cached = cache.get(projectId)
     if (cached && now - cached.readAt < maxAge && now >= cached.readAt) return Promise.resolve(cached.project)
-    // Inside program.transaction, the cached project (the call's start read it); never a read shared with calls outside it.
-    if (shared.active()) return cached ? Promise.resolve(cached.project) : readProject(projectId).then((project) => (remember(project, now), cache.get(projectId)!.project))
     let reading = reads.get(projectId)
     if (!reading) {
       reading = readProject(projectId).then((project) => (remember(project, now), cache.get(projectId)!.project))
@@ -242,12 +245,36 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     return reading
   }
 
+  /**
+   * Inside a transaction: the cached project (program.transaction read it fresh before opening the
+   * transaction), else a read through the transaction. Never a read of the root storage: it would
+   * wait for the transaction's connection (PGlite has one).
+   */
+  async function projectWithin(tx: StorageTx, projectId: string): Promise<Project> {
+    const cached = cache.get(projectId)
+    if (cached) return cached.project
+    const project = await tx.projects.get(projectId)
+    if (!project) throw new NotFoundError('project not found', 'projectId')
+    return project
+  }
+
+  const base = { clock, exchangeRates: options.exchangeRates, taxIds, fraudCheck: options.fraudCheck }
+
+  /** The project's use-cases over one open transaction; built for each program.transaction call (the console's actions). */
+  function transactionScope(tx: StorageTx, projectId: string): ProjectScope {
+    const ctx = createProjectContext({ ...base, storage: storeWithin(tx) }, projectId, () => projectWithin(tx, projectId))
+    const scope: ProjectScope = { ...projectUseCases(ctx), transaction: (fn) => fn(scope) }
+    return scope
+  }
+
   const scopes = new Map<string, ProjectScope>()
   function scopeFor(projectId: string): ProjectScope {
     let scope = scopes.get(projectId)
     if (!scope) {
-      const base = { storage, clock, exchangeRates: options.exchangeRates, taxIds, fraudCheck: options.fraudCheck }
-      scope = requireProject(projectScope(createProjectContext(base, projectId, () => loadProject(projectId)), shared), () => freshProject(projectId))
+      const useCases = projectUseCases(createProjectContext({ ...base, storage }, projectId, () => loadProject(projectId)))
+      // A PostgreSQL adapter may run the transaction's function again (deadlock, serialization): each attempt gets its own scope.
+      const transaction: ProjectScope['transaction'] = (fn) => storage.transaction((tx) => fn(transactionScope(tx, projectId)))
+      scope = requireProject({ ...useCases, transaction }, () => freshProject(projectId))
       scopes.set(projectId, scope)
     }
     return scope

@@ -508,13 +508,21 @@ export interface StorageTx {
   auditLog: AuditLog
 }
 
-/** The domain store the core runs on: its repositories, transactions, and the database's health. */
-export interface DomainStore extends StorageTx {
+/**
+ * What the use-cases run on: repositories and transactions. The domain store itself, or a store
+ * bound to one open transaction (the scope program.transaction hands its function), whose
+ * repositories are the transaction's and whose transaction(fn) runs fn in it.
+ */
+export interface TransactionalStore extends StorageTx {
   /**
    * Runs fn in one transaction: all its writes commit together or, when fn throws, none do.
    * Use only `tx` inside fn; calling the root storage there fails loudly (it would deadlock).
    */
   transaction<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>
+}
+
+/** The domain store the core runs on: its repositories, transactions, and the database's health. */
+export interface DomainStore extends TransactionalStore {
   /** Resolves once the database answers a trivial query; rejects when it cannot be reached. */
   ping(): Promise<void>
   /** Closes the connections; calling it again (after program.close(), for instance) resolves as the first call did. */

@@ -1,10 +1,10 @@
 // The project's secret visitor salt (docs/tracking.md) as the core reads it: it hashes visitors
 // and signs referrals, and never changes once stored, so each process reads it once per project.
 import type { ProjectContext } from './context.js'
-import type { DomainStore } from './storage.js'
+import type { TransactionalStore } from './storage.js'
 import { newVisitorSalt } from './visitor-hash.js'
 
-const salts = new WeakMap<DomainStore, Map<string, Promise<string>>>()
+const salts = new WeakMap<TransactionalStore, Map<string, Promise<string>>>()
 
 /** The project's salt, stored from a new random one on first use. */
 export function visitorSaltOf(ctx: Pick<ProjectContext, 'storage' | 'projectId'>): Promise<string> {

@@ -118,27 +118,45 @@ export function consoleAuditCases(context: CaseContext): void {
       expect(await entries()).toEqual(held.map((id) => ['conversion.approve', `conversion:${id}`, null]).reverse())
     })
 
-    it('program.transaction: calls of the program and an entry commit together, or none does', async () => {
+    it('program.transaction: calls of the scope it hands over and an entry commit together, or none does', async () => {
       const { program, entries } = await consoleOver(context)
       const actor = { actorId: 'host:1', actorName: 'Host' }
       await expect(
-        program.transaction(async () => {
-          await program.affiliates.create({ email: 'bob@example.com' })
-          await program.auditLog.record({ ...actor, action: 'affiliate.create', target: 'affiliate:bob', detail: null })
+        program.transaction(async (tx) => {
+          await tx.affiliates.create({ email: 'bob@example.com' })
+          await tx.auditLog.record({ ...actor, action: 'affiliate.create', target: 'affiliate:bob', detail: null })
           throw new Error('changed my mind')
         }),
       ).rejects.toThrow('changed my mind')
       expect((await program.affiliates.list()).total).toBe(0)
       expect(await entries()).toEqual([])
-      const bob = await program.transaction(async () => {
-        const created = await program.affiliates.create({ email: 'bob@example.com' })
+      const bob = await program.transaction(async (tx) => {
+        const created = await tx.affiliates.create({ email: 'bob@example.com' })
         // Read inside the transaction: it sees what the transaction wrote.
-        expect((await program.affiliates.get(created.id)).email).toBe('bob@example.com')
-        await program.auditLog.record({ ...actor, action: 'affiliate.create', target: `affiliate:${created.id}`, detail: null })
+        expect((await tx.affiliates.get(created.id)).email).toBe('bob@example.com')
+        // A transaction of the scope joins the open one.
+        await tx.transaction((joined) => joined.auditLog.record({ ...actor, action: 'affiliate.create', target: `affiliate:${created.id}`, detail: null }))
         return created
       })
       expect((await program.affiliates.list()).items.map((affiliate) => affiliate.id)).toEqual([bob.id])
       expect(await entries()).toEqual([['affiliate.create', `affiliate:${bob.id}`, null]])
+    })
+
+    it('program.transaction: a failing entry, or a failing event after the change, keeps neither', async () => {
+      const { program, fail, entries } = await consoleOver(context)
+      const actor = { actorId: 'host:1', actorName: 'Host' }
+      const ann = await program.applications.apply({ email: 'ann@example.com', name: 'Ann', signup: 'review' })
+      for (const at of ['audit', 'event'] as const) {
+        fail.at = at
+        const approval = program.transaction(async (tx) => {
+          await tx.applications.approve(ann.affiliate.id)
+          await tx.auditLog.record({ ...actor, action: 'affiliate.approve', target: `affiliate:${ann.affiliate.id}`, detail: null })
+        })
+        await expect(approval).rejects.toThrow(`test: the ${at === 'audit' ? 'audit entry' : 'event'} write failed`)
+        fail.at = null
+        expect((await program.affiliates.get(ann.affiliate.id)).status).toBe('pending')
+        expect(await entries()).toEqual([])
+      }
     })
   })
 }

@@ -128,24 +128,22 @@ export async function affiliateEditPage(context: AdminRequest, id: number): Prom
 }
 
 export async function saveAffiliate(context: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
-  const { program, paths, audit } = context
+  const { program, paths, changes } = context
   const values = Object.fromEntries(FIELDS.map((field) => [field, (form.get(field) ?? '').trim()])) as Values
   // What the form changes is read, written and audit-logged in one transaction; a refusal shows the affiliate as it is.
-  const refused = await program
-    .transaction(async () => {
-      const affiliate = await program.affiliates.get(id)
-      const changes = changed(inputOf(valuesOf(affiliate)), inputOf(values))
-      if (Object.keys(changes).length === 0) return null
-      // The core validates every field, as it does the API's bodies.
-      await program.affiliates.update(id, changes as UpdateAffiliateInput)
-      await audit('affiliate.update', `affiliate:${id}`, `${affiliate.email}: ${Object.keys(changes).join(', ')}`)
-      return null
-    })
-    .catch((error: unknown) => {
-      const refusal = formRefusal(error)
-      if (!refusal) throw error
-      return refusal
-    })
+  const refused = await changes(async (change) => {
+    const affiliate = await change.program.affiliates.get(id)
+    const fields = changed(inputOf(valuesOf(affiliate)), inputOf(values))
+    if (Object.keys(fields).length === 0) return null
+    // The core validates every field, as it does the API's bodies.
+    await change.program.affiliates.update(id, fields as UpdateAffiliateInput)
+    await change.audit('affiliate.update', `affiliate:${id}`, `${affiliate.email}: ${Object.keys(fields).join(', ')}`)
+    return null
+  }).catch((error: unknown) => {
+    const refusal = formRefusal(error)
+    if (!refusal) throw error
+    return refusal
+  })
   if (refused) {
     const affiliate = await program.affiliates.get(id)
     return { title: `Edit ${affiliate.email}`, status: refused.status, body: editBody(context, affiliate, values, refused, await program.taxDetails.get(id)) }

@@ -20,10 +20,10 @@ export async function eraseAffiliatePage({ program, paths, csrf }: AdminRequest,
   return { title, body }
 }
 
-export async function eraseAffiliate({ program, paths, audit }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
+export async function eraseAffiliate({ paths, changes }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
   // Only the confirm page's form erases: a POST without its confirmation goes back to that page.
   if (form.get('confirm') !== 'erase') return { redirect: paths.affiliateErase(id) }
-  await program.transaction(async () => {
+  await changes(async ({ program, audit }) => {
     await program.personalData.eraseAffiliate(id)
     await audit('affiliate.erase', `affiliate:${id}`, 'personal data erased')
   })

@@ -39,7 +39,7 @@ export async function newAffiliatePage(context: AdminRequest): Promise<AdminResu
 }
 
 export async function createAffiliate(context: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
-  const { program, paths, audit } = context
+  const { paths, changes } = context
   const values = Object.fromEntries(FIELDS.map((field) => [field, (form.get(field) ?? '').trim()])) as Values
   const input: CreateAffiliateInput = {
     email: values.email,
@@ -51,7 +51,7 @@ export async function createAffiliate(context: AdminRequest, form: URLSearchPara
   let created
   try {
     // The core validates every field (an email taken, a code taken, an unknown sub-program), as it does the API's bodies.
-    created = await program.transaction(async () => {
+    created = await changes(async ({ program, audit }) => {
       const affiliate = await program.affiliates.create(input)
       await audit('affiliate.create', `affiliate:${affiliate.id}`, `${affiliate.email} (${affiliate.status}, code ${affiliate.referralCode})`)
       return affiliate

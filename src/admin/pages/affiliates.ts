@@ -115,10 +115,10 @@ export async function exportAffiliates(context: AdminRequest, form: URLSearchPar
   return { download: { filename: `affiliates-${stamp}.csv`, contentType: 'text/csv; charset=utf-8', body: affiliatesCsv(list) } }
 }
 
-export async function changeAffiliateStatus({ program, paths, audit }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
+export async function changeAffiliateStatus({ paths, changes }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
   const next = form.get('status')
   if (next !== 'active' && next !== 'blocked') throw new ValidationError('status', 'status must be active or blocked')
-  await program.transaction(async () => {
+  await changes(async ({ program, audit }) => {
     const before = await program.affiliates.get(id)
     await program.affiliates.update(id, { status: next })
     const action = next === 'blocked' ? 'affiliate.block' : before.status === 'pending' ? 'affiliate.approve' : 'affiliate.unblock'

@@ -78,8 +78,8 @@ ${decisionForms(context, affiliate)}
   return { title: TEXT.title, body }
 }
 
-export async function approveApplication({ program, paths, audit }: AdminRequest, id: number): Promise<AdminResult> {
-  const affiliate = await program.transaction(async () => {
+export async function approveApplication({ paths, changes }: AdminRequest, id: number): Promise<AdminResult> {
+  const affiliate = await changes(async ({ program, audit }) => {
     const approved = await program.applications.approve(id)
     await audit('affiliate.approve', `affiliate:${id}`, approved.email)
     return approved
@@ -87,10 +87,10 @@ export async function approveApplication({ program, paths, audit }: AdminRequest
   return { redirect: `${paths.applications}?approved=${encodeURIComponent(affiliate.email)}` }
 }
 
-export async function rejectApplication({ program, paths, audit }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
+export async function rejectApplication({ paths, changes }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
   const reason = (form.get('reason') ?? '').trim()
   if (reason.length > 1000) throw new ValidationError('reason', 'The reason must be at most 1000 characters.')
-  const affiliate = await program.transaction(async () => {
+  const affiliate = await changes(async ({ program, audit }) => {
     const rejected = await program.applications.reject(id, { reason: reason === '' ? null : reason })
     await audit('affiliate.reject', `affiliate:${id}`, reason === '' ? rejected.email : `${rejected.email}: ${reason}`)
     return rejected

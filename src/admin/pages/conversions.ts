@@ -219,18 +219,18 @@ export async function conversionPage(context: AdminRequest, id: number): Promise
 
 /** A refund in full (empty amount: status refunded) or of part of the sale amount (refundAmount), as the API takes them. */
 export async function refundConversion(context: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
-  const { program, paths, audit } = context
+  const { program, paths, changes } = context
   const amount = (form.get('amount') ?? '').trim()
   const reason = (form.get('reason') ?? '').trim()
   try {
-    await program.transaction(async () => {
-      const before = await program.conversions.get(id)
+    await changes(async (change) => {
+      const before = await change.program.conversions.get(id)
       // A page shown before another refund (a second tab, a resubmitted form) must not refund twice.
       if (form.get('seen_refunded') !== before.refundedBaseValue) throw new ConflictError('This conversion was refunded since the page was shown; check the amounts below and try again.')
-      const after = await program.conversions.update(id, { ...(amount === '' ? { status: 'refunded' as const } : { refundAmount: amount }), ...(reason === '' ? {} : { reason }) })
+      const after = await change.program.conversions.update(id, { ...(amount === '' ? { status: 'refunded' as const } : { refundAmount: amount }), ...(reason === '' ? {} : { reason }) })
       const currency = before.baseValueCurrency ?? before.currency
       const refunded = money(difference(after.refundedBaseValue, before.refundedBaseValue, currency), currency)
-      await audit('conversion.refund', `conversion:${id}`, `${refunded}${after.status === 'refunded' ? ', in full' : ''}${reason === '' ? '' : `: ${reason}`}`)
+      await change.audit('conversion.refund', `conversion:${id}`, `${refunded}${after.status === 'refunded' ? ', in full' : ''}${reason === '' ? '' : `: ${reason}`}`)
     })
   } catch (error) {
     const refusal = formRefusal(error)

@@ -131,16 +131,16 @@ export async function createCoupon(context: AdminRequest, form: URLSearchParams)
   let created: CouponView
   try {
     if (!DISCOUNT_TYPES.some(([value]) => value === values.discountType)) throw new ValidationError('discountType', 'choose a kind of discount')
-    created = await context.program.transaction(async () => {
-      const affiliateId = await affiliateIdOf(context, values.affiliate, 'affiliate')
-      const coupon = await context.program.coupons.create({
+    created = await context.changes(async (change) => {
+      const affiliateId = await affiliateIdOf(change, values.affiliate, 'affiliate')
+      const coupon = await change.program.coupons.create({
         affiliateId,
         code: values.code,
         ...(values.discountType === '' ? {} : { discountType: values.discountType }),
         ...(values.discountValue === '' ? {} : { discountValue: values.discountValue }),
         ...(values.processorCouponId === '' ? {} : { processorCouponId: values.processorCouponId }),
       })
-      await context.audit('coupon.create', `coupon:${coupon.id}`, `${coupon.code} for ${coupon.affiliateEmail ?? `affiliate #${coupon.affiliateId}`}`)
+      await change.audit('coupon.create', `coupon:${coupon.id}`, `${coupon.code} for ${coupon.affiliateEmail ?? `affiliate #${coupon.affiliateId}`}`)
       return coupon
     })
   } catch (error) {
@@ -152,10 +152,10 @@ export async function createCoupon(context: AdminRequest, form: URLSearchParams)
   return { redirect: `${context.paths.coupons}?created=1` }
 }
 
-export async function changeCouponStatus({ program, paths, audit }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
+export async function changeCouponStatus({ paths, changes }: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
   const next = STATUSES.find((candidate) => candidate === form.get('status'))
   if (next === undefined) throw new ValidationError('status', 'status must be active or inactive')
-  await program.transaction(async () => {
+  await changes(async ({ program, audit }) => {
     const before = await program.coupons.get(id)
     if (before.status === next) return
     await program.coupons.update(id, { status: next })

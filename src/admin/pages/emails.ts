@@ -44,8 +44,8 @@ ${pager(paths.emails, page, PER_PAGE, list.total, 'Emails')}
   return { title: 'Emails', body }
 }
 
-export async function retryEmail({ program, paths, audit }: AdminRequest, id: number): Promise<AdminResult> {
-  await program.transaction(async () => {
+export async function retryEmail({ paths, changes }: AdminRequest, id: number): Promise<AdminResult> {
+  await changes(async ({ program, audit }) => {
     await program.mail.retry(id)
     await audit('email.retry', `email:${id}`)
   })

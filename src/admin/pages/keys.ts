@@ -54,13 +54,13 @@ ${
   return { title: 'API keys', body }
 }
 
-export async function createKey({ program, paths, audit }: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
+export async function createKey({ paths, changes }: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
   const scopes = form.getAll('scope')
   const unknown = scopes.find((scope) => !ALL_SCOPES.includes(scope as Scope))
   if (unknown !== undefined) throw new ValidationError('scopes', 'a chosen scope is not known')
   if (scopes.length === 0) throw new ValidationError('scopes', 'choose at least one scope')
   const name = (form.get('name') ?? '').trim()
-  const { key } = await program.transaction(async () => {
+  const { key } = await changes(async ({ program, audit }) => {
     const created = await program.keys.create({ name: name === '' ? null : name, scopes: scopes as Scope[] })
     await audit('api_key.create', `api_key:${created.record.id}`, `${created.record.name ?? 'unnamed'}: ${created.record.scopes.join(' ')}`)
     return created
@@ -73,9 +73,9 @@ export async function createKey({ program, paths, audit }: AdminRequest, form: U
   return { title: 'New API key', body }
 }
 
-export async function createPublishableKey({ program, paths, audit }: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
+export async function createPublishableKey({ paths, changes }: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
   const name = (form.get('name') ?? '').trim()
-  const { key } = await program.transaction(async () => {
+  const { key } = await changes(async ({ program, audit }) => {
     const created = await program.keys.createPublishable(name === '' ? {} : { name })
     await audit('api_key.create', `api_key:${created.record.id}`, `${created.record.name ?? 'unnamed'}: publishable`)
     return created
@@ -88,8 +88,8 @@ export async function createPublishableKey({ program, paths, audit }: AdminReque
   return { title: 'New publishable key', body }
 }
 
-export async function revokeKey({ program, paths, audit }: AdminRequest, id: number): Promise<AdminResult> {
-  await program.transaction(async () => {
+export async function revokeKey({ paths, changes }: AdminRequest, id: number): Promise<AdminResult> {
+  await changes(async ({ program, audit }) => {
     await program.keys.revoke(id)
     await audit('api_key.revoke', `api_key:${id}`)
   })

@@ -142,10 +142,10 @@ export async function exportBatch(context: AdminRequest, form: URLSearchParams):
 
 export async function markBatchPaid(context: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
   const method = methodOf(form)
-  const payouts = await context.program.transaction(async () => {
-    const lines = await selectedLines(context, form)
-    const paid = await context.program.payouts.createBatch(lines.map(({ affiliate, amount }) => ({ affiliateId: affiliate.id, amount, method })))
-    await context.audit('payouts.batch_paid', `payouts:${paid.map((payout) => payout.id).join(',')}`, `${paid.length} payouts by ${method}, total ${total(lines)}`)
+  const payouts = await context.changes(async (change) => {
+    const lines = await selectedLines(change, form)
+    const paid = await change.program.payouts.createBatch(lines.map(({ affiliate, amount }) => ({ affiliateId: affiliate.id, amount, method })))
+    await change.audit('payouts.batch_paid', `payouts:${paid.map((payout) => payout.id).join(',')}`, `${paid.length} payouts by ${method}, total ${total(lines)}`)
     return paid
   })
   return { redirect: `${context.paths.payouts}?paid=${payouts.length}` }
@@ -153,9 +153,9 @@ export async function markBatchPaid(context: AdminRequest, form: URLSearchParams
 
 export async function recordPayout(context: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
   const method = methodOf(form)
-  await context.program.transaction(async () => {
-    const payout = await context.program.payouts.create({ affiliateEmail: (form.get('email') ?? '').trim(), amount: (form.get('amount') ?? '').trim(), method })
-    await context.audit('payout.create', `payout:${payout.id}`, `${payout.affiliateEmail}: ${money(payout.amount, payout.currency)} by ${method}`)
+  await context.changes(async ({ program, audit }) => {
+    const payout = await program.payouts.create({ affiliateEmail: (form.get('email') ?? '').trim(), amount: (form.get('amount') ?? '').trim(), method })
+    await audit('payout.create', `payout:${payout.id}`, `${payout.affiliateEmail}: ${money(payout.amount, payout.currency)} by ${method}`)
   })
   return { redirect: `${context.paths.payouts}?paid=1` }
 }

@@ -69,12 +69,12 @@ export function checkedIds(form: URLSearchParams, name: string): number[] {
   return [...new Set(ids)]
 }
 
-export async function decideReview({ program, paths, audit }: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
+export async function decideReview({ paths, changes }: AdminRequest, form: URLSearchParams): Promise<AdminResult> {
   const decision = form.get('decision')
   if (decision !== 'approve' && decision !== 'reject') throw new ValidationError('decision', 'choose approve or reject')
   const ids = checkedIds(form, 'id')
   // All the checked conversions are decided, each with its entry, or none is.
-  await program.transaction(async () => {
+  await changes(async ({ program, audit }) => {
     for (const id of ids) {
       const conversion = await program.conversions.get(id)
       if (conversion.status !== 'review') throw new ValidationError('id', `conversion #${id} is not in review`)

@@ -63,8 +63,8 @@ ${pager(paths.webhooks, page, PER_PAGE, deliveries.total, 'Deliveries')}
   return { title: 'Webhooks', body }
 }
 
-export async function retryDelivery({ program, paths, webhooks, audit }: AdminRequest, id: number): Promise<AdminResult> {
-  await program.transaction(async () => {
+export async function retryDelivery({ paths, webhooks, changes }: AdminRequest, id: number): Promise<AdminResult> {
+  await changes(async ({ program, audit }) => {
     await program.webhooks.retry(id)
     await audit('webhook_delivery.retry', `delivery:${id}`)
   })
@@ -87,9 +87,9 @@ export async function sendTest({ program, paths, webhooks, audit }: AdminRequest
   return { title: 'Test event', body }
 }
 
-export async function rotateSecret({ program, paths, audit }: AdminRequest, endpointId: number): Promise<AdminResult> {
+export async function rotateSecret({ paths, changes }: AdminRequest, endpointId: number): Promise<AdminResult> {
   const secret = `whsec_${randomBytes(24).toString('base64url')}`
-  await program.transaction(async () => {
+  await changes(async ({ program, audit }) => {
     await program.webhooks.rotateSecret(endpointId, secret)
     await audit('webhook.rotate_secret', `webhook:${endpointId}`, 'the previous secret keeps signing for 24 hours')
   })

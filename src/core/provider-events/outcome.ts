@@ -5,7 +5,7 @@ import type { conversionCreation } from '../conversion-create.js'
 import type { couponsService } from '../coupons.js'
 import type { providerPayoutsService } from '../provider-payouts.js'
 import type { referralsService } from '../referrals.js'
-import type { DomainStore, StorageTx } from '../storage.js'
+import type { StorageTx, TransactionalStore } from '../storage.js'
 import type { ProviderEventStatus, ProviderLink } from '../types.js'
 
 /** The project's use cases an event is applied through (the project loaded by the call that receives it). */
@@ -19,7 +19,7 @@ export interface ApplyServices {
 
 export interface ApplyTarget {
   scope: ApplyServices
-  storage: DomainStore
+  storage: TransactionalStore
   provider: string
   /**
    * Saves the event's outcome inside the transaction that creates its conversion (so the record
