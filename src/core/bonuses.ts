@@ -30,7 +30,7 @@ export function bonusRanges(commission: CommissionSettings, day: string): DayRan
 
 /**
  * Pays the bonuses the affiliate's figures reach and it was not paid yet in their period; the
- * conversions created. `figures` are those of `bonusRanges`' periods, read after the conversion.
+ * conversions created. `figures` are those of `bonusRanges`' periods, with the conversion's day as its write left it.
  */
 export async function payBonuses(tx: StorageTx, affiliate: Affiliate, commission: CommissionSettings, figures: readonly PeriodFigures[], context: BonusContext): Promise<Conversion[]> {
   const bonuses = commission.bonuses

@@ -12,12 +12,12 @@ import { clickVisitorOf, conversionFraud, fraudReads, type FraudVerdict } from '
 import { ledgerDelta } from './ledger.js'
 import { currencyOr, Currency, decimalText, type Decimal, type Money } from './money.js'
 import { createConversionInput, validate, type CreateConversionInput } from './schemas.js'
-import { UniqueViolation, type CreateReads, type CreateReadsQuery, type StorageTx } from './storage.js'
+import { UniqueViolation, type CountedState, type CreateReads, type CreateReadsQuery, type StorageTx } from './storage.js'
 import type { DailyCounts } from './tracking-storage.js'
 import type { Affiliate, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
 import { conversionView, type ConversionView } from './views.js'
 import { bonusRanges, payBonuses } from './bonuses.js'
-import { figuresIn, spanOf } from './commission-periods.js'
+import { figuresIn, spanOf, type DayFigures } from './commission-periods.js'
 import { recordTier, standingFrom, tierRanges, tierSettingsOf } from './performance-tiers.js'
 
 type ConversionRequest = ReturnType<typeof parseRequest>
@@ -52,6 +52,8 @@ interface Plan {
   holdUntil: Date
   fingerprint: string
   tier2: { parent: Affiliate; value: Money; rate: string } | null
+  /** The affiliate's day figures over its tier and bonus periods, read before the insert; null without either. */
+  periodDays: readonly DayFigures[] | null
 }
 
 /** The create reads of a conversion that needs none (no tiers, no fraud signal from the storage). */
@@ -65,10 +67,12 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const { affiliate, matchedBy, referral } = modelled ?? matched
   const moveReferral = modelled?.moveReferral ?? false
   const tierSettings = tierSettingsOf(project.settings, affiliate)
-  const tiers = tierRanges(tierSettings, ctx.dayIn(project, now))
+  const day = ctx.dayIn(project, now)
+  const tiers = tierRanges(tierSettings, day)
+  const periods = [...(tiers ?? []), ...bonusRanges(tierSettings, day)]
   const signalSources = { type: data.type, clickVisitor, cardFingerprint: data.cardFingerprint ?? null }
-  // The tier's figures and the fraud signals in one read (one round trip on SQL).
-  const query: CreateReadsQuery = { days: tiers && spanOf(tiers), ...fraudReads(ctx, project, signalSources) }
+  // The figures of the tier and bonus periods and the fraud signals in one read (one round trip on SQL).
+  const query: CreateReadsQuery = { days: periods.length > 0 ? spanOf(periods) : null, ...fraudReads(ctx, project, signalSources) }
   const asked = query.days !== null || query.visitorSignalsOf !== null || query.signupsOf !== null || query.cardCustomersOf !== null
   const reads = asked ? await tx.conversions.createReads(ctx.projectId, affiliate.id, query) : NOTHING_READ
   const standing = tiers && standingFrom(tierSettings, tiers, figuresIn(reads.days, tiers), request.currency)
@@ -121,6 +125,7 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     holdUntil: addDays(now, project.settings.holdPeriodDays),
     fingerprint: [data.type, request.baseValue?.minor ?? '', request.baseCurrency.code, request.value?.minor ?? '', affiliate.id].join('|'),
     tier2,
+    periodDays: query.days ? reads.days : null,
   }
 }
 
@@ -348,33 +353,43 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
     day,
     daily: { ...dailyDelta(row, request, fx, firstPurchase), ...signups },
     ledgerAt: ctx.clock.now(),
+    // Tiers and bonuses are settled from what the insert left.
+    answerCounted: planned.periodDays !== null,
   })
   if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
   const conversion = result.conversion
   await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
   const tier2 = planned.tier2 ? await writeTier2(tx, conversion, planned.tier2, planned.status, { day, referral, request, amountUsd, recordedAt: ctx.clock.now() }) : null
-  await settleTierAndBonuses(ctx, tx, project, planned.affiliate, day, now)
+  if (planned.periodDays !== null && result.counted) await settleTierAndBonuses(ctx, tx, project, planned.affiliate, planned.periodDays, result.counted, day, now)
   return { conversion, tier2, planned }
 }
 
 /**
  * After a conversion is counted: records the affiliate's tier if it changed and pays the bonuses
- * its figures now reach. The affiliate and its figures are read again, in one read: the insert
- * locked its row, so concurrent conversions of it see each other's counts here (docs/commissions.md "Bonuses").
+ * its figures now reach. From what the insert answered, read after it locked the affiliate's row
+ * and its day's counters: concurrent conversions of the affiliate on the same day see each other's
+ * counts (docs/commissions.md "Bonuses"); the period's other days are those read before the insert.
  */
-async function settleTierAndBonuses(ctx: ProjectContext, tx: StorageTx, project: Project, affiliate: Affiliate, day: string, now: Date): Promise<void> {
+async function settleTierAndBonuses(
+  ctx: ProjectContext,
+  tx: StorageTx,
+  project: Project,
+  affiliate: Affiliate,
+  periodDays: readonly DayFigures[],
+  counted: CountedState,
+  day: string,
+  now: Date,
+): Promise<void> {
+  const current = counted.affiliate
+  if (!current) return
+  const days = counted.day ? [...periodDays.filter((row) => row.day !== day), counted.day] : periodDays
   const settings = tierSettingsOf(project.settings, affiliate)
   const tiers = tierRanges(settings, day)
-  const bonuses = bonusRanges(settings, day)
-  if (!tiers && bonuses.length === 0) return
-  const read = await tx.affiliates.getWithDays(ctx.projectId, affiliate.id, spanOf([...(tiers ?? []), ...bonuses]))
-  if (!read) return
-  const current = read.affiliate
   const currency = new Currency(project.settings.currency)
-  if (tiers) await recordTier(tx, current, standingFrom(settings, tiers, figuresIn(read.days, tiers), currency), now)
+  if (tiers) await recordTier(tx, current, standingFrom(settings, tiers, figuresIn(days, tiers), currency), now)
   const source = settings === project.settings.commission ? 'project' : 'sub_program'
   const context = { currency, holdPeriodDays: project.settings.holdPeriodDays, day, at: now, recordedAt: ctx.clock.now(), source } as const
-  await payBonuses(tx, current, settings, figuresIn(read.days, bonuses), context)
+  await payBonuses(tx, current, settings, figuresIn(days, bonusRanges(settings, day)), context)
 }
 
 /** The parent affiliate's conversion in a multi-tier program, beside the one it derives from. */

@@ -86,8 +86,8 @@ function minorUnitsOf(rule: object, text: string, currency: Currency): bigint {
 
 /**
  * Records the tier held when it is not the one last recorded, with its affiliate.tier_changed
- * event. `affiliate` must be read after the caller's conversion write, which locks its row: two
- * concurrent conversions then announce one change once.
+ * event. `affiliate` must be as the caller's conversion write left it (or read after it): that write
+ * locks its row, so two concurrent conversions announce one change once.
  */
 export async function recordTier(tx: StorageTx, affiliate: Affiliate, standing: TierStanding | null, at: Date): Promise<void> {
   const name = standing?.tier?.name ?? null

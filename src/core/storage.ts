@@ -110,11 +110,6 @@ export interface AffiliateRepository {
   takenCodes(projectId: string, codes: readonly string[]): Promise<Set<string>>
   /** Reads the row and holds it against concurrent writers until the transaction ends. */
   lockForUpdate(projectId: string, id: number): Promise<Affiliate | null>
-  /**
-   * The affiliate with its day figures over `days` (by day ascending), in one round trip on SQL:
-   * read after a conversion's insert locked its row, what its tier and bonuses are settled from.
-   */
-  getWithDays(projectId: string, id: number, days: DayRange): Promise<{ affiliate: Affiliate; days: DayFigures[] } | null>
   update(projectId: string, id: number, patch: Patch<Omit<Affiliate, 'totals'>>): Promise<Affiliate | null>
   /** Atomically adds each delta to the running totals (never read-modify-write). */
   adjustTotals(projectId: string, id: number, delta: TotalsDelta): Promise<void>
@@ -170,8 +165,20 @@ export interface ConversionFilter extends ListWindow {
 }
 
 export type ConversionInsertResult =
-  | { inserted: true; conversion: Conversion }
+  | { inserted: true; conversion: Conversion; counted?: CountedState }
   | { inserted: false; existing: Conversion }
+
+/**
+ * What a counted insert left, answered when `ConversionCounts.answerCounted` asks: what the
+ * affiliate's tier and bonuses are settled from. Written by the insert, so read after its row locks:
+ * concurrent conversions of the affiliate on the same day see each other's counts.
+ */
+export interface CountedState {
+  /** The affiliate as its totals write left it; null when it is gone. */
+  affiliate: Affiliate | null
+  /** Its figures of `counts.day` after the write; null when the day's counters were not written (nothing to add). */
+  day: DayFigures | null
+}
 
 /** What a new conversion adds to its affiliate's running totals and to the counters of its day. */
 export interface ConversionCounts {
@@ -184,6 +191,8 @@ export interface ConversionCounts {
    * SQL in the same statement); absent: no movement is recorded.
    */
   ledgerAt?: Date
+  /** Answer `counted` with the result (insert only, not insertMany). */
+  answerCounted?: boolean
 }
 
 export interface SettleRequest {
@@ -239,7 +248,7 @@ export interface ConversionRepository {
 }
 
 export interface CreateReadsQuery {
-  /** The affiliate's day figures over these days (performance tiers). */
+  /** The affiliate's day figures over these days (performance tiers, bonuses). */
   days: DayRange | null
   /** The signals recorded of this click visitor of the affiliate (docs/fraud.md "Signals"). */
   visitorSignalsOf: string | null

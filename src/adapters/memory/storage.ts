@@ -33,7 +33,7 @@ function repositories(state: MemoryState, current: CurrentLog, auditLog: MemoryA
   const log = { push: (undo: () => void) => current.entries.push(undo) } as UndoLog
   const { outbox, materializeOutbox } = outboxRepository(state, log)
   const tracking = trackingRepository(state.tracking, log)
-  const affiliates = affiliateRepository(state, log, tracking)
+  const affiliates = affiliateRepository(state, log)
   return {
     projects: projectRepository(state, log),
     apiKeys: apiKeyRepository(state, log),

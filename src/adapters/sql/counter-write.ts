@@ -9,8 +9,12 @@
  */
 export interface CounterWrite {
   readonly shape: string
-  text(): string
+  /** The statement; with `returning`, it answers those columns of the rows it wrote. */
+  text(returning?: string): string
 }
+
+/** The RETURNING clause of a counter write's text, when asked. */
+export const returningClause = (returning: string | undefined): string => (returning ? `\n    RETURNING ${returning}` : '')
 
 /** Appends value to params; its placeholder. */
 export function param(params: unknown[], value: unknown): string {

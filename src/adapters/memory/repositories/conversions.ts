@@ -5,6 +5,7 @@ import { conversionMovement } from '../../../core/ledger-movements.js'
 import type { Conversion } from '../../../core/types.js'
 import type { TrackingRepository } from '../../../core/tracking-storage.js'
 import { found, inProject, patchRow, type MemoryState } from '../state.js'
+import { dayCounts } from './tracking.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
 
 const unpaid = (state: MemoryState, projectId: string, affiliateId: number) =>
@@ -28,13 +29,19 @@ export function conversionRepository(
       const result = state.conversions.insertOrFind(conversion, 'conversion_reference', log)
       if (!result.inserted) return { inserted: false, existing: result.existing }
       const inserted = result.row
-      if (counts) {
-        await counters.affiliates.adjustTotals(conversion.projectId, conversion.affiliateId, counts.totals)
-        await counters.tracking.addDaily(conversion.projectId, conversion.affiliateId, counts.day, counts.daily)
-        const movement = counts.ledgerAt && conversionMovement(inserted, { before: null, after: inserted }, counts.totals, counts.ledgerAt)
-        if (movement) state.ledger.insert(movement, log)
+      if (!counts) return { inserted: true, conversion: inserted }
+      const { projectId, affiliateId } = conversion
+      await counters.affiliates.adjustTotals(projectId, affiliateId, counts.totals)
+      await counters.tracking.addDaily(projectId, affiliateId, counts.day, counts.daily)
+      const movement = counts.ledgerAt && conversionMovement(inserted, { before: null, after: inserted }, counts.totals, counts.ledgerAt)
+      if (movement) state.ledger.insert(movement, log)
+      if (!counts.answerCounted) return { inserted: true, conversion: inserted }
+      const day = dayCounts(state.tracking, projectId, affiliateId, counts.day)
+      return {
+        inserted: true,
+        conversion: inserted,
+        counted: { affiliate: found(inProject(state.affiliates.get(affiliateId), projectId)), day: day ? { day: counts.day, ...day } : null },
       }
-      return { inserted: true, conversion: inserted }
     },
     async get(projectId, id) {
       return found(inProject(state.conversions.get(id), projectId))

@@ -14,7 +14,6 @@ import type {
   WebhookEndpointRepository,
 } from '../../../core/storage.js'
 import { UniqueViolation } from '../../../core/storage.js'
-import type { TrackingRepository } from '../../../core/tracking-storage.js'
 import type { AffiliateTotals } from '../../../core/types.js'
 import { found, inProject, patchRow, setMapEntry, withTotals, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
@@ -66,7 +65,7 @@ export function apiKeyRepository(state: MemoryState, log: UndoLog): ApiKeyReposi
   }
 }
 
-export function affiliateRepository(state: MemoryState, log: UndoLog, tracking: Pick<TrackingRepository, 'daily'>): AffiliateRepository {
+export function affiliateRepository(state: MemoryState, log: UndoLog): AffiliateRepository {
   return {
     async insert(affiliate) {
       return state.affiliates.insert(affiliate, log)
@@ -108,11 +107,6 @@ export function affiliateRepository(state: MemoryState, log: UndoLog, tracking: 
     },
     async lockForUpdate(projectId, id) {
       return found(inProject(state.affiliates.get(id), projectId))
-    },
-    async getWithDays(projectId, id, days) {
-      const affiliate = found(inProject(state.affiliates.get(id), projectId))
-      if (!affiliate) return null
-      return { affiliate, days: await tracking.daily(projectId, { ...days, affiliateId: id }) }
     },
     async update(projectId, id, patch) {
       const existing = inProject(state.affiliates.get(id), projectId)

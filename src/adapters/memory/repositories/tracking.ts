@@ -31,6 +31,11 @@ function plus(counts: DailyCounts, delta: Partial<DailyCounts>): DailyCounts {
   }
 }
 
+/** The affiliate's counters of one day, as stored; undefined when it has none. */
+export function dayCounts(state: TrackingState, projectId: string, affiliateId: number, day: string): DailyCounts | undefined {
+  return state.daily.get(projectId)?.get(day)?.get(affiliateId)
+}
+
 /** Each day's next, computed once: range reads walk days on every conversion of an affiliate with tiers or bonuses. */
 const nextDays = new Map<string, string>()
 

@@ -3,10 +3,9 @@
 import type { AffiliateRepository } from '../../../core/storage.js'
 import type { TotalsDelta } from '../../../core/types.js'
 import { decode, run } from '../codec.js'
-import { param, type CounterWrite } from '../counter-write.js'
+import { param, returningClause, type CounterWrite } from '../counter-write.js'
 import type { SqlClient } from '../executor.js'
 import { affiliateTotalsColumns, type Tables } from '../tables.js'
-import { dayFiguresSubquery, readDayFigures } from './tracking.js'
 import type { TransactionState } from './transaction-state.js'
 
 export function affiliateRepository(db: SqlClient, t: Tables, cache: TransactionState | null): AffiliateRepository {
@@ -82,10 +81,6 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: Transaction
       return rows.map((row) => String(row.alias))
     },
     lockForUpdate: (projectId, id) => table.get(db, projectId, id, 'FOR UPDATE'),
-    async getWithDays(projectId, id, days) {
-      const rows = await run(db, `SELECT *, ${dayFiguresSubquery(t, '$2', '$3', '$4')} AS ak_days FROM ${table.name} WHERE project_id = $1 AND id = $2`, [projectId, id, days.from, days.to])
-      return rows[0] ? { affiliate: table.read(rows[0]), days: readDayFigures(rows[0].ak_days) } : null
-    },
     update(projectId, id, patch) {
       const { totals: _ignored, ...rest } = patch as typeof patch & { totals?: unknown }
       return table.update(db, projectId, id, rest)
@@ -113,8 +108,8 @@ export function totalsUpdate(table: string, projectId: string, id: number, delta
   const [project, affiliate] = [projectId, id].map((value) => param(params, value))
   return {
     shape: `totals ${sets[0]![1]} ${sets.map(([column]) => column).join(',')} ${guard}`,
-    text: () => `UPDATE ${table} SET ${sets.map(([column, placeholder]) => `${column} = ${column} + ${placeholder}::numeric`).join(', ')}
-    WHERE project_id = ${project} AND id = ${affiliate} AND ${guard}`,
+    text: (returning) => `UPDATE ${table} SET ${sets.map(([column, placeholder]) => `${column} = ${column} + ${placeholder}::numeric`).join(', ')}
+    WHERE project_id = ${project} AND id = ${affiliate} AND ${guard}${returningClause(returning)}`,
   }
 }
 

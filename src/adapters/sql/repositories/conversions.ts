@@ -1,11 +1,13 @@
 // The conversions repository, and the SQL creating a conversion runs here: insertConversion, with
 // the counter writes (the affiliate's totals: totalsUpdate in affiliates.ts; the day's counters:
 // dailyUpsert in tracking.ts) and its ledger movement (conversionMovementInsert in ledger.ts)
-// merged into it as CTEs by countedInsert, so a create is one statement. The rest of a create:
-// the affiliate's read (affiliates.ts) and its outbox rows, written just before COMMIT
+// merged into it as CTEs by countedInsert, so a create is one statement; under tiers or bonuses it
+// also answers the affiliate's row and its day's figures as written. The rest of a create: the
+// affiliate's read (affiliates.ts) and its outbox rows, written just before COMMIT
 // (transaction-state.ts). Also the held balance from the hold-window index, and oldest-first
 // settling in one statement.
-import type { ConversionCounts, ConversionRepository, Insert } from '../../../core/storage.js'
+import type { DayFigures } from '../../../core/commission-periods.js'
+import type { ConversionCounts, ConversionInsertResult, ConversionRepository, Insert } from '../../../core/storage.js'
 import { conversionMovement } from '../../../core/ledger-movements.js'
 import type { Conversion, LedgerMovement, TotalsDelta } from '../../../core/types.js'
 import type { VisitorSignal } from '../../../core/tracking-storage.js'
@@ -34,14 +36,33 @@ function insertConversion(t: Tables): string {
   return text
 }
 
-/** The insert with the counter writes, each done only when a row was inserted; kept per shape of writes. */
-function countedInsert(t: Tables, writes: CounterWrite[]): string {
-  if (writes.length === 0) return insertConversion(t)
-  const shape = `conversion insert; ${writes.map((write) => write.shape).join('; ')}`
+/** A new conversion's counter writes, each null when it writes nothing. */
+interface CountWrites {
+  totals: CounterWrite | null
+  daily: CounterWrite | null
+  movement: CounterWrite | null
+}
+
+/**
+ * The insert with the counter writes, each done only when a row was inserted; kept per shape of
+ * writes. `answered`: it also answers the affiliate's row as the totals write left it (every column,
+ * the conversion's id as ak_conversion_id) and the revenue and customers of its day's row as written.
+ */
+function countedInsert(t: Tables, writes: CountWrites, answered: boolean): string {
+  const named = (['totals', 'daily', 'movement'] as const).flatMap((name) => (writes[name] ? [[name, writes[name]] as const] : []))
+  if (named.length === 0) return insertConversion(t)
+  const shape = `conversion insert${answered ? ' answered' : ''}; ${named.map(([, write]) => write.shape).join('; ')}`
   let text = t.statements.get(shape)
   if (text === undefined) {
-    text = `WITH inserted AS (${insertConversion(t)}), ${writes.map((write, index) => `counted_${index} AS (${write.text()})`).join(', ')}
-         SELECT id FROM inserted`
+    const returning = { totals: answered ? '*' : undefined, daily: answered ? 'affiliate_id, revenue_minor, customers' : undefined, movement: undefined }
+    const ctes = named.map(([name, write]) => `counted_${name} AS (${write.text(returning[name])})`).join(', ')
+    // The day's upsert also writes a project row (a negative affiliate id): the affiliate's is the one with its id.
+    const day = writes.daily
+      ? { columns: ', day.revenue_minor AS ak_day_revenue, day.customers AS ak_day_customers', join: ' LEFT JOIN counted_daily day ON day.affiliate_id = counted_totals.id' }
+      : { columns: '', join: '' }
+    const select = answered ? `SELECT inserted.id AS ak_conversion_id, counted_totals.*${day.columns} FROM inserted CROSS JOIN counted_totals${day.join}` : 'SELECT id FROM inserted'
+    text = `WITH inserted AS (${insertConversion(t)}), ${ctes}
+         ${select}`
     t.statements.set(shape, text)
   }
   return text
@@ -50,21 +71,29 @@ function countedInsert(t: Tables, writes: CounterWrite[]): string {
 export function conversionRepository(db: SqlClient, t: Tables): ConversionRepository {
   const table = t.conversions
   /** Inserts and, only when a row was inserted, counts it, in one statement: a round trip per create. */
-  const insertNew = async (conversion: Insert<Conversion>, counts: ConversionCounts | undefined): Promise<Conversion | null> => {
+  const insertNew = async (conversion: Insert<Conversion>, counts: ConversionCounts | undefined): Promise<ConversionInsertResult | null> => {
     const params = table.insertColumns().params(conversion)
+    if (!counts) {
+      const rows = await run(db, insertConversion(t), params)
+      return rows[0] ? { inserted: true, conversion: table.inserted(conversion, rows[0].id) } : null
+    }
     const inserted = 'EXISTS (SELECT 1 FROM inserted)'
     const { projectId, affiliateId } = conversion
+    const answered = counts.answerCounted === true
     // Computed with a stand-in id: the statement writes the inserted row's.
-    const movement = counts?.ledgerAt ? conversionMovement({ ...conversion, id: 0 }, { before: null, after: conversion }, counts.totals, counts.ledgerAt) : null
-    const writes = counts
-      ? [
-          totalsUpdate(t.affiliates.name, projectId, affiliateId, counts.totals, params, inserted),
-          dailyUpsert(t.daily, projectId, affiliateId, counts.day, counts.daily, params, inserted),
-          movement && conversionMovementInsert(t, movement, params),
-        ].filter((write) => write !== null)
-      : []
-    const rows = await run(db, countedInsert(t, writes), params)
-    return rows[0] ? table.inserted(conversion, rows[0].id) : null
+    const movement = counts.ledgerAt ? conversionMovement({ ...conversion, id: 0 }, { before: null, after: conversion }, counts.totals, counts.ledgerAt) : null
+    const writes: CountWrites = {
+      // Answered, the affiliate's row is written (and so locked) even when the totals do not move.
+      totals: totalsUpdate(t.affiliates.name, projectId, affiliateId, answered ? { countedValue: 0n, ...counts.totals } : counts.totals, params, inserted),
+      daily: dailyUpsert(t.daily, projectId, affiliateId, counts.day, counts.daily, params, inserted),
+      movement: movement && conversionMovementInsert(t, movement, params),
+    }
+    const row = (await run(db, countedInsert(t, writes, answered), params))[0]
+    if (!row) return null
+    if (!answered) return { inserted: true, conversion: table.inserted(conversion, row.id) }
+    // Absent when the day's counters were not written.
+    const day: DayFigures | null = row.ak_day_revenue === undefined ? null : { day: counts.day, revenue: money(row.ak_day_revenue), customers: Number(row.ak_day_customers) }
+    return { inserted: true, conversion: table.inserted(conversion, row.ak_conversion_id), counted: { affiliate: t.affiliates.read(row), day } }
   }
   const getByReference = (projectId: string, reference: string) =>
     table.findOne(db, 'project_id = $1 AND reference = $2', [projectId, reference])
@@ -98,7 +127,7 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
     async insert(conversion, counts) {
       for (let attempt = 0; ; attempt += 1) {
         const inserted = await insertNew(conversion, counts)
-        if (inserted) return { inserted: true, conversion: inserted }
+        if (inserted) return inserted
         // The conflicting row is committed (READ COMMITTED sees it) unless it was deleted since.
         const existing = await getByReference(conversion.projectId, conversion.reference!)
         if (existing) return { inserted: false, existing }

@@ -4,7 +4,7 @@
 import type { DailyCounts, TrackingRepository, VisitorSignal } from '../../../core/tracking-storage.js'
 import type { DayFigures } from '../../../core/commission-periods.js'
 import { decode, run } from '../codec.js'
-import { param, type CounterWrite } from '../counter-write.js'
+import { param, returningClause, type CounterWrite } from '../counter-write.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
 
@@ -64,10 +64,10 @@ export function dailyUpsert(
   const [project, dayParam, affiliate, shard] = [projectId, day, affiliateId, projectRow(affiliateId)].map((value) => param(params, value))
   return {
     shape: `daily ${values[0]} ${columns.join(',')} ${guard}`,
-    text: () => `INSERT INTO ${table} (project_id, affiliate_id, day, ${columns.join(', ')})
+    text: (returning) => `INSERT INTO ${table} (project_id, affiliate_id, day, ${columns.join(', ')})
     SELECT ${project}, counted.affiliate_id, ${dayParam}::date, ${values.join(', ')}
     FROM (VALUES (${affiliate}::bigint), (${shard}::bigint)) AS counted (affiliate_id) WHERE ${guard}
-    ON CONFLICT (project_id, affiliate_id, day) DO UPDATE SET ${columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ')}`,
+    ON CONFLICT (project_id, affiliate_id, day) DO UPDATE SET ${columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ')}${returningClause(returning)}`,
   }
 }
 
