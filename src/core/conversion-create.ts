@@ -380,8 +380,9 @@ async function settleTierAndBonuses(
   day: string,
   now: Date,
 ): Promise<void> {
-  const current = counted.affiliate
-  if (!current) return
+  if (!counted.affiliate) return
+  // Its tier and status as they stand now; the rest as the conversion's own events carry it.
+  const current: Affiliate = { ...affiliate, tier: counted.affiliate.tier, status: counted.affiliate.status }
   const days = counted.day ? [...periodDays.filter((row) => row.day !== day), counted.day] : periodDays
   const settings = tierSettingsOf(project.settings, affiliate)
   const tiers = tierRanges(settings, day)

@@ -174,8 +174,8 @@ export type ConversionInsertResult =
  * concurrent conversions of the affiliate on the same day see each other's counts.
  */
 export interface CountedState {
-  /** The affiliate as its totals write left it; null when it is gone. */
-  affiliate: Affiliate | null
+  /** The affiliate's recorded tier and its status as its totals write left them; null when it is gone. */
+  affiliate: Pick<Affiliate, 'tier' | 'status'> | null
   /** Its figures of `counts.day` after the write; null when the day's counters were not written (nothing to add). */
   day: DayFigures | null
 }

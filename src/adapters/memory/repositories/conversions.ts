@@ -36,11 +36,12 @@ export function conversionRepository(
       const movement = counts.ledgerAt && conversionMovement(inserted, { before: null, after: inserted }, counts.totals, counts.ledgerAt)
       if (movement) state.ledger.insert(movement, log)
       if (!counts.answerCounted) return { inserted: true, conversion: inserted }
+      const affiliate = inProject(state.affiliates.get(affiliateId), projectId)
       const day = dayCounts(state.tracking, projectId, affiliateId, counts.day)
       return {
         inserted: true,
         conversion: inserted,
-        counted: { affiliate: found(inProject(state.affiliates.get(affiliateId), projectId)), day: day ? { day: counts.day, ...day } : null },
+        counted: { affiliate: affiliate ? { tier: affiliate.tier, status: affiliate.status } : null, day: day ? { day: counts.day, ...day } : null },
       }
     },
     async get(projectId, id) {

@@ -9,7 +9,7 @@
 import type { DayFigures } from '../../../core/commission-periods.js'
 import type { ConversionCounts, ConversionInsertResult, ConversionRepository, Insert } from '../../../core/storage.js'
 import { conversionMovement } from '../../../core/ledger-movements.js'
-import type { Conversion, LedgerMovement, TotalsDelta } from '../../../core/types.js'
+import type { AffiliateStatus, Conversion, LedgerMovement, TotalsDelta } from '../../../core/types.js'
 import type { VisitorSignal } from '../../../core/tracking-storage.js'
 import { decode, run } from '../codec.js'
 import { param, type CounterWrite } from '../counter-write.js'
@@ -45,8 +45,9 @@ interface CountWrites {
 
 /**
  * The insert with the counter writes, each done only when a row was inserted; kept per shape of
- * writes. `answered`: it also answers the affiliate's row as the totals write left it (every column,
- * the conversion's id as ak_conversion_id) and the revenue and customers of its day's row as written.
+ * writes. `answered`: it also answers the affiliate's tier and status as the totals write left them
+ * and the revenue and customers of its day's row as written (only these: every column of the
+ * affiliate's row would cost about as much as the read this answer replaces).
  */
 function countedInsert(t: Tables, writes: CountWrites, answered: boolean): string {
   const named = (['totals', 'daily', 'movement'] as const).flatMap((name) => (writes[name] ? [[name, writes[name]] as const] : []))
@@ -54,13 +55,15 @@ function countedInsert(t: Tables, writes: CountWrites, answered: boolean): strin
   const shape = `conversion insert${answered ? ' answered' : ''}; ${named.map(([, write]) => write.shape).join('; ')}`
   let text = t.statements.get(shape)
   if (text === undefined) {
-    const returning = { totals: answered ? '*' : undefined, daily: answered ? 'affiliate_id, revenue_minor, customers' : undefined, movement: undefined }
+    const returning = { totals: answered ? 'id, tier, status' : undefined, daily: answered ? 'affiliate_id, revenue_minor, customers' : undefined, movement: undefined }
     const ctes = named.map(([name, write]) => `counted_${name} AS (${write.text(returning[name])})`).join(', ')
     // The day's upsert also writes a project row (a negative affiliate id): the affiliate's is the one with its id.
     const day = writes.daily
       ? { columns: ', day.revenue_minor AS ak_day_revenue, day.customers AS ak_day_customers', join: ' LEFT JOIN counted_daily day ON day.affiliate_id = counted_totals.id' }
       : { columns: '', join: '' }
-    const select = answered ? `SELECT inserted.id AS ak_conversion_id, counted_totals.*${day.columns} FROM inserted CROSS JOIN counted_totals${day.join}` : 'SELECT id FROM inserted'
+    const select = answered
+      ? `SELECT inserted.id, counted_totals.tier AS ak_tier, counted_totals.status AS ak_status${day.columns} FROM inserted CROSS JOIN counted_totals${day.join}`
+      : 'SELECT id FROM inserted'
     text = `WITH inserted AS (${insertConversion(t)}), ${ctes}
          ${select}`
     t.statements.set(shape, text)
@@ -91,9 +94,10 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
     const row = (await run(db, countedInsert(t, writes, answered), params))[0]
     if (!row) return null
     if (!answered) return { inserted: true, conversion: table.inserted(conversion, row.id) }
+    const affiliate = { tier: row.ak_tier === null ? null : String(row.ak_tier), status: String(row.ak_status) as AffiliateStatus }
     // Absent when the day's counters were not written.
     const day: DayFigures | null = row.ak_day_revenue === undefined ? null : { day: counts.day, revenue: money(row.ak_day_revenue), customers: Number(row.ak_day_customers) }
-    return { inserted: true, conversion: table.inserted(conversion, row.ak_conversion_id), counted: { affiliate: t.affiliates.read(row), day } }
+    return { inserted: true, conversion: table.inserted(conversion, row.id), counted: { affiliate, day } }
   }
   const getByReference = (projectId: string, reference: string) =>
     table.findOne(db, 'project_id = $1 AND reference = $2', [projectId, reference])
