@@ -380,16 +380,19 @@ async function settleTierAndBonuses(
   day: string,
   now: Date,
 ): Promise<void> {
-  if (!counted.affiliate) return
-  // Its tier and status as they stand now; the rest as the conversion's own events carry it.
-  const current: Affiliate = { ...affiliate, tier: counted.affiliate.tier, status: counted.affiliate.status }
+  const written = counted.affiliate
+  if (!written) return
   const days = counted.day ? [...periodDays.filter((row) => row.day !== day), counted.day] : periodDays
   const settings = tierSettingsOf(project.settings, affiliate)
   const tiers = tierRanges(settings, day)
   const currency = new Currency(project.settings.currency)
-  if (tiers) await recordTier(tx, current, standingFrom(settings, tiers, figuresIn(days, tiers), currency), now)
+  // Its tier as it stands now (a spread of the whole, frozen, affiliate costs microseconds per create).
+  if (tiers) await recordTier(tx, { projectId: affiliate.projectId, id: affiliate.id, tier: written.tier }, standingFrom(settings, tiers, figuresIn(days, tiers), currency), now)
+  if (!settings.bonuses?.length) return
   const source = settings === project.settings.commission ? 'project' : 'sub_program'
   const context = { currency, holdPeriodDays: project.settings.holdPeriodDays, day, at: now, recordedAt: ctx.clock.now(), source } as const
+  // Its tier and status as they stand now; the rest as the conversion's own events carry it.
+  const current: Affiliate = { ...affiliate, tier: written.tier, status: written.status }
   await payBonuses(tx, current, settings, figuresIn(days, bonusRanges(settings, day)), context)
 }
 

@@ -89,7 +89,7 @@ function minorUnitsOf(rule: object, text: string, currency: Currency): bigint {
  * event. `affiliate` must be as the caller's conversion write left it (or read after it): that write
  * locks its row, so two concurrent conversions announce one change once.
  */
-export async function recordTier(tx: StorageTx, affiliate: Affiliate, standing: TierStanding | null, at: Date): Promise<void> {
+export async function recordTier(tx: StorageTx, affiliate: Pick<Affiliate, 'projectId' | 'id' | 'tier'>, standing: TierStanding | null, at: Date): Promise<void> {
   const name = standing?.tier?.name ?? null
   if (name === affiliate.tier) return
   const updated = await tx.affiliates.update(affiliate.projectId, affiliate.id, { tier: name })

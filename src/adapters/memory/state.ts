@@ -22,6 +22,7 @@ import type {
   WebhookEndpoint,
   WebhookEvent,
 } from '../../core/types.js'
+import { CardCustomers } from './card-customers.js'
 import { DueQueue } from './due-queue.js'
 import { HeldBalances } from './held-balances.js'
 import { TrackingState } from './repositories/tracking.js'
@@ -53,6 +54,8 @@ export class MemoryState {
   })
   /** The conversions' held balances per affiliate, kept in step with the table. */
   heldBalances = new HeldBalances()
+  /** The conversions' distinct customer emails per card, kept in step with the table. */
+  cardCustomers = new CardCustomers()
   conversions = new Table<Conversion>(
     [{ name: 'conversion_reference', key: (row) => (row.reference === null ? null : `${row.projectId}|${row.reference}`) }],
     {
@@ -63,10 +66,9 @@ export class MemoryState {
       parent: (row) => row.parentConversionId,
       // What the fraud rules read (docs/fraud.md).
       visitorSignups: (row) => (row.type === 'signup' && row.clickVisitor !== null ? `${row.projectId}|${row.clickVisitor}` : null),
-      cardFingerprint: (row) => (row.cardFingerprint === null ? null : `${row.projectId}|${row.cardFingerprint}`),
     },
     Object.freeze,
-    [this.heldBalances],
+    [this.heldBalances, this.cardCustomers],
   )
   coupons = new Table<Coupon>([{ name: 'coupon_code', key: (row) => `${row.projectId}|${row.code.toLowerCase()}` }], {
     project: (row) => row.projectId,

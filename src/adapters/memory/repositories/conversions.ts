@@ -64,13 +64,11 @@ export function conversionRepository(
     },
     async createReads(projectId, affiliateId, query) {
       const days = query.days ? await counters.tracking.daily(projectId, { ...query.days, affiliateId }) : []
-      const card = query.cardCustomersOf === null ? [] : state.conversions.group('cardFingerprint', `${projectId}|${query.cardCustomersOf}`)
-      const emails = new Set(card.map((row) => row.customerEmail).filter((email): email is string => email !== null))
       return {
         days,
         visitorSignals: query.visitorSignalsOf === null ? [] : [...(state.tracking.visitorSignals.get(`${projectId}|${affiliateId}|${query.visitorSignalsOf}`)?.kinds ?? [])],
         signups: query.signupsOf === null ? null : state.conversions.groupSize('visitorSignups', `${projectId}|${query.signupsOf}`),
-        cardCustomers: [...emails].slice(0, 100),
+        cardCustomers: query.cardCustomersOf === null ? [] : state.cardCustomers.emails(projectId, query.cardCustomersOf, 100),
       }
     },
     async list(projectId, filter) {
