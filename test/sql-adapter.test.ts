@@ -250,6 +250,28 @@ suite(`postgres adapter${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE_REASON})`
     await pool.end()
   })
 
+  it('a transaction whose deferred statement fails (written with COMMIT) keeps nothing, and hands the client back as it was lent', async () => {
+    const schema = schemaName()
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 })
+    const storage = postgresStorage({ pool, schema })
+    const program = await createAffiliateProgram({ storage })
+    const affiliate = await program.affiliates.create({ email: 'deferred@example.com' })
+    await program.webhooks.create({ url: 'https://hooks.example.com/in', events: ['referral_converted', 'referral_updated'] })
+    // The conversion's own statements succeed; the outbox rows, written just before COMMIT, cannot be.
+    await pool.query(`ALTER TABLE "${schema}".webhook_events ADD CONSTRAINT test_no_events CHECK (false) NOT VALID`)
+    await expect(program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: '10.00', reference: 'ch_deferred' })).rejects.toMatchObject({ code: '23514' })
+    expect((await program.conversions.list()).total).toBe(0)
+    expect(await program.affiliates.get('deferred@example.com')).toMatchObject({ purchases: 0, earnings: { total: '0.00' } })
+    const lent = await pool.connect()
+    expect((lent as unknown as { pipeline: boolean }).pipeline).toBe(false)
+    lent.release()
+    await pool.query(`ALTER TABLE "${schema}".webhook_events DROP CONSTRAINT test_no_events`)
+    await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: '10.00', reference: 'ch_deferred' })
+    expect(await program.affiliates.get('deferred@example.com')).toMatchObject({ purchases: 1, earnings: { total: '3.00' } })
+    await storage.close()
+    await pool.end()
+  })
+
   it('never hands one delivery to two concurrent claimers (FOR UPDATE SKIP LOCKED)', async () => {
     const schema = schemaName()
     const a = postgresStorage({ connectionString: DATABASE_URL!, schema, max: 4 })
