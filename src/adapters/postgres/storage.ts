@@ -120,7 +120,7 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
       if (!pipelined) {
         if (statement) await query(statement.text, statement.params)
         await client.query('COMMIT')
-      } else {
+      } else if (begun || statement) {
         // The last statement leaves with COMMIT (and BEGIN, when fn ran none). When it fails, the
         // aborted transaction's COMMIT rolls back, and its error is the one thrown.
         const opening = begun ? [] : [client.query('BEGIN')]
