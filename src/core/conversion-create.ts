@@ -14,10 +14,10 @@ import { currencyOr, Currency, decimalText, type Decimal, type Money } from './m
 import { createConversionInput, validate, type CreateConversionInput } from './schemas.js'
 import { UniqueViolation, type CountedState, type CreateReads, type CreateReadsQuery, type StorageTx } from './storage.js'
 import type { DailyCounts } from './tracking-storage.js'
-import type { Affiliate, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
+import type { Affiliate, CommissionSettings, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
 import { conversionView, type ConversionView } from './views.js'
 import { bonusRanges, payBonuses } from './bonuses.js'
-import { figuresIn, spanOf, type DayFigures } from './commission-periods.js'
+import { figuresIn, spanOf, type DayFigures, type DayRange } from './commission-periods.js'
 import { recordTier, standingFrom, tierRanges, tierSettingsOf } from './performance-tiers.js'
 
 type ConversionRequest = ReturnType<typeof parseRequest>
@@ -52,8 +52,17 @@ interface Plan {
   holdUntil: Date
   fingerprint: string
   tier2: { parent: Affiliate; value: Money; rate: string } | null
-  /** The affiliate's day figures over its tier and bonus periods, read before the insert; null without either. */
-  periodDays: readonly DayFigures[] | null
+  /** The day of the project's time zone the conversion counts on. */
+  day: string
+  /** The affiliate's tier and bonus periods, and its day figures over them read before the insert; null without either. */
+  periods: Periods | null
+}
+
+interface Periods {
+  settings: CommissionSettings
+  tiers: DayRange[] | null
+  bonuses: DayRange[]
+  days: readonly DayFigures[]
 }
 
 /** The create reads of a conversion that needs none (no tiers, no fraud signal from the storage). */
@@ -69,10 +78,11 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const tierSettings = tierSettingsOf(project.settings, affiliate)
   const day = ctx.dayIn(project, now)
   const tiers = tierRanges(tierSettings, day)
-  const periods = [...(tiers ?? []), ...bonusRanges(tierSettings, day)]
+  const bonuses = bonusRanges(tierSettings, day)
+  const spanned = [...(tiers ?? []), ...bonuses]
   const signalSources = { type: data.type, clickVisitor, cardFingerprint: data.cardFingerprint ?? null }
   // The figures of the tier and bonus periods and the fraud signals in one read (one round trip on SQL).
-  const query: CreateReadsQuery = { days: periods.length > 0 ? spanOf(periods) : null, ...fraudReads(ctx, project, signalSources) }
+  const query: CreateReadsQuery = { days: spanned.length > 0 ? spanOf(spanned) : null, ...fraudReads(ctx, project, signalSources) }
   const asked = query.days !== null || query.visitorSignalsOf !== null || query.signupsOf !== null || query.cardCustomersOf !== null
   const reads = asked ? await tx.conversions.createReads(ctx.projectId, affiliate.id, query) : NOTHING_READ
   const standing = tiers && standingFrom(tierSettings, tiers, figuresIn(reads.days, tiers), request.currency)
@@ -125,7 +135,8 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     holdUntil: addDays(now, project.settings.holdPeriodDays),
     fingerprint: [data.type, request.baseValue?.minor ?? '', request.baseCurrency.code, request.value?.minor ?? '', affiliate.id].join('|'),
     tier2,
-    periodDays: query.days ? reads.days : null,
+    day,
+    periods: query.days ? { settings: tierSettings, tiers, bonuses, days: reads.days } : null,
   }
 }
 
@@ -345,7 +356,7 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
     cardFingerprint: data.cardFingerprint ?? null,
     createdAt: now,
   }
-  const day = ctx.dayIn(project, now)
+  const { day } = planned
   // A new referred user is counted in the conversion's own write: one counter write per affiliate.
   const signups = signedUp ? { signups: 1 } : {}
   const result = await tx.conversions.insert(row, {
@@ -354,13 +365,13 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
     daily: { ...dailyDelta(row, request, fx, firstPurchase), ...signups },
     ledgerAt: ctx.clock.now(),
     // Tiers and bonuses are settled from what the insert left.
-    answerCounted: planned.periodDays !== null,
+    answerCounted: planned.periods !== null,
   })
   if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
   const conversion = result.conversion
   await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
   const tier2 = planned.tier2 ? await writeTier2(tx, conversion, planned.tier2, planned.status, { day, referral, request, amountUsd, recordedAt: ctx.clock.now() }) : null
-  if (planned.periodDays !== null && result.counted) await settleTierAndBonuses(ctx, tx, project, planned.affiliate, planned.periodDays, result.counted, day, now)
+  if (planned.periods !== null && result.counted) await settleTierAndBonuses(ctx, tx, project, planned.affiliate, planned.periods, result.counted, day, now)
   return { conversion, tier2, planned }
 }
 
@@ -375,25 +386,23 @@ async function settleTierAndBonuses(
   tx: StorageTx,
   project: Project,
   affiliate: Affiliate,
-  periodDays: readonly DayFigures[],
+  { settings, tiers, bonuses, days: before }: Periods,
   counted: CountedState,
   day: string,
   now: Date,
 ): Promise<void> {
   const written = counted.affiliate
   if (!written) return
-  const days = counted.day ? [...periodDays.filter((row) => row.day !== day), counted.day] : periodDays
-  const settings = tierSettingsOf(project.settings, affiliate)
-  const tiers = tierRanges(settings, day)
+  const days = counted.day ? [...before.filter((row) => row.day !== day), counted.day] : before
   const currency = new Currency(project.settings.currency)
   // Its tier as it stands now (a spread of the whole, frozen, affiliate costs microseconds per create).
   if (tiers) await recordTier(tx, { projectId: affiliate.projectId, id: affiliate.id, tier: written.tier }, standingFrom(settings, tiers, figuresIn(days, tiers), currency), now)
-  if (!settings.bonuses?.length) return
+  if (bonuses.length === 0) return
   const source = settings === project.settings.commission ? 'project' : 'sub_program'
   const context = { currency, holdPeriodDays: project.settings.holdPeriodDays, day, at: now, recordedAt: ctx.clock.now(), source } as const
   // Its tier and status as they stand now; the rest as the conversion's own events carry it.
   const current: Affiliate = { ...affiliate, tier: written.tier, status: written.status }
-  await payBonuses(tx, current, settings, figuresIn(days, bonusRanges(settings, day)), context)
+  await payBonuses(tx, current, settings, figuresIn(days, bonuses), context)
 }
 
 /** The parent affiliate's conversion in a multi-tier program, beside the one it derives from. */
