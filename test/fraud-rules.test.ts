@@ -33,7 +33,12 @@ const everyRule = fraudSettingsOf({
   amountAbove: { amount: '500.00', action: 'review' },
   signupsPerVisitorPerDay: { max: 3, action: 'review' },
 })
-const rulesOf = (signals: Partial<FraudSignals>) => trippedRules({ ...quiet, ...signals }, everyRule, USD).map((flag) => flag.rule)
+/** What the rules compare beside the signals: the currency and the amount the signals show, in minor units. */
+const contextOf = (signals: FraudSignals) => ({ currency: USD, amountMinor: signals.amount === null ? null : USD.parse(signals.amount, 'amount').minor })
+const rulesOf = (partial: Partial<FraudSignals>) => {
+  const signals = { ...quiet, ...partial }
+  return trippedRules(signals, everyRule, contextOf(signals)).map((flag) => flag.rule)
+}
 
 describe('fraud rules: each trips on its signal, and only on it', () => {
   it('nothing trips on a quiet conversion', () => {
@@ -59,8 +64,8 @@ describe('fraud rules: each trips on its signal, and only on it', () => {
   it('a rule set to allow still shows among the flags but decides nothing', async () => {
     const settings = fraudSettingsOf({ disposableEmail: 'allow' })
     const signals = { ...quiet, disposableEmail: true }
-    expect(trippedRules(signals, settings, USD).map((flag) => flag.action)).toEqual(['allow'])
-    expect(await fraudVerdict({ conversion: {} as never, signals, settings, currency: USD }, undefined)).toEqual({ action: 'allow', reason: null })
+    expect(trippedRules(signals, settings, contextOf(signals)).map((flag) => flag.action)).toEqual(['allow'])
+    expect(await fraudVerdict({ conversion: {} as never, signals, settings, ...contextOf(signals) }, undefined)).toEqual({ action: 'allow', reason: null })
   })
 })
 
@@ -69,7 +74,7 @@ describe('fraud verdict', () => {
   it('the strictest action wins and every acting reason is kept', async () => {
     const settings = fraudSettingsOf({ disposableEmail: 'reject' })
     const signals = { ...quiet, customerIsAffiliate: true, disposableEmail: true }
-    expect(await fraudVerdict({ conversion, signals, settings, currency: USD }, undefined)).toEqual({
+    expect(await fraudVerdict({ conversion, signals, settings, ...contextOf(signals) }, undefined)).toEqual({
       action: 'reject',
       reason: "self-referral: the customer's email is the affiliate's; disposable email: the customer's email domain is a disposable-mail domain",
     })
@@ -77,7 +82,7 @@ describe('fraud verdict', () => {
 
   it('fraudCheck adds its action and reason; a reason-less review gets a generic one; a bad answer is a TypeError', async () => {
     const settings = fraudSettingsOf({})
-    const input = { conversion, signals: quiet, settings, currency: USD }
+    const input = { conversion, signals: quiet, settings, ...contextOf(quiet) }
     expect(await fraudVerdict(input, async () => ({ action: 'review', reason: 'country on the watch list' }))).toEqual({ action: 'review', reason: 'country on the watch list' })
     expect(await fraudVerdict(input, () => 'review')).toEqual({ action: 'review', reason: "held by the program's fraud check" })
     expect(await fraudVerdict(input, () => 'allow')).toEqual({ action: 'allow', reason: null })

@@ -65,6 +65,21 @@ interface Periods {
   days: readonly DayFigures[]
 }
 
+/** The last periods asked per settings object, with their day: the creates of one day ask the same ones. */
+const periodsByDay = new WeakMap<CommissionSettings, { day: string; tiers: DayRange[] | null; bonuses: DayRange[]; span: DayRange | null }>()
+
+/** The tier and bonus periods `day` is in, and the days they span together (null without either). */
+function periodsOn(settings: CommissionSettings, day: string) {
+  const known = periodsByDay.get(settings)
+  if (known?.day === day) return known
+  const tiers = tierRanges(settings, day)
+  const bonuses = bonusRanges(settings, day)
+  const spanned = [...(tiers ?? []), ...bonuses]
+  const periods = { day, tiers, bonuses, span: spanned.length > 0 ? spanOf(spanned) : null }
+  periodsByDay.set(settings, periods)
+  return periods
+}
+
 /** The create reads of a conversion that needs none (no tiers, no fraud signal from the storage). */
 const NOTHING_READ: CreateReads = Object.freeze({ days: [], visitorSignals: [], signups: null, cardCustomers: [] }) as CreateReads
 
@@ -77,12 +92,11 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const moveReferral = modelled?.moveReferral ?? false
   const tierSettings = tierSettingsOf(project.settings, affiliate)
   const day = ctx.dayIn(project, now)
-  const tiers = tierRanges(tierSettings, day)
-  const bonuses = bonusRanges(tierSettings, day)
-  const spanned = [...(tiers ?? []), ...bonuses]
+  const { tiers, bonuses, span } = periodsOn(tierSettings, day)
   const signalSources = { type: data.type, clickVisitor, cardFingerprint: data.cardFingerprint ?? null }
+  const signals = fraudReads(ctx, project, signalSources)
   // The figures of the tier and bonus periods and the fraud signals in one read (one round trip on SQL).
-  const query: CreateReadsQuery = { days: spanned.length > 0 ? spanOf(spanned) : null, ...fraudReads(ctx, project, signalSources) }
+  const query: CreateReadsQuery = { days: span, visitorSignalsOf: signals.visitorSignalsOf, signupsOf: signals.signupsOf, cardCustomersOf: signals.cardCustomersOf }
   const asked = query.days !== null || query.visitorSignalsOf !== null || query.signupsOf !== null || query.cardCustomersOf !== null
   const reads = asked ? await tx.conversions.createReads(ctx.projectId, affiliate.id, query) : NOTHING_READ
   const standing = tiers && standingFrom(tierSettings, tiers, figuresIn(reads.days, tiers), request.currency)
@@ -473,7 +487,7 @@ async function linkReferral(ctx: ProjectContext, tx: StorageTx, planned: Plan, d
   if (referral.firstPurchaseAt === null) {
     // Another purchase of this customer, at the same moment, may have been the first: then this
     // one's plan (the purchase rule) is wrong, and the transaction runs again from a fresh read.
-    const marked = await tx.referrals.markFirstPurchase(ctx.projectId, referral.id, now, { key: paymentId, terms: planned.rules })
+    const marked = await tx.referrals.markFirstPurchase(ctx.projectId, referral.id, now, { key: paymentId, terms: grandfathered(planned.rules) ? planned.rules : null })
     if (!marked) throw new PaymentCountedMeanwhile()
     return { referral: marked, signedUp, firstPurchase: true }
   }

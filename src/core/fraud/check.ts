@@ -1,8 +1,7 @@
 // A conversion's fraud verdict (docs/fraud.md): the strictest action among the rules it trips and
 // the program's own fraudCheck, with the reasons of those that do something.
-import type { Currency } from '../money.js'
 import type { FraudAction, FraudSettings } from '../types.js'
-import { trippedRules, type FraudFlag } from './rules.js'
+import { trippedRules, type FraudFlag, type RuleContext } from './rules.js'
 import type { FraudCheckConversion, FraudSignals } from './signals.js'
 
 export type FraudCheckResult = FraudAction | { action: FraudAction; reason?: string }
@@ -23,11 +22,11 @@ const SEVERITY: Record<FraudAction, number> = { allow: 0, review: 1, reject: 2 }
 
 /** `conversion` may be given as a function: it is then called only when there is a check to show it to. */
 export async function fraudVerdict(
-  input: { conversion: FraudCheckConversion | (() => FraudCheckConversion); signals: FraudSignals; settings: FraudSettings; currency: Currency },
+  input: { conversion: FraudCheckConversion | (() => FraudCheckConversion); signals: FraudSignals; settings: FraudSettings } & RuleContext,
   check: FraudCheck | undefined,
 ): Promise<FraudVerdict> {
-  const flags = trippedRules(input.signals, input.settings, input.currency)
-  const acting: Array<Omit<FraudFlag, 'rule'>> = flags.filter((flag) => flag.action !== 'allow')
+  const flags = trippedRules(input.signals, input.settings, input)
+  const acting: Array<Omit<FraudFlag, 'rule'>> = flags.length === 0 ? [] : flags.filter((flag) => flag.action !== 'allow')
   if (check) {
     const conversion = typeof input.conversion === 'function' ? input.conversion() : input.conversion
     const own = ownFlag(await check(conversion, { ...input.signals, flags }))

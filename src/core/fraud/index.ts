@@ -50,6 +50,7 @@ export async function conversionFraud(ctx: ProjectContext, project: Project, inp
   const settings = fraudRulesOf(project.settings)
   const { affiliate } = input
   const hook = ctx.fraudCheck !== undefined
+  const amount = input.type === 'purchase' && input.base && (hook || settings.amountAbove) ? input.base.converted : null
   const signals = await signalsOf(
     {
       type: input.type,
@@ -58,7 +59,7 @@ export async function conversionFraud(ctx: ProjectContext, project: Project, inp
       clickVisitor: input.clickVisitor,
       cardFingerprint: input.cardFingerprint,
       // Written out only for those that read it: the amountAbove rule and the program's fraudCheck.
-      amount: input.type === 'purchase' && input.base && (hook || settings.amountAbove) ? input.base.converted.format() : null,
+      amount: amount && amount.format(),
     },
     reads,
   )
@@ -76,5 +77,5 @@ export async function conversionFraud(ctx: ProjectContext, project: Project, inp
     productId: input.productId,
     paymentProcessor: input.paymentProcessor,
   })
-  return fraudVerdict({ conversion, signals, settings, currency: input.value.currency }, ctx.fraudCheck)
+  return fraudVerdict({ conversion, signals, settings, currency: input.value.currency, amountMinor: amount && amount.minor }, ctx.fraudCheck)
 }

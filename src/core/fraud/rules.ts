@@ -12,7 +12,13 @@ export interface FraudFlag {
   reason: string
 }
 
-type Rule = (signals: FraudSignals, settings: FraudSettings, currency: Currency) => FraudFlag | null
+/** What rules compare against beside the signals: the program currency and the purchase amount in its minor units (null as `signals.amount`). */
+export interface RuleContext {
+  currency: Currency
+  amountMinor: bigint | null
+}
+
+type Rule = (signals: FraudSignals, settings: FraudSettings, context: RuleContext) => FraudFlag | null
 
 const selfReferral: Rule = (signals, settings) => {
   const flag = (reason: string): FraudFlag => ({ rule: 'selfReferral', action: settings.selfReferral, reason })
@@ -30,10 +36,20 @@ const disposableEmail: Rule = (signals, settings) =>
 const paidAdsClick: Rule = (signals, settings) =>
   signals.paidAdClickId === null ? null : { rule: 'paidAdsClick', action: settings.paidAdsClick, reason: `paid ad: the click carried ${signals.paidAdClickId}` }
 
-const amountAbove: Rule = (signals, settings, currency) => {
+/** The rule's amount in minor units, parsed once per settings object: every purchase is compared with it. */
+const limits = new WeakMap<object, { currency: string; minor: bigint }>()
+
+function limitOf(rule: NonNullable<FraudSettings['amountAbove']>, currency: Currency): bigint {
+  const known = limits.get(rule)
+  if (known?.currency === currency.code) return known.minor
+  const minor = currency.parse(rule.amount, 'fraud.amountAbove.amount').minor
+  limits.set(rule, { currency: currency.code, minor })
+  return minor
+}
+
+const amountAbove: Rule = (signals, settings, { currency, amountMinor }) => {
   const rule = settings.amountAbove
-  if (!rule || signals.amount === null) return null
-  if (currency.parse(signals.amount, 'amount').minor <= currency.parse(rule.amount, 'fraud.amountAbove.amount').minor) return null
+  if (!rule || amountMinor === null || amountMinor <= limitOf(rule, currency)) return null
   return { rule: 'amountAbove', action: rule.action, reason: `amount above ${rule.amount} ${currency.code}: ${signals.amount}` }
 }
 
@@ -46,10 +62,10 @@ const signupsPerVisitorPerDay: Rule = (signals, settings) => {
 const RULES: Rule[] = [selfReferral, sameVisitor, disposableEmail, paidAdsClick, amountAbove, signupsPerVisitorPerDay]
 
 /** Every rule the conversion trips, in the order above (allowed ones too: a fraudCheck may want them). */
-export function trippedRules(signals: FraudSignals, settings: FraudSettings, currency: Currency): FraudFlag[] {
+export function trippedRules(signals: FraudSignals, settings: FraudSettings, context: RuleContext): FraudFlag[] {
   const flags: FraudFlag[] = []
   for (const rule of RULES) {
-    const flag = rule(signals, settings, currency)
+    const flag = rule(signals, settings, context)
     if (flag) flags.push(flag)
   }
   return flags

@@ -63,7 +63,7 @@ export function conversionRepository(
       return inProject(state.conversions.get(id), projectId) ? state.conversions.remove(id, log) : false
     },
     async createReads(projectId, affiliateId, query) {
-      const days = query.days ? await counters.tracking.daily(projectId, { ...query.days, affiliateId }) : []
+      const days = query.days ? await counters.tracking.daily(projectId, { from: query.days.from, to: query.days.to, affiliateId }) : []
       return {
         days,
         visitorSignals: query.visitorSignalsOf === null ? [] : [...(state.tracking.visitorSignals.get(`${projectId}|${affiliateId}|${query.visitorSignalsOf}`)?.kinds ?? [])],

@@ -7,6 +7,8 @@ import type { UndoLog } from '../table.js'
 export class TrackingState {
   /** project id -> day -> affiliate id (0: the whole project) -> counts: a range read walks days. */
   daily = new Map<string, Map<string, Map<number, DailyCounts>>>()
+  /** `${projectId}|${affiliateId}` -> day -> counts, the same objects: an affiliate's range read visits its own days, not the calendar's. */
+  affiliateDays = new Map<string, Map<string, DailyCounts>>()
   visitors = new Set<string>()
   salts = new Map<string, string>()
   referredAt = new Map<string, Date>()
@@ -48,6 +50,20 @@ function nextDay(day: string): string {
   return next
 }
 
+/** Up to this many days with counters, a range read looks at each rather than walk the range (a month or a quarter). */
+const FEW_DAYS = 28
+
+/** Counters by day: an affiliate's own, or the project's row of each day. */
+interface CountedDays {
+  readonly size: number
+  keys(): Iterable<string>
+  get(day: string): DailyCounts | undefined
+}
+
+function projectDays(byDay: Map<string, Map<number, DailyCounts>>): CountedDays {
+  return { size: byDay.size, keys: () => byDay.keys(), get: (day) => byDay.get(day)?.get(PROJECT_ROW) }
+}
+
 function* walk(from: string, to: string): Generator<string> {
   for (let day = from; day < to; day = nextDay(day)) yield day
 }
@@ -65,7 +81,15 @@ export function trackingRepository(state: TrackingState, log: UndoLog): Tracking
         byAffiliate = new Map()
         setMapEntry(byDay, day, byAffiliate, log)
       }
-      setMapEntry(byAffiliate, affiliateId, plus(byAffiliate.get(affiliateId) ?? empty(), delta), log)
+      const counts = plus(byAffiliate.get(affiliateId) ?? empty(), delta)
+      setMapEntry(byAffiliate, affiliateId, counts, log)
+      const key = `${projectId}|${affiliateId}`
+      let ownDays = state.affiliateDays.get(key)
+      if (!ownDays) {
+        ownDays = new Map()
+        setMapEntry(state.affiliateDays, key, ownDays, log)
+      }
+      setMapEntry(ownDays, day, counts, log)
       // The project's own row (affiliate 0): program-wide stats read one entry per day.
       setMapEntry(byAffiliate, PROJECT_ROW, plus(byAffiliate.get(PROJECT_ROW) ?? empty(), delta), log)
     },
@@ -77,17 +101,14 @@ export function trackingRepository(state: TrackingState, log: UndoLog): Tracking
       return true
     },
     async daily(projectId, { from, to, affiliateId }) {
-      const rows: DailyRow[] = []
       const byDay = state.daily.get(projectId)
-      if (!byDay) return rows
-      const row = affiliateId ?? PROJECT_ROW
-      // A range longer than the days that have counters (a lifetime tier: 1970 to 9999) reads those days instead of walking it.
-      const days =
-        (Date.parse(to) - Date.parse(from)) / 86_400_000 > byDay.size
-          ? [...byDay.keys()].filter((day) => day >= from && day < to).sort()
-          : walk(from, to)
+      const counted: CountedDays | undefined = affiliateId === undefined ? byDay && projectDays(byDay) : state.affiliateDays.get(`${projectId}|${affiliateId}`)
+      const rows: DailyRow[] = []
+      if (!counted) return rows
+      // Fewer days with counters than in the range (a lifetime tier: 1970 to 9999): those days are read instead of walking the range.
+      const days = counted.size <= FEW_DAYS || (Date.parse(to) - Date.parse(from)) / 86_400_000 > counted.size ? [...counted.keys()].filter((day) => day >= from && day < to).sort() : walk(from, to)
       for (const day of days) {
-        const counts = byDay.get(day)?.get(row)
+        const counts = counted.get(day)
         if (counts) rows.push({ day, ...counts })
       }
       return rows

@@ -29,6 +29,7 @@ import type { Migration } from './migration.js'
 import { stripeConnectedAccounts } from './26-stripe-connected-accounts.js'
 import { counterFillfactor } from './27-counter-fillfactor.js'
 import { visitorSignalDays } from './28-visitor-signal-days.js'
+import { dailyByAffiliate } from './29-daily-by-affiliate.js'
 
 export type { Migration } from './migration.js'
 
@@ -61,4 +62,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   stripeConnectedAccounts,
   counterFillfactor,
   visitorSignalDays,
+  dailyByAffiliate,
 ]
