@@ -103,6 +103,24 @@ describe('pglite adapter', () => {
     await db.close()
   })
 
+  it("migration 30 moves a grandfathered customer's first-purchase rules beside the referral: its renewal still earns them", async () => {
+    const db = new PGlite()
+    const settings = (rate: number) => ({ commission: { purchase: { type: 'percentage' as const, rate }, recurring: { rate: rate / 2 }, grandfather: true } })
+    const program = await createAffiliateProgram({ storage: pgliteStorage({ db }), project: 'terms', settings: settings(30) })
+    const ann = await program.affiliates.create({ email: 'ann@example.com' })
+    const charge = (on: typeof program) => on.conversions.create({ type: 'purchase', affiliateId: ann.id, email: 'old@example.com', baseValue: '100.00' })
+    expect((await charge(program)).conversion.value).toBe('30.00')
+    // Back to the schema before version 30: the rules in the referral's own column.
+    await db.exec(`ALTER TABLE affiliate_kit.referrals ADD COLUMN commission_terms jsonb;
+      UPDATE affiliate_kit.referrals r SET commission_terms = t.terms FROM affiliate_kit.referral_terms t WHERE t.referral_id = r.id;
+      DROP TABLE affiliate_kit.referral_terms; DELETE FROM affiliate_kit.schema_migrations WHERE version = 30`)
+    const reopened = await createAffiliateProgram({ storage: pgliteStorage({ db }), project: 'terms', settings: settings(20) })
+    await reopened.projects.updateSettings(reopened.projectId, settings(20))
+    expect((await charge(reopened)).conversion.value).toBe('15.00')
+    expect((await db.query('SELECT count(*)::int AS n FROM affiliate_kit.referral_terms')).rows).toEqual([{ n: 1 }])
+    await db.close()
+  })
+
   it('migration 10 flags the keys events of an existing database wait for: the payment arriving after the upgrade applies its waiting refund', async () => {
     const db = new PGlite()
     const clock = testClock('2026-02-01T00:00:00Z')

@@ -105,7 +105,7 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
   const renewal = payment?.renewal ?? null
   const calculated = calculateCommission({
     type: data.type,
-    rules: renewal && grandfathered(rules) && referral?.commissionTerms ? referral.commissionTerms : rules,
+    rules: renewal && referral && grandfathered(rules) ? ((await tx.referrals.termsOf(ctx.projectId, referral.id)) ?? rules) : rules,
     productId: data.productId ?? null,
     currency: request.currency,
     base: request.baseValue,
@@ -477,7 +477,6 @@ async function linkReferral(ctx: ProjectContext, tx: StorageTx, planned: Plan, d
       firstPurchaseAt: null,
       payments: 0,
       lastPayment: null,
-      commissionTerms: null,
       createdAt: now,
     })
     signedUp = true
@@ -487,7 +486,7 @@ async function linkReferral(ctx: ProjectContext, tx: StorageTx, planned: Plan, d
   if (referral.firstPurchaseAt === null) {
     // Another purchase of this customer, at the same moment, may have been the first: then this
     // one's plan (the purchase rule) is wrong, and the transaction runs again from a fresh read.
-    const marked = await tx.referrals.markFirstPurchase(ctx.projectId, referral.id, now, { key: paymentId, terms: grandfathered(planned.rules) ? planned.rules : null })
+    const marked = await tx.referrals.markFirstPurchase(ctx.projectId, referral.id, now, { key: paymentId, terms: planned.rules })
     if (!marked) throw new PaymentCountedMeanwhile()
     return { referral: marked, signedUp, firstPurchase: true }
   }

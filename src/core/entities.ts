@@ -21,7 +21,6 @@ import type {
   ProjectSettings,
   ProviderEventStatus,
   ReferralStatus,
-  RuleSet,
   RuleSource,
   Scope,
   StoredConversionStatus,
@@ -117,8 +116,6 @@ export const referralFields = {
   payments: notShown(int()),
   /** The payment counted last, when it has lines (an invoice id): its other lines are not another payment. */
   lastPayment: notShown(nullable(text())),
-  /** The commission rules in force at the first purchase, for `commission.grandfather`. */
-  commissionTerms: notShown(nullable(json<RuleSet>())),
 }
 
 export const conversionFields = {

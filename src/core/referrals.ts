@@ -75,7 +75,6 @@ export function referralsService(ctx: ProjectContext) {
             firstPurchaseAt,
             payments: firstPurchaseAt ? 1 : 0,
             lastPayment: null,
-            commissionTerms: null,
             createdAt: now,
           })
           if (affiliate) {

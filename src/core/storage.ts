@@ -31,6 +31,7 @@ import type {
   ProviderEventStatus,
   ProviderLink,
   Referral,
+  RuleSet,
   ReferralStatus,
   TotalsDelta,
   WebhookEndpoint,
@@ -130,7 +131,7 @@ export interface ReferralFilter extends ListWindow {
 /** What the first purchase records beside its time: it is payment 1, `key` its payment (an invoice's id, or null), `terms` its rules. */
 export interface FirstPayment {
   key: string | null
-  terms: Referral['commissionTerms']
+  terms: RuleSet
 }
 
 export interface ReferralRepository {
@@ -140,10 +141,12 @@ export interface ReferralRepository {
   update(projectId: string, id: number, patch: Patch<Referral>): Promise<Referral | null>
   /**
    * Records the referred user's first purchase at `at` (firstPurchaseAt and conversionDate `at`,
-   * conversionStatus `converted`, payments 1, lastPayment and commissionTerms from `payment`) unless one is recorded; then it writes nothing and returns null.
+   * conversionStatus `converted`, payments 1, lastPayment and its rules from `payment`) unless one is recorded; then it writes nothing and returns null.
    * A transaction recording one that has not ended yet is waited for, also across processes.
    */
   markFirstPurchase(projectId: string, id: number, at: Date, payment: FirstPayment): Promise<Referral | null>
+  /** The commission rules in force at the referred user's first purchase (for `commission.grandfather`), kept beside it; null before one. */
+  termsOf(projectId: string, id: number): Promise<RuleSet | null>
   /**
    * Counts one more payment of the referred user (payments + 1, lastPayment = `key`), unless `key`
    * is not null and is the payment counted last (another line of the same invoice): then it

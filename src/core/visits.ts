@@ -102,7 +102,6 @@ export function visitsService(ctx: ProjectContext) {
           firstPurchaseAt: null,
           payments: 0,
           lastPayment: null,
-          commissionTerms: null,
           createdAt: now,
         })
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { signups: 1 })

@@ -42,7 +42,6 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     firstPurchaseAt: at,
     payments: 1,
     lastPayment: null,
-    commissionTerms: null,
     createdAt: at,
   }
   const conversion = newConversion<Conversion>({

@@ -89,7 +89,6 @@ if (mode === 'conversions') {
       firstPurchaseAt: null,
       payments: 0,
       lastPayment: null,
-      commissionTerms: null,
       createdAt: new Date(),
     })
     await tx.conversions.insert(newConversion<Insert<Conversion>>({

@@ -19,6 +19,7 @@ import type {
   ProviderPayout,
   ProviderLink,
   Referral,
+  RuleSet,
   WebhookEndpoint,
   WebhookEvent,
 } from '../../core/types.js'
@@ -52,6 +53,8 @@ export class MemoryState {
     project: (row) => row.projectId,
     affiliate: (row) => row.affiliateId,
   })
+  /** Referral id -> the commission rules in force at its first purchase (commission.grandfather). */
+  referralTerms = new Map<number, RuleSet>()
   /** The conversions' held balances per affiliate, kept in step with the table. */
   heldBalances = new HeldBalances()
   /** The conversions' distinct customer emails per card, kept in step with the table. */

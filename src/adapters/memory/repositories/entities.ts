@@ -175,8 +175,12 @@ export function referralRepository(state: MemoryState, log: UndoLog): ReferralRe
     },
     async markFirstPurchase(projectId, id, at, payment) {
       if (inProject(state.referrals.get(id), projectId)?.firstPurchaseAt !== null) return null
-      const first = { firstPurchaseAt: at, conversionStatus: 'converted', conversionDate: at, payments: 1, lastPayment: payment.key, commissionTerms: payment.terms }
+      const first = { firstPurchaseAt: at, conversionStatus: 'converted', conversionDate: at, payments: 1, lastPayment: payment.key } as const
+      setMapEntry(state.referralTerms, id, payment.terms, log)
       return patchRow(state.referrals, projectId, id, first, log)
+    },
+    async termsOf(projectId, id) {
+      return inProject(state.referrals.get(id), projectId) ? (state.referralTerms.get(id) ?? null) : null
     },
     async recordPayment(projectId, id, key) {
       const referral = inProject(state.referrals.get(id), projectId)

@@ -30,6 +30,7 @@ import { stripeConnectedAccounts } from './26-stripe-connected-accounts.js'
 import { counterFillfactor } from './27-counter-fillfactor.js'
 import { visitorSignalDays } from './28-visitor-signal-days.js'
 import { dailyByAffiliate } from './29-daily-by-affiliate.js'
+import { referralTerms } from './30-referral-terms.js'
 
 export type { Migration } from './migration.js'
 
@@ -63,4 +64,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   counterFillfactor,
   visitorSignalDays,
   dailyByAffiliate,
+  referralTerms,
 ]

@@ -1,7 +1,8 @@
 // The referrals repository: referred users by email (case-insensitive), and the first purchase
 // decided by the row.
 import type { ReferralRepository } from '../../../core/storage.js'
-import { run } from '../codec.js'
+import type { RuleSet } from '../../../core/types.js'
+import { decode, run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
 
@@ -16,12 +17,20 @@ export function referralRepository(db: SqlClient, t: Tables): ReferralRepository
       // Decided by the row: an UPDATE waits for another transaction's, then checks the condition again.
       const rows = await run(
         db,
-        `UPDATE ${table.name} SET first_purchase_at = $3, conversion_status = 'converted', conversion_date = $3,
-           payments = 1, last_payment = $4, commission_terms = $5
-         WHERE project_id = $1 AND id = $2 AND first_purchase_at IS NULL RETURNING *`,
-        [projectId, id, at, payment.key, payment.terms === null ? null : JSON.stringify(payment.terms)],
+        `WITH marked AS (
+           UPDATE ${table.name} SET first_purchase_at = $3, conversion_status = 'converted', conversion_date = $3, payments = 1, last_payment = $4
+           WHERE project_id = $1 AND id = $2 AND first_purchase_at IS NULL RETURNING *
+         ), kept AS (
+           INSERT INTO ${t.schema}.referral_terms (referral_id, project_id, terms) SELECT id, project_id, $5::jsonb FROM marked
+         )
+         SELECT * FROM marked`,
+        [projectId, id, at, payment.key, JSON.stringify(payment.terms)],
       )
       return rows[0] ? table.read(rows[0]) : null
+    },
+    async termsOf(projectId, id) {
+      const rows = await run(db, `SELECT terms FROM ${t.schema}.referral_terms WHERE referral_id = $2 AND project_id = $1`, [projectId, id])
+      return rows[0] ? (decode('json', rows[0].terms) as RuleSet) : null
     },
     async recordPayment(projectId, id, key) {
       const rows = await run(
