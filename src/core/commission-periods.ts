@@ -72,6 +72,23 @@ export function figuresIn(days: readonly DayFigures[], ranges: readonly DayRange
   })
 }
 
+/** figuresIn over `days` with the row of `written.day` replaced by `written` (as a conversion's counter write left it). */
+export function figuresWith(days: readonly DayFigures[], written: DayFigures, ranges: readonly DayRange[]): PeriodFigures[] {
+  return ranges.map((range) => {
+    const figures: PeriodFigures = { revenue: 0n, customers: 0 }
+    for (const row of days) {
+      if (row.day === written.day || row.day < range.from || row.day >= range.to) continue
+      figures.revenue += row.revenue
+      figures.customers += row.customers
+    }
+    if (written.day >= range.from && written.day < range.to) {
+      figures.revenue += written.revenue
+      figures.customers += written.customers
+    }
+    return figures
+  })
+}
+
 /** The affiliate's figures per range, read in one query over the days they span. */
 export async function periodFigures(tx: StorageTx, projectId: string, affiliateId: number, ranges: readonly DayRange[]): Promise<PeriodFigures[]> {
   return figuresIn(await tx.tracking.daily(projectId, { ...spanOf(ranges), affiliateId }), ranges)

@@ -17,7 +17,7 @@ import type { DailyCounts } from './tracking-storage.js'
 import type { Affiliate, CommissionSettings, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
 import { conversionView, type ConversionView } from './views.js'
 import { bonusRanges, payBonuses } from './bonuses.js'
-import { figuresIn, spanOf, type DayFigures, type DayRange } from './commission-periods.js'
+import { figuresIn, figuresWith, spanOf, type DayFigures, type DayRange } from './commission-periods.js'
 import { recordTier, standingFrom, tierRanges, tierSettingsOf } from './performance-tiers.js'
 
 type ConversionRequest = ReturnType<typeof parseRequest>
@@ -385,7 +385,7 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
   const conversion = result.conversion
   await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
   const tier2 = planned.tier2 ? await writeTier2(tx, conversion, planned.tier2, planned.status, { day, referral, request, amountUsd, recordedAt: ctx.clock.now() }) : null
-  if (planned.periods !== null && result.counted) await settleTierAndBonuses(ctx, tx, project, planned.affiliate, planned.periods, result.counted, day, now)
+  if (planned.periods !== null && result.counted) await settleTierAndBonuses(ctx, tx, project, planned.affiliate, planned.periods, result.counted, { day, currency: request.currency }, now)
   return { conversion, tier2, planned }
 }
 
@@ -402,21 +402,21 @@ async function settleTierAndBonuses(
   affiliate: Affiliate,
   { settings, tiers, bonuses, days: before }: Periods,
   counted: CountedState,
-  day: string,
+  { day, currency }: { day: string; currency: Currency },
   now: Date,
 ): Promise<void> {
   const written = counted.affiliate
   if (!written) return
-  const days = counted.day ? [...before.filter((row) => row.day !== day), counted.day] : before
-  const currency = new Currency(project.settings.currency)
+  const writtenDay = counted.day
+  const figures = (ranges: readonly DayRange[]) => (writtenDay ? figuresWith(before, writtenDay, ranges) : figuresIn(before, ranges))
   // Its tier as it stands now (a spread of the whole, frozen, affiliate costs microseconds per create).
-  if (tiers) await recordTier(tx, { projectId: affiliate.projectId, id: affiliate.id, tier: written.tier }, standingFrom(settings, tiers, figuresIn(days, tiers), currency), now)
+  if (tiers) await recordTier(tx, { projectId: affiliate.projectId, id: affiliate.id, tier: written.tier }, standingFrom(settings, tiers, figures(tiers), currency), now)
   if (bonuses.length === 0) return
   const source = settings === project.settings.commission ? 'project' : 'sub_program'
   const context = { currency, holdPeriodDays: project.settings.holdPeriodDays, day, at: now, recordedAt: ctx.clock.now(), source } as const
   // Its tier and status as they stand now; the rest as the conversion's own events carry it.
   const current: Affiliate = { ...affiliate, tier: written.tier, status: written.status }
-  await payBonuses(tx, current, settings, figuresIn(days, bonuses), context)
+  await payBonuses(tx, current, settings, figures(bonuses), context)
 }
 
 /** The parent affiliate's conversion in a multi-tier program, beside the one it derives from. */

@@ -41,7 +41,7 @@ export function conversionRepository(
       return {
         inserted: true,
         conversion: inserted,
-        counted: { affiliate: affiliate ? { tier: affiliate.tier, status: affiliate.status } : null, day: day ? { day: counts.day, ...day } : null },
+        counted: { affiliate: affiliate ? { tier: affiliate.tier, status: affiliate.status } : null, day: day ? { day: counts.day, revenue: day.revenue, customers: day.customers } : null },
       }
     },
     async get(projectId, id) {
