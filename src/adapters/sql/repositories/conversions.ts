@@ -215,7 +215,7 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
         shape.push('days')
       }
       if (query.visitorSignalsOf !== null) {
-        parts.push(`(SELECT coalesce(jsonb_agg(kind), '[]'::jsonb) FROM ${t.schema}.visitor_signals WHERE project_id = $1 AND affiliate_id = given.affiliate_id AND visitor = ${param(params, query.visitorSignalsOf)}) AS signals`)
+        parts.push(`(SELECT string_agg(kind, ',') FROM ${t.schema}.visitor_signals WHERE project_id = $1 AND affiliate_id = given.affiliate_id AND visitor = ${param(params, query.visitorSignalsOf)}) AS signals`)
         shape.push('signals')
       }
       if (query.signupsOf !== null) {
@@ -239,7 +239,7 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
       const row = (await run(db, text, params))[0]!
       return {
         days: query.days ? readDayFigures(row.days) : [],
-        visitorSignals: query.visitorSignalsOf === null ? [] : (decode('json', row.signals) as VisitorSignal[]),
+        visitorSignals: query.visitorSignalsOf === null || row.signals === null ? [] : (String(row.signals).split(',') as VisitorSignal[]),
         signups: query.signupsOf === null ? null : Number(row.signups),
         cardCustomers: query.cardCustomersOf === null ? [] : (decode('json', row.card) as string[]),
       }

@@ -3,7 +3,7 @@
 // key, the project's visitor salt and referral times (migration 7).
 import type { DailyCounts, TrackingRepository, VisitorSignal } from '../../../core/tracking-storage.js'
 import type { DayFigures } from '../../../core/commission-periods.js'
-import { decode, run } from '../codec.js'
+import { run } from '../codec.js'
 import { param, returningClause, type CounterWrite } from '../counter-write.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
@@ -20,17 +20,22 @@ const DAILY_COLUMNS: ReadonlyArray<readonly [keyof DailyCounts, string]> = [
 
 /**
  * A subquery: the affiliate's day figures (what tiers and bonuses sum) for from <= day < to as one
- * JSON array, so a statement reading something else carries them in the same round trip.
+ * text ("2026-11-27 1999 1,..."; null for none), so a statement reading something else carries them in the same round trip.
  */
 export function dayFiguresSubquery(t: Tables, affiliate: string, from: string, to: string): string {
-  return `(SELECT coalesce(jsonb_agg(jsonb_build_array(to_char(day, 'YYYY-MM-DD'), revenue_minor::text, customers) ORDER BY day), '[]'::jsonb)
+  return `(SELECT string_agg(to_char(day, 'YYYY-MM-DD') || ' ' || revenue_minor || ' ' || customers, ',' ORDER BY day)
      FROM ${t.daily} WHERE project_id = $1 AND affiliate_id = ${affiliate} AND day >= ${from}::date AND day < ${to}::date)`
 }
 
 /** The figures dayFiguresSubquery selected. */
 export function readDayFigures(value: unknown): DayFigures[] {
-  const rows = decode('json', value) as Array<[string, string, number]>
-  return rows.map(([day, revenue, customers]) => ({ day, revenue: BigInt(revenue), customers: Number(customers) }))
+  if (value === null || value === undefined) return []
+  return String(value)
+    .split(',')
+    .map((row) => {
+      const [day, revenue, customers] = row.split(' ') as [string, string, string]
+      return { day, revenue: BigInt(revenue), customers: Number(customers) }
+    })
 }
 
 /**
