@@ -63,6 +63,8 @@ interface Periods {
   tiers: DayRange[] | null
   bonuses: DayRange[]
   days: readonly DayFigures[]
+  /** The tier held before this conversion (null for none, or without tiers). */
+  held: string | null
 }
 
 /** The last periods asked per settings object, with their day: the creates of one day ask the same ones. */
@@ -150,7 +152,7 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     fingerprint: [data.type, request.baseValue?.minor ?? '', request.baseCurrency.code, request.value?.minor ?? '', affiliate.id].join('|'),
     tier2,
     day,
-    periods: query.days ? { settings: tierSettings, tiers, bonuses, days: reads.days } : null,
+    periods: query.days ? { settings: tierSettings, tiers, bonuses, days: reads.days, held: standing?.tier?.name ?? null } : null,
   }
 }
 
@@ -373,19 +375,23 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
   const { day } = planned
   // A new referred user is counted in the conversion's own write: one counter write per affiliate.
   const signups = signedUp ? { signups: 1 } : {}
+  const daily = { ...dailyDelta(row, request, fx, firstPurchase), ...signups }
+  const { periods } = planned
+  // Tiers and bonuses are settled from what the insert left, when it adds to their figures or the
+  // tier held is not the one recorded (a period closed): a signup or a held conversion changes neither.
+  const settles = periods !== null && (daily.revenue !== undefined || daily.customers !== undefined || (periods.tiers !== null && periods.held !== planned.affiliate.tier))
   const result = await tx.conversions.insert(row, {
     totals: { ...ledgerDelta(null, row), ...signups },
     day,
-    daily: { ...dailyDelta(row, request, fx, firstPurchase), ...signups },
+    daily,
     ledgerAt: ctx.clock.now(),
-    // Tiers and bonuses are settled from what the insert left.
-    answerCounted: planned.periods !== null,
+    answerCounted: settles,
   })
   if (!result.inserted) throw new DuplicateReference(result.existing, planned.fingerprint, planned.matchedBy)
   const conversion = result.conversion
   await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
   const tier2 = planned.tier2 ? await writeTier2(tx, conversion, planned.tier2, planned.status, { day, referral, request, amountUsd, recordedAt: ctx.clock.now() }) : null
-  if (planned.periods !== null && result.counted) await settleTierAndBonuses(ctx, tx, project, planned.affiliate, planned.periods, result.counted, { day, currency: request.currency }, now)
+  if (periods !== null && result.counted) await settleTierAndBonuses(ctx, tx, project, planned.affiliate, periods, result.counted, { day, currency: request.currency }, now)
   return { conversion, tier2, planned }
 }
 

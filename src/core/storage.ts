@@ -264,7 +264,7 @@ export interface CreateReadsQuery {
 export interface CreateReads {
   /** By day ascending; days without counts are absent. */
   days: DayFigures[]
-  visitorSignals: VisitorSignal[]
+  visitorSignals: readonly VisitorSignal[]
   /** null when not asked. */
   signups: number | null
   cardCustomers: string[]

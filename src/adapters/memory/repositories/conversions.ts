@@ -66,7 +66,7 @@ export function conversionRepository(
       const days = query.days ? await counters.tracking.daily(projectId, { from: query.days.from, to: query.days.to, affiliateId }) : []
       return {
         days,
-        visitorSignals: query.visitorSignalsOf === null ? [] : [...(state.tracking.visitorSignals.get(`${projectId}|${affiliateId}|${query.visitorSignalsOf}`)?.kinds ?? [])],
+        visitorSignals: query.visitorSignalsOf === null ? [] : (state.tracking.visitorSignals.get(`${projectId}|${affiliateId}|${query.visitorSignalsOf}`)?.kinds ?? []),
         signups: query.signupsOf === null ? null : state.conversions.groupSize('visitorSignups', `${projectId}|${query.signupsOf}`),
         cardCustomers: query.cardCustomersOf === null ? [] : state.cardCustomers.emails(projectId, query.cardCustomersOf, 100),
       }
