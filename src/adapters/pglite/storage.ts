@@ -38,6 +38,7 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
   const rows = (result: { rows: unknown[] }) => result.rows as SqlRow[]
   const executor: SqlExecutor = {
     inTransaction: false,
+    singleConnection: true,
     // A statement with parameters runs prepared in a transaction of its own: PGlite's query()
     // parses and plans it afresh each time, which costs more than the BEGIN and COMMIT.
     query: async (text, params) => (params?.length ? db.transaction(() => preparedQuery(db, text, params)) : rows(await db.query(text))) as never,

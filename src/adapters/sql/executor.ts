@@ -28,6 +28,11 @@ export interface SqlExecutor extends SqlClient {
    */
   transaction<T>(fn: (client: SqlClient) => Promise<T>, last?: () => SqlStatement | null): Promise<T>
   close(): Promise<void>
+  /**
+   * One connection for everything (PGlite): a root statement inside a transaction would wait for
+   * that transaction forever, so the storage fails it loudly. A pool just uses another connection.
+   */
+  readonly singleConnection?: boolean
 }
 
 /** Savepoint-based nested transactions over a client that is already inside a transaction. */

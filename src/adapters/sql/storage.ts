@@ -85,7 +85,9 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
   // Migrations run on the driver's executor, the repositories' statements on the logged one.
   const executor = loggedExecutor(driver, options.logSql)
   const tables = createTables(quoteSchema(schema))
-  const inTransaction = new AsyncLocalStorage<true>()
+  // Only where it can deadlock: on Node 20 an AsyncLocalStorage turns on promise hooks for the whole
+  // process, a cost on every promise of every request.
+  const inTransaction = driver.singleConnection ? new AsyncLocalStorage<true>() : null
   let closing: Promise<void> | undefined
   let ready: Promise<void> | null = null
   const ensureReady = () => {
@@ -96,7 +98,7 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
     return ready
   }
   const guard = (what: string) => {
-    if (inTransaction.getStore()) {
+    if (inTransaction?.getStore()) {
       throw new Error(`affiliate-kit sql storage: ${what} was called inside a transaction; use the tx argument`)
     }
   }
@@ -121,7 +123,8 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
         // A fresh state per attempt: the executor may run fn again after a deadlock.
         state = transactionState()
         const tracked = droppingOnRollback(client, state)
-        return inTransaction.run(true, () => fn(repositories(tracked, tables, state), tracked))
+        const run = () => fn(repositories(tracked, tables, state), tracked)
+        return inTransaction ? inTransaction.run(true, run) : run()
       },
       () => pendingStatement(tables, state),
     )
