@@ -30,12 +30,18 @@ export function bonusRanges(commission: CommissionSettings, day: string): DayRan
 
 /**
  * Pays the bonuses the affiliate's figures reach and it was not paid yet in their period; the
- * conversions created. `figures` are those of `bonusRanges`' periods, with the conversion's day as its write left it.
+ * conversions created. `ranges` are `bonusRanges` of `context.day`, `figures` the affiliate's in
+ * each, with the conversion's day as its write left it.
  */
-export async function payBonuses(tx: StorageTx, affiliate: Affiliate, commission: CommissionSettings, figures: readonly PeriodFigures[], context: BonusContext): Promise<Conversion[]> {
+export async function payBonuses(
+  tx: StorageTx,
+  affiliate: Affiliate,
+  commission: CommissionSettings,
+  { ranges, figures }: { ranges: readonly DayRange[]; figures: readonly PeriodFigures[] },
+  context: BonusContext,
+): Promise<Conversion[]> {
   const bonuses = commission.bonuses
   if (!bonuses || bonuses.length === 0) return []
-  const ranges = bonusRanges(commission, context.day)
   const paid: Conversion[] = []
   for (const [index, bonus] of bonuses.entries()) {
     if (!reachesMilestone(bonus, figures[index]!, context.currency)) continue

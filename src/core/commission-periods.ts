@@ -59,29 +59,19 @@ export function spanOf(ranges: readonly DayRange[]): DayRange {
   return { from, to }
 }
 
-/** The figures per range, summed from days read over their span. */
-export function figuresIn(days: readonly DayFigures[], ranges: readonly DayRange[]): PeriodFigures[] {
+/**
+ * The figures per range, summed from days read over their span; with `written`, its day's row is
+ * that one (as a conversion's counter write left it) instead of the one read.
+ */
+export function figuresIn(days: readonly DayFigures[], ranges: readonly DayRange[], written: DayFigures | null = null): PeriodFigures[] {
   return ranges.map((range) => {
     const figures: PeriodFigures = { revenue: 0n, customers: 0 }
     for (const row of days) {
-      if (row.day < range.from || row.day >= range.to) continue
+      if (row.day === written?.day || row.day < range.from || row.day >= range.to) continue
       figures.revenue += row.revenue
       figures.customers += row.customers
     }
-    return figures
-  })
-}
-
-/** figuresIn over `days` with the row of `written.day` replaced by `written` (as a conversion's counter write left it). */
-export function figuresWith(days: readonly DayFigures[], written: DayFigures, ranges: readonly DayRange[]): PeriodFigures[] {
-  return ranges.map((range) => {
-    const figures: PeriodFigures = { revenue: 0n, customers: 0 }
-    for (const row of days) {
-      if (row.day === written.day || row.day < range.from || row.day >= range.to) continue
-      figures.revenue += row.revenue
-      figures.customers += row.customers
-    }
-    if (written.day >= range.from && written.day < range.to) {
+    if (written && written.day >= range.from && written.day < range.to) {
       figures.revenue += written.revenue
       figures.customers += written.customers
     }

@@ -17,7 +17,7 @@ import type { DailyCounts } from './tracking-storage.js'
 import type { Affiliate, CommissionSettings, Conversion, Project, Referral, StoredConversionStatus } from './types.js'
 import { conversionView, type ConversionView } from './views.js'
 import { bonusRanges, payBonuses } from './bonuses.js'
-import { figuresIn, figuresWith, spanOf, type DayFigures, type DayRange } from './commission-periods.js'
+import { figuresIn, spanOf, type DayFigures, type DayRange } from './commission-periods.js'
 import { recordTier, standingFrom, tierRanges, tierSettingsOf } from './performance-tiers.js'
 
 type ConversionRequest = ReturnType<typeof parseRequest>
@@ -413,8 +413,7 @@ async function settleTierAndBonuses(
 ): Promise<void> {
   const written = counted.affiliate
   if (!written) return
-  const writtenDay = counted.day
-  const figures = (ranges: readonly DayRange[]) => (writtenDay ? figuresWith(before, writtenDay, ranges) : figuresIn(before, ranges))
+  const figures = (ranges: readonly DayRange[]) => figuresIn(before, ranges, counted.day)
   // Its tier as it stands now (a spread of the whole, frozen, affiliate costs microseconds per create).
   if (tiers) await recordTier(tx, { projectId: affiliate.projectId, id: affiliate.id, tier: written.tier }, standingFrom(settings, tiers, figures(tiers), currency), now)
   if (bonuses.length === 0) return
@@ -422,7 +421,7 @@ async function settleTierAndBonuses(
   const context = { currency, holdPeriodDays: project.settings.holdPeriodDays, day, at: now, recordedAt: ctx.clock.now(), source } as const
   // Its tier and status as they stand now; the rest as the conversion's own events carry it.
   const current: Affiliate = { ...affiliate, tier: written.tier, status: written.status }
-  await payBonuses(tx, current, settings, figures(bonuses), context)
+  await payBonuses(tx, current, settings, { ranges: bonuses, figures: figures(bonuses) }, context)
 }
 
 /** The parent affiliate's conversion in a multi-tier program, beside the one it derives from. */

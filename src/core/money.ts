@@ -143,3 +143,18 @@ export class Money {
 export function currencyOr(code: string | null, known: Currency): Currency {
   return code === null || code === known.code ? known : new Currency(code)
 }
+
+/**
+ * An amount of the settings (a tier's or bonus's revenue threshold, a fraud rule's limit) in minor
+ * units of `currency`, parsed once per settings object: settings objects live as long as their
+ * project's settings version, and every conversion compares against them.
+ */
+const settingAmounts = new WeakMap<object, { currency: string; minor: bigint }>()
+
+export function settingAmount(owner: object, text: string, currency: Currency, field: string): bigint {
+  const known = settingAmounts.get(owner)
+  if (known?.currency === currency.code) return known.minor
+  const minor = currency.parse(text, field).minor
+  settingAmounts.set(owner, { currency: currency.code, minor })
+  return minor
+}

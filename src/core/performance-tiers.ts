@@ -5,7 +5,7 @@
 import { commissionSettingsFor } from './commission.js'
 import { periodBefore, periodFigures, periodOf, type DayRange, type PeriodFigures } from './commission-periods.js'
 import { tierChanged } from './events.js'
-import type { Currency } from './money.js'
+import { settingAmount, type Currency } from './money.js'
 import type { StorageTx } from './storage.js'
 import type { Affiliate, CommissionPeriod, CommissionSettings, ProjectSettings, TierRule } from './types.js'
 import type { TierProgress } from './views.js'
@@ -46,31 +46,18 @@ export function standingFrom(commission: CommissionSettings, ranges: readonly Da
   const tiers = commission.tiers ?? []
   const period = commission.tierPeriod ?? 'month'
   const [now, closed] = figures
-  const revenues = tierRevenues(commission, tiers, currency)
-  const reached = Math.max(tierIndex(tiers, revenues, now!), closed ? tierIndex(tiers, revenues, closed) : -1)
+  const reached = Math.max(tierIndex(tiers, now!, currency), closed ? tierIndex(tiers, closed, currency) : -1)
   return { tier: tiers[reached] ?? null, next: tiers[reached + 1] ?? null, period, periodStart: period === 'lifetime' ? null : ranges[0]!.from, figures: now! }
 }
 
-/** The highest tier (index in the list) the figures reach; -1 for none. `revenues`: each tier's minRevenue in minor units (null: none). */
-function tierIndex(tiers: readonly TierRule[], revenues: ReadonlyArray<bigint | null>, figures: PeriodFigures): number {
+/** The highest tier (index in the list) the figures reach; -1 for none. */
+function tierIndex(tiers: readonly TierRule[], figures: PeriodFigures, currency: Currency): number {
   let reached = -1
   for (let index = 0; index < tiers.length; index += 1) {
-    const revenue = revenues[index]!
-    const customers = tiers[index]!.minCustomers
-    if ((revenue !== null && figures.revenue >= revenue) || (customers !== undefined && figures.customers >= customers)) reached = index
+    const tier = tiers[index]!
+    if (reaches(tier, tier.minRevenue, tier.minCustomers, figures, currency)) reached = index
   }
   return reached
-}
-
-/** Each tier's revenue threshold in minor units, parsed once per settings object: every conversion compares against them. */
-const tierThresholds = new WeakMap<CommissionSettings, { currency: string; revenues: Array<bigint | null> }>()
-
-function tierRevenues(commission: CommissionSettings, tiers: readonly TierRule[], currency: Currency): ReadonlyArray<bigint | null> {
-  const known = tierThresholds.get(commission)
-  if (known?.currency === currency.code) return known.revenues
-  const revenues = tiers.map((tier) => (tier.minRevenue === undefined ? null : currency.parse(tier.minRevenue, 'minRevenue').minor))
-  tierThresholds.set(commission, { currency: currency.code, revenues })
-  return revenues
 }
 
 /** True when the figures reach either threshold the milestone (a bonus) gives. */
@@ -79,22 +66,8 @@ export function reachesMilestone(milestone: { revenue?: string | undefined; cust
 }
 
 function reaches(rule: object, revenue: string | undefined, customers: number | undefined, figures: PeriodFigures, currency: Currency): boolean {
-  if (revenue !== undefined && figures.revenue >= minorUnitsOf(rule, revenue, currency)) return true
+  if (revenue !== undefined && figures.revenue >= settingAmount(rule, revenue, currency, 'revenue')) return true
   return customers !== undefined && figures.customers >= customers
-}
-
-/**
- * A rule's revenue threshold in minor units, parsed once per rule (settings objects live as long
- * as their project's settings version): every conversion compares against each tier and bonus.
- */
-const thresholds = new WeakMap<object, { currency: string; minor: bigint }>()
-
-function minorUnitsOf(rule: object, text: string, currency: Currency): bigint {
-  const known = thresholds.get(rule)
-  if (known?.currency === currency.code) return known.minor
-  const minor = currency.parse(text, 'revenue').minor
-  thresholds.set(rule, { currency: currency.code, minor })
-  return minor
 }
 
 /**

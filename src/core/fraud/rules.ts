@@ -1,6 +1,6 @@
 // The fraud rules (docs/fraud.md): each looks at the signals and says whether the conversion
 // trips it, and why. Pure: what a rule then does (allow, review, reject) is the settings'.
-import type { Currency } from '../money.js'
+import { settingAmount, type Currency } from '../money.js'
 import type { FraudAction, FraudSettings } from '../types.js'
 import type { FraudSignals } from './signals.js'
 
@@ -36,20 +36,9 @@ const disposableEmail: Rule = (signals, settings) =>
 const paidAdsClick: Rule = (signals, settings) =>
   signals.paidAdClickId === null ? null : { rule: 'paidAdsClick', action: settings.paidAdsClick, reason: `paid ad: the click carried ${signals.paidAdClickId}` }
 
-/** The rule's amount in minor units, parsed once per settings object: every purchase is compared with it. */
-const limits = new WeakMap<object, { currency: string; minor: bigint }>()
-
-function limitOf(rule: NonNullable<FraudSettings['amountAbove']>, currency: Currency): bigint {
-  const known = limits.get(rule)
-  if (known?.currency === currency.code) return known.minor
-  const minor = currency.parse(rule.amount, 'fraud.amountAbove.amount').minor
-  limits.set(rule, { currency: currency.code, minor })
-  return minor
-}
-
 const amountAbove: Rule = (signals, settings, { currency, amountMinor }) => {
   const rule = settings.amountAbove
-  if (!rule || amountMinor === null || amountMinor <= limitOf(rule, currency)) return null
+  if (!rule || amountMinor === null || amountMinor <= settingAmount(rule, rule.amount, currency, 'fraud.amountAbove.amount')) return null
   return { rule: 'amountAbove', action: rule.action, reason: `amount above ${rule.amount} ${currency.code}: ${signals.amount}` }
 }
 
