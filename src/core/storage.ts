@@ -426,8 +426,14 @@ export interface ProviderEventFilter extends ListWindow {
 
 export type ProviderEventInsertResult = { inserted: true; event: ProviderEvent } | { inserted: false; existing: ProviderEvent }
 
-/** What `record` did: inserted the event and saved its links (as saved), or wrote nothing because the event was there. */
-export type ProviderEventRecordResult = { inserted: true; event: ProviderEvent; links: ProviderLink[] } | { inserted: false }
+/**
+ * A `record` accepted: `saved` answers the event and its links as saved. Inside a transaction it
+ * may answer only once the transaction commits (a SQL adapter writes it with the COMMIT), and it
+ * fails when the transaction does: await it after the transaction, never inside it.
+ */
+export interface ProviderEventRecording {
+  saved: Promise<{ event: ProviderEvent; links: ProviderLink[] }>
+}
 
 /** What claimNew did: inserted the event (or took over the stale one recorded), or found it recorded and left it. */
 export type ProviderEventClaimResult = { claimed: true; event: ProviderEvent } | { claimed: false; existing: ProviderEvent }
@@ -447,9 +453,11 @@ export interface ProviderEventRepository {
   insert(event: Insert<ProviderEvent>): Promise<ProviderEventInsertResult>
   /**
    * Inserts the event and saves `links` (as saveLinks), in one step. When the project already has
-   * the same (provider, eventId), nothing is written: `inserted` is false.
+   * the same (provider, eventId), it fails with UniqueViolation('provider_event') and nothing is
+   * written; inside a transaction, the transaction fails with it. Nothing reads the answer before
+   * the transaction ends, so a SQL adapter may write it with the COMMIT (one round trip fewer).
    */
-  record(event: Insert<ProviderEvent>, links: readonly ProviderLink[]): Promise<ProviderEventRecordResult>
+  record(event: Insert<ProviderEvent>, links: readonly ProviderLink[]): Promise<ProviderEventRecording>
   get(projectId: string, id: number): Promise<ProviderEvent | null>
   update(projectId: string, id: number, patch: Patch<ProviderEvent>): Promise<ProviderEvent | null>
   /**

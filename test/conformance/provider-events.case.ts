@@ -1,6 +1,7 @@
 // The provider-event log of the storage port: one row per (project, provider, event id), claims
 // that only one caller wins, filters, waiting lists in payment order, merged links, project isolation.
 import { describe, expect, it } from 'vitest'
+import type { ProviderEventRecording } from '../../src/core/storage.js'
 import type { ProviderEvent } from '../../src/core/types.js'
 import type { CaseContext } from './harness.js'
 
@@ -168,18 +169,19 @@ export function providerEventCases(context: CaseContext): void {
       expect(await storage.providerEvents.saveLinks([])).toEqual([])
     })
 
-    it('records an event with its links in one call and returns the links as saved; a duplicate writes nothing', async () => {
+    it('records an event with its links in one call and returns the links as saved; a duplicate fails and writes nothing', async () => {
       const { program, storage } = await context.program()
       const projectId = program.projectId
       const link = (kind: string, externalId: string, data: Record<string, string>) => ({ projectId, provider: 'stripe', kind, externalId, data })
       await storage.providerEvents.saveLink(link('woken', 'payment:in_1', { waited: 'yes' }))
-      const recorded = await storage.providerEvents.record(event(projectId, { eventId: 'evt_new', status: 'applied', detail: 'created', conversionId: 7 }), [
-        link('payment', 'in_1', { conversionId: '6' }),
-        link('payment', 'pi_1', { conversionId: '7' }),
-        link('payment', 'in_1', { conversionId: '7' }),
-        link('woken', 'payment:in_1', { mark: 'm1' }),
-      ])
-      if (!recorded.inserted) throw new Error('expected the event to be inserted')
+      const recorded = await (
+        await storage.providerEvents.record(event(projectId, { eventId: 'evt_new', status: 'applied', detail: 'created', conversionId: 7 }), [
+          link('payment', 'in_1', { conversionId: '6' }),
+          link('payment', 'pi_1', { conversionId: '7' }),
+          link('payment', 'in_1', { conversionId: '7' }),
+          link('woken', 'payment:in_1', { mark: 'm1' }),
+        ])
+      ).saved
       expect(recorded.event).toMatchObject({ eventId: 'evt_new', status: 'applied', detail: 'created', conversionId: 7 })
       expect(await storage.providerEvents.get(projectId, recorded.event.id)).toEqual(recorded.event)
       expect(recorded.links.map((l) => [l.kind, l.externalId, l.data]).sort()).toEqual([
@@ -189,16 +191,43 @@ export function providerEventCases(context: CaseContext): void {
       ])
       expect(recorded.links.every((l) => l.projectId === projectId && l.provider === 'stripe')).toBe(true)
       expect((await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'in_1'))?.data).toEqual({ conversionId: '7' })
-      const alone = await storage.providerEvents.record(event(projectId, { eventId: 'evt_alone', status: 'ignored' }), [])
-      expect(alone.inserted && alone.links).toEqual([])
+      const alone = await (await storage.providerEvents.record(event(projectId, { eventId: 'evt_alone', status: 'ignored' }), [])).saved
+      expect(alone.links).toEqual([])
 
       const total = (await program.providerEvents.list()).total
-      const duplicate = await storage.providerEvents.record(event(projectId, { eventId: 'evt_new', status: 'ignored' }), [link('payment', 'in_1', { conversionId: 'dup' }), link('payment', 'in_dup', { conversionId: 'dup' })])
-      expect(duplicate).toEqual({ inserted: false })
+      const duplicate = storage.providerEvents.record(event(projectId, { eventId: 'evt_new', status: 'ignored' }), [link('payment', 'in_1', { conversionId: 'dup' }), link('payment', 'in_dup', { conversionId: 'dup' })])
+      await expect(duplicate).rejects.toMatchObject({ name: 'UniqueViolation', constraint: 'provider_event' })
       expect((await program.providerEvents.list()).total).toBe(total)
       expect(await storage.providerEvents.get(projectId, recorded.event.id)).toEqual(recorded.event)
       expect((await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'in_1'))?.data).toEqual({ conversionId: '7' })
       expect(await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'in_dup')).toBeNull()
+    })
+
+    it('in a transaction, a record answers once the transaction commits; a duplicate fails the whole transaction', async () => {
+      const { program, storage } = await context.program()
+      const projectId = program.projectId
+      const link = (externalId: string) => ({ projectId, provider: 'stripe', kind: 'payment', externalId, data: { conversionId: '1' } })
+      const first: { recording?: ProviderEventRecording } = {}
+      await storage.transaction(async (tx) => {
+        first.recording = await tx.providerEvents.record(event(projectId, { eventId: 'evt_tx', status: 'applied' }), [link('in_tx')])
+      })
+      const saved = await first.recording!.saved
+      expect(saved.event).toMatchObject({ eventId: 'evt_tx', status: 'applied' })
+      expect(await storage.providerEvents.get(projectId, saved.event.id)).toEqual(saved.event)
+      expect(saved.links.map((l) => l.externalId)).toEqual(['in_tx'])
+
+      // The duplicate fails the transaction it is part of: the link saved beside it is rolled back too.
+      const second: { recording?: ProviderEventRecording } = {}
+      const failed = storage.transaction(async (tx) => {
+        await tx.providerEvents.saveLink(link('in_rolled_back'))
+        second.recording = await tx.providerEvents.record(event(projectId, { eventId: 'evt_tx', status: 'ignored' }), [link('in_dup')])
+      })
+      await expect(failed).rejects.toMatchObject({ name: 'UniqueViolation', constraint: 'provider_event' })
+      // Failing at once (memory) or with the COMMIT (SQL), the recording never answers saved.
+      expect(await (second.recording ? second.recording.saved.then(() => 'saved', () => 'failed') : 'failed')).toBe('failed')
+      expect(await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'in_rolled_back')).toBeNull()
+      expect(await storage.providerEvents.getLink(projectId, 'stripe', 'payment', 'in_dup')).toBeNull()
+      expect((await storage.providerEvents.get(projectId, saved.event.id))?.status).toBe('applied')
     })
 
     it('lists the events still waiting for a key woken after they were saved, and before a time', async () => {

@@ -46,8 +46,10 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
     transaction: (fn, last) =>
       db.transaction(async (tx) => {
         const result = await fn(nestedClient(async (text, params) => (params?.length ? preparedQuery(db, text, params) : rows(await tx.query(text))) as never))
-        const statement = last?.()
-        if (statement) await preparedQuery(db, statement.text, statement.params)
+        for (const statement of last?.() ?? []) {
+          const rows = await preparedQuery(db, statement.text, statement.params)
+          statement.answered?.(rows)
+        }
         return result
       }),
     close: async () => {

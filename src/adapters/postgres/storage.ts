@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import pg from 'pg'
 import type { Pool, PoolClient, PoolConfig } from 'pg'
 import type { StoragePort } from '../storage-port.js'
-import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
+import { nestedClient, type SqlExecutor, type SqlRow, type SqlStatement } from '../sql/executor.js'
 import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
 
 export type PostgresStorageOptions = SqlStorageOptions & {
@@ -116,16 +116,18 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
           return first.rows as never
         }),
       )
-      const statement = last?.()
+      const statements = last?.() ?? []
+      // Written at once (inside `corked`), answered in order.
+      const answered = (statement: SqlStatement) => query(statement.text, statement.params).then((done) => statement.answered?.(done.rows))
       if (!pipelined) {
-        if (statement) await query(statement.text, statement.params)
+        for (const statement of statements) await answered(statement)
         await client.query('COMMIT')
-      } else if (begun || statement) {
-        // The last statement leaves with COMMIT (and BEGIN, when fn ran none). When it fails, the
+      } else if (begun || statements.length > 0) {
+        // The last statements leave with COMMIT (and BEGIN, when fn ran none). When one fails, the
         // aborted transaction's COMMIT rolls back, and its error is the one thrown.
         const opening = begun ? [] : [client.query('BEGIN')]
         begun = true
-        await Promise.all(corked(client, () => [...opening, statement ? query(statement.text, statement.params) : null, client.query('COMMIT')]))
+        await Promise.all(corked(client, () => [...opening, ...statements.map(answered), client.query('COMMIT')]))
       }
       return result
     } catch (error) {

@@ -19,14 +19,16 @@ export interface SqlClient {
 export interface SqlStatement {
   text: string
   params: readonly unknown[]
+  /** Called with the statement's rows once it has run (a statement left for COMMIT: before COMMIT answers). */
+  answered?: (rows: SqlRow[]) => void
 }
 
 export interface SqlExecutor extends SqlClient {
   /**
-   * As SqlClient's; `last`, called once fn has returned, may give one more statement for the
-   * transaction, run just before COMMIT.
+   * As SqlClient's; `last`, called once fn has returned, may give more statements for the
+   * transaction, run in order just before COMMIT (pipelined, they share its round trip).
    */
-  transaction<T>(fn: (client: SqlClient) => Promise<T>, last?: () => SqlStatement | null): Promise<T>
+  transaction<T>(fn: (client: SqlClient) => Promise<T>, last?: () => readonly SqlStatement[]): Promise<T>
   close(): Promise<void>
   /**
    * One connection for everything (PGlite): a root statement inside a transaction would wait for

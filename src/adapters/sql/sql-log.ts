@@ -56,10 +56,10 @@ export function loggedExecutor(executor: SqlExecutor, logSql: SqlLogOption | und
     ...logged(executor),
     async transaction(fn, last) {
       let ended = false
-      const lastLogged = last && ((): SqlStatement | null => {
-        const statement = last()
-        if (statement) log(statement.text, statement.params)
-        return statement
+      const lastLogged = last && ((): readonly SqlStatement[] => {
+        const statements = last()
+        for (const statement of statements) log(statement.text, statement.params)
+        return statements
       })
       try {
         const result = await executor.transaction(async (client) => {

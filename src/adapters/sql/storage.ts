@@ -29,9 +29,10 @@ import { erasureRepository } from './repositories/erasure.js'
 import { sqlRetention } from './repositories/retention.js'
 import { sqlSessionStore } from './repositories/sessions.js'
 import { sqlAuditLog } from './repositories/audit-log.js'
+import { mapError } from './codec.js'
 import { createTables, type Tables } from './tables.js'
 import { loggedExecutor, type SqlLogOption } from './sql-log.js'
-import { pendingStatement, transactionState, type TransactionState } from './repositories/transaction-state.js'
+import { statementsBeforeCommit, transactionState, type TransactionState } from './repositories/transaction-state.js'
 
 export interface SqlStorageOptions {
   /**
@@ -71,7 +72,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     get providerPayouts() { return (made.providerPayouts ??= providerPayoutRepository(db, t)) },
     get webhookEndpoints() { return (made.webhookEndpoints ??= webhookEndpointRepository(db, t, cache)) },
     get outbox() { return (made.outbox ??= outboxRepository(db, t, cache)) },
-    get providerEvents() { return (made.providerEvents ??= providerEventRepository(db, t)) },
+    get providerEvents() { return (made.providerEvents ??= providerEventRepository(db, t, cache)) },
     get tracking() { return (made.tracking ??= trackingRepository(db, t)) },
     get mail() { return (made.mail ??= mailRepository(db, t)) },
     get erasure() { return (made.erasure ??= erasureRepository(db, t)) },
@@ -118,16 +119,24 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
     guard('transaction()')
     await ensureReady()
     let state = transactionState()
-    return executor.transaction(
-      (client) => {
-        // A fresh state per attempt: the executor may run fn again after a deadlock.
-        state = transactionState()
-        const tracked = droppingOnRollback(client, state)
-        const run = () => fn(repositories(tracked, tables, state), tracked)
-        return inTransaction ? inTransaction.run(true, run) : run()
-      },
-      () => pendingStatement(tables, state),
-    )
+    try {
+      const result = await executor.transaction(
+        (client) => {
+          // A fresh state per attempt: the executor may run fn again after a deadlock.
+          state = transactionState()
+          const tracked = droppingOnRollback(client, state)
+          const run = () => fn(repositories(tracked, tables, state), tracked)
+          return inTransaction ? inTransaction.run(true, run) : run()
+        },
+        () => statementsBeforeCommit(tables, state),
+      )
+      for (const write of state.atCommit) write.committed()
+      return result
+    } catch (error) {
+      for (const write of state.atCommit) write.failed(error)
+      // A write left for COMMIT breaking a unique index fails the transaction as the port's UniqueViolation.
+      return mapError(error)
+    }
   }
 
   return {
@@ -147,7 +156,8 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
 
 /**
  * The client of a transaction whose savepoints, when rolled back, also take the pending events
- * back to what they were (events recorded inside are dropped; ones written inside are pending again).
+ * back to what they were (events recorded inside are dropped; ones written inside are pending again)
+ * and drop the writes left for COMMIT inside them.
  */
 function droppingOnRollback(client: SqlClient, state: TransactionState): SqlClient {
   const tracked: SqlClient = {
@@ -156,11 +166,13 @@ function droppingOnRollback(client: SqlClient, state: TransactionState): SqlClie
     async transaction(fn) {
       const pending = [...state.pending]
       const mails = [...state.mails]
+      const atCommit = state.atCommit.length
       try {
         return await client.transaction(() => fn(tracked))
       } catch (error) {
         state.pending = pending
         state.mails = mails
+        for (const write of state.atCommit.splice(atCommit)) write.failed(error)
         throw error
       }
     },

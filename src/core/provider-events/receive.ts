@@ -1,11 +1,11 @@
 // Receiving one verified provider event: record it once per (project, provider, event id), apply
 // it, store what it did, then apply the waiting events it unblocked. A re-delivered event is
 // answered from its record and applies nothing.
-import type { StorageTx } from '../storage.js'
+import { UniqueViolation, type ProviderEventRecording, type StorageTx } from '../storage.js'
 import type { ProviderEvent } from '../types.js'
 import { revivedMapping, storedMapping, type MappedEvent } from './mapping.js'
 import type { Outcome } from './outcome.js'
-import { applyOrRelease, finalRecord, flagged, linksOf, listWaiting, save, STALE_MS, staleAtOnce, updateOf, type ReceiveTarget, type Saved, type WriteRecord } from './record.js'
+import { applyOrRelease, finalRecord, flagged, linksOf, listWaiting, save, STALE_MS, staleAtOnce, updateOf, type ReceiveTarget, type WriteRecord } from './record.js'
 import { wakeAll } from './wake.js'
 
 export interface Received {
@@ -13,9 +13,6 @@ export interface Received {
   /** True when the event had been received before: nothing was applied this time. */
   duplicate: boolean
 }
-
-/** Thrown inside a transaction to roll it back when the event's record already exists. */
-class AlreadyRecorded extends Error {}
 
 export async function receiveEvent(target: ReceiveTarget, mapped: MappedEvent): Promise<Received> {
   if (withoutSideEffects(mapped)) {
@@ -42,15 +39,12 @@ function withoutSideEffects(mapped: MappedEvent): boolean {
  */
 async function receiveOnce(target: ReceiveTarget, mapped: MappedEvent): Promise<Received | null> {
   const createdAt = target.now()
-  const insert: WriteRecord = async (events, result) => {
-    const recorded = await events.record(finalRecord(target, mapped, result, createdAt), linksOf(target, result))
-    if (!recorded.inserted) throw new AlreadyRecorded()
-    return recorded
-  }
+  // A record of the event there already fails the insert, and the conversion's transaction with it.
+  const insert: WriteRecord = (events, result) => events.record(finalRecord(target, mapped, result, createdAt), linksOf(target, result))
   try {
     return { event: await run(target, mapped, insert), duplicate: false }
   } catch (error) {
-    if (error instanceof AlreadyRecorded) return null
+    if (error instanceof UniqueViolation && error.constraint === 'provider_event') return null
     throw error
   }
 }
@@ -107,12 +101,13 @@ export function runClaimed(target: ReceiveTarget, record: ProviderEvent, mapped:
  */
 async function run(target: ReceiveTarget, mapped: MappedEvent, write: WriteRecord, release?: () => Promise<unknown>): Promise<ProviderEvent> {
   // Filled when the outcome is saved inside the transaction that creates its conversion.
-  const settled: { saved?: Saved } = {}
+  const settled: { recording?: ProviderEventRecording } = {}
   const settle = async (tx: StorageTx, outcome: Outcome) => {
-    settled.saved = await save(tx.providerEvents, outcome, write, target.now())
+    settled.recording = await save(tx.providerEvents, outcome, write, target.now())
   }
   const result = await applyOrRelease({ ...target, settle }, mapped, release)
-  const saved = result.settled && settled.saved ? settled.saved : await save(target.storage.providerEvents, result, write, target.now())
+  const recording = result.settled && settled.recording ? settled.recording : await save(target.storage.providerEvents, result, write, target.now())
+  const saved = await recording.saved
   // A waiting event re-checks once after it is saved: the event it waits for may have been
   // applied by another request between this one's check and its save.
   const recheck = result.status === 'waiting' && result.waitingFor !== null ? [result.waitingFor] : []

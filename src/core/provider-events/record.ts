@@ -1,7 +1,7 @@
 // Saving what applying a provider event did: its record's outcome, the links it taught, a new
 // `woken` mark for each key it wakes and, when it waits, the flag on the key it waits for.
 import { randomUUID } from 'node:crypto'
-import type { ProviderEventRepository } from '../storage.js'
+import type { ProviderEventRecording, ProviderEventRepository } from '../storage.js'
 import type { ProviderEvent, ProviderLink } from '../types.js'
 import { applyEvent } from './apply.js'
 import { storedMapping, type MappedEvent } from './mapping.js'
@@ -23,9 +23,10 @@ export interface Saved {
 /**
  * Writes the record's outcome (an insert of the final record, or an update of the claimed one)
  * and the outcome's links in one storage call: through the repository of the conversion's
- * transaction, or the storage's own (one statement on SQL).
+ * transaction, or the storage's own (one statement on SQL). `saved` answers once they are written:
+ * an insert inside a transaction may be written with its COMMIT.
  */
-export type WriteRecord = (events: ProviderEventRepository, result: Outcome) => Promise<Saved>
+export type WriteRecord = (events: ProviderEventRepository, result: Outcome) => Promise<ProviderEventRecording>
 
 /**
  * The link kind of a woken key: a new mark each time an outcome wakes the key. A waiting event
@@ -48,7 +49,7 @@ export const updateOf =
   (target: ReceiveTarget, record: ProviderEvent): WriteRecord =>
   async (events, result) => {
     const saved = await events.saveOutcome(target.scope.projectId, record.id, outcomeFields(target, result), linksOf(target, result))
-    return { event: saved.event ?? record, links: saved.links }
+    return { saved: Promise.resolve({ event: saved.event ?? record, links: saved.links }) }
   }
 
 export const linksOf = ({ scope, provider }: ReceiveTarget, result: Outcome): ProviderLink[] =>
@@ -75,7 +76,7 @@ export function finalRecord(target: ReceiveTarget, mapped: MappedEvent, result: 
  * it waits for. Link saves are merged and wait for one another's transactions, so a mark and a
  * flag on one key are written one after the other, each seeing the one before.
  */
-export function save(events: ProviderEventRepository, result: Outcome, write: WriteRecord, at: Date): Promise<Saved> {
+export function save(events: ProviderEventRepository, result: Outcome, write: WriteRecord, at: Date): Promise<ProviderEventRecording> {
   // `at`: when it was woken, for the sweep (listWokenWaiting).
   const mark = { mark: randomUUID(), at: at.toISOString() }
   const waitingFor = result.status === 'waiting' ? result.waitingFor : null

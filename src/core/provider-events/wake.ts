@@ -45,7 +45,7 @@ export async function wake(target: ReceiveTarget, event: ProviderEvent): Promise
     // would apply it: the event it waits for was applied already, and is recorded, so its
     // redelivery wakes nothing.)
     const result = await applyOrRelease(target, revivedMapping(event.mapped), staleAtOnce(target, event))
-    const saved = await save(storage.providerEvents, result, updateOf(target, event), target.now())
+    const saved = await (await save(storage.providerEvents, result, updateOf(target, event), target.now())).saved
     if (result.status !== 'waiting' || result.waitingFor === null) return result
     // The mark as saved with this event's flag: a later mark sees the flag and wakes it again.
     if (result.waitingFor === claimed.waitingFor && savedMark(saved, result.waitingFor) === claimed.mark) return result

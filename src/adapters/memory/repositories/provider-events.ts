@@ -1,5 +1,5 @@
 // The in-memory provider-event log and provider links.
-import type { Insert, ProviderEventRepository } from '../../../core/storage.js'
+import { UniqueViolation, type Insert, type ProviderEventRepository } from '../../../core/storage.js'
 import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
 import { found, inProject, patchRow, setMapEntry, type MemoryState } from '../state.js'
 import { newestFirstPage, type UndoLog } from '../table.js'
@@ -26,9 +26,9 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
       return { inserted: true, event: table.insert({ ...event }, log) }
     },
     async record(event, links) {
-      if (recorded(event)) return { inserted: false }
+      if (recorded(event)) throw new UniqueViolation('provider_event')
       const inserted = table.insert({ ...event }, log)
-      return { inserted: true, event: inserted, links: saveLinks(links) }
+      return { saved: Promise.resolve({ event: inserted, links: saveLinks(links) }) }
     },
     async get(projectId, id) {
       return found(inProject(table.get(id), projectId))

@@ -5,12 +5,16 @@ import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
 import { decode, encode, run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
+import { leaveForCommit, type TransactionState } from './transaction-state.js'
 
-export function providerEventRepository(db: SqlClient, t: Tables): ProviderEventRepository {
+export function providerEventRepository(db: SqlClient, t: Tables, cache: TransactionState | null): ProviderEventRepository {
   const table = t.providerEvents
   const links = `${t.schema}.provider_links`
   const conflict = '(project_id, provider, event_id)'
   const insertStatement = table.insertUnlessConflictStatement(conflict)
+  const { names, placeholders } = table.insertColumns()
+  // A plain insert: a recorded event breaks the unique index, failing the statement (and its transaction).
+  const recordText = `INSERT INTO ${table.name} (${names}) VALUES (${placeholders}) RETURNING *`
   const insertNew = table.insertUnlessConflict(conflict)
   // The insert, or the takeover of a stale `processing` event: one statement (its last parameter is staleBefore).
   const claimParams = insertStatement.params({}).length + 1
@@ -69,13 +73,15 @@ export function providerEventRepository(db: SqlClient, t: Tables): ProviderEvent
       }
     },
     async record(event, list) {
-      // One statement: the links are saved only when the event was inserted.
+      // One statement, failing on the unique index when the event is recorded already. In a
+      // transaction it leaves with COMMIT: nothing in the transaction reads its answer.
       const params = insertStatement.params(event)
-      const upsert = linksUpsert(list, params, 'WHERE EXISTS (SELECT 1 FROM inserted)')
+      const upsert = linksUpsert(list, params)
       const savedLinks = upsert === null ? `'[]'::jsonb` : `(SELECT coalesce(jsonb_agg(linked), '[]'::jsonb) FROM linked)`
-      const [row] = await run(db, `WITH inserted AS (${insertStatement.text})${upsert === null ? '' : `, linked AS (${upsert})`} SELECT *, ${savedLinks} AS ak_links FROM inserted`, params)
-      if (!row) return { inserted: false }
-      return { inserted: true, event: table.read(row), links: (decode('json', row.ak_links) as SqlRow[]).map(linkOf) }
+      const text = `WITH inserted AS (${recordText})${upsert === null ? '' : `, linked AS (${upsert})`} SELECT *, ${savedLinks} AS ak_links FROM inserted`
+      const recorded = ([row]: SqlRow[]) => ({ event: table.read(row!), links: (decode('json', row!.ak_links) as SqlRow[]).map(linkOf) })
+      if (cache) return { saved: leaveForCommit(cache, { text, params }, recorded) }
+      return { saved: Promise.resolve(recorded(await run(db, text, params))) }
     },
     get: (projectId, id) => table.get(db, projectId, id),
     update: (projectId, id, patch) => table.update(db, projectId, id, patch),

@@ -1,11 +1,12 @@
 // What one SQL transaction remembers between statements: each project's active webhook endpoints,
-// and the outbox events it recorded with the mails they become, which are written together in one
-// statement just before COMMIT (enqueue returns nothing, so nobody can tell they were held back).
+// the outbox events it recorded with the mails they become, which are written together in one
+// statement just before COMMIT (enqueue returns nothing, so nobody can tell they were held back),
+// and the writes whose answers are only read once it commits (left for COMMIT too).
 import type { NewMail } from '../../../core/mail-kinds.js'
 import type { NewEvent } from '../../../core/storage.js'
 import { run } from '../codec.js'
 import { MAIL_INSERT_COLUMNS, mailParams, mailRowsSelect } from './mail.js'
-import type { SqlClient, SqlStatement } from '../executor.js'
+import type { SqlClient, SqlRow, SqlStatement } from '../executor.js'
 import type { Tables } from '../tables.js'
 
 interface PendingEvent {
@@ -22,10 +23,38 @@ export interface TransactionState {
   mails: NewMail[]
   /** Whether a mail dispatcher has run on this storage (read with the endpoints); null until read. */
   mailOn: boolean | null
+  /** Writes left for COMMIT's round trip, in order; each is told how the transaction ended. */
+  atCommit: AtCommit[]
+}
+
+/** A write left for COMMIT: told `committed` once the transaction committed, `failed` when it did not. */
+export interface AtCommit {
+  statement: SqlStatement
+  committed(): void
+  failed(error: unknown): void
 }
 
 export function transactionState(): TransactionState {
-  return { endpoints: new Map(), pending: [], mails: [], mailOn: null }
+  return { endpoints: new Map(), pending: [], mails: [], mailOn: null, atCommit: [] }
+}
+
+/** What the transaction still writes before COMMIT: its pending events, then the writes left for COMMIT. */
+export function statementsBeforeCommit(t: Tables, state: TransactionState): SqlStatement[] {
+  const events = pendingStatement(t, state)
+  return [...(events ? [events] : []), ...state.atCommit.map((write) => write.statement)]
+}
+
+/**
+ * Leaves `statement` for COMMIT: the promise answers `read` of its rows once the transaction
+ * committed, and fails with the transaction's error when it did not (nobody need wait on it then).
+ */
+export function leaveForCommit<T>(state: TransactionState, statement: SqlStatement, read: (rows: SqlRow[]) => T): Promise<T> {
+  let rows: SqlRow[] = []
+  const answer = new Promise<T>((resolve, reject) =>
+    state.atCommit.push({ statement: { ...statement, answered: (returned) => (rows = returned) }, committed: () => resolve(read(rows)), failed: reject }),
+  )
+  answer.catch(() => undefined)
+  return answer
 }
 
 /**
