@@ -18,7 +18,9 @@ export default defineConfig({
     // Most files wait on processes, sockets and databases more than they compute: more files at
     // once than cores (each file has its own schema, data directory and ports).
     maxWorkers: Number(process.env.AFFILIATE_KIT_TEST_WORKERS ?? 4),
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Guards against a hang, not a speed target: on a machine where system calls are slow (a
+    // sandboxed VM: 4x here), four files at once open fresh PGlite directories in 7 s and more.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
   },
 })

@@ -62,7 +62,7 @@ describe('affiliate-kit runtime errors', () => {
     } finally {
       taken.close()
     }
-  }, 60_000)
+  }, 120_000)
 
   it('a refused PostgreSQL connection is one line without the password', async () => {
     const port = await freePort()

@@ -34,7 +34,7 @@ beforeAll(async () => {
   const tarball = readdirSync(work).find((file) => file.endsWith('.tgz'))!
   writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'newcomer', private: true, type: 'module' }))
   npm(['install', join(work, tarball)], work)
-}, 300_000)
+}, 900_000)
 
 afterAll(async () => {
   await server?.stop()

@@ -83,5 +83,5 @@ describe("the README's two commands, literally, in a fresh clone", () => {
     const output = tests.output().replace(/\x1b\[[0-9;]*m/g, '') // vitest's colours
     expect(output).toMatch(/Test Files +1 passed \| 1 skipped \(2\)/)
     expect(code).toBe(0)
-  }, 300_000)
+  }, 600_000)
 })

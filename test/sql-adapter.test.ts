@@ -217,7 +217,7 @@ describe('pglite adapter', () => {
     await after.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: '10.00', reference: 'ch_crash' })
     expect((await after.conversions.list()).total).toBe(1)
     await storage.close()
-  }, 60_000)
+  }, 120_000)
 })
 
 const suite = DATABASE_URL ? describe : describe.skip
