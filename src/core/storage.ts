@@ -454,8 +454,9 @@ export interface ProviderEventRepository {
   /**
    * Inserts the event and saves `links` (as saveLinks), in one step. When the project already has
    * the same (provider, eventId), it fails with UniqueViolation('provider_event') and nothing is
-   * written; inside a transaction, the transaction fails with it. Nothing reads the answer before
-   * the transaction ends, so a SQL adapter may write it with the COMMIT (one round trip fewer).
+   * written; inside a transaction, the transaction fails with it. A SQL adapter writes it with the
+   * transaction's COMMIT (one round trip fewer), so call it last: a read of the event or its links
+   * later in the same transaction may not see them.
    */
   record(event: Insert<ProviderEvent>, links: readonly ProviderLink[]): Promise<ProviderEventRecording>
   get(projectId: string, id: number): Promise<ProviderEvent | null>
