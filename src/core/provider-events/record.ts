@@ -15,10 +15,7 @@ export interface ReceiveTarget extends ApplyTarget {
 }
 
 /** What saving an outcome wrote: the event's record and the outcome's links, as saved. */
-export interface Saved {
-  event: ProviderEvent
-  links: readonly ProviderLink[]
-}
+export type Saved = Awaited<ProviderEventRecording['saved']>
 
 /**
  * Writes the record's outcome (an insert of the final record, or an update of the claimed one)

@@ -12,9 +12,9 @@ export function providerEventRepository(db: SqlClient, t: Tables, cache: Transac
   const links = `${t.schema}.provider_links`
   const conflict = '(project_id, provider, event_id)'
   const insertStatement = table.insertUnlessConflictStatement(conflict)
-  const { names, placeholders } = table.insertColumns()
+  const columns = table.insertColumns()
   // A plain insert: a recorded event breaks the unique index, failing the statement (and its transaction).
-  const recordText = `INSERT INTO ${table.name} (${names}) VALUES (${placeholders}) RETURNING *`
+  const recordText = `INSERT INTO ${table.name} (${columns.names}) VALUES (${columns.placeholders}) RETURNING *`
   const insertNew = table.insertUnlessConflict(conflict)
   // The insert, or the takeover of a stale `processing` event: one statement (its last parameter is staleBefore).
   const claimParams = insertStatement.params({}).length + 1
@@ -32,7 +32,7 @@ export function providerEventRepository(db: SqlClient, t: Tables, cache: Transac
    * not touch a row twice), the data of a key's links merged in order. It returns the links as
    * saved. Null when there is nothing to write.
    */
-  function linksUpsert(list: readonly ProviderLink[], params: unknown[], condition = ''): string | null {
+  function linksUpsert(list: readonly ProviderLink[], params: unknown[]): string | null {
     const rows = new Map<string, ProviderLink>()
     for (const link of list) {
       const key = `${link.projectId}|${link.provider}|${link.kind}|${link.externalId}`
@@ -46,7 +46,7 @@ export function providerEventRepository(db: SqlClient, t: Tables, cache: Transac
     const at = (row: number, column: number) => `$${first + row * 5 + column}`
     const values = ordered.map((_, row) => `(${at(row, 1)}, ${at(row, 2)}, ${at(row, 3)}, ${at(row, 4)}, ${at(row, 5)}::jsonb)`)
     return `INSERT INTO ${links} AS saved (project_id, provider, kind, external_id, data)
-       SELECT * FROM (VALUES ${values.join(', ')}) AS link ${condition}
+       SELECT * FROM (VALUES ${values.join(', ')}) AS link
        ON CONFLICT (project_id, provider, kind, external_id) DO UPDATE SET data = saved.data || excluded.data
        RETURNING project_id, provider, kind, external_id, data`
   }
@@ -75,7 +75,7 @@ export function providerEventRepository(db: SqlClient, t: Tables, cache: Transac
     async record(event, list) {
       // One statement, failing on the unique index when the event is recorded already. In a
       // transaction it leaves with COMMIT: nothing in the transaction reads its answer.
-      const params = insertStatement.params(event)
+      const params = columns.params(event)
       const upsert = linksUpsert(list, params)
       const savedLinks = upsert === null ? `'[]'::jsonb` : `(SELECT coalesce(jsonb_agg(linked), '[]'::jsonb) FROM linked)`
       const text = `WITH inserted AS (${recordText})${upsert === null ? '' : `, linked AS (${upsert})`} SELECT *, ${savedLinks} AS ak_links FROM inserted`
