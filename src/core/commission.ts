@@ -62,12 +62,15 @@ function applyRule(rule: CommissionRule, basis: CommissionBasis, source: RuleSou
 
 /** Rates of the settings, read and written out once each: every conversion applies one. */
 const rates = new Map<string | number, { rate: Decimal; text: string }>()
+/** Affiliates' own rules and previews bring new rates for as long as the process runs: the cache starts over past this many. */
+const MAX_CACHED_RATES = 1_000
 
 function parsedRate(value: string | number): { rate: Decimal; text: string } {
   let parsed = rates.get(value)
   if (parsed === undefined) {
     const rate = parseDecimal(value, 'commission.rate')
     parsed = { rate, text: decimalText(rate) }
+    if (rates.size >= MAX_CACHED_RATES) rates.clear()
     rates.set(value, parsed)
   }
   return parsed
