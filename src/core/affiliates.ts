@@ -205,7 +205,8 @@ export function affiliatesService(ctx: ProjectContext) {
     async delete(ref: AffiliateRef): Promise<void> {
       await storage.transaction(async (tx) => {
         const affiliate = await findAffiliate(tx, projectId, ref)
-        await tx.affiliates.delete(projectId, affiliate.id)
+        // A concurrent delete may have removed it since the read: only one answers 204.
+        if (!(await tx.affiliates.delete(projectId, affiliate.id))) throw new NotFoundError('affiliate not found')
       })
     },
 

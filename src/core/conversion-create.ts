@@ -1,12 +1,12 @@
 // Creating a conversion: attribution, commission, hold, renewals, multi-tier, idempotency by
 // reference (docs/commissions.md, attribution.md, idempotency.md), and preview, which runs the same plan writing nothing.
 import { attribute, type MatchedBy } from './attribution.js'
-import { applyAttributionModel, attributionModelApplies, moveReferredUser } from './attribution-model.js'
+import { applyAttributionModel, attributionModelApplies, moveReferredUser, type ModelledAttribution } from './attribution-model.js'
 import { addDays } from './clock.js'
 import { calculateCommission, commissionSettingsFor, ONE, tier2Commission, type Commission } from './commission.js'
 import { ruleSetFor, type Renewal, type RuleSet } from './commission-rules.js'
 import { usdAmount, type ProjectContext } from './context.js'
-import { ConflictError, ValidationError } from './errors.js'
+import { BusyError, ConflictError, NotFoundError, ValidationError } from './errors.js'
 import { conversionEvents } from './events.js'
 import { clickVisitorOf, conversionFraud, fraudReads, type FraudVerdict } from './fraud/index.js'
 import { ledgerDelta } from './ledger.js'
@@ -19,6 +19,7 @@ import { conversionView, type ConversionView } from './views.js'
 import { bonusRanges, payBonuses } from './bonuses.js'
 import { figuresIn, spanOf, type DayFigures, type DayRange } from './commission-periods.js'
 import { recordTier, standingFrom, tierRanges, tierSettingsOf } from './performance-tiers.js'
+import { lockAffiliates } from './row-locks.js'
 
 type ConversionRequest = ReturnType<typeof parseRequest>
 
@@ -85,13 +86,34 @@ function periodsOn(settings: CommissionSettings, day: string) {
 /** The create reads of a conversion that needs none (no tiers, no fraud signal from the storage). */
 const NOTHING_READ: CreateReads = Object.freeze({ days: [], visitorSignals: [], signups: null, cardCustomers: [] }) as CreateReads
 
-async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, now: Date, clickVisitor: string | null): Promise<Plan> {
-  const { data } = request
-  const matched = await attribute(tx, ctx.projectId, data)
+/**
+ * Who the conversion credits. To write (`lock`), the rows it decides from are read again under
+ * their locks, in the lock order (row-locks.ts): the credited affiliate (and the one a moving
+ * customer leaves), then the customer, whose payment count and affiliate are then current. A
+ * customer moved by a concurrent write since the first read is attributed again.
+ */
+async function attributed(ctx: ProjectContext, tx: StorageTx, project: Project, data: ConversionRequest['data'], now: Date, lock: boolean): Promise<ModelledAttribution> {
   const settings = project.settings.attribution
-  const modelled = attributionModelApplies(matched, settings) ? await applyAttributionModel(tx, ctx.projectId, matched, settings, now) : null
-  const { affiliate, matchedBy, referral } = modelled ?? matched
-  const moveReferral = modelled?.moveReferral ?? false
+  for (let attempt = 1; ; attempt += 1) {
+    const matched = await attribute(tx, ctx.projectId, data)
+    const modelled = attributionModelApplies(matched, settings) ? await applyAttributionModel(tx, ctx.projectId, matched, settings, now) : { ...matched, moveReferral: false }
+    if (!lock) return modelled
+    const { referral } = modelled
+    const locked = await lockAffiliates(tx, ctx.projectId, [modelled.affiliate.id, modelled.moveReferral ? (referral?.affiliateId ?? null) : null])
+    const affiliate = locked.get(modelled.affiliate.id)
+    if (!affiliate) throw new NotFoundError('affiliate not found (deleted by a concurrent request)', 'affiliateId')
+    const current = referral && (await tx.referrals.lockForUpdate(ctx.projectId, referral.id))
+    if (referral === null || current?.affiliateId === referral.affiliateId) return { ...modelled, affiliate, referral: current }
+    if (attempt >= MAX_ATTRIBUTIONS) throw new BusyError('the customer kept moving between affiliates during this request; nothing was stored, send it again')
+  }
+}
+
+/** Attributions of one create before it gives up on a customer that concurrent writes keep moving. */
+const MAX_ATTRIBUTIONS = 3
+
+async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, now: Date, clickVisitor: string | null, lock: boolean): Promise<Plan> {
+  const { data } = request
+  const { affiliate, matchedBy, referral, moveReferral } = await attributed(ctx, tx, project, data, now, lock)
   const tierSettings = tierSettingsOf(project.settings, affiliate)
   const day = ctx.dayIn(project, now)
   const { tiers, bonuses, span } = periodsOn(tierSettings, day)
@@ -288,7 +310,7 @@ export async function previewConversion(ctx: ProjectContext, input: CreateConver
   const fx = await exchange(ctx, request)
   const clickVisitor = await clickVisitorOf(ctx, request.data.click)
   const now = ctx.clock.now()
-  const planned = await ctx.storage.transaction((tx) => plan(ctx, tx, project, request, fx, occurrence(request, now), clickVisitor))
+  const planned = await ctx.storage.transaction((tx) => plan(ctx, tx, project, request, fx, occurrence(request, now), clickVisitor, false))
   const slug = planned.affiliate.partnerSlug
   return {
     affiliateId: planned.affiliate.id,
@@ -338,7 +360,7 @@ function duplicateResult(ctx: ProjectContext, { existing, fingerprint, matchedBy
 /** Plans and writes the conversion (its referred user, counters and events), and its tier-2 conversion. */
 async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, amountUsd: number | null, now: Date, clickVisitor: string | null) {
   const { data } = request
-  const planned = await plan(ctx, tx, project, request, fx, now, clickVisitor)
+  const planned = await plan(ctx, tx, project, request, fx, now, clickVisitor, true)
   // A duplicate reference is found by the insert's unique index; what linking wrote before it rolls back.
   const { referral, signedUp, firstPurchase } = await linkReferral(ctx, tx, planned, data, now)
   const row: Omit<Conversion, 'id'> = {
@@ -489,13 +511,11 @@ async function linkReferral(ctx: ProjectContext, tx: StorageTx, planned: Plan, d
   if (!referral || planned.paymentNumber === null) return { referral, signedUp, firstPurchase: false }
   const paymentId = data.paymentId ?? null
   if (referral.firstPurchaseAt === null) {
-    // Another purchase of this customer, at the same moment, may have been the first: then this
-    // one's plan (the purchase rule) is wrong, and the transaction runs again from a fresh read.
+    // The plan read the customer under its lock: these checks only guard that promise.
     const marked = await tx.referrals.markFirstPurchase(ctx.projectId, referral.id, now, { key: paymentId, terms: planned.rules })
     if (!marked) throw new PaymentCountedMeanwhile()
     return { referral: marked, signedUp, firstPurchase: true }
   }
-  // So may a renewal: its number (and so its stage) is then another.
   const count = await tx.referrals.recordPayment(ctx.projectId, referral.id, paymentId)
   if (count !== planned.paymentNumber) throw new PaymentCountedMeanwhile()
   return { referral, signedUp, firstPurchase: false }
@@ -530,21 +550,29 @@ function occurrence(request: ConversionRequest, now: Date): Date {
   return at !== undefined && at.getTime() < now.getTime() ? at : now
 }
 
-/** Thrown inside the transaction when a concurrent purchase of the customer was counted first. */
-class PaymentCountedMeanwhile extends Error {}
+/** Thrown inside the transaction when the customer's payment was counted by another write than the plan read (the lock order makes it a bug). */
+class PaymentCountedMeanwhile extends Error {
+  constructor() {
+    super("the customer's payment count changed after it was read under its lock")
+    this.name = 'PaymentCountedMeanwhile'
+  }
+}
+
+/** Runs of a create when concurrent requests keep creating the same new customer first. */
+const MAX_RUNS = 5
 
 /**
  * Runs a write again when a concurrent request (another connection) committed the same new
- * referred user, or the same customer's first purchase, first: the second run finds that row
- * (and, for one reference, the winner), or plans a renewal.
+ * referred user first: the next run finds it. Running out is a 503 (nothing was stored).
  */
 async function retryOnRace<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
+  for (let attempt = 1; ; attempt += 1) {
     try {
       return await work()
     } catch (error) {
       const race = (error instanceof UniqueViolation && error.constraint === 'referral_email') || error instanceof PaymentCountedMeanwhile
-      if (!race || attempt >= 8) throw error
+      if (!race) throw error
+      if (attempt >= MAX_RUNS) throw new BusyError('concurrent requests kept creating this customer; nothing was stored, send the request again')
     }
   }
 }

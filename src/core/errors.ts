@@ -1,6 +1,6 @@
 // Typed errors of the core. The HTTP layer maps `code` to a status with one table.
 
-export type AffiliateErrorCode = 'invalid_request' | 'not_found' | 'conflict'
+export type AffiliateErrorCode = 'invalid_request' | 'not_found' | 'conflict' | 'unavailable'
 
 /** Names an input field: the core's own (camelCase) name, or the wire name a caller such as the HTTP layer uses. */
 export type FieldNames = (field: string) => string
@@ -60,5 +60,20 @@ export class ConflictError extends AffiliateError {
   constructor(message: string, field?: string) {
     super('conflict', message, field)
     this.name = 'ConflictError'
+  }
+}
+
+/**
+ * The write met concurrent writes on the same rows more often than it retries (docs/api.md
+ * "Concurrency"): nothing was stored, and the same request may be sent again after `retryAfter`
+ * seconds. A 503 with Retry-After.
+ */
+export class BusyError extends AffiliateError {
+  constructor(
+    message: string,
+    readonly retryAfter = 1,
+  ) {
+    super('unavailable', message)
+    this.name = 'BusyError'
   }
 }

@@ -4,7 +4,7 @@ import { listWindow, withConflicts } from './conflicts.js'
 import { requireAffiliate } from './affiliates.js'
 import type { ProjectContext } from './context.js'
 import { countDay } from './daily-counts.js'
-import { NotFoundError, ValidationError } from './errors.js'
+import { BusyError, NotFoundError, ValidationError } from './errors.js'
 import { referralSignedUp } from './events.js'
 import {
   createReferralInput,
@@ -16,6 +16,7 @@ import {
   type ListReferralsInput,
   type UpdateReferralInput,
 } from './schemas.js'
+import { lockAffiliates } from './row-locks.js'
 import type { StorageTx } from './storage.js'
 import type { Affiliate, Referral } from './types.js'
 import { referralView, type ReferralView } from './views.js'
@@ -30,6 +31,22 @@ export async function findReferral(tx: StorageTx, projectId: string, ref: Referr
       : await tx.referrals.getByEmail(projectId, validate(emailSchema, ref, 'email'))
   if (!referral) throw new NotFoundError('referred user not found')
   return referral
+}
+
+/**
+ * The referred user read under its lock, after the locks of the affiliate it is on and of
+ * `target` (the one it moves to), in the lock order (row-locks.ts): its affiliate is then current,
+ * so concurrent moves each take its signup from the affiliate it really left.
+ */
+async function lockedReferral(tx: StorageTx, projectId: string, ref: ReferralRef, target: number | null): Promise<Referral> {
+  for (let attempt = 1; ; attempt += 1) {
+    const read = await findReferral(tx, projectId, ref)
+    await lockAffiliates(tx, projectId, [read.affiliateId, target])
+    const referral = await tx.referrals.lockForUpdate(projectId, read.id)
+    if (!referral) throw new NotFoundError('referred user not found')
+    if (referral.affiliateId === read.affiliateId) return referral
+    if (attempt >= 3) throw new BusyError('the referred user kept moving between affiliates during this request; nothing was stored, send it again')
+  }
 }
 
 /** Builds views, reading each distinct affiliate once. */
@@ -107,7 +124,7 @@ export function referralsService(ctx: ProjectContext) {
       const data = validate(updateReferralInput, input)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
-          const referral = await findReferral(tx, projectId, ref)
+          const referral = await lockedReferral(tx, projectId, ref, data.affiliateId ?? null)
           const patch: Partial<Referral> = {}
           if (data.email !== undefined) patch.email = data.email
           if (data.affiliateId !== undefined && data.affiliateId !== referral.affiliateId) {

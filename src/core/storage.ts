@@ -109,7 +109,11 @@ export interface AffiliateRepository {
   getMany(projectId: string, ids: readonly number[]): Promise<Affiliate[]>
   /** Which of these codes (lower case) are a referral code or a link alias in the project. */
   takenCodes(projectId: string, codes: readonly string[]): Promise<Set<string>>
-  /** Reads the row and holds it against concurrent writers until the transaction ends. */
+  /**
+   * Reads the row and holds it against concurrent writers until the transaction ends; readers and
+   * inserts that only refer to it (a click, a coupon) do not wait. The first lock of a write that
+   * decides from the affiliate's state (docs/architecture.md "Lock order").
+   */
   lockForUpdate(projectId: string, id: number): Promise<Affiliate | null>
   update(projectId: string, id: number, patch: Patch<Omit<Affiliate, 'totals'>>): Promise<Affiliate | null>
   /** Atomically adds each delta to the running totals (never read-modify-write). */
@@ -138,6 +142,8 @@ export interface ReferralRepository {
   insert(referral: Insert<Referral>): Promise<Referral>
   get(projectId: string, id: number): Promise<Referral | null>
   getByEmail(projectId: string, email: string): Promise<Referral | null>
+  /** Reads the row and holds it against concurrent writers until the transaction ends: taken after its affiliate's lock. */
+  lockForUpdate(projectId: string, id: number): Promise<Referral | null>
   update(projectId: string, id: number, patch: Patch<Referral>): Promise<Referral | null>
   /**
    * Records the referred user's first purchase at `at` (firstPurchaseAt and conversionDate `at`,

@@ -1,6 +1,6 @@
 // HTTP errors: ONE table from error code to status, and HttpError for failures found by the HTTP
 // layer itself (bad JSON, wrong content type, unknown route). Anything else is a generic 500.
-import { AffiliateError, type AffiliateErrorCode, type FieldNames } from '../core/errors.js'
+import { AffiliateError, BusyError, type AffiliateErrorCode, type FieldNames } from '../core/errors.js'
 
 export type HttpErrorCode =
   | AffiliateErrorCode
@@ -25,6 +25,7 @@ export const STATUS_BY_CODE: Record<HttpErrorCode, number> = {
   rate_limit_exceeded: 429,
   server_error: 500,
   not_implemented: 501,
+  unavailable: 503,
 }
 
 export class HttpError extends Error {
@@ -61,7 +62,8 @@ export function errorInfo(error: unknown, name: FieldNames = snakeField): ErrorI
     return { status: error.status, code: error.code, message: error.message, field: error.field ?? null, ...(error.headers ? { headers: error.headers } : {}) }
   }
   if (error instanceof AffiliateError && error.code in STATUS_BY_CODE) {
-    return { status: STATUS_BY_CODE[error.code], code: error.code, message: error.describe(name), field: error.field ? name(error.field) : null }
+    const retry = error instanceof BusyError ? { headers: { 'Retry-After': String(error.retryAfter) } } : {}
+    return { status: STATUS_BY_CODE[error.code], code: error.code, message: error.describe(name), field: error.field ? name(error.field) : null, ...retry }
   }
   return null
 }

@@ -29,7 +29,7 @@ import { erasureRepository } from './repositories/erasure.js'
 import { sqlRetention } from './repositories/retention.js'
 import { sqlSessionStore } from './repositories/sessions.js'
 import { sqlAuditLog } from './repositories/audit-log.js'
-import { mapError } from './codec.js'
+import { mapTransactionError } from './codec.js'
 import { createTables, type Tables } from './tables.js'
 import { loggedExecutor, type SqlLogOption } from './sql-log.js'
 import { statementsBeforeCommit, transactionState, type TransactionState } from './repositories/transaction-state.js'
@@ -63,7 +63,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     get apiKeys() { return (made.apiKeys ??= apiKeyRepository(db, t)) },
     get affiliates() { return (made.affiliates ??= affiliateRepository(db, t, cache)) },
     get referrals() { return (made.referrals ??= referralRepository(db, t)) },
-    get conversions() { return (made.conversions ??= conversionRepository(db, t)) },
+    get conversions() { return (made.conversions ??= conversionRepository(db, t, cache)) },
     get coupons() { return (made.coupons ??= couponRepository(db, t)) },
     get clicks() { return (made.clicks ??= clickRepository(db, t)) },
     get payouts() { return (made.payouts ??= payoutRepository(db, t)) },
@@ -73,7 +73,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     get webhookEndpoints() { return (made.webhookEndpoints ??= webhookEndpointRepository(db, t, cache)) },
     get outbox() { return (made.outbox ??= outboxRepository(db, t, cache)) },
     get providerEvents() { return (made.providerEvents ??= providerEventRepository(db, t, cache)) },
-    get tracking() { return (made.tracking ??= trackingRepository(db, t)) },
+    get tracking() { return (made.tracking ??= trackingRepository(db, t, cache)) },
     get mail() { return (made.mail ??= mailRepository(db, t)) },
     get erasure() { return (made.erasure ??= erasureRepository(db, t)) },
     get auditLog() { return (made.auditLog ??= sqlAuditLog(db, t.schema)) },
@@ -135,7 +135,7 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
     } catch (error) {
       for (const write of state.atCommit) write.failed(error)
       // A write left for COMMIT breaking a unique index fails the transaction as the port's UniqueViolation.
-      return mapError(error)
+      return mapTransactionError(error)
     }
   }
 
@@ -167,11 +167,13 @@ function droppingOnRollback(client: SqlClient, state: TransactionState): SqlClie
       const pending = [...state.pending]
       const mails = [...state.mails]
       const atCommit = state.atCommit.length
+      const projectDays = state.projectDays.length
       try {
         return await client.transaction(() => fn(tracked))
       } catch (error) {
         state.pending = pending
         state.mails = mails
+        state.projectDays.length = projectDays
         for (const write of state.atCommit.splice(atCommit)) write.failed(error)
         throw error
       }

@@ -32,6 +32,7 @@ const ERROR_CODES: Record<HttpErrorCode, string> = {
   rate_limit_exceeded: 'rate_limit_exceeded',
   server_error: 'server_error',
   not_implemented: 'not_implemented',
+  unavailable: 'service_unavailable',
 }
 
 export function error(info: ErrorInfo): unknown {

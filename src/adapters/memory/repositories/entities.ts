@@ -167,6 +167,10 @@ export function referralRepository(state: MemoryState, log: UndoLog): ReferralRe
     async get(projectId, id) {
       return found(inProject(state.referrals.get(id), projectId))
     },
+    // One transaction at a time: the read is the lock.
+    async lockForUpdate(projectId, id) {
+      return found(inProject(state.referrals.get(id), projectId))
+    },
     async getByEmail(projectId, email) {
       return found(state.referrals.findUnique('referral_email', `${projectId}|${email}`))
     },

@@ -80,7 +80,8 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: Transaction
       const rows = await run(db, `SELECT alias FROM ${t.linkAliases} WHERE project_id = $1 AND affiliate_id = $2 ORDER BY created_at, alias`, [projectId, affiliateId])
       return rows.map((row) => String(row.alias))
     },
-    lockForUpdate: (projectId, id) => table.get(db, projectId, id, 'FOR UPDATE'),
+    // NO KEY UPDATE: inserts referring to the row (a click, a coupon) take KEY SHARE and do not wait.
+    lockForUpdate: (projectId, id) => table.get(db, projectId, id, 'FOR NO KEY UPDATE'),
     update(projectId, id, patch) {
       const { totals: _ignored, ...rest } = patch as typeof patch & { totals?: unknown }
       return table.update(db, projectId, id, rest)

@@ -1,7 +1,8 @@
 // The conversions repository, and the SQL creating a conversion runs here: insertConversion, with
 // the counter writes (the affiliate's totals: totalsUpdate in affiliates.ts; the day's counters:
 // dailyUpsert in tracking.ts) and its ledger movement (conversionMovementInsert in ledger.ts)
-// merged into it as CTEs by countedInsert, so a create is one statement; under tiers or bonuses it
+// merged into it as CTEs by countedInsert, so a create is one statement (the project's share of
+// the day's counters is written last, before COMMIT: addProjectDays); under tiers or bonuses it
 // also answers the affiliate's row and its day's figures as written. The rest of a create: the
 // affiliate's read (affiliates.ts) and its outbox rows, written just before COMMIT
 // (transaction-state.ts). Also the held balance from the hold-window index, and oldest-first
@@ -17,7 +18,9 @@ import type { SqlClient } from '../executor.js'
 import { money, type Tables } from '../tables.js'
 import { adjustTotalsMany, totalsUpdate } from './affiliates.js'
 import { conversionMovementInsert } from './ledger.js'
-import { addDailyMany, dailyUpsert, dayFiguresSubquery, readDayFigures } from './tracking.js'
+import { dailyUpsert, dayFiguresSubquery, readDayFigures, type DayDelta } from './day-counters.js'
+import { addDays, addProjectDays } from './tracking.js'
+import type { TransactionState } from './transaction-state.js'
 
 /**
  * A new conversion, every column but id, unless its reference is taken (conversions_reference_key:
@@ -57,9 +60,8 @@ function countedInsert(t: Tables, writes: CountWrites, answered: boolean): strin
   if (text === undefined) {
     const returning = { totals: answered ? 'id, tier, status' : undefined, daily: answered ? 'affiliate_id, revenue_minor, customers' : undefined, movement: undefined }
     const ctes = named.map(([name, write]) => `counted_${name} AS (${write.text(returning[name])})`).join(', ')
-    // The day's upsert also writes a project row (a negative affiliate id): the affiliate's is the one with its id.
     const day = writes.daily
-      ? { columns: ', day.revenue_minor AS ak_day_revenue, day.customers AS ak_day_customers', join: ' LEFT JOIN counted_daily day ON day.affiliate_id = counted_totals.id' }
+      ? { columns: ', day.revenue_minor AS ak_day_revenue, day.customers AS ak_day_customers', join: ' LEFT JOIN counted_daily day ON true' }
       : { columns: '', join: '' }
     const select = answered
       ? `SELECT inserted.id, counted_totals.tier AS ak_tier, counted_totals.status AS ak_status${day.columns} FROM inserted CROSS JOIN counted_totals${day.join}`
@@ -71,7 +73,7 @@ function countedInsert(t: Tables, writes: CountWrites, answered: boolean): strin
   return text
 }
 
-export function conversionRepository(db: SqlClient, t: Tables): ConversionRepository {
+export function conversionRepository(db: SqlClient, t: Tables, state: TransactionState | null): ConversionRepository {
   const table = t.conversions
   /** Inserts and, only when a row was inserted, counts it, in one statement: a round trip per create. */
   const insertNew = async (conversion: Insert<Conversion>, counts: ConversionCounts | undefined): Promise<ConversionInsertResult | null> => {
@@ -93,6 +95,7 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
     }
     const row = (await run(db, countedInsert(t, writes, answered), params))[0]
     if (!row) return null
+    if (writes.daily) await addProjectDays(db, t.daily, state, [{ projectId, affiliateId, day: counts.day, delta: counts.daily }])
     if (!answered) return { inserted: true, conversion: table.inserted(conversion, row.id) }
     const affiliate = { tier: row.ak_tier === null ? null : String(row.ak_tier), status: String(row.ak_status) as AffiliateStatus }
     // Absent when the day's counters were not written.
@@ -110,7 +113,7 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
         const rows = await table.insertManyUnlessConflict(db, group.map(({ conversion }) => conversion), '(project_id, reference) WHERE reference IS NOT NULL', 'id, reference')
         const ids = new Map(rows.map((row) => [String(row.reference), row.id]))
         const totals = new Map<number, TotalsDelta>()
-        const daily: Parameters<typeof addDailyMany>[3][number][] = []
+        const daily: DayDelta[] = []
         const movements: Insert<LedgerMovement>[] = []
         for (const { conversion, counts, index } of group) {
           const id = ids.get(conversion.reference!)
@@ -118,12 +121,12 @@ export function conversionRepository(db: SqlClient, t: Tables): ConversionReposi
           if (id === undefined || !ids.delete(conversion.reference!)) continue
           inserted[index] = table.inserted(conversion, id)
           totals.set(conversion.affiliateId, addTotals(totals.get(conversion.affiliateId), counts.totals))
-          daily.push({ affiliateId: conversion.affiliateId, day: counts.day, delta: counts.daily })
+          daily.push({ projectId, affiliateId: conversion.affiliateId, day: counts.day, delta: counts.daily })
           const movement = counts.ledgerAt && conversionMovement(inserted[index]!, { before: null, after: conversion }, counts.totals, counts.ledgerAt)
           if (movement) movements.push(movement)
         }
         await adjustTotalsMany(db, t.affiliates.name, projectId, totals)
-        await addDailyMany(db, t.daily, projectId, daily)
+        await addDays(db, t.daily, state, daily)
         await t.ledger.insertMany(db, movements)
       }
       return Array.from(items, (_, index) => inserted[index] ?? null)

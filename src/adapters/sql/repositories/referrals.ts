@@ -11,6 +11,7 @@ export function referralRepository(db: SqlClient, t: Tables): ReferralRepository
   return {
     insert: (referral) => table.insert(db, referral),
     get: (projectId, id) => table.get(db, projectId, id),
+    lockForUpdate: (projectId, id) => table.get(db, projectId, id, 'FOR NO KEY UPDATE'),
     getByEmail: (projectId, email) => table.findOne(db, 'project_id = $1 AND lower(email) = lower($2)', [projectId, email]),
     update: (projectId, id, patch) => table.update(db, projectId, id, patch),
     async markFirstPurchase(projectId, id, at, payment) {

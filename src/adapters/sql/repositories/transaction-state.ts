@@ -1,13 +1,15 @@
 // What one SQL transaction remembers between statements: each project's active webhook endpoints,
 // the outbox events it recorded with the mails they become, which are written together in one
 // statement just before COMMIT (enqueue returns nothing, so nobody can tell they were held back),
-// and the writes whose answers are only read once it commits (left for COMMIT too).
+// the writes whose answers are only read once it commits (left for COMMIT too), and last the
+// projects' day counters its writes add to (shared by many affiliates: locked last, core/row-locks.ts).
 import type { NewMail } from '../../../core/mail-kinds.js'
 import type { NewEvent } from '../../../core/storage.js'
 import { run } from '../codec.js'
 import { MAIL_INSERT_COLUMNS, mailParams, mailRowsSelect } from './mail.js'
 import type { SqlClient, SqlRow, SqlStatement } from '../executor.js'
 import type { Tables } from '../tables.js'
+import { dailyManyStatement, projectShares, type DayDelta } from './day-counters.js'
 
 interface PendingEvent {
   event: NewEvent
@@ -25,6 +27,8 @@ export interface TransactionState {
   mailOn: boolean | null
   /** Writes left for COMMIT's round trip, in order; each is told how the transaction ended. */
   atCommit: AtCommit[]
+  /** Deltas added to affiliates' days whose projects' share is written last, in one statement. */
+  projectDays: DayDelta[]
 }
 
 /** A write left for COMMIT: told `committed` once the transaction committed, `failed` when it did not. */
@@ -35,13 +39,14 @@ export interface AtCommit {
 }
 
 export function transactionState(): TransactionState {
-  return { endpoints: new Map(), pending: [], mails: [], mailOn: null, atCommit: [] }
+  return { endpoints: new Map(), pending: [], mails: [], mailOn: null, atCommit: [], projectDays: [] }
 }
 
-/** What the transaction still writes before COMMIT: its pending events, then the writes left for COMMIT. */
+/** What the transaction still writes before COMMIT: its pending events, the writes left for COMMIT, then the projects' day counters. */
 export function statementsBeforeCommit(t: Tables, state: TransactionState): SqlStatement[] {
   const events = pendingStatement(t, state)
-  return [...(events ? [events] : []), ...state.atCommit.map((write) => write.statement)]
+  const projectDays = dailyManyStatement(t.daily, projectShares(state.projectDays))
+  return [...(events ? [events] : []), ...state.atCommit.map((write) => write.statement), ...(projectDays ? [projectDays] : [])]
 }
 
 /**
