@@ -28,6 +28,7 @@ import type { Patch, StorageTx } from './storage.js'
 import { UniqueViolation } from './storage.js'
 import type { Affiliate, CommissionSettings, Project } from './types.js'
 import { affiliateView, type AffiliateView } from './views.js'
+import { lockAffiliate } from './row-locks.js'
 
 /** An affiliate named by id (number) or email (string). */
 export type AffiliateRef = number | string
@@ -191,7 +192,7 @@ export function affiliatesService(ctx: ProjectContext) {
           if (data.referralCode !== undefined) await checkNotAlias(tx, projectId, data.referralCode, found.id)
           // Setting a pending affiliate active approves it (docs/onboarding.md): locked, so one event.
           const approves = found.status === 'pending' && data.status === 'active'
-          const affiliate = approves ? (await tx.affiliates.lockForUpdate(projectId, found.id))! : found
+          const affiliate = approves ? await lockAffiliate(tx, projectId, found.id) : found
           const { status: _status, ...rest } = data
           const patch = approves && affiliate.status === 'pending' ? rest : data
           let updated = (await tx.affiliates.update(projectId, affiliate.id, patch as Patch<Affiliate>))!

@@ -10,6 +10,7 @@ import { applyInput, rejectApplicationInput, validate, type ApplyInput, type Rej
 import { UniqueViolation } from './storage.js'
 import type { SignupMode } from './types.js'
 import type { AffiliateView } from './views.js'
+import { lockAffiliate } from './row-locks.js'
 
 export interface ApplyResult {
   /** The affiliate with this email: the new one, or the one that existed (left unchanged). */
@@ -68,7 +69,7 @@ export function applicationsService(ctx: ProjectContext) {
     async approve(ref: AffiliateRef): Promise<AffiliateView> {
       return storage.transaction(async (tx) => {
         const found = await findAffiliate(tx, projectId, ref)
-        const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+        const affiliate = await lockAffiliate(tx, projectId, found.id)
         if (affiliate.status === 'active') return loadAffiliateView(ctx, tx, affiliate)
         if (affiliate.status !== 'pending') throw new ConflictError(`affiliate is ${affiliate.status}; only a pending affiliate can be approved`, 'status')
         return loadAffiliateView(ctx, tx, await decideApplication(ctx, tx, affiliate, { approve: true }))
@@ -80,7 +81,7 @@ export function applicationsService(ctx: ProjectContext) {
       const { reason } = validate(rejectApplicationInput, input)
       return storage.transaction(async (tx) => {
         const found = await findAffiliate(tx, projectId, ref)
-        const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+        const affiliate = await lockAffiliate(tx, projectId, found.id)
         if (affiliate.status !== 'pending') throw new ConflictError(`affiliate is ${affiliate.status}; only a pending affiliate can be rejected`, 'status')
         const trimmed = reason?.trim() || null
         return loadAffiliateView(ctx, tx, await decideApplication(ctx, tx, affiliate, { approve: false, reason: trimmed }))

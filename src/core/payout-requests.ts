@@ -12,6 +12,7 @@ import { isDue } from './payouts-due.js'
 import { listPayoutRequestsInput, validate, type ListPayoutRequestsInput } from './schemas.js'
 import type { StorageTx } from './storage.js'
 import type { Affiliate, Payout, PayoutRequest, PayoutRequestStatus } from './types.js'
+import { lockAffiliate } from './row-locks.js'
 
 export interface PayoutRequestView {
   id: number
@@ -63,7 +64,7 @@ export function payoutRequestsService(ctx: ProjectContext) {
       return storage.transaction(async (tx) => {
         const found = await findAffiliate(tx, projectId, ref)
         // The lock makes two requests of one affiliate run one after another: one open request.
-        const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+        const affiliate = await lockAffiliate(tx, projectId, found.id)
         const open = await tx.payoutRequests.findOpen(projectId, affiliate.id)
         if (open) return view(open, affiliate.email)
         const now = ctx.clock.now()

@@ -22,6 +22,7 @@ import {
 import type { StorageTx } from './storage.js'
 import type { Payout } from './types.js'
 import { payoutView, type PayoutView } from './views.js'
+import { lockAffiliate } from './row-locks.js'
 
 export function payoutsService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
@@ -40,7 +41,7 @@ export function payoutsService(ctx: ProjectContext) {
       throw new ValidationError('affiliateEmail', (name) => `${name('affiliateEmail')} does not match ${name('affiliateId')}`)
     }
     // The lock makes racing payouts for one affiliate run one after another.
-    const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+    const affiliate = await lockAffiliate(tx, projectId, found.id)
     await refuseWhileProcessing(tx, projectId, affiliate.id)
     if (requireTaxDetails && !affiliate.taxDetails) {
       throw new ConflictError(`${affiliate.email} has no tax details on file, and this program requires them before paying (payouts.requireTaxDetails)`, 'affiliateId')

@@ -12,6 +12,7 @@ import { computeBalances, ledgerDelta } from './ledger.js'
 import { Currency } from './money.js'
 import type { StorageTx } from './storage.js'
 import type { Affiliate, Conversion, Payout, ProviderPayout, ProviderPayoutProvider } from './types.js'
+import { lockAffiliate } from './row-locks.js'
 
 export interface StartProviderPayoutInput {
   /** Affiliate id or email. */
@@ -54,7 +55,7 @@ export function providerPayoutsService(ctx: ProjectContext) {
   async function locked(tx: StorageTx, payoutId: number) {
     const payout = await tx.payouts.get(projectId, payoutId)
     if (!payout) throw new NotFoundError('payout not found', 'payoutId')
-    const affiliate = (await tx.affiliates.lockForUpdate(projectId, payout.affiliateId))!
+    const affiliate = await lockAffiliate(tx, projectId, payout.affiliateId)
     const row = await tx.providerPayouts.getByPayout(projectId, payoutId)
     if (!row) throw new NotFoundError('this payout was not sent through a provider', 'payoutId')
     return { payout, affiliate, row }
@@ -100,7 +101,7 @@ export function providerPayoutsService(ctx: ProjectContext) {
       const amount = currency.parse(input.amount, 'amount', false).minor
       return storage.transaction(async (tx) => {
         const found = await findAffiliate(tx, projectId, input.affiliate)
-        const affiliate = (await tx.affiliates.lockForUpdate(projectId, found.id))!
+        const affiliate = await lockAffiliate(tx, projectId, found.id)
         await refuseWhileProcessing(tx, projectId, affiliate.id)
         if (settings.payouts?.requireTaxDetails === true && !affiliate.taxDetails) {
           throw new ConflictError(`${affiliate.email} has no tax details on file, and this program requires them before paying (payouts.requireTaxDetails)`, 'affiliateId')

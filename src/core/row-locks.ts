@@ -2,6 +2,7 @@
 // id (a tier-2 parent after its child), then the referred user, then the conversion, then the
 // payout; the project's shared day counters last, written just before COMMIT by the storage. A
 // write that decides from a row's state reads it under that row's lock, taken in this order.
+import { NotFoundError } from './errors.js'
 import type { StorageTx } from './storage.js'
 import type { Affiliate } from './types.js'
 
@@ -14,4 +15,11 @@ export async function lockAffiliates(tx: StorageTx, projectId: string, ids: Read
     if (affiliate) locked.set(id, affiliate)
   }
   return locked
+}
+
+/** Locks the affiliate read before the lock: a 404 when a concurrent request deleted it since. */
+export async function lockAffiliate(tx: StorageTx, projectId: string, id: number): Promise<Affiliate> {
+  const affiliate = await tx.affiliates.lockForUpdate(projectId, id)
+  if (!affiliate) throw new NotFoundError('affiliate not found (deleted by a concurrent request)', 'affiliateId')
+  return affiliate
 }

@@ -23,43 +23,50 @@ export interface CheckoutProvider {
   deliver(handler: FetchHandler, event: unknown, clock: TestClock): Promise<Response>
   /** The events of customer `n`'s checkout, its first payment at `at` and its renewal 30 days on. */
   checkout(n: number, at: Date): unknown[]
+  /** The events of the `k`th renewal (k >= 2 beyond checkout's) of customer `n`'s subscription, `k` months after `at`. */
+  renewal(n: number, at: Date, k: number): unknown[]
 }
 
 const DAY = 86_400_000
 const iso = (at: Date, days = 0) => new Date(at.getTime() + days * DAY).toISOString()
 const month = { subtotal: 4900, tax: 490 }
 
-const stripe = (name: string, checkout: CheckoutProvider['checkout']): CheckoutProvider => ({
+const stripe = (name: string, checkout: CheckoutProvider['checkout'], renewal: CheckoutProvider['renewal']): CheckoutProvider => ({
   name,
   provider: 'stripe',
   handler: (program, storage, project) => stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET, ...(project ? { project } : {}) }),
   deliver: (handler, event, clock) => deliverStripe(handler, event, clock),
   checkout,
+  renewal,
 })
 
 /** Stripe from API 2025-03-31: invoice_payment.paid names the payment intent of each invoice. */
-export const stripeCurrent = stripe('stripe (2025+ API)', (n, at) => {
-  const who = { customer: `cus_New${n}`, email: `new${n}@example.com` }
-  const subscription = `sub_New${n}`
-  const invoice = (id: string, days: number, billingReason: 'subscription_create' | 'subscription_cycle') => [
-    invoicePaymentPaid({ at: iso(at, days), invoice: id, paymentIntent: `pi_${id}`, amount: 5390 }),
-    invoicePaid({ at: iso(at, days), id, ...who, ...month, subscription, billingReason, paymentIntent: `pi_${id}` }),
-  ]
-  return [
-    checkoutCompleted({ at: iso(at), ...who, referral: 'ANN', subscription }),
-    ...invoice(`in_New${n}a`, 0, 'subscription_create'),
-    ...invoice(`in_New${n}b`, 30, 'subscription_cycle'),
-  ]
-})
+const stripeCurrentInvoice = (n: number, at: Date, id: string, days: number, billingReason: 'subscription_create' | 'subscription_cycle') => [
+  invoicePaymentPaid({ at: iso(at, days), invoice: id, paymentIntent: `pi_${id}`, amount: 5390 }),
+  invoicePaid({ at: iso(at, days), id, customer: `cus_New${n}`, email: `new${n}@example.com`, ...month, subscription: `sub_New${n}`, billingReason, paymentIntent: `pi_${id}` }),
+]
+export const stripeCurrent = stripe(
+  'stripe (2025+ API)',
+  (n, at) => [
+    checkoutCompleted({ at: iso(at), customer: `cus_New${n}`, email: `new${n}@example.com`, referral: 'ANN', subscription: `sub_New${n}` }),
+    ...stripeCurrentInvoice(n, at, `in_New${n}a`, 0, 'subscription_create'),
+    ...stripeCurrentInvoice(n, at, `in_New${n}b`, 30, 'subscription_cycle'),
+  ],
+  (n, at, k) => stripeCurrentInvoice(n, at, `in_New${n}r${k}`, 30 * k, 'subscription_cycle'),
+)
 
 /** Stripe before API 2025-03-31: invoices name their subscription and payment intent themselves. */
-export const stripeLegacy = stripe('stripe (API before 2025-03-31)', (n, at) => {
-  const who = { customer: `cus_Old${n}`, email: `old${n}@example.com` }
-  const subscription = `sub_Old${n}`
-  const invoice = (id: string, days: number, billingReason: 'subscription_create' | 'subscription_cycle') =>
-    legacyInvoicePaid({ at: iso(at, days), id, ...who, ...month, subscription, billingReason, paymentIntent: `pi_${id}`, charge: `ch_${id}` })
-  return [checkoutCompleted({ at: iso(at), ...who, referral: 'ANN', subscription }), invoice(`in_Old${n}a`, 0, 'subscription_create'), invoice(`in_Old${n}b`, 30, 'subscription_cycle')]
-})
+const stripeLegacyInvoice = (n: number, at: Date, id: string, days: number, billingReason: 'subscription_create' | 'subscription_cycle') =>
+  legacyInvoicePaid({ at: iso(at, days), id, customer: `cus_Old${n}`, email: `old${n}@example.com`, ...month, subscription: `sub_Old${n}`, billingReason, paymentIntent: `pi_${id}`, charge: `ch_${id}` })
+export const stripeLegacy = stripe(
+  'stripe (API before 2025-03-31)',
+  (n, at) => [
+    checkoutCompleted({ at: iso(at), customer: `cus_Old${n}`, email: `old${n}@example.com`, referral: 'ANN', subscription: `sub_Old${n}` }),
+    stripeLegacyInvoice(n, at, `in_Old${n}a`, 0, 'subscription_create'),
+    stripeLegacyInvoice(n, at, `in_Old${n}b`, 30, 'subscription_cycle'),
+  ],
+  (n, at, k) => [stripeLegacyInvoice(n, at, `in_Old${n}r${k}`, 30 * k, 'subscription_cycle')],
+)
 
 /** Paddle Billing: the checkout's transaction carries the referral; the customer's email comes with customer.created. */
 export const paddle: CheckoutProvider = {
@@ -76,6 +83,7 @@ export const paddle: CheckoutProvider = {
     const paid = (event: typeof first) => ({ ...event, event_id: `${event.event_id}p`, event_type: 'transaction.paid', data: { ...event.data, status: 'paid' } })
     return [paddleCustomer({ at: iso(at), id: customer, email: `pad${n}@example.com` }), paid(first), first, paid(renewal), renewal]
   },
+  renewal: (n, at, k) => [transactionCompleted({ at: iso(at, 30 * k), id: `txn_pad${n}r${k}`, customer: `ctm_pad${n}`, ...month, subscription: `sub_pad${n}`, origin: 'subscription_recurring' })],
 }
 
 /** Lemon Squeezy: the order pays the first month (its first invoice is the same payment). */
@@ -92,6 +100,9 @@ export const lemonSqueezy: CheckoutProvider = {
       subscriptionInvoice('subscription_payment_success', { at: iso(at, 30), id: 3000 + n, ...who, billingReason: 'renewal', ...month }),
     ]
   },
+  renewal: (n, at, k) => [
+    subscriptionInvoice('subscription_payment_success', { at: iso(at, 30 * k), id: 100_000 + 1000 * n + k, customer: 7000 + n, email: `lem${n}@example.com`, subscription: 8000 + n, billingReason: 'renewal', ...month }),
+  ],
 }
 
 export const CHECKOUT_PROVIDERS = [stripeCurrent, stripeLegacy, paddle, lemonSqueezy]
