@@ -3,7 +3,7 @@
 // payout, PayPal's item webhooks, and Stripe Connect onboarding.
 export { payPalClient, PayPalError } from './paypal/client.js'
 export type { PayPalBatch, PayPalBatchItem, PayPalClient, PayPalClientOptions, PayPalItem, PayPalWebhookHeaders } from './paypal/client.js'
-export { outcomeOf, payPalPayouts, recordItemStatus, senderBatchId } from './paypal/payouts.js'
+export { outcomeOf, payPalPayouts, recordItemStatus, senderBatchId, senderItemId } from './paypal/payouts.js'
 export type { PayPalOutcome } from './paypal/payouts.js'
 export { payPalWebhookHandler } from './paypal/webhooks.js'
 export type { PayPalWebhookHandler, PayPalWebhookOptions } from './paypal/webhooks.js'

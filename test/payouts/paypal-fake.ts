@@ -47,6 +47,8 @@ export async function startFakePayPal(options: { statusFor?: (receiver: string) 
   let counter = 0
   /** When set, a create records the batch, calls this, and never answers (the caller dies meanwhile). */
   let holdCreate: (() => void) | null = null
+  /** Creates answered 503 (PayPal unavailable) before any batch is made. */
+  let unavailableCreates = 0
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 })
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
@@ -89,6 +91,10 @@ export async function startFakePayPal(options: { statusFor?: (receiver: string) 
     }
     if (!tokens.has(req.headers.authorization?.replace(/^Bearer /, '') ?? '')) {
       return send(res, 401, { name: 'AUTHENTICATION_FAILURE', message: 'Authentication failed due to invalid authentication credentials or a missing Authorization header.' })
+    }
+    if (req.method === 'POST' && path === '/v1/payments/payouts' && unavailableCreates > 0) {
+      unavailableCreates -= 1
+      return send(res, 503, { name: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable.' })
     }
     if (req.method === 'POST' && path === '/v1/payments/payouts') {
       const request = JSON.parse(body) as {
@@ -206,6 +212,10 @@ export async function startFakePayPal(options: { statusFor?: (receiver: string) 
       const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined))
       const response = await fetch(url, { method: 'POST', headers: sent, body: options.tamper ? options.tamper(raw) : raw })
       return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+    },
+    /** The next `count` batch creates answer 503 and make nothing. */
+    failNextCreates(count: number) {
+      unavailableCreates = count
     },
     holdNextCreate(onCreated: () => void) {
       holdCreate = () => {

@@ -1,6 +1,7 @@
 // Automatic payouts through PayPal Payouts (docs/payouts.md "PayPal Payouts"): one batch per payout,
 // its sender_batch_id derived from the payout (never the attempt), so a run that crashed between
 // PayPal's answer and our write, or simply ran twice, finds the same batch instead of paying again.
+import { createHash } from 'node:crypto'
 import type { AffiliateProgram } from '../../core/program.js'
 import type { ProviderPayoutWithPayout } from '../../core/provider-payouts.js'
 import { Currency } from '../../core/money.js'
@@ -23,6 +24,16 @@ export function outcomeOf(transactionStatus: string): PayPalOutcome {
 /** The sender_batch_id of a payout: the project and the payout's own id, the same on every attempt. */
 export function senderBatchId(projectId: string, payoutId: number): string {
   return `${projectId}-payout-${payoutId}`
+}
+
+/**
+ * The sender_item_id of a payout's item: the project and the payout's id, so an item of another
+ * project (or of a batch sent before this naming) never names one of this project's payouts.
+ * PayPal takes at most 63 characters: a longer project id is named by a digest of it.
+ */
+export function senderItemId(projectId: string, payoutId: number): string {
+  const project = projectId.length <= 40 ? projectId : createHash('sha256').update(projectId).digest('hex').slice(0, 24)
+  return `${project}-payout-${payoutId}`
 }
 
 /**
@@ -56,7 +67,7 @@ export function payPalPayouts(program: AffiliateProgram, client: PayPalClient) {
         receiver: affiliate.paypalEmail ?? affiliate.email,
         value: currency.amount(sent.payout.amount).format(),
         currency: sent.payout.currency,
-        senderItemId: `payout-${sent.payoutId}`,
+        senderItemId: senderItemId(program.projectId, sent.payoutId),
       },
     ])
     return service.note(sent.payoutId, { reference: batch.batchId, itemStatus: batch.batchStatus })
