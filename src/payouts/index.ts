@@ -11,3 +11,7 @@ export { StripeTransferError, stripeTransfers, transferIdempotencyKey } from './
 export type { StripeTransfersOptions } from './stripe/transfers.js'
 export { accountIdempotencyKey, stripeConnect } from './stripe/connect.js'
 export type { OnboardingUrls, StripeConnect } from './stripe/connect.js'
+export { payoutRunner, payoutSenders, runScheduled, scheduleKey } from './runs.js'
+export type { PayoutProviders, PayoutRunner, ScheduledRunOutcome } from './runs.js'
+export { providerKey } from './keys.js'
+export type { PayoutRunInput, PayoutRunItem, PayoutRunResult, PayoutSender } from '../core/payout-runs.js'

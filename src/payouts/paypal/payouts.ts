@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto'
 import type { AffiliateProgram } from '../../core/program.js'
 import type { ProviderPayoutWithPayout } from '../../core/provider-payouts.js'
 import { Currency } from '../../core/money.js'
+import { providerKey } from '../keys.js'
 import { PayPalError, type PayPalBatchItem, type PayPalClient } from './client.js'
 
 /** PayPal's item statuses (transaction_status) and what each means for the ledger. */
@@ -62,7 +63,7 @@ export function payPalPayouts(program: AffiliateProgram, client: PayPalClient) {
     if (sent.reference) return sent
     const affiliate = await program.affiliates.get(sent.payout.affiliateId)
     const currency = new Currency(sent.payout.currency)
-    const batch = await client.createBatch(senderBatchId(program.projectId, sent.payoutId), [
+    const batch = await client.createBatch(providerKey(program.projectId, sent), [
       {
         receiver: affiliate.paypalEmail ?? affiliate.email,
         value: currency.amount(sent.payout.amount).format(),
@@ -82,6 +83,18 @@ export function payPalPayouts(program: AffiliateProgram, client: PayPalClient) {
   }
 
   return {
+    provider: 'paypal' as const,
+
+    /** Sends a payout recorded as processing (a payout run's): creates or finds its batch, then reads it once. */
+    async send(sent: ProviderPayoutWithPayout): Promise<ProviderPayoutWithPayout> {
+      try {
+        return await check(await submit(sent))
+      } catch (error) {
+        if (!(error instanceof PayPalError)) throw error
+        return service.note(sent.payoutId, { reply: error.message })
+      }
+    },
+
     /** Holds the amount (processing) and sends it to the affiliate's PayPal email (else its email). */
     async pay(input: { affiliate: number | string; amount: string }): Promise<ProviderPayoutWithPayout> {
       const sent = await service.start({ ...input, provider: 'paypal' })
