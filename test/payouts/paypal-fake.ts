@@ -40,7 +40,7 @@ const EVENT_OF_STATUS: Record<string, string> = {
 const signedMessage = (transmissionId: string, transmissionTime: string, webhookId: string, rawBody: string) =>
   `${transmissionId}|${transmissionTime}|${webhookId}|${crc32(Buffer.from(rawBody, 'utf8'))}`
 
-export async function startFakePayPal(options: { statusFor?: (receiver: string) => string } = {}) {
+export async function startFakePayPal(options: { statusFor?: (receiver: string) => string; /** Each answer waits this long (a slow PayPal, so runs overlap). */ delayMs?: number } = {}) {
   const batches = new Map<string, FakeBatch>()
   const tokens = new Set<string>()
   const requests: Array<{ method: string; path: string }> = []
@@ -80,6 +80,7 @@ export async function startFakePayPal(options: { statusFor?: (receiver: string) 
     const path = new URL(req.url!, 'http://fake').pathname
     requests.push({ method: req.method!, path })
     const body = await readBody(req)
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
     if (req.method === 'POST' && path === '/v1/oauth2/token') {
       const expected = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`
       if (req.headers.authorization !== expected || body !== 'grant_type=client_credentials') {
