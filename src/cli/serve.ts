@@ -182,7 +182,15 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     if (pages && portal && config.portal) api = pages.withPortal(api, pages.observedPortal(portal, config.portal, observer), config.portal.path ?? '/portal')
     if (pages && config.admin?.enabled) {
       const { configuredAdmin, observedAdmin } = await import('./admin-mount.js')
-      const stores = { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher, providerEvents, state: storage.keyedState, ...(portal ? { portal } : {}) }
+      const stores = {
+        sessions: storage.sessions,
+        auditLog: storage.auditLog,
+        webhooks: dispatcher,
+        providerEvents,
+        state: storage.keyedState,
+        ...(portal ? { portal } : {}),
+        ...(payouts ? { payoutRuns: { run: (input: { dryRun: boolean }) => payouts!.runs.run(program.projectId, { ...input, trigger: 'console' }) } } : {}),
+      }
       const admin = configuredAdmin(program, stores, config.admin)
       api = pages.withPortal(api, observedAdmin(admin, config.admin, observer), config.admin.path ?? '/admin')
     }
