@@ -15,6 +15,7 @@ import { keySocketClient } from '../key-socket.js'
 async function runFromDatabase(values: OptionValues, dryRun: boolean): Promise<PayoutRunResult> {
   const configPath = values.config as string | undefined
   const providers = loadConfig(configPath).payoutProviders
+  // Opened first: a server holding the PGlite directory (DataDirLockedError) runs it with its own providers.
   const { program } = await openProgram(databaseTarget(values.database as string | undefined).target)
   try {
     if (!providers?.paypal && !providers?.stripe) {
