@@ -9,6 +9,7 @@ import { createHandler } from '../src/http/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src/index.js'
 import { payPalClient } from '../src/payouts/paypal/client.js'
 import { payoutRunner } from '../src/payouts/runs.js'
+import { recordAllEvents, recordedEvents } from './conformance/helpers.js'
 import { earnings } from './payouts/earnings.js'
 import { CLIENT_ID, CLIENT_SECRET, startFakePayPal } from './payouts/paypal-fake.js'
 import { SECRET_KEY, startFakeStripe } from './payouts/stripe-fake.js'
@@ -26,7 +27,9 @@ async function setUp(options: { stripeFailures?: number; withRuns?: boolean } = 
   const stripe = await startFakeStripe({ accounts: ['acct_bob1'], failNext: options.stripeFailures ?? 0 })
   closing.push(() => paypal.close(), () => stripe.close())
   const clock = testClock('2026-12-06T10:00:00Z')
-  const program: AffiliateProgram = await createAffiliateProgram({ storage: memoryStorage(), clock, settings: SETTINGS })
+  const storage = memoryStorage()
+  const program: AffiliateProgram = await createAffiliateProgram({ storage, clock, settings: SETTINGS })
+  await recordAllEvents(program)
   const ann = await program.affiliates.create({ email: 'ann@example.com', paypalEmail: 'ann.paypal@example.com' })
   const bob = await program.affiliates.create({ email: 'bob@example.com' })
   await program.providerPayouts.saveConnectedAccount(bob.id, 'acct_bob1')
@@ -53,7 +56,7 @@ async function setUp(options: { stripeFailures?: number; withRuns?: boolean } = 
     })
     return { status: response.status, headers: response.headers, body: (await response.json()) as any }
   }
-  return { program, clock, paypal, stripe, ann, bob, cat, post, bases, key }
+  return { program, storage, clock, paypal, stripe, ann, bob, cat, post, bases, key }
 }
 
 const postedBatches = (paypal: Awaited<ReturnType<typeof startFakePayPal>>) => paypal.requests.filter((request) => request.method === 'POST' && request.path === '/v1/payments/payouts').length
@@ -83,7 +86,7 @@ describe('POST /payouts/runs', () => {
   })
 
   it('pays each due affiliate once per period: a replayed Idempotency-Key answers the same run, a second run pays nobody again; the ledger to the cent', async () => {
-    const { program, clock, paypal, stripe, ann, bob, cat, post, bases, key } = await setUp()
+    const { program, storage, clock, paypal, stripe, ann, bob, cat, post, bases, key } = await setUp()
     const first = await post({}, { 'Idempotency-Key': 'run-december' })
     expect(first.status).toBe(200)
     expect(first.body.data.items.map((item: any) => [item.affiliate_email, item.amount, item.provider, item.outcome])).toEqual([
@@ -95,6 +98,12 @@ describe('POST /payouts/runs', () => {
     // The provider keys are the affiliate's and the period's.
     expect([...paypal.batches.values()].map((batch) => batch.senderBatchId)).toEqual([`${program.projectId}-run-2026-12-affiliate-${ann.id}`])
     expect(stripe.transfers.map((transfer) => [transfer.destination, transfer.amount])).toEqual([['acct_bob1', 6000]])
+    // Each payout paid tells the webhooks (payout.created, as docs/webhooks.md describes it).
+    const events = (await recordedEvents(storage, program)).filter((event) => event.type.startsWith('payout.'))
+    expect(events.map((event) => [event.type, (event.body.payout as any).id, (event.body.payout as any).amount])).toEqual([
+      ['payout.created', String(first.body.data.items[0].payout_id), '45.00'],
+      ['payout.created', String(first.body.data.items[1].payout_id), '60.00'],
+    ])
 
     const replay = await post({}, { 'Idempotency-Key': 'run-december' })
     expect(replay.headers.get('idempotent-replayed')).toBe('true')
