@@ -10,7 +10,9 @@ import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src
 import { payPalClient } from '../src/payouts/paypal/client.js'
 import { payoutRunner } from '../src/payouts/runs.js'
 import { recordAllEvents, recordedEvents } from './conformance/helpers.js'
+import { configuredPortal } from '../src/cli/portal-mount.js'
 import { earnings } from './payouts/earnings.js'
+import { Agent } from './portal/helpers.js'
 import { CLIENT_ID, CLIENT_SECRET, startFakePayPal } from './payouts/paypal-fake.js'
 import { SECRET_KEY, startFakeStripe } from './payouts/stripe-fake.js'
 
@@ -182,5 +184,23 @@ describe('POST /payouts/runs', () => {
     const refused = await none.post({})
     expect(refused.status).toBe(501)
     expect(JSON.stringify(refused.body)).toContain('payoutProviders')
+  })
+
+  it("serve's portal offers Stripe Connect with payoutProviders.stripe; the run then pays the account the affiliate connected", async () => {
+    const stripe = await startFakeStripe({ accounts: [] })
+    closing.push(() => stripe.close())
+    const storage = memoryStorage()
+    const program = await createAffiliateProgram({ storage, settings: { ...SETTINGS, payouts: { automatic: { stripe: true } } } })
+    const ivy = await program.affiliates.create({ email: 'ivy@example.com' })
+    await program.conversions.create({ type: 'purchase', affiliateId: ivy.id, baseValue: 100 })
+    const portal = configuredPortal(program, { sessions: storage, state: storage.keyedState }, { enabled: true, publicUrl: 'https://partners.example.com' }, undefined, undefined, { secretKey: SECRET_KEY, baseUrl: stripe.url })
+    const agent = new Agent(portal)
+    await agent.signIn((await portal.createSignInLink('ivy@example.com')).url)
+    expect(await (await agent.get('/portal/payouts')).text()).toContain('Connect with Stripe')
+    expect((await agent.post('/portal/payouts/stripe', { csrf: await agent.csrfOf('/portal/payouts') })).status).toBe(200)
+    expect(await program.providerPayouts.connectedAccount(ivy.id)).toBe('acct_1001')
+    const result = await payoutRunner(program, { stripe: { secretKey: SECRET_KEY, baseUrl: stripe.url } }).run()
+    expect(result.items).toMatchObject([{ affiliateEmail: 'ivy@example.com', provider: 'stripe', outcome: 'paid', amount: '30.00' }])
+    expect(stripe.transfers).toMatchObject([{ destination: 'acct_1001', amount: 3000 }])
   })
 })

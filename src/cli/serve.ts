@@ -151,7 +151,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     }
     const pages = config.portal?.enabled || config.admin?.enabled ? await import('./portal-mount.js') : null
     // The portal also makes the sign-in links of the API, the console and `portal link`.
-    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking, mailMount ? { secret: mailMount.mailSecret(config.email!) } : undefined)
+    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking, mailMount ? { secret: mailMount.mailSecret(config.email!) } : undefined, config.payoutProviders?.stripe)
     // The portal mints the sign-in links of approval mails, on its public URL.
     if (mailMount) mail = mailMount.configuredMail(storage, config, logger, portal)
     if (config.payoutProviders) payouts = (await import('./payouts-mount.js')).payoutSync(program, config.payoutProviders, logger, storage.keyedState)
