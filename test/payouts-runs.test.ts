@@ -193,7 +193,7 @@ describe('POST /payouts/runs', () => {
     const program = await createAffiliateProgram({ storage, settings: { ...SETTINGS, payouts: { automatic: { stripe: true } } } })
     const ivy = await program.affiliates.create({ email: 'ivy@example.com' })
     await program.conversions.create({ type: 'purchase', affiliateId: ivy.id, baseValue: 100 })
-    const portal = configuredPortal(program, { sessions: storage, state: storage.keyedState }, { enabled: true, publicUrl: 'https://partners.example.com' }, undefined, undefined, { secretKey: SECRET_KEY, baseUrl: stripe.url })
+    const portal = configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, { enabled: true, publicUrl: 'https://partners.example.com' }, undefined, undefined, { secretKey: SECRET_KEY, baseUrl: stripe.url })
     const agent = new Agent(portal)
     await agent.signIn((await portal.createSignInLink('ivy@example.com')).url)
     expect(await (await agent.get('/portal/payouts')).text()).toContain('Connect with Stripe')
