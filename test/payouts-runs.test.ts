@@ -8,7 +8,7 @@ import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createHandler } from '../src/http/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src/index.js'
 import { payPalClient } from '../src/payouts/paypal/client.js'
-import { payoutRunner } from '../src/payouts/runs.js'
+import { payoutRunner, runScheduled, SCHEDULE_LEASE_MS, scheduleKey } from '../src/payouts/runs.js'
 import { recordAllEvents, recordedEvents } from './conformance/helpers.js'
 import { configuredPortal } from '../src/cli/portal-mount.js'
 import { earnings } from './payouts/earnings.js'
@@ -202,5 +202,38 @@ describe('POST /payouts/runs', () => {
     const result = await payoutRunner(program, { stripe: { secretKey: SECRET_KEY, baseUrl: stripe.url } }).run()
     expect(result.items).toMatchObject([{ affiliateEmail: 'ivy@example.com', provider: 'stripe', outcome: 'paid', amount: '30.00' }])
     expect(stripe.transfers).toMatchObject([{ destination: 'acct_1001', amount: 3000 }])
+  })
+
+  it('the schedule: waits for payouts.schedule.day, runs the period once, and takes over a run whose process died once its lease ran out', async () => {
+    const paypal = await startFakePayPal({ statusFor: () => 'SUCCESS' })
+    closing.push(() => paypal.close())
+    const storage = memoryStorage()
+    const clock = testClock('2026-11-20T10:00:00Z')
+    const program = await createAffiliateProgram({ storage, clock, settings: { ...SETTINGS, payouts: { schedule: { day: 8 }, automatic: { paypal: true } } } })
+    const ann = await program.affiliates.create({ email: 'ann@example.com', paypalEmail: 'ann.paypal@example.com' })
+    await program.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: 100 }) // payable on December 1
+    const runner = payoutRunner(program, { paypal: payPalClient({ baseUrl: paypal.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }) })
+    const tick = () => runScheduled(program, storage.keyedState, runner, () => clock.now())
+
+    clock.set('2026-12-07T23:00:00Z')
+    expect(await tick()).toEqual({ status: 'waiting', period: '2026-12' })
+    clock.set('2026-12-08T00:00:00Z')
+    // A process that claimed December's run and died before paying anybody.
+    expect(await storage.keyedState.claim({ projectId: program.projectId, key: scheduleKey('2026-12'), fingerprint: 'scheduled payout run', response: null, createdAt: clock.now(), leaseUntil: new Date(clock.now().getTime() + SCHEDULE_LEASE_MS), expiresAt: new Date('2027-03-01T00:00:00Z') })).toBeNull()
+    expect(await tick()).toEqual({ status: 'running', period: '2026-12' })
+    expect(paypal.batches.size).toBe(0)
+    clock.advance({ seconds: 61 })
+    const ran = await tick()
+    expect(ran).toMatchObject({ status: 'ran', period: '2026-12', result: { counts: { paid: 1 } } })
+    expect(await tick()).toEqual({ status: 'done', period: '2026-12' })
+    clock.set('2026-12-28T00:00:00Z')
+    await program.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: 50, occurredAt: '2026-11-30T00:00:00Z' })
+    expect(await tick()).toEqual({ status: 'done', period: '2026-12' })
+    expect(paypal.batches.size).toBe(1)
+    expect(await earnings(program, ann.id)).toEqual({ paid: '30.00', unpaid: '15.00', credit: '0.00' })
+    // January's run pays what came since.
+    clock.set('2027-01-08T00:00:00Z')
+    expect(await tick()).toMatchObject({ status: 'ran', period: '2027-01', result: { counts: { paid: 1 } } })
+    expect(await earnings(program, ann.id)).toEqual({ paid: '45.00', unpaid: '0.00', credit: '0.00' })
   })
 })
