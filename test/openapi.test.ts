@@ -28,6 +28,7 @@ async function waitingEvent(program: Parameters<typeof stripeHandler>[0]['progra
   await deliverStripe(handler, invoice, program.clock)
   return (await program.providerEvents.list({ status: 'waiting' })).items[0]!.id
 }
+import type { PayoutRunResult } from '../src/core/payout-runs.js'
 import { createHandler } from '../src/http/index.js'
 import { createPortal } from '../src/portal/index.js'
 import { caller, setup, type Reply, type Setup } from './http/helpers.js'
@@ -40,7 +41,21 @@ async function recordAuditEntry(storage: ReturnType<typeof memoryStorage>, proje
 /** The caller of a handler like setup's, with a portal that makes sign-in links. */
 function withPortal(s: Setup, storage: ReturnType<typeof memoryStorage>, shape: 'primary' | 'alternative', providerEvents: ReturnType<typeof lateReplayer>['providerEvents']) {
   const portal = createPortal(s.program, { sessions: storage, publicUrl: 'https://partners.example.com' })
-  return caller(createHandler(s.program, { shape, portal, providerEvents, auditLog: storage, webhooks: s.dispatcher, state: storage.keyedState, rateLimit: false }), s.key)
+  return caller(createHandler(s.program, { shape, portal, providerEvents, payoutRuns: payoutRuns(s), auditLog: storage, webhooks: s.dispatcher, state: storage.keyedState, rateLimit: false }), s.key)
+}
+
+/** Payout runs with no provider: a dry run answers a planned batch (its form checked here), a real one 409 (automatic payouts are off). */
+function payoutRuns(s: Setup) {
+  const planned: PayoutRunResult = {
+    period: '2026-03',
+    dryRun: true,
+    items: [
+      { affiliateId: 1, affiliateEmail: 'ann@example.com', amount: '10.00', currency: 'USD', provider: 'paypal', outcome: 'would_send', payoutId: null, resumed: false, reason: null },
+      { affiliateId: 2, affiliateEmail: 'bob@example.com', amount: '5.00', currency: 'USD', provider: 'stripe', outcome: 'processing', payoutId: 7, resumed: true, reason: 'An unknown error occurred' },
+    ],
+    counts: { paid: 0, processing: 1, failed: 0, skipped: 0, wouldSend: 1 },
+  }
+  return { run: async (projectId: string, input: { dryRun: boolean }) => (input.dryRun ? planned : s.program.project(projectId).payoutRuns.run({ senders: [] })) }
 }
 
 const document = openApiDocument()
@@ -166,6 +181,9 @@ describe('OpenAPI document', () => {
     await check('POST', '/clicks', {}, { referral_code: 'ANN' })
     await check('POST', '/conversions', {}, { type: 'purchase', affiliate_id: ann.id, base_value: 100 })
     s.clock.advance({ days: 8 })
+    await check('POST', '/payouts/runs', {}, { dry_run: true })
+    await check('POST', '/payouts/runs', {}, {})
+    await check('POST', '/payouts/runs', {}, { dry_run: 'no' })
     const payout = (await check('POST', '/payouts', {}, { affiliate_id: ann.id, amount: 10 })).body.data
     await check('POST', '/payouts', {}, { affiliate_id: ann.id, amount: 1_000 })
     await check('GET', '/payouts/:id', { id: payout.id })
@@ -266,6 +284,9 @@ describe('OpenAPI document', () => {
     await check('GET', '/coupons', {})
     await check('POST', '/clicks', {}, { referral_code: 'ANN' })
     await check('POST', '/conversions', {}, { customer_email: 'other@example.com', amount: 100, referral_code: 'ANN' })
+    await check('POST', '/payouts/runs', {}, { dry_run: true })
+    await check('POST', '/payouts/runs', {}, {})
+    await check('POST', '/payouts/runs', {}, { dry_run: 'no' })
     const payout = (await check('POST', '/payouts', {}, { affiliate_id: 'aff_1', amount: 10 })).body.data.payout
     await check('GET', '/payouts/:id', { id: payout.id })
     await check('GET', '/payouts', {})

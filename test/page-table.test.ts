@@ -52,7 +52,7 @@ describe('page tables', () => {
 
   it('draw the navigation in table order and mark the current page', () => {
     const nav = tableNav(ADMIN_PAGES, '/admin', '/admin/payouts')
-    expect(nav.map((item) => item.label)).toEqual(['Dashboard', 'Affiliates', 'Applications', 'Coupons', 'Review', 'Conversions', 'Payouts', 'Due', 'Webhooks', 'Emails', 'API keys', 'Provider events', 'Audit log', 'Settings'])
+    expect(nav.map((item) => item.label)).toEqual(['Dashboard', 'Affiliates', 'Applications', 'Coupons', 'Review', 'Conversions', 'Payouts', 'Due', 'Pay now', 'Webhooks', 'Emails', 'API keys', 'Provider events', 'Audit log', 'Settings'])
     expect(nav.filter((item) => item.current).map((item) => item.href)).toEqual(['/admin/payouts'])
     expect(tableNav(PORTAL_PAGES, '/portal', '/portal/').map((item) => [item.label, item.current])).toEqual([
       ['Overview', true],

@@ -10,7 +10,9 @@ import type { AffiliateProgram, StoragePort } from '../src/index.js'
 import { payPalClient } from '../src/payouts/paypal/client.js'
 import { payPalPayouts } from '../src/payouts/paypal/payouts.js'
 import { payPalWebhookHandler } from '../src/payouts/paypal/webhooks.js'
+import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { recordAllEvents, recordedEvents } from './conformance/helpers.js'
+import { DATABASE_URL, freshPostgresStorage } from './sql/pg-schema.js'
 import { earnings, programWithEarnings } from './payouts/earnings.js'
 import { CLIENT_ID, CLIENT_SECRET, startFakePayPal, WEBHOOK_ID } from './payouts/paypal-fake.js'
 
@@ -126,5 +128,75 @@ describe('PayPal payout item webhooks', () => {
     const otherType = { ...event, event_type: 'PAYMENT.CAPTURE.COMPLETED' }
     expect((await fake!.deliver(url, otherType)).body).toMatchObject({ status: 'ignored' })
     expect(await earnings(program, affiliate.id)).toEqual({ paid: '45.00', unpaid: '3.00', credit: '45.00' })
+  })
+})
+
+const adapters: Array<{ name: string; open: () => { storage: StoragePort; cleanup: () => Promise<void> } }> = [
+  { name: 'memory', open: () => ({ storage: memoryStorage(), cleanup: async () => {} }) },
+  { name: 'PGlite', open: () => { const storage = pgliteStorage(); return { storage, cleanup: () => storage.close() } } },
+  ...(DATABASE_URL ? [{ name: 'PostgreSQL', open: () => freshPostgresStorage() }] : []),
+]
+
+describe.each(adapters)('PayPal item webhooks apply only to the batch recorded for the payout (issue 43, item 13), $name', (adapter) => {
+  let cleanup: (() => Promise<void>) | undefined
+  afterEach(async () => {
+    await cleanup?.()
+    cleanup = undefined
+  })
+
+  it('batch create answered 503: processing with no batch id; a verified SUCCEEDED of another batch is ignored (200), sync later sends it', async () => {
+    fake = await startFakePayPal({ statusFor: () => 'SUCCESS' })
+    const opened = adapter.open()
+    cleanup = opened.cleanup
+    const storage = opened.storage
+    const { program, affiliate } = await programWithEarnings({ settings: { payouts: { automatic: { paypal: true } } }, email: 'ann@example.com', paypalEmail: RECEIVER, storage })
+    await recordAllEvents(program)
+    const client = payPalClient({ baseUrl: fake.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET })
+    const handler = payPalWebhookHandler({ program, client, webhookId: WEBHOOK_ID, onError: (error) => console.error(error) })
+    listener = createServer(handler.node)
+    await new Promise<void>((resolve) => listener!.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/paypal/webhooks`
+    const paypal = payPalPayouts(program, client)
+
+    fake.failNextCreates(1)
+    await expect(paypal.pay({ affiliate: affiliate.id, amount: '45.00' })).rejects.toThrow(/HTTP 503/)
+    const [sent] = await program.providerPayouts.listProcessing()
+    expect(sent).toMatchObject({ state: 'processing', reference: null })
+    expect(fake.batches.size).toBe(0)
+
+    // Another project's item, paid in its own batch, whose sender_item_id names the same payout id
+    // (the old payout-<id> form, and this project's own form): neither moves this payout.
+    const other = await programWithEarnings({ settings: { payouts: { automatic: { paypal: true } } }, email: 'eve@example.com', paypalEmail: 'eve.paypal@example.com' })
+    await payPalPayouts(other.program, client).pay({ affiliate: other.affiliate.id, amount: '10.00' })
+    const foreign = fake.itemEvent('eve.paypal@example.com')
+    expect(foreign.resource.payout_batch_id).toMatch(/^BATCH/)
+    for (const senderItemId of [`payout-${sent!.payoutId}`, `${program.projectId}-payout-${sent!.payoutId}`]) {
+      const event = { ...foreign, resource: { ...foreign.resource, payout_item: { ...foreign.resource.payout_item, sender_item_id: senderItemId } } }
+      const answer = await fake.deliver(url, event)
+      expect(answer.status).toBe(200)
+      expect(answer.body).toMatchObject({ received: true, status: 'ignored' })
+    }
+    expect(await program.providerPayouts.get(sent!.payoutId)).toMatchObject({ state: 'processing', reference: null, payout: { status: 'processing' } })
+    expect(await earnings(program, affiliate.id)).toEqual({ paid: '45.00', unpaid: '3.00', credit: '45.00' })
+    expect(await payoutEvents(storage, program)).toEqual([])
+
+    // Sync sends the batch PayPal never received; its own item names this project.
+    const [synced] = await paypal.sync()
+    expect(synced).toMatchObject({ state: 'paid', itemStatus: 'SUCCESS' })
+    const ours = [...fake.batches.values()].find((batch) => batch.items[0]!.receiver === RECEIVER)!
+    expect(synced!.reference).toBe(ours.batchId)
+    expect(ours.items[0]!.senderItemId).toBe(`${program.projectId}-payout-${sent!.payoutId}`)
+    expect(await earnings(program, affiliate.id)).toEqual({ paid: '45.00', unpaid: '3.00', credit: '0.00' })
+  })
+
+  it("an item naming another project's payout is ignored even with this payout's batch id", async () => {
+    const { program, affiliate, url, payoutId } = await paying('UNCLAIMED')
+    const event = fake!.itemEvent(RECEIVER)
+    expect(event.resource.payout_item.sender_item_id).toBe(`${program.projectId}-payout-${payoutId}`)
+    const succeeded = { ...event, event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED', resource: { ...event.resource, transaction_status: 'SUCCESS' } }
+    const foreign = { ...succeeded, resource: { ...succeeded.resource, payout_item: { ...succeeded.resource.payout_item, sender_item_id: `another-project-payout-${payoutId}` } } }
+    expect((await fake!.deliver(url, foreign)).body).toMatchObject({ status: 'ignored' })
+    expect(await earnings(program, affiliate.id)).toEqual({ paid: '45.00', unpaid: '3.00', credit: '45.00' })
+    expect((await fake!.deliver(url, succeeded)).body).toMatchObject({ status: 'applied', state: 'paid' })
   })
 })

@@ -34,6 +34,7 @@ import { adminPaths, type AdminPaths } from './paths.js'
 import { ADMIN_PAGES } from './routes.js'
 import type { AdminProgram } from './program.js'
 import { refusalOf } from './refusal.js'
+import type { ConsolePayoutRuns } from './payout-runs.js'
 import type { ConsoleProviderEvents } from './provider-events.js'
 import type { ConsoleWebhooks } from './webhooks.js'
 
@@ -53,6 +54,11 @@ export interface AdminConsoleOptions {
    * from affiliate-kit/stripe (or paddle, lemon-squeezy). @default none: no replay button
    */
   providerEvents?: ConsoleProviderEvents
+  /**
+   * Payout runs from the Pay now page: payoutRunner(program, { paypal, stripe }) from
+   * affiliate-kit/payouts (docs/payouts.md "Payout runs"). @default none: the page says how to configure them
+   */
+  payoutRuns?: ConsolePayoutRuns
   /**
    * The affiliate portal (createPortal, with its publicUrl): each affiliate's page gets a button
    * that makes a one-time sign-in link to it. @default none: no button
@@ -261,6 +267,7 @@ function adminRequest(setup: AdminSetup, program: AdminProgram, request: Request
     csrf,
     webhooks: options.webhooks ?? null,
     providerEvents: options.providerEvents ?? null,
+    payoutRuns: options.payoutRuns ?? null,
     portal: options.portal ?? null,
     audit: (action, target, detail = null) => recordThrough(program, setup.clock, { actorId: actor.id, actorName: actor.name, action, target, detail }),
     changes: (fn) =>

@@ -4,6 +4,7 @@ import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import type { Html } from '../web/html.js'
 import type { AdminPaths } from './paths.js'
 import type { AdminProgram } from './program.js'
+import type { ConsolePayoutRuns } from './payout-runs.js'
 import type { ConsoleProviderEvents } from './provider-events.js'
 import type { ConsoleWebhooks } from './webhooks.js'
 
@@ -23,6 +24,8 @@ export interface AdminRequest {
   csrf: string
   webhooks: ConsoleWebhooks | null
   providerEvents: ConsoleProviderEvents | null
+  /** Payout runs through the configured providers (option payoutRuns), or null. */
+  payoutRuns: ConsolePayoutRuns | null
   /** The affiliate portal that makes sign-in links (option portal), or null. */
   portal: SignInLinkMaker | null
   /**

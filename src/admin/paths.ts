@@ -28,6 +28,7 @@ export interface AdminPaths {
   payoutsExport: string
   payoutsBatch: string
   payoutsDue: string
+  payNow: string
   webhooks: string
   deliveryRetry(id: number): string
   webhookTest(id: number): string

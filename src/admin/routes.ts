@@ -18,6 +18,7 @@ import { createKey, createPublishableKey, keysPage, revokeKey } from './pages/ke
 import { createPortalLink } from './pages/portal-link.js'
 import { exportBatch, markBatchPaid, payoutsPage, recordPayout } from './pages/payouts.js'
 import { duePage } from './pages/payouts-due.js'
+import { payNowPage, runPayouts } from './pages/pay-now.js'
 import { providerEventsPage, replayProviderEvent } from './pages/provider-events.js'
 import { decideReview, reviewPage } from './pages/review.js'
 import { settingsPage } from './pages/settings.js'
@@ -45,6 +46,7 @@ export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/conversions/:id/refund', name: 'conversionRefund', action: (c, form, id) => refundConversion(c, id, form) },
   { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c), action: (c, form) => recordPayout(c, form) },
   { path: '/due', name: 'payoutsDue', nav: 'Due', page: (c) => duePage(c) },
+  { path: '/pay-now', name: 'payNow', nav: 'Pay now', page: (c) => payNowPage(c), action: (c, form) => runPayouts(c, form) },
   { path: '/payouts/export', name: 'payoutsExport', action: (c, form) => exportBatch(c, form) },
   { path: '/payouts/batch', name: 'payoutsBatch', action: (c, form) => markBatchPaid(c, form) },
   { path: '/webhooks', name: 'webhooks', nav: 'Webhooks', page: (c) => webhooksPage(c) },

@@ -8,6 +8,7 @@ import type { AffiliateProgram } from '../core/program.js'
 import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import type { SessionStore } from '../core/session-store.js'
 import type { ConsoleProviderEvents } from '../admin/provider-events.js'
+import type { ConsolePayoutRuns } from '../admin/payout-runs.js'
 import type { ConsoleWebhooks } from '../admin/webhooks.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
 import type { NodeHandler } from '../server/node.js'
@@ -19,7 +20,7 @@ type AdminConfig = NonNullable<ServerConfig['admin']>
 
 export function configuredAdmin(
   program: AffiliateProgram,
-  stores: { sessions: SessionStore; auditLog: AuditLog; webhooks: ConsoleWebhooks; providerEvents: ConsoleProviderEvents; state: KeyedStateStore; portal?: SignInLinkMaker },
+  stores: { sessions: SessionStore; auditLog: AuditLog; webhooks: ConsoleWebhooks; providerEvents: ConsoleProviderEvents; state: KeyedStateStore; portal?: SignInLinkMaker; payoutRuns?: ConsolePayoutRuns },
   config: AdminConfig,
 ): AdminConsole {
   const { path, secureCookies, idleTimeoutSeconds, absoluteTimeoutSeconds, limits, trustProxy } = config

@@ -147,6 +147,8 @@ const payoutProviders = v.strictObject({
   stripe: v.optional(v.strictObject({ secretKey: secretText, baseUrl })),
   /** @default 300 */
   syncIntervalSeconds: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be a whole number of seconds'), v.minValue(1, 'must be at least 1'), v.maxValue(86_400, 'must be at most 86400'))),
+  /** Runs each period's payout run on payouts.schedule.day (docs/payouts.md "Payout runs"). @default true */
+  scheduledRuns: v.optional(v.boolean('must be a boolean')),
 })
 
 const days = v.pipe(v.number('must be a number'), v.safeInteger('must be a whole number of days'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))

@@ -1,11 +1,12 @@
 // Commands through the running server: embedded PGlite allows one process per data directory,
-// so `serve` answers `keys create|list|revoke` and `portal link` on a Unix socket inside that
+// so `serve` answers `keys create|list|revoke`, `portal link` and `payouts run` on a Unix socket inside that
 // directory (as private as the database files beside it), and those commands use it when the
 // server holds the lock. One JSON request per connection, one JSON answer.
 import { rmSync } from 'node:fs'
 import { connect, createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import type { ApiKeyView } from '../core/keys.js'
+import type { PayoutRunResult } from '../core/payout-runs.js'
 import type { CreateApiKeyInput } from '../core/schemas.js'
 import type { AffiliateProgram } from '../index.js'
 import { CliError } from './errors.js'
@@ -18,10 +19,14 @@ export type KeyOperations = Pick<AffiliateProgram['keys'], 'create' | 'createPub
 /** A portal sign-in link for an affiliate's email, as the server's portal config makes it. */
 export type PortalLinkOperation = (email: string) => Promise<{ url: string; expiresAt: Date }>
 
+/** A payout run through the server's configured providers; null when it has none (no payoutProviders). */
+export type PayoutRunOperation = ((input: { dryRun: boolean }) => Promise<PayoutRunResult>) | null
+
 /** What the socket answers. */
 export interface ServerOperations {
   keys: KeyOperations
   portalLink: PortalLinkOperation
+  payoutRun: PayoutRunOperation
 }
 
 type Request =
@@ -30,8 +35,13 @@ type Request =
   | { op: 'list' }
   | { op: 'revoke'; id: number }
   | { op: 'portal-link'; email: string }
+  | { op: 'payout-run'; dryRun: boolean }
 
-async function answer({ keys, portalLink }: ServerOperations, request: Request): Promise<unknown> {
+async function answer({ keys, portalLink, payoutRun }: ServerOperations, request: Request): Promise<unknown> {
+  if (request.op === 'payout-run') {
+    if (!payoutRun) throw new Error('this server sends no payouts: add payoutProviders to its config and start it again')
+    return payoutRun({ dryRun: request.dryRun === true })
+  }
   if (request.op === 'create') return keys.create(request.input)
   if (request.op === 'create-publishable') return keys.createPublishable(request.input)
   if (request.op === 'list') return keys.list()
@@ -58,7 +68,11 @@ export async function serveKeySocket(dataDir: string, operations: ServerOperatio
   const server = createServer({ allowHalfOpen: true }, (socket) => {
     socket.setTimeout(10_000, () => socket.destroy()) // an idle client must not hold up the server's stop
     void readAll(socket)
-      .then((text) => answer(operations, JSON.parse(text) as Request))
+      .then((text) => {
+        // Read: the answer may take as long as the operation (a payout run sends one payout after another).
+        socket.setTimeout(0)
+        return answer(operations, JSON.parse(text) as Request)
+      })
       .then(
         (result) => ({ result: result ?? null }),
         (error: unknown) => ({ error: { message: (error as Error).message, code: (error as { code?: string }).code ?? null } }),
@@ -107,5 +121,6 @@ export async function keySocketClient(dataDir: string): Promise<ServerOperations
       const link = (await call({ op: 'portal-link', email })) as { url: string; expiresAt: string }
       return { url: link.url, expiresAt: new Date(link.expiresAt) }
     },
+    payoutRun: async (input) => (await call({ op: 'payout-run', dryRun: input.dryRun })) as PayoutRunResult,
   }
 }

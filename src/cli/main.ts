@@ -7,6 +7,7 @@ import { commandHelp, parseCommand, type Command } from './command.js'
 import { importDubCommand, importFirstPromoterCommand, importRewardfulCommand, importToltCommand } from './commands/import.js'
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './commands/keys.js'
 import { migrateCommand } from './commands/migrate.js'
+import { payoutsRunCommand } from './commands/payouts.js'
 import { portalLinkCommand } from './commands/portal.js'
 import { providersEventsCommand, providersReplayCommand } from './commands/providers.js'
 import { serveCommand } from './commands/serve.js'
@@ -25,6 +26,7 @@ const COMMANDS: Command[] = [
   providersEventsCommand,
   providersReplayCommand,
   portalLinkCommand,
+  payoutsRunCommand,
   taxIdsReencryptCommand,
   importRewardfulCommand,
   importToltCommand,

@@ -1,14 +1,20 @@
 // The standalone server's automatic payouts (docs/payouts.md "Running it"): with `payoutProviders`
 // in the config, every processing PayPal and Stripe payout is synced on a schedule (a batch never
 // recorded is sent again with its sender_batch_id, a batch's status read, a Stripe transfer
-// replayed with its Idempotency-Key), and PayPal's item webhooks are answered at
-// /api/v1/payouts/paypal/webhooks when the config names the webhook.
+// replayed with its Idempotency-Key), PayPal's item webhooks are answered at
+// /api/v1/payouts/paypal/webhooks when the config names the webhook, payout runs are served to
+// the API, the console and `payouts run`, and the period's scheduled run is started on the
+// schedule's day (payouts.schedule.day; once per period across processes).
 import type { AffiliateProgram } from '../core/program.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import { payPalClient } from '../payouts/paypal/client.js'
 import { payPalPayouts } from '../payouts/paypal/payouts.js'
 import { payPalWebhookHandler } from '../payouts/paypal/webhooks.js'
+import { payoutRunner, runScheduled, type PayoutRunner } from '../payouts/runs.js'
 import { stripeTransfers } from '../payouts/stripe/transfers.js'
+import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { PayoutRunResult } from '../core/payout-runs.js'
+import { ConflictError } from '../core/errors.js'
 import type { NodeHandler } from '../server/node.js'
 import type { ServerConfig } from './config.js'
 import { observed, type RequestObserver } from './observed-surface.js'
@@ -23,16 +29,44 @@ export interface PayoutSync {
   run(): Promise<{ paid: number; failed: number; processing: number }>
   /** The PayPal webhook listener, when configured. */
   paypalWebhooks: NodeHandler | null
+  /** Payout runs for the API (createHandler's payoutRuns), the console and `payouts run`; each run is logged. */
+  runs: { run(projectId: string, input: { dryRun: boolean; trigger: string }): Promise<PayoutRunResult> }
   stop(): Promise<void>
 }
 
-export function payoutSync(program: AffiliateProgram, config: PayoutProvidersConfig, logger: Logger): PayoutSync {
+/** Logs what a run did: one line, and one per affiliate that was not paid at once. */
+export function logRun(logger: Logger, result: PayoutRunResult, trigger: string): void {
+  const { counts } = result
+  if (result.dryRun) return
+  logger.info(`payout run ${result.period} (${trigger}): ${counts.paid} paid, ${counts.processing} processing, ${counts.failed} failed, ${counts.skipped} skipped`, { period: result.period, trigger, ...counts })
+  for (const item of result.items) {
+    if (item.outcome === 'paid') continue
+    logger.warn(`payout run ${result.period}: ${item.affiliateEmail} ${item.outcome}${item.reason ? `: ${item.reason}` : ''}`, { affiliateId: item.affiliateId, outcome: item.outcome, payoutId: item.payoutId })
+  }
+}
+
+export function payoutSync(program: AffiliateProgram, config: PayoutProvidersConfig, logger: Logger, state?: KeyedStateStore): PayoutSync {
   const paypalClient = config.paypal ? payPalClient({ baseUrl: config.paypal.baseUrl ?? 'https://api-m.paypal.com', clientId: config.paypal.clientId, clientSecret: config.paypal.clientSecret }) : null
   const runners = [
     ...(paypalClient ? [{ name: 'PayPal', sync: payPalPayouts(program, paypalClient).sync }] : []),
     ...(config.stripe ? [{ name: 'Stripe', sync: stripeTransfers(program, { secretKey: config.stripe.secretKey, ...(config.stripe.baseUrl ? { baseUrl: config.stripe.baseUrl } : {}) }).sync }] : []),
   ]
   let running: Promise<{ paid: number; failed: number; processing: number }> | null = null
+  const runner: PayoutRunner = payoutRunner(program, {
+    paypal: paypalClient,
+    stripe: config.stripe ? { secretKey: config.stripe.secretKey, ...(config.stripe.baseUrl ? { baseUrl: config.stripe.baseUrl } : {}) } : null,
+  })
+  const scheduled = state !== undefined && config.scheduledRuns !== false
+
+  /** This period's scheduled run, when its day has come and no process ran it yet. */
+  async function schedule() {
+    try {
+      const outcome = await runScheduled(program, state!, runner)
+      if (outcome.result) logRun(logger, outcome.result, 'schedule')
+    } catch (error) {
+      logger.error('payout run (schedule) failed; the next tick tries again', { error: errorText(error) })
+    }
+  }
 
   async function once() {
     const counts = { paid: 0, failed: 0, processing: 0 }
@@ -45,6 +79,7 @@ export function payoutSync(program: AffiliateProgram, config: PayoutProvidersCon
       }
     }
     if (counts.paid + counts.failed + counts.processing > 0) logger.info(`payout sync: ${counts.paid} paid, ${counts.failed} failed, ${counts.processing} still processing`, counts)
+    if (scheduled) await schedule()
     return counts
   }
 
@@ -62,6 +97,14 @@ export function payoutSync(program: AffiliateProgram, config: PayoutProvidersCon
   return {
     run,
     paypalWebhooks,
+    runs: {
+      async run(projectId, input) {
+        if (projectId !== program.projectId) throw new ConflictError(`this server sends the payouts of project ${program.projectId} only`, 'project')
+        const result = await runner.run({ dryRun: input.dryRun })
+        logRun(logger, result, input.trigger)
+        return result
+      },
+    },
     async stop() {
       clearInterval(timer)
       await running?.catch(() => {})

@@ -3,6 +3,7 @@
 // records the portal.sign_in_requested webhook event, which the mail dispatcher sends when `email`
 // is configured (else the host sends it). Its
 // requests are logged and counted (surface `portal`).
+import { stripeConnect } from '../payouts/stripe/connect.js'
 import type { AffiliateProgram } from '../core/program.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
 import type { NodeHandler } from '../server/node.js'
@@ -21,6 +22,8 @@ export function configuredPortal(
   config: PortalConfig,
   tracking?: ServerConfig['tracking'],
   mail?: { secret: string },
+  /** payoutProviders.stripe: the Payouts page offers Stripe Connect onboarding (docs/payouts.md "Stripe Connect"). */
+  stripe?: { secretKey: string; baseUrl?: string | undefined },
 ): Portal {
   const { enabled: _enabled, path, publicUrl, secureCookies, theme, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, limits, trustProxy, application, locale } = config
   // With mail configured the form is on by default: its requests become sign-in mails.
@@ -40,6 +43,7 @@ export function configuredPortal(
     ...(emailSignIn ? { emailSignIn } : {}),
     ...(locale ? { locale } : {}),
     ...(mail ? { mailSecret: mail.secret } : {}),
+    ...(stripe ? { stripeConnect: stripeConnect(program, { secretKey: stripe.secretKey, ...(stripe.baseUrl ? { baseUrl: stripe.baseUrl } : {}) }) } : {}),
   }
   try {
     return createPortal(program, options)

@@ -151,11 +151,14 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     }
     const pages = config.portal?.enabled || config.admin?.enabled ? await import('./portal-mount.js') : null
     // The portal also makes the sign-in links of the API, the console and `portal link`.
-    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking, mailMount ? { secret: mailMount.mailSecret(config.email!) } : undefined)
+    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking, mailMount ? { secret: mailMount.mailSecret(config.email!) } : undefined, config.payoutProviders?.stripe)
     // The portal mints the sign-in links of approval mails, on its public URL.
     if (mailMount) mail = mailMount.configuredMail(storage, config, logger, portal)
+    if (config.payoutProviders) payouts = (await import('./payouts-mount.js')).payoutSync(program, config.payoutProviders, logger, storage.keyedState)
+    const payoutRuns = payouts ? { run: (projectId: string, input: { dryRun: boolean }) => payouts!.runs.run(projectId, { ...input, trigger: 'api' }) } : null
     const handler = createHandler(program, {
       ...(portal ? { portal } : {}),
+      ...(payoutRuns ? { payoutRuns } : {}),
       state: storage.keyedState,
       webhooks: dispatcher,
       providerEvents,
@@ -174,16 +177,20 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       api = withProviders(api, providers, observer)
     }
     api = withUnconfiguredProviders(api, new Set(providers.keys()), observer)
-    if (config.payoutProviders) {
-      const { payoutSync, withPayPalWebhooks } = await import('./payouts-mount.js')
-      payouts = payoutSync(program, config.payoutProviders, logger)
-      if (payouts.paypalWebhooks) api = withPayPalWebhooks(api, payouts.paypalWebhooks, observer)
-    }
+    if (payouts?.paypalWebhooks) api = (await import('./payouts-mount.js')).withPayPalWebhooks(api, payouts.paypalWebhooks, observer)
     if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api, observer)
     if (pages && portal && config.portal) api = pages.withPortal(api, pages.observedPortal(portal, config.portal, observer), config.portal.path ?? '/portal')
     if (pages && config.admin?.enabled) {
       const { configuredAdmin, observedAdmin } = await import('./admin-mount.js')
-      const stores = { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher, providerEvents, state: storage.keyedState, ...(portal ? { portal } : {}) }
+      const stores = {
+        sessions: storage.sessions,
+        auditLog: storage.auditLog,
+        webhooks: dispatcher,
+        providerEvents,
+        state: storage.keyedState,
+        ...(portal ? { portal } : {}),
+        ...(payouts ? { payoutRuns: { run: (input: { dryRun: boolean }) => payouts!.runs.run(program.projectId, { ...input, trigger: 'console' }) } } : {}),
+      }
       const admin = configuredAdmin(program, stores, config.admin)
       api = pages.withPortal(api, observedAdmin(admin, config.admin, observer), config.admin.path ?? '/admin')
     }
@@ -198,7 +205,11 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     if (replaced) logSettingsChanges(logger, replaced)
     await ensureApiKey(program, options.apiKey, logger, options.log)
     // Embedded PGlite admits no second process: keys and portal commands come through this server instead.
-    if (dataDir) closeKeySocket = await serveKeySocket(dataDir, { keys: program.keys, portalLink: (email) => portalSignInLink(portal, program.projectId, email) })
+    if (dataDir) closeKeySocket = await serveKeySocket(dataDir, {
+        keys: program.keys,
+        portalLink: (email) => portalSignInLink(portal, program.projectId, email),
+        payoutRun: payouts ? (input) => payouts!.runs.run(program.projectId, { ...input, trigger: 'cli' }) : null,
+      })
     if (dataDir && !closeKeySocket) logger.warn(`keys commands cannot reach this server (no socket in ${dataDir}); stop it to run them`)
   } catch (error) {
     server.close()

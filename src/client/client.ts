@@ -122,6 +122,8 @@ export function createClient(options: ClientOptions) {
       list: (query: T.RouteQuery<'GET /payouts'> = {}) => call('GET /payouts', { query }),
       create: (body: T.CreatePayoutBody, request?: RequestOptions) => call('POST /payouts', { body }, request),
       get: (id: number) => call('GET /payouts/:id', { params: { id } }),
+      /** Pays every due affiliate through PayPal Payouts or Stripe Connect, once per month; `{ dry_run: true }` answers the batch only. */
+      run: (body: T.PayoutRunBody = {}, request?: RequestOptions) => call('POST /payouts/runs', { body }, request),
     },
     clicks: {
       create: (body: T.CreateClickBody, request?: RequestOptions) => call('POST /clicks', { body }, request),

@@ -57,6 +57,7 @@ export type UpdateCouponBody = RouteBody<'PUT /coupons/:id'>
 /** The processor's coupon id under any one of its names (two names with different values are 400). */
 export type ProcessorCouponIdFields = Pick<CreateCouponBody, 'processor_coupon_id' | 'stripe_coupon_id' | 'lemonsqueezy_discount_code'>
 export type CreatePayoutBody = RouteBody<'POST /payouts'>
+export type PayoutRunBody = RouteBody<'POST /payouts/runs'>
 export type CreateClickBody = RouteBody<'POST /clicks'>
 export type ListQuery = Pick<RouteQuery<'GET /payouts'>, 'limit' | 'offset'>
 export type ListProviderEventsQuery = RouteQuery<'GET /provider-events'>

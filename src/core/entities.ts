@@ -312,6 +312,8 @@ export const providerPayoutFields = {
   destination: nullable(text()),
   /** The provider's last reply worth showing (an error message, a return reason). */
   reply: nullable(text()),
+  /** The period (YYYY-MM) a payout run paid it for: one per affiliate and period (docs/payouts.md "Payout runs"). */
+  runPeriod: nullable(text()),
   updatedAt: date(),
 }
 

@@ -37,7 +37,8 @@ export function isDue(amount: bigint, minimum: bigint): boolean {
   return amount > 0n && amount >= minimum
 }
 
-function minimumOf(project: Project, currency: Currency): bigint {
+/** The project's minimum payout amount (minor units); 0 without one. */
+export function minimumOf(project: Project, currency: Currency): bigint {
   const minimum = project.settings.payouts?.minimumAmount
   return minimum === undefined ? 0n : currency.parse(minimum, 'payouts.minimumAmount', true).minor
 }

@@ -19,6 +19,7 @@ import { mailLogService } from './mail-log.js'
 import { queueMonthlySummaries } from './mail-summaries.js'
 import { keysService, keyVerifier, type KeyVerifier, type VerifiedKey } from './keys.js'
 import { payoutsService } from './payouts.js'
+import { payoutRunsService } from './payout-runs.js'
 import { payoutsDueService } from './payouts-due.js'
 import { payoutRequestsService } from './payout-requests.js'
 import { providerPayoutsService } from './provider-payouts.js'
@@ -98,6 +99,8 @@ function projectUseCases(ctx: ReturnType<typeof createProjectContext>) {
     payouts,
     /** Payouts sent through PayPal Payouts or Stripe Connect (docs/payouts.md "Automatic payouts"). */
     providerPayouts,
+    /** Payout runs: every due affiliate paid through its provider, once per period (docs/payouts.md "Payout runs"). */
+    payoutRuns: payoutRunsService(ctx, { due: payouts.due, providerPayouts }),
     /** Bulk creates for an import (affiliate-kit/importers), chunk by chunk (docs/migrating.md). */
     imports: importsService(ctx),
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */

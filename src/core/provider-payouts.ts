@@ -11,7 +11,9 @@ import { payoutCreated, payoutFailed } from './events.js'
 import { computeBalances, ledgerDelta } from './ledger.js'
 import { Currency } from './money.js'
 import type { StorageTx } from './storage.js'
-import type { Affiliate, Conversion, Payout, ProviderPayout, ProviderPayoutProvider } from './types.js'
+import { isDue, minimumOf } from './payouts-due.js'
+import { payableBalance, payoutTerms } from './payout-terms.js'
+import type { Affiliate, Conversion, Payout, ProjectSettings, ProviderPayout, ProviderPayoutProvider } from './types.js'
 import { lockAffiliate } from './row-locks.js'
 
 export interface StartProviderPayoutInput {
@@ -43,6 +45,14 @@ export async function refuseWhileProcessing(tx: StorageTx, projectId: string, af
     throw new ConflictError(`payout ${processing[0]!.payoutId} of this affiliate is still processing with ${processing[0]!.provider}`, 'affiliateId')
   }
 }
+
+function refuseWhenOff(settings: ProjectSettings, provider: ProviderPayoutProvider): void {
+  if (settings.payouts?.automatic?.[provider] !== true) {
+    throw new ConflictError(`automatic payouts through ${provider} are off for this program (payouts.automatic.${provider})`, 'provider')
+  }
+}
+
+const noTaxDetails = (affiliate: Affiliate) => `${affiliate.email} has no tax details on file, and this program requires them before paying (payouts.requireTaxDetails)`
 
 export function providerPayoutsService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
@@ -90,57 +100,96 @@ export function providerPayoutsService(ctx: ProjectContext) {
     return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payout.id))!)
   }
 
+  /** Holds `amount` as a processing payout with the provider (under the affiliate's lock). */
+  async function hold(
+    tx: StorageTx,
+    input: { affiliate: Affiliate; amount: bigint; currency: Currency; provider: ProviderPayoutProvider; destination: string | null; runPeriod: string | null; unpaid: bigint },
+  ): Promise<ProviderPayoutWithPayout> {
+    const { affiliate, amount } = input
+    const now = ctx.clock.now()
+    const payout = await tx.payouts.insert({
+      projectId,
+      affiliateId: affiliate.id,
+      affiliateEmail: affiliate.email,
+      amount,
+      currency: input.currency.code,
+      method: input.provider === 'paypal' ? 'paypal' : 'bank',
+      status: 'processing',
+      paymentDate: now,
+      conversionsSettled: 0,
+      unpaidAfter: input.unpaid - amount,
+      createdAt: now,
+    })
+    // Held as credit: counted as paid (so not payable again) but matched to no conversion yet.
+    await tx.affiliates.adjustTotals(projectId, affiliate.id, { credit: amount })
+    await recordPayoutMovement(tx, payout, { paidValue: 0n, credit: amount })
+    const row = await tx.providerPayouts.insert({
+      projectId,
+      payoutId: payout.id,
+      affiliateId: affiliate.id,
+      provider: input.provider,
+      state: 'processing',
+      itemStatus: null,
+      reference: null,
+      destination: input.destination,
+      reply: null,
+      runPeriod: input.runPeriod,
+      updatedAt: now,
+      createdAt: now,
+    })
+    return { ...row, payout }
+  }
+
+  const withPayouts = (rows: ProviderPayout[]) => Promise.all(rows.map(async (row) => ({ ...row, payout: (await storage.payouts.get(projectId, row.payoutId))! })))
+
   return {
     /** Records a payout as `processing` with the provider: its amount leaves the payable balance at once. */
     async start(input: StartProviderPayoutInput): Promise<ProviderPayoutWithPayout> {
       const { settings } = await ctx.project()
-      if (settings.payouts?.automatic?.[input.provider] !== true) {
-        throw new ConflictError(`automatic payouts through ${input.provider} are off for this program (payouts.automatic.${input.provider})`, 'provider')
-      }
+      refuseWhenOff(settings, input.provider)
       const currency = new Currency(settings.currency)
       const amount = currency.parse(input.amount, 'amount', false).minor
       return storage.transaction(async (tx) => {
         const found = await findAffiliate(tx, projectId, input.affiliate)
         const affiliate = await lockAffiliate(tx, projectId, found.id)
         await refuseWhileProcessing(tx, projectId, affiliate.id)
-        if (settings.payouts?.requireTaxDetails === true && !affiliate.taxDetails) {
-          throw new ConflictError(`${affiliate.email} has no tax details on file, and this program requires them before paying (payouts.requireTaxDetails)`, 'affiliateId')
-        }
-        const now = ctx.clock.now()
-        const before = computeBalances(affiliate.totals, await tx.conversions.heldSummary(projectId, affiliate.id, now))
+        if (settings.payouts?.requireTaxDetails === true && !affiliate.taxDetails) throw new ConflictError(noTaxDetails(affiliate), 'affiliateId')
+        const before = computeBalances(affiliate.totals, await tx.conversions.heldSummary(projectId, affiliate.id, ctx.clock.now()))
         if (amount > before.unpaid) {
           throw new ValidationError('amount', `amount exceeds the affiliate's unpaid earnings of ${currency.amount(before.unpaid > 0n ? before.unpaid : 0n).format()}`)
         }
-        const payout = await tx.payouts.insert({
-          projectId,
-          affiliateId: affiliate.id,
-          affiliateEmail: affiliate.email,
-          amount,
-          currency: currency.code,
-          method: input.provider === 'paypal' ? 'paypal' : 'bank',
-          status: 'processing',
-          paymentDate: now,
-          conversionsSettled: 0,
-          unpaidAfter: before.unpaid - amount,
-          createdAt: now,
-        })
-        // Held as credit: counted as paid (so not payable again) but matched to no conversion yet.
-        await tx.affiliates.adjustTotals(projectId, affiliate.id, { credit: amount })
-        await recordPayoutMovement(tx, payout, { paidValue: 0n, credit: amount })
-        const row = await tx.providerPayouts.insert({
-          projectId,
-          payoutId: payout.id,
-          affiliateId: affiliate.id,
-          provider: input.provider,
-          state: 'processing',
-          itemStatus: null,
-          reference: null,
-          destination: input.destination ?? null,
-          reply: null,
-          updatedAt: now,
-          createdAt: now,
-        })
-        return { ...row, payout }
+        return hold(tx, { affiliate, amount, currency, provider: input.provider, destination: input.destination ?? null, runPeriod: null, unpaid: before.unpaid })
+      })
+    },
+
+    /**
+     * A payout run's payout for one affiliate and period (docs/payouts.md "Payout runs"): under the
+     * affiliate's lock, the one a run already made for this period is returned as it is (`created`
+     * false); otherwise the affiliate's payable balance now, when it is due, is held as a new
+     * payout. Whatever runs or processes meet, an affiliate gets at most one payout per period.
+     */
+    async startRun(input: { affiliateId: number; provider: ProviderPayoutProvider; destination: string | null; period: string }): Promise<{ sent: ProviderPayoutWithPayout; created: boolean } | { skipped: string }> {
+      const project = await ctx.project()
+      const { settings } = project
+      refuseWhenOff(settings, input.provider)
+      const currency = new Currency(settings.currency)
+      const minimum = minimumOf(project, currency)
+      const terms = payoutTerms(settings.payouts, (at) => ctx.dayIn(project, at))
+      return storage.transaction(async (tx) => {
+        const affiliate = await tx.affiliates.lockForUpdate(projectId, input.affiliateId)
+        if (!affiliate) return { skipped: 'the affiliate no longer exists' }
+        const earlier = await tx.providerPayouts.getByRun(projectId, affiliate.id, input.period)
+        if (earlier) return { sent: await withPayout(tx, earlier), created: false }
+        if (affiliate.status === 'blocked') return { skipped: 'the affiliate is blocked' }
+        const processing = await tx.providerPayouts.listProcessing(projectId, affiliate.id)
+        if (processing.length > 0) return { skipped: `payout ${processing[0]!.payoutId} is still processing with ${processing[0]!.provider}` }
+        if (settings.payouts?.requireTaxDetails === true && !affiliate.taxDetails) return { skipped: noTaxDetails(affiliate) }
+        const now = ctx.clock.now()
+        const payable = payableBalance(await tx.conversions.listOpen(projectId, affiliate.id), affiliate.totals.credit, (c) => terms.isPayable(c.holdUntil, now))
+        if (!isDue(payable.amount, minimum)) return { skipped: `no longer due: ${currency.amount(payable.amount).format()} payable` }
+        const before = computeBalances(affiliate.totals, await tx.conversions.heldSummary(projectId, affiliate.id, now))
+        const sent = await hold(tx, { affiliate, amount: payable.amount, currency, provider: input.provider, destination: input.destination, runPeriod: input.period, unpaid: before.unpaid })
+        return { sent, created: true }
       })
     },
 
@@ -252,8 +301,12 @@ export function providerPayoutsService(ctx: ProjectContext) {
 
     /** The payouts still with a provider, oldest first: what a run resumes after a crash. */
     async listProcessing(): Promise<ProviderPayoutWithPayout[]> {
-      const rows = await storage.providerPayouts.listProcessing(projectId)
-      return Promise.all(rows.map(async (row) => ({ ...row, payout: (await storage.payouts.get(projectId, row.payoutId))! })))
+      return withPayouts(await storage.providerPayouts.listProcessing(projectId))
+    },
+
+    /** The payouts runs made in a period (YYYY-MM), oldest first (docs/payouts.md "Payout runs"). */
+    async listRun(period: string): Promise<ProviderPayoutWithPayout[]> {
+      return withPayouts(await storage.providerPayouts.listByRun(projectId, period))
     },
   }
 }

@@ -321,6 +321,10 @@ export interface ProviderPayoutRepository {
   update(projectId: string, id: number, patch: Partial<Pick<ProviderPayout, 'state' | 'itemStatus' | 'reference' | 'reply' | 'updatedAt'>>): Promise<void>
   /** The provider payouts still processing, oldest first (of one affiliate when given). */
   listProcessing(projectId: string, affiliateId?: number): Promise<ProviderPayout[]>
+  /** The payout a run made for the affiliate in the period (YYYY-MM), if any. */
+  getByRun(projectId: string, affiliateId: number, period: string): Promise<ProviderPayout | null>
+  /** Every payout runs made in the period, oldest first. */
+  listByRun(projectId: string, period: string): Promise<ProviderPayout[]>
   /** Sets the status of the payout itself (and, once paid, how many conversions it settled). */
   setPayoutStatus(projectId: string, payoutId: number, status: PayoutStatus, conversionsSettled: number): Promise<void>
 }

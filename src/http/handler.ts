@@ -25,6 +25,7 @@ import { parseBody, parseQuery, type RouteDef, type RouteResult } from './route.
 import { Router } from '../server/router.js'
 import { parseTarget } from '../server/target.js'
 import { webhookTestRoute, type TestDeliverySender } from './webhook-test.js'
+import type { PayoutRunService } from './routes/payouts.js'
 import type { ProviderEventReplayer } from './routes/provider-events.js'
 import type { AuditLog, WithAuditLog } from '../core/audit-log.js'
 
@@ -45,6 +46,11 @@ export interface HandlerOptions {
    * storage })` from affiliate-kit/stripe (or paddle, lemon-squeezy). @default none: that route answers 501
    */
   providerEvents?: ProviderEventReplayer
+  /**
+   * Runs payout runs (POST /payouts/runs) through PayPal Payouts and Stripe Connect: the standalone
+   * server hands in its configured providers (docs/payouts.md "Payout runs"). @default none: that route answers 501
+   */
+  payoutRuns?: PayoutRunService
   /** Path prefix of every route; the webhook test route lives at its parent (`/api/project/...`). @default '/api/v1' */
   basePath?: string
   /** Request and response shapes (docs/api.md "Base path and shapes"). @default 'primary' */
@@ -114,6 +120,7 @@ interface HandlerState {
   limiter: ReturnType<typeof createRateLimiter>
   webhooks: TestDeliverySender | null
   providerEvents: ProviderEventReplayer | null
+  payoutRuns: PayoutRunService | null
   portal: SignInLinkMaker | null
   verifyApiKey: ReturnType<AffiliateProgram['keyVerifier']>
   renderError: (info: ErrorInfo) => unknown
@@ -161,6 +168,7 @@ function handlerState(program: AffiliateProgram, options: HandlerOptions): Handl
     limiter: createRateLimiter(options.rateLimit, state),
     webhooks: options.webhooks ?? null,
     providerEvents: options.providerEvents ?? null,
+    payoutRuns: options.payoutRuns ?? null,
     portal: options.portal ?? null,
     verifyApiKey: program.keyVerifier(),
     renderError: error,
@@ -248,6 +256,7 @@ async function runRoute(handler: HandlerState, route: RouteDef, key: VerifiedKey
       api: handler.program.project(key.projectId),
       webhooks: handler.webhooks,
       providerEvents: handler.providerEvents,
+      payoutRuns: handler.payoutRuns,
       projectId: key.projectId,
       params,
       query: route.query ? parseQuery(route.query, query) : undefined,

@@ -13,6 +13,7 @@ import type { Scope } from '../core/types.js'
 import { HttpError } from '../server/errors.js'
 import { storableText } from '../server/text.js'
 import type { Method } from '../server/router.js'
+import type { PayoutRunService } from './routes/payouts.js'
 import type { ProviderEventReplayer } from './routes/provider-events.js'
 import type { TestDeliverySender } from './webhook-test.js'
 
@@ -49,6 +50,8 @@ export interface RouteContext<Query = unknown, Body = unknown> {
   providerEvents: ProviderEventReplayer | null
   /** The affiliate portal that makes sign-in links (createHandler option portal); null when not given. */
   portal: SignInLinkMaker | null
+  /** Runs payout runs through the configured providers (createHandler option payoutRuns); null when not given. */
+  payoutRuns?: PayoutRunService | null
   /** The request's Accept header ('' when absent). */
   accept?: string
 }
@@ -277,6 +280,7 @@ function operationContext(ctx: RouteContext<any, any>, rules: ShapeRules, input:
     auditLog: ctx.auditLog,
     providerEvents: ctx.providerEvents,
     portal: ctx.portal,
+    payoutRuns: ctx.payoutRuns ?? null,
     affiliateRef: rules.affiliateRef,
     window: rules.window,
     input,

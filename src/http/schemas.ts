@@ -139,6 +139,8 @@ export const createPayoutBody = v.strictObject({
   method: v.optional(payoutMethod),
   payment_date: v.optional(str(40)),
 })
+/** POST /payouts/runs (docs/payouts.md "Payout runs"). */
+export const payoutRunBody = v.strictObject({ dry_run: v.optional(v.boolean('must be a boolean')) })
 export const trackClickBody = v.strictObject({
   referral_code: str(64),
   ip_address: v.optional(str(100)),

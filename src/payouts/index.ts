@@ -3,7 +3,7 @@
 // payout, PayPal's item webhooks, and Stripe Connect onboarding.
 export { payPalClient, PayPalError } from './paypal/client.js'
 export type { PayPalBatch, PayPalBatchItem, PayPalClient, PayPalClientOptions, PayPalItem, PayPalWebhookHeaders } from './paypal/client.js'
-export { outcomeOf, payPalPayouts, recordItemStatus, senderBatchId } from './paypal/payouts.js'
+export { outcomeOf, payPalPayouts, recordItemStatus, senderBatchId, senderItemId } from './paypal/payouts.js'
 export type { PayPalOutcome } from './paypal/payouts.js'
 export { payPalWebhookHandler } from './paypal/webhooks.js'
 export type { PayPalWebhookHandler, PayPalWebhookOptions } from './paypal/webhooks.js'
@@ -11,3 +11,7 @@ export { StripeTransferError, stripeTransfers, transferIdempotencyKey } from './
 export type { StripeTransfersOptions } from './stripe/transfers.js'
 export { accountIdempotencyKey, stripeConnect } from './stripe/connect.js'
 export type { OnboardingUrls, StripeConnect } from './stripe/connect.js'
+export { payoutRunner, payoutSenders, runScheduled, scheduleKey } from './runs.js'
+export type { PayoutProviders, PayoutRunner, ScheduledRunOutcome } from './runs.js'
+export { providerKey } from './keys.js'
+export type { PayoutRunInput, PayoutRunItem, PayoutRunResult, PayoutSender } from '../core/payout-runs.js'

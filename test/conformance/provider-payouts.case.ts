@@ -150,5 +150,23 @@ export function providerPayoutCases(context: CaseContext): void {
       expect(await program.providerPayouts.listProcessing()).toEqual([])
       expect(await balances(program, affiliate.id)).toMatchObject({ unpaid: '81.33', credit: '0.00' })
     })
+
+    it('a payout run holds the payable balance once per affiliate and period, even when several start at once (docs/payouts.md "Payout runs")', async () => {
+      const { program, affiliate } = await threeConversions()
+      const starts = await Promise.all(Array.from({ length: 4 }, () => program.providerPayouts.startRun({ affiliateId: affiliate.id, provider: 'stripe', destination: 'acct_1', period: '2026-02' })))
+      const made = starts.filter((start) => 'sent' in start && start.created)
+      expect(made).toHaveLength(1)
+      const sent = (made[0] as { sent: { payoutId: number } }).sent
+      for (const start of starts) expect(start).toMatchObject({ sent: { payoutId: sent.payoutId, runPeriod: '2026-02', destination: 'acct_1', payout: { amount: 4800n } } })
+      // All of the payable 48.00 is held; the held 33.33 is not.
+      expect(await balances(program, affiliate.id)).toEqual({ total: '81.33', paid: '48.00', unpaid: '33.33', eligible: '0.00', held: '33.33', credit: '48.00' })
+      expect((await program.providerPayouts.listRun('2026-02')).map((row) => row.payoutId)).toEqual([sent.payoutId])
+      await program.providerPayouts.settle(sent.payoutId, { itemStatus: 'created' })
+      // Settled, the period still has its payout: a later start of the same period finds it.
+      expect(await program.providerPayouts.startRun({ affiliateId: affiliate.id, provider: 'stripe', destination: 'acct_1', period: '2026-02' })).toMatchObject({ created: false, sent: { payoutId: sent.payoutId, state: 'paid' } })
+      // Another period: nothing payable is left, so nothing is held.
+      expect(await program.providerPayouts.startRun({ affiliateId: affiliate.id, provider: 'stripe', destination: 'acct_1', period: '2026-03' })).toEqual({ skipped: 'no longer due: 0.00 payable' })
+      expect(await balances(program, affiliate.id)).toEqual({ total: '81.33', paid: '48.00', unpaid: '33.33', eligible: '0.00', held: '33.33', credit: '0.00' })
+    })
   })
 }

@@ -40,13 +40,15 @@ const EVENT_OF_STATUS: Record<string, string> = {
 const signedMessage = (transmissionId: string, transmissionTime: string, webhookId: string, rawBody: string) =>
   `${transmissionId}|${transmissionTime}|${webhookId}|${crc32(Buffer.from(rawBody, 'utf8'))}`
 
-export async function startFakePayPal(options: { statusFor?: (receiver: string) => string } = {}) {
+export async function startFakePayPal(options: { statusFor?: (receiver: string) => string; /** Each answer waits this long (a slow PayPal, so runs overlap). */ delayMs?: number } = {}) {
   const batches = new Map<string, FakeBatch>()
   const tokens = new Set<string>()
   const requests: Array<{ method: string; path: string }> = []
   let counter = 0
   /** When set, a create records the batch, calls this, and never answers (the caller dies meanwhile). */
   let holdCreate: (() => void) | null = null
+  /** Creates answered 503 (PayPal unavailable) before any batch is made. */
+  let unavailableCreates = 0
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 })
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
@@ -78,6 +80,7 @@ export async function startFakePayPal(options: { statusFor?: (receiver: string) 
     const path = new URL(req.url!, 'http://fake').pathname
     requests.push({ method: req.method!, path })
     const body = await readBody(req)
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
     if (req.method === 'POST' && path === '/v1/oauth2/token') {
       const expected = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`
       if (req.headers.authorization !== expected || body !== 'grant_type=client_credentials') {
@@ -89,6 +92,10 @@ export async function startFakePayPal(options: { statusFor?: (receiver: string) 
     }
     if (!tokens.has(req.headers.authorization?.replace(/^Bearer /, '') ?? '')) {
       return send(res, 401, { name: 'AUTHENTICATION_FAILURE', message: 'Authentication failed due to invalid authentication credentials or a missing Authorization header.' })
+    }
+    if (req.method === 'POST' && path === '/v1/payments/payouts' && unavailableCreates > 0) {
+      unavailableCreates -= 1
+      return send(res, 503, { name: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable.' })
     }
     if (req.method === 'POST' && path === '/v1/payments/payouts') {
       const request = JSON.parse(body) as {
@@ -206,6 +213,10 @@ export async function startFakePayPal(options: { statusFor?: (receiver: string) 
       const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined))
       const response = await fetch(url, { method: 'POST', headers: sent, body: options.tamper ? options.tamper(raw) : raw })
       return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+    },
+    /** The next `count` batch creates answer 503 and make nothing. */
+    failNextCreates(count: number) {
+      unavailableCreates = count
     },
     holdNextCreate(onCreated: () => void) {
       holdCreate = () => {

@@ -24,7 +24,7 @@ export interface FakeTransfer {
   amountReversed: number
 }
 
-export async function startFakeStripe(options: { accounts: string[]; failNext?: number; now?: () => Date }) {
+export async function startFakeStripe(options: { accounts: string[]; failNext?: number; now?: () => Date; /** Each answer waits this long (a slow Stripe, so runs overlap). */ delayMs?: number }) {
   const transfers: FakeTransfer[] = []
   const accountsCreated: Array<{ id: string; email: string; metadata: Record<string, string> }> = []
   const accountLinks: Array<{ account: string; returnUrl: string; refreshUrl: string }> = []
@@ -56,6 +56,7 @@ export async function startFakeStripe(options: { accounts: string[]; failNext?: 
   const server = createServer(async (req, res) => {
     let text = ''
     for await (const chunk of req) text += chunk
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))

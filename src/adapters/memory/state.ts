@@ -87,6 +87,7 @@ export class MemoryState {
   providerPayouts = new Table<ProviderPayout>([], {
     payout: (row) => row.payoutId,
     processing: (row) => (row.state === 'processing' ? row.projectId : null),
+    run: (row) => (row.runPeriod === null ? null : `${row.projectId}|${row.runPeriod}`),
   })
   endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
   events = new Table<WebhookEvent>()

@@ -4,7 +4,7 @@ import { listAuditLog } from './audit-log.js'
 import { affiliateBalances, listLedger, programBalances } from './ledger.js'
 import { createConversion, deleteConversion, getConversion, listConversions, previewConversion, updateConversion } from './conversions.js'
 import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
-import { createPayout, getPayout, listDuePayouts, listPayoutRequests, listPayouts, taxSummary, trackClick } from './payouts.js'
+import { createPayout, getPayout, listDuePayouts, listPayoutRequests, listPayouts, runPayouts, taxSummary, trackClick } from './payouts.js'
 import { listProviderEvents, replayProviderEvent } from './provider-events.js'
 import { eraseAffiliate, eraseReferral, exportAffiliate, exportReferral } from './personal-data.js'
 import { createReferral, getReferral, listReferrals, updateReferral } from './referrals.js'
@@ -42,6 +42,7 @@ export const OPERATION_LIST = [
   createPayout,
   taxSummary,
   listDuePayouts,
+  runPayouts,
   listPayoutRequests,
   getPayout,
   trackClick,

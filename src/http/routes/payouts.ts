@@ -1,12 +1,13 @@
 // /payouts (payouts recorded outside the service, the year-end tax summary) and /clicks, once for
 // every shape (docs/api.md "Payouts", "Clicks"; docs/tax-details.md).
 import type * as v from 'valibot'
+import type { PayoutRunResult } from '../../core/payout-runs.js'
 import type { ProjectScope } from '../../core/program.js'
 import type { TaxSummaryRow } from '../../core/tax-details.js'
 import { csvField, textCell } from '../../server/csv.js'
 import { HttpError } from '../../server/errors.js'
 import { defined, defineOperation, pathId, TextBody, type Given } from '../route.js'
-import { listPayoutRequestsQuery, listPayoutsQuery, taxSummaryQuery, trackClickBody, type createPayoutBody } from '../schemas.js'
+import { listPayoutRequestsQuery, listPayoutsQuery, payoutRunBody, taxSummaryQuery, trackClickBody, type createPayoutBody } from '../schemas.js'
 
 /** The core's payout input from a POST /payouts body (its fields are named alike in every shape). */
 export function payoutInput(body: v.InferOutput<typeof createPayoutBody>) {
@@ -56,6 +57,26 @@ export const listPayoutRequests = defineOperation({
   errors: [400],
   query: listPayoutRequestsQuery,
   run: ({ api, query, window }) => api.payouts.requests(defined({ ...window(query), affiliateId: query.affiliate_id, status: query.status })),
+})
+
+/** What POST /payouts/runs needs: the standalone server's configured providers (payoutRunner() from affiliate-kit/payouts). */
+export interface PayoutRunService {
+  run(projectId: string, input: { dryRun: boolean }): Promise<PayoutRunResult>
+}
+
+/** docs/payouts.md "Payout runs": every due affiliate paid through its provider, once per period. */
+export const runPayouts = defineOperation({
+  id: 'postPayoutsRuns',
+  method: 'POST',
+  path: '/payouts/runs',
+  scope: 'payouts:write',
+  summary: 'Pay every due affiliate through PayPal Payouts or Stripe Connect now, once per period; dry_run answers the batch without sending it',
+  errors: [400, 409, 501],
+  body: payoutRunBody,
+  async run({ payoutRuns, body, projectId }) {
+    if (!payoutRuns) throw new HttpError('not_implemented', 'this server sends no payouts: configure payoutProviders (affiliate-kit serve), or create the handler with payoutRuns')
+    return payoutRuns.run(projectId, { dryRun: body.dry_run === true })
+  },
 })
 
 export const getPayout = defineOperation({

@@ -5,6 +5,7 @@
 // its table there); the codecs in alternative.ts.
 import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/views.js'
 import type { DueEntry } from '../../core/payouts-due.js'
+import type { PayoutRunResult } from '../../core/payout-runs.js'
 import type { PayoutRequestView } from '../../core/payout-requests.js'
 import type { BalancesView, LedgerEntry, ProgramBalancesView } from '../../core/ledger-history.js'
 import type { ErrorInfo, HttpErrorCode } from '../../server/errors.js'
@@ -118,6 +119,25 @@ export function payout(view: PayoutView): unknown {
     paymentDate: view.paymentDate.toISOString(),
     conversionsSettled: view.conversionsSettled,
     unpaidEarningsAfter: Number(view.unpaidAfter),
+  }
+}
+
+export function payoutRun(result: PayoutRunResult): unknown {
+  return {
+    period: result.period,
+    dryRun: result.dryRun,
+    items: result.items.map((item) => ({
+      affiliateId: affiliateId(item.affiliateId),
+      affiliateEmail: item.affiliateEmail,
+      amount: Number(item.amount),
+      currency: item.currency,
+      provider: item.provider,
+      outcome: item.outcome,
+      payoutId: item.payoutId,
+      resumed: item.resumed,
+      reason: item.reason,
+    })),
+    counts: result.counts,
   }
 }
 

@@ -117,6 +117,24 @@ export const payoutRecord = v.strictObject({
 /** An affiliate due a payout (GET /payouts/due). */
 export const dueRecord = v.strictObject({ affiliateId, affiliateEmail: v.string(), amount: v.number(), currency: v.string(), conversionIds: v.array(id) })
 
+export const payoutRunRecord = v.strictObject({
+  period: v.string(),
+  dryRun: v.boolean(),
+  items: v.array(
+    v.strictObject({
+      affiliateId,
+      affiliateEmail: v.string(),
+      amount: v.number(),
+      currency: v.string(),
+      provider: v.nullable(v.picklist(['paypal', 'stripe'])),
+      outcome: v.picklist(['would_send', 'paid', 'processing', 'failed', 'skipped']),
+      payoutId: v.nullable(id),
+      resumed: v.boolean(),
+      reason: v.nullable(v.string()),
+    }),
+  ),
+  counts: v.strictObject({ paid: v.number(), processing: v.number(), failed: v.number(), skipped: v.number(), wouldSend: v.number() }),
+})
 export const payoutRequestRecord = v.strictObject({ ...camelKeys(P.payoutRequestRecord.entries), affiliateId, amount: v.number() })
 export const balancesRecord = v.strictObject(camelKeys(P.balancesRecord.entries))
 export const programBalancesRecord = v.strictObject({
@@ -170,6 +188,7 @@ export const couponList = named('CouponList', list('coupons', couponRecord))
 export const payoutResponse = named('PayoutResponse', item('payout', payoutRecord))
 export const payoutList = named('PayoutList', list('payouts', payoutRecord))
 export const dueList = named('PayoutDueList', item('due', v.array(dueRecord)))
+export const payoutRunResponse = named('PayoutRunResponse', item('run', payoutRunRecord))
 export const payoutRequestList = named('PayoutRequestList', list('requests', payoutRequestRecord))
 export const balancesResponse = named('BalancesResponse', item('balances', balancesRecord))
 export const programBalancesResponse = named('ProgramBalancesResponse', item('balances', programBalancesRecord))

@@ -169,6 +169,7 @@ export const alternativeShape = defineShape({
     }),
     getPayoutsTaxSummary: codec(P.taxSummary, { responses: { 200: R.taxSummaryCsv }, output: (csv) => csv }),
     getPayoutsDue: codec(P.listDuePayouts, { responses: { 200: R.dueList }, output: (entries) => E.data('due', entries.map(E.due)) }),
+    postPayoutsRuns: codec(P.runPayouts, { responses: { 200: R.payoutRunResponse }, output: (result) => E.data('run', E.payoutRun(result)) }),
     getPayoutsRequests: codec(P.listPayoutRequests, { responses: { 200: R.payoutRequestList }, output: (result) => E.paged('requests', result, E.payoutRequest) }),
     getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data('payout', E.payout(view)) }),
     postClicks: codec(P.trackClick, {

@@ -8,6 +8,7 @@ import type { ConversionPreview } from '../../core/conversion-create.js'
 import type { ProviderEventView } from '../../core/provider-events.js'
 import type { StatsSeries } from '../../core/stats.js'
 import type { DueEntry } from '../../core/payouts-due.js'
+import type { PayoutRunResult } from '../../core/payout-runs.js'
 import type { PayoutRequestView } from '../../core/payout-requests.js'
 import type { BalancesView, LedgerEntry, ProgramBalancesView } from '../../core/ledger-history.js'
 import type { DailyCounts } from '../../core/tracking-storage.js'
@@ -138,6 +139,25 @@ export function payout(view: PayoutView): unknown {
     payment_date: view.paymentDate.toISOString(),
     conversions_settled: view.conversionsSettled,
     unpaid_earnings_after: Number(view.unpaidAfter),
+  }
+}
+
+export function payoutRun(result: PayoutRunResult): unknown {
+  return {
+    period: result.period,
+    dry_run: result.dryRun,
+    items: result.items.map((item) => ({
+      affiliate_id: item.affiliateId,
+      affiliate_email: item.affiliateEmail,
+      amount: item.amount,
+      currency: item.currency,
+      provider: item.provider,
+      outcome: item.outcome,
+      payout_id: item.payoutId,
+      resumed: item.resumed,
+      reason: item.reason,
+    })),
+    counts: { paid: result.counts.paid, processing: result.counts.processing, failed: result.counts.failed, skipped: result.counts.skipped, would_send: result.counts.wouldSend },
   }
 }
 

@@ -188,6 +188,26 @@ export const dueRecord = v.strictObject({
   conversion_ids: v.array(id),
 })
 
+/** A payout run's result (POST /payouts/runs): per affiliate, what it did or, dry, would do. */
+export const payoutRunRecord = v.strictObject({
+  period: v.string(),
+  dry_run: v.boolean(),
+  items: v.array(
+    v.strictObject({
+      affiliate_id: id,
+      affiliate_email: v.string(),
+      amount: decimalString,
+      currency: v.string(),
+      provider: v.nullable(v.picklist(['paypal', 'stripe'])),
+      outcome: v.picklist(['would_send', 'paid', 'processing', 'failed', 'skipped']),
+      payout_id: v.nullable(id),
+      resumed: v.boolean(),
+      reason: v.nullable(v.string()),
+    }),
+  ),
+  counts: v.strictObject({ paid: v.number(), processing: v.number(), failed: v.number(), skipped: v.number(), would_send: v.number() }),
+})
+
 /** An affiliate's payout request (GET /payouts/requests). */
 export const payoutRequestRecord = v.strictObject({
   id,
@@ -342,6 +362,7 @@ export const couponList = named('CouponList', list(couponRecord))
 export const payoutResponse = named('PayoutResponse', item(payoutRecord))
 export const payoutList = named('PayoutList', list(payoutRecord))
 export const dueList = named('PayoutDueList', item(v.array(dueRecord)))
+export const payoutRunResponse = named('PayoutRunResponse', item(payoutRunRecord))
 export const payoutRequestList = named('PayoutRequestList', list(payoutRequestRecord))
 export const balancesResponse = named('BalancesResponse', item(balancesRecord))
 export const programBalancesResponse = named('ProgramBalancesResponse', item(programBalancesRecord))

@@ -189,6 +189,7 @@ export const primaryShape = defineShape({
     }),
     getPayoutsTaxSummary: codec(P.taxSummary, { responses: { 200: R.taxSummaryCsv }, output: (csv) => csv }),
     getPayoutsDue: codec(P.listDuePayouts, { responses: { 200: R.dueList }, output: (entries) => E.data(entries.map(E.due)) }),
+    postPayoutsRuns: codec(P.runPayouts, { responses: { 200: R.payoutRunResponse }, output: (result) => E.data(E.payoutRun(result)) }),
     getPayoutsRequests: codec(P.listPayoutRequests, { responses: { 200: R.payoutRequestList }, output: (result) => E.paged(result, E.payoutRequest) }),
     getPayoutsId: codec(P.getPayout, { responses: { 200: R.payoutResponse }, output: (view) => E.data(E.payout(view)) }),
     postClicks: codec(P.trackClick, {

@@ -1,9 +1,11 @@
 // Automatic payouts through PayPal Payouts (docs/payouts.md "PayPal Payouts"): one batch per payout,
 // its sender_batch_id derived from the payout (never the attempt), so a run that crashed between
 // PayPal's answer and our write, or simply ran twice, finds the same batch instead of paying again.
+import { createHash } from 'node:crypto'
 import type { AffiliateProgram } from '../../core/program.js'
 import type { ProviderPayoutWithPayout } from '../../core/provider-payouts.js'
 import { Currency } from '../../core/money.js'
+import { providerKey } from '../keys.js'
 import { PayPalError, type PayPalBatchItem, type PayPalClient } from './client.js'
 
 /** PayPal's item statuses (transaction_status) and what each means for the ledger. */
@@ -23,6 +25,16 @@ export function outcomeOf(transactionStatus: string): PayPalOutcome {
 /** The sender_batch_id of a payout: the project and the payout's own id, the same on every attempt. */
 export function senderBatchId(projectId: string, payoutId: number): string {
   return `${projectId}-payout-${payoutId}`
+}
+
+/**
+ * The sender_item_id of a payout's item: the project and the payout's id, so an item of another
+ * project (or of a batch sent before this naming) never names one of this project's payouts.
+ * PayPal takes at most 63 characters: a longer project id is named by a digest of it.
+ */
+export function senderItemId(projectId: string, payoutId: number): string {
+  const project = projectId.length <= 40 ? projectId : createHash('sha256').update(projectId).digest('hex').slice(0, 24)
+  return `${project}-payout-${payoutId}`
 }
 
 /**
@@ -51,12 +63,12 @@ export function payPalPayouts(program: AffiliateProgram, client: PayPalClient) {
     if (sent.reference) return sent
     const affiliate = await program.affiliates.get(sent.payout.affiliateId)
     const currency = new Currency(sent.payout.currency)
-    const batch = await client.createBatch(senderBatchId(program.projectId, sent.payoutId), [
+    const batch = await client.createBatch(providerKey(program.projectId, sent), [
       {
         receiver: affiliate.paypalEmail ?? affiliate.email,
         value: currency.amount(sent.payout.amount).format(),
         currency: sent.payout.currency,
-        senderItemId: `payout-${sent.payoutId}`,
+        senderItemId: senderItemId(program.projectId, sent.payoutId),
       },
     ])
     return service.note(sent.payoutId, { reference: batch.batchId, itemStatus: batch.batchStatus })
@@ -71,6 +83,18 @@ export function payPalPayouts(program: AffiliateProgram, client: PayPalClient) {
   }
 
   return {
+    provider: 'paypal' as const,
+
+    /** Sends a payout recorded as processing (a payout run's): creates or finds its batch, then reads it once. */
+    async send(sent: ProviderPayoutWithPayout): Promise<ProviderPayoutWithPayout> {
+      try {
+        return await check(await submit(sent))
+      } catch (error) {
+        if (!(error instanceof PayPalError)) throw error
+        return service.note(sent.payoutId, { reply: error.message })
+      }
+    },
+
     /** Holds the amount (processing) and sends it to the affiliate's PayPal email (else its email). */
     async pay(input: { affiliate: number | string; amount: string }): Promise<ProviderPayoutWithPayout> {
       const sent = await service.start({ ...input, provider: 'paypal' })

@@ -6,7 +6,7 @@ import type { AffiliateProgram } from '../../core/program.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../../server/bodies.js'
 import { serveNode, type NodeHandler } from '../../server/node.js'
 import { PayPalError, type PayPalClient, type PayPalWebhookHeaders } from './client.js'
-import { recordItemStatus } from './payouts.js'
+import { recordItemStatus, senderItemId } from './payouts.js'
 
 export interface PayPalWebhookOptions {
   /** The program whose payouts the webhooks report (its own project). */
@@ -71,13 +71,18 @@ export function payPalWebhookHandler(options: PayPalWebhookOptions): PayPalWebho
     const ignored = (why: string) => json(200, { received: true, status: 'ignored', detail: why })
     if (!type.startsWith(ITEM_EVENT)) return ignored(`${type || 'an event without event_type'} is not a payout item event`)
     const resource = event.resource ?? {}
-    const senderItemId = resource.payout_item?.sender_item_id
-    // Our items' sender_item_id is payout-<id> (see payPalPayouts).
-    const match = typeof senderItemId === 'string' ? /^payout-(\d{1,15})$/.exec(senderItemId) : null
-    if (!match) return ignored('the item is not one of this program\'s payouts (sender_item_id)')
-    const payoutId = Number(match[1])
+    const itemId = resource.payout_item?.sender_item_id
+    // Our items' sender_item_id is <project>-payout-<id> (see senderItemId); items sent before it
+    // named the project were payout-<id>, and match only through the batch id recorded below.
+    const match = typeof itemId === 'string' ? /^(?:(.+)-)?payout-(\d{1,15})$/.exec(itemId) : null
+    if (!match || (match[1] !== undefined && itemId !== senderItemId(program.projectId, Number(match[2])))) {
+      return ignored('the item is not one of this program\'s payouts (sender_item_id)')
+    }
+    const payoutId = Number(match[2])
     const sent = await program.providerPayouts.get(payoutId)
-    if (!sent || sent.provider !== 'paypal' || (sent.reference !== null && sent.reference !== resource.payout_batch_id)) {
+    // Only the batch recorded for the payout speaks for it: a payout whose batch PayPal never
+    // confirmed (no batch id yet) is moved by sync, which sends or finds its own batch first.
+    if (!sent || sent.provider !== 'paypal' || sent.reference === null || sent.reference !== resource.payout_batch_id) {
       return ignored(`payout ${payoutId} was not sent in PayPal batch ${String(resource.payout_batch_id)}`)
     }
     const transactionStatus = typeof resource.transaction_status === 'string' ? resource.transaction_status : STATUS_OF_EVENT[type.slice(ITEM_EVENT.length)]

@@ -3,6 +3,7 @@
 // derived from the payout, never the attempt: a retried run gets Stripe's first answer back
 // instead of a second transfer.
 import type { AffiliateProgram } from '../../core/program.js'
+import { providerKey } from '../keys.js'
 import { STRIPE_ACCOUNT, type ProviderPayoutWithPayout } from '../../core/provider-payouts.js'
 
 export interface StripeTransfersOptions {
@@ -46,7 +47,7 @@ export function stripeTransfers(program: AffiliateProgram, options: StripeTransf
       headers: {
         authorization: `Bearer ${options.secretKey}`,
         'content-type': 'application/x-www-form-urlencoded',
-        'idempotency-key': transferIdempotencyKey(program.projectId, sent.payoutId),
+        'idempotency-key': providerKey(program.projectId, sent),
       },
       body: form.toString(),
     })
@@ -62,6 +63,19 @@ export function stripeTransfers(program: AffiliateProgram, options: StripeTransf
   }
 
   return {
+    provider: 'stripe' as const,
+
+    /** Sends a payout recorded as processing (a payout run's) to the destination kept with it; Stripe not answering leaves it processing. */
+    async send(sent: ProviderPayoutWithPayout): Promise<ProviderPayoutWithPayout> {
+      if (sent.destination === null) return service.note(sent.payoutId, { reply: 'no Stripe connected account was kept with this payout' })
+      try {
+        return await transfer(sent, sent.destination)
+      } catch (error) {
+        if (!(error instanceof StripeTransferError)) throw error
+        return (await service.get(sent.payoutId))!
+      }
+    },
+
     /**
      * Holds the amount (processing) and transfers it to the connected account `destination`
      * (acct_...), by default the one Connect onboarding recorded on the affiliate.

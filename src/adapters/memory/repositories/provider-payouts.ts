@@ -22,6 +22,12 @@ export function providerPayoutRepository(state: MemoryState, log: UndoLog): Prov
         .filter((row) => affiliateId === undefined || row.affiliateId === affiliateId)
         .sort((a, b) => a.id - b.id)
     },
+    async getByRun(projectId, affiliateId, period) {
+      return found(table.group('run', `${projectId}|${period}`).find((row) => row.affiliateId === affiliateId))
+    },
+    async listByRun(projectId, period) {
+      return table.group('run', `${projectId}|${period}`).sort((a, b) => a.id - b.id)
+    },
     async setPayoutStatus(projectId, payoutId, status, conversionsSettled) {
       const existing = inProject(state.payouts.get(payoutId), projectId)
       if (existing) state.payouts.replace({ ...existing, status, conversionsSettled }, log)

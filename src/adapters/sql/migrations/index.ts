@@ -30,6 +30,7 @@ import { stripeConnectedAccounts } from './26-stripe-connected-accounts.js'
 import { counterFillfactor } from './27-counter-fillfactor.js'
 import { visitorSignalDays } from './28-visitor-signal-days.js'
 import { dailyByAffiliate } from './29-daily-by-affiliate.js'
+import { payoutRuns } from './31-payout-runs.js'
 import { referralTerms } from './30-referral-terms.js'
 
 export type { Migration } from './migration.js'
@@ -65,4 +66,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   visitorSignalDays,
   dailyByAffiliate,
   referralTerms,
+  payoutRuns,
 ]

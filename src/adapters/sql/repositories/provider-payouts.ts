@@ -20,6 +20,11 @@ export function providerPayoutRepository(db: SqlClient, t: Tables): ProviderPayo
       )
       return rows.map((row) => table.read(row))
     },
+    getByRun: (projectId, affiliateId, period) => table.findOne(db, 'project_id = $1 AND affiliate_id = $2 AND run_period = $3', [projectId, affiliateId, period]),
+    async listByRun(projectId, period) {
+      const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 AND run_period = $2 ORDER BY id`, [projectId, period])
+      return rows.map((row) => table.read(row))
+    },
     async setPayoutStatus(projectId, payoutId, status, conversionsSettled) {
       await run(db, `UPDATE ${t.payouts.name} SET status = $3, conversions_settled = $4 WHERE project_id = $1 AND id = $2`, [
         projectId,
