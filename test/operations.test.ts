@@ -87,7 +87,8 @@ describe('request log', () => {
     expect((await call('GET', '/affiliates?email=secret%40example.com')).status).toBe(400)
     expect((await call('GET', '/affiliates')).status).toBe(500)
     expect(lines).toHaveLength(3)
-    expect(lines[1]).toMatch(/ERROR unexpected error method=GET error="Error: disk on fire/)
+    // What went wrong and where: the error's class and message, and the operation.
+    expect(lines[1]).toMatch(/ERROR unexpected error operation="GET \/api\/v1\/affiliates" errorClass=Error message="disk on fire" stack="Error: disk on fire/)
     expect(lines[2]).toMatch(/ERROR request surface=api method=GET route=\/api\/v1\/affiliates status=500/)
     expect(lines.join('\n')).not.toContain('secret')
   })

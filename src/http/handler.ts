@@ -14,7 +14,7 @@ import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type Stor
 import { createRateLimiter, type RateLimitOptions } from '../server/rate-limit.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
 import { memoryKeyedState } from '../adapters/memory/keyed-state.js'
-import { errorText, type Logger } from '../ops/logger.js'
+import { errorFields, type Logger } from '../ops/logger.js'
 import { createMetrics, type Metrics } from '../ops/metrics.js'
 import { recordRequest, UNMATCHED } from '../ops/request-log.js'
 import { operationAnswers, type OperationAnswer } from './operations.js'
@@ -59,8 +59,12 @@ export interface HandlerOptions {
   rateLimit?: RateLimitOptions | false
   /** Largest accepted request body in bytes; larger is 413. @default 1048576 (1 MiB) */
   maxBodyBytes?: number
-  /** Called with every unexpected error (answered with a generic 500). @default logger.error, or console.error without a logger */
-  onError?: (error: unknown, request: { method: string; url: string }) => void
+  /**
+   * Called with every unexpected error (answered with a generic 500); `operation` is the route's
+   * pattern (`POST /api/v1/conversions`). @default logger.error with the error's class, message,
+   * code and stack and the operation (never the request's body or headers), or console.error without a logger
+   */
+  onError?: (error: unknown, request: { method: string; url: string; operation: string }) => void
   /** Gets one line per request (method, route pattern, status, duration in ms; 5xx as errors). @default none */
   logger?: Logger
   /** Serves GET /healthz (liveness) and GET /readyz (503 while the database is unreachable) at the server root, without a key. @default false */
@@ -140,7 +144,7 @@ function handlerState(program: AffiliateProgram, options: HandlerOptions): Handl
   const onError =
     options.onError ??
     (logger
-      ? (error: unknown, request: { method: string; url: string }) => logger.error('unexpected error', { method: request.method, error: errorText(error) })
+      ? (error: unknown, request: { method: string; operation: string }) => logger.error('unexpected error', { operation: request.operation, ...errorFields(error) })
       : (error: unknown) => console.error('affiliate-kit: unexpected error', error))
   const state = options.state ?? memoryKeyedState()
   const { routes, error } = SHAPES[shape]
@@ -305,7 +309,7 @@ async function answer(handler: HandlerState, request: IncomingRequest, trace: Tr
     let info = errorInfo(error)
     if (!info) {
       try {
-        handler.onError(error, { method: request.method, url: request.url() })
+        handler.onError(error, { method: request.method, url: request.url(), operation: `${request.method} ${trace?.route ?? UNMATCHED}` })
       } catch {
         // A failing logger must not turn into an unanswered request.
       }

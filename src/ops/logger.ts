@@ -114,3 +114,13 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 export function errorText(error: unknown): string {
   return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error)
 }
+
+/**
+ * An unexpected error as log fields: its class, message, driver code (PostgreSQL's SQLSTATE) and
+ * stack, so a 500's log line says what went wrong (never request bodies or keys).
+ */
+export function errorFields(error: unknown): LogFields {
+  if (!(error instanceof Error)) return { error: String(error) }
+  const code = (error as { code?: unknown }).code
+  return { errorClass: error.constructor.name, message: error.message, ...(typeof code === 'string' ? { code } : {}), stack: error.stack ?? '' }
+}
