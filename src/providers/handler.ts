@@ -5,6 +5,7 @@
 // event, the program's sweep applies again, at most once a minute, the events a request left
 // half-done. It serves fetch Requests, and node:http requests straight (its `node`), without
 // building fetch objects. It keeps no state: the program holds it all.
+import { BusyError } from '../core/errors.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../server/bodies.js'
 import { HttpError } from '../server/errors.js'
@@ -112,6 +113,8 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
         conversion_id: event.conversionId,
       })
     } catch (error) {
+      // Concurrent writes outlasted their retries (BusyError): nothing stored, the provider retries.
+      if (error instanceof BusyError) return json(503, { error: error.message }, { 'Retry-After': String(error.retryAfter) })
       report(error)
       return json(500, { error: 'internal error; the provider will retry' })
     }
