@@ -267,9 +267,9 @@ export function conversionCreation(ctx: ProjectContext) {
 }
 
 /**
- * Creates a conversion in one transaction (run again when a concurrent request won a race for
- * the same new referred user or first purchase); a known reference answers the conversion it
- * created (`duplicate`), or a conflict when the payload differs.
+ * Creates a conversion in one transaction, deciding under its affiliate's and customer's locks
+ * (run again when a concurrent request created the same new customer first); a known reference
+ * answers the conversion it created (`duplicate`), or a conflict when the payload differs.
  */
 export async function createConversion(ctx: ProjectContext, input: CreateConversionInput, options: CreateConversionOptions = {}): Promise<CreateConversionResult> {
   const project = await ctx.project()
