@@ -61,8 +61,26 @@ async function openPostgres(target: string, sql: SqlStorageOptions): Promise<Ope
   }
   const pooled = poolerMode()
   const where = `PostgreSQL at ${url.host}${pooled ? ' through a transaction-mode pooler' : ''}`
-  const storage = postgresStorage({ ...sql, connectionString: target, ...(pooled ? { pooler: 'transaction' as const } : {}) })
+  const storage = postgresStorage({ ...sql, connectionString: target, ...(pooled ? { pooler: 'transaction' as const } : {}), ...postgresTimeouts() })
   return { storage, description: where, explain: (error) => postgresError(error, url, where) }
+}
+
+/** The bounded waits from the environment (docs/operations.md#faults); unset: the storage's defaults. */
+function postgresTimeouts(): { statementTimeoutMs?: number; lockTimeoutMs?: number; connectionTimeoutMs?: number } {
+  const read = (name: string): number | undefined => {
+    const value = process.env[name]?.trim()
+    if (!value) return undefined
+    if (!/^\d{1,9}$/.test(value)) throw new CliError(`${name} must be a whole number of milliseconds (0 turns the timeout off); got "${process.env[name]}"`)
+    return Number(value)
+  }
+  const statement = read('AFFILIATE_KIT_STATEMENT_TIMEOUT_MS')
+  const lock = read('AFFILIATE_KIT_LOCK_TIMEOUT_MS')
+  const checkout = read('AFFILIATE_KIT_POOL_TIMEOUT_MS')
+  return {
+    ...(statement !== undefined ? { statementTimeoutMs: statement } : {}),
+    ...(lock !== undefined ? { lockTimeoutMs: lock } : {}),
+    ...(checkout !== undefined ? { connectionTimeoutMs: checkout } : {}),
+  }
 }
 
 /** AFFILIATE_KIT_POOLER: `transaction` when the URL leads to a pooler in transaction mode; empty or unset otherwise. */

@@ -62,3 +62,35 @@ export class ConflictError extends AffiliateError {
     this.name = 'ConflictError'
   }
 }
+
+/**
+ * The database cannot be used right now: its connection was lost (a restart, a failover,
+ * `pg_terminate_backend`), a bounded wait ran out (statement, lock or pool checkout timeout) or
+ * it refuses new sessions. Nothing was committed by the call that failed; the caller may retry
+ * after `retryAfterSeconds`. The HTTP surfaces answer 503 with Retry-After.
+ */
+export class StorageUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 5,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+    this.name = 'StorageUnavailableError'
+  }
+}
+
+/**
+ * The disk the embedded database writes to has less free space than it needs: writes are refused
+ * before they start (a database that runs out of disk mid-write stops answering altogether);
+ * reads go on. The HTTP surfaces answer 507 with Retry-After.
+ */
+export class StorageFullError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 30,
+  ) {
+    super(message)
+    this.name = 'StorageFullError'
+  }
+}

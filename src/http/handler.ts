@@ -259,7 +259,8 @@ async function runRoute(handler: HandlerState, route: RouteDef, key: VerifiedKey
     return toStored(await route.run(ctx))
   } catch (error) {
     const info = errorInfo(error, handler.fieldNames.get(route))
-    if (!info) throw error
+    // A 503 or 507 (the database) carries Retry-After, which a stored answer has no room for.
+    if (!info || info.status >= 500) throw error
     return errorStored(handler, info)
   }
 }

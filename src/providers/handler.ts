@@ -7,7 +7,7 @@
 // building fetch objects. It keeps no state: the program holds it all.
 import type { AffiliateProgram } from '../core/program.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../server/bodies.js'
-import { HttpError } from '../server/errors.js'
+import { HttpError, storageErrorInfo } from '../server/errors.js'
 import { serveNode, type NodeHandler } from '../server/node.js'
 import { MalformedEvent, type MappedEvent } from './mapping.js'
 
@@ -112,6 +112,9 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
         conversion_id: event.conversionId,
       })
     } catch (error) {
+      // The database unavailable: a 503 with Retry-After, and the provider delivers it again.
+      const unavailable = storageErrorInfo(error)
+      if (unavailable) return json(unavailable.status, { error: unavailable.message }, unavailable.headers)
       report(error)
       return json(500, { error: 'internal error; the provider will retry' })
     }

@@ -32,6 +32,8 @@ const ERROR_CODES: Record<HttpErrorCode, string> = {
   rate_limit_exceeded: 'rate_limit_exceeded',
   server_error: 'server_error',
   not_implemented: 'not_implemented',
+  service_unavailable: 'service_unavailable',
+  insufficient_storage: 'insufficient_storage',
 }
 
 export function error(info: ErrorInfo): unknown {
