@@ -1,12 +1,55 @@
 // Webhook delivery attempts as log records and metrics: builds the dispatcher's onAttempt hook
-// from a logger and / or a metrics registry, keeping any hook the caller passed.
+// from a logger and / or a metrics registry, keeping any hook the caller passed. A receiver that
+// is down fails every attempt: those are logged once per endpoint and interval, with a count
+// (not once per attempt: 140 lines a second in a 2-minute outage), and once more when it answers
+// again. The loop's storage errors (the database down or its disk full) are counted alike.
 import type { AttemptReport, DeliveryOptions } from './dispatcher.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
+import { StorageFullError, StorageUnavailableError } from '../core/errors.js'
 
-/** Failed attempts are warnings, a delivery given up is an error, successes are debug. */
-export function logAttempt(logger: Logger, report: AttemptReport): void {
-  const fields = {
+const DEFAULT_INTERVAL_MS = 60_000
+
+/** Per key: when its last line was written, and the events since. */
+interface Window {
+  loggedAt: number
+  since: number
+}
+
+/**
+ * Events by key, each key logged at its first event, then at most once per `intervalMs` with the
+ * count since its last line. Returns the count to log with (and whether it is the key's first
+ * event), or null to stay quiet.
+ */
+function throttle(intervalMs: number) {
+  const windows = new Map<string, Window>()
+  return {
+    event(key: string): { count: number; first: boolean } | null {
+      const now = performance.now()
+      const window = windows.get(key)
+      if (!window) {
+        windows.set(key, { loggedAt: now, since: 0 })
+        return { count: 1, first: true }
+      }
+      window.since += 1
+      if (now - window.loggedAt < intervalMs) return null
+      const count = window.since
+      window.loggedAt = now
+      window.since = 0
+      return { count, first: false }
+    },
+    /** Ends the key's run of events: the count not yet logged (0 when none), or null when none ran. */
+    end(key: string): number | null {
+      const window = windows.get(key)
+      if (!window) return null
+      windows.delete(key)
+      return window.since
+    },
+  }
+}
+
+function attemptFields(report: AttemptReport) {
+  return {
     project_id: report.projectId,
     endpoint_id: report.endpointId,
     delivery_id: report.deliveryId,
@@ -18,20 +61,56 @@ export function logAttempt(logger: Logger, report: AttemptReport): void {
     next_attempt_at: report.nextAttemptAt?.toISOString() ?? null,
     test: report.test || undefined,
   }
-  if (report.outcome === 'succeeded') logger.debug('webhook delivered', fields)
-  else if (report.outcome === 'retrying') logger.warn('webhook delivery failed; will retry', fields)
-  else logger.error('webhook delivery failed; no attempt left', fields)
+}
+
+/**
+ * The attempts' log: a delivery given up is an error each time; failed attempts to an endpoint
+ * are a warning at the first, then one per `intervalMs` with `failures` (the attempts that failed
+ * since the last line); the first success after failures is an info line with the count not yet
+ * logged; other successes are debug.
+ */
+export function attemptLog(logger: Logger, intervalMs = DEFAULT_INTERVAL_MS): (report: AttemptReport) => void {
+  const failing = throttle(intervalMs)
+  return (report) => {
+    const key = `${report.projectId}/${report.endpointId}`
+    const fields = attemptFields(report)
+    if (report.outcome === 'succeeded') {
+      const unlogged = report.test ? null : failing.end(key)
+      if (unlogged !== null) logger.info('webhook endpoint answers again', { ...fields, failures: unlogged })
+      else logger.debug('webhook delivered', fields)
+      return
+    }
+    if (report.outcome === 'failed') {
+      logger.error('webhook delivery failed; no attempt left', fields)
+      return
+    }
+    const logged = failing.event(key)
+    if (logged?.first) logger.warn('webhook delivery failed; will retry', { ...fields, failures: 1 })
+    else if (logged) logger.warn(`webhook deliveries to this endpoint keep failing: ${logged.count} more failed attempts; will retry`, { ...fields, failures: logged.count })
+  }
 }
 
 /** The dispatcher options with attempts reported to `logger` and `metrics` (either may be absent). */
 export function observedDispatcherOptions(options: DeliveryOptions, logger?: Logger, metrics?: Metrics): DeliveryOptions {
   if (!logger && !metrics) return options
   const own = options.onAttempt
+  const intervalMs = options.logIntervalMs ?? DEFAULT_INTERVAL_MS
+  const log = logger ? attemptLog(logger, intervalMs) : null
+  const storageErrors = throttle(intervalMs)
   return {
     ...options,
-    ...(logger && !options.onError ? { onError: (error: unknown) => logger.error('webhook dispatcher error', { error: errorText(error) }) } : {}),
+    ...(logger && !options.onError
+      ? {
+          onError: (error: unknown) => {
+            // The database down or its disk full: the loop tries again each poll; one line per interval.
+            if (!(error instanceof StorageUnavailableError || error instanceof StorageFullError)) return logger.error('webhook dispatcher error', { error: errorText(error) })
+            const logged = storageErrors.event(error.name)
+            if (logged) logger.error('webhook dispatcher cannot use the database; it tries again each poll', { error: errorText(error), failures: logged.count })
+          },
+        }
+      : {}),
     onAttempt(report) {
-      if (logger) logAttempt(logger, report)
+      log?.(report)
       metrics?.observeDelivery(report.outcome)
       own?.(report)
     },

@@ -70,7 +70,8 @@ export async function migrate(executor: SqlExecutor, schema: string): Promise<Ap
   // Unbounded waits here: starters queue behind the one migrating, and a long migration may run
   // past the requests' statement timeout (docs/operations.md#faults).
   const lock = async (tx: SqlClient) => {
-    await tx.query('SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0')
+    await tx.query('SET LOCAL statement_timeout = 0')
+    await tx.query('SET LOCAL lock_timeout = 0')
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`affiliate-kit:${schema}`])
   }
   const record = (tx: SqlClient, migration: Migration) =>
