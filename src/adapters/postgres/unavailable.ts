@@ -4,7 +4,7 @@
 // timeout) or a server refusing sessions. Those become a StorageUnavailableError (HTTP 503).
 import { StorageUnavailableError } from '../../core/errors.js'
 
-/** SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now, query_canceled (statement_timeout), lock_not_available (lock_timeout), too_many_connections. */
+/** SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now, query_canceled (statement_timeout), lock_not_available (lock_timeout), too_many_connections, disk_full. */
 const CODES: Record<string, string> = {
   '57P01': 'the database server ended the connection (a restart, failover or terminated session)',
   '57P02': 'the database server crashed',
@@ -12,6 +12,7 @@ const CODES: Record<string, string> = {
   '57014': 'a statement ran longer than the statement timeout',
   '55P03': 'a lock could not be taken within the lock timeout',
   '53300': 'the database server has no connection slot left',
+  '53100': "the database server's disk is full",
 }
 
 /** Socket-level failures node reports by errno. */
@@ -39,6 +40,6 @@ export function unavailableError(error: unknown): StorageUnavailableError | null
 /** True when the client's connection itself failed (the client must be discarded, not reused). */
 export function connectionLost(error: unknown): boolean {
   const { code } = (error ?? {}) as { code?: unknown }
-  if (code === '57014' || code === '55P03' || code === '53300') return false
+  if (code === '57014' || code === '55P03' || code === '53300' || code === '53100') return false
   return unavailableError(error) !== null
 }
