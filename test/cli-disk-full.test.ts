@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { api, run } from './cli/process.js'
+import { api, run, runToEnd } from './cli/process.js'
 import { parsePrometheus, sampleValue } from './ops/prometheus.js'
 
 const KEY = `rgk_${'Disk0Full1Key2'.repeat(3)}xyz`
@@ -104,4 +104,15 @@ describe.skipIf(cannot !== null)(`serve on embedded PGlite whose disk fills up${
     expect((kept.body!.data as { reference: string }[]).map((conversion) => conversion.reference).sort()).toEqual(['ch_1', 'ch_3'])
     expect(await again.stop()).toBe(0)
   }, 120_000)
+})
+
+describe('fault settings from the environment', () => {
+  it('refuses a malformed timeout or free-space minimum with one line naming the variable, before opening anything', async () => {
+    const pg = await runToEnd(['serve', '--port', '0', '--database', 'postgres://nobody@127.0.0.1:1/none'], { cwd: dir, env: { AFFILIATE_KIT_LOCK_TIMEOUT_MS: '5s' } })
+    expect(pg.code).toBe(1)
+    expect(pg.output).toBe('affiliate-kit: AFFILIATE_KIT_LOCK_TIMEOUT_MS must be a whole number of milliseconds (0 turns the timeout off); got "5s"')
+    const pglite = await runToEnd(['serve', '--port', '0', '--database', `pglite:${join(dir, 'settings-data')}`], { cwd: dir, env: { AFFILIATE_KIT_MIN_FREE_MB: '-1' } })
+    expect(pglite.code).toBe(1)
+    expect(pglite.output).toBe('affiliate-kit: AFFILIATE_KIT_MIN_FREE_MB must be a whole number of megabytes (0: never refuse writes); got "-1"')
+  }, 60_000)
 })
