@@ -87,6 +87,8 @@ describe.skipIf(!DATABASE_URL)(`serve on PostgreSQL under faults${DATABASE_URL ?
       expect(result.retryAfter).toMatch(/^\d+$/)
       expect(result.error).toMatch(/^the database is unavailable \(.+\); nothing was saved, retry after \d+ s$/)
     }
+    // The log says why, once per 10 s with a count, beside each request's own record.
+    expect(server.output()).toMatch(/"level":"warn","msg":"the database is unavailable \(.+\): answering 503 with Retry-After","status":503,"requests":1/)
     // Recovered by itself: the next purchases succeed, and /readyz says ready.
     expect((await purchase()).status).toBe(201)
     const root = url.replace(/\/api\/v1$/, '')

@@ -6,47 +6,10 @@
 import type { AttemptReport, DeliveryOptions } from './dispatcher.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
+import { logThrottle } from '../ops/log-throttle.js'
 import { StorageFullError, StorageUnavailableError } from '../core/errors.js'
 
 const DEFAULT_INTERVAL_MS = 60_000
-
-/** Per key: when its last line was written, and the events since. */
-interface Window {
-  loggedAt: number
-  since: number
-}
-
-/**
- * Events by key, each key logged at its first event, then at most once per `intervalMs` with the
- * count since its last line. Returns the count to log with (and whether it is the key's first
- * event), or null to stay quiet.
- */
-function throttle(intervalMs: number) {
-  const windows = new Map<string, Window>()
-  return {
-    event(key: string): { count: number; first: boolean } | null {
-      const now = performance.now()
-      const window = windows.get(key)
-      if (!window) {
-        windows.set(key, { loggedAt: now, since: 0 })
-        return { count: 1, first: true }
-      }
-      window.since += 1
-      if (now - window.loggedAt < intervalMs) return null
-      const count = window.since
-      window.loggedAt = now
-      window.since = 0
-      return { count, first: false }
-    },
-    /** Ends the key's run of events: the count not yet logged (0 when none), or null when none ran. */
-    end(key: string): number | null {
-      const window = windows.get(key)
-      if (!window) return null
-      windows.delete(key)
-      return window.since
-    },
-  }
-}
 
 function attemptFields(report: AttemptReport) {
   return {
@@ -70,7 +33,7 @@ function attemptFields(report: AttemptReport) {
  * logged; other successes are debug.
  */
 export function attemptLog(logger: Logger, intervalMs = DEFAULT_INTERVAL_MS): (report: AttemptReport) => void {
-  const failing = throttle(intervalMs)
+  const failing = logThrottle(intervalMs)
   return (report) => {
     const key = `${report.projectId}/${report.endpointId}`
     const fields = attemptFields(report)
@@ -96,7 +59,7 @@ export function observedDispatcherOptions(options: DeliveryOptions, logger?: Log
   const own = options.onAttempt
   const intervalMs = options.logIntervalMs ?? DEFAULT_INTERVAL_MS
   const log = logger ? attemptLog(logger, intervalMs) : null
-  const storageErrors = throttle(intervalMs)
+  const storageErrors = logThrottle(intervalMs)
   return {
     ...options,
     ...(logger && !options.onError
