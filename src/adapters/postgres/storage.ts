@@ -37,8 +37,8 @@ export type PostgresStorageOptions = SqlStorageOptions & {
         /** Connections in the pool this storage creates. @default 10 */
         max?: number
         /**
-         * Longest a statement may run (PostgreSQL's statement_timeout, set on each connection);
-         * past it the request fails with a 503. 0 turns it off. Not set through a pooler in
+         * Longest a statement may run (PostgreSQL's statement_timeout, SET on each new
+         * connection); past it the request fails with a 503. 0 turns it off. Not set through a pooler in
          * transaction mode (set it on the role there: docs/operations.md). @default 15000
          */
         statementTimeoutMs?: number
@@ -196,19 +196,30 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
 
 /** The pool this storage owns: bounded waits, TCP keepalive, and no crash when an idle client's connection is lost. */
 function ownPool(options: { connectionString: string; max?: number; statementTimeoutMs?: number; lockTimeoutMs?: number; connectionTimeoutMs?: number; pooler?: 'transaction' }): Pool {
-  const statementTimeout = options.statementTimeoutMs ?? POSTGRES_TIMEOUTS.statementTimeoutMs
-  const lockTimeout = options.lockTimeoutMs ?? POSTGRES_TIMEOUTS.lockTimeoutMs
+  const statementTimeout = milliseconds('statementTimeoutMs', options.statementTimeoutMs ?? POSTGRES_TIMEOUTS.statementTimeoutMs)
+  const lockTimeout = milliseconds('lockTimeoutMs', options.lockTimeoutMs ?? POSTGRES_TIMEOUTS.lockTimeoutMs)
   const config: PoolConfig = {
     connectionString: options.connectionString,
     max: options.max ?? 10,
-    connectionTimeoutMillis: options.connectionTimeoutMs ?? POSTGRES_TIMEOUTS.connectionTimeoutMs,
+    connectionTimeoutMillis: milliseconds('connectionTimeoutMs', options.connectionTimeoutMs ?? POSTGRES_TIMEOUTS.connectionTimeoutMs),
     keepAlive: true,
-    // Sent as startup parameters, which a pooler in transaction mode refuses (PgBouncer:
-    // "unsupported startup parameter"): there the role's settings bound the waits.
-    ...(options.pooler === 'transaction' ? {} : { statement_timeout: statementTimeout, lock_timeout: lockTimeout }),
   }
   const pool = new pg.Pool(config)
   // An idle client losing its connection must not crash the host process.
   pool.on('error', () => {})
+  // Set on each new connection by a statement, queued before any other: as startup parameters
+  // a pooler (PgBouncer, even in session mode) refuses them. Through a pooler in transaction
+  // mode a SET would outlive the transaction on a server connection others use: the role's
+  // settings bound the waits there (docs/operations.md#faults).
+  if (options.pooler !== 'transaction') {
+    const settings = `SET statement_timeout = ${statementTimeout}; SET lock_timeout = ${lockTimeout}`
+    // A failure here is the connection's, and the query queued after it reports it.
+    pool.on('connect', (client) => void client.query(settings).catch(() => {}))
+  }
   return pool
+}
+
+function milliseconds(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be a whole number of milliseconds, 0 or more`)
+  return value
 }
