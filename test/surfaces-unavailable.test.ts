@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { postgresStorage } from '../src/adapters/postgres/index.js'
 import { createAdminConsole } from '../src/admin/index.js'
 import { createHandler } from '../src/http/index.js'
-import { createAffiliateProgram, testClock, type AffiliateProgram, type StoragePort } from '../src/index.js'
+import { createAffiliateProgram, createLogger, createWebhookDispatcher, testClock, type AffiliateProgram, type StoragePort } from '../src/index.js'
 import { stripeHandler } from '../src/providers/stripe/index.js'
 import { createTrackingHandler } from '../src/tracking/index.js'
 import { invoicePaid } from './providers/stripe-fixtures.js'
@@ -63,5 +63,18 @@ describe.skipIf(!DATABASE_URL)(`surfaces while PostgreSQL cannot be reached${DAT
     await proxy.open()
     const statuses = Object.fromEntries(await Promise.all(Object.entries(requests).map(async ([surface, request]) => [surface, (await request()).status])))
     expect(statuses).toEqual({ api: 200, tracking: 302, provider: 200, console: 200 })
+  }, 30_000)
+
+  it("logs the webhook dispatcher's failing polls once per interval with a count, not once per poll", async () => {
+    const lines: string[] = []
+    const logger = createLogger({ format: 'json', write: (line) => lines.push(line) })
+    const dispatcher = createWebhookDispatcher({ storage, logger })
+    await proxy.close()
+    dispatcher.start({ pollIntervalMs: 20 })
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    await proxy.open()
+    await dispatcher.stop()
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(records).toEqual([expect.objectContaining({ level: 'error', msg: 'webhook dispatcher cannot use the database; it tries again each poll', failures: 1 })])
   }, 30_000)
 })
