@@ -104,6 +104,21 @@ describe.skipIf(cannot !== null)(`serve on embedded PGlite whose disk fills up${
     expect((kept.body!.data as { reference: string }[]).map((conversion) => conversion.reference).sort()).toEqual(['ch_1', 'ch_3'])
     expect(await again.stop()).toBe(0)
   }, 120_000)
+
+  it('stops a start that must write (its migrations) on a disk short of space with one line saying what to do', async () => {
+    // Room for a fresh database (about 40 MB) but not for the 40 MB kept free after it.
+    const ballast = join(volume, 'ballast-start')
+    writeFileSync(ballast, Buffer.alloc(Math.max(0, free() - 60 * MB)))
+    try {
+      const start = await runToEnd(['serve', '--port', '0', '--database', `pglite:${join(volume, 'fresh')}`], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY, AFFILIATE_KIT_MIN_FREE_MB: '40' } })
+      expect(start.code).toBe(1)
+      expect(start.output).toMatch(
+        new RegExp(`affiliate-kit: the disk of the database \\(${join(volume, 'fresh')}\\) has \\d+ MB free, under the 40 MB it keeps for writes: writes are refused until space is freed; free space there, or lower AFFILIATE_KIT_MIN_FREE_MB \\(now 40\\)$`),
+      )
+    } finally {
+      rmSync(ballast)
+    }
+  }, 60_000)
 })
 
 describe('fault settings from the environment', () => {

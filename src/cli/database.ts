@@ -10,6 +10,7 @@ import type { OptionValues } from './command.js'
 import { CliError, redactUrl } from './errors.js'
 import { parseTaxIdKeys, taxIdCipher, type TaxIdKeys } from '../core/tax-id-cipher.js'
 import { SchemaTooNewError } from '../adapters/sql/migrations.js'
+import { StorageFullError } from '../core/errors.js'
 import type { SqlStorageOptions } from '../adapters/sql/storage.js'
 import type { DiskSpaceGuard, DiskSpaceStatus } from '../adapters/pglite/disk-space.js'
 
@@ -43,7 +44,10 @@ export async function openStorage(target: string | undefined, sql: SqlStorageOpt
     const minFreeBytes = minFreeMegabytes()
     const { pgliteStorage, diskSpaceGuard } = await import('../adapters/pglite/index.js')
     const diskSpace = diskSpaceGuard(dataDir, { ...(minFreeBytes !== undefined ? { minFreeBytes } : {}), ...(onDiskSpace ? { onChange: onDiskSpace } : {}) })
-    return { storage: pgliteStorage({ ...sql, dataDir, diskSpace }), description: `embedded PGlite in ${dataDir}`, dataDir, diskSpace, explain: (error) => error }
+    // A start that must write (migrations) on a full disk: one line saying what to do.
+    const explain = (error: unknown) =>
+      error instanceof StorageFullError ? new CliError(`${error.message}; free space there, or lower AFFILIATE_KIT_MIN_FREE_MB (now ${Math.floor(diskSpace.status().minFreeBytes / 1048576)})`) : error
+    return { storage: pgliteStorage({ ...sql, dataDir, diskSpace }), description: `embedded PGlite in ${dataDir}`, dataDir, diskSpace, explain }
   }
   if (target === 'memory') {
     const { memoryStorage } = await import('../adapters/memory/index.js')
@@ -73,7 +77,7 @@ async function openPostgres(target: string, sql: SqlStorageOptions): Promise<Ope
   return { storage, description: where, explain: (error) => postgresError(error, url, where) }
 }
 
-/** AFFILIATE_KIT_MIN_FREE_MB: the free space under which embedded PGlite refuses writes (0: never); unset, 64. */
+/** AFFILIATE_KIT_MIN_FREE_MB: the free space under which embedded PGlite refuses writes (0: never); unset, 32. */
 function minFreeMegabytes(): number | undefined {
   const value = process.env.AFFILIATE_KIT_MIN_FREE_MB?.trim()
   if (!value) return undefined

@@ -23,7 +23,7 @@ export interface PgliteStorageOptions extends SqlStorageOptions {
   /**
    * Refuses writes while the disk of `dataDir` has less free space than this: PGlite that runs
    * out of disk mid-write stops answering altogether. 0 never refuses. Ignored when `diskSpace`
-   * is given. @default 67108864 (64 MiB)
+   * is given. @default 33554432 (32 MiB)
    */
   minFreeBytes?: number
   /** The guard of the data directory's disk (the server's, which logs and measures it). */
