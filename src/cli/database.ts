@@ -10,7 +10,9 @@ import type { OptionValues } from './command.js'
 import { CliError, redactUrl } from './errors.js'
 import { parseTaxIdKeys, taxIdCipher, type TaxIdKeys } from '../core/tax-id-cipher.js'
 import { SchemaTooNewError } from '../adapters/sql/migrations.js'
+import { StorageFullError } from '../core/errors.js'
 import type { SqlStorageOptions } from '../adapters/sql/storage.js'
+import type { DiskSpaceGuard, DiskSpaceStatus } from '../adapters/pglite/disk-space.js'
 
 export const DEFAULT_DATA_DIR = './affiliate-data'
 
@@ -26,16 +28,26 @@ interface Opened {
   description: string
   /** The embedded PGlite directory, when that is the storage. */
   dataDir?: string
+  /** The free space of its disk, checked before writes. */
+  diskSpace?: DiskSpaceGuard
   /** Turns a failure of the first queries into a line naming the database. */
   explain: (error: unknown) => unknown
 }
 
-/** `sql` options (such as onMigrated) go to the PGlite and PostgreSQL adapters. */
-export async function openStorage(target: string | undefined, sql: SqlStorageOptions = {}): Promise<Opened> {
+/**
+ * `sql` options (such as onMigrated) go to the PGlite and PostgreSQL adapters; `onDiskSpace` is
+ * told when PGlite's writes start and stop being refused for want of disk space.
+ */
+export async function openStorage(target: string | undefined, sql: SqlStorageOptions = {}, onDiskSpace?: (status: DiskSpaceStatus) => void): Promise<Opened> {
   if (target === undefined || target.startsWith('file:') || target.startsWith('pglite:')) {
     const dataDir = resolve(target?.replace(/^(file|pglite):(\/\/)?/, '') || DEFAULT_DATA_DIR)
-    const { pgliteStorage } = await import('../adapters/pglite/index.js')
-    return { storage: pgliteStorage({ ...sql, dataDir }), description: `embedded PGlite in ${dataDir}`, dataDir, explain: (error) => error }
+    const minFreeBytes = minFreeMegabytes()
+    const { pgliteStorage, diskSpaceGuard } = await import('../adapters/pglite/index.js')
+    const diskSpace = diskSpaceGuard(dataDir, { ...(minFreeBytes !== undefined ? { minFreeBytes } : {}), ...(onDiskSpace ? { onChange: onDiskSpace } : {}) })
+    // A start that must write (migrations) on a full disk: one line saying what to do.
+    const explain = (error: unknown) =>
+      error instanceof StorageFullError ? new CliError(`${error.message}; free space there, or lower AFFILIATE_KIT_MIN_FREE_MB (now ${Math.floor(diskSpace.status().minFreeBytes / 1048576)})`) : error
+    return { storage: pgliteStorage({ ...sql, dataDir, diskSpace }), description: `embedded PGlite in ${dataDir}`, dataDir, diskSpace, explain }
   }
   if (target === 'memory') {
     const { memoryStorage } = await import('../adapters/memory/index.js')
@@ -61,8 +73,34 @@ async function openPostgres(target: string, sql: SqlStorageOptions): Promise<Ope
   }
   const pooled = poolerMode()
   const where = `PostgreSQL at ${url.host}${pooled ? ' through a transaction-mode pooler' : ''}`
-  const storage = postgresStorage({ ...sql, connectionString: target, ...(pooled ? { pooler: 'transaction' as const } : {}) })
+  const storage = postgresStorage({ ...sql, connectionString: target, ...(pooled ? { pooler: 'transaction' as const } : {}), ...postgresTimeouts() })
   return { storage, description: where, explain: (error) => postgresError(error, url, where) }
+}
+
+/** AFFILIATE_KIT_MIN_FREE_MB: the free space under which embedded PGlite refuses writes (0: never); unset, 32. */
+function minFreeMegabytes(): number | undefined {
+  const value = process.env.AFFILIATE_KIT_MIN_FREE_MB?.trim()
+  if (!value) return undefined
+  if (!/^\d{1,7}$/.test(value)) throw new CliError(`AFFILIATE_KIT_MIN_FREE_MB must be a whole number of megabytes (0: never refuse writes); got "${process.env.AFFILIATE_KIT_MIN_FREE_MB}"`)
+  return Number(value) * 1024 * 1024
+}
+
+/** The bounded waits from the environment (docs/operations.md#faults); unset: the storage's defaults. */
+function postgresTimeouts(): { statementTimeoutMs?: number; lockTimeoutMs?: number; connectionTimeoutMs?: number } {
+  const read = (name: string): number | undefined => {
+    const value = process.env[name]?.trim()
+    if (!value) return undefined
+    if (!/^\d{1,9}$/.test(value)) throw new CliError(`${name} must be a whole number of milliseconds (0 turns the timeout off); got "${process.env[name]}"`)
+    return Number(value)
+  }
+  const statement = read('AFFILIATE_KIT_STATEMENT_TIMEOUT_MS')
+  const lock = read('AFFILIATE_KIT_LOCK_TIMEOUT_MS')
+  const checkout = read('AFFILIATE_KIT_POOL_TIMEOUT_MS')
+  return {
+    ...(statement !== undefined ? { statementTimeoutMs: statement } : {}),
+    ...(lock !== undefined ? { lockTimeoutMs: lock } : {}),
+    ...(checkout !== undefined ? { connectionTimeoutMs: checkout } : {}),
+  }
 }
 
 /** AFFILIATE_KIT_POOLER: `transaction` when the URL leads to a pooler in transaction mode; empty or unset otherwise. */
@@ -98,9 +136,10 @@ export async function openProgram(
     /** The config's rates (cli/exchange-rates.ts), for payments in other currencies. */
     exchangeRates?: AffiliateProgramOptions['exchangeRates']
     sql?: SqlStorageOptions
+    onDiskSpace?: (status: DiskSpaceStatus) => void
   } = {},
-): Promise<{ program: AffiliateProgram; storage: StoragePort; description: string; dataDir?: string }> {
-  const { storage, description, dataDir, explain } = await openStorage(target, options.sql)
+): Promise<{ program: AffiliateProgram; storage: StoragePort; description: string; dataDir?: string; diskSpace?: DiskSpaceGuard }> {
+  const { storage, description, dataDir, diskSpace, explain } = await openStorage(target, options.sql, options.onDiskSpace)
   try {
     const program = await createAffiliateProgram({
       storage,
@@ -110,7 +149,7 @@ export async function openProgram(
       // docs/tax-details.md: the current key first, then the earlier ones.
       ...(process.env.AFFILIATE_KIT_TAX_ID_KEYS ? { taxIdKeys: environmentTaxIdKeys(process.env.AFFILIATE_KIT_TAX_ID_KEYS) } : {}),
     })
-    return { program, storage, description, ...(dataDir ? { dataDir } : {}) }
+    return { program, storage, description, ...(dataDir ? { dataDir } : {}), ...(diskSpace ? { diskSpace } : {}) }
   } catch (error) {
     await storage.close().catch(() => {})
     throw explain(error)

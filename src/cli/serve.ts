@@ -14,6 +14,7 @@ import type { Project, ProjectSettings } from '../core/types.js'
 import { portalSignInLink } from '../core/portal-sign-in.js'
 import type { Portal } from '../portal/portal.js'
 import type { AppliedMigration } from '../adapters/sql/migrations.js'
+import type { DiskSpaceStatus } from '../adapters/pglite/disk-space.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
@@ -76,6 +77,15 @@ async function ensureApiKey(program: AffiliateProgram, apiKey: string | undefine
   print(`created an API key (shown once, keep it): ${key}`)
 }
 
+const megabytes = (bytes: number) => `${Math.floor(bytes / 1048576)} MB`
+
+/** PGlite's writes refused for want of disk space (adapters/pglite/disk-space.ts), and resumed. */
+function logDiskSpace(logger: Logger, disk: DiskSpaceStatus): void {
+  const fields = { free_bytes: disk.freeBytes, min_free_bytes: disk.minFreeBytes, path: disk.path }
+  if (disk.low) logger.error(`disk full: ${megabytes(disk.freeBytes)} free for the database in ${disk.path}, under ${megabytes(disk.minFreeBytes)}; writes are refused (507) until space is freed, reads go on`, fields)
+  else logger.info(`disk space freed: ${megabytes(disk.freeBytes)} free for the database in ${disk.path}; writes resume`, fields)
+}
+
 function logMigrations(logger: Logger, applied: AppliedMigration[] | null): void {
   if (applied === null) logger.info('migrations: none (the memory storage has no schema)')
   else if (applied.length === 0) logger.info('migrations: none applied, the schema is up to date')
@@ -122,15 +132,16 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     onSettingsReplaced: (previous, saved) => (replaced = { previous, saved }),
     ...(config.exchangeRates ? { exchangeRates: tableExchangeRates(config.exchangeRates) } : {}),
     sql: { onMigrated: (applied) => (migrations = applied), ...(options.logSql ? { logSql: sqlLogRecords(logger) } : {}) },
+    onDiskSpace: (disk) => logDiskSpace(logger, disk),
   })
   const loading = serverModules()
   loading.catch(() => {}) // a failure to open is the one reported
-  const { program, storage, description, dataDir } = await opening
+  const { program, storage, description, dataDir, diskSpace } = await opening
   const { createWebhookDispatcher, startPruning, createHandler, toNodeHandler, createMetrics } = await loading.catch(async (error: unknown) => {
     await program.close()
     throw error
   })
-  const metrics = config.metrics ? createMetrics({ process: true }) : undefined
+  const metrics = config.metrics ? createMetrics({ process: true, ...(diskSpace ? { disk: () => diskSpace.status() } : {}) }) : undefined
   const observer = { logger, metrics }
   const dispatcher = createWebhookDispatcher({ storage, logger, ...(metrics ? { metrics } : {}) })
   const mailMount = config.email ? await import('./mail-mount.js') : null
@@ -201,6 +212,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     })
     // Logged once the port is bound: a port in use stops the start with one line and nothing else.
     logger.info(`storage: ${description}${options.databaseSource ? ` (from ${options.databaseSource})` : ''}`)
+    const disk = diskSpace?.status()
+    if (disk?.short && !disk.low) logger.warn(`low disk space: ${megabytes(disk.freeBytes)} free for the database in ${disk.path}; writes are refused under ${megabytes(disk.minFreeBytes)}`, { free_bytes: disk.freeBytes, min_free_bytes: disk.minFreeBytes })
     logMigrations(logger, migrations)
     if (replaced) logSettingsChanges(logger, replaced)
     await ensureApiKey(program, options.apiKey, logger, options.log)

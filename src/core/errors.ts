@@ -1,6 +1,6 @@
 // Typed errors of the core. The HTTP layer maps `code` to a status with one table.
 
-export type AffiliateErrorCode = 'invalid_request' | 'not_found' | 'conflict' | 'unavailable'
+export type AffiliateErrorCode = 'invalid_request' | 'not_found' | 'conflict' | 'service_unavailable'
 
 /** Names an input field: the core's own (camelCase) name, or the wire name a caller such as the HTTP layer uses. */
 export type FieldNames = (field: string) => string
@@ -73,7 +73,39 @@ export class BusyError extends AffiliateError {
     message: string,
     readonly retryAfter = 1,
   ) {
-    super('unavailable', message)
+    super('service_unavailable', message)
     this.name = 'BusyError'
+  }
+}
+
+/**
+ * The database cannot be used right now: its connection was lost (a restart, a failover,
+ * `pg_terminate_backend`), a bounded wait ran out (statement, lock or pool checkout timeout) or
+ * it refuses new sessions. Nothing was committed by the call that failed; the caller may retry
+ * after `retryAfterSeconds`. The HTTP surfaces answer 503 with Retry-After.
+ */
+export class StorageUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 5,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+    this.name = 'StorageUnavailableError'
+  }
+}
+
+/**
+ * The disk the embedded database writes to has less free space than it needs: writes are refused
+ * before they start (a database that runs out of disk mid-write stops answering altogether);
+ * reads go on. The HTTP surfaces answer 507 with Retry-After.
+ */
+export class StorageFullError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 30,
+  ) {
+    super(message)
+    this.name = 'StorageFullError'
   }
 }

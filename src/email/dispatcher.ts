@@ -8,6 +8,8 @@ import { isLocale, type Locale } from '../core/i18n/locales.js'
 import type { MailStore } from '../core/mail-store.js'
 import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import type { Logger } from '../ops/logger.js'
+import { logThrottle } from '../ops/log-throttle.js'
+import { StorageFullError, StorageUnavailableError } from '../core/errors.js'
 import { DEFAULT_MAIL_DELAYS, deliverMail, type MailAttemptReport, type MailContextOptions } from './delivery.js'
 import type { Mailer } from './mailer.js'
 import type { MailTemplates } from './templates.js'
@@ -75,11 +77,21 @@ interface DispatcherContext extends MailContextOptions {
   enabled: Promise<void> | null
 }
 
+/** Errors as log lines; the database down or its disk full (each poll fails alike) once a minute with a count. */
+function loggedError(logger: Logger): (error: unknown) => void {
+  const storageErrors = logThrottle(60_000)
+  return (error) => {
+    if (!(error instanceof StorageUnavailableError || error instanceof StorageFullError)) return logger.error('mail dispatcher error', { error: String(error) })
+    const logged = storageErrors.event(error.name)
+    if (logged) logger.error('mail dispatcher cannot use the database; it tries again each poll', { error: String(error), failures: logged.count })
+  }
+}
+
 export function mailDispatcherContext(options: MailDispatcherOptions): DispatcherContext {
   const { logger } = options
   const locale = options.locale ?? 'en'
   if (!isLocale(locale)) throw new TypeError(`locale must be one of en, de, fr, es`)
-  const onError = options.onError ?? (logger ? (error: unknown) => logger.error('mail dispatcher error', { error: String(error) }) : (error: unknown) => console.error('affiliate-kit mail:', error))
+  const onError = options.onError ?? (logger ? loggedError(logger) : (error: unknown) => console.error('affiliate-kit mail:', error))
   const onAttempt = (report: MailAttemptReport) => {
     if (logger && report.outcome !== 'sent') logger.warn('mail not sent', { mail_id: report.mailId, kind: report.kind, outcome: report.outcome, reply: report.reply ?? '' })
     options.onAttempt?.(report)

@@ -17,6 +17,7 @@ import { memoryKeyedState } from '../adapters/memory/keyed-state.js'
 import { errorFields, type Logger } from '../ops/logger.js'
 import { createMetrics, type Metrics } from '../ops/metrics.js'
 import { recordRequest, UNMATCHED } from '../ops/request-log.js'
+import { logThrottle, type LogThrottle } from '../ops/log-throttle.js'
 import { operationAnswers, type OperationAnswer } from './operations.js'
 import { serveNode } from '../server/node.js'
 import type { FetchHandler, Handler } from '../server/fetch-handler.js'
@@ -119,6 +120,8 @@ interface HandlerState {
   metrics: Metrics | null
   auditLog: AuditLog | null
   onError: NonNullable<HandlerOptions['onError']>
+  /** Requests answered 503 / 507 for the database: logged once per 10 s with a count. */
+  unavailable: LogThrottle
   operations: Map<string, OperationAnswer> | null
   state: KeyedStateStore
   limiter: ReturnType<typeof createRateLimiter>
@@ -167,6 +170,7 @@ function handlerState(program: AffiliateProgram, options: HandlerOptions): Handl
     metrics,
     auditLog: options.auditLog === undefined ? null : 'auditLog' in options.auditLog ? options.auditLog.auditLog : options.auditLog,
     onError,
+    unavailable: logThrottle(10_000),
     operations: operationAnswers(program, { health: options.health === true, metrics, logger }),
     state,
     limiter: createRateLimiter(options.rateLimit, state),
@@ -272,7 +276,8 @@ async function runRoute(handler: HandlerState, route: RouteDef, key: VerifiedKey
     return toStored(await route.run(ctx))
   } catch (error) {
     const info = errorInfo(error, handler.fieldNames.get(route))
-    if (!info) throw error
+    // A 503 or 507 (the database) carries Retry-After, which a stored answer has no room for.
+    if (!info || info.status >= 500) throw error
     return errorStored(handler, info)
   }
 }
@@ -307,6 +312,10 @@ async function answer(handler: HandlerState, request: IncomingRequest, trace: Tr
     return await serve(handler, request, headers, trace)
   } catch (error) {
     let info = errorInfo(error)
+    if (info && info.status >= 500) {
+      const logged = handler.unavailable.event(info.code)
+      if (logged) handler.logger?.warn(`${info.message.split(';')[0]}: answering ${info.status} with Retry-After`, { status: info.status, requests: logged.count })
+    }
     if (!info) {
       try {
         handler.onError(error, { method: request.method, url: request.url(), operation: `${request.method} ${trace?.route ?? UNMATCHED}` })

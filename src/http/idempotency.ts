@@ -62,7 +62,8 @@ export async function withIdempotency(
     response = await run()
   } catch (error) {
     stopRenewing()
-    await state.release(projectId, key, now)
+    // When the database is down this fails too: the error of the request is the one that counts.
+    await state.release(projectId, key, now).catch(() => {})
     throw error
   }
   stopRenewing()

@@ -15,7 +15,21 @@ export interface Metrics {
   render(gauges: { backlog: number | null }): Promise<string>
 }
 
+/** The embedded database's disk (adapters/pglite/disk-space.ts), read at scrape time. */
+export interface DiskReading {
+  freeBytes: number
+  minFreeBytes: number
+  /** Writes are refused now (under minFreeBytes free). */
+  low: boolean
+  /** Under twice minFreeBytes free. */
+  short: boolean
+  /** Writes refused since the start. */
+  refused: number
+}
+
 export interface MetricsOptions {
+  /** The embedded database's disk, exposed as `affiliate_kit_storage_disk_*`. */
+  disk?: () => DiskReading
   /**
    * Also expose the process's CPU time, memory, open files, event-loop lag and garbage-collection
    * pauses (prom-client's default metrics: `process_*`, `nodejs_*`). Collected from the call on,
@@ -96,6 +110,19 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       if (backlog !== null) {
         text += header('affiliate_kit_webhook_outbox_backlog', 'gauge', 'Webhook deliveries waiting to be sent or being sent, in every project of the storage.')
         text += `affiliate_kit_webhook_outbox_backlog ${backlog}\n`
+      }
+      const disk = options.disk?.()
+      if (disk && Number.isFinite(disk.freeBytes)) {
+        text += header('affiliate_kit_storage_disk_free_bytes', 'gauge', "Free space on the embedded database's disk.")
+        text += `affiliate_kit_storage_disk_free_bytes ${disk.freeBytes}\n`
+        text += header('affiliate_kit_storage_disk_min_free_bytes', 'gauge', 'Writes are refused (507) while the free space is under this.')
+        text += `affiliate_kit_storage_disk_min_free_bytes ${disk.minFreeBytes}\n`
+        text += header('affiliate_kit_storage_disk_space_low', 'gauge', '1 while the free space is under twice the minimum: writes will soon be refused.')
+        text += `affiliate_kit_storage_disk_space_low ${disk.short ? 1 : 0}\n`
+        text += header('affiliate_kit_storage_disk_writes_refused', 'gauge', '1 while writes are refused for want of disk space.')
+        text += `affiliate_kit_storage_disk_writes_refused ${disk.low ? 1 : 0}\n`
+        text += header('affiliate_kit_storage_disk_refused_writes_total', 'counter', 'Writes refused for want of disk space since the start.')
+        text += `affiliate_kit_storage_disk_refused_writes_total ${disk.refused}\n`
       }
       if (processMetrics) text += await (await processMetrics)()
       return text

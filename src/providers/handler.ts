@@ -8,7 +8,7 @@
 import { BusyError } from '../core/errors.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../server/bodies.js'
-import { HttpError } from '../server/errors.js'
+import { HttpError, storageErrorInfo } from '../server/errors.js'
 import { serveNode, type NodeHandler } from '../server/node.js'
 import { MalformedEvent, type MappedEvent } from './mapping.js'
 
@@ -113,7 +113,10 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
         conversion_id: event.conversionId,
       })
     } catch (error) {
-      // Concurrent writes outlasted their retries (BusyError): nothing stored, the provider retries.
+      // The database unavailable, or concurrent writes past their retries (BusyError): nothing
+      // stored; a 503 with Retry-After, and the provider delivers it again.
+      const unavailable = storageErrorInfo(error)
+      if (unavailable) return json(unavailable.status, { error: unavailable.message }, unavailable.headers)
       if (error instanceof BusyError) return json(503, { error: error.message }, { 'Retry-After': String(error.retryAfter) })
       report(error)
       return json(500, { error: 'internal error; the provider will retry' })

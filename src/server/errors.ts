@@ -1,6 +1,8 @@
 // HTTP errors: ONE table from error code to status, and HttpError for failures found by the HTTP
-// layer itself (bad JSON, wrong content type, unknown route). Anything else is a generic 500.
-import { AffiliateError, BusyError, type AffiliateErrorCode, type FieldNames } from '../core/errors.js'
+// layer itself (bad JSON, wrong content type, unknown route). A database that cannot be used right
+// now, or writes that met concurrent ones past their retries, is a 503 (full disk: 507) with
+// Retry-After. Anything else is a generic 500.
+import { AffiliateError, BusyError, StorageFullError, StorageUnavailableError, type AffiliateErrorCode, type FieldNames } from '../core/errors.js'
 
 export type HttpErrorCode =
   | AffiliateErrorCode
@@ -12,6 +14,8 @@ export type HttpErrorCode =
   | 'rate_limit_exceeded'
   | 'server_error'
   | 'not_implemented'
+  | 'service_unavailable'
+  | 'insufficient_storage'
 
 export const STATUS_BY_CODE: Record<HttpErrorCode, number> = {
   invalid_request: 400,
@@ -25,7 +29,8 @@ export const STATUS_BY_CODE: Record<HttpErrorCode, number> = {
   rate_limit_exceeded: 429,
   server_error: 500,
   not_implemented: 501,
-  unavailable: 503,
+  service_unavailable: 503,
+  insufficient_storage: 507,
 }
 
 export class HttpError extends Error {
@@ -61,9 +66,28 @@ export function errorInfo(error: unknown, name: FieldNames = snakeField): ErrorI
   if (error instanceof HttpError) {
     return { status: error.status, code: error.code, message: error.message, field: error.field ?? null, ...(error.headers ? { headers: error.headers } : {}) }
   }
+  const storage = storageErrorInfo(error)
+  if (storage) return storage
   if (error instanceof AffiliateError && error.code in STATUS_BY_CODE) {
     const retry = error instanceof BusyError ? { headers: { 'Retry-After': String(error.retryAfter) } } : {}
     return { status: STATUS_BY_CODE[error.code], code: error.code, message: error.describe(name), field: error.field ? name(error.field) : null, ...retry }
+  }
+  return null
+}
+
+/**
+ * A database that cannot be used right now (StorageUnavailableError: 503) or whose disk is full
+ * (StorageFullError: 507), with Retry-After; null for any other error. Nothing was committed, so
+ * the client may send the request again.
+ */
+export function storageErrorInfo(error: unknown): ErrorInfo | null {
+  if (error instanceof StorageUnavailableError) {
+    const message = `the database is unavailable (${error.message}); nothing was saved, retry after ${error.retryAfterSeconds} s`
+    return { status: 503, code: 'service_unavailable', message, field: null, headers: { 'Retry-After': String(error.retryAfterSeconds) } }
+  }
+  if (error instanceof StorageFullError) {
+    const message = `${error.message}; nothing was saved, retry after ${error.retryAfterSeconds} s`
+    return { status: 507, code: 'insufficient_storage', message, field: null, headers: { 'Retry-After': String(error.retryAfterSeconds) } }
   }
   return null
 }

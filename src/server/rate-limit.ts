@@ -1,5 +1,6 @@
 // Per-key rate limiting (docs/limits.md "Rate limit"): GCRA over the handler's keyed-state store,
 // and the X-RateLimit-* headers every authenticated response carries (plus Retry-After on 429).
+import { StorageFullError } from '../core/errors.js'
 import { gcra, type RateLimitDecision } from './gcra.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
 
@@ -24,7 +25,15 @@ export function createRateLimiter(options: RateLimitOptions | false | undefined,
   if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError('rateLimit.limit must be a positive integer')
   if (!(windowMs > 0)) throw new TypeError('rateLimit.windowSeconds must be positive')
   return async (key, now) => {
-    const decision = await store.update<RateLimitDecision>(key, (state) => gcra(state, now, limit, windowMs))
+    let decision: RateLimitDecision
+    try {
+      decision = await store.update<RateLimitDecision>(key, (state) => gcra(state, now, limit, windowMs))
+    } catch (error) {
+      // The embedded database's disk is full: its writes are refused, this one too, yet reads must
+      // go on. The limit is not counted until space is freed.
+      if (error instanceof StorageFullError) return { allowed: true, headers: {} }
+      throw error
+    }
     const headers: Record<string, string> = {
       'X-RateLimit-Limit': String(decision.limit),
       'X-RateLimit-Remaining': String(decision.remaining),

@@ -6,6 +6,7 @@
 // signed referral of a click; <prefix>/-/affiliate-kit.js serves the snippet.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AffiliateProgram } from '../core/program.js'
+import { storageErrorInfo } from '../server/errors.js'
 import { readReferralCookie, referralCookieHeader } from './cookie.js'
 import { redirectTarget, withQueryParam } from './redirect-target.js'
 import { verifyReferral } from './referral-token.js'
@@ -64,8 +65,21 @@ export async function linkRedirect(setup: TrackingSetup, request: TrackingReques
   return { status: 302, headers, body: null }
 }
 
-/** Routes a request below the prefix: the browser endpoints under `-/`, else a referral link. */
+/**
+ * Routes a request below the prefix: the browser endpoints under `-/`, else a referral link. The
+ * database unavailable is a 503 (507: its disk full) with Retry-After.
+ */
 export async function answerTracking(setup: TrackingSetup, request: TrackingRequest): Promise<TrackingResponse> {
+  try {
+    return await routeTracking(setup, request)
+  } catch (error) {
+    const unavailable = storageErrorInfo(error)
+    if (!unavailable) throw error
+    return json(unavailable.status, { error: unavailable.message }, { 'Cache-Control': 'no-store', ...unavailable.headers })
+  }
+}
+
+async function routeTracking(setup: TrackingSetup, request: TrackingRequest): Promise<TrackingResponse> {
   const { prefix } = setup
   const mark = request.target.indexOf('?')
   const path = mark === -1 ? request.target : request.target.slice(0, mark)

@@ -2,6 +2,7 @@
 // a base path, which answers 404 outside its routes, 405 (with Allow) for a method a route does not
 // take, HEAD as GET, and a generic 500 page for an unexpected error (reported to onError). Each
 // console keeps its own routes, sign-in and pages.
+import { storageErrorInfo } from '../server/errors.js'
 import { toNodeHandler, type NodeHandler } from '../server/node.js'
 import type { ClientInfo } from './client-address.js'
 import { html, type Html } from './html.js'
@@ -52,6 +53,12 @@ export function mountedPages(pages: MountedPages): PagesHandler {
     } catch (error) {
       const refused = pages.refusal(error)
       if (refused) return refused
+      const unavailable = storageErrorInfo(error)
+      if (unavailable) {
+        const response = pages.page('Try again in a moment', html`<h1>Try again in a moment</h1><p>${unavailable.message}</p>`, unavailable.status)
+        for (const [name, value] of Object.entries(unavailable.headers ?? {})) response.headers.set(name, value)
+        return response
+      }
       pages.onError(error)
       return pages.page('Something went wrong', html`<h1>Something went wrong</h1><p>Please try again in a moment.</p>`, 500)
     }

@@ -37,6 +37,11 @@ export interface DeliveryOptions extends TransportOptions {
   onError?: (error: unknown) => void
   /** Called after every recorded attempt (for logs and metrics); what it throws goes to onError. */
   onAttempt?: (report: AttemptReport) => void
+  /**
+   * With `logger`: failed attempts to one endpoint, and the loop's storage errors, are logged at
+   * most once per this interval, with a count of those since the last line. @default 60000
+   */
+  logIntervalMs?: number
 }
 
 export interface WebhookDispatcherOptions extends DeliveryOptions {

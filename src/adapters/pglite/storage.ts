@@ -1,10 +1,12 @@
 // pgliteStorage(): the SQL storage over PGlite (embedded Postgres), persisted in dataDir, in
 // memory, or on the host's own PGlite instance. PGlite has one connection: its transaction
 // mutex serializes our transactions with every other query, and it rolls back after errors.
-// A data directory is locked for as long as the storage is open (see data-dir-lock.ts).
+// A data directory is locked for as long as the storage is open (see data-dir-lock.ts). Writes
+// are refused (StorageFullError, HTTP 507) while its disk is short of space (disk-space.ts).
 import { PGlite } from '@electric-sql/pglite'
 import type { StoragePort } from '../storage-port.js'
 import { lockDataDir } from './data-dir-lock.js'
+import { diskSpaceGuard, writesData, type DiskSpaceGuard } from './disk-space.js'
 import { preparedQuery } from './prepared-statements.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
 import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
@@ -18,6 +20,14 @@ export interface PgliteStorageOptions extends SqlStorageOptions {
   dataDir?: string
   /** The host's own PGlite instance; `close()` then leaves it open. */
   db?: PGlite
+  /**
+   * Refuses writes while the disk of `dataDir` has less free space than this: PGlite that runs
+   * out of disk mid-write stops answering altogether. 0 never refuses. Ignored when `diskSpace`
+   * is given. @default 33554432 (32 MiB)
+   */
+  minFreeBytes?: number
+  /** The guard of the data directory's disk (the server's, which logs and measures it). */
+  diskSpace?: DiskSpaceGuard
 }
 
 /**
@@ -36,17 +46,29 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
   }
   if (!options.db) holdEventLoopUntil(db.waitReady)
   const rows = (result: { rows: unknown[] }) => result.rows as SqlRow[]
+  const disk = options.diskSpace ?? (dataDir === undefined ? undefined : diskSpaceGuard(dataDir, { ...(options.minFreeBytes !== undefined ? { minFreeBytes: options.minFreeBytes } : {}) }))
+  // Checked before each statement that writes: refused, it never starts, and its transaction rolls back.
+  const guard = disk ? (text: string) => void (writesData(text) && disk.checkWrite()) : () => {}
   const executor: SqlExecutor = {
     inTransaction: false,
     singleConnection: true,
     // A statement with parameters runs prepared in a transaction of its own: PGlite's query()
     // parses and plans it afresh each time, which costs more than the BEGIN and COMMIT.
-    query: async (text, params) => (params?.length ? db.transaction(() => preparedQuery(db, text, params)) : rows(await db.query(text))) as never,
+    query: async (text, params) => {
+      guard(text)
+      return (params?.length ? db.transaction(() => preparedQuery(db, text, params)) : rows(await db.query(text))) as never
+    },
     // Inside our transaction we hold the database, so statements with parameters may run prepared.
     transaction: (fn, last) =>
       db.transaction(async (tx) => {
-        const result = await fn(nestedClient(async (text, params) => (params?.length ? preparedQuery(db, text, params) : rows(await tx.query(text))) as never))
+        const result = await fn(
+          nestedClient(async (text, params) => {
+            guard(text)
+            return (params?.length ? preparedQuery(db, text, params) : rows(await tx.query(text))) as never
+          }),
+        )
         for (const statement of last?.() ?? []) {
+          guard(statement.text)
           const rows = await preparedQuery(db, statement.text, statement.params)
           statement.answered?.(rows)
         }

@@ -2,12 +2,18 @@
 // the host's. Each transaction holds one pooled client from BEGIN to COMMIT / ROLLBACK. Nothing
 // outlives a transaction on its connection except named prepared statements, so behind a pooler
 // in transaction mode (`pooler: 'transaction'`) statements go unnamed (docs/pooler.md).
+// Waits are bounded (statement, lock and checkout timeouts), a checked-out client always has an
+// 'error' listener, and a lost connection or a timeout is a StorageUnavailableError (HTTP 503).
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import type { Pool, PoolClient, PoolConfig } from 'pg'
 import type { StoragePort } from '../storage-port.js'
 import { nestedClient, type SqlExecutor, type SqlRow, type SqlStatement } from '../sql/executor.js'
 import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
+import { connectionLost, unavailableError } from './unavailable.js'
+
+/** Defaults of the bounded waits (docs/operations.md#faults). */
+export const POSTGRES_TIMEOUTS = { statementTimeoutMs: 15_000, lockTimeoutMs: 5_000, connectionTimeoutMs: 5_000 } as const
 
 export type PostgresStorageOptions = SqlStorageOptions & {
   /**
@@ -30,6 +36,20 @@ export type PostgresStorageOptions = SqlStorageOptions & {
         connectionString: string
         /** Connections in the pool this storage creates. @default 10 */
         max?: number
+        /**
+         * Longest a statement may run (PostgreSQL's statement_timeout, SET on each new
+         * connection); past it the request fails with a 503. 0 turns it off. Not set through a pooler in
+         * transaction mode (set it on the role there: docs/operations.md). @default 15000
+         */
+        statementTimeoutMs?: number
+        /**
+         * Longest a statement waits for a lock (lock_timeout): a table locked by a migration or
+         * VACUUM FULL answers 503 after this instead of holding every connection. 0 turns it off.
+         * Not set through a pooler in transaction mode. @default 5000
+         */
+        lockTimeoutMs?: number
+        /** Longest a request waits for a free pooled connection (or a new one to open). @default 5000 */
+        connectionTimeoutMs?: number
       }
     | {
         /** The host's pool; `close()` then leaves it open. */
@@ -74,9 +94,7 @@ function corked<T>(client: PoolClient, send: () => T): T {
  */
 export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   const owned = !('pool' in options)
-  const pool: Pool = 'pool' in options ? options.pool : new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 } satisfies PoolConfig)
-  // An idle client losing its connection must not crash the host process.
-  if (owned) pool.on('error', () => {})
+  const pool: Pool = 'pool' in options ? options.pool : ownPool(options)
   // Statements with parameters are prepared once per connection (named), saving parse time.
   const prepared = options.preparedStatements ?? options.pooler !== 'transaction'
   const names = new Map<string, string>()
@@ -97,7 +115,14 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
     return error
   }
   const transactionOnce: SqlExecutor['transaction'] = async (fn, last) => {
-    const client = await pool.connect()
+    const client = await pool.connect().catch((error: unknown) => {
+      throw unavailableError(error) ?? error
+    })
+    // pg-pool listens to a client only while it is idle: without this, a connection lost while
+    // checked out (a restart, pg_terminate_backend) is an unhandled 'error' event that ends the process.
+    let lost: Error | null = null
+    const onError = (error: Error) => void (lost ??= error)
+    client.on('error', onError)
     const pipelined = pipelining(client)
     let begun = false
     let broken = false
@@ -131,11 +156,15 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
       }
       return result
     } catch (error) {
-      if (begun) await client.query('ROLLBACK').catch(() => (broken = true))
-      throw explained(error)
+      // A lost connection rolls back on the server by itself; the client is discarded.
+      if (lost !== null || connectionLost(error)) broken = true
+      else if (begun) await client.query('ROLLBACK').catch(() => (broken = true))
+      throw unavailableError(error) ?? explained(error)
     } finally {
       pipelined?.restore()
-      client.release(broken)
+      client.off('error', onError)
+      // Released with an error, the pool ends the client instead of lending it again.
+      client.release(broken || lost !== null ? (lost ?? true) : undefined)
     }
   }
   const executor: SqlExecutor = {
@@ -144,7 +173,7 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
       try {
         return (await pool.query(config(text, params))).rows as never
       } catch (error) {
-        throw explained(error)
+        throw unavailableError(error) ?? explained(error)
       }
     },
     async transaction(fn, last) {
@@ -163,4 +192,34 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
     },
   }
   return sqlStorage(executor, options)
+}
+
+/** The pool this storage owns: bounded waits, TCP keepalive, and no crash when an idle client's connection is lost. */
+function ownPool(options: { connectionString: string; max?: number; statementTimeoutMs?: number; lockTimeoutMs?: number; connectionTimeoutMs?: number; pooler?: 'transaction' }): Pool {
+  const statementTimeout = milliseconds('statementTimeoutMs', options.statementTimeoutMs ?? POSTGRES_TIMEOUTS.statementTimeoutMs)
+  const lockTimeout = milliseconds('lockTimeoutMs', options.lockTimeoutMs ?? POSTGRES_TIMEOUTS.lockTimeoutMs)
+  const config: PoolConfig = {
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: milliseconds('connectionTimeoutMs', options.connectionTimeoutMs ?? POSTGRES_TIMEOUTS.connectionTimeoutMs),
+    keepAlive: true,
+  }
+  const pool = new pg.Pool(config)
+  // An idle client losing its connection must not crash the host process.
+  pool.on('error', () => {})
+  // Set on each new connection by a statement, queued before any other: as startup parameters
+  // a pooler (PgBouncer, even in session mode) refuses them. Through a pooler in transaction
+  // mode a SET would outlive the transaction on a server connection others use: the role's
+  // settings bound the waits there (docs/operations.md#faults).
+  if (options.pooler !== 'transaction') {
+    const settings = `SET statement_timeout = ${statementTimeout}; SET lock_timeout = ${lockTimeout}`
+    // A failure here is the connection's, and the query queued after it reports it.
+    pool.on('connect', (client) => void client.query(settings).catch(() => {}))
+  }
+  return pool
+}
+
+function milliseconds(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be a whole number of milliseconds, 0 or more`)
+  return value
 }

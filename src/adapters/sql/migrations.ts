@@ -67,7 +67,13 @@ export async function migrate(executor: SqlExecutor, schema: string): Promise<Ap
   refuseNewer(recorded)
   if (MIGRATIONS.every((migration) => recorded.has(migration.version))) return []
   // One lock per schema: concurrent starters wait here, then see the versions already applied.
-  const lock = (tx: SqlClient) => tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`affiliate-kit:${schema}`])
+  // Unbounded waits here: starters queue behind the one migrating, and a long migration may run
+  // past the requests' statement timeout (docs/operations.md#faults).
+  const lock = async (tx: SqlClient) => {
+    await tx.query('SET LOCAL statement_timeout = 0')
+    await tx.query('SET LOCAL lock_timeout = 0')
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`affiliate-kit:${schema}`])
+  }
   const record = (tx: SqlClient, migration: Migration) =>
     tx.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name])
   const applied = await executor.transaction(async (tx) => {

@@ -33,7 +33,8 @@ const ERROR_CODES: Record<HttpErrorCode, string> = {
   rate_limit_exceeded: 'rate_limit_exceeded',
   server_error: 'server_error',
   not_implemented: 'not_implemented',
-  unavailable: 'service_unavailable',
+  service_unavailable: 'service_unavailable',
+  insufficient_storage: 'insufficient_storage',
 }
 
 export function error(info: ErrorInfo): unknown {
