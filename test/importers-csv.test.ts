@@ -1,7 +1,7 @@
 // Importing each tool's CSV exports (--csv <dir>): files in the columns docs/migrating.md lists,
 // with a byte-order mark, CRLF and quoted cells; the ledger per affiliate matches hand-computed
 // totals to the cent, link URLs give their tokens, a rerun creates nothing (rows without an id
-// column included), and a file without a needed column is one clear error.
+// column included), and a file without a needed column or with a bad cell is one clear error.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -63,19 +63,19 @@ describe('import from CSV exports', () => {
     expect((await target.referrals.get('bob@example.com')).conversionStatus).toBe('pending')
   })
 
-  it('a bad amount or date is an error of that row; a file without a needed column stops with one line', async () => {
+  it('a bad amount or date stops the import naming file, row and column, before anything is written; a file without a needed column stops with one line', async () => {
     const dir = tempDir()
     writeExports('dub', dir)
-    writeFileSync(join(dir, 'commissions.csv'), 'ID,Date,Partner,Commission,Status\ncm_1,2026-01-05,alex@example.com,twelve,Paid\ncm_2,someday,alex@example.com,$1.00,Paid\ncm_3,2026-01-05,alex@example.com,$1.001,Paid\n')
-    const report = await importProgram(await program(), csvSource('dub', { dir, currency: 'USD' }))
-    expect(report.records.filter((r) => r.outcome === 'error').map((r) => [r.sourceId, r.field]).sort()).toEqual([
-      ['cm_1', 'amount'],
-      ['cm_2', 'date'],
-      ['cm_3', 'amount'],
-    ])
+    const file = join(dir, 'commissions.csv')
+    writeFileSync(file, 'ID,Date,Partner,Commission,Status\ncm_1,2026-01-05,alex@example.com,$1.00,Paid\ncm_2,someday,alex@example.com,$1.00,Paid\n')
+    expect(() => csvSource('dub', { dir, currency: 'USD' })).toThrow(`${file} row 3, column "Date": "someday" is not a date`)
+    writeFileSync(file, 'ID,Date,Partner,Commission,Status\ncm_1,2026-01-05,alex@example.com,twelve,Paid\n')
+    expect(() => csvSource('dub', { dir, currency: 'USD' })).toThrow(`${file} row 2, column "Commission": "twelve" is not an amount`)
+    writeFileSync(file, 'ID,Date,Partner,Commission,Status\ncm_3,2026-01-05,alex@example.com,$1.001,Paid\n')
+    expect(() => csvSource('dub', { dir, currency: 'USD' })).toThrow(`${file} row 2, column "Commission": "$1.001" has more decimals than USD has (2)`)
 
     writeFileSync(join(dir, 'commissions.csv'), 'ID,Date,Partner,Status\ncm_1,2026-01-05,alex@example.com,Paid\n')
-    await expect(importProgram(await program(), csvSource('dub', { dir, currency: 'USD' }))).rejects.toThrow(`${join(dir, 'commissions.csv')} has no column for amount (Commission / Earnings)`)
+    expect(() => csvSource('dub', { dir, currency: 'USD' })).toThrow(`${join(dir, 'commissions.csv')} has no column for amount (Commission / Earnings)`)
     expect(() => csvSource('tolt', { dir: join(dir, 'missing'), currency: 'USD' })).toThrow('no such directory')
     expect(() => csvSource('firstpromoter', { dir, currency: 'USD' })).toThrow('has no promoters.csv')
   })
