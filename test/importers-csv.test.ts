@@ -2,20 +2,20 @@
 // with a byte-order mark, CRLF and quoted cells; the ledger per affiliate matches hand-computed
 // totals to the cent, link URLs give their tokens, a rerun creates nothing (rows without an id
 // column included), and a file without a needed column or with a bad cell is one clear error.
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src/index.js'
-import { csvSource, importProgram, type CsvTool } from '../src/importers/index.js'
+import { csvSource, importProgram, type CsvTool, type ImportReport } from '../src/importers/index.js'
 import { tempDirs } from './cli/temp-dirs.js'
-import { writeExports } from './importers/csv-exports.js'
+import { CSV_FILES, writeExports } from './importers/csv-exports.js'
 import { ledger } from './importers/ledger.js'
 
 const tempDir = tempDirs('affiliate-kit-import-csv')
 
-async function program(): Promise<AffiliateProgram> {
-  return createAffiliateProgram({ storage: memoryStorage(), clock: testClock('2026-03-01T00:00:00.000Z'), settings: { currency: 'USD', holdPeriodDays: 30 } })
+async function program(holdPeriodDays = 30): Promise<AffiliateProgram> {
+  return createAffiliateProgram({ storage: memoryStorage(), clock: testClock('2026-03-01T00:00:00.000Z'), settings: { currency: 'USD', holdPeriodDays } })
 }
 
 /** Per tool: the affiliates' ledgers by hand, the commission count, and one affiliate's referral code. */
@@ -48,6 +48,28 @@ describe('import from CSV exports', () => {
       for (const entity of ['affiliates', 'coupons', 'customers', 'commissions'] as const) expect(again.counts[entity].created, entity).toBe(0)
       expect(again.counts.commissions.existing).toBe(EXPECTED[tool].commissions)
       expect((await target.conversions.list({ limit: 100 })).total).toBe(EXPECTED[tool].commissions)
+    })
+  }
+
+  for (const tool of ['rewardful', 'tolt', 'firstpromoter', 'dub'] as const) {
+    it(`${tool}: a dry run reports what the real run does (counts, differences, state warnings), first run and rerun alike`, async () => {
+      const dir = tempDir()
+      writeExports(tool, dir)
+      const comparable = (report: ImportReport) => ({ counts: report.counts, resumed: report.resumed, records: report.records })
+      const dry = await importProgram(await program(2), csvSource(tool, { dir, currency: 'USD' }), { dryRun: true })
+      const target = await program(2)
+      const real = await importProgram(target, csvSource(tool, { dir, currency: 'USD' }))
+      // A 2-day hold on 2026-03-01: pending commissions older than that read active here, and both runs say so.
+      expect(real.records.filter((record) => record.field === 'status').length).toBeGreaterThan(0)
+      expect(comparable(dry)).toEqual(comparable(real))
+
+      // The tool changed an amount since: the rerun reports it as differing; so does its dry run.
+      const file = join(dir, Object.keys(CSV_FILES[tool]).find((name) => /commissions|rewards/.test(name))!)
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/(\$?)(12\.34|43\.21|36\.00)/, '$199.99'))
+      const dryAgain = await importProgram(target, csvSource(tool, { dir, currency: 'USD' }), { dryRun: true })
+      const again = await importProgram(target, csvSource(tool, { dir, currency: 'USD' }))
+      expect(again.counts.commissions.differs + again.counts.commissions.created).toBeGreaterThan(0)
+      expect(comparable(dryAgain)).toEqual(comparable(again))
     })
   }
 

@@ -1,8 +1,11 @@
 // `affiliate-kit import <rewardful|tolt|firstpromoter|dub>`: reads a program from the tool's REST
 // API (or, with --csv, from its CSV exports) and writes it into the database through the program
 // (src/importers), printing progress lines, a summary and a table per affiliate, and writing the
-// JSON report. --dry-run writes nothing but the report (when asked for).
+// JSON report (to --report, else to the system's temporary folder, never into the working
+// directory). --dry-run writes nothing but the report, in the same format.
 import { writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { CSV_LAYOUTS, type CsvTool } from '../../importers/csv/layouts.js'
 import { DUB_API_URL, dubSource } from '../../importers/dub/source.js'
 import { FIRSTPROMOTER_API_URL, firstPromoterSource } from '../../importers/firstpromoter/source.js'
@@ -89,7 +92,7 @@ function importCommand(tool: Tool): Command {
 ${tool.extraHelp ? `${tool.extraHelp}\n` : ''}  --csv <dir>        read ${tool.label}'s CSV exports from <dir> instead of the API (${files})
   --dry-run          read and compare, write nothing; print what would be created
   --update           overwrite an existing affiliate's name, status and PayPal email (else reported)
-  --report <file>    the JSON report      default affiliate-kit-import-${tool.tool}-<time>.json (not in a dry run)
+  --report <file>    the JSON report      default <temp folder>/affiliate-kit-import-${tool.tool}-<time>[-dry-run].json
 ${DATABASE_HELP}
   --config <file>    the server's JSON settings (currency, hold period, sub-programs) to apply first`,
     options: {
@@ -131,11 +134,9 @@ ${DATABASE_HELP}
           throw error instanceof ImportSourceError ? new CliError(error.message) : error
         })
         for (const line of report.summaryLines()) log(line)
-        const file = (values.report as string | undefined) ?? (dryRun ? undefined : `affiliate-kit-import-${tool.tool}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-        if (file) {
-          writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`)
-          log(`report written to ${file}`)
-        }
+        const file = (values.report as string | undefined) ?? join(tmpdir(), `affiliate-kit-import-${tool.tool}-${new Date().toISOString().replace(/[:.]/g, '-')}${dryRun ? '-dry-run' : ''}.json`)
+        writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`)
+        log(`report written to ${file}`)
         if (report.errors > 0) {
           log(`${report.errors} records were refused: fix them in ${tool.label} (or here) and run the import again`)
           return 1
