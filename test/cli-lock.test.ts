@@ -1,6 +1,6 @@
 // One data directory, several processes: the running server holds its PGlite directory, so a
-// second server or migrate is refused with one line naming the server's pid, and keys commands
-// go through the server; after a kill -9 the next opener takes the stale lock over and finds the
+// second server, an import or migrate is refused with one line naming the server's pid (and the
+// exact commands to run instead), and keys and providers events commands go through the server; after a kill -9 the next opener takes the stale lock over and finds the
 // data intact. On PostgreSQL, keys commands work beside the server. Either way a revocation
 // counts from the next request.
 import { existsSync } from 'node:fs'
@@ -10,6 +10,7 @@ import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { api, run, runToEnd } from './cli/process.js'
 import { freshDatabase } from './cli/postgres-database.js'
 import { tempDirs } from './cli/temp-dirs.js'
+import { writeExports } from './importers/csv-exports.js'
 import { DATABASE_URL, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
 const tempDir = tempDirs('affiliate-kit-cli-lock')
@@ -45,10 +46,29 @@ describe('affiliate-kit on one PGlite directory', () => {
       code: 1,
       output: `affiliate-kit: ${dataDir} is in use by process ${pid} (a running server migrates its database when it starts); stop it first to run migrate`,
     })
+    // A second server (the README walk-through's `serve --config` while `npm start` runs): where the first answers, and the exact commands instead.
     expect(await finished(['serve', '--port', '0', '--database', database])).toEqual({
       code: 1,
-      output: `affiliate-kit: data directory ${dataDir} is in use by process ${pid}; only one process may open it at a time; stop that process first, or choose another --database`,
+      output:
+        `affiliate-kit: a server (process ${pid}) already runs on ${dataDir} and answers at ${url}: embedded PGlite admits one process. ` +
+        `Use that one, or stop it (Ctrl-C where it runs, or kill ${pid}) and run \`npx affiliate-kit serve --port 0 --database ${database}\` again; ` +
+        `to run both, give this one its own directory: \`npx affiliate-kit serve --port 0 --database ${database}-2\``,
     })
+    // providers events goes through the server; an import (dry run or not) cannot, and says exactly what to run instead, its key left out.
+    expect(await finished(['providers', 'events', '--database', database])).toEqual({ code: 0, output: '0 of 0 events' })
+    const exports = tempDir()
+    writeExports('dub', exports)
+    const dry = await finished(['import', 'dub', '--csv', exports, '--dry-run', '--database', database])
+    expect(dry).toEqual({
+      code: 1,
+      output:
+        `affiliate-kit: ${dataDir} is in use by process ${pid} (a running server: embedded PGlite admits one process, and this command cannot go through the server). ` +
+        `Stop the server (Ctrl-C where it runs, or kill ${pid}), run \`npx affiliate-kit import dub --csv ${exports} --dry-run --database ${database}\`, then start the server again; ` +
+        'or use PostgreSQL (DATABASE_URL), where both run side by side',
+    })
+    const keyed = await finished(['import', 'firstpromoter', '--api-key', 'fp_secret_1', '--dry-run', '--database', database])
+    expect(keyed.output).toContain('run `npx affiliate-kit import firstpromoter --api-key <key> --dry-run --database')
+    expect(keyed.output).not.toContain('fp_secret_1')
 
     server.child.kill('SIGKILL')
     await server.exited

@@ -1,12 +1,14 @@
 // Commands through the running server: embedded PGlite allows one process per data directory,
-// so `serve` answers `keys create|list|revoke` and `portal link` on a Unix socket inside that
-// directory (as private as the database files beside it), and those commands use it when the
-// server holds the lock. One JSON request per connection, one JSON answer.
+// so `serve` answers `keys create|list|revoke`, `portal link` and `providers events` on a Unix
+// socket inside that directory (as private as the database files beside it), and those commands
+// use it when the server holds the lock; a second `serve` asks it where it listens, to say so.
+// One JSON request per connection, one JSON answer.
 import { rmSync } from 'node:fs'
 import { connect, createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import type { ApiKeyView } from '../core/keys.js'
-import type { CreateApiKeyInput } from '../core/schemas.js'
+import type { CreateApiKeyInput, ListProviderEventsInput } from '../core/schemas.js'
+import type { ProviderEventView } from '../core/provider-events.js'
 import type { AffiliateProgram } from '../index.js'
 import { CliError } from './errors.js'
 
@@ -18,10 +20,16 @@ export type KeyOperations = Pick<AffiliateProgram['keys'], 'create' | 'createPub
 /** A portal sign-in link for an affiliate's email, as the server's portal config makes it. */
 export type PortalLinkOperation = (email: string) => Promise<{ url: string; expiresAt: Date }>
 
+/** The provider events as `providers events` lists them. */
+export type ProviderEventsOperation = (filter: ListProviderEventsInput) => Promise<{ items: ProviderEventView[]; total: number }>
+
 /** What the socket answers. */
 export interface ServerOperations {
   keys: KeyOperations
   portalLink: PortalLinkOperation
+  providerEvents: ProviderEventsOperation
+  /** The server's process and the URL of its API. */
+  about: () => { pid: number; url: string }
 }
 
 type Request =
@@ -30,13 +38,20 @@ type Request =
   | { op: 'list' }
   | { op: 'revoke'; id: number }
   | { op: 'portal-link'; email: string }
+  | { op: 'provider-events'; filter: ListProviderEventsInput }
+  | { op: 'about' }
 
-async function answer({ keys, portalLink }: ServerOperations, request: Request): Promise<unknown> {
+async function answer({ keys, portalLink, providerEvents, about }: ServerOperations, request: Request): Promise<unknown> {
   if (request.op === 'create') return keys.create(request.input)
   if (request.op === 'create-publishable') return keys.createPublishable(request.input)
   if (request.op === 'list') return keys.list()
   if (request.op === 'revoke') return keys.revoke(request.id)
   if (request.op === 'portal-link') return portalLink(request.email)
+  if (request.op === 'provider-events') {
+    const { items, total } = await providerEvents(request.filter)
+    return { items, total }
+  }
+  if (request.op === 'about') return about()
   throw new Error('unknown operation')
 }
 
@@ -107,5 +122,25 @@ export async function keySocketClient(dataDir: string): Promise<ServerOperations
       const link = (await call({ op: 'portal-link', email })) as { url: string; expiresAt: string }
       return { url: link.url, expiresAt: new Date(link.expiresAt) }
     },
+    providerEvents: async (filter) => {
+      const { items, total } = (await call({ op: 'provider-events', filter })) as { items: ProviderEventView[]; total: number }
+      return { items: items.map((event) => ({ ...event, createdAt: new Date(event.createdAt), occurredAt: new Date(event.occurredAt), updatedAt: new Date(event.updatedAt) })), total }
+    },
+    about: () => {
+      throw new Error('about is asked with serverAbout()')
+    },
+  }
+}
+
+/** Where the server holding dataDir listens (its pid and API URL); null when none answers on the socket. */
+export async function serverAbout(dataDir: string): Promise<{ pid: number; url: string } | null> {
+  const path = join(dataDir, KEY_SOCKET)
+  try {
+    const socket = connect(path)
+    socket.end(JSON.stringify({ op: 'about' } satisfies Request))
+    const reply = JSON.parse(await readAll(socket)) as { result?: { pid: number; url: string } }
+    return reply.result ?? null
+  } catch {
+    return null
   }
 }
