@@ -389,7 +389,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   /** The status settleStatus would leave: rejected for voided ones, else by the hold period as create sets it. */
   function dryRunStatus(record: SourceCommission, existing: ConversionView | undefined): string {
     if (LEDGER_STATUS[record.state] === 'rejected') return 'rejected'
-    if (existing && existing.status !== 'review' && existing.status !== 'rejected') return existing.status
+    if (existing && existing.status !== 'review') return existing.status
     const at = now()
     const occurred = record.occurredAt.getTime() < at.getTime() ? record.occurredAt : at
     const holdUntil = existing?.holdUntil ?? new Date(occurred.getTime() + settings.holdPeriodDays * 86_400_000)
