@@ -1,8 +1,9 @@
 // Commands through the running server: embedded PGlite allows one process per data directory,
-// so `serve` answers `keys create|list|revoke`, `portal link` and `providers events` on a Unix
-// socket inside that directory (as private as the database files beside it), and those commands
-// use it when the server holds the lock; a second `serve` asks it where it listens, to say so.
-// One JSON request per connection, one JSON answer.
+// so `serve` answers `keys create|list|revoke`, `portal link`, `providers events` and `import`
+// on a Unix socket inside that directory (as private as the database files beside it), and those
+// commands use it when the server holds the lock; a second `serve` asks it where it listens, to
+// say so. One JSON request per connection, one JSON answer; an import answers JSON lines (its
+// progress, a heartbeat while it waits on the tool, then its outcome).
 import { rmSync } from 'node:fs'
 import { connect, createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
@@ -10,6 +11,7 @@ import type { ApiKeyView } from '../core/keys.js'
 import type { CreateApiKeyInput, ListProviderEventsInput } from '../core/schemas.js'
 import type { ProviderEventView } from '../core/provider-events.js'
 import type { AffiliateProgram } from '../index.js'
+import type { ImportOutcomeLines, ImportSpec } from './import-spec.js'
 import { CliError } from './errors.js'
 
 export const KEY_SOCKET = 'affiliate-kit.sock'
@@ -23,8 +25,12 @@ export type PortalLinkOperation = (email: string) => Promise<{ url: string; expi
 /** The provider events as `providers events` lists them. */
 export type ProviderEventsOperation = (filter: ListProviderEventsInput) => Promise<{ items: ProviderEventView[]; total: number }>
 
+/** An import run in the server, its progress lines told as they come. */
+export type ImportOperation = (spec: ImportSpec, line: (text: string) => void) => Promise<ImportOutcomeLines>
+
 /** What the socket answers. */
 export interface ServerOperations {
+  importRun?: ImportOperation
   keys: KeyOperations
   portalLink: PortalLinkOperation
   providerEvents: ProviderEventsOperation
@@ -40,6 +46,7 @@ type Request =
   | { op: 'portal-link'; email: string }
   | { op: 'provider-events'; filter: ListProviderEventsInput }
   | { op: 'about' }
+  | { op: 'import'; spec: ImportSpec }
 
 async function answer({ keys, portalLink, providerEvents, about }: ServerOperations, request: Request): Promise<unknown> {
   if (request.op === 'create') return keys.create(request.input)
@@ -73,12 +80,9 @@ export async function serveKeySocket(dataDir: string, operations: ServerOperatio
   const server = createServer({ allowHalfOpen: true }, (socket) => {
     socket.setTimeout(10_000, () => socket.destroy()) // an idle client must not hold up the server's stop
     void readAll(socket)
-      .then((text) => answer(operations, JSON.parse(text) as Request))
-      .then(
-        (result) => ({ result: result ?? null }),
-        (error: unknown) => ({ error: { message: (error as Error).message, code: (error as { code?: string }).code ?? null } }),
-      )
-      .then((reply) => socket.end(JSON.stringify(reply)))
+      .then((text) => JSON.parse(text) as Request)
+      .then((request) => (request.op === 'import' && operations.importRun ? streamImport(socket, operations.importRun, request.spec) : answerOnce(socket, operations, request)))
+      .catch(() => socket.destroy())
   })
   const listening = await new Promise<boolean>((resolve) => {
     server.once('error', () => resolve(false)) // e.g. a path over the socket name limit (~107 bytes)
@@ -86,6 +90,61 @@ export async function serveKeySocket(dataDir: string, operations: ServerOperatio
   })
   if (!listening) return null
   return () => new Promise<void>((resolve) => server.close(() => resolve()))
+}
+
+const replyOf = (error: unknown) => ({ error: { message: (error as Error).message, code: (error as { code?: string }).code ?? null } })
+
+function answerOnce(socket: Socket, operations: ServerOperations, request: Request): Promise<void> {
+  return answer(operations, request)
+    .then(
+      (result) => ({ result: result ?? null }),
+      (error: unknown) => replyOf(error),
+    )
+    .then((reply) => void socket.end(JSON.stringify(reply)))
+}
+
+/** An import: a line per progress line, a heartbeat every 5 s (the socket's idle limit is 10 s), then the outcome. */
+async function streamImport(socket: Socket, run: ImportOperation, spec: ImportSpec): Promise<void> {
+  const send = (message: unknown) => socket.write(`${JSON.stringify(message)}\n`)
+  const heartbeat = setInterval(() => send({ heartbeat: true }), 5000)
+  try {
+    const outcome = await run(spec, (line) => send({ line }))
+    socket.end(`${JSON.stringify({ result: outcome })}\n`)
+  } catch (error) {
+    socket.end(`${JSON.stringify(replyOf(error))}\n`)
+  } finally {
+    clearInterval(heartbeat)
+  }
+}
+
+/** The import through the server listening in dataDir, its progress lines told; null when none answers there. */
+export async function importClient(dataDir: string): Promise<((spec: ImportSpec, log: (line: string) => void) => Promise<ImportOutcomeLines>) | null> {
+  if ((await serverAbout(dataDir)) === null) return null
+  return (spec, log) =>
+    new Promise((resolve, reject) => {
+      const socket = connect(join(dataDir, KEY_SOCKET))
+      socket.end(JSON.stringify({ op: 'import', spec } satisfies Request))
+      socket.setEncoding('utf8')
+      let buffered = ''
+      let done = false
+      socket.on('data', (chunk: string) => {
+        buffered += chunk
+        for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+          const message = JSON.parse(buffered.slice(0, end)) as { line?: string; result?: ImportOutcomeLines; error?: { message: string; code: string | null } }
+          buffered = buffered.slice(end + 1)
+          if (message.line !== undefined) log(message.line)
+          if (message.result) {
+            done = true
+            resolve(message.result)
+          } else if (message.error) {
+            done = true
+            reject(Object.assign(new CliError(message.error.message), { code: message.error.code }))
+          }
+        }
+      })
+      socket.on('error', reject)
+      socket.on('close', () => done || reject(new CliError(`the server on ${dataDir} stopped during the import: run it again (it resumes)`)))
+    })
 }
 
 /** The operations through the server listening in dataDir; null when none answers there. */

@@ -15,6 +15,6 @@ export function commandLine(argv: readonly string[] = process.argv.slice(2)): st
 }
 
 /** One line: the directory's holder, then stop it, run this command, start it again. */
-export function lockedMessage(error: DataDirLockedError, what = 'this command'): string {
-  return `${error.dataDir} is in use by process ${error.pid} (a running server: embedded PGlite admits one process, and ${what} cannot go through the server). Stop the server (Ctrl-C where it runs, or kill ${error.pid}), run \`${commandLine()}\`, then start the server again; or use PostgreSQL (DATABASE_URL), where both run side by side`
+export function lockedMessage(error: DataDirLockedError): string {
+  return `${error.dataDir} is in use by process ${error.pid}, and embedded PGlite admits one process (nothing answers this command on the directory's socket). Stop that process (Ctrl-C where it runs, or kill ${error.pid}), run \`${commandLine()}\`, then start it again; or use PostgreSQL (DATABASE_URL), where both run side by side`
 }

@@ -204,6 +204,11 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
         portalLink: (email) => portalSignInLink(portal, program.projectId, email),
         providerEvents: (filter) => program.providerEvents.list(filter),
         about: () => ({ pid: process.pid, url: apiUrl(server.address() as AddressInfo, options.host) }),
+        // `affiliate-kit import` while this server holds the directory: run here, its lines sent back.
+        importRun: async (spec, line) => {
+          logger.info(`import from ${spec.tool}${spec.csvDir === null ? '' : ' CSV'}${spec.dryRun ? ' (dry run)' : ''} asked through the local socket`)
+          return (await import('./commands/import.js')).runImport(program, spec, line, { isTTY: false } as NodeJS.WriteStream)
+        },
       })
     }
     if (dataDir && !closeKeySocket) logger.warn(`keys commands cannot reach this server (no socket in ${dataDir}); stop it to run them`)
