@@ -1,7 +1,9 @@
 // `affiliate-kit import rewardful` as a user runs it: against a local Rewardful, into an embedded
 // database, with a config; the dry run writes nothing, the real run prints the summary and the table
-// and writes the report, a second run creates nothing, a refused key is one line.
-import { readFileSync, writeFileSync } from 'node:fs'
+// and writes the report, a second run creates nothing, a refused key is one line. The dry run
+// reports the same warnings in the same format, to the temp folder (issue 43 item 8).
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -28,6 +30,13 @@ describe('affiliate-kit import rewardful', () => {
     expect(dry.output).toContain('affiliates: 3 would create, 0 existing')
     expect(dry.output).toContain('commissions: 6 would create, 0 existing')
     expect(dry.output).toMatch(/james@example\.com\t4\t74\.99 USD\t44\.99 USD/)
+    // The dry run warns as the real run will (below), and its report goes to the temp folder, not the working directory.
+    expect(dry.output).toContain('warning commissions c3 status: pending in the tool, active here')
+    const dryFile = /report written to (.+)$/m.exec(dry.output)?.[1]
+    expect(dryFile).toMatch(new RegExp(`^${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/affiliate-kit-import-rewardful-.+-dry-run\.json$`))
+    expect(readdirSync(cwd).sort()).toEqual(['config.json', 'data'])
+    const dryReport = JSON.parse(readFileSync(dryFile!, 'utf8'))
+    rmSync(dryFile!)
 
     const first = await runToEnd([...args, '--report', 'first.json'], { cwd, env })
     expect(first.code).toBe(0)
@@ -40,6 +49,9 @@ describe('affiliate-kit import rewardful', () => {
     expect(first.output).toContain('warning commissions c3 status: pending in the tool, active here')
     const report = JSON.parse(readFileSync(join(cwd, 'first.json'), 'utf8'))
     expect(report.counts.commissions.created).toBe(6)
+    // Same format, same counts, same record lines and warnings; only the ledger columns are the real run's.
+    expect({ ...dryReport, dryRun: false, affiliates: null }).toEqual({ ...report, affiliates: null })
+    expect(dryReport.affiliates).toEqual(report.affiliates.map(({ ledgerTotal: _t, ledgerUnpaid: _u, ...line }: Record<string, unknown>) => line))
     expect(first.output).not.toContain(API_SECRET)
 
     const second = await runToEnd([...args, '--report', 'second.json'], { cwd, env })

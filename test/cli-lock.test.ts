@@ -1,15 +1,16 @@
 // One data directory, several processes: the running server holds its PGlite directory, so a
-// second server or migrate is refused with one line naming the server's pid, and keys commands
-// go through the server; after a kill -9 the next opener takes the stale lock over and finds the
+// second server or migrate is refused with one line naming the server's pid (and the exact
+// commands to run instead), and keys, providers events and import go through the server; after a kill -9 the next opener takes the stale lock over and finds the
 // data intact. On PostgreSQL, keys commands work beside the server. Either way a revocation
 // counts from the next request.
-import { existsSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { api, run, runToEnd } from './cli/process.js'
 import { freshDatabase } from './cli/postgres-database.js'
 import { tempDirs } from './cli/temp-dirs.js'
+import { writeExports } from './importers/csv-exports.js'
 import { DATABASE_URL, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
 const tempDir = tempDirs('affiliate-kit-cli-lock')
@@ -45,9 +46,35 @@ describe('affiliate-kit on one PGlite directory', () => {
       code: 1,
       output: `affiliate-kit: ${dataDir} is in use by process ${pid} (a running server migrates its database when it starts); stop it first to run migrate`,
     })
+    // A second server (the README walk-through's `serve --config` while `npm start` runs): where the first answers, and the exact commands instead.
     expect(await finished(['serve', '--port', '0', '--database', database])).toEqual({
       code: 1,
-      output: `affiliate-kit: data directory ${dataDir} is in use by process ${pid}; only one process may open it at a time; stop that process first, or choose another --database`,
+      output:
+        `affiliate-kit: a server (process ${pid}) already runs on ${dataDir} and answers at ${url}: embedded PGlite admits one process. ` +
+        `Use that one, or stop it (Ctrl-C where it runs, or kill ${pid}) and run \`npx affiliate-kit serve --port 0 --database ${database}\` again; ` +
+        `to run both, give this one its own directory: \`npx affiliate-kit serve --port 0 --database ${database}-2\``,
+    })
+    // providers events and import (its dry run as the real one) go through the server: the report lands in the temp folder, the server says so in its log.
+    expect(await finished(['providers', 'events', '--database', database])).toEqual({ code: 0, output: '0 of 0 events' })
+    const exports = tempDir()
+    writeExports('dub', exports)
+    const dry = await finished(['import', 'dub', '--csv', exports, '--dry-run', '--database', database])
+    expect(dry.code, dry.output).toBe(0)
+    expect(dry.output).toContain(`importing through the server running on ${dataDir} (process ${pid}), with its settings`)
+    expect(dry.output).toContain('commissions: 6 read from Dub CSV')
+    expect(dry.output).toContain('affiliates: 3 would create, 0 existing')
+    expect(dry.output).toMatch(/report written to \S+-dry-run\.json/)
+    await server.waitFor(/import from dub CSV \(dry run\) asked through the local socket/)
+    expect((await api(url!, first!, 'GET', '/affiliates')).body).toMatchObject({ pagination: { total: 1 } })
+    const real = await finished(['import', 'dub', '--csv', exports, '--database', database, '--report', join(exports, 'real.json')])
+    expect(real.code, real.output).toBe(0)
+    expect(real.output).toContain('affiliates: 3 created, 0 existing')
+    expect((await api(url!, first!, 'GET', '/affiliates/alex%40example.com')).status).toBe(200)
+    // A bad file is the same one line through the server.
+    writeFileSync(join(exports, 'commissions.csv'), 'ID,Date,Partner,Amount,Commission,Status\nc1,2026-01-05,alex@example.com,$1.00,1e5,Paid\n')
+    expect(await finished(['import', 'dub', '--csv', exports, '--dry-run', '--database', database])).toEqual({
+      code: 1,
+      output: `importing through the server running on ${dataDir} (process ${pid}), with its settings\naffiliate-kit: ${join(exports, 'commissions.csv')} row 2, column "Commission": "1e5" is not an amount (1234.56, 1,234.56, $1,234.56, -5.00 or USD 5.00); nothing was imported`,
     })
 
     server.child.kill('SIGKILL')
@@ -72,6 +99,15 @@ describe('affiliate-kit on one PGlite directory', () => {
       expect(await finished(['keys', 'list', '--database', `pglite:${dataDir}`])).toEqual({
         code: 1,
         output: `affiliate-kit: ${dataDir} is in use by process ${process.pid}, which does not take keys commands: stop it, run this command, then start it again`,
+      })
+      // Not a server: no socket to go through. An import says the exact command to run instead, its key left out.
+      const keyed = await finished(['import', 'firstpromoter', '--api-key', 'fp_secret_1', '--dry-run', '--database', `pglite:${dataDir}`])
+      expect(keyed).toEqual({
+        code: 1,
+        output:
+          `affiliate-kit: ${dataDir} is in use by process ${process.pid}, and embedded PGlite admits one process (nothing answers this command on the directory's socket). ` +
+          `Stop that process (Ctrl-C where it runs, or kill ${process.pid}), run \`npx affiliate-kit import firstpromoter --api-key <key> --dry-run --database pglite:${dataDir}\`, then start it again; ` +
+          'or use PostgreSQL (DATABASE_URL), where both run side by side',
       })
     } finally {
       await storage.close()

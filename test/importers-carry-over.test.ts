@@ -139,14 +139,14 @@ describe('an old ?via= link on the landing page, in Chromium', () => {
       res.end(`<!doctype html><html lang="en"><head><title>Landing</title>
 <script src="/r/-/affiliate-kit.js" data-key="${publishable}"></script></head><body><h1>Landing</h1></body></html>`)
     })
-    type Kit = { getReferral(): string | null; signup(email: string): Promise<boolean> }
+    type Kit = { getReferral(): string | null; signup(email: string): Promise<{ signedUp: boolean; reason: string }> }
 
     const context = await browser.newContext({ userAgent: `${BROWSER} visitor-via` })
     const page = await context.newPage()
     await page.goto(`${origin}/pricing?via=bond`)
     await expect.poll(async () => (await program.affiliates.get(james.id)).clicks).toBe(1)
     await expect.poll(() => page.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.getReferral())).toBe('jb007')
-    expect(await page.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.signup('newcomer@example.com'))).toBe(true)
+    expect(await page.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.signup('newcomer@example.com'))).toEqual({ signedUp: true, reason: 'created' })
     expect((await program.referrals.get('newcomer@example.com')).affiliateId).toBe(james.id)
     await context.close()
   }, 60_000)

@@ -1,21 +1,21 @@
 // Importing each tool's CSV exports (--csv <dir>): files in the columns docs/migrating.md lists,
 // with a byte-order mark, CRLF and quoted cells; the ledger per affiliate matches hand-computed
 // totals to the cent, link URLs give their tokens, a rerun creates nothing (rows without an id
-// column included), and a file without a needed column is one clear error.
-import { writeFileSync } from 'node:fs'
+// column included), and a file without a needed column or with a bad cell is one clear error.
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram } from '../src/index.js'
-import { csvSource, importProgram, type CsvTool } from '../src/importers/index.js'
+import { csvSource, importProgram, type CsvTool, type ImportReport } from '../src/importers/index.js'
 import { tempDirs } from './cli/temp-dirs.js'
-import { writeExports } from './importers/csv-exports.js'
+import { CSV_FILES, writeExports } from './importers/csv-exports.js'
 import { ledger } from './importers/ledger.js'
 
 const tempDir = tempDirs('affiliate-kit-import-csv')
 
-async function program(): Promise<AffiliateProgram> {
-  return createAffiliateProgram({ storage: memoryStorage(), clock: testClock('2026-03-01T00:00:00.000Z'), settings: { currency: 'USD', holdPeriodDays: 30 } })
+async function program(holdPeriodDays = 30): Promise<AffiliateProgram> {
+  return createAffiliateProgram({ storage: memoryStorage(), clock: testClock('2026-03-01T00:00:00.000Z'), settings: { currency: 'USD', holdPeriodDays } })
 }
 
 /** Per tool: the affiliates' ledgers by hand, the commission count, and one affiliate's referral code. */
@@ -51,6 +51,28 @@ describe('import from CSV exports', () => {
     })
   }
 
+  for (const tool of ['rewardful', 'tolt', 'firstpromoter', 'dub'] as const) {
+    it(`${tool}: a dry run reports what the real run does (counts, differences, state warnings), first run and rerun alike`, async () => {
+      const dir = tempDir()
+      writeExports(tool, dir)
+      const comparable = (report: ImportReport) => ({ counts: report.counts, resumed: report.resumed, records: report.records })
+      const dry = await importProgram(await program(2), csvSource(tool, { dir, currency: 'USD' }), { dryRun: true })
+      const target = await program(2)
+      const real = await importProgram(target, csvSource(tool, { dir, currency: 'USD' }))
+      // A 2-day hold on 2026-03-01: pending commissions older than that read active here, and both runs say so.
+      expect(real.records.filter((record) => record.field === 'status').length).toBeGreaterThan(0)
+      expect(comparable(dry)).toEqual(comparable(real))
+
+      // The tool changed an amount since: the rerun reports it as differing; so does its dry run.
+      const file = join(dir, Object.keys(CSV_FILES[tool]).find((name) => /commissions|rewards/.test(name))!)
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/(\$?)(12\.34|43\.21|36\.00)/, '$199.99'))
+      const dryAgain = await importProgram(target, csvSource(tool, { dir, currency: 'USD' }), { dryRun: true })
+      const again = await importProgram(target, csvSource(tool, { dir, currency: 'USD' }))
+      expect(again.counts.commissions.differs + again.counts.commissions.created).toBeGreaterThan(0)
+      expect(comparable(dryAgain)).toEqual(comparable(again))
+    })
+  }
+
   it('names, statuses and coupons come through; a customer file is optional', async () => {
     const dir = tempDir()
     writeExports('rewardful', dir)
@@ -63,19 +85,19 @@ describe('import from CSV exports', () => {
     expect((await target.referrals.get('bob@example.com')).conversionStatus).toBe('pending')
   })
 
-  it('a bad amount or date is an error of that row; a file without a needed column stops with one line', async () => {
+  it('a bad amount or date stops the import naming file, row and column, before anything is written; a file without a needed column stops with one line', async () => {
     const dir = tempDir()
     writeExports('dub', dir)
-    writeFileSync(join(dir, 'commissions.csv'), 'ID,Date,Partner,Commission,Status\ncm_1,2026-01-05,alex@example.com,twelve,Paid\ncm_2,someday,alex@example.com,$1.00,Paid\ncm_3,2026-01-05,alex@example.com,$1.001,Paid\n')
-    const report = await importProgram(await program(), csvSource('dub', { dir, currency: 'USD' }))
-    expect(report.records.filter((r) => r.outcome === 'error').map((r) => [r.sourceId, r.field]).sort()).toEqual([
-      ['cm_1', 'amount'],
-      ['cm_2', 'date'],
-      ['cm_3', 'amount'],
-    ])
+    const file = join(dir, 'commissions.csv')
+    writeFileSync(file, 'ID,Date,Partner,Commission,Status\ncm_1,2026-01-05,alex@example.com,$1.00,Paid\ncm_2,someday,alex@example.com,$1.00,Paid\n')
+    expect(() => csvSource('dub', { dir, currency: 'USD' })).toThrow(`${file} row 3, column "Date": "someday" is not a date`)
+    writeFileSync(file, 'ID,Date,Partner,Commission,Status\ncm_1,2026-01-05,alex@example.com,twelve,Paid\n')
+    expect(() => csvSource('dub', { dir, currency: 'USD' })).toThrow(`${file} row 2, column "Commission": "twelve" is not an amount`)
+    writeFileSync(file, 'ID,Date,Partner,Commission,Status\ncm_3,2026-01-05,alex@example.com,$1.001,Paid\n')
+    expect(() => csvSource('dub', { dir, currency: 'USD' })).toThrow(`${file} row 2, column "Commission": "$1.001" has more decimals than USD has (2)`)
 
     writeFileSync(join(dir, 'commissions.csv'), 'ID,Date,Partner,Status\ncm_1,2026-01-05,alex@example.com,Paid\n')
-    await expect(importProgram(await program(), csvSource('dub', { dir, currency: 'USD' }))).rejects.toThrow(`${join(dir, 'commissions.csv')} has no column for amount (Commission / Earnings)`)
+    expect(() => csvSource('dub', { dir, currency: 'USD' })).toThrow(`${join(dir, 'commissions.csv')} has no column for amount (Commission / Earnings)`)
     expect(() => csvSource('tolt', { dir: join(dir, 'missing'), currency: 'USD' })).toThrow('no such directory')
     expect(() => csvSource('firstpromoter', { dir, currency: 'USD' })).toThrow('has no promoters.csv')
   })

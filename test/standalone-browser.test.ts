@@ -40,8 +40,8 @@ function landingPage(snippetUrl: string, publishableKey: string): string {
 <script>
 document.getElementById('signup').addEventListener('submit', function (event) {
   event.preventDefault()
-  window.affiliateKit.signup(document.getElementById('email').value).then(function (reported) {
-    document.getElementById('status').textContent = reported ? 'Account created' : 'Account created (no referral reported)'
+  window.affiliateKit.signup(document.getElementById('email').value).then(function (result) {
+    document.getElementById('status').textContent = result.signedUp ? 'Account created' : 'Account created (no referral reported: ' + result.reason + ')'
   })
 })
 </script></body></html>`

@@ -119,7 +119,7 @@ describe('referral tracking in Chromium', () => {
       expect(redirect!.headers().location).toBe(`${origin}/shop?from=link&ak_ref=${cookie!.value}`)
       expect(page.url()).toBe(`${origin}/shop?from=link`)
       expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
-      expect(await page.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<boolean> } }).affiliateKit.signup('one@example.com'))).toBe(true)
+      expect(await page.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<{ signedUp: boolean; reason: string }> } }).affiliateKit.signup('one@example.com'))).toEqual({ signedUp: true, reason: 'created' })
       expect((await program.referrals.get('one@example.com')).affiliateId).toBe(ann.id)
       const paid = await pay(first, shop, 'one@example.com')
       expect(paid.status).toBe(201)
@@ -129,7 +129,7 @@ describe('referral tracking in Chromium', () => {
       const second = await visitor('two')
       const page2 = await second.newPage()
       await page2.goto(`${origin}/r/ANN`)
-      await page2.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<boolean> } }).affiliateKit.signup('two@example.com'))
+      await page2.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<{ signedUp: boolean; reason: string }> } }).affiliateKit.signup('two@example.com'))
       await page2.goto(`${origin}/r/BOB`)
       const [cookie2] = await second.cookies(origin)
       expect(cookie2!.value).toMatch(model === 'last_click' ? /^BOB\./ : /^ANN\./)
@@ -148,7 +148,7 @@ describe('referral tracking in Chromium', () => {
       // The click report answered with the signed referral, which the snippet stored.
       await expect.poll(() => page3.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^BOB\.\d+\.[\w-]{16}\.[\w-]{22}$/)
       expect(await page3.evaluate(() => (window as unknown as { affiliateKit: { getReferral(): string | null } }).affiliateKit.getReferral())).toBe('BOB')
-      expect(await page3.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<boolean> } }).affiliateKit.signup('three@example.com'))).toBe(true)
+      expect(await page3.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<{ signedUp: boolean; reason: string }> } }).affiliateKit.signup('three@example.com'))).toEqual({ signedUp: true, reason: 'created' })
       expect((await program.referrals.get('three@example.com')).affiliateId).toBe(bob.id)
 
       const stats = await program.stats.program()
@@ -177,7 +177,7 @@ describe('referral tracking in Chromium', () => {
       res.end(`<!doctype html><html lang="en"><head><title>Shop</title>
 <script src="${linksOrigin}/r/-/affiliate-kit.js" data-key="${publishable}"></script></head><body><h1>Shop</h1></body></html>`)
     })
-    type Kit = { getReferral(): string | null; signup(email: string): Promise<boolean> }
+    type Kit = { getReferral(): string | null; signup(email: string): Promise<{ signedUp: boolean; reason: string }> }
 
     const first = await visitor('cross-one')
     const page = await first.newPage()
@@ -191,7 +191,7 @@ describe('referral tracking in Chromium', () => {
     expect(siteCookie!.value).toMatch(/^ANN\.\d+\.[\w-]{16}\.[\w-]{22}$/)
     expect(siteCookie!.value).toBe(linksCookie!.value)
     expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
-    expect(await page.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.signup('cross@example.com'))).toBe(true)
+    expect(await page.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.signup('cross@example.com'))).toEqual({ signedUp: true, reason: 'created' })
     expect((await program.referrals.get('cross@example.com')).affiliateId).toBe(ann.id)
     // An unsigned referral of the same code (a visit past its address's bound) leaves the signed one in place.
     await page.goto(`${siteOrigin}/shop?ak_ref=ANN.${Math.floor(Date.now() / 1000) + 86_400}`)
@@ -203,7 +203,7 @@ describe('referral tracking in Chromium', () => {
     const page2 = await second.newPage()
     await page2.goto(`${siteOrigin}/shop?ref=BOB`)
     await expect.poll(() => page2.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^BOB\.\d+\.[\w-]{16}\.[\w-]{22}$/)
-    expect(await page2.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.signup('direct-link@example.com'))).toBe(true)
+    expect(await page2.evaluate(() => (window as unknown as { affiliateKit: Kit }).affiliateKit.signup('direct-link@example.com'))).toEqual({ signedUp: true, reason: 'created' })
     expect((await program.referrals.get('direct-link@example.com')).affiliateId).toBe(bob.id)
     await Promise.all([first.close(), second.close()])
   }, 60_000)

@@ -35,8 +35,29 @@ export interface ReferralClient {
    * parameters, which it also reports as a click.
    */
   capture(): Referral | null
-  /** Reports a signup of `email` with the stored referral; resolves false when there is none or it was refused (a referral without a counted click). */
-  signup(email: string): Promise<boolean>
+  /**
+   * Reports a signup of `email` with the stored referral. Resolves with whether it was reported
+   * and why not: `{ signedUp: true, reason: 'created' | 'unchanged' }`, or `signedUp: false` with
+   * the reason (SignupReason) and, for a refusal, the handler's message.
+   */
+  signup(email: string): Promise<SignupResult>
+}
+
+/**
+ * created: attributed; unchanged: reported, the customer was known already (nothing attributed);
+ * no-referral: none stored, or it expired; unsigned-referral: the click that stored it counted
+ * nothing (a bot's User-Agent, or its address past its new visitors of the day: the link's
+ * X-Affiliate-Kit-Counted header said which), so it cannot be attributed; already-signed-up:
+ * this referral was used by a signup before; not-configured: no endpoint or publishable key;
+ * refused: the handler said no (see `message`); unreachable: the request failed.
+ */
+export type SignupReason = 'created' | 'unchanged' | 'no-referral' | 'unsigned-referral' | 'already-signed-up' | 'not-configured' | 'refused' | 'unreachable'
+
+export interface SignupResult {
+  signedUp: boolean
+  reason: SignupReason
+  /** The handler's error for a refusal. */
+  message?: string
 }
 
 export function referralClient(options: ReferralClientOptions = {}): ReferralClient {
@@ -71,8 +92,8 @@ export function referralClient(options: ReferralClientOptions = {}): ReferralCli
       // Storage may be disabled; the cookie alone then carries the referral.
     }
   }
-  /** The JSON answer of a report, or null when it was not sent, failed or was refused. */
-  const report = (path: string, body: Record<string, string>): Promise<{ referral?: string } | null> =>
+  /** The report's answer: its status (0: not sent or failed) and JSON body. */
+  const send = (path: string, body: Record<string, string>): Promise<{ status: number; body: { referral?: string; outcome?: string; error?: string } | null }> =>
     options.endpoint && options.key
       ? fetch(`${options.endpoint}/${path}`, {
           method: 'POST',
@@ -80,9 +101,16 @@ export function referralClient(options: ReferralClientOptions = {}): ReferralCli
           headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${options.key}` },
           body: JSON.stringify(body),
         })
-          .then((response) => (response.ok ? response.json() : null))
-          .catch(() => null)
-      : Promise.resolve(null)
+          .then((response) =>
+            response.json().then(
+              (json) => ({ status: response.status, body: json }),
+              () => ({ status: response.status, body: null }),
+            ),
+          )
+          .catch(() => ({ status: 0, body: null }))
+      : Promise.resolve({ status: 0, body: null })
+  /** The JSON answer of a report, or null when it was not sent, failed or was refused. */
+  const report = (path: string, body: Record<string, string>) => send(path, body).then((answer) => (answer.status >= 200 && answer.status < 300 ? answer.body : null))
   const kept = (current: Referral | null, code: string) => current && current.code !== code && options.model !== 'last_click'
 
   return {
@@ -118,7 +146,17 @@ export function referralClient(options: ReferralClientOptions = {}): ReferralCli
     },
     signup(email) {
       const referral = stored()
-      return referral ? report('signups', { email, referral: referral.value }).then((answer) => answer !== null) : Promise.resolve(false)
+      const not = (reason: SignupReason, message?: string): SignupResult => (message ? { signedUp: false, reason, message } : { signedUp: false, reason })
+      if (!referral) return Promise.resolve(not('no-referral'))
+      if (!options.endpoint || !options.key) return Promise.resolve(not('not-configured'))
+      // Only a counted click signs the referral (three parts): an unsigned one would be refused.
+      if (!referral.value.split('.')[2]) return Promise.resolve(not('unsigned-referral', 'the click that stored this referral counted nothing (a bot, or its address past its new visitors of the day)'))
+      return send('signups', { email, referral: referral.value }).then((answer): SignupResult => {
+        if (answer.status === 201 || answer.status === 200) return { signedUp: true, reason: answer.body && answer.body.outcome === 'unchanged' ? 'unchanged' : 'created' }
+        if (answer.status === 0) return not('unreachable')
+        const message = (answer.body && answer.body.error) || `HTTP ${answer.status}`
+        return not(answer.status === 409 ? 'already-signed-up' : 'refused', message)
+      })
     },
   }
 }

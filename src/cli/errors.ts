@@ -3,6 +3,7 @@
 // where they happen; this file turns anything else into the best line it can.
 import { AffiliateError } from '../core/errors.js'
 import { DataDirLockedError } from '../adapters/pglite/data-dir-lock.js'
+import { lockedMessage } from './locked.js'
 import { SchemaTooNewError } from '../adapters/sql/migrations.js'
 
 /** A failure the user can fix; the message is the whole line. Exit code 2: argv could not be read. */
@@ -73,7 +74,7 @@ function listenError(error: SystemError): string | null {
 /** The one line (without the "affiliate-kit: " prefix) for any error. */
 export function describeError(error: unknown, debug = false): string {
   if (error instanceof CliError || error instanceof AffiliateError || error instanceof SchemaTooNewError) return error.message
-  if (error instanceof DataDirLockedError) return `${error.message}; stop that process first, or choose another --database`
+  if (error instanceof DataDirLockedError) return lockedMessage(error)
   const listen = listenError((error ?? {}) as SystemError)
   if (listen) return listen
   const message = error instanceof Error ? error.message : String(error)

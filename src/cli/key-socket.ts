@@ -1,14 +1,18 @@
 // Commands through the running server: embedded PGlite allows one process per data directory,
-// so `serve` answers `keys create|list|revoke`, `portal link` and `payouts run` on a Unix socket inside that
-// directory (as private as the database files beside it), and those commands use it when the
-// server holds the lock. One JSON request per connection, one JSON answer.
+// so `serve` answers `keys create|list|revoke`, `portal link`, `payouts run`, `providers events`
+// and `import` on a Unix socket inside that directory (as private as the database files beside it), and those
+// commands use it when the server holds the lock; a second `serve` asks it where it listens, to
+// say so. One JSON request per connection, one JSON answer; an import answers JSON lines (its
+// progress, a heartbeat while it waits on the tool, then its outcome).
 import { rmSync } from 'node:fs'
 import { connect, createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import type { ApiKeyView } from '../core/keys.js'
 import type { PayoutRunResult } from '../core/payout-runs.js'
-import type { CreateApiKeyInput } from '../core/schemas.js'
+import type { CreateApiKeyInput, ListProviderEventsInput } from '../core/schemas.js'
+import type { ProviderEventView } from '../core/provider-events.js'
 import type { AffiliateProgram } from '../index.js'
+import type { ImportOutcomeLines, ImportSpec } from './import-spec.js'
 import { CliError } from './errors.js'
 
 export const KEY_SOCKET = 'affiliate-kit.sock'
@@ -22,11 +26,21 @@ export type PortalLinkOperation = (email: string) => Promise<{ url: string; expi
 /** A payout run through the server's configured providers; null when it has none (no payoutProviders). */
 export type PayoutRunOperation = ((input: { dryRun: boolean }) => Promise<PayoutRunResult>) | null
 
+/** The provider events as `providers events` lists them. */
+export type ProviderEventsOperation = (filter: ListProviderEventsInput) => Promise<{ items: ProviderEventView[]; total: number }>
+
+/** An import run in the server, its progress lines told as they come. */
+export type ImportOperation = (spec: ImportSpec, line: (text: string) => void) => Promise<ImportOutcomeLines>
+
 /** What the socket answers. */
 export interface ServerOperations {
+  importRun?: ImportOperation
   keys: KeyOperations
   portalLink: PortalLinkOperation
   payoutRun: PayoutRunOperation
+  providerEvents: ProviderEventsOperation
+  /** The server's process and the URL of its API. */
+  about: () => { pid: number; url: string }
 }
 
 type Request =
@@ -36,8 +50,11 @@ type Request =
   | { op: 'revoke'; id: number }
   | { op: 'portal-link'; email: string }
   | { op: 'payout-run'; dryRun: boolean }
+  | { op: 'provider-events'; filter: ListProviderEventsInput }
+  | { op: 'about' }
+  | { op: 'import'; spec: ImportSpec }
 
-async function answer({ keys, portalLink, payoutRun }: ServerOperations, request: Request): Promise<unknown> {
+async function answer({ keys, portalLink, payoutRun, providerEvents, about }: ServerOperations, request: Request): Promise<unknown> {
   if (request.op === 'payout-run') {
     if (!payoutRun) throw new Error('this server sends no payouts: add payoutProviders to its config and start it again')
     return payoutRun({ dryRun: request.dryRun === true })
@@ -47,6 +64,11 @@ async function answer({ keys, portalLink, payoutRun }: ServerOperations, request
   if (request.op === 'list') return keys.list()
   if (request.op === 'revoke') return keys.revoke(request.id)
   if (request.op === 'portal-link') return portalLink(request.email)
+  if (request.op === 'provider-events') {
+    const { items, total } = await providerEvents(request.filter)
+    return { items, total }
+  }
+  if (request.op === 'about') return about()
   throw new Error('unknown operation')
 }
 
@@ -71,13 +93,10 @@ export async function serveKeySocket(dataDir: string, operations: ServerOperatio
       .then((text) => {
         // Read: the answer may take as long as the operation (a payout run sends one payout after another).
         socket.setTimeout(0)
-        return answer(operations, JSON.parse(text) as Request)
+        return JSON.parse(text) as Request
       })
-      .then(
-        (result) => ({ result: result ?? null }),
-        (error: unknown) => ({ error: { message: (error as Error).message, code: (error as { code?: string }).code ?? null } }),
-      )
-      .then((reply) => socket.end(JSON.stringify(reply)))
+      .then((request) => (request.op === 'import' && operations.importRun ? streamImport(socket, operations.importRun, request.spec) : answerOnce(socket, operations, request)))
+      .catch(() => socket.destroy())
   })
   const listening = await new Promise<boolean>((resolve) => {
     server.once('error', () => resolve(false)) // e.g. a path over the socket name limit (~107 bytes)
@@ -85,6 +104,61 @@ export async function serveKeySocket(dataDir: string, operations: ServerOperatio
   })
   if (!listening) return null
   return () => new Promise<void>((resolve) => server.close(() => resolve()))
+}
+
+const replyOf = (error: unknown) => ({ error: { message: (error as Error).message, code: (error as { code?: string }).code ?? null } })
+
+function answerOnce(socket: Socket, operations: ServerOperations, request: Request): Promise<void> {
+  return answer(operations, request)
+    .then(
+      (result) => ({ result: result ?? null }),
+      (error: unknown) => replyOf(error),
+    )
+    .then((reply) => void socket.end(JSON.stringify(reply)))
+}
+
+/** An import: a line per progress line, a heartbeat every 5 s (the socket's idle limit is 10 s), then the outcome. */
+async function streamImport(socket: Socket, run: ImportOperation, spec: ImportSpec): Promise<void> {
+  const send = (message: unknown) => socket.write(`${JSON.stringify(message)}\n`)
+  const heartbeat = setInterval(() => send({ heartbeat: true }), 5000)
+  try {
+    const outcome = await run(spec, (line) => send({ line }))
+    socket.end(`${JSON.stringify({ result: outcome })}\n`)
+  } catch (error) {
+    socket.end(`${JSON.stringify(replyOf(error))}\n`)
+  } finally {
+    clearInterval(heartbeat)
+  }
+}
+
+/** The import through the server listening in dataDir, its progress lines told; null when none answers there. */
+export async function importClient(dataDir: string): Promise<((spec: ImportSpec, log: (line: string) => void) => Promise<ImportOutcomeLines>) | null> {
+  if ((await serverAbout(dataDir)) === null) return null
+  return (spec, log) =>
+    new Promise((resolve, reject) => {
+      const socket = connect(join(dataDir, KEY_SOCKET))
+      socket.end(JSON.stringify({ op: 'import', spec } satisfies Request))
+      socket.setEncoding('utf8')
+      let buffered = ''
+      let done = false
+      socket.on('data', (chunk: string) => {
+        buffered += chunk
+        for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+          const message = JSON.parse(buffered.slice(0, end)) as { line?: string; result?: ImportOutcomeLines; error?: { message: string; code: string | null } }
+          buffered = buffered.slice(end + 1)
+          if (message.line !== undefined) log(message.line)
+          if (message.result) {
+            done = true
+            resolve(message.result)
+          } else if (message.error) {
+            done = true
+            reject(Object.assign(new CliError(message.error.message), { code: message.error.code }))
+          }
+        }
+      })
+      socket.on('error', reject)
+      socket.on('close', () => done || reject(new CliError(`the server on ${dataDir} stopped during the import: run it again (it resumes)`)))
+    })
 }
 
 /** The operations through the server listening in dataDir; null when none answers there. */
@@ -122,5 +196,25 @@ export async function keySocketClient(dataDir: string): Promise<ServerOperations
       return { url: link.url, expiresAt: new Date(link.expiresAt) }
     },
     payoutRun: async (input) => (await call({ op: 'payout-run', dryRun: input.dryRun })) as PayoutRunResult,
+    providerEvents: async (filter) => {
+      const { items, total } = (await call({ op: 'provider-events', filter })) as { items: ProviderEventView[]; total: number }
+      return { items: items.map((event) => ({ ...event, createdAt: new Date(event.createdAt), occurredAt: new Date(event.occurredAt), updatedAt: new Date(event.updatedAt) })), total }
+    },
+    about: () => {
+      throw new Error('about is asked with serverAbout()')
+    },
+  }
+}
+
+/** Where the server holding dataDir listens (its pid and API URL); null when none answers on the socket. */
+export async function serverAbout(dataDir: string): Promise<{ pid: number; url: string } | null> {
+  const path = join(dataDir, KEY_SOCKET)
+  try {
+    const socket = connect(path)
+    socket.end(JSON.stringify({ op: 'about' } satisfies Request))
+    const reply = JSON.parse(await readAll(socket)) as { result?: { pid: number; url: string } }
+    return reply.result ?? null
+  } catch {
+    return null
   }
 }

@@ -218,11 +218,20 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     if (replaced) logSettingsChanges(logger, replaced)
     await ensureApiKey(program, options.apiKey, logger, options.log)
     // Embedded PGlite admits no second process: keys and portal commands come through this server instead.
-    if (dataDir) closeKeySocket = await serveKeySocket(dataDir, {
+    if (dataDir) {
+      closeKeySocket = await serveKeySocket(dataDir, {
         keys: program.keys,
         portalLink: (email) => portalSignInLink(portal, program.projectId, email),
         payoutRun: payouts ? (input) => payouts!.runs.run(program.projectId, { ...input, trigger: 'cli' }) : null,
+        providerEvents: (filter) => program.providerEvents.list(filter),
+        about: () => ({ pid: process.pid, url: apiUrl(server.address() as AddressInfo, options.host) }),
+        // `affiliate-kit import` while this server holds the directory: run here, its lines sent back.
+        importRun: async (spec, line) => {
+          logger.info(`import from ${spec.tool}${spec.csvDir === null ? '' : ' CSV'}${spec.dryRun ? ' (dry run)' : ''} asked through the local socket`)
+          return (await import('./commands/import.js')).runImport(program, spec, line, { isTTY: false } as NodeJS.WriteStream)
+        },
       })
+    }
     if (dataDir && !closeKeySocket) logger.warn(`keys commands cannot reach this server (no socket in ${dataDir}); stop it to run them`)
   } catch (error) {
     server.close()
@@ -230,9 +239,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     await program.close()
     throw error
   }
-  const { port } = server.address() as AddressInfo
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host
-  const url = `http://${host}:${port}/api/v1`
+  const url = apiUrl(server.address() as AddressInfo, options.host)
   // The outbox's first poll waits a moment: on embedded PGlite it would hold the one connection
   // (a cold claim takes tens of ms) just when the first requests of a start arrive.
   const firstPoll = setTimeout(() => {
@@ -265,4 +272,10 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
       await program.close()
     })())
   return { url, close }
+}
+
+/** The API's URL on the bound address. */
+function apiUrl({ port }: AddressInfo, hostOption: string): string {
+  const host = hostOption.includes(':') ? `[${hostOption}]` : hostOption
+  return `http://${host}:${port}/api/v1`
 }

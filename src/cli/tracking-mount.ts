@@ -1,17 +1,32 @@
 // The standalone server's referral links (config `tracking`, docs/tracking.md): requests under
-// the tracking prefix go to the tracking handler (logged and counted, surface `tracking`),
-// everything else to the API.
+// the tracking prefix go to the tracking handler (logged and counted, surface `tracking`; a visit
+// that counted nothing is one debug line saying why), everything else to the API.
 import type { AffiliateProgram } from '../core/program.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
 import type { NodeHandler } from '../server/node.js'
-import { createTrackingHandler } from '../tracking/handler.js'
+import { createTrackingHandler, type TrackingOptions, type VisitCount } from '../tracking/handler.js'
 import type { ServerConfig } from './config.js'
 import { observed, trackingRoutes, type RequestObserver } from './observed-surface.js'
+
+/** Why a visit counted nothing, in the debug line (docs/tracking.md "Testing locally"). */
+const COUNTED_WHY: Record<Exclude<VisitCount, 'yes'>, string> = {
+  repeat: 'this visitor counted earlier today; its referral is signed all the same',
+  bot: 'the User-Agent is empty or a crawler\'s; a browser\'s counts',
+  'over-limit': 'this address added its new visitors of the day (tracking.visitorsPerAddress)',
+  'unknown-code': 'no active affiliate has this code',
+}
 
 export function withTracking(program: AffiliateProgram, state: KeyedStateStore, config: ServerConfig['tracking'], api: NodeHandler, observer?: RequestObserver): NodeHandler {
   if (!config) return api
   const prefix = config.prefix ?? '/r'
-  const tracking = observed(createTrackingHandler(program, { ...config, state }).node, 'tracking', trackingRoutes(prefix), observer)
+  const onVisit: TrackingOptions['onVisit'] = observer
+    ? ({ counted, referralCode, via, userAgent }) => {
+        if (counted === 'yes') return
+        const why = COUNTED_WHY[counted]
+        observer.logger.debug(`referral ${via === 'link' ? 'link visit' : 'click report'} for "${referralCode}" counted nothing: ${counted} (${why})`, { code: referralCode, counted, userAgent: userAgent.slice(0, 200) })
+      }
+    : undefined
+  const tracking = observed(createTrackingHandler(program, { ...config, state, ...(onVisit ? { onVisit } : {}) }).node, 'tracking', trackingRoutes(prefix), observer)
   return (req, res, next) => {
     const url = req.url ?? '/'
     const under = url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)

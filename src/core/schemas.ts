@@ -43,7 +43,13 @@ function issueMessage(issue: v.BaseIssue<unknown>, field: string): ErrorMessage 
   return (name) => `${name(field)}: ${issue.message}`
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+// One mailbox as the mailer reads it (nodemailer's address parser): a dot-atom local part and a
+// dotted domain, nothing it would read as a list, a display name, a group or a comment
+// (`eve,postmaster@example.com` is two addresses to it). Letters and digits
+// beyond ASCII are allowed.
+const ATOM = "[\\p{L}\\p{M}\\p{N}!#$%&'*+/=?^_`{|}~-]+"
+const LABEL = '[\\p{L}\\p{M}\\p{N}](?:[\\p{L}\\p{M}\\p{N}-]*[\\p{L}\\p{M}\\p{N}])?'
+const EMAIL = new RegExp(`^${ATOM}(?:\\.${ATOM})*@${LABEL}(?:\\.${LABEL})+$`, 'u')
 export const email = v.pipe(
   v.string('must be a string'),
   v.trim(),

@@ -48,6 +48,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   const dryRun = options.dryRun ?? false
   const report = new ImportReport(source.name, dryRun)
   const settings = await program.settings()
+  const now = () => ('clock' in program ? program.clock.now() : new Date())
   const known = new Map<string, Known>()
   const marker = (id: string) => `${source.name}:${id}`
   const reference = (id: string) => `${IMPORTED_REFERENCE_PREFIX}${source.name}:${id}`
@@ -261,20 +262,20 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     report.count('payouts', record.sourceId, duplicate ? 'existing' : 'created')
   }
 
-  const existingReferences = new Map<number, Promise<Set<string>>>()
-  /** The references of an affiliate's conversions (dry run only: a real run lets create find its duplicate). */
-  function referencesOf(affiliateId: number): Promise<Set<string>> {
-    let loading = existingReferences.get(affiliateId)
+  const existingConversions = new Map<number, Promise<Map<string, ConversionView>>>()
+  /** An affiliate's conversions by reference (dry run only: a real run lets create find its duplicate). */
+  function conversionsOf(affiliateId: number): Promise<Map<string, ConversionView>> {
+    let loading = existingConversions.get(affiliateId)
     if (!loading) {
       loading = (async () => {
-        const found = new Set<string>()
+        const found = new Map<string, ConversionView>()
         for (let offset = 0; ; offset += 100) {
           const page = await program.conversions.list({ affiliateId, limit: 100, offset })
-          for (const conversion of page.items) if (conversion.reference) found.add(conversion.reference)
+          for (const conversion of page.items) if (conversion.reference) found.set(conversion.reference, conversion)
           if (offset + page.items.length >= page.total || page.items.length === 0) return found
         }
       })()
-      existingReferences.set(affiliateId, loading)
+      existingConversions.set(affiliateId, loading)
     }
     return loading
   }
@@ -341,11 +342,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   }
 
   async function importCommission(record: SourceCommission, { affiliate, input }: { affiliate: Known; input: CreateConversionInput | null }) {
-    if (affiliate.id === null || input === null) {
-      if (record.state === 'paid') paid.set(record.sourceId, affiliate.id)
-      const seen = affiliate.id !== null && (await referencesOf(affiliate.id)).has(reference(record.sourceId))
-      return report.count('commissions', record.sourceId, seen ? 'existing' : 'created')
-    }
+    if (affiliate.id === null || input === null) return dryRunCommission(record, affiliate)
     const result = await program.conversions.create(input).catch((error: unknown) => {
       if (error instanceof AffiliateError && error.code === 'conflict' && error.field === 'reference') return null
       throw error
@@ -364,6 +361,50 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
   }
 
   /**
+   * What a real run would do with the commission, told the same way: `differs` when its reference
+   * exists with another amount, else the status it would end in, with the same warning.
+   */
+  async function dryRunCommission(record: SourceCommission, affiliate: Known) {
+    if (record.state === 'paid') paid.set(record.sourceId, affiliate.id)
+    const existing = affiliate.id === null ? undefined : (await conversionsOf(affiliate.id)).get(reference(record.sourceId))
+    if (existing && !sameAmounts(existing, record)) {
+      return report.count('commissions', record.sourceId, 'differs', { field: 'value', message: `conversion ${reference(record.sourceId)} exists with another amount, customer or affiliate` })
+    }
+    warnStatus(record, dryRunStatus(record, existing))
+    if (existing) report.resume('commissions')
+    report.count('commissions', record.sourceId, existing ? 'existing' : 'created')
+  }
+
+  /** Whether an existing conversion has the commission's amount and sale (create's duplicate check). */
+  function sameAmounts(existing: ConversionView, record: SourceCommission): boolean {
+    const currency = new Currency(settings.currency)
+    const saleCurrency = new Currency((record.saleCurrency ?? settings.currency).toUpperCase())
+    return (
+      existing.value === currency.amount(BigInt(record.amountMinor)).format() &&
+      existing.baseValue === saleCurrency.amount(BigInt(record.saleAmountMinor ?? 0)).format() &&
+      existing.baseValueCurrency === saleCurrency.code
+    )
+  }
+
+  /** The status settleStatus would leave: rejected for voided ones, else by the hold period as create sets it. */
+  function dryRunStatus(record: SourceCommission, existing: ConversionView | undefined): string {
+    if (LEDGER_STATUS[record.state] === 'rejected') return 'rejected'
+    if (existing && existing.status !== 'review') return existing.status
+    const at = now()
+    const occurred = record.occurredAt.getTime() < at.getTime() ? record.occurredAt : at
+    const holdUntil = existing?.holdUntil ?? new Date(occurred.getTime() + settings.holdPeriodDays * 86_400_000)
+    return holdUntil.getTime() > at.getTime() ? 'pending' : 'active'
+  }
+
+  /** Warns when the conversion's status here is not the one the tool's state stands for. */
+  function warnStatus(record: SourceCommission, status: string) {
+    const wanted = LEDGER_STATUS[record.state]
+    if (status === wanted) return
+    const why = wanted === 'pending' ? `its hold ends before the tool's (holdPeriodDays ${settings.holdPeriodDays})` : `the project's hold period (${settings.holdPeriodDays} days) has not ended`
+    report.warn('commissions', record.sourceId, 'status', `${record.state} in the tool, ${status} here: ${why}`)
+  }
+
+  /**
    * Brings the conversion to the state the commission has: create makes it earning (or `review`, for
    * an affiliate that is not active or a self-referral); voided ones are then rejected and earning
    * ones approved. A run stopped between the two steps finishes it on the next run.
@@ -373,10 +414,7 @@ export async function importProgram(program: AffiliateProgram | ProjectScope, so
     let status = conversion.status
     if (wanted === 'rejected' && status !== 'rejected') status = await changeStatus(conversion.id, 'rejected')
     if (wanted !== 'rejected' && status === 'review') status = await changeStatus(conversion.id, 'active')
-    if (status !== wanted) {
-      const why = wanted === 'pending' ? `its hold ends before the tool's (holdPeriodDays ${settings.holdPeriodDays})` : `the project's hold period (${settings.holdPeriodDays} days) has not ended`
-      report.warn('commissions', record.sourceId, 'status', `${record.state} in the tool, ${status} here: ${why}`)
-    }
+    warnStatus(record, status)
   }
 
   /** Changes a conversion's status; when another run made it final first, its status as it is now. */

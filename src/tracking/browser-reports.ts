@@ -8,13 +8,13 @@ import { addressBlock } from '../web/client-address.js'
 import { PAID_AD_CLICK_IDS } from '../core/fraud/signals.js'
 import { verifyReferral } from './referral-token.js'
 import { visitorHash } from './visitor.js'
-import { clientAddressOf, countVisit, json, nowSeconds, saltOf, type TrackingRequest, type TrackingResponse, type TrackingSetup } from './setup.js'
+import { clientAddressOf, COUNTED_HEADER, countVisit, json, nowSeconds, saltOf, type TrackingRequest, type TrackingResponse, type TrackingSetup } from './setup.js'
 
 function cors(setup: TrackingSetup, request: TrackingRequest): Record<string, string> | null {
   const origin = request.header('origin')
   if (origin === null) return {}
   if (!setup.allowed.has(origin)) return null
-  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' }
+  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': COUNTED_HEADER }
 }
 
 /** POST <prefix>/-/clicks and -/signups: the snippet's reports, with a publishable key. */
@@ -68,9 +68,10 @@ async function browserClick(setup: TrackingSetup, scope: ProjectScope, request: 
   if (Object.keys(rest).length > 0) return json(400, { error: 'body: only referral_code and paid_ad_click_id are accepted' }, corsHeaders)
   const paidAdClickId = PAID_AD_CLICK_IDS.find((name) => name === paidAd)
   if (paidAd !== undefined && !paidAdClickId) return json(400, { error: `paid_ad_click_id: must be one of ${PAID_AD_CLICK_IDS.join(', ')}` }, corsHeaders)
-  const { visit, referral } = await countVisit(setup, scope, request, { referralCode: code, ...(paidAdClickId ? { paidAdClickId } : {}) })
-  if (!visit.affiliate) return json(404, { error: 'no active affiliate has this referral code' }, corsHeaders)
-  return json(visit.counted ? 201 : 200, { counted: visit.counted, ...(referral ? { referral: referral.value } : {}) }, corsHeaders)
+  const { visit, referral, counted } = await countVisit(setup, scope, request, { referralCode: code, ...(paidAdClickId ? { paidAdClickId } : {}) }, 'click-report')
+  const headers = { ...corsHeaders, [COUNTED_HEADER]: counted }
+  if (!visit.affiliate) return json(404, { error: 'no active affiliate has this referral code' }, headers)
+  return json(visit.counted ? 201 : 200, { counted: visit.counted, ...(referral ? { referral: referral.value } : {}) }, headers)
 }
 
 /**

@@ -13,6 +13,7 @@ import { verifyReferral } from './referral-token.js'
 import { browserReport, snippet } from './browser-reports.js'
 import {
   CODE,
+  COUNTED_HEADER,
   countVisit,
   json,
   MAX_BODY_BYTES,
@@ -29,7 +30,7 @@ import {
   type TrackingSetup,
 } from './setup.js'
 
-export type { TrackingFetchHandler, TrackingHandler, TrackingOptions, TrackingRequest, TrackingResponse, TrackingSetup } from './setup.js'
+export type { TrackingFetchHandler, TrackingHandler, TrackingOptions, TrackingRequest, TrackingResponse, TrackingSetup, VisitCount } from './setup.js'
 export { countVisit, trackingSetup } from './setup.js'
 export { browserReport, browserSignup } from './browser-reports.js'
 
@@ -40,10 +41,15 @@ export async function linkRedirect(setup: TrackingSetup, request: TrackingReques
   const target = redirectTarget(query.get('to'), setup.landingUrl, setup.allowed)
   headers.Location = target
   const [slug, code] = segments.length === 2 ? segments : [undefined, segments[0]]
-  if (code === undefined || !CODE.test(code) || (slug !== undefined && !SLUG.test(slug))) return { status: 302, headers, body: null }
+  if (code === undefined || !CODE.test(code) || (slug !== undefined && !SLUG.test(slug))) {
+    setup.options.onVisit?.({ counted: 'unknown-code', referralCode: code ?? '', via: 'link', userAgent: request.header('user-agent') ?? '' })
+    return { status: 302, headers: { ...headers, [COUNTED_HEADER]: 'unknown-code' }, body: null }
+  }
   const paidAdClickId = paidAdClickIdOf(query)
   const link = { referralCode: code, ...(slug === undefined ? {} : { partnerSlug: slug }), ...(paidAdClickId ? { paidAdClickId } : {}) }
-  const { visit, bot, referral } = await countVisit(setup, program, request, link)
+  const { visit, bot, referral, counted } = await countVisit(setup, program, request, link)
+  // Whether the visit counted, and why not: for the developer testing a link (docs/tracking.md "Testing locally").
+  headers[COUNTED_HEADER] = counted
   if (!visit.affiliate || bot) return { status: 302, headers, body: null }
   const now = nowSeconds(setup)
   const current = readReferralCookie(request.header('cookie'), cookieName, now)
@@ -91,7 +97,7 @@ async function routeTracking(setup: TrackingSetup, request: TrackingRequest): Pr
     return json(404, { error: `no route for ${request.method} ${path}` })
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') return json(405, { error: 'referral links answer GET' }, { Allow: 'GET, HEAD' })
-  if (segments.length > 2) return { status: 302, headers: { Location: setup.landingUrl, 'Cache-Control': 'no-store' }, body: null }
+  if (segments.length > 2) return { status: 302, headers: { Location: setup.landingUrl, 'Cache-Control': 'no-store', [COUNTED_HEADER]: 'unknown-code' }, body: null }
   const query = new URLSearchParams(mark === -1 ? '' : request.target.slice(mark))
   return linkRedirect(setup, request, segments.map(decodeSegment), query)
 }

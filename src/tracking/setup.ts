@@ -43,7 +43,23 @@ export interface TrackingOptions {
   state?: KeyedStateStore
   /** Take the client address from the last X-Forwarded-For entry (the one your reverse proxy appends) and https from X-Forwarded-Proto. @default false */
   trustProxy?: boolean
+  /**
+   * Told of each link visit and click report: whether it counted and, when not, why (the standalone
+   * server logs the ones that counted nothing at debug). The answer says the same in its
+   * `X-Affiliate-Kit-Counted` header.
+   */
+  onVisit?: (visit: { counted: VisitCount; referralCode: string; via: 'link' | 'click-report'; userAgent: string }) => void
 }
+
+/**
+ * Whether a visit counted: `yes`; `repeat` (this visitor counted earlier today: its referral is
+ * signed all the same); or why it counted nothing: `bot` (an empty or a crawler's User-Agent,
+ * docs/tracking.md), `over-limit` (its address added its new visitors of the day), `unknown-code`
+ * (no active affiliate has the code, or the link is malformed).
+ */
+export type VisitCount = 'yes' | 'repeat' | 'bot' | 'over-limit' | 'unknown-code'
+
+export const COUNTED_HEADER = 'X-Affiliate-Kit-Counted'
 
 /** What the handler reads of a request, from fetch or node:http alike. */
 export interface TrackingRequest {
@@ -143,17 +159,23 @@ export function clientAddressOf(setup: TrackingSetup, request: TrackingRequest):
 /**
  * Counts a visit unless the visitor is a bot or its address used up its new visitors of the
  * day; a visit that counted, or whose visitor counted earlier today, gets a signed referral.
+ * `counted` says which, and onVisit is told.
  */
 export async function countVisit(
   setup: TrackingSetup,
   scope: ProjectScope,
   request: TrackingRequest,
   link: { referralCode: string; partnerSlug?: string; paidAdClickId?: PaidAdClickId },
-): Promise<{ visit: VisitResult; bot: boolean; referral: ReferralCookie | null }> {
+  via: 'link' | 'click-report' = 'link',
+): Promise<{ visit: VisitResult; bot: boolean; referral: ReferralCookie | null; counted: VisitCount }> {
   const { budget } = setup
   const userAgent = request.header('user-agent') ?? ''
   const bot = userAgent === '' || isbot(userAgent)
-  if (bot) return { visit: await scope.tracking.visit({ ...link, visitor: null }), bot, referral: null }
+  const told = (counted: VisitCount) => (setup.options.onVisit?.({ counted, referralCode: link.referralCode, via, userAgent }), counted)
+  if (bot) {
+    const visit = await scope.tracking.visit({ ...link, visitor: null })
+    return { visit, bot, referral: null, counted: told(visit.affiliate ? 'bot' : 'unknown-code') }
+  }
   const salt = await saltOf(setup, scope)
   const address = clientAddressOf(setup, request)
   const now = setup.program.clock.now().getTime()
@@ -164,5 +186,6 @@ export async function countVisit(
   if (budget && admitted && !visit.counted) await budget.giveBack(budgetKey)
   const referral =
     visit.affiliate && visitor !== '' ? signReferral(salt, { code: visit.affiliate.referralCode, expires: nowSeconds(setup) + setup.cookieSeconds, visitor: shortVisitor(visitor) }) : null
-  return { visit, bot, referral }
+  const counted: VisitCount = !visit.affiliate ? 'unknown-code' : !admitted ? 'over-limit' : visit.counted ? 'yes' : 'repeat'
+  return { visit, bot, referral, counted: told(counted) }
 }

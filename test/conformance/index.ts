@@ -33,6 +33,7 @@ import { fraudCases } from './fraud.case.js'
 import { tiersBonusesCases } from './tiers-bonuses.case.js'
 import { bulkImportCases } from './bulk-import.case.js'
 import { consoleAuditCases } from './console-audit.case.js'
+import { csvImportCases } from './csv-import.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -102,5 +103,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     tiersBonusesCases(context)
     bulkImportCases(context)
     consoleAuditCases(context)
+    csvImportCases(context)
   })
 }

@@ -2,6 +2,7 @@
 // operator can answer "why did this invoice not pay a commission?" from a shell; `providers
 // replay <id>` applies one of them again (a payment that waited for an exchange rate, say), with
 // the exchange rates of the server's --config file.
+import { DataDirLockedError } from '../../adapters/pglite/data-dir-lock.js'
 import type { ListProviderEventsInput } from '../../core/schemas.js'
 import { PROVIDER_NAMES } from '../../core/types.js'
 import { positiveInteger, type Command } from '../command.js'
@@ -9,11 +10,13 @@ import { loadConfig } from '../config.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
 import { CliError } from '../errors.js'
 import { tableExchangeRates } from '../exchange-rates.js'
+import { keySocketClient } from '../key-socket.js'
 
 export const providersEventsCommand: Command = {
   name: 'providers events',
   usage: `affiliate-kit providers events [--provider ${PROVIDER_NAMES.join('|')}] [--status applied|ignored|waiting|processing] [--reference <id>] [--limit 50] [--database <db>]`,
   help: `Prints received provider events, newest first: id, received, provider, type, reference, status, detail.
+While a server runs on the same embedded PGlite directory, the events come through it.
 
   --provider <name>  only this provider's events
   --status <s>       only events with this outcome
@@ -37,7 +40,13 @@ ${DATABASE_HELP}`,
       ...(values.status ? { status: values.status } : {}),
       ...(values.reference ? { reference: values.reference } : {}),
     } as ListProviderEventsInput
-    const { items, total } = await withProgram(values, (program) => program.providerEvents.list(filter))
+    const { items, total } = await withProgram(values, (program) => program.providerEvents.list(filter)).catch(async (error: unknown) => {
+      // Embedded PGlite held by a running server: the events come through it (key-socket.ts).
+      if (!(error instanceof DataDirLockedError)) throw error
+      const server = await keySocketClient(error.dataDir)
+      if (!server) throw error
+      return server.providerEvents(filter)
+    })
     for (const event of items) {
       log([event.id, event.createdAt.toISOString(), event.provider, event.type, event.reference ?? '-', event.status, event.detail ?? ''].join('\t'))
     }

@@ -5,6 +5,9 @@ import { DATABASE_HELP, databaseTarget } from '../database.js'
 import { CliError } from '../errors.js'
 import { sqlLogRequested } from '../logging.js'
 import { serve } from '../serve.js'
+import { commandLine } from '../locked.js'
+import { serverAbout } from '../key-socket.js'
+import { DataDirLockedError } from '../../adapters/pglite/data-dir-lock.js'
 
 /** A flag, else a non-empty environment variable, else the default; with the name it came by. */
 function setting(flag: string, value: string | undefined, variable: string, fallback: string): { value: string; name: string } {
@@ -60,10 +63,29 @@ statement the server runs (its text and parameter count, never the values).`,
       ...(values['log-format'] ? { logFormat: values['log-format'] as string } : {}),
       ...(sqlLogRequested() ? { logSql: true } : {}),
       log,
+    }).catch(async (error: unknown) => {
+      if (error instanceof DataDirLockedError) throw new CliError(await alreadyServing(error))
+      throw error
     })
     await stopped
     log('shutting down: draining requests and webhook deliveries')
     await server.close()
     return 0
   },
+}
+
+/** A second server on a PGlite directory: where the first one answers, and the exact commands to run instead. */
+async function alreadyServing(error: DataDirLockedError): Promise<string> {
+  const about = await serverAbout(error.dataDir)
+  const where = about ? ` and answers at ${about.url}` : ''
+  return (
+    `a server (process ${error.pid}) already runs on ${error.dataDir}${where}: embedded PGlite admits one process. ` +
+    `Use that one, or stop it (Ctrl-C where it runs, or kill ${error.pid}) and run \`${commandLine()}\` again; ` +
+    `to run both, give this one its own directory: \`${commandLine([...withoutDatabase(process.argv.slice(2)), '--database', `pglite:${error.dataDir}-2`])}\``
+  )
+}
+
+/** The arguments without a --database option (and its value). */
+function withoutDatabase(argv: string[]): string[] {
+  return argv.filter((arg, index) => arg !== '--database' && argv[index - 1] !== '--database' && !arg.startsWith('--database='))
 }

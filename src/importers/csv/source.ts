@@ -3,12 +3,12 @@
 // layout (layouts.ts). Affiliates are keyed by email, since the exports name an affiliate by email;
 // a commission without an id column is keyed by a hash of its row, so a rerun finds it again.
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { parse } from 'csv-parse/sync'
-import { minorDigits } from '../../core/money.js'
 import { ImportSourceError, type ImportSource, type SourceAffiliate, type SourceCommission, type SourceCoupon, type SourceCustomer } from '../source.js'
+import { amountCell, dateCell } from './cells.js'
 import { CSV_LAYOUTS, type CsvEntity, type CsvLayout, type CsvTool } from './layouts.js'
+import { readCsv } from './read.js'
 
 export interface CsvSourceOptions {
   /** The directory holding the tool's export files. */
@@ -16,8 +16,6 @@ export interface CsvSourceOptions {
   /** The currency of amounts in files without a currency column (the project's). */
   currency: string
 }
-
-type Row = Record<string, string>
 
 const normalize = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '')
 
@@ -28,16 +26,10 @@ export function csvSource(tool: CsvTool, options: CsvSourceOptions): ImportSourc
   if (!affiliatesFile) throw new ImportSourceError(`${options.dir} has no ${layout.files.affiliates.join(' or ')}: export the ${layout.label} affiliates first (docs/migrating.md)`)
 
   /** The rows of an entity's file (none when the file is absent), each read through the layout's column names. */
-  function* rows(entity: CsvEntity): Iterable<{ line: number; get: (field: string) => string | null; raw: string[] }> {
+  function read(entity: CsvEntity): CsvRow[] {
     const file = entity === 'affiliates' ? affiliatesFile : fileOf(layout, entity, options.dir)
-    if (!file) return
-    let records: string[][]
-    try {
-      records = parse(readFileSync(file), { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true }) as string[][]
-    } catch (error) {
-      throw new ImportSourceError(`${file} is not a readable CSV file: ${(error as Error).message}`)
-    }
-    const [header = [], ...body] = records
+    if (!file) return []
+    const [header = [], ...body] = readCsv(file)
     const index = new Map(header.map((name, i) => [normalize(name), i]))
     const columns = layout.columns[entity]
     const find = (field: string) => (columns[field] ?? []).map((name) => index.get(normalize(name))).find((i) => i !== undefined)
@@ -46,22 +38,28 @@ export function csvSource(tool: CsvTool, options: CsvSourceOptions): ImportSourc
       throw new ImportSourceError(`${file} has no column for ${required.map((field) => `${field} (${columns[field]!.join(' / ')})`).join(', ')}`)
     }
     const positions = new Map(Object.keys(columns).map((field) => [field, find(field)]))
-    for (const [n, record] of body.entries()) {
+    return body.map((record, n) => {
       const get = (field: string) => {
         const i = positions.get(field)
         const value = i === undefined ? undefined : record[i]
         return value === undefined || value === '' ? null : value
       }
-      yield { line: n + 2, get, raw: record }
-    }
+      const where = (field: string) => `${file} row ${n + 2}, column "${header[positions.get(field)!] ?? field}"`
+      return { line: n + 2, get, raw: record, where }
+    })
   }
+
+  // Every file is read and its money and dates checked before anything is imported: a cell that is
+  // not one stops the import naming the file, row and column, and nothing is written.
+  const files = { affiliates: read('affiliates'), customers: read('customers'), commissions: read('commissions') }
+  const commissions = files.commissions.map((row) => commissionOf(row, options.currency))
 
   const email = (value: string | null) => value?.trim().toLowerCase() ?? ''
 
   return {
     name: tool,
     async *affiliates(): AsyncIterable<SourceAffiliate> {
-      for (const row of rows('affiliates')) {
+      for (const row of files.affiliates) {
         const full = row.get('name') ?? [row.get('firstName'), row.get('lastName')].filter((part) => part).join(' ')
         const token = tokenOf(row.get('token'), layout.linkParams)
         yield {
@@ -76,13 +74,13 @@ export function csvSource(tool: CsvTool, options: CsvSourceOptions): ImportSourc
       }
     },
     async *coupons(): AsyncIterable<SourceCoupon> {
-      for (const row of rows('affiliates')) {
+      for (const row of files.affiliates) {
         const code = row.get('couponCode')
         if (code) yield { sourceId: `coupon ${code}`, affiliateSourceId: email(row.get('email')), code, providerCouponId: null }
       }
     },
     async *customers(): AsyncIterable<SourceCustomer> {
-      for (const row of rows('customers')) {
+      for (const row of files.customers) {
         const state = (row.get('status') ?? '').toLowerCase()
         yield {
           sourceId: row.get('id') ?? `line ${row.line}`,
@@ -95,23 +93,53 @@ export function csvSource(tool: CsvTool, options: CsvSourceOptions): ImportSourc
     },
     async *commissions(): AsyncIterable<SourceCommission> {
       const seen = new Map<string, number>()
-      for (const row of rows('commissions')) {
-        const currency = (row.get('currency') ?? options.currency).toUpperCase()
-        const sale = row.get('saleAmount')
+      for (const [index, row] of files.commissions.entries()) {
+        const { currency, amountMinor, saleAmountMinor, occurredAt } = commissions[index]!
         yield {
           sourceId: row.get('id') ?? rowKey(row.raw, seen),
           affiliateSourceId: email(row.get('affiliateEmail')),
           customerEmail: row.get('customerEmail'),
-          amountMinor: minorOf(row.get('amount'), currency),
+          amountMinor,
           currency,
           state: layout.commissionState[(row.get('status') ?? '').toLowerCase()] ?? 'pending',
-          occurredAt: dateOf(row.get('date')),
-          saleAmountMinor: sale === null ? null : minorOf(sale, currency),
+          occurredAt,
+          saleAmountMinor,
           saleCurrency: currency,
         }
       }
     },
   }
+}
+
+interface CsvRow {
+  line: number
+  get: (field: string) => string | null
+  raw: string[]
+  /** `<file> row N, column "<its header>"`, for messages. */
+  where: (field: string) => string
+}
+
+/** A commission row's money and date, checked; the first cell that is not one stops the import. */
+function commissionOf(row: CsvRow, projectCurrency: string) {
+  const refuse = (field: string, problem: string): never => {
+    throw new ImportSourceError(`${row.where(field)}: ${problem}; nothing was imported`)
+  }
+  const currencyCell = row.get('currency')
+  if (currencyCell !== null && !/^[A-Za-z]{3}$/.test(currencyCell)) refuse('currency', `"${currencyCell}" is not a currency code (USD, EUR...)`)
+  const currency = (currencyCell ?? projectCurrency).toUpperCase()
+  const money = (field: string, text: string | null) => {
+    if (text === null) return refuse(field, 'is empty')
+    const cell = amountCell(text, currency)
+    return 'minor' in cell ? cell.minor : refuse(field, cell.problem)
+  }
+  const amountMinor = money('amount', row.get('amount'))
+  const sale = row.get('saleAmount')
+  const saleAmountMinor = sale === null ? null : money('saleAmount', sale)
+  const dateText = row.get('date')
+  if (dateText === null) return refuse('date', 'is empty')
+  const date = dateCell(dateText)
+  if ('problem' in date) return refuse('date', date.problem)
+  return { currency, amountMinor, saleAmountMinor, occurredAt: date.date }
 }
 
 function fileOf(layout: CsvLayout, entity: CsvEntity, dir: string): string | null {
@@ -141,21 +169,4 @@ export function tokenOf(value: string | null, params: readonly string[]): string
     if (found) return found
   }
   return url.pathname.split('/').filter((part) => part).at(-1) ?? null
-}
-
-/** Minor units of a money cell ("$1,234.56", "12.5", "EUR 3"): NaN when it is not one, which the import refuses. */
-export function minorOf(text: string | null, currency: string): number {
-  if (text === null) return Number.NaN
-  const cleaned = text.replace(/[^0-9.,-]/g, '').replace(/,(?=\d{3}(\D|$))/g, '')
-  const match = /^(-?)(\d+)(?:[.,](\d+))?$/.exec(cleaned)
-  const digits = minorDigits(currency)
-  if (!match || (match[3] ?? '').length > digits) return Number.NaN
-  const minor = Number(match[2]) * 10 ** digits + Number((match[3] ?? '').padEnd(digits, '0') || '0')
-  return match[1] ? -minor : minor
-}
-
-/** A date cell: ISO 8601, or a date alone read as midnight UTC; Invalid Date otherwise (refused). */
-function dateOf(text: string | null): Date {
-  if (text === null) return new Date(Number.NaN)
-  return new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00.000Z` : text)
 }

@@ -3,7 +3,8 @@
 // last). Reads /partners (each link's `key` is the token of `<domain>/<key>`), /customers and
 // /commissions (sale commissions; `earnings` is the partner's commission, `amount` the sale).
 import type { AffiliateStatus } from '../../core/types.js'
-import { baseUrl, getJson, minorUnits } from '../http-json.js'
+import { baseUrl, getJson, minorUnits, type ToolLimits } from '../http-json.js'
+import { pageGuard } from '../paging.js'
 import { ImportSourceError, type ImportSource, type SourceCommissionState } from '../source.js'
 
 export const DUB_API_URL = 'https://api.dub.co'
@@ -15,6 +16,8 @@ export interface DubSourceOptions {
   onRetry?: ((message: string) => void) | undefined
   /** Objects a page (Dub allows 1 to 100). @default 100 */
   pageSize?: number | undefined
+  /** Size cap and timeouts of each call (docs/migrating.md "A broken or hostile API"). */
+  limits?: ToolLimits | undefined
 }
 
 interface DubPartner {
@@ -52,9 +55,10 @@ const COMMISSION_STATE: Record<string, SourceCommissionState> = {
 export function dubSource(options: DubSourceOptions): ImportSource {
   const base = baseUrl(options.apiUrl ?? DUB_API_URL, 'Dub')
   const pageSize = options.pageSize ?? 100
-  const request = { tool: 'Dub', headers: { authorization: `Bearer ${options.apiKey}` }, keyHint: 'use a workspace API key (Settings → API Keys) with read access', onRetry: options.onRetry }
+  const request = { tool: 'Dub', headers: { authorization: `Bearer ${options.apiKey}` }, keyHint: 'use a workspace API key (Settings → API Keys) with read access', onRetry: options.onRetry, origin: new URL(base).origin, limits: options.limits }
 
   async function* list<T>(path: string, extra: Record<string, string> = {}): AsyncIterable<T> {
+    const guard = pageGuard('Dub', path, (message) => new ImportSourceError(message))
     for (let page = 1; ; page += 1) {
       const url = new URL(`${base}${path}`)
       url.searchParams.set('page', String(page))
@@ -62,7 +66,7 @@ export function dubSource(options: DubSourceOptions): ImportSource {
       for (const [key, value] of Object.entries(extra)) url.searchParams.set(key, value)
       const { body } = await getJson(url, `${path} page ${page}`, request)
       if (!Array.isArray(body)) throw new ImportSourceError(`Dub answered ${path} page ${page} with something other than a list`)
-      yield* body as T[]
+      yield* guard.fresh(page, body as T[], body.length >= pageSize)
       if (body.length < pageSize) return
     }
   }

@@ -4,7 +4,8 @@
 // /promoters/list (each promotion's `ref_id` is a `?fpr=` / `?via=` token, its `promo_code` a
 // coupon), /leads/list and /rewards/list; only documented fields are read.
 import type { AffiliateStatus } from '../../core/types.js'
-import { baseUrl, getJson, minorUnits } from '../http-json.js'
+import { baseUrl, getJson, minorUnits, type ToolLimits } from '../http-json.js'
+import { pageGuard } from '../paging.js'
 import { ImportSourceError, type ImportSource, type SourceCommissionState } from '../source.js'
 
 export const FIRSTPROMOTER_API_URL = 'https://firstpromoter.com/api/v1'
@@ -14,6 +15,8 @@ export interface FirstPromoterSourceOptions {
   /** Base URL including the version prefix. @default https://firstpromoter.com/api/v1 */
   apiUrl?: string | undefined
   onRetry?: ((message: string) => void) | undefined
+  /** Size cap and timeouts of each call (docs/migrating.md "A broken or hostile API"). */
+  limits?: ToolLimits | undefined
 }
 
 interface FpPromotion { id: number; status?: string | null; ref_id?: string | null; promo_code?: string | null; campaign_name?: string | null }
@@ -41,17 +44,19 @@ const REWARD_STATE: Record<string, SourceCommissionState> = { pending: 'pending'
 
 export function firstPromoterSource(options: FirstPromoterSourceOptions): ImportSource {
   const base = baseUrl(options.apiUrl ?? FIRSTPROMOTER_API_URL, 'FirstPromoter')
-  const request = { tool: 'FirstPromoter', headers: { 'x-api-key': options.apiKey }, keyHint: 'use the API key from Settings → Integrations', onRetry: options.onRetry }
+  const request = { tool: 'FirstPromoter', headers: { 'x-api-key': options.apiKey }, keyHint: 'use the API key from Settings → Integrations', onRetry: options.onRetry, origin: new URL(base).origin, limits: options.limits }
 
   async function* list<T>(path: string): AsyncIterable<T> {
     let url: URL | null = new URL(`${base}${path}`)
     url.searchParams.set('page', '1')
+    const guard = pageGuard('FirstPromoter', path, (message) => new ImportSourceError(message))
     for (let page = 1; url; page += 1) {
       const { body, headers }: { body: unknown; headers: Headers } = await getJson(url, `${path} page ${page}`, request)
       if (!Array.isArray(body)) throw new ImportSourceError(`FirstPromoter answered ${path} page ${page} with something other than a list`)
-      yield* body as T[]
       const next: string | undefined = headers.get('link')?.match(/<([^>]+)>\s*;\s*rel="?next"?/)?.[1]
-      const following: URL | null = next && body.length > 0 ? new URL(next, url) : null
+      // A next link to another origin is refused by getJson before anything is sent there.
+      const following: URL | null = next ? new URL(next, url) : null
+      yield* guard.fresh(page, body as T[], following !== null)
       if (following && following.href === url.href) throw new ImportSourceError(`FirstPromoter's next page on ${path} does not move forward`)
       url = following
     }

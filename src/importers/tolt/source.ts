@@ -3,7 +3,8 @@
 // id>` while `has_more`. Reads /partners, /links (`?ref=` tokens), /promotion-codes, /customers
 // and /commissions; only documented fields are read.
 import type { AffiliateStatus } from '../../core/types.js'
-import { baseUrl, getJson, minorUnits } from '../http-json.js'
+import { baseUrl, getJson, minorUnits, type ToolLimits } from '../http-json.js'
+import { pageGuard } from '../paging.js'
 import { ImportSourceError, type ImportSource, type SourceCommissionState } from '../source.js'
 
 export const TOLT_API_URL = 'https://api.tolt.com/v1'
@@ -15,6 +16,8 @@ export interface ToltSourceOptions {
   /** Base URL including the version prefix. @default https://api.tolt.com/v1 */
   apiUrl?: string | undefined
   onRetry?: ((message: string) => void) | undefined
+  /** Size cap and timeouts of each call (docs/migrating.md "A broken or hostile API"). */
+  limits?: ToolLimits | undefined
 }
 
 interface ToltPartner {
@@ -49,9 +52,10 @@ const COMMISSION_STATE: Record<string, SourceCommissionState> = { pending: 'pend
 
 export function toltSource(options: ToltSourceOptions): ImportSource {
   const base = baseUrl(options.apiUrl ?? TOLT_API_URL, 'Tolt')
-  const request = { tool: 'Tolt', headers: { authorization: `Bearer ${options.apiKey}` }, keyHint: 'use the API key from Settings → Integrations', onRetry: options.onRetry }
+  const request = { tool: 'Tolt', headers: { authorization: `Bearer ${options.apiKey}` }, keyHint: 'use the API key from Settings → Integrations', onRetry: options.onRetry, origin: new URL(base).origin, limits: options.limits }
 
   async function* list<T extends { id: string }>(path: string, extra: [string, string][] = []): AsyncIterable<T> {
+    const guard = pageGuard('Tolt', path, (message) => new ImportSourceError(message))
     for (let after: string | null = null, page = 1; ; page += 1) {
       const url = new URL(`${base}${path}`)
       url.searchParams.set('program_id', options.programId)
@@ -61,9 +65,10 @@ export function toltSource(options: ToltSourceOptions): ImportSource {
       const { body } = await getJson(url, `${path} page ${page}`, request)
       const data = (body as { data?: unknown } | null)?.data
       if (!Array.isArray(data)) throw new ImportSourceError(`Tolt answered ${path} page ${page} without a data list`)
-      yield* data as T[]
+      const more = (body as { has_more?: boolean }).has_more === true
+      yield* guard.fresh(page, data as T[], more)
       const last = (data as T[]).at(-1)?.id
-      if (!(body as { has_more?: boolean }).has_more || last === undefined) return
+      if (!more || last === undefined) return
       if (last === after) throw new ImportSourceError(`Tolt's cursor on ${path} does not move forward`)
       after = last
     }
