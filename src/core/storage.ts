@@ -348,6 +348,8 @@ export interface TextScrub {
 
 export interface ErasureRepository {
   scrub(projectId: string, scrub: TextScrub): Promise<void>
+  /** The affiliate's mails not sent yet (queued, or being sent) become `skipped`: none goes out after an erasure. */
+  dropMail(projectId: string, affiliateId: number, now: Date): Promise<void>
   /** The provider customer ids whose customer link holds this email (any case): provider and id. */
   customerIds(projectId: string, email: string): Promise<Array<{ provider: string; externalId: string }>>
 }

@@ -8,6 +8,7 @@ import { translator } from '../core/i18n/translate.js'
 import { MAIL_TOPIC, OPTIONAL_TOPICS, type MailStatus } from '../core/mail-kinds.js'
 import type { MailStore } from '../core/mail-store.js'
 import type { SignInLinkMaker } from '../core/portal-sign-in.js'
+import { isErasedEmail } from '../core/personal-data.js'
 import type { Affiliate, Conversion, MailMessage } from '../core/types.js'
 import { MailSendError, type Mailer, type OutgoingMail } from './mailer.js'
 import { renderMail, type MailTemplates } from './templates.js'
@@ -62,6 +63,8 @@ type Decision = { send: true; affiliate: Affiliate; conversion: Conversion | nul
 async function decide(ctx: MailContextOptions, mail: MailMessage, now: Date): Promise<Decision> {
   const affiliate = await ctx.storage.affiliates.get(mail.projectId, mail.affiliateId)
   if (!affiliate) return { send: false, status: 'skipped', reason: 'the affiliate no longer exists' }
+  // An erased affiliate has only a placeholder address (docs/privacy.md): nothing goes to it.
+  if (isErasedEmail(affiliate.email)) return { send: false, status: 'skipped', reason: 'the affiliate was erased' }
   const topic = MAIL_TOPIC[mail.kind]
   if (OPTIONAL_TOPICS.includes(topic) && affiliate.emailOptOut?.includes(topic)) return { send: false, status: 'skipped', reason: `the affiliate turned off ${topic} emails` }
   if (mail.kind === 'sign_in') {

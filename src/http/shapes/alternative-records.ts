@@ -191,6 +191,7 @@ export const affiliateExportResponse = named(
     'export',
     v.strictObject({
       affiliate: affiliateRecord,
+      personalDetails: v.strictObject(camelKeys(P.personalDetailsRecord.entries)),
       taxDetails: v.nullable(v.strictObject(camelKeys(P.taxDetailsRecord.entries))),
       referrals: v.array(referralRecord),
       conversions: v.array(conversionRecord),
