@@ -102,4 +102,34 @@ describe('mail amounts are the ledger figures, and imported history is never mai
     expect(summary).toContain(`Unpaid balance: ${dollars(cents(balances.data.unpaid_earnings))}`)
     expect(subjects).toHaveLength(5)
   }, 60_000)
+
+  it('a tier and a bonus that imported history reaches are sent to webhooks, never mailed', async () => {
+    smtp = await startSmtp()
+    const storage = memoryStorage()
+    const clock = testClock('2026-03-01T00:00:00.000Z')
+    const pct = (rate: number) => ({ type: 'percentage' as const, rate })
+    program = await createAffiliateProgram({
+      storage,
+      clock,
+      settings: {
+        currency: 'USD',
+        holdPeriodDays: 30,
+        commission: { purchase: pct(30), tierPeriod: 'lifetime', tiers: [{ name: 'Gold', minRevenue: '100.00', purchase: pct(40) }], bonuses: [{ name: 'First customer', customers: 1, amount: '5.00', period: 'lifetime' }] },
+      },
+    })
+    await program.webhooks.create({ url: 'https://hooks.example.com/in', events: ['affiliate.tier_changed', 'referral_converted'] })
+    const mails = createMailDispatcher({ storage, mailer: smtpMailer(smtp.url), from: 'Acme Partners <partners@acme.example>', clock, jitter: 0 })
+    await mails.dispatch()
+    const dir = tempDir()
+    writeExports('rewardful', dir)
+    await importProgram(program, csvSource('rewardful', { dir, currency: 'USD' }))
+    const events = (await program.webhooks.deliveries({ limit: 100 })).items.map((delivery) => delivery.eventType)
+    // The import reached Gold and the bonus for someone: the webhooks say so.
+    expect(events).toContain('affiliate.tier_changed')
+    expect((await program.conversions.list({ limit: 100 })).items.some((conversion) => conversion.reference?.startsWith('bonus:'))).toBe(true)
+    clock.advance({ days: 1 })
+    await mails.dispatch()
+    expect(smtp.received).toEqual([])
+    expect((await program.mail.list({ limit: 100 })).items).toEqual([])
+  }, 60_000)
 })

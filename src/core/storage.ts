@@ -394,6 +394,8 @@ export interface NewEvent {
   type: EventType
   payload: Readonly<Record<string, unknown>>
   createdAt: Date
+  /** Caused by imported history (docs/migrating.md): delivered to webhooks, never mailed. */
+  quiet?: boolean
 }
 
 export interface DeliveryFilter extends ListWindow {
