@@ -28,9 +28,21 @@ export interface PersonalDetails {
   emailOptOut: string[] | null
 }
 
+/** A mail the program wrote to the person (its log entry; the text is composed when sent). */
+export interface ExportedMail {
+  id: number
+  kind: string
+  recipient: string
+  status: string
+  createdAt: Date
+  sentAt: Date | null
+}
+
 export interface AffiliateExport {
   affiliate: AffiliateView
   personal: PersonalDetails
+  /** The mails to them, newest first. */
+  mails: ExportedMail[]
   /** The tax id only masked: the year-end totals are the one place it is shown in full. */
   taxDetails: TaxDetailsView | null
   referrals: ReferralView[]
@@ -118,6 +130,14 @@ export function personalDataService(ctx: ProjectContext) {
     return {
       affiliate: await loadAffiliateView(ctx, tx, affiliate),
       personal: personalDetails(affiliate),
+      mails: (await everyItem((window) => tx.mail.list(projectId, { ...window, affiliateId: affiliate.id }))).map((mail) => ({
+        id: mail.id,
+        kind: mail.kind,
+        recipient: mail.recipient,
+        status: mail.status,
+        createdAt: mail.createdAt,
+        sentAt: mail.sentAt,
+      })),
       taxDetails: taxDetailsView(affiliate.taxDetails),
       referrals: await referralViews(tx, projectId, referrals),
       conversions: await conversionsOf(tx, { affiliateId: affiliate.id }, currency),

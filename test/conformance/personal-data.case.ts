@@ -94,6 +94,12 @@ export function personalDataCases(context: CaseContext): void {
       const exported = await program.personalData.exportAffiliate(email)
       expect(exported.personal).toMatchObject({ email, name, paypalEmail: paypal, paymentDetails: details, payoutMethod: 'paypal' })
       expect(exported.affiliate.application).toMatchObject({ website, promotion, fields: { audience, short: 'yes', discloses: true } })
+      // The mails to them: the application's, the approval's and the commission's.
+      expect(exported.mails.map((mail) => [mail.kind, mail.recipient]).sort()).toEqual([
+        ['application_received', email],
+        ['approved', email],
+        ['new_commission', email],
+      ])
       // Over REST, in both shapes: the name, the PayPal email and the payment details are there.
       const { key } = await program.keys.create({ name: 'export' })
       for (const shape of ['primary', 'alternative'] as const) {
@@ -104,6 +110,7 @@ export function personalDataCases(context: CaseContext): void {
         const data = shape === 'primary' ? body.data : (body.data.export as unknown as Record<string, Record<string, unknown>>)
         const personal = data[shape === 'primary' ? 'personal_details' : 'personalDetails']!
         expect(Object.values(personal), shape).toEqual(expect.arrayContaining([email, name, paypal, details]))
+        expect((data.mails as unknown as Array<{ recipient: string }>).map((mail) => mail.recipient), shape).toEqual([email, email, email])
       }
       const mailsOf = async () => (await storage.mail.list(program.projectId, { limit: 100, offset: 0 })).items.filter((mail) => mail.affiliateId === affiliate.id)
       expect((await mailsOf()).filter((mail) => mail.status === 'queued').length).toBeGreaterThanOrEqual(2)

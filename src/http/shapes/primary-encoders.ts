@@ -301,10 +301,16 @@ export function personalDetails(personal: AffiliateExport['personal']): Record<s
   }
 }
 
+/** A mail of an export, in snake_case. */
+export function exportedMail(mail: AffiliateExport['mails'][number]): Record<string, unknown> {
+  return { id: mail.id, kind: mail.kind, recipient: mail.recipient, status: mail.status, created_at: mail.createdAt.toISOString(), sent_at: mail.sentAt?.toISOString() ?? null }
+}
+
 export function affiliateExport(result: AffiliateExport): unknown {
   return {
     affiliate: affiliate(result.affiliate),
     personal_details: personalDetails(result.personal),
+    mails: result.mails.map(exportedMail),
     tax_details: taxDetails(result.taxDetails),
     referrals: result.referrals.map((view) => referral(view, true)),
     conversions: result.conversions.map(conversion),

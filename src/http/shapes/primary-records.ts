@@ -330,9 +330,11 @@ export const personalDetailsRecord = v.strictObject({
   locale: nullableText,
   email_opt_out: v.nullable(v.array(v.string())),
 })
+export const exportedMailRecord = v.strictObject({ id, kind: v.string(), recipient: v.string(), status: v.string(), created_at: timestamp, sent_at: v.nullable(timestamp) })
 export const affiliateExportRecord = v.strictObject({
   affiliate: affiliateRecord,
   personal_details: personalDetailsRecord,
+  mails: v.array(exportedMailRecord),
   tax_details: v.nullable(taxDetailsRecord),
   referrals: v.array(referralRecord),
   conversions: v.array(conversionRecord),
