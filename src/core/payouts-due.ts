@@ -81,7 +81,7 @@ export function payoutsDueService(ctx: ProjectContext) {
     const format = (minor: bigint) => currency.amount(minor).format()
     return storage.transaction(async (tx) => {
       const entries: PayableEntry[] = []
-      const groups = byAffiliate(await tx.conversions.listOpen(projectId, ...(only === null ? [] : [only])))
+      const groups = byAffiliate(await (only === null ? tx.conversions.listOpen(projectId) : tx.conversions.listOpen(projectId, only)))
       const ids = only === null ? [...groups.keys()].sort((a, b) => a - b) : [only]
       for (const affiliateId of ids) {
         const affiliate = await tx.affiliates.get(projectId, affiliateId)

@@ -39,7 +39,7 @@ export async function payoutsPage(context: AdminRequest): Promise<AdminResult> {
   const payables = await program.payouts.payables()
   const views = new Map((await allAffiliates(program)).map((affiliate) => [affiliate.id, affiliate]))
   const payableNow = new Map(payables.filter((entry) => !isZero(entry.payable)).map((entry) => [entry.affiliateId, entry.payable]))
-  const owed = [...payableNow.keys()].map((id) => views.get(id)!).filter((affiliate) => affiliate !== undefined)
+  const owed = [...payableNow.keys()].flatMap((id) => views.get(id) ?? [])
   const later = payables.filter((entry) => entry.nextPayableDate !== null)
   const since = new Map<number, Date | null>()
   for (const affiliate of owed) since.set(affiliate.id, await owedSince(context, affiliate))
