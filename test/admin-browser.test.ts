@@ -118,7 +118,7 @@ describe('admin console in Chromium', () => {
     await page.getByLabel('Paid with').selectOption('paypal')
     await page.getByRole('button', { name: 'Mark selected paid' }).click()
     await page.getByText('3 payouts recorded.').waitFor()
-    await page.getByText('Nobody is owed anything right now.').waitFor()
+    await page.getByText('Nothing is payable right now.').waitFor()
     for (const id of [ids.ann!, ids.bob!, ids.cy!]) {
       const after = await fixture.program.affiliates.get(id)
       expect([after.earnings.eligible, after.earnings.unpaid]).toEqual(['0.00', '0.00'])

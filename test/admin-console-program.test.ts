@@ -233,9 +233,9 @@ describe('admin console: settings and dashboard', () => {
     expect(figure('pending')).toBe('1')
     expect(figure('customers')).toBe('3')
     expect(figure('referred')).toBe('1')
-    // 45.00 + 6.00 earned, 10.00 paid: 41.00 owed, of which 35.00 is past the hold period.
+    // 45.00 + 6.00 earned, 10.00 paid: 41.00 owed, of which 35.00 is past the hold period (no payout terms: payable).
     expect(figure('owed')).toBe('41.00 USD')
-    expect(figure('eligible')).toBe('35.00 USD')
+    expect(figure('payable')).toBe('35.00 USD')
   })
 })
 

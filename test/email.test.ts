@@ -202,6 +202,25 @@ describe('application mails, from the application events', () => {
   })
 })
 
+describe('an erased affiliate', () => {
+  it('gets none of the mail queued before the erase, not at the placeholder address either, even retried by hand', async () => {
+    const zoe = await program.affiliates.create({ email: 'zoe@example.com', name: 'Zoe' })
+    await program.conversions.create({ type: 'purchase', affiliateId: zoe.id, baseValue: '50.00', reference: 'zoe-1' })
+    const [queued] = (await program.mail.list({ limit: 10 })).items
+    expect(queued).toMatchObject({ affiliateId: zoe.id, status: 'queued' })
+
+    await program.personalData.eraseAffiliate(zoe.id)
+    await dispatcher().dispatch()
+    expect((await program.mail.get(queued!.id)).status).toBe('skipped')
+    await program.mail.retry(queued!.id)
+    await dispatcher().dispatch()
+
+    expect(smtp.received).toEqual([])
+    const [after] = (await program.mail.list({ limit: 10 })).items
+    expect(after).toMatchObject({ id: queued!.id, status: 'skipped', recipient: `erased-${zoe.id}@erased.invalid` })
+  })
+})
+
 describe('the monthly summary', () => {
   it('is queued once per affiliate and month and says what the month brought, to the cent', async () => {
     const ann = await program.affiliates.create({ email: 'ann@example.com', name: 'Ann' })

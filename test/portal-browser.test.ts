@@ -93,7 +93,10 @@ describe('affiliate portal in Chromium', () => {
     const figure = (name: string) => page.locator(`[data-figure="${name}"]`).innerText()
     const reported = (await api(`/affiliates/${encodeURIComponent('ann@example.com')}`)) as Record<string, string | number | null>
     expect(cents(await figure('held'))).toBe(cents(reported.held_earnings as string))
-    expect(cents(await figure('eligible'))).toBe(cents(reported.eligible_earnings as string))
+    // Payable now is the ledger's payable balance (no payout terms here: the eligible one).
+    const balances = (await api(`/affiliates/${encodeURIComponent('ann@example.com')}/balances?as_of=${encodeURIComponent(fixture.clock.now().toISOString())}`)) as Record<string, string>
+    expect(cents(await figure('payable'))).toBe(cents(balances.payable_earnings!))
+    expect(cents(await figure('payable'))).toBe(cents(reported.eligible_earnings as string))
     expect(cents(await figure('unpaid'))).toBe(cents(reported.unpaid_earnings as string))
     expect(cents(await figure('paid'))).toBe(cents(reported.total_earnings as string) - cents(reported.unpaid_earnings as string))
     expect(await figure('next-release')).toBe(reported.next_release_date)

@@ -21,6 +21,8 @@ export interface BonusContext {
   /** When the bonus is recorded (the ledger's movement time; `at` may be a payment's earlier time). */
   recordedAt: Date
   source: RuleSource
+  /** Reached through imported history: its events go to webhooks, not to the affiliate's mail. */
+  quiet?: boolean
 }
 
 /** The period of each bonus that holds `day`, in the settings' order. */
@@ -72,8 +74,9 @@ export async function payBonuses(
     })
     if (!result.inserted) continue
     const events = conversionEvents(result.conversion, { affiliate, referred: null, currency: context.currency, at: context.at })
-    await tx.outbox.enqueue(events.converted())
-    await tx.outbox.enqueue(events.updated(null))
+    const quiet = context.quiet ? { quiet: true } : {}
+    await tx.outbox.enqueue({ ...events.converted(), ...quiet })
+    await tx.outbox.enqueue({ ...events.updated(null), ...quiet })
     paid.push(result.conversion)
   }
   return paid

@@ -18,6 +18,7 @@ import type { Affiliate, CommissionSettings, Conversion, Project, Referral, Stor
 import { conversionView, type ConversionView } from './views.js'
 import { bonusRanges, payBonuses } from './bonuses.js'
 import { figuresIn, spanOf, type DayFigures, type DayRange } from './commission-periods.js'
+import { IMPORTED_REFERENCE_PREFIX } from './mail-kinds.js'
 import { recordTier, standingFrom, tierRanges, tierSettingsOf } from './performance-tiers.js'
 import { lockAffiliates } from './row-locks.js'
 
@@ -413,7 +414,9 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
   const conversion = result.conversion
   await recordEvents(tx, conversion, planned.affiliate, referral, request, amountUsd)
   const tier2 = planned.tier2 ? await writeTier2(tx, conversion, planned.tier2, planned.status, { day, referral, request, amountUsd, recordedAt: ctx.clock.now() }) : null
-  if (periods !== null && result.counted) await settleTierAndBonuses(ctx, tx, project, planned.affiliate, periods, result.counted, { day, currency: request.currency }, now)
+  // Tiers and bonuses that imported history reaches are not news to the affiliate (docs/migrating.md): no mail.
+  const quiet = conversion.reference?.startsWith(IMPORTED_REFERENCE_PREFIX) ?? false
+  if (periods !== null && result.counted) await settleTierAndBonuses(ctx, tx, project, planned.affiliate, periods, result.counted, { day, currency: request.currency, quiet }, now)
   return { conversion, tier2, planned }
 }
 
@@ -430,17 +433,17 @@ async function settleTierAndBonuses(
   affiliate: Affiliate,
   { settings, tiers, bonuses, days: before }: Periods,
   counted: CountedState,
-  { day, currency }: { day: string; currency: Currency },
+  { day, currency, quiet }: { day: string; currency: Currency; quiet: boolean },
   now: Date,
 ): Promise<void> {
   const written = counted.affiliate
   if (!written) return
   const figures = (ranges: readonly DayRange[]) => figuresIn(before, ranges, counted.day)
   // Its tier as it stands now (a spread of the whole, frozen, affiliate costs microseconds per create).
-  if (tiers) await recordTier(tx, { projectId: affiliate.projectId, id: affiliate.id, tier: written.tier }, standingFrom(settings, tiers, figures(tiers), currency), now)
+  if (tiers) await recordTier(tx, { projectId: affiliate.projectId, id: affiliate.id, tier: written.tier }, standingFrom(settings, tiers, figures(tiers), currency), now, quiet)
   if (bonuses.length === 0) return
   const source = settings === project.settings.commission ? 'project' : 'sub_program'
-  const context = { currency, holdPeriodDays: project.settings.holdPeriodDays, day, at: now, recordedAt: ctx.clock.now(), source } as const
+  const context = { currency, holdPeriodDays: project.settings.holdPeriodDays, day, at: now, recordedAt: ctx.clock.now(), source, quiet } as const
   // Its tier and status as they stand now; the rest as the conversion's own events carry it.
   const current: Affiliate = { ...affiliate, tier: written.tier, status: written.status }
   await payBonuses(tx, current, settings, { ranges: bonuses, figures: figures(bonuses) }, context)

@@ -91,10 +91,13 @@ export interface BalancesAsOf extends Balances {
 export function balancesAsOf(movements: readonly LedgerMovement[], at: Date, terms: PayoutTerms): BalancesAsOf {
   const totals = { countedValue: 0n, paidValue: 0n, credit: 0n }
   const open = new Map<number, OpenCommission>()
-  for (const movement of movements) {
+  // Oldest first, as recorded: a payout settles the conversions open when it was recorded.
+  const ordered = [...movements].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+  for (const movement of ordered) {
     totals.countedValue += movement.countedValue
     totals.paidValue += movement.paidValue
     totals.credit += movement.credit
+    if (movement.conversionId === null && movement.paidValue > 0n) settleReplayed(open, movement.paidValue, movement.createdAt)
     if (movement.conversionId === null || movement.holdUntil === null) continue
     const commission = open.get(movement.conversionId) ?? {
       id: movement.conversionId,
@@ -117,6 +120,24 @@ export function balancesAsOf(movements: readonly LedgerMovement[], at: Date, ter
   const unpaidHeld = { amount: held, nextReleaseAt }
   const balances = computeBalances(totals, unpaidHeld)
   const payable = payableBalance(unpaid, totals.credit, (commission) => terms.isPayable(commission.holdUntil, at)).amount
-  return { ...balances, payable, totals, unpaidHeld }
+  // Payable is a part of eligible (docs/payouts.md): the bound holds even where a replay could not tell.
+  return { ...balances, payable: payable < balances.eligible ? payable : balances.eligible, totals, unpaidHeld }
+}
+
+/**
+ * A payout's movement records only the sum it settled (`paidValue`), not which conversions: they
+ * are the unpaid ones past their hold then, oldest first, each wholly covered (as
+ * `settleOldestFirst` chose them), so the same walk finds them again and marks them paid.
+ */
+function settleReplayed(open: Map<number, OpenCommission>, paidValue: bigint, at: Date): void {
+  const candidates = [...open.values()]
+    .filter((commission) => commission.unpaid > 0n && commission.holdUntil.getTime() <= at.getTime())
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+  let left = paidValue
+  for (const commission of candidates) {
+    if (commission.unpaid > left) break
+    left -= commission.unpaid
+    commission.unpaid = 0n
+  }
 }
 

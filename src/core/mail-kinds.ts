@@ -77,7 +77,8 @@ function isAcceptedAtOnce(payload: Readonly<Record<string, unknown>>): boolean {
 }
 
 /** The mail an outbox event becomes, or null: every event payload names its affiliate (docs/webhooks.md "Payloads"). */
-export function mailOfEvent(event: { projectId: string; type: string; payload: Readonly<Record<string, unknown>>; createdAt: Date }): NewMail | null {
+export function mailOfEvent(event: { projectId: string; type: string; payload: Readonly<Record<string, unknown>>; createdAt: Date; quiet?: boolean }): NewMail | null {
+  if (event.quiet) return null
   const kind = MAIL_OF_EVENT[event.type]
   const affiliate = event.payload.affiliate as { id?: unknown; email?: unknown } | undefined
   if (!kind || !affiliate || typeof affiliate.email !== 'string') return null

@@ -16,6 +16,8 @@ export interface MailOutcome {
 
 export interface MailFilter extends ListWindow {
   status?: MailStatus
+  /** The mails to one affiliate (a personal data export's). */
+  affiliateId?: number
 }
 
 export interface MailQueue {

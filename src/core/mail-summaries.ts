@@ -1,11 +1,15 @@
 // The monthly summary mails (docs/email.md "Monthly summary"): for each active affiliate who has
-// not turned them off and had anything in the month, the commission earned, conversions, money
-// paid and the unpaid balance, queued once per affiliate and month (a dedupe key), so several
-// processes or a second run queue nothing twice.
+// not turned them off and whose ledger moved in the month by this program (imported history is
+// not news), the commission earned, conversions and money paid in the month and the unpaid
+// balance at its end, all read from the ledger (GET /ledger, GET /affiliates/{email}/balances),
+// queued once per affiliate and month (a dedupe key), so several processes or a second run queue
+// nothing twice.
 import type { ProjectContext } from './context.js'
 import { ValidationError } from './errors.js'
-import { Currency } from './money.js'
+import { IMPORTED_REFERENCE_PREFIX } from './mail-kinds.js'
+import { movementAmount } from './ledger-movements.js'
 import type { ProjectScope } from './program.js'
+import type { LedgerMovement } from './types.js'
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/
 
@@ -20,7 +24,7 @@ function nextMonth(month: string): string {
   return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`
 }
 
-type Services = Pick<ProjectScope, 'affiliates' | 'stats' | 'payouts'>
+type Services = Pick<ProjectScope, 'affiliates'>
 
 /** Queues the summaries of `month` (default: the last complete month); resolves with how many were queued. */
 export async function queueMonthlySummaries(ctx: ProjectContext, services: Services, input: { month?: string } = {}): Promise<number> {
@@ -30,21 +34,28 @@ export async function queueMonthlySummaries(ctx: ProjectContext, services: Servi
   const month = input.month ?? previousMonth(today)
   if (!MONTH.test(month)) throw new ValidationError('month', 'must be a month written YYYY-MM')
   if (`${month}-01` >= `${today.slice(0, 7)}-01`) throw new ValidationError('month', 'must be a month that has ended')
-  const currency = new Currency(project.settings.currency)
   const from = `${month}-01`
   const to = `${nextMonth(month)}-01`
+  const imported = new Map<number, { imported: boolean; purchase: boolean }>()
+  /** Whether a conversion is imported history (its reference `import:...`), and a purchase; a deleted one is neither imported nor known. */
+  const conversionOf = async (id: number) => {
+    let known = imported.get(id)
+    if (!known) {
+      const conversion = await ctx.storage.conversions.get(ctx.projectId, id)
+      known = { imported: conversion?.reference?.startsWith(IMPORTED_REFERENCE_PREFIX) ?? false, purchase: (conversion?.type ?? 'purchase') === 'purchase' }
+      imported.set(id, known)
+    }
+    return known
+  }
   let queued = 0
   for (let offset = 0; ; offset += 100) {
     const page = await services.affiliates.list({ status: 'active', limit: 100, offset })
     for (const affiliate of page.items) {
       if (affiliate.emailOptOut?.includes('summary')) continue
-      const { totals } = await services.stats.affiliate(affiliate.email, { from, to, interval: 'month' })
-      const payouts = await services.payouts.list({ affiliateId: affiliate.id, limit: 200 })
-      const paid = payouts.items
-        .filter((payout) => ctx.dayIn(project, payout.paymentDate) >= from && ctx.dayIn(project, payout.paymentDate) < to)
-        .reduce((sum, payout) => sum + currency.parse(payout.amount, 'amount').minor, 0n)
-      const balance = currency.parse(affiliate.earnings.unpaid, 'unpaid').minor
-      if (totals.commission === 0n && totals.purchases === 0 && paid === 0n && balance === 0n) continue
+      const movements = await ctx.storage.ledger.list(ctx.projectId, { affiliateId: affiliate.id, upTo: now })
+      const summary = await monthOf(movements, (at) => ctx.dayIn(project, at), { from, to }, conversionOf)
+      if (summary === null) continue
+      const { earned, conversions, paid, balance } = summary
       const inserted = await ctx.storage.mail.insert({
         projectId: ctx.projectId,
         kind: 'monthly_summary',
@@ -52,7 +63,7 @@ export async function queueMonthlySummaries(ctx: ProjectContext, services: Servi
         recipient: affiliate.email,
         payload: {
           affiliate: { id: String(affiliate.id), email: affiliate.email },
-          summary: { month, earned_minor: String(totals.commission), conversions: totals.purchases, paid_minor: String(paid), balance_minor: String(balance) },
+          summary: { month, earned_minor: String(earned), conversions, paid_minor: String(paid), balance_minor: String(balance) },
         },
         dedupeKey: `monthly_summary:${affiliate.id}:${month}`,
         sendAt: now,
@@ -63,4 +74,39 @@ export async function queueMonthlySummaries(ctx: ProjectContext, services: Servi
     if (offset + page.items.length >= page.total || page.items.length === 0) break
   }
   return queued
+}
+
+/**
+ * The month's figures from an affiliate's ledger: earned is the counted value its movements added
+ * in the month, paid what they moved to paid (payouts, conversions marked paid; a clawback moves
+ * none), conversions the purchases whose counted value grew in the month, and the balance what was
+ * unpaid at the month's end (every movement before it, imported ones too). Movements of imported
+ * commissions do not count as the month's; null when no other movement fell in the month.
+ */
+async function monthOf(
+  movements: readonly LedgerMovement[],
+  dayOf: (at: Date) => string,
+  month: { from: string; to: string },
+  conversionOf: (id: number) => Promise<{ imported: boolean; purchase: boolean }>,
+): Promise<{ earned: bigint; conversions: number; paid: bigint; balance: bigint } | null> {
+  let earned = 0n
+  let paid = 0n
+  let balance = 0n
+  let moved = false
+  const counted = new Map<number, bigint>()
+  for (const movement of movements) {
+    const day = dayOf(movement.createdAt)
+    if (day >= month.to) continue
+    balance += movementAmount(movement)
+    if (day < month.from) continue
+    const conversion = movement.conversionId === null ? null : await conversionOf(movement.conversionId)
+    if (conversion?.imported) continue
+    moved = true
+    earned += movement.countedValue
+    paid += movement.paidValue + movement.credit
+    if (conversion?.purchase) counted.set(movement.conversionId!, (counted.get(movement.conversionId!) ?? 0n) + movement.countedValue)
+  }
+  if (!moved) return null
+  const conversions = [...counted.values()].filter((value) => value > 0n).length
+  return { earned, conversions, paid, balance }
 }

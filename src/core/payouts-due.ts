@@ -3,7 +3,7 @@
 import { findAffiliate, type AffiliateRef } from './affiliates.js'
 import type { ProjectContext } from './context.js'
 import { Currency } from './money.js'
-import { nextScheduledDay, payableBalance, payoutTerms, termsOf, type OpenCommission } from './payout-terms.js'
+import { nextScheduledDay, payableBalance, payableSchedule, payoutTerms, termsOf, type OpenCommission } from './payout-terms.js'
 import type { Project } from './types.js'
 
 export interface DueEntry {
@@ -14,6 +14,22 @@ export interface DueEntry {
   currency: string
   /** The conversions a payout of `amount` settles, oldest first. */
   conversionIds: number[]
+}
+
+/** An affiliate's payable balance now, whether it is due, and when more becomes payable (docs/payouts.md "When money is due"). */
+export interface PayableEntry {
+  affiliateId: number
+  affiliateEmail: string
+  /** Payable now (decimal text): what a payout of it settles, and what GET /payouts/due lists when due. */
+  payable: string
+  /** At or above the minimum (and above 0). */
+  due: boolean
+  /** The conversions a payout of `payable` settles, oldest first. */
+  conversionIds: number[]
+  /** The next day (YYYY-MM-DD, the project's time zone) more becomes payable, and how much; null when nothing waits. */
+  nextPayableDate: string | null
+  nextPayableAmount: string | null
+  currency: string
 }
 
 export interface NextPayout {
@@ -56,33 +72,59 @@ function byAffiliate(open: OpenCommission[]): Map<number, OpenCommission[]> {
 export function payoutsDueService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
+  /** One affiliate's entry (whatever its status), or every affiliate's with unpaid money that is not blocked. */
+  async function payablesOf(only: number | null): Promise<PayableEntry[]> {
+    const project = await ctx.project()
+    const currency = new Currency(project.settings.currency)
+    const minimum = minimumOf(project, currency)
+    const now = ctx.clock.now()
+    const terms = payoutTerms(project.settings.payouts, (at) => ctx.dayIn(project, at))
+    const format = (minor: bigint) => currency.amount(minor).format()
+    return storage.transaction(async (tx) => {
+      const entries: PayableEntry[] = []
+      const groups = byAffiliate(await (only === null ? tx.conversions.listOpen(projectId) : tx.conversions.listOpen(projectId, only)))
+      const ids = only === null ? [...groups.keys()].sort((a, b) => a - b) : [only]
+      for (const affiliateId of ids) {
+        const affiliate = await tx.affiliates.get(projectId, affiliateId)
+        // A blocked affiliate is never paid (as on the console's Payouts page).
+        if (!affiliate || (only === null && affiliate.status === 'blocked')) continue
+        const schedule = payableSchedule(groups.get(affiliateId) ?? [], affiliate.totals.credit, terms, now)
+        entries.push({
+          affiliateId,
+          affiliateEmail: affiliate.email,
+          payable: format(schedule.now.amount),
+          due: affiliate.status !== 'blocked' && isDue(schedule.now.amount, minimum),
+          conversionIds: schedule.now.conversionIds,
+          nextPayableDate: schedule.next?.day ?? null,
+          nextPayableAmount: schedule.next ? format(schedule.next.amount) : null,
+          currency: currency.code,
+        })
+      }
+      return entries
+    })
+  }
+
   return {
+    /**
+     * Every affiliate (not blocked) with unpaid money, by affiliate id: what is payable now, whether
+     * it is due, and when more becomes payable. The one reading of payable behind the console's
+     * Payouts and Due pages, the portal and GET /payouts/due.
+     */
+    async payables(): Promise<PayableEntry[]> {
+      return payablesOf(null)
+    },
+
+    /** The affiliate's entry of payables() (blocked ones too: they see their own balance). */
+    async payable(ref: AffiliateRef): Promise<PayableEntry> {
+      const affiliate = await findAffiliate(storage, projectId, ref)
+      return (await payablesOf(affiliate.id))[0]!
+    },
+
     /** Affiliates (not blocked) whose payable balance reaches the minimum now, by affiliate id. */
     async due(): Promise<DueEntry[]> {
-      const project = await ctx.project()
-      const currency = new Currency(project.settings.currency)
-      const minimum = minimumOf(project, currency)
-      const now = ctx.clock.now()
-      const terms = payoutTerms(project.settings.payouts, (at) => ctx.dayIn(project, at))
-      return storage.transaction(async (tx) => {
-        const entries: DueEntry[] = []
-        const groups = byAffiliate(await tx.conversions.listOpen(projectId))
-        for (const affiliateId of [...groups.keys()].sort((a, b) => a - b)) {
-          const affiliate = await tx.affiliates.get(projectId, affiliateId)
-          // A blocked affiliate is never paid (as on the console's Payouts page).
-          if (!affiliate || affiliate.status === 'blocked') continue
-          const balance = payableBalance(groups.get(affiliateId)!, affiliate.totals.credit, (c) => terms.isPayable(c.holdUntil, now))
-          if (!isDue(balance.amount, minimum)) continue
-          entries.push({
-            affiliateId,
-            affiliateEmail: affiliate.email,
-            amount: currency.amount(balance.amount).format(),
-            currency: currency.code,
-            conversionIds: balance.conversionIds,
-          })
-        }
-        return entries
-      })
+      return (await payablesOf(null))
+        .filter((entry) => entry.due)
+        .map((entry) => ({ affiliateId: entry.affiliateId, affiliateEmail: entry.affiliateEmail, amount: entry.payable, currency: entry.currency, conversionIds: entry.conversionIds }))
     },
 
     /** The affiliate's next scheduled payout, or null when the project has no payout settings. */

@@ -75,11 +75,12 @@ function reaches(rule: object, revenue: string | undefined, customers: number | 
  * event. `affiliate` must be as the caller's conversion write left it (or read after it): that write
  * locks its row, so two concurrent conversions announce one change once.
  */
-export async function recordTier(tx: StorageTx, affiliate: Pick<Affiliate, 'projectId' | 'id' | 'tier'>, standing: TierStanding | null, at: Date): Promise<void> {
+export async function recordTier(tx: StorageTx, affiliate: Pick<Affiliate, 'projectId' | 'id' | 'tier'>, standing: TierStanding | null, at: Date, quiet = false): Promise<void> {
   const name = standing?.tier?.name ?? null
   if (name === affiliate.tier) return
   const updated = await tx.affiliates.update(affiliate.projectId, affiliate.id, { tier: name })
-  if (updated) await tx.outbox.enqueue(tierChanged(updated, { from: affiliate.tier, to: name, period: standing?.period ?? 'month', at }))
+  // A change that imported history brings (`quiet`) still goes to webhooks, not to the affiliate's mail.
+  if (updated) await tx.outbox.enqueue({ ...tierChanged(updated, { from: affiliate.tier, to: name, period: standing?.period ?? 'month', at }), ...(quiet ? { quiet } : {}) })
 }
 
 /** The tier held and the progress to the next, as views show them. */

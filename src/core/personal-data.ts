@@ -6,13 +6,43 @@ import { findAffiliate, loadAffiliateView, type AffiliateRef } from './affiliate
 import type { ProjectContext } from './context.js'
 import { Currency } from './money.js'
 import { findReferral, referralViews, type ReferralRef } from './referrals.js'
-import type { Page, Affiliate, Referral } from './types.js'
+import type { Page, Affiliate, AffiliateApplication, Referral } from './types.js'
 import type { StorageTx, TextReplacement } from './storage.js'
 import { taxDetailsView, type TaxDetailsView } from './tax-details.js'
 import { conversionView, couponView, payoutView, type AffiliateView, type ConversionView, type CouponView, type PayoutView, type ReferralView } from './views.js'
 
+/** What the affiliate record holds about the person beyond the public record: contact and payment details. */
+export interface PersonalDetails {
+  email: string
+  name: string | null
+  paymentMethod: string | null
+  paymentDetails: string | null
+  payoutMethod: string | null
+  paypalEmail: string | null
+  wiseEmail: string | null
+  wiseAccountId: string | null
+  /** The Stripe Connect account it is paid to. */
+  stripeAccountId: string | null
+  customFields: Record<string, unknown> | null
+  locale: string | null
+  emailOptOut: string[] | null
+}
+
+/** A mail the program wrote to the person (its log entry; the text is composed when sent). */
+export interface ExportedMail {
+  id: number
+  kind: string
+  recipient: string
+  status: string
+  createdAt: Date
+  sentAt: Date | null
+}
+
 export interface AffiliateExport {
   affiliate: AffiliateView
+  personal: PersonalDetails
+  /** The mails to them, newest first. */
+  mails: ExportedMail[]
   /** The tax id only masked: the year-end totals are the one place it is shown in full. */
   taxDetails: TaxDetailsView | null
   referrals: ReferralView[]
@@ -30,6 +60,8 @@ export interface ReferralExport {
 
 /** The placeholder email of an erased affiliate or referred user: unique, never deliverable (RFC 2606 .invalid). */
 export const erasedEmail = (kind: 'affiliate' | 'referral', id: number) => `erased-${kind === 'affiliate' ? '' : 'referral-'}${id}@erased.invalid`
+/** Whether an address is an erased affiliate's or referred user's placeholder. */
+export const isErasedEmail = (email: string) => /^erased-(referral-)?\d+@erased\.invalid$/.test(email)
 /** What an erased name becomes in the texts that held it. */
 export const ERASED_TEXT = '[erased]'
 
@@ -50,6 +82,38 @@ function replacements(from: string | null | undefined, to: string): TextReplacem
   return json === from ? [{ from, to }] : [{ from, to }, { from: json, to }]
 }
 
+function personalDetails(affiliate: Affiliate): PersonalDetails {
+  return {
+    email: affiliate.email,
+    name: affiliate.name,
+    paymentMethod: affiliate.paymentMethod,
+    paymentDetails: affiliate.paymentDetails,
+    payoutMethod: affiliate.payoutMethod,
+    paypalEmail: affiliate.paypalEmail,
+    wiseEmail: affiliate.wiseDetails?.email ?? null,
+    wiseAccountId: affiliate.wiseDetails?.accountId ?? null,
+    stripeAccountId: affiliate.stripeAccountId,
+    customFields: affiliate.customFields,
+    locale: affiliate.locale,
+    emailOptOut: affiliate.emailOptOut,
+  }
+}
+
+/**
+ * An application's answers (website, promotion, text fields) as JSON string values: replaced only
+ * where a whole value is one of them (a short answer may be a word of anything else), and as bare
+ * text too when long enough to be theirs alone.
+ */
+function answerReplacements(application: AffiliateApplication | null): TextReplacement[] {
+  if (!application) return []
+  const answers = [application.website, application.promotion, application.rejectionReason, ...Object.values(application.fields)]
+  return answers.flatMap((answer) => {
+    if (typeof answer !== 'string' || answer.trim() === '') return []
+    const whole = [{ from: JSON.stringify(answer), to: JSON.stringify(ERASED_TEXT) }]
+    return answer.length >= 8 ? [...whole, ...replacements(answer, ERASED_TEXT)] : whole
+  })
+}
+
 export function personalDataService(ctx: ProjectContext) {
   const { storage, projectId } = ctx
 
@@ -65,6 +129,15 @@ export function personalDataService(ctx: ProjectContext) {
     const coupons = await everyItem((window) => tx.coupons.list(projectId, { ...window, affiliateId: affiliate.id }))
     return {
       affiliate: await loadAffiliateView(ctx, tx, affiliate),
+      personal: personalDetails(affiliate),
+      mails: (await everyItem((window) => tx.mail.list(projectId, { ...window, affiliateId: affiliate.id }))).map((mail) => ({
+        id: mail.id,
+        kind: mail.kind,
+        recipient: mail.recipient,
+        status: mail.status,
+        createdAt: mail.createdAt,
+        sentAt: mail.sentAt,
+      })),
       taxDetails: taxDetailsView(affiliate.taxDetails),
       referrals: await referralViews(tx, projectId, referrals),
       conversions: await conversionsOf(tx, { affiliateId: affiliate.id }, currency),
@@ -113,9 +186,12 @@ export function personalDataService(ctx: ProjectContext) {
           paypalEmail: null,
           wiseDetails: null,
           customFields: null,
+          application: null,
           taxDetails: null,
           stripeAccountId: null,
         })
+        // Mail not yet sent to them is dropped, never sent to the placeholder.
+        await tx.erasure.dropMail(projectId, affiliate.id, ctx.clock.now())
         for (const coupon of await everyItem((window) => tx.coupons.list(projectId, { ...window, affiliateId: affiliate.id }))) {
           if (coupon.status === 'active') await tx.coupons.update(projectId, coupon.id, { status: 'inactive' })
         }
@@ -130,6 +206,7 @@ export function personalDataService(ctx: ProjectContext) {
             ...replacements(affiliate.paymentDetails, ERASED_TEXT),
             ...replacements(affiliate.referralCode, code),
             ...replacements(affiliate.wiseDetails?.accountId, ERASED_TEXT),
+            ...answerReplacements(affiliate.application),
           ],
         })
         return exportAffiliate(tx, (await tx.affiliates.get(projectId, affiliate.id))!, currency)

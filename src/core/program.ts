@@ -116,7 +116,7 @@ function projectUseCases(ctx: ReturnType<typeof createProjectContext>) {
      */
     mail: {
       ...mailLogService(ctx),
-      queueMonthlySummaries: (input: { month?: string } = {}) => queueMonthlySummaries(ctx, { affiliates, stats, payouts }, input),
+      queueMonthlySummaries: (input: { month?: string } = {}) => queueMonthlySummaries(ctx, { affiliates }, input),
     },
     /** Counts a click on an affiliate's referral link. */
     trackClick: affiliates.trackClick,

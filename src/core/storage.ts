@@ -358,6 +358,8 @@ export interface TextScrub {
 
 export interface ErasureRepository {
   scrub(projectId: string, scrub: TextScrub): Promise<void>
+  /** The affiliate's mails not sent yet (queued, or being sent) become `skipped`: none goes out after an erasure. */
+  dropMail(projectId: string, affiliateId: number, now: Date): Promise<void>
   /** The provider customer ids whose customer link holds this email (any case): provider and id. */
   customerIds(projectId: string, email: string): Promise<Array<{ provider: string; externalId: string }>>
 }
@@ -402,6 +404,8 @@ export interface NewEvent {
   type: EventType
   payload: Readonly<Record<string, unknown>>
   createdAt: Date
+  /** Caused by imported history (docs/migrating.md): delivered to webhooks, never mailed. */
+  quiet?: boolean
 }
 
 export interface DeliveryFilter extends ListWindow {

@@ -8,6 +8,9 @@ import { translator } from '../core/i18n/translate.js'
 import { MAIL_TOPIC, OPTIONAL_TOPICS, type MailStatus } from '../core/mail-kinds.js'
 import type { MailStore } from '../core/mail-store.js'
 import type { SignInLinkMaker } from '../core/portal-sign-in.js'
+import { isErasedEmail } from '../core/personal-data.js'
+import { payoutTerms } from '../core/payout-terms.js'
+import { dayFormatter } from '../core/calendar.js'
 import type { Affiliate, Conversion, MailMessage } from '../core/types.js'
 import { MailSendError, type Mailer, type OutgoingMail } from './mailer.js'
 import { renderMail, type MailTemplates } from './templates.js'
@@ -62,6 +65,8 @@ type Decision = { send: true; affiliate: Affiliate; conversion: Conversion | nul
 async function decide(ctx: MailContextOptions, mail: MailMessage, now: Date): Promise<Decision> {
   const affiliate = await ctx.storage.affiliates.get(mail.projectId, mail.affiliateId)
   if (!affiliate) return { send: false, status: 'skipped', reason: 'the affiliate no longer exists' }
+  // An erased affiliate has only a placeholder address (docs/privacy.md): nothing goes to it.
+  if (isErasedEmail(affiliate.email)) return { send: false, status: 'skipped', reason: 'the affiliate was erased' }
   const topic = MAIL_TOPIC[mail.kind]
   if (OPTIONAL_TOPICS.includes(topic) && affiliate.emailOptOut?.includes(topic)) return { send: false, status: 'skipped', reason: `the affiliate turned off ${topic} emails` }
   if (mail.kind === 'sign_in') {
@@ -83,9 +88,15 @@ async function decide(ctx: MailContextOptions, mail: MailMessage, now: Date): Pr
   return { send: true, affiliate, conversion }
 }
 
-/** A commission inside a hold gets its "ready for payout" mail, due when the hold ends (queued once). */
+/**
+ * A commission not payable when it was made (its hold, or the payout terms) gets its "ready for
+ * payout" mail, due when it becomes payable, as the portal and GET /payouts/due see it (queued once).
+ */
 async function queueReadyMail(ctx: MailContextOptions, mail: MailMessage, conversion: Conversion): Promise<void> {
-  if (conversion.holdUntil.getTime() <= conversion.createdAt.getTime()) return
+  const project = await ctx.storage.projects.get(mail.projectId)
+  const dayOf = dayFormatter(project?.settings.timeZone ?? 'UTC')
+  const terms = payoutTerms(project?.settings.payouts, dayOf)
+  if (terms.isPayable(conversion.holdUntil, conversion.createdAt)) return
   await ctx.storage.mail.insert({
     projectId: mail.projectId,
     kind: 'commission_ready',
@@ -93,7 +104,7 @@ async function queueReadyMail(ctx: MailContextOptions, mail: MailMessage, conver
     recipient: mail.recipient,
     payload: { conversion: { id: String(conversion.id) } },
     dedupeKey: `commission_ready:${conversion.id}`,
-    sendAt: conversion.holdUntil,
+    sendAt: terms.payableAt(conversion.holdUntil),
     createdAt: ctx.clock.now(),
   })
 }
@@ -127,7 +138,8 @@ export async function composeMail(ctx: MailContextOptions, mail: MailMessage, af
   const timeZone = project?.settings.timeZone ?? 'UTC'
   const welcome = mail.kind === 'approved' ? await welcomeSignInLink(ctx, mail, affiliate) : null
   const signInLink = mail.kind === 'sign_in' ? String((mail.payload.sign_in as { link?: unknown }).link ?? '') : (welcome?.url ?? null)
-  const values = mailValues({ mail, locale, currency, timeZone, conversion })
+  const terms = payoutTerms(project?.settings.payouts, dayFormatter(timeZone))
+  const values = mailValues({ mail, locale, currency, timeZone, conversion, terms })
   if (welcome) values.expires = formatExpiry(welcome.expiresAt, locale, timeZone)
   const rendered = renderMail(
     {

@@ -4,6 +4,7 @@
 import { formatAmount, formatDay, formatMonth } from '../core/i18n/translate.js'
 import type { Locale } from '../core/i18n/locales.js'
 import type { MailMessage, Conversion } from '../core/types.js'
+import type { PayoutTerms } from '../core/payout-terms.js'
 
 /** Minor units of a decimal amount as written in a payload ("12.34" or 12.34), exactly; null when unreadable. */
 export function minorOf(value: unknown, digits = 2): bigint | null {
@@ -36,10 +37,12 @@ export interface ValueSources {
   timeZone: string
   /** The conversion of a commission mail, as stored now. */
   conversion: Conversion | null
+  /** The program's payout terms: when a commission becomes payable. */
+  terms: PayoutTerms
 }
 
 /** The formatted values of a mail's kind (see MailContext.values). */
-export function mailValues({ mail, locale, currency, timeZone, conversion }: ValueSources): Record<string, string> {
+export function mailValues({ mail, locale, currency, timeZone, conversion, terms }: ValueSources): Record<string, string> {
   const { payload } = mail
   const money = (minor: bigint | null) => (minor === null ? '' : formatAmount(minor, currency, locale))
   const day = (value: unknown) => {
@@ -55,8 +58,9 @@ export function mailValues({ mail, locale, currency, timeZone, conversion }: Val
     case 'new_commission':
     case 'commission_ready': {
       const amount = conversion ? conversion.value : minorOf(section(payload, 'conversion').commission_amount, currencyDigits(currency))
-      const held = conversion && mail.kind === 'new_commission' && conversion.holdUntil.getTime() > conversion.createdAt.getTime()
-      return { amount: money(amount), ...(held ? { date: day(conversion.holdUntil) } : {}) }
+      // Not payable when it was made (its hold, or the payout terms): the day it becomes payable, as the portal says.
+      const later = conversion && mail.kind === 'new_commission' && !terms.isPayable(conversion.holdUntil, conversion.createdAt)
+      return { amount: money(amount), ...(later ? { date: formatDay(new Date(`${terms.payableDay(conversion.holdUntil)}T12:00:00Z`), locale, 'UTC') } : {}) }
     }
     case 'payout_sent': {
       const payout = section(payload, 'payout')

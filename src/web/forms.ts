@@ -1,4 +1,6 @@
-// Reading a posted HTML form: urlencoded only, size-limited; anything else is a clear 4xx.
+// Reading a posted HTML form: urlencoded only, size-limited, text any storage can keep; anything
+// else is a clear 4xx naming the field.
+import { storableText } from '../server/text.js'
 
 export const MAX_FORM_BYTES = 16 * 1024
 
@@ -25,5 +27,14 @@ export async function readForm(request: Request): Promise<URLSearchParams> {
   } catch {
     throw new FormError(400, 'the form is not valid UTF-8')
   }
-  return new URLSearchParams(text)
+  const form = new URLSearchParams(text)
+  for (const [name, value] of form) {
+    // PostgreSQL text cannot hold NUL (the API refuses it too); no browser field sends the other
+    // control characters (tab and line ends aside), so they are refused alike.
+    if (!storableText(name) || CONTROL.test(name)) throw new FormError(400, 'a field name holds control characters')
+    if (!storableText(value) || CONTROL.test(value)) throw new FormError(400, `${name}: must not contain control characters`)
+  }
+  return form
 }
+
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/

@@ -29,6 +29,35 @@ async function liveBalances(program: AffiliateProgram, affiliateId: number, at: 
 }
 
 export function ledgerAsOfCases(context: CaseContext): void {
+  describe('ledger as of a date: money paid out is not payable', () => {
+    it('a payout of the whole balance leaves nothing payable, for the affiliate and in the program totals', async () => {
+      const { program, clock } = await context.program({ settings: { holdPeriodDays: 30 } })
+      clock.set('2026-01-05T10:00:00Z')
+      const ann = await program.affiliates.create({ email: 'ann@example.com' })
+      await program.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: 500 }) // 150.00
+      clock.advance({ days: 70 })
+      await program.payouts.create({ affiliateId: ann.id, amount: '150.00' })
+      const now = clock.now()
+      expect(await program.ledger.balances('ann@example.com', now)).toMatchObject({ total: '150.00', eligible: '0.00', payable: '0.00', paid: '150.00', unpaid: '0.00' })
+      expect((await program.ledger.programBalances(now)).totals).toMatchObject({ eligible: '0.00', payable: '0.00', paid: '150.00' })
+    })
+
+    it('under payout terms, a paid conversion leaves payable the unpaid ones past their payable day only', async () => {
+      const { program, clock } = await context.program({ settings: { holdPeriodDays: 0, payouts: { termsDays: 0 } } })
+      clock.set('2026-01-05T10:00:00Z')
+      const ann = await program.affiliates.create({ email: 'ann@example.com' })
+      await program.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: 100 }) // 30.00, payable Feb 1
+      clock.set('2026-02-10T10:00:00Z')
+      await program.conversions.create({ type: 'purchase', affiliateId: ann.id, baseValue: 200 }) // 60.00, payable Mar 1
+      clock.set('2026-02-11T10:00:00Z')
+      await program.payouts.create({ affiliateId: ann.id, amount: '30.00' }) // settles the first
+      const now = clock.now()
+      expect(await program.ledger.balances(ann.id, now)).toMatchObject({ eligible: '60.00', payable: '0.00', paid: '30.00' })
+      expect(await program.payouts.due()).toEqual([])
+      expect(await program.ledger.balances(ann.id, new Date('2026-03-01T00:00:00Z'))).toMatchObject({ eligible: '60.00', payable: '60.00' })
+    })
+  })
+
   describe('ledger as of a date (property)', () => {
     it('every as-of read equals the balances recorded at that moment, and the ledger export sums to them', async () => {
       await fc.assert(

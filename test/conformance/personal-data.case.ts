@@ -73,6 +73,60 @@ export function personalDataCases(context: CaseContext): void {
       expect(await stored()).not.toContain(buyer)
     })
 
+    it('an applicant: the export holds all the program keeps about them; erase leaves none of it stored and drops the mail queued to them', async () => {
+      const { program, clock, storage } = await context.program()
+      // Events become mails from now on (for the whole storage, as a running mail dispatcher does).
+      await storage.mail.enable(clock.now())
+      await recordAllEvents(program)
+      const tag = `${Date.now()}${Math.floor(Math.random() * 1e6)}`
+      const email = `ada.${tag}@example.com`
+      const name = `Ada Lovelace${tag}`
+      const paypal = `ada.pay.${tag}@example.com`
+      const details = `IBAN GB29${tag}`
+      const website = `https://ada-${tag}.example`
+      const promotion = `A baking podcast, Ada${tag}`
+      const audience = `Bakers of Ada${tag}`
+      const { affiliate } = await program.applications.apply({ email, name, website, promotion, fields: { audience, short: 'yes', discloses: true }, signup: 'review' })
+      await program.applications.approve(affiliate.id)
+      await program.affiliates.update(affiliate.id, { paypalEmail: paypal, paymentDetails: details, payoutMethod: 'paypal' })
+      await program.conversions.create({ type: 'purchase', affiliateId: affiliate.id, baseValue: '40.00' })
+
+      const exported = await program.personalData.exportAffiliate(email)
+      expect(exported.personal).toMatchObject({ email, name, paypalEmail: paypal, paymentDetails: details, payoutMethod: 'paypal' })
+      expect(exported.affiliate.application).toMatchObject({ website, promotion, fields: { audience, short: 'yes', discloses: true } })
+      // The mails to them: the application's, the approval's and the commission's.
+      expect(exported.mails.map((mail) => [mail.kind, mail.recipient]).sort()).toEqual([
+        ['application_received', email],
+        ['approved', email],
+        ['new_commission', email],
+      ])
+      // Over REST, in both shapes: the name, the PayPal email and the payment details are there.
+      const { key } = await program.keys.create({ name: 'export' })
+      for (const shape of ['primary', 'alternative'] as const) {
+        const call = caller(createHandler(program, { rateLimit: false, shape, state: storage.keyedState }), key)
+        const response = await call('GET', `/affiliates/${encodeURIComponent(email)}/export`)
+        expect(response.status, shape).toBe(200)
+        const body = response.body as { data: Record<string, Record<string, unknown>> }
+        const data = shape === 'primary' ? body.data : (body.data.export as unknown as Record<string, Record<string, unknown>>)
+        const personal = data[shape === 'primary' ? 'personal_details' : 'personalDetails']!
+        expect(Object.values(personal), shape).toEqual(expect.arrayContaining([email, name, paypal, details]))
+        expect((data.mails as unknown as Array<{ recipient: string }>).map((mail) => mail.recipient), shape).toEqual([email, email, email])
+      }
+      const mailsOf = async () => (await storage.mail.list(program.projectId, { limit: 100, offset: 0 })).items.filter((mail) => mail.affiliateId === affiliate.id)
+      expect((await mailsOf()).filter((mail) => mail.status === 'queued').length).toBeGreaterThanOrEqual(2)
+
+      const erased = await program.personalData.eraseAffiliate(email)
+
+      expect(erased.personal).toMatchObject({ name: null, paypalEmail: null, paymentDetails: null, payoutMethod: null })
+      expect(erased.affiliate.application ?? null).toBeNull()
+      // Nothing queued to them goes out: not to the placeholder either.
+      expect((await mailsOf()).map((mail) => mail.status)).toEqual((await mailsOf()).map(() => 'skipped'))
+      const text = await stored()
+      for (const gone of [email, name, paypal, details, website, promotion, audience]) {
+        expect(text.split('\n').filter((line) => line.includes(gone.toLowerCase())), gone).toEqual([])
+      }
+    })
+
     it('export lists what is stored about the affiliate, the tax id never in full', async () => {
       const { program } = await context.program()
       const tag = `${Date.now()}${Math.floor(Math.random() * 1e6)}`

@@ -1,6 +1,6 @@
 // Dashboard: the program at a glance. This month so far against last month (clicks, signups,
 // purchases, revenue, commission earned, from the per-day counters of docs/stats.md), and now:
-// affiliates, referred and paying customers, commissions owed and ready for payout. An empty
+// affiliates, referred and paying customers, commissions owed and payable now. An empty
 // program shows the way to its first affiliate instead.
 import { addCalendarDays, bucketStart, nextBucket } from '../../core/calendar.js'
 import { formatMoney, minorDigits, parseMoney } from '../../core/money.js'
@@ -23,7 +23,7 @@ const MEASURES: Array<[Measure, string]> = [
 const monthName = (start: string, month: 'long' | 'short' = 'long'): string => new Date(`${start}T00:00:00Z`).toLocaleString('en-GB', { month, year: 'numeric', timeZone: 'UTC' })
 
 /** The exact sum of one earnings figure over the affiliates, as decimal text. */
-function sum(affiliates: AffiliateView[], figure: 'unpaid' | 'eligible', currency: string): string {
+function sum(affiliates: AffiliateView[], figure: 'unpaid', currency: string): string {
   const digits = minorDigits(currency)
   return formatMoney(
     affiliates.reduce((total, affiliate) => total + parseMoney(affiliate.earnings[figure], digits, figure), 0n),
@@ -72,6 +72,9 @@ export async function dashboardPage(context: AdminRequest): Promise<AdminResult>
   const figure = (name: string, label: string, value: string, link: Html | null = null) =>
     html`<div class="figure"><dt id="fig-${name}">${label}</dt><dd aria-labelledby="fig-${name}" data-figure="${name}">${value}</dd>${link}</div>`
   const pending = count('pending')
+  // What the Payouts and Due pages call payable (payouts.payables), not the eligible balance: under payout terms they differ.
+  const digits = minorDigits(currency)
+  const payableSum = formatMoney((await program.payouts.payables()).reduce((total, entry) => total + parseMoney(entry.payable, digits, 'payable'), 0n), digits)
   const body = html`<h1>Dashboard</h1>
 <section class="card" aria-labelledby="now-title">
 <h2 id="now-title">Now</h2>
@@ -81,7 +84,7 @@ ${figure('pending', 'Waiting for approval', String(pending), pending === 0 ? nul
 ${figure('customers', 'Paying customers', String(paying.total))}
 ${figure('referred', 'Referred, not paying yet', String(referred.total))}
 ${figure('owed', 'Commissions owed', `${sum(affiliates, 'unpaid', currency)} ${currency}`)}
-${figure('eligible', 'Ready for payout', `${sum(affiliates, 'eligible', currency)} ${currency}`, html`<dd><a href="${paths.payouts}">Pay them</a></dd>`)}
+${figure('payable', 'Payable now', `${payableSum} ${currency}`, html`<dd><a href="${paths.payouts}">Pay them</a></dd>`)}
 </dl>
 </section>
 ${comparison(current, previous, currency, today)}`

@@ -9,7 +9,9 @@ import { termsOf } from '../../core/payout-terms.js'
 
 export async function duePage(context: AdminRequest): Promise<AdminResult> {
   const { program, paths, csrf } = context
+  const payables = await program.payouts.payables()
   const due = await program.payouts.due()
+  const later = payables.filter((entry) => !entry.due && entry.nextPayableDate !== null).sort((a, b) => a.nextPayableDate!.localeCompare(b.nextPayableDate!))
   const requests = await program.payouts.requests({ limit: 50 })
   const settings = await program.settings()
   const terms = termsOf(settings.payouts)
@@ -22,7 +24,9 @@ ${rule}
 <h2 id="due-title">Due now</h2>
 ${
   due.length === 0
-    ? html`<p class="muted">Nobody is due a payout right now.</p>`
+    ? html`<p class="muted">Nobody is due a payout right now.${
+        later.length > 0 ? html` Next: ${money(later[0]!.nextPayableAmount!, later[0]!.currency)} becomes payable to ${later[0]!.affiliateEmail} on <time datetime="${later[0]!.nextPayableDate!}">${later[0]!.nextPayableDate!}</time>.` : null
+      }</p>`
     : html`<form method="post" action="${paths.payoutsBatch}">
 <input type="hidden" name="csrf" value="${csrf}">
 <div class="table-wrap"><table>

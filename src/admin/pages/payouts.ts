@@ -1,4 +1,5 @@
-// Payouts: who is owed how much (earnings ready for payout) and since when; record one payout;
+// Payouts: who has how much payable now (payouts.payables: the Due page's and the portal's
+// reading) and since when, and what becomes payable on which day; record one payout;
 // export the selected rows as a PayPal Payouts or Wise batch file; mark that batch paid in one
 // transaction (payouts.createBatch). The exported amounts travel in the form, so the batch marked
 // paid is the batch that was exported.
@@ -35,7 +36,11 @@ async function owedSince(context: AdminRequest, affiliate: AffiliateView): Promi
 
 export async function payoutsPage(context: AdminRequest): Promise<AdminResult> {
   const { program, url, paths, csrf } = context
-  const owed = (await allAffiliates(program)).filter((affiliate) => !isZero(affiliate.earnings.eligible) && affiliate.status !== 'blocked')
+  const payables = await program.payouts.payables()
+  const views = new Map((await allAffiliates(program)).map((affiliate) => [affiliate.id, affiliate]))
+  const payableNow = new Map(payables.filter((entry) => !isZero(entry.payable)).map((entry) => [entry.affiliateId, entry.payable]))
+  const owed = [...payableNow.keys()].flatMap((id) => views.get(id) ?? [])
+  const later = payables.filter((entry) => entry.nextPayableDate !== null)
   const since = new Map<number, Date | null>()
   for (const affiliate of owed) since.set(affiliate.id, await owedSince(context, affiliate))
   // docs/tax-details.md: without tax details on file they cannot be paid, so they are not selectable.
@@ -48,21 +53,21 @@ export async function payoutsPage(context: AdminRequest): Promise<AdminResult> {
   const body = html`<h1>Payouts</h1>
 ${paid !== null && /^[0-9]{1,4}$/.test(paid) ? html`<p class="notice" role="status">${paid} payout${paid === '1' ? '' : 's'} recorded.</p>` : null}
 <section class="card" aria-labelledby="owed-title">
-<h2 id="owed-title">Owed now</h2>
+<h2 id="owed-title">Payable now</h2>
 ${
   owed.length === 0
-    ? html`<p class="muted">Nobody is owed anything right now.</p>`
+    ? html`<p class="muted">Nothing is payable right now.</p>`
     : html`<form method="post" action="${paths.payoutsBatch}">
 <input type="hidden" name="csrf" value="${csrf}">
 <div class="table-wrap"><table>
-<caption class="skip">Affiliates with earnings ready for payout</caption>
-<thead><tr><th scope="col">Pay</th><th scope="col">Affiliate</th><th scope="col">Prefers</th><th scope="col">PayPal / Wise email</th><th scope="col" class="num">Owed</th><th scope="col">Owed since</th></tr></thead>
+<caption class="skip">Affiliates with money payable now</caption>
+<thead><tr><th scope="col">Pay</th><th scope="col">Affiliate</th><th scope="col">Prefers</th><th scope="col">PayPal / Wise email</th><th scope="col" class="num">Payable</th><th scope="col">Hold ended</th></tr></thead>
 <tbody>${owed.map((affiliate) => {
         const from = since.get(affiliate.id) ?? null
         const pay = unpayable.has(affiliate.id)
           ? html`<span class="muted" data-no-tax-details>No tax details</span>`
-          : html`<input type="checkbox" name="affiliate" value="${affiliate.id}" checked aria-label="Pay ${affiliate.email}"><input type="hidden" name="amount_${affiliate.id}" value="${affiliate.earnings.eligible}">`
-        return html`<tr data-owed="${affiliate.email}"><td>${pay}</td><td>${affiliate.name ? html`${affiliate.name}<br>` : null}<span class="muted">${affiliate.email}</span></td><td>${affiliate.payoutMethod ?? 'not chosen'}</td><td>${affiliate.payoutMethod === 'wise' ? wiseRecipient(affiliate) : paypalRecipient(affiliate)}</td><td class="num" data-owed-amount>${money(affiliate.earnings.eligible, affiliate.currency)}</td><td>${from ? day(from) : ''}</td></tr>`
+          : html`<input type="checkbox" name="affiliate" value="${affiliate.id}" checked aria-label="Pay ${affiliate.email}"><input type="hidden" name="amount_${affiliate.id}" value="${payableNow.get(affiliate.id)!}">`
+        return html`<tr data-owed="${affiliate.email}"><td>${pay}</td><td>${affiliate.name ? html`${affiliate.name}<br>` : null}<span class="muted">${affiliate.email}</span></td><td>${affiliate.payoutMethod ?? 'not chosen'}</td><td>${affiliate.payoutMethod === 'wise' ? wiseRecipient(affiliate) : paypalRecipient(affiliate)}</td><td class="num" data-owed-amount>${money(payableNow.get(affiliate.id)!, affiliate.currency)}</td><td>${from ? day(from) : ''}</td></tr>`
       })}</tbody>
 </table></div>
 <div class="actions">
@@ -74,6 +79,20 @@ ${methodSelect('batch-method')}
 <div class="actions"><button type="submit">Mark selected paid</button></div>
 <p class="muted">Marking paid records one payout per selected affiliate, all or none, for the amounts shown.</p>
 </form>`
+}
+</section>
+<section class="card" aria-labelledby="later-title">
+<h2 id="later-title">Payable later</h2>
+${
+  later.length === 0
+    ? html`<p class="muted">Nothing unpaid is waiting for its hold or the payout terms.</p>`
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="later-title"><table>
+<thead><tr><th scope="col">Affiliate</th><th scope="col" class="num">Amount</th><th scope="col">Payable on</th></tr></thead>
+<tbody>${later.map(
+        (entry) =>
+          html`<tr data-later="${entry.affiliateEmail}"><td>${entry.affiliateEmail}</td><td class="num" data-later-amount>${money(entry.nextPayableAmount!, entry.currency)}</td><td data-later-date><time datetime="${entry.nextPayableDate!}">${entry.nextPayableDate!}</time></td></tr>`,
+      )}</tbody>
+</table></div>`
 }
 </section>
 <section class="card" aria-labelledby="record-title">

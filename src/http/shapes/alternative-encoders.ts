@@ -189,6 +189,8 @@ export function affiliateExport(result: AffiliateExport): unknown {
   const code = result.affiliate.referralCode
   return {
     affiliate: affiliate(result.affiliate, true),
+    personalDetails: camelKeys(P.personalDetails(result.personal)),
+    mails: result.mails.map((mail) => camelKeys(P.exportedMail(mail))),
     taxDetails: result.taxDetails && camelKeys(P.taxDetails(result.taxDetails)!),
     referrals: result.referrals.map(referral),
     conversions: result.conversions.map((view) => conversion(view, code)),

@@ -210,6 +210,8 @@ export const affiliateExportResponse = named(
     'export',
     v.strictObject({
       affiliate: affiliateRecord,
+      personalDetails: v.strictObject(camelKeys(P.personalDetailsRecord.entries)),
+      mails: v.array(v.strictObject(camelKeys(P.exportedMailRecord.entries))),
       taxDetails: v.nullable(v.strictObject(camelKeys(P.taxDetailsRecord.entries))),
       referrals: v.array(referralRecord),
       conversions: v.array(conversionRecord),

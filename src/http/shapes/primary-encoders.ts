@@ -303,9 +303,34 @@ export function taxDetails(view: TaxDetailsView | null) {
   return view && { legal_name: view.legalName, country: view.country, form_type: view.formType, tax_id: view.taxIdMasked, updated_at: view.updatedAt.toISOString() }
 }
 
+/** Contact and payment details of an export, in snake_case (a shape with camelCase names camel-cases its keys). */
+export function personalDetails(personal: AffiliateExport['personal']): Record<string, unknown> {
+  return {
+    email: personal.email,
+    name: personal.name,
+    payment_method: personal.paymentMethod,
+    payment_details: personal.paymentDetails,
+    payout_method: personal.payoutMethod,
+    paypal_email: personal.paypalEmail,
+    wise_email: personal.wiseEmail,
+    wise_account_id: personal.wiseAccountId,
+    stripe_account_id: personal.stripeAccountId,
+    custom_fields: personal.customFields,
+    locale: personal.locale,
+    email_opt_out: personal.emailOptOut,
+  }
+}
+
+/** A mail of an export, in snake_case. */
+export function exportedMail(mail: AffiliateExport['mails'][number]): Record<string, unknown> {
+  return { id: mail.id, kind: mail.kind, recipient: mail.recipient, status: mail.status, created_at: mail.createdAt.toISOString(), sent_at: mail.sentAt?.toISOString() ?? null }
+}
+
 export function affiliateExport(result: AffiliateExport): unknown {
   return {
     affiliate: affiliate(result.affiliate),
+    personal_details: personalDetails(result.personal),
+    mails: result.mails.map(exportedMail),
     tax_details: taxDetails(result.taxDetails),
     referrals: result.referrals.map((view) => referral(view, true)),
     conversions: result.conversions.map(conversion),

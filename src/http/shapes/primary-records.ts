@@ -334,8 +334,27 @@ export const errorBody = v.strictObject({ success: v.literal(false), error: v.st
 
 /** Tax details as every answer but the year-end CSV shows them: the tax id masked. */
 export const taxDetailsRecord = v.strictObject({ legal_name: v.string(), country: v.string(), form_type: v.picklist(['W-9', 'W-8BEN']), tax_id: v.pipe(v.string(), v.regex(/^\*{4}/)), updated_at: timestamp })
+const nullableText = v.nullable(v.string())
+/** What the affiliate record holds about the person beyond the public record (an export's). */
+export const personalDetailsRecord = v.strictObject({
+  email: v.string(),
+  name: nullableText,
+  payment_method: nullableText,
+  payment_details: nullableText,
+  payout_method: nullableText,
+  paypal_email: nullableText,
+  wise_email: nullableText,
+  wise_account_id: nullableText,
+  stripe_account_id: nullableText,
+  custom_fields: v.nullable(v.record(v.string(), v.unknown())),
+  locale: nullableText,
+  email_opt_out: v.nullable(v.array(v.string())),
+})
+export const exportedMailRecord = v.strictObject({ id, kind: v.string(), recipient: v.string(), status: v.string(), created_at: timestamp, sent_at: v.nullable(timestamp) })
 export const affiliateExportRecord = v.strictObject({
   affiliate: affiliateRecord,
+  personal_details: personalDetailsRecord,
+  mails: v.array(exportedMailRecord),
   tax_details: v.nullable(taxDetailsRecord),
   referrals: v.array(referralRecord),
   conversions: v.array(conversionRecord),

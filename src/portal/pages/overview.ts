@@ -1,5 +1,6 @@
 // Overview: referral link (copy button with the script, selectable text without), earnings as
-// the API reports them (held, eligible, paid, unpaid, next release), counts and coupons.
+// the API reports them (held, payable now and the day more becomes payable, paid, unpaid, next
+// release), counts and coupons.
 import { html } from '../../web/html.js'
 import { addCalendarDays } from '../../core/calendar.js'
 import { activityChart, type ChartRange } from '../activity-chart.js'
@@ -14,6 +15,7 @@ export async function overviewPage({ program, affiliate, referralLink, url, path
   let series = await program.stats.affiliate(affiliate.email)
   if (days === 90) series = await program.stats.affiliate(affiliate.email, { from: addCalendarDays(series.to, -90), to: series.to })
   const { earnings, currency } = affiliate
+  const payable = await program.payouts.payable(affiliate.id)
   const figure = (name: string, label: string, value: string) =>
     html`<div class="figure"><dt id="fig-${name}">${label}</dt><dd aria-labelledby="fig-${name}" data-figure="${name}">${value}</dd></div>`
   const body = html`<h1>Overview</h1>
@@ -36,7 +38,12 @@ ${
 <h2 id="earnings-title">Earnings</h2>
 <dl class="grid">
 ${figure('held', 'On hold', money(earnings.held, currency))}
-${figure('eligible', 'Ready for payout', money(earnings.eligible, currency))}
+${figure('payable', 'Payable now', money(payable.payable, currency))}
+<div class="figure"><dt id="fig-next-payable">Becomes payable next</dt><dd aria-labelledby="fig-next-payable" data-figure="next-payable">${
+    payable.nextPayableDate === null
+      ? 'Nothing waiting'
+      : html`${money(payable.nextPayableAmount!, currency)} on <time datetime="${payable.nextPayableDate}">${payable.nextPayableDate}</time>`
+  }</dd></div>
 ${figure('paid', 'Paid', money(earnings.paid, currency))}
 ${figure('unpaid', 'Unpaid', money(earnings.unpaid, currency))}
 ${!isZero(earnings.credit) ? figure('credit', 'Paid ahead (credit)', money(earnings.credit, currency)) : null}

@@ -62,7 +62,7 @@ function requestCard(next: NextPayout, open: PayoutRequestView | undefined, acti
   if (open) content = html`<p data-request-status>You asked for ${money(open.amount, open.currency)} on ${day(open.createdAt)}; it is paid with the next payout.</p>`
   else if (next.dueNow) {
     content = html`<form method="post" action="${action}"><input type="hidden" name="csrf" value="${csrf}"><p>${money(next.payableNow, next.currency)} is payable now.</p><div class="actions"><button type="submit">Request payout</button></div></form>`
-  } else content = html`<p class="muted">You can ask for a payout once ${money(next.minimumAmount, next.currency)} is payable (payable now: ${money(next.payableNow, next.currency)}).</p>`
+  } else content = html`<p class="muted">You can ask for a payout once ${money(next.minimumAmount, next.currency)} is payable (payable now: ${money(next.payableNow, next.currency)}; ${money(next.amount, next.currency)} will be payable on <time datetime="${next.date}">${next.date}</time>).</p>`
   return html`<section class="card" aria-labelledby="request-title"><h2 id="request-title">Request a payout</h2>${content}</section>`
 }
 

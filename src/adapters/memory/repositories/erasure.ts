@@ -34,7 +34,10 @@ function mapStrings(value: unknown, text: (value: string) => string): unknown {
 /** The value scrubbed: a string as one text, an object (a JSON field) as one value. */
 export function scrubbedValue(value: unknown, scrub: Scrub): unknown {
   if (typeof value === 'string') return scrub.apply(value)
-  if (value && typeof value === 'object' && !(value instanceof Date) && scrub.touches(asJson(value))) return mapStrings(value, scrub.force)
+  // Each string as it stands in the JSON text (quoted), as SQL storage scrubs a JSON column's text.
+  if (value && typeof value === 'object' && !(value instanceof Date) && scrub.touches(asJson(value))) {
+    return mapStrings(value, (text) => JSON.parse(scrub.force(JSON.stringify(text))) as string)
+  }
   return value
 }
 
@@ -76,6 +79,12 @@ export function erasureRepository(state: MemoryState, log: UndoLog, outside: rea
         log.push(() => (state.fanout[index] = event))
       }
       for (const store of outside) store.scrubText(projectId, scrub)
+    },
+    async dropMail(projectId, affiliateId, now) {
+      for (const row of [...state.mail.rows.values()]) {
+        if (row.projectId !== projectId || row.affiliateId !== affiliateId || (row.status !== 'queued' && row.status !== 'sending')) continue
+        state.mail.replace({ ...row, status: 'skipped', nextAttemptAt: null, leaseUntil: null, lastReply: 'the affiliate was erased', updatedAt: now }, log)
+      }
     },
     async customerIds(projectId, email) {
       const lower = email.toLowerCase()

@@ -64,7 +64,7 @@ export function mailRepository(state: MemoryState, log: UndoLog): MailQueue {
     },
     get: async (projectId, id) => found(inProject(state.mail.get(id), projectId)),
     async list(projectId, filter) {
-      const page = newestFirstPage(state.mail.group('project', projectId), (row) => filter.status === undefined || row.status === filter.status, filter)
+      const page = newestFirstPage(state.mail.group('project', projectId), (row) => (filter.status === undefined || row.status === filter.status) && (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId), filter)
       return { items: page.items, total: page.total }
     },
     async attempts(projectId, id) {

@@ -75,7 +75,7 @@ export function mailRepository(db: SqlClient, t: Tables): MailQueue {
       return rows.length > 0
     },
     get: (projectId, id) => table.get(db, projectId, id),
-    list: (projectId, filter) => table.page(db, projectId, [['status = ?', filter.status]], filter),
+    list: (projectId, filter) => table.page(db, projectId, [['status = ?', filter.status], ['affiliate_id = ?', filter.affiliateId]], filter),
     async attempts(projectId, id) {
       const rows = await run(db, `SELECT * FROM ${t.mailAttempts.name} WHERE mail_id = $1 AND project_id = $2 ORDER BY id`, [id, projectId])
       return rows.map((row) => t.mailAttempts.read(row))
