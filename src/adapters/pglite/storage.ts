@@ -16,8 +16,21 @@ export interface PgliteStorageOptions extends SqlStorageOptions {
    * @default in memory (nothing persisted)
    */
   dataDir?: string
-  /** The host's own PGlite instance; `close()` then leaves it open. */
-  db?: PGlite
+  /** The host's own PGlite instance (`new PGlite(...)`); `close()` then leaves it open. */
+  db?: PgliteInstance
+}
+
+/**
+ * The part of a PGlite instance this storage uses, written out so that affiliate-kit's types do
+ * not load PGlite's own (they need `@types/emscripten`, which PGlite does not install). Any
+ * `new PGlite()` fits.
+ */
+export interface PgliteInstance {
+  readonly waitReady: Promise<void>
+  query(...args: never[]): Promise<unknown>
+  transaction(...args: never[]): Promise<unknown>
+  execProtocol(...args: never[]): Promise<unknown>
+  close(): Promise<void>
 }
 
 /**
@@ -29,7 +42,7 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
   const unlock = dataDir === undefined ? () => {} : lockDataDir(dataDir)
   let db: PGlite
   try {
-    db = options.db ?? new PGlite(options.dataDir)
+    db = (options.db as PGlite | undefined) ?? new PGlite(options.dataDir)
   } catch (error) {
     unlock()
     throw error

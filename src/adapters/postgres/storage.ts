@@ -3,7 +3,6 @@
 // outlives a transaction on its connection except named prepared statements, so behind a pooler
 // in transaction mode (`pooler: 'transaction'`) statements go unnamed (docs/pooler.md).
 import { createHash } from 'node:crypto'
-import pg from 'pg'
 import type { Pool, PoolClient, PoolConfig } from 'pg'
 import type { StoragePort } from '../storage-port.js'
 import { nestedClient, type SqlExecutor, type SqlRow, type SqlStatement } from '../sql/executor.js'
@@ -32,10 +31,34 @@ export type PostgresStorageOptions = SqlStorageOptions & {
         max?: number
       }
     | {
-        /** The host's pool; `close()` then leaves it open. */
-        pool: Pool
+        /** The host's pool (`new pg.Pool(...)`); `close()` then leaves it open. */
+        pool: PostgresPool
       }
   )
+
+/**
+ * The part of a node-postgres `Pool` this storage uses, written out so that affiliate-kit's
+ * types load neither `pg` nor `@types/pg` in a project that does not use them. Any `pg.Pool` fits.
+ */
+export interface PostgresPool {
+  connect(): Promise<unknown>
+  query(...args: never[]): Promise<unknown>
+  end(): Promise<void>
+}
+
+/** Thrown on first use of a storage made from a connectionString when the pg package is not installed. */
+const PG_MISSING = 'affiliate-kit/postgres needs the pg package beside affiliate-kit: run "npm i pg"'
+
+/** pg, loaded on first use: affiliate-kit/postgres loads without it (a host pool needs none). */
+async function loadPg(): Promise<typeof import('pg').default> {
+  try {
+    return (await import('pg')).default
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw Object.assign(new Error(PG_MISSING, { cause: error }), { code: 'ERR_MODULE_NOT_FOUND' })
+    throw error
+  }
+}
 
 /** deadlock_detected and serialization_failure: safe to run the transaction again. */
 const RETRIED_CODES = new Set(['40P01', '40001'])
@@ -74,9 +97,16 @@ function corked<T>(client: PoolClient, send: () => T): T {
  */
 export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   const owned = !('pool' in options)
-  const pool: Pool = 'pool' in options ? options.pool : new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 } satisfies PoolConfig)
-  // An idle client losing its connection must not crash the host process.
-  if (owned) pool.on('error', () => {})
+  let pool: Pool | undefined = 'pool' in options ? (options.pool as unknown as Pool) : undefined
+  let opening: Promise<Pool> | undefined
+  const connection = options as { connectionString?: string; max?: number }
+  const open = (): Promise<Pool> =>
+    (opening ??= loadPg().then((pg) => {
+      pool = new pg.Pool({ connectionString: connection.connectionString, max: connection.max ?? 10 } satisfies PoolConfig)
+      // An idle client losing its connection must not crash the host process.
+      pool.on('error', () => {})
+      return pool
+    }))
   // Statements with parameters are prepared once per connection (named), saving parse time.
   const prepared = options.preparedStatements ?? options.pooler !== 'transaction'
   const names = new Map<string, string>()
@@ -97,7 +127,7 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
     return error
   }
   const transactionOnce: SqlExecutor['transaction'] = async (fn, last) => {
-    const client = await pool.connect()
+    const client = await (pool ?? (await open())).connect()
     const pipelined = pipelining(client)
     let begun = false
     let broken = false
@@ -142,7 +172,7 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
     inTransaction: false,
     async query(text, params) {
       try {
-        return (await pool.query(config(text, params))).rows as never
+        return (await (pool ?? (await open())).query(config(text, params))).rows as never
       } catch (error) {
         throw explained(error)
       }
@@ -159,7 +189,8 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
       }
     },
     close: async () => {
-      if (owned) await pool.end()
+      // A pool never opened (no statement ran, or pg is missing) has nothing to end.
+      if (owned) await (pool ?? (await opening?.catch(() => undefined)))?.end()
     },
   }
   return sqlStorage(executor, options)
