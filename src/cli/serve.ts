@@ -62,15 +62,22 @@ export interface ServeOptions {
 }
 
 async function ensureApiKey(program: AffiliateProgram, apiKey: string | undefined, logger: Logger, print: (line: string) => void) {
+  if (apiKey) await program.keys.ensure(apiKey)
+  const active = (await program.keys.list()).filter((key) => key.revokedAt === null)
+  // Publishable keys (rgp_) open no API route: they are counted apart from the secret ones.
+  const publishable = active.filter((key) => key.prefix.startsWith('rgp_'))
+  const secret = active.filter((key) => !key.prefix.startsWith('rgp_'))
+  const prefixes = (keys: typeof active) => keys.map((key) => key.prefix).join(', ')
+  const browser = publishable.length > 0 ? `publishable keys: ${publishable.length} active (prefixes ${prefixes(publishable)})` : 'publishable keys: none'
   if (apiKey) {
-    await program.keys.ensure(apiKey)
-    logger.info('API key from AFFILIATE_KIT_API_KEY is active')
+    logger.info(`API key from AFFILIATE_KIT_API_KEY is active; ${browser}`, { publishable_keys: publishable.length })
     return
   }
-  // Publishable keys (rgp_) open no API route: only secret keys count here.
-  const keys = (await program.keys.list()).filter((key) => key.revokedAt === null && !key.prefix.startsWith('rgp_'))
-  if (keys.length > 0) {
-    logger.info(`API keys: ${keys.length} active (prefixes ${keys.map((key) => key.prefix).join(', ')}); create another with "affiliate-kit keys create"`)
+  if (secret.length > 0) {
+    logger.info(`API keys: ${secret.length} active (prefixes ${prefixes(secret)}); ${browser}; create another with "affiliate-kit keys create"`, {
+      api_keys: secret.length,
+      publishable_keys: publishable.length,
+    })
     return
   }
   const { key } = await program.keys.create({ name: 'first start' })
