@@ -217,7 +217,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     if (pages && config.admin?.enabled) {
       const { configuredAdmin, observedAdmin } = await import('./admin-mount.js')
       const stores = { sessions: storage.sessions, auditLog: storage.auditLog, webhooks: dispatcher, providerEvents, state: storage.keyedState, ...(portal ? { portal } : {}) }
-      const admin = configuredAdmin(program, stores, config.admin)
+      // The console shows an application's answers under the labels of the portal's form.
+      const admin = configuredAdmin(program, stores, config.admin, config.portal?.application?.fields)
       api = pages.withPortal(api, observedAdmin(admin, config.admin, observer), config.admin.path ?? '/admin')
     }
     server.off('request', starting)
