@@ -113,9 +113,11 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     expect(attw.status).toBe(0)
   }, 120_000)
 
-  it("ships affiliate.config.example.json where the README's walk-through copies it from", () => {
-    const shipped = readFileSync(join(work, 'node_modules/affiliate-kit/affiliate.config.example.json'), 'utf8')
-    expect(shipped).toBe(readFileSync(join(root, 'affiliate.config.example.json'), 'utf8'))
+  it("ships affiliate.config.example.json where the README's walk-through copies it from, and affiliate.config.full.json beside it", () => {
+    for (const file of ['affiliate.config.example.json', 'affiliate.config.full.json']) {
+      const shipped = readFileSync(join(work, 'node_modules/affiliate-kit', file), 'utf8')
+      expect(shipped).toBe(readFileSync(join(root, file), 'utf8'))
+    }
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('cp node_modules/affiliate-kit/affiliate.config.example.json affiliate.config.json')
   })
 
