@@ -137,10 +137,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   server.on('request', starting)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject)
-      resolve()
-    })
+    server.listen(options.port, options.host, () => resolve())
   })
   const opening = openProgram(options.database, {
     // Without a config file the stored settings stay: another server may be running on them.
