@@ -29,10 +29,11 @@ export default defineConfig([{
   target: 'node20',
   splitting: true,
 },
-// The browser snippet: minified ESM for bundlers, checked against its 2 KB budget (scripts/snippet-size.mjs).
+// The browser snippet: minified ESM for bundlers, checked against its 2 KB budget (scripts/snippet-size.mjs),
+// and CommonJS for a require() (a CommonJS test runner's, say).
 {
   entry: { 'browser/index': 'src/browser/index.ts' },
-  format: ['esm'],
+  format: ['esm', 'cjs'],
   dts: true,
   minify: true,
   platform: 'browser',

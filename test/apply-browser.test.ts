@@ -20,6 +20,12 @@ import { startSmtp, type SmtpCatcher } from './email/smtp.js'
 
 const COMMISSION = { purchase: { type: 'percentage' as const, rate: 30 } }
 const SECRET = 'apply-browser-mail-secret-0123456789abcdef'
+const FIELDS = [
+  { name: 'audience', label: 'Audience size', type: 'select' as const, options: ['Under 1,000', '1,000 to 10,000', 'Over 10,000'], required: true },
+  { name: 'channel_url', label: 'Main channel URL', type: 'url' as const, required: true },
+  { name: 'discloses', label: 'I disclose affiliate links to my audience', type: 'checkbox' as const, required: true },
+  { name: 'coupon_idea', label: 'Coupon code you would like', type: 'text' as const },
+]
 
 describe('application page in Chromium', () => {
   let program: AffiliateProgram
@@ -61,15 +67,7 @@ describe('application page in Chromium', () => {
       theme: { title: 'Acme Partners' },
       // Every page of this test comes from 127.0.0.1: room for its dozen submissions (apply-bots.test.ts tests the limit).
       limits: { applyPerClient: { limit: 50, windowSeconds: 3600 } },
-      application: {
-        termsUrl: 'https://example.com/partner-terms',
-        fields: [
-          { name: 'audience', label: 'Audience size', type: 'select', options: ['Under 1,000', '1,000 to 10,000', 'Over 10,000'], required: true },
-          { name: 'channel_url', label: 'Main channel URL', type: 'url', required: true },
-          { name: 'discloses', label: 'I disclose affiliate links to my audience', type: 'checkbox', required: true },
-          { name: 'coupon_idea', label: 'Coupon code you would like', type: 'text' },
-        ],
-      },
+      application: { termsUrl: 'https://example.com/partner-terms', fields: FIELDS },
     })
     mails = createMailDispatcher({
       storage,
@@ -84,7 +82,7 @@ describe('application page in Chromium', () => {
     })
     // Mail is on from the dispatcher's first pass: every mailable event from now on is queued.
     await mails.dispatch()
-    admin = createAdminConsole(program, { sessions: storage, auditLog: storage, portal })
+    admin = createAdminConsole(program, { sessions: storage, auditLog: storage, portal, applicationFields: FIELDS })
     browser = await launchBrowser()
   }, 60_000)
 
@@ -168,8 +166,10 @@ describe('application page in Chromium', () => {
     await owner.waitForURL(`${base}/admin/`)
     await owner.getByRole('link', { name: 'Applications' }).click()
     const card = owner.locator('[data-application="ann@example.com"]')
-    expect(await card.textContent()).toContain('https://youtube.com/@ann')
-    expect(await card.textContent()).toContain('1,000 to 10,000')
+    // Each answer under its field's label, as the applicant saw it, not under the field's name.
+    expect(await card.textContent()).toContain('Main channel URLhttps://youtube.com/@ann')
+    expect(await card.textContent()).toContain('Audience size1,000 to 10,000')
+    expect(await card.textContent()).not.toContain('channel_url')
     await check(owner, 'queue')
     await owner.getByRole('button', { name: 'Approve ann@example.com' }).click()
     await owner.getByText('ann@example.com is approved').waitFor()
@@ -178,7 +178,7 @@ describe('application page in Chromium', () => {
     // The affiliate's own page keeps the application and its decision.
     await owner.goto(`${base}/admin/affiliates/${ann.id}`)
     const application = owner.getByRole('region', { name: 'Application' })
-    expect(await application.textContent()).toContain('channel_urlhttps://youtube.com/@ann')
+    expect(await application.textContent()).toContain('Main channel URLhttps://youtube.com/@ann')
     expect(await application.textContent()).toContain('2026-03-01 09:00')
     await check(owner, 'affiliate-application')
     await owner.close()

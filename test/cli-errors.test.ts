@@ -1,6 +1,6 @@
 // Every failure of the affiliate-kit command is one line on stderr saying what to do, with no
 // stack and no password; --version and per-command --help answer; a mistyped command touches
-// nothing; a port in use stops serve before it makes (and prints) an API key.
+// nothing; a port in use stops serve before it opens the database or makes (and prints) an API key.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -47,7 +47,7 @@ describe('affiliate-kit usage errors, --version, --help', () => {
 })
 
 describe('affiliate-kit runtime errors', () => {
-  it('a port in use stops serve with one line, before any API key is made or printed', async () => {
+  it('a port in use stops serve with one line, before the database is opened (nothing migrated) or any API key is made or printed', async () => {
     const cwd = tempDir()
     const taken = createServer()
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
@@ -58,6 +58,8 @@ describe('affiliate-kit runtime errors', () => {
         code: 1,
         output: `affiliate-kit: 127.0.0.1:${port} is already in use; stop the program using it, or choose another port with --port (or PORT)`,
       })
+      // The port is bound first: the embedded database was not even created, let alone migrated.
+      expect(existsSync(join(cwd, 'data'))).toBe(false)
       expect(await finished(['keys', 'list', '--database', database])).toEqual({ code: 0, output: '' })
     } finally {
       taken.close()

@@ -1,4 +1,4 @@
-// Operating the standalone server, as processes: JSON logs (startup with the migrations applied,
+// Operating the standalone server, as processes: JSON logs (startup with each migration as it runs and those applied,
 // one line per request, failed deliveries against a real receiver answering 500), /healthz,
 // /readyz and /metrics, then `webhooks deliveries` and `webhooks retry` on the stopped server's
 // data, and the retried delivery sent by the next start. The other surfaces (provider events,
@@ -51,6 +51,14 @@ describe('operating affiliate-kit serve', () => {
       const records = jsonLines(stdout)
       const names = MIGRATIONS.map((migration) => `${migration.version} ${migration.name}`).join(', ')
       expect(records.map((record) => record.msg)).toEqual(expect.arrayContaining([`migrations applied: ${names}`, expect.stringMatching(/^storage: embedded PGlite in /)]))
+      // Each migration is logged as it runs, before the summary that follows their commit.
+      const ran = records.flatMap((record, index) => (/^migration \d+ .+: ran in \d+ ms$/.test(String(record.msg)) ? [{ record, index }] : []))
+      // (In the order they ran: the batched ones, such as a backfill, after the others' transaction.)
+      const byVersion = (line: string) => Number(/^migration (\d+)/.exec(line)![1])
+      const lines = ran.map(({ record }) => String(record.msg).replace(/: ran in \d+ ms$/, '')).sort((a, b) => byVersion(a) - byVersion(b))
+      expect(lines).toEqual(MIGRATIONS.map((migration) => `migration ${migration.version} ${migration.name}`))
+      expect(ran.every(({ record }) => record.level === 'info' && typeof record.ms === 'number')).toBe(true)
+      expect(ran.at(-1)!.index).toBeLessThan(records.findIndex((record) => record.msg === `migrations applied: ${names}`))
       const requests = records.filter((record) => record.msg === 'request' && record.level === 'info')
       expect(requests.map(({ method, route, status }) => `${method} ${route} ${status}`)).toEqual(['POST /api/v1/affiliates 201', 'POST /api/v1/conversions 201'])
       expect(requests.every((record) => typeof record.duration_ms === 'number')).toBe(true)

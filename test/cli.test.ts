@@ -23,16 +23,23 @@ describe('affiliate-kit serve', () => {
     await api(url!, key!, 'POST', '/conversions', { type: 'purchase', referral_code: 'KEEP', base_value: 10, reference: 'ch_keep' })
     expect(await first.stop()).toBe(0)
     expect(first.output()).toContain('shutting down')
+    const publishable = run(['keys', 'create', '--publishable', '--database', `pglite:${join(dir, 'data')}`], { cwd: dir })
+    expect(await publishable.exited).toBe(0)
 
     const second = run(['serve', '--port', '0', '--database', `pglite:${join(dir, 'data')}`], { cwd: dir })
     const [, url2] = await second.waitFor(/listening on (http:\/\/\S+)/)
-    expect(second.output()).toMatch(/API keys: 1 active/)
+    // The start line counts the secret keys and, apart, the publishable ones.
+    expect(second.output()).toMatch(/API keys: 1 active \(prefixes rgk_\w+\); publishable keys: 1 active \(prefixes rgp_\w+\); create another/)
+    // A browser's /favicon.ico is no API request: answered 404, logged at debug only; a wrong API path is logged.
+    expect((await fetch(new URL('/favicon.ico', url2)).then((response) => response.status))).toBe(404)
+    expect((await api(url2!, key!, 'GET', '/no-such-route')).status).toBe(404)
     const again = await api(url2!, key!, 'GET', '/affiliates/keep%40example.com')
     expect(again.status).toBe(200)
     expect(again.body).toMatchObject({ data: { referral_code: 'KEEP', purchases: 1, total_earnings: '3.00' } })
     const duplicate = await api(url2!, key!, 'POST', '/conversions', { type: 'purchase', referral_code: 'KEEP', base_value: 10, reference: 'ch_keep' })
     expect(duplicate).toMatchObject({ status: 200, body: { duplicate: true } })
     expect(await second.stop()).toBe(0)
+    expect(second.output().match(/INFO {2}request .*status=404.*/g)).toEqual([expect.stringMatching(/surface=api method=GET route=unmatched status=404/)])
   }, 120_000)
 
   it('uses AFFILIATE_KIT_API_KEY, config settings and the alternative shape', async () => {

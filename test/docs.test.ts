@@ -1,9 +1,11 @@
 // The documentation users read: README.md and docs/. Code, tests and docs cite docs/ files, never
-// the internal spec files; every relative link (and #heading) in README.md and docs/*.md resolves.
+// the internal spec files; every relative link (and #heading) in README.md and docs/*.md resolves;
+// the README's Configuration table names every key of the server's config.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
+import { serverConfig } from '../src/cli/config.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const self = fileURLToPath(import.meta.url)
@@ -124,6 +126,13 @@ describe('documentation', () => {
       .filter((name) => name !== 'README.md')
     expect(pages.length).toBeGreaterThanOrEqual(8)
     expect(pages.filter((page) => !indexTargets.has(page))).toEqual([])
+  })
+
+  test("the README's Configuration table has a row for every top-level key serve --config takes", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const section = readme.slice(readme.indexOf('### Configuration (`--config affiliate.config.json`)'))
+    const rows = new Set([...section.matchAll(/^\| `([A-Za-z]+)[.`]/gm)].map((match) => match[1]))
+    expect(Object.keys(serverConfig.entries).filter((key) => !rows.has(key))).toEqual([])
   })
 
   test('the link checker sees broken files and headings', () => {

@@ -1,7 +1,7 @@
 // `affiliate-kit serve` with `email` in its config (docs/email.md "Setting it up"): with no code and
 // no emailSignIn, the portal's email form sends the sign-in mail over SMTP and its link signs in; a
 // conversion over the API becomes a commission mail; an approval over the API mails a sign-in link
-// that signs in; the log names the SMTP server, never its password.
+// that signs in; the log names the SMTP server, never its password, and each mail sent or not sent.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,7 +24,7 @@ async function until(check: () => boolean, timeoutMs: number, log: () => string 
 
 describe('affiliate-kit serve with email', () => {
   it('mails sign-in links and commissions through the configured SMTP server', async () => {
-    const smtp = await startSmtp()
+    const smtp = await startSmtp({ reject: (to) => (to === 'gone@example.com' ? 'mailbox unavailable' : null) })
     const port = await freePort()
     const config = join(dir, 'affiliate.config.json')
     writeFileSync(
@@ -73,6 +73,13 @@ describe('affiliate-kit serve with email', () => {
       const welcomeLink = new URL(/(http\S+\/portal\/sign-in\?token=\S+)/.exec(welcome.mail.text ?? '')![1]!)
       expect(welcomeLink.origin).toBe(origin)
       expect((await new Agent((request) => fetch(request), origin).signIn(welcomeLink.pathname + welcomeLink.search)).status).toBe(303)
+      // A mail the SMTP server refuses for good (550) is logged, as each sent one is, at the default level.
+      await api(url!, KEY, 'POST', '/affiliates', { email: 'gone@example.com', referral_code: 'GONE' })
+      await api(url!, KEY, 'POST', '/conversions', { type: 'purchase', referral_code: 'GONE', base_value: 10, reference: 'order-gone' })
+      await until(() => /WARN {2}mail not sent /.test(server.output()), 20_000, server.output)
+      expect(server.output()).toMatch(/WARN {2}mail not sent mail_id=\d+ kind=new_commission attempt=1 outcome=bounced reply="550 mailbox unavailable"$/m)
+      const sent = [...server.output().matchAll(/INFO {2}mail sent mail_id=\d+ kind=(\S+) attempt=1$/gm)].map((match) => match[1])
+      expect(sent).toEqual(['sign_in', 'new_commission', 'application_received', 'approved'])
       expect(server.output()).toContain(`sending mail through smtp://127.0.0.1:${smtp.port}`)
       expect(server.output()).not.toContain('hunter2')
     } finally {

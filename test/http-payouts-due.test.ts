@@ -1,4 +1,4 @@
-// GET /payouts/due, as_of reads and GET /ledger over real HTTP (docs/payouts.md), in both shapes.
+// GET /payouts/due, as_of reads (now without it) and GET /ledger over real HTTP (docs/payouts.md), in both shapes.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -70,6 +70,21 @@ describe('payouts due and the ledger over HTTP', () => {
     expect((await bad.json()).error).toContain('as_of')
     const payouts = await get('primary', `/payouts?as_of=${encodeURIComponent('2026-02-15T00:00:00Z')}`)
     expect((await payouts.json()).data).toEqual([])
+  })
+
+  it('without as_of, balances are those of now (an affiliate, the program; both shapes)', async () => {
+    const now = encodeURIComponent('2026-02-20T00:00:00Z') // the test clock's
+    for (const [shape, path] of [
+      ['primary', '/affiliates/cat@example.com/balances'],
+      ['alternative', `/affiliates/aff_${ids.cat}/balances`],
+      ['primary', '/ledger/balances'],
+      ['alternative', '/ledger/balances'],
+    ] as const) {
+      const implicit = await get(shape, path)
+      expect(implicit.status).toBe(200)
+      expect(await implicit.json()).toEqual(await (await get(shape, `${path}?as_of=${now}`)).json())
+    }
+    expect((await (await get('primary', '/affiliates/cat@example.com/balances')).json()).data).toMatchObject({ paid_earnings: '10.00', unpaid_earnings: '20.00', payable_earnings: '20.00' })
   })
 
   it('exports the movements of a period as JSON or CSV, summing to the change of unpaid', async () => {

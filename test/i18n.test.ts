@@ -1,4 +1,4 @@
-// The message catalogues (src/core/i18n/catalogues/*.json, docs/email.md "Languages"): every
+// The message catalogues (src/core/i18n/catalogues/: en.ts and *.json, docs/email.md "Languages"): every
 // language has every key of the English one and the same placeholders, a missing key falls back
 // to English, and the language a page or mail uses is the affiliate's, else the browser's, else
 // the program's.

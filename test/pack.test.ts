@@ -1,8 +1,9 @@
 // The way a newcomer meets the package: `npm pack`, install the tarball into an empty folder,
 // `npx affiliate-kit serve --database memory`, then the README's curl walk-through over HTTP,
 // including the signed webhook arriving at a local receiver; without pg, PostgreSQL asks for it.
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// Its type declarations pass a consumer's strict build and are-the-types-wrong.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -23,6 +24,7 @@ const receiver = createServer((request, response) => {
   })
 })
 let server: Running
+let tarballPath = ''
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
@@ -32,6 +34,7 @@ beforeAll(async () => {
   const built = await import('../scripts/sources-hash.mjs').then(({ isCurrent }) => isCurrent(join(root, 'dist/.full-build')))
   npm(['pack', '--pack-destination', work, ...(built ? ['--ignore-scripts'] : [])], root)
   const tarball = readdirSync(work).find((file) => file.endsWith('.tgz'))!
+  tarballPath = join(work, tarball)
   writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'newcomer', private: true, type: 'module' }))
   npm(['install', join(work, tarball)], work)
 }, 900_000)
@@ -75,9 +78,46 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     }
   })
 
-  it("ships affiliate.config.example.json where the README's walk-through copies it from", () => {
-    const shipped = readFileSync(join(work, 'node_modules/affiliate-kit/affiliate.config.example.json'), 'utf8')
-    expect(shipped).toBe(readFileSync(join(root, 'affiliate.config.example.json'), 'utf8'))
+  it('its type declarations pass a strict build (skipLibCheck false) of a project importing every entry point of exports, as ESM and as CommonJS, under moduleResolution nodenext and bundler', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }
+    const entryPoints = Object.keys(manifest.exports)
+      .filter((path) => !path.endsWith('.json'))
+      .map((path) => (path === '.' ? 'affiliate-kit' : `affiliate-kit/${path.slice(2)}`))
+    expect(entryPoints.length).toBeGreaterThan(15)
+    const consumer = join(work, 'strict-types')
+    mkdirSync(consumer, { recursive: true })
+    const imports = entryPoints.map((name, index) => `import * as entry${index} from '${name}'`).join('\n')
+    const source = `${imports}\nexport const entryPoints = [${entryPoints.map((_, index) => `entry${index}`).join(', ')}]\n`
+    // index.ts is ESM (the package is "type": "module"); index.cts is CommonJS: its imports are require()s.
+    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'strict-consumer', private: true, type: 'module' }))
+    writeFileSync(join(consumer, 'index.ts'), source)
+    writeFileSync(join(consumer, 'index.cts'), source)
+    // @types/node only (the package's declarations use node:http), from this checkout: nothing else of it is visible.
+    const base = { strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', types: ['node'], typeRoots: [join(root, 'node_modules/@types')] }
+    const modes = { nodenext: { module: 'nodenext', moduleResolution: 'nodenext' }, bundler: { module: 'preserve', moduleResolution: 'bundler' } }
+    for (const [mode, options] of Object.entries(modes)) {
+      writeFileSync(join(consumer, `tsconfig.${mode}.json`), JSON.stringify({ compilerOptions: { ...base, ...options }, files: ['index.ts', 'index.cts'] }))
+      const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${mode}.json`, '--listFiles'], { cwd: consumer, encoding: 'utf8' })
+      const errors = tsc.stdout.split('\n').filter((line) => /error TS\d+/.test(line))
+      expect({ mode, errors }).toEqual({ mode, errors: [] })
+      expect(tsc.status).toBe(0)
+      // Both conditions were checked: the .d.ts of import and the .d.cts of require.
+      const checked = tsc.stdout.split('\n').filter((line) => line.includes('/node_modules/affiliate-kit/dist/'))
+      expect(checked.some((file) => file.endsWith('/dist/index.d.ts')) && checked.some((file) => file.endsWith('/dist/index.d.cts'))).toBe(true)
+    }
+  }, 600_000)
+
+  it('are-the-types-wrong finds no problem in the packed tarball (node10, node16 from CommonJS and ESM, bundler)', () => {
+    const attw = spawnSync(process.execPath, [join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarballPath, '--format', 'ascii', '--no-color'], { cwd: work, encoding: 'utf8' })
+    expect(attw.stdout + attw.stderr).toContain('No problems found')
+    expect(attw.status).toBe(0)
+  }, 120_000)
+
+  it("ships affiliate.config.example.json where the README's walk-through copies it from, and affiliate.config.full.json beside it", () => {
+    for (const file of ['affiliate.config.example.json', 'affiliate.config.full.json']) {
+      const shipped = readFileSync(join(work, 'node_modules/affiliate-kit', file), 'utf8')
+      expect(shipped).toBe(readFileSync(join(root, file), 'utf8'))
+    }
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('cp node_modules/affiliate-kit/affiliate.config.example.json affiliate.config.json')
   })
 
@@ -146,6 +186,22 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     expect(await version.exited).toBe(0)
     expect(version.output().trim().split('\n').at(-1)).toBe((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version)
   }, 60_000)
+
+  it('affiliate-kit/postgres loads without pg (import and require), and a storage from a connection string says "npm i pg" on first use', () => {
+    const script = (load: (name: string) => string) => `
+      ${load('affiliate-kit')}
+      ${load('affiliate-kit/postgres')}
+      createAffiliateProgram({ storage: postgresStorage({ connectionString: 'postgres://shop@127.0.0.1:1/shop' }) })
+        .then(() => console.log('opened'), (error) => console.log(error.message))
+        .then(() => process.exit(0))`
+    const names: Record<string, string> = { 'affiliate-kit': 'createAffiliateProgram', 'affiliate-kit/postgres': 'postgresStorage' }
+    writeFileSync(join(work, 'without-pg.mjs'), script((name) => `import { ${names[name]} } from '${name}'`))
+    writeFileSync(join(work, 'without-pg.cjs'), script((name) => `const { ${names[name]} } = require('${name}')`))
+    for (const file of ['without-pg.mjs', 'without-pg.cjs']) {
+      const output = execFileSync(process.execPath, [file], { cwd: work }).toString().trim()
+      expect(output).toBe('affiliate-kit/postgres needs the pg package beside affiliate-kit: run "npm i pg"')
+    }
+  })
 
   it('--database postgres:// without pg installed says "npm i pg" in one line, also from DATABASE_URL', async () => {
     for (const [args, env] of [

@@ -87,6 +87,11 @@ export interface AdminConsoleOptions {
   clock?: Clock
   /** Unexpected errors (the page shows a generic message). @default console.error */
   onError?: (error: unknown) => void
+  /**
+   * The application page's own fields (the portal's `application.fields`): the console shows each
+   * answer under its label. @default none: an answer is shown under its field's name
+   */
+  applicationFields?: ReadonlyArray<{ name: string; label: string }>
 }
 
 /** A fetch handler, callable itself and as `fetch`, with `node` for node:http and Express. */
@@ -113,6 +118,8 @@ export interface AdminSetup {
   preSession: ReturnType<typeof preSessionCsrf>
   signInsPerClient: SubjectLimit | null
   cookieScope(url: URL): CookieScope
+  /** The labels of the application fields, by name. */
+  fieldLabels: ReadonlyMap<string, string>
 }
 
 interface SignedIn {
@@ -136,6 +143,7 @@ export function adminSetup(program: AdminProgram, options: AdminConsoleOptions):
     program,
     options,
     clock,
+    fieldLabels: new Map((options.applicationFields ?? []).map((field) => [field.name, field.label])),
     sessions: store ? webSessions(store, 'admin', clock, options.session) : null,
     record: (entry) => recordThrough(program, clock, entry),
     base,
@@ -269,6 +277,7 @@ function adminRequest(setup: AdminSetup, program: AdminProgram, request: Request
     providerEvents: options.providerEvents ?? null,
     payoutRuns: options.payoutRuns ?? null,
     portal: options.portal ?? null,
+    fieldLabels: setup.fieldLabels,
     audit: (action, target, detail = null) => recordThrough(program, setup.clock, { actorId: actor.id, actorName: actor.name, action, target, detail }),
     changes: (fn) =>
       program.transaction((scope) => fn(adminRequest(setup, { ...scope, clock: program.clock, verifyApiKey: program.verifyApiKey }, request, url, actor, csrf))),

@@ -28,6 +28,8 @@ export interface AdminRequest {
   payoutRuns: ConsolePayoutRuns | null
   /** The affiliate portal that makes sign-in links (option portal), or null. */
   portal: SignInLinkMaker | null
+  /** The labels of the application page's own fields, by name (option applicationFields). */
+  fieldLabels: ReadonlyMap<string, string>
   /**
    * Records what was done in the audit log, through this request's program: on the request
    * changes(fn) hands fn, the entry commits with the change or not at all.

@@ -22,10 +22,12 @@ export function configuredAdmin(
   program: AffiliateProgram,
   stores: { sessions: SessionStore; auditLog: AuditLog; webhooks: ConsoleWebhooks; providerEvents: ConsoleProviderEvents; state: KeyedStateStore; portal?: SignInLinkMaker; payoutRuns?: ConsolePayoutRuns },
   config: AdminConfig,
+  applicationFields: ReadonlyArray<{ name: string; label: string }> = [],
 ): AdminConsole {
   const { path, secureCookies, idleTimeoutSeconds, absoluteTimeoutSeconds, limits, trustProxy } = config
   return createAdminConsole(program, {
     ...stores,
+    applicationFields,
     basePath: path ?? '/admin',
     session: { idleTimeoutSeconds, absoluteTimeoutSeconds },
     ...(secureCookies !== undefined ? { secureCookies } : {}),

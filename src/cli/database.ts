@@ -62,15 +62,16 @@ async function openPostgres(target: string, sql: SqlStorageOptions): Promise<Ope
     throw new CliError(`the database URL ${redactUrl(target)} is malformed; percent-encode special characters in the user and password (@ as %40, : as %3A, / as %2F, # as %23)`)
   }
   const url = new URL(target)
-  let postgresStorage: typeof import('../adapters/postgres/index.js').postgresStorage
+  // The adapter loads pg on first use; the CLI asks for it up front, in one line.
   try {
-    ;({ postgresStorage } = await import('../adapters/postgres/index.js'))
+    await import('pg')
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && /'pg'/.test((error as Error).message)) {
       throw new CliError('PostgreSQL needs the pg package beside affiliate-kit: run "npm i pg"')
     }
     throw error
   }
+  const { postgresStorage } = await import('../adapters/postgres/index.js')
   const pooled = poolerMode()
   const where = `PostgreSQL at ${url.host}${pooled ? ' through a transaction-mode pooler' : ''}`
   const storage = postgresStorage({ ...sql, connectionString: target, ...(pooled ? { pooler: 'transaction' as const } : {}), ...postgresTimeouts() })

@@ -1,12 +1,12 @@
-// `affiliate-kit serve`: the standalone server. Validates config, opens storage, syncs webhook
-// endpoints from the config, listens (so a port in use stops the start before any key is made),
+// `affiliate-kit serve`: the standalone server. Validates config, listens (so a port in use stops
+// the start before the database is opened or any key made), opens storage, syncs webhook endpoints from the config,
 // ensures an API key, takes keys commands on embedded PGlite, runs the webhook dispatcher beside
 // the program and the configured payment-provider endpoints, syncs automatic payouts on a
 // schedule (config payoutProviders), and drains in-flight requests and
 // deliveries on close.
 // Logs through serverLogger (logging.ts); serves /healthz, /readyz and, with `metrics: true` in
 // the config, /metrics.
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { AffiliateProgram } from '../core/program.js'
 import { settingsChanges } from '../core/settings.js'
@@ -23,6 +23,7 @@ import { serveKeySocket } from './key-socket.js'
 import { serverLogger, serverLogLevel, sqlLogRecords } from './logging.js'
 import { withUnconfiguredProviders } from './provider-route.js'
 import type { ProviderHandler } from '../providers/handler.js'
+import { drainOnClose } from '../server/drain.js'
 import type { NodeHandler } from '../server/node.js'
 import type { PayoutSync } from './payouts-mount.js'
 
@@ -62,15 +63,22 @@ export interface ServeOptions {
 }
 
 async function ensureApiKey(program: AffiliateProgram, apiKey: string | undefined, logger: Logger, print: (line: string) => void) {
+  if (apiKey) await program.keys.ensure(apiKey)
+  const active = (await program.keys.list()).filter((key) => key.revokedAt === null)
+  // Publishable keys (rgp_) open no API route: they are counted apart from the secret ones.
+  const publishable = active.filter((key) => key.prefix.startsWith('rgp_'))
+  const secret = active.filter((key) => !key.prefix.startsWith('rgp_'))
+  const prefixes = (keys: typeof active) => keys.map((key) => key.prefix).join(', ')
+  const browser = publishable.length > 0 ? `publishable keys: ${publishable.length} active (prefixes ${prefixes(publishable)})` : 'publishable keys: none'
   if (apiKey) {
-    await program.keys.ensure(apiKey)
-    logger.info('API key from AFFILIATE_KIT_API_KEY is active')
+    logger.info(`API key from AFFILIATE_KIT_API_KEY is active; ${browser}`, { publishable_keys: publishable.length })
     return
   }
-  // Publishable keys (rgp_) open no API route: only secret keys count here.
-  const keys = (await program.keys.list()).filter((key) => key.revokedAt === null && !key.prefix.startsWith('rgp_'))
-  if (keys.length > 0) {
-    logger.info(`API keys: ${keys.length} active (prefixes ${keys.map((key) => key.prefix).join(', ')}); create another with "affiliate-kit keys create"`)
+  if (secret.length > 0) {
+    logger.info(`API keys: ${secret.length} active (prefixes ${prefixes(secret)}); ${browser}; create another with "affiliate-kit keys create"`, {
+      api_keys: secret.length,
+      publishable_keys: publishable.length,
+    })
     return
   }
   const { key } = await program.keys.create({ name: 'first start' })
@@ -84,6 +92,12 @@ function logDiskSpace(logger: Logger, disk: DiskSpaceStatus): void {
   const fields = { free_bytes: disk.freeBytes, min_free_bytes: disk.minFreeBytes, path: disk.path }
   if (disk.low) logger.error(`disk full: ${megabytes(disk.freeBytes)} free for the database in ${disk.path}, under ${megabytes(disk.minFreeBytes)}; writes are refused (507) until space is freed, reads go on`, fields)
   else logger.info(`disk space freed: ${megabytes(disk.freeBytes)} free for the database in ${disk.path}; writes resume`, fields)
+}
+
+/** The answer while the server starts (the port is bound before the database is open). */
+function starting(_request: IncomingMessage, response: ServerResponse): void {
+  response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', connection: 'close' })
+  response.end(JSON.stringify({ success: false, error: { code: 'starting', message: 'the server is starting; try again in a moment' } }))
 }
 
 function logMigrations(logger: Logger, applied: AppliedMigration[] | null): void {
@@ -126,18 +140,35 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   }
   let migrations: AppliedMigration[] | null = null
   let replaced: { previous: ProjectSettings; saved: Project } | null = null
+  const server = createServer()
+  const drain = drainOnClose(server)
+  // The port is bound before the database is opened: a port in use stops the start before it
+  // changes anything (a migration, a key). Until the server is ready, requests get a 503.
+  server.on('request', starting)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => resolve())
+  })
   const opening = openProgram(options.database, {
     // Without a config file the stored settings stay: another server may be running on them.
     ...(options.config ? { settings: projectSettingsOf(config) } : {}),
     onSettingsReplaced: (previous, saved) => (replaced = { previous, saved }),
     ...(config.exchangeRates ? { exchangeRates: tableExchangeRates(config.exchangeRates) } : {}),
-    sql: { onMigrated: (applied) => (migrations = applied), ...(options.logSql ? { logSql: sqlLogRecords(logger) } : {}) },
+    sql: {
+      onMigration: ({ version, name, ms }) => logger.info(`migration ${version} ${name}: ran in ${ms} ms`, { migration: version, ms }),
+      onMigrated: (applied) => (migrations = applied),
+      ...(options.logSql ? { logSql: sqlLogRecords(logger) } : {}),
+    },
     onDiskSpace: (disk) => logDiskSpace(logger, disk),
   })
   const loading = serverModules()
   loading.catch(() => {}) // a failure to open is the one reported
-  const { program, storage, description, dataDir, diskSpace } = await opening
+  const { program, storage, description, dataDir, diskSpace } = await opening.catch((error: unknown) => {
+    server.close()
+    throw error
+  })
   const { createWebhookDispatcher, startPruning, createHandler, toNodeHandler, createMetrics } = await loading.catch(async (error: unknown) => {
+    server.close()
     await program.close()
     throw error
   })
@@ -149,7 +180,6 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   if (mailMount) await storage.mail.enable(program.clock.now())
   let mail: ReturnType<NonNullable<typeof mailMount>['configuredMail']> | null = null
   let stopSummaries: (() => void) | null = null
-  const server = createServer()
   let closeKeySocket: (() => Promise<void>) | null = null
   let providers = new Map<string, ProviderHandler>()
   let portal: Portal | null = null
@@ -202,15 +232,12 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
         ...(portal ? { portal } : {}),
         ...(payouts ? { payoutRuns: { run: (input: { dryRun: boolean }) => payouts!.runs.run(program.projectId, { ...input, trigger: 'console' }) } } : {}),
       }
-      const admin = configuredAdmin(program, stores, config.admin)
+      // The console shows an application's answers under the labels of the portal's form.
+      const admin = configuredAdmin(program, stores, config.admin, config.portal?.application?.fields)
       api = pages.withPortal(api, observedAdmin(admin, config.admin, observer), config.admin.path ?? '/admin')
     }
+    server.off('request', starting)
     server.on('request', api)
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(options.port, options.host, () => resolve())
-    })
-    // Logged once the port is bound: a port in use stops the start with one line and nothing else.
     logger.info(`storage: ${description}${options.databaseSource ? ` (from ${options.databaseSource})` : ''}`)
     const disk = diskSpace?.status()
     if (disk?.short && !disk.low) logger.warn(`low disk space: ${megabytes(disk.freeBytes)} free for the database in ${disk.path}; writes are refused under ${megabytes(disk.minFreeBytes)}`, { free_bytes: disk.freeBytes, min_free_bytes: disk.minFreeBytes })
@@ -263,9 +290,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   let closing: Promise<void> | undefined
   const close = () =>
     (closing ??= (async () => {
-      const drained = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeIdleConnections()
-      await Promise.all([drained, closeKeySocket?.()])
+      await Promise.all([drain.close(), closeKeySocket?.()])
       clearTimeout(firstPoll)
       stopSummaries?.()
       await Promise.all([dispatcher.stop(), mail?.dispatcher.stop(), pruning.stop(), payouts?.stop()])

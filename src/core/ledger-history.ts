@@ -80,16 +80,16 @@ export function ledgerHistoryService(ctx: ProjectContext) {
   }
 
   return {
-    /** The affiliate's balances as they stood at `asOf`; 404 when it did not exist yet. */
-    async balances(ref: AffiliateRef, asOf: Date | string): Promise<BalancesView> {
-      const at = instantOf(asOf, 'asOf')
+    /** The affiliate's balances as they stood at `asOf` (default: now); 404 when it did not exist yet. */
+    async balances(ref: AffiliateRef, asOf?: Date | string): Promise<BalancesView> {
+      const at = asOf === undefined ? ctx.clock.now() : instantOf(asOf, 'asOf')
       const { project, balances } = await movementsAsOf(ref, at)
       return balancesView(balances, at, new Currency(project.settings.currency))
     },
 
-    /** Every affiliate's balances as they stood at `asOf` (those that existed then), by id, and their sums. */
-    async programBalances(asOf: Date | string): Promise<ProgramBalancesView> {
-      const at = instantOf(asOf, 'asOf')
+    /** Every affiliate's balances as they stood at `asOf` (default: now; those that existed then), by id, and their sums. */
+    async programBalances(asOf?: Date | string): Promise<ProgramBalancesView> {
+      const at = asOf === undefined ? ctx.clock.now() : instantOf(asOf, 'asOf')
       const project = await ctx.project()
       const currency = new Currency(project.settings.currency)
       const terms = payoutTerms(project.settings.payouts, (day) => ctx.dayIn(project, day))

@@ -93,7 +93,9 @@ export function mailDispatcherContext(options: MailDispatcherOptions): Dispatche
   if (!isLocale(locale)) throw new TypeError(`locale must be one of en, de, fr, es`)
   const onError = options.onError ?? (logger ? loggedError(logger) : (error: unknown) => console.error('affiliate-kit mail:', error))
   const onAttempt = (report: MailAttemptReport) => {
-    if (logger && report.outcome !== 'sent') logger.warn('mail not sent', { mail_id: report.mailId, kind: report.kind, outcome: report.outcome, reply: report.reply ?? '' })
+    // Every attempt is in the log at the default level: a sent mail as info, one not sent as a warning.
+    if (logger && report.outcome === 'sent') logger.info('mail sent', { mail_id: report.mailId, kind: report.kind, attempt: report.attempt })
+    else if (logger) logger.warn('mail not sent', { mail_id: report.mailId, kind: report.kind, attempt: report.attempt, outcome: report.outcome, reply: report.reply ?? '' })
     options.onAttempt?.(report)
   }
   return {

@@ -16,7 +16,7 @@ import type { KeyedStateStore } from '../core/keyed-state.js'
 import { memoryKeyedState } from '../adapters/memory/keyed-state.js'
 import { errorFields, type Logger } from '../ops/logger.js'
 import { createMetrics, type Metrics } from '../ops/metrics.js'
-import { recordRequest, UNMATCHED } from '../ops/request-log.js'
+import { OUTSIDE, recordRequest, UNMATCHED } from '../ops/request-log.js'
 import { logThrottle, type LogThrottle } from '../ops/log-throttle.js'
 import { operationAnswers, type OperationAnswer } from './operations.js'
 import { serveNode } from '../server/node.js'
@@ -241,6 +241,8 @@ async function admit(handler: HandlerState, request: IncomingRequest, path: stri
   const inner = under(path, handler.basePath)
   const rootInner = inner === null ? under(path, handler.apiRoot) : null
   if (inner === null && (rootInner === null || !rootInner.startsWith('/project/'))) {
+    // Not under the API's path at all (a browser's /favicon.ico): noise, not an API 404.
+    if (trace && rootInner === null) trace.route = OUTSIDE
     throw new HttpError('not_found', `no route for ${request.method} ${path}`)
   }
   const key = await authenticate(handler, request)
@@ -334,7 +336,7 @@ async function observed(handler: HandlerState, request: IncomingRequest): Promis
   const trace: Trace = { route: UNMATCHED, started: performance.now() }
   const response = await answer(handler, request, trace)
   const ms = performance.now() - trace.started
-  const line = { surface: 'api', method: request.method, route: trace.route, status: response.status, ms, ...(trace.operation ? { quiet: true } : {}) } as const
+  const line = { surface: 'api', method: request.method, route: trace.route, status: response.status, ms, ...(trace.operation || trace.route === OUTSIDE ? { quiet: true } : {}) } as const
   recordRequest(handler.logger, handler.metrics, line)
   return response
 }

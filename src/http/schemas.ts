@@ -45,7 +45,6 @@ export const listPayoutsQuery = v.strictObject({ limit, offset, affiliate_id: id
 export const listPayoutRequestsQuery = v.strictObject({ limit, offset, affiliate_id: idParam, status: v.optional(v.picklist(['open', 'paid'], 'must be open or paid')) })
 /** Reads that answer as things stood at a moment (docs/payouts.md "The ledger as of a date"). */
 export const asOfQuery = v.strictObject({ as_of: v.optional(instant) })
-export const balancesQuery = v.strictObject({ as_of: instant })
 export const ledgerQuery = v.strictObject({ from: instant, to: instant })
 export const listQuery = v.strictObject({ limit, offset })
 export const taxSummaryQuery = v.strictObject({ year: v.optional(v.pipe(intParam(2000), v.maxValue(9999, 'must be a four-digit year'))) })

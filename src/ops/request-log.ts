@@ -10,6 +10,12 @@ export type Surface = 'api' | 'provider' | 'tracking' | 'portal' | 'console'
 /** The route label of requests refused before a route was found (401, 404, 429...). */
 export const UNMATCHED = 'unmatched'
 
+/**
+ * The route label of requests for a path of no surface at all (`/favicon.ico`, `/robots.txt`,
+ * `/`): browsers' and scanners' noise, answered 404 and logged at debug level.
+ */
+export const OUTSIDE = 'outside'
+
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 export interface AnsweredRequest {
@@ -19,7 +25,7 @@ export interface AnsweredRequest {
   route: string
   status: number
   ms: number
-  /** Polled often (/healthz, /readyz, /metrics, assets): logged at debug level. */
+  /** Polled often (/healthz, /readyz, /metrics, assets), or noise outside every surface: logged at debug level. */
   quiet?: boolean
 }
 

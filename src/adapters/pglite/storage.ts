@@ -18,8 +18,8 @@ export interface PgliteStorageOptions extends SqlStorageOptions {
    * @default in memory (nothing persisted)
    */
   dataDir?: string
-  /** The host's own PGlite instance; `close()` then leaves it open. */
-  db?: PGlite
+  /** The host's own PGlite instance (`new PGlite(...)`); `close()` then leaves it open. */
+  db?: PgliteInstance
   /**
    * Refuses writes while the disk of `dataDir` has less free space than this: PGlite that runs
    * out of disk mid-write stops answering altogether. 0 never refuses. Ignored when `diskSpace`
@@ -31,6 +31,19 @@ export interface PgliteStorageOptions extends SqlStorageOptions {
 }
 
 /**
+ * The part of a PGlite instance this storage uses, written out so that affiliate-kit's types do
+ * not load PGlite's own (they need `@types/emscripten`, which PGlite does not install). Any
+ * `new PGlite()` fits.
+ */
+export interface PgliteInstance {
+  readonly waitReady: Promise<void>
+  query(...args: never[]): Promise<unknown>
+  transaction(...args: never[]): Promise<unknown>
+  execProtocol(...args: never[]): Promise<unknown>
+  close(): Promise<void>
+}
+
+/**
  * Storage in PGlite: `pgliteStorage()` in memory, `pgliteStorage({ dataDir })` persisted, or
  * `pgliteStorage({ db })` on your own instance. Tables live in `schema`; migrations run on first use.
  */
@@ -39,7 +52,7 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
   const unlock = dataDir === undefined ? () => {} : lockDataDir(dataDir)
   let db: PGlite
   try {
-    db = options.db ?? new PGlite(options.dataDir)
+    db = (options.db as PGlite | undefined) ?? new PGlite(options.dataDir)
   } catch (error) {
     unlock()
     throw error

@@ -5,7 +5,6 @@
 // Waits are bounded (statement, lock and checkout timeouts), a checked-out client always has an
 // 'error' listener, and a lost connection or a timeout is a StorageUnavailableError (HTTP 503).
 import { createHash } from 'node:crypto'
-import pg from 'pg'
 import type { Pool, PoolClient, PoolConfig } from 'pg'
 import type { StoragePort } from '../storage-port.js'
 import { nestedClient, type SqlExecutor, type SqlRow, type SqlStatement } from '../sql/executor.js'
@@ -52,10 +51,34 @@ export type PostgresStorageOptions = SqlStorageOptions & {
         connectionTimeoutMs?: number
       }
     | {
-        /** The host's pool; `close()` then leaves it open. */
-        pool: Pool
+        /** The host's pool (`new pg.Pool(...)`); `close()` then leaves it open. */
+        pool: PostgresPool
       }
   )
+
+/**
+ * The part of a node-postgres `Pool` this storage uses, written out so that affiliate-kit's
+ * types load neither `pg` nor `@types/pg` in a project that does not use them. Any `pg.Pool` fits.
+ */
+export interface PostgresPool {
+  connect(): Promise<unknown>
+  query(...args: never[]): Promise<unknown>
+  end(): Promise<void>
+}
+
+/** Thrown on first use of a storage made from a connectionString when the pg package is not installed. */
+const PG_MISSING = 'affiliate-kit/postgres needs the pg package beside affiliate-kit: run "npm i pg"'
+
+/** pg, loaded on first use: affiliate-kit/postgres loads without it (a host pool needs none). */
+async function loadPg(): Promise<typeof import('pg').default> {
+  try {
+    return (await import('pg')).default
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw Object.assign(new Error(PG_MISSING, { cause: error }), { code: 'ERR_MODULE_NOT_FOUND' })
+    throw error
+  }
+}
 
 /** deadlock_detected and serialization_failure: safe to run the transaction again. */
 const RETRIED_CODES = new Set(['40P01', '40001'])
@@ -94,7 +117,11 @@ function corked<T>(client: PoolClient, send: () => T): T {
  */
 export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   const owned = !('pool' in options)
-  const pool: Pool = 'pool' in options ? options.pool : ownPool(options)
+  let pool: Pool | undefined = 'pool' in options ? (options.pool as unknown as Pool) : undefined
+  let opening: Promise<Pool> | undefined
+  // Checked now (a bad setting throws here), the pool made on first use: pg loads only then.
+  const own = 'pool' in options ? null : ownPoolSettings(options)
+  const open = (): Promise<Pool> => (opening ??= loadPg().then((pg) => (pool = ownPool(pg, own!))))
   // Statements with parameters are prepared once per connection (named), saving parse time.
   const prepared = options.preparedStatements ?? options.pooler !== 'transaction'
   const names = new Map<string, string>()
@@ -115,7 +142,7 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
     return error
   }
   const transactionOnce: SqlExecutor['transaction'] = async (fn, last) => {
-    const client = await pool.connect().catch((error: unknown) => {
+    const client = await (pool ?? (await open())).connect().catch((error: unknown) => {
       throw unavailableError(error) ?? error
     })
     // pg-pool listens to a client only while it is idle: without this, a connection lost while
@@ -171,7 +198,7 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
     inTransaction: false,
     async query(text, params) {
       try {
-        return (await pool.query(config(text, params))).rows as never
+        return (await (pool ?? (await open())).query(config(text, params))).rows as never
       } catch (error) {
         throw unavailableError(error) ?? explained(error)
       }
@@ -188,14 +215,15 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
       }
     },
     close: async () => {
-      if (owned) await pool.end()
+      // A pool never opened (no statement ran, or pg is missing) has nothing to end.
+      if (owned) await (pool ?? (await opening?.catch(() => undefined)))?.end()
     },
   }
   return sqlStorage(executor, options)
 }
 
-/** The pool this storage owns: bounded waits, TCP keepalive, and no crash when an idle client's connection is lost. */
-function ownPool(options: { connectionString: string; max?: number; statementTimeoutMs?: number; lockTimeoutMs?: number; connectionTimeoutMs?: number; pooler?: 'transaction' }): Pool {
+/** The pool settings of a storage that owns its pool, checked: bounded waits, TCP keepalive. */
+function ownPoolSettings(options: { connectionString: string; max?: number; statementTimeoutMs?: number; lockTimeoutMs?: number; connectionTimeoutMs?: number; pooler?: 'transaction' }) {
   const statementTimeout = milliseconds('statementTimeoutMs', options.statementTimeoutMs ?? POSTGRES_TIMEOUTS.statementTimeoutMs)
   const lockTimeout = milliseconds('lockTimeoutMs', options.lockTimeoutMs ?? POSTGRES_TIMEOUTS.lockTimeoutMs)
   const config: PoolConfig = {
@@ -204,18 +232,20 @@ function ownPool(options: { connectionString: string; max?: number; statementTim
     connectionTimeoutMillis: milliseconds('connectionTimeoutMs', options.connectionTimeoutMs ?? POSTGRES_TIMEOUTS.connectionTimeoutMs),
     keepAlive: true,
   }
-  const pool = new pg.Pool(config)
-  // An idle client losing its connection must not crash the host process.
-  pool.on('error', () => {})
   // Set on each new connection by a statement, queued before any other: as startup parameters
   // a pooler (PgBouncer, even in session mode) refuses them. Through a pooler in transaction
   // mode a SET would outlive the transaction on a server connection others use: the role's
   // settings bound the waits there (docs/operations.md#faults).
-  if (options.pooler !== 'transaction') {
-    const settings = `SET statement_timeout = ${statementTimeout}; SET lock_timeout = ${lockTimeout}`
-    // A failure here is the connection's, and the query queued after it reports it.
-    pool.on('connect', (client) => void client.query(settings).catch(() => {}))
-  }
+  const settings = options.pooler === 'transaction' ? null : `SET statement_timeout = ${statementTimeout}; SET lock_timeout = ${lockTimeout}`
+  return { config, settings }
+}
+
+/** The pool this storage owns, with no crash when an idle client's connection is lost. */
+function ownPool(pg: typeof import('pg').default, { config, settings }: ReturnType<typeof ownPoolSettings>): Pool {
+  const pool = new pg.Pool(config)
+  pool.on('error', () => {})
+  // A failure here is the connection's, and the query queued after it reports it.
+  if (settings) pool.on('connect', (client) => void client.query(settings).catch(() => {}))
   return pool
 }
 

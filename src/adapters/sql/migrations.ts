@@ -60,7 +60,7 @@ async function recordedVersions(client: SqlClient, s: string): Promise<Set<numbe
 }
 
 /** Applies every migration not yet recorded in `{schema}.schema_migrations`; resolves with those it applied, oldest first. */
-export async function migrate(executor: SqlExecutor, schema: string): Promise<AppliedMigration[]> {
+export async function migrate(executor: SqlExecutor, schema: string, onMigration?: (migration: AppliedMigration & { ms: number }) => void): Promise<AppliedMigration[]> {
   const s = quoteSchema(schema)
   // Usually all is applied already: one read, without the lock and the DDL, tells.
   const recorded = await recordedVersions(executor, s)
@@ -87,15 +87,18 @@ export async function migrate(executor: SqlExecutor, schema: string): Promise<Ap
     const applied: AppliedMigration[] = []
     for (const migration of MIGRATIONS) {
       if (present.has(migration.version)) continue
+      const started = performance.now()
       for (const statement of migration.statements) await tx.query(statement.replaceAll('{s}', s))
       if (migration.batch) continue
       await record(tx, migration)
       applied.push({ version: migration.version, name: migration.name })
+      onMigration?.({ version: migration.version, name: migration.name, ms: Math.round(performance.now() - started) })
     }
     return applied
   })
   for (const migration of MIGRATIONS) {
     if (!migration.batch || recorded.has(migration.version)) continue
+    const started = performance.now()
     for (let done: boolean | 'by another' = false; !done; ) {
       done = await executor.transaction(async (tx) => {
         await lock(tx)
@@ -104,7 +107,9 @@ export async function migrate(executor: SqlExecutor, schema: string): Promise<Ap
         await record(tx, migration)
         return true
       })
-      if (done === true) applied.push({ version: migration.version, name: migration.name })
+      if (done !== true) continue
+      applied.push({ version: migration.version, name: migration.name })
+      onMigration?.({ version: migration.version, name: migration.name, ms: Math.round(performance.now() - started) })
     }
   }
   return applied.sort((a, b) => a.version - b.version)

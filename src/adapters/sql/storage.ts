@@ -40,6 +40,11 @@ export interface SqlStorageOptions {
    * @default 'affiliate_kit'
    */
   schema?: string
+  /**
+   * Called as each migration has run, inside the migrations' transaction (`onMigrated` follows
+   * once they are committed), with how long it took.
+   */
+  onMigration?: (migration: AppliedMigration & { ms: number }) => void
   /** Called once the schema is up to date, with the migrations this storage applied (often none). */
   onMigrated?: (applied: AppliedMigration[]) => void
   /**
@@ -93,7 +98,7 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
   let ready: Promise<void> | null = null
   const ensureReady = () => {
     if (!ready) {
-      ready = migrate(driver, schema).then((applied) => options.onMigrated?.(applied))
+      ready = migrate(driver, schema, options.onMigration).then((applied) => options.onMigrated?.(applied))
       ready.catch(() => (ready = null))
     }
     return ready

@@ -115,7 +115,7 @@ ${input('paymentMethod', 'Payment method (free text)', 'text', html` maxlength="
 <div class="actions"><button type="submit">Save</button> <a href="${paths.conversions}?affiliate=${affiliate.id}">Conversions of this affiliate</a></div>
 </form>
 ${portalLinkSection(context, affiliate)}
-${applicationSection(affiliate)}
+${applicationSection(affiliate, context.fieldLabels)}
 ${taxSection(taxDetails)}
 <section class="card" aria-labelledby="erase-title"><h2 id="erase-title">Personal data</h2>
 <p><a href="${paths.affiliateErase(affiliate.id)}">Erase this affiliate's personal data</a> (GDPR; asks first).</p></section>

@@ -31,13 +31,14 @@ const TEXT = {
 const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ')
 
 /** What the affiliate told the application page, and the decision once made. */
-export function applicationAnswers(affiliate: AffiliateView): Html {
+export function applicationAnswers(affiliate: AffiliateView, labels: ReadonlyMap<string, string>): Html {
   const application = affiliate.application
   if (!application) return html`<p class="muted">${TEXT.noApplication}</p>`
   const rows: Array<[string, string]> = [
     [TEXT.website, application.website ?? ''],
     [TEXT.promotion, application.promotion ?? ''],
-    ...Object.entries(application.fields).map(([name, value]): [string, string] => [name, typeof value === 'boolean' ? (value ? 'yes' : 'no') : value]),
+    // Under the field's label; a field no longer configured keeps its name.
+    ...Object.entries(application.fields).map(([name, value]): [string, string] => [labels.get(name) ?? name, typeof value === 'boolean' ? (value ? 'yes' : 'no') : value]),
     [TEXT.group, affiliate.partnerSlug ?? ''],
     [TEXT.applied, minute(application.appliedAt)],
     [TEXT.terms, application.termsAcceptedAt ? minute(application.termsAcceptedAt) : 'no'],
@@ -71,7 +72,7 @@ ${page.total > SHOWN ? html`<p class="muted">${TEXT.more(page.total)}</p>` : nul
 ${page.items.map(
   (affiliate) => html`<section class="card" data-application="${affiliate.email}" aria-labelledby="application-${affiliate.id}">
 <h2 id="application-${affiliate.id}">${affiliate.name ?? affiliate.email} <span class="muted">${affiliate.email}</span></h2>
-${applicationAnswers(affiliate)}
+${applicationAnswers(affiliate, context.fieldLabels)}
 ${decisionForms(context, affiliate)}
 </section>`,
 )}`
@@ -99,7 +100,7 @@ export async function rejectApplication({ paths, changes }: AdminRequest, id: nu
 }
 
 /** The affiliate page's section with its application, when it has one. */
-export function applicationSection(affiliate: AffiliateView): Html | null {
+export function applicationSection(affiliate: AffiliateView, labels: ReadonlyMap<string, string>): Html | null {
   if (!affiliate.application) return null
-  return html`<section class="card" aria-labelledby="application-title"><h2 id="application-title">${TEXT.applicationHeading}</h2>${applicationAnswers(affiliate)}</section>`
+  return html`<section class="card" aria-labelledby="application-title"><h2 id="application-title">${TEXT.applicationHeading}</h2>${applicationAnswers(affiliate, labels)}</section>`
 }

@@ -1,8 +1,8 @@
-// Message catalogues (one JSON file per language in ./catalogues, flat keys, `{name}` placeholders)
+// Message catalogues (one file per language in ./catalogues: en.ts, the others JSON; flat keys, `{name}` placeholders)
 // and the Intl formats of money and dates. A key missing from a language falls back to English;
 // test/i18n.test.ts fails when a catalogue misses a key of the English one.
 import de from './catalogues/de.json'
-import en from './catalogues/en.json'
+import { en } from './catalogues/en.js'
 import es from './catalogues/es.json'
 import fr from './catalogues/fr.json'
 import type { Locale } from './locales.js'

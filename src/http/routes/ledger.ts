@@ -2,16 +2,16 @@
 // movements of a period (JSON, or CSV with Accept: text/csv); once for every shape.
 import type { LedgerEntry } from '../../core/ledger-history.js'
 import { defineOperation, TextBody } from '../route.js'
-import { balancesQuery, ledgerQuery } from '../schemas.js'
+import { asOfQuery, ledgerQuery } from '../schemas.js'
 
 export const affiliateBalances = defineOperation({
   id: 'getAffiliatesEmailBalances',
   method: 'GET',
   path: '/affiliates/:email/balances',
   scope: 'affiliates:read',
-  summary: "An affiliate's balances (earned, held, eligible, payable, paid, credit, unpaid) as they stood at as_of",
+  summary: "An affiliate's balances (earned, held, eligible, payable, paid, credit, unpaid) as they stood at as_of (default: now)",
   errors: [400, 404],
-  query: balancesQuery,
+  query: asOfQuery,
   run: ({ api, params, query, affiliateRef }) => api.ledger.balances(affiliateRef(params.email), query.as_of),
 })
 
@@ -20,9 +20,9 @@ export const programBalances = defineOperation({
   method: 'GET',
   path: '/ledger/balances',
   scope: 'payouts:read',
-  summary: 'What the program owed at as_of: every affiliate that existed then, with its balances, and their sums',
+  summary: 'What the program owed at as_of (default: now): every affiliate that existed then, with its balances, and their sums',
   errors: [400],
-  query: balancesQuery,
+  query: asOfQuery,
   run: ({ api, query }) => api.ledger.programBalances(query.as_of),
 })
 

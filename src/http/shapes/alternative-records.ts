@@ -162,9 +162,20 @@ const auditEntryRecord = v.strictObject(camelKeys(P.auditEntryRecord.entries))
 
 const portalLinkRecord = v.strictObject({ url: v.pipe(v.string(), v.url()), expiresAt: timestamp })
 
-const item = <S extends v.GenericSchema>(name: string, record: S) => v.strictObject({ success: v.literal(true), data: v.strictObject({ [name]: record }) })
-const list = <S extends v.GenericSchema>(name: string, record: S) =>
-  v.strictObject({ success: v.literal(true), data: v.strictObject({ [name]: v.array(record), total: v.number(), limit: v.number(), offset: v.number() }) })
+// The answer types are written out: inferred, a computed key `[name]` would reach the published
+// declarations naming the type parameter outside its scope (TS2304 in a consumer's strict build).
+type Success<D extends v.ObjectEntries> = v.StrictObjectSchema<{ readonly success: v.LiteralSchema<true, undefined>; readonly data: v.StrictObjectSchema<D, undefined> }, undefined>
+type ItemBody<N extends string, S extends v.GenericSchema> = Success<{ readonly [K in N]: S }>
+type ListBody<N extends string, S extends v.GenericSchema> = Success<
+  { readonly [K in N]: v.ArraySchema<S, undefined> } & { readonly total: v.NumberSchema<undefined>; readonly limit: v.NumberSchema<undefined>; readonly offset: v.NumberSchema<undefined> }
+>
+const item = <N extends string, S extends v.GenericSchema>(name: N, record: S): ItemBody<N, S> =>
+  v.strictObject({ success: v.literal(true), data: v.strictObject({ [name]: record } as { readonly [K in N]: S }) })
+const list = <N extends string, S extends v.GenericSchema>(name: N, record: S): ListBody<N, S> =>
+  v.strictObject({
+    success: v.literal(true),
+    data: v.strictObject({ [name]: v.array(record), total: v.number(), limit: v.number(), offset: v.number() } as ListBody<N, S>['entries']['data']['entries']),
+  })
 
 export const errorBody = v.strictObject({
   success: v.literal(false),
