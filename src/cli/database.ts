@@ -10,7 +10,7 @@ import type { OptionValues } from './command.js'
 import { CliError, redactUrl } from './errors.js'
 import { parseTaxIdKeys, taxIdCipher, type TaxIdKeys } from '../core/tax-id-cipher.js'
 import { SchemaTooNewError } from '../adapters/sql/migrations.js'
-import { StorageFullError } from '../core/errors.js'
+import { StorageFullError, StorageUnavailableError } from '../core/errors.js'
 import type { SqlStorageOptions } from '../adapters/sql/storage.js'
 import type { DiskSpaceGuard, DiskSpaceStatus } from '../adapters/pglite/disk-space.js'
 
@@ -115,7 +115,8 @@ function poolerMode(): boolean {
 /** pg's connection and login failures, as what to fix; any other failure to open, named. */
 function postgresError(error: unknown, url: URL, where: string): unknown {
   if (error instanceof SchemaTooNewError) return error
-  const { code, message } = error as { code?: string; message?: string }
+  // The storage names an unreachable database StorageUnavailableError; pg's own error is its cause.
+  const { code, message } = (error instanceof StorageUnavailableError && error.cause ? error.cause : error) as { code?: string; message?: string }
   const database = decodeURIComponent(url.pathname.slice(1)) || 'postgres'
   if (code === 'ECONNREFUSED') return new CliError(`cannot connect to ${where}: connection refused; is PostgreSQL running, and are the host and port in the URL right?`)
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CliError(`cannot connect to ${where}: unknown host "${url.hostname}"; fix the host in the URL`)

@@ -141,10 +141,25 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
     }
     return error
   }
-  const transactionOnce: SqlExecutor['transaction'] = async (fn, last) => {
+  // Connections of our pool whose bounded waits are set (ownPoolSettings): once, before their first statement.
+  const timed = new WeakSet<PoolClient>()
+  const checkout = async (): Promise<PoolClient> => {
     const client = await (pool ?? (await open())).connect().catch((error: unknown) => {
       throw unavailableError(error) ?? error
     })
+    if (own?.settings && !timed.has(client)) {
+      try {
+        await client.query(own.settings)
+      } catch (error) {
+        client.release(true)
+        throw unavailableError(error) ?? error
+      }
+      timed.add(client)
+    }
+    return client
+  }
+  const transactionOnce: SqlExecutor['transaction'] = async (fn, last) => {
+    const client = await checkout()
     // pg-pool listens to a client only while it is idle: without this, a connection lost while
     // checked out (a restart, pg_terminate_backend) is an unhandled 'error' event that ends the process.
     let lost: Error | null = null
@@ -197,10 +212,26 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   const executor: SqlExecutor = {
     inTransaction: false,
     async query(text, params) {
+      // The host's pool needs no settings: its own query checks a client out and in.
+      if (!own?.settings) {
+        try {
+          return (await (pool ?? (await open())).query(config(text, params))).rows as never
+        } catch (error) {
+          throw unavailableError(error) ?? explained(error)
+        }
+      }
+      const client = await checkout()
+      let lost: Error | null = null
+      const onError = (error: Error) => void (lost ??= error)
+      client.on('error', onError)
       try {
-        return (await (pool ?? (await open())).query(config(text, params))).rows as never
+        return (await client.query(config(text, params))).rows as never
       } catch (error) {
+        if (connectionLost(error)) lost ??= error as Error
         throw unavailableError(error) ?? explained(error)
+      } finally {
+        client.off('error', onError)
+        client.release(lost ?? undefined)
       }
     },
     async transaction(fn, last) {
@@ -232,8 +263,8 @@ function ownPoolSettings(options: { connectionString: string; max?: number; stat
     connectionTimeoutMillis: milliseconds('connectionTimeoutMs', options.connectionTimeoutMs ?? POSTGRES_TIMEOUTS.connectionTimeoutMs),
     keepAlive: true,
   }
-  // Set on each new connection by a statement, queued before any other: as startup parameters
-  // a pooler (PgBouncer, even in session mode) refuses them. Through a pooler in transaction
+  // Set on each new connection by a statement before its first (checkout in postgresStorage): as
+  // startup parameters a pooler (PgBouncer, even in session mode) refuses them. Through a pooler in transaction
   // mode a SET would outlive the transaction on a server connection others use: the role's
   // settings bound the waits there (docs/operations.md#faults).
   const settings = options.pooler === 'transaction' ? null : `SET statement_timeout = ${statementTimeout}; SET lock_timeout = ${lockTimeout}`
@@ -241,11 +272,9 @@ function ownPoolSettings(options: { connectionString: string; max?: number; stat
 }
 
 /** The pool this storage owns, with no crash when an idle client's connection is lost. */
-function ownPool(pg: typeof import('pg').default, { config, settings }: ReturnType<typeof ownPoolSettings>): Pool {
+function ownPool(pg: typeof import('pg').default, { config }: ReturnType<typeof ownPoolSettings>): Pool {
   const pool = new pg.Pool(config)
   pool.on('error', () => {})
-  // A failure here is the connection's, and the query queued after it reports it.
-  if (settings) pool.on('connect', (client) => void client.query(settings).catch(() => {}))
   return pool
 }
 
