@@ -31,6 +31,7 @@ import { counterFillfactor } from './27-counter-fillfactor.js'
 import { visitorSignalDays } from './28-visitor-signal-days.js'
 import { dailyByAffiliate } from './29-daily-by-affiliate.js'
 import { payoutRuns } from './31-payout-runs.js'
+import { referralFillfactor } from './32-referral-fillfactor.js'
 import { referralTerms } from './30-referral-terms.js'
 
 export type { Migration } from './migration.js'
@@ -67,4 +68,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   dailyByAffiliate,
   referralTerms,
   payoutRuns,
+  referralFillfactor,
 ]
