@@ -11,7 +11,10 @@ import { Server as NetServer, type Socket } from 'node:net'
 export interface DrainTimings {
   /** How long a stopping server still listens. @default 250 */
   graceMs?: number
-  /** How long a connection must have been idle to be closed by the stop. @default 100 */
+  /**
+   * How long a connection must have been idle to be closed by the stop: a keep-alive client in the
+   * middle of a burst sends its next request within it, even on a loaded machine. @default 1000
+   */
   idleMs?: number
 }
 
@@ -26,7 +29,7 @@ interface Connection {
 }
 
 /** Watches the server's connections from now on: call it before the server listens. */
-export function drainOnClose(server: Server, { graceMs = 250, idleMs = 100 }: DrainTimings = {}): Drain {
+export function drainOnClose(server: Server, { graceMs = 250, idleMs = 1000 }: DrainTimings = {}): Drain {
   let draining = false
   const connections = new Map<Socket, Connection>()
   const unanswered = new Set<ServerResponse>()
@@ -62,8 +65,9 @@ export function drainOnClose(server: Server, { graceMs = 250, idleMs = 100 }: Dr
           })
           const sweep = setInterval(() => {
             const now = Date.now()
-            for (const [socket, connection] of connections) if (connection.requests === 0 && now - connection.idleSince >= idleMs) socket.destroy()
-          }, idleMs / 4)
+            // A request already in the socket's buffer, not yet parsed, is not idleness.
+            for (const [socket, connection] of connections) if (connection.requests === 0 && socket.readableLength === 0 && now - connection.idleSince >= idleMs) socket.destroy()
+          }, Math.min(100, idleMs / 4))
         }, graceMs)
       })),
   }
