@@ -1,8 +1,7 @@
 // Operations of the library: one log line per request (JSON and text), failed webhook deliveries
 // logged, /healthz and /readyz (503 with the database down: a closed PGlite, and PostgreSQL
 // behind a proxy that goes away), /metrics in Prometheus format after requests and deliveries.
-import { createServer as createTcpServer, connect, type Server, type Socket } from 'node:net'
-import type { AddressInfo } from 'node:net'
+import { tcpProxy } from './sql/tcp-proxy.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
@@ -269,38 +268,3 @@ describe('/metrics', () => {
     expect((await handler(new Request('http://test.local/healthz'))).status).toBe(404)
   })
 })
-
-/** A TCP proxy to host:port that can be closed (refusing connections, cutting open ones) and reopened on the same port. */
-async function tcpProxy(host: string, port: number) {
-  let server: Server | null = null
-  const sockets = new Set<Socket>()
-  let bound = 0
-  async function open() {
-    server = createTcpServer((client) => {
-      const upstream = connect(port, host)
-      sockets.add(client).add(upstream)
-      client.pipe(upstream).pipe(client)
-      const drop = () => {
-        client.destroy()
-        upstream.destroy()
-        sockets.delete(client)
-        sockets.delete(upstream)
-      }
-      client.on('error', drop).on('close', drop)
-      upstream.on('error', drop).on('close', drop)
-    })
-    await new Promise<void>((resolve) => server!.listen(bound, '127.0.0.1', resolve))
-    bound = (server.address() as AddressInfo).port
-  }
-  async function close() {
-    if (!server) return
-    const closing = server
-    server = null
-    for (const socket of sockets) socket.destroy()
-    sockets.clear()
-    await new Promise<void>((resolve) => closing.close(() => resolve()))
-  }
-  await open()
-  return { port: bound, open, close }
-}
-

@@ -3,6 +3,7 @@
 // on the storage's own pool and on the host's; a table locked by someone else (lock_timeout); a
 // pool with no free connection (checkout timeout). Each is a StorageUnavailableError, never an
 // unhandled 'error' event; nothing of the failed transaction is stored and the next one succeeds.
+import { admin } from './cli/postgres-database.js'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createAffiliateProgram, StorageUnavailableError } from '../src/index.js'
@@ -18,19 +19,9 @@ function signal() {
   return { promise, resolve }
 }
 
-async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: DATABASE_URL })
-  await client.connect()
-  try {
-    return await fn(client)
-  } finally {
-    await client.end()
-  }
-}
-
 /** Terminates the backends of this application name only (never another session's). */
 const terminate = (applicationName: string) =>
-  withAdmin(async (client) => (await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [applicationName])).rowCount)
+  admin(async (client) => (await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [applicationName])).rowCount)
 
 const appName = () => `ak_faults_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
 

@@ -3,7 +3,8 @@
 import pg from 'pg'
 import { DATABASE_URL } from '../sql/pg-schema.js'
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs fn on a connection of its own to DATABASE_URL's database, closed afterwards. */
+export async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: DATABASE_URL })
   await client.connect()
   try {
