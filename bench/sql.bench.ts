@@ -19,7 +19,7 @@ type Raw = (text: string, params?: unknown[]) => Promise<unknown>
 /**
  * What the library writes for a create, hand-written in one statement: the conversion, the
  * affiliate's totals, the day's counters of the affiliate and of its project shard (row -1 - id % 16,
- * adapters/sql/repositories/tracking.ts) and the ledger movement. $1 project, $2 affiliate, $3 reference.
+ * adapters/sql/repositories/day-counters.ts; the library writes that row last, before COMMIT) and the ledger movement. $1 project, $2 affiliate, $3 reference.
  */
 const CREATE_WRITES = (schema: string) => `WITH inserted AS (
     INSERT INTO ${schema}.conversions
