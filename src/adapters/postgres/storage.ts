@@ -82,6 +82,16 @@ async function loadPg(): Promise<typeof import('pg').default> {
 
 /** deadlock_detected and serialization_failure: safe to run the transaction again. */
 const RETRIED_CODES = new Set(['40P01', '40001'])
+
+/**
+ * A named prepared statement over a table whose columns a newer release's migration changed while
+ * this one runs (a rolling deploy: `SELECT *` now returns more columns). Nothing ran: the statement
+ * is prepared again on another connection and the work run again (docs/operations.md "Upgrades").
+ */
+function stalePlan(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  return code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change result type')
+}
 const MAX_ATTEMPTS = 3
 
 const POOLER_HINT = ": is the connection through a pooler in transaction mode? Then set pooler: 'transaction' (AFFILIATE_KIT_POOLER=transaction for the CLI); see docs/pooler.md"
@@ -125,12 +135,21 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   // Statements with parameters are prepared once per connection (named), saving parse time.
   const prepared = options.preparedStatements ?? options.pooler !== 'transaction'
   const names = new Map<string, string>()
+  // Bumped when a migration made the prepared statements stale (stalePlan): every connection then
+  // prepares each statement again under a new name.
+  let generation = 0
   const config = (text: string, params: readonly unknown[] | undefined) => {
     if (!params || params.length === 0 || !prepared) return { text, values: params ? [...params] : [] }
     let name = names.get(text)
     // Named by content, so storages on other schemas sharing a host pool never clash.
-    if (!name) names.set(text, (name = `affiliate_kit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`))
+    if (!name) names.set(text, (name = `affiliate_kit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}${generation > 0 ? `_${generation}` : ''}`))
     return { name, text, values: [...params] }
+  }
+  const forgetPrepared = (error: unknown): boolean => {
+    if (!stalePlan(error)) return false
+    generation += 1
+    names.clear()
+    return true
   }
   // A named statement that this server connection lacks (26000) or already has (42P05): another
   // client's connection, lent by a pooler in transaction mode. The error says what to set.
@@ -198,9 +217,13 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
       }
       return result
     } catch (error) {
-      // A lost connection rolls back on the server by itself; the client is discarded.
+      // A lost connection rolls back on the server by itself; the client is discarded. A stale
+      // prepared statement (stalePlan) renames them all, and the client is discarded too.
       if (lost !== null || connectionLost(error)) broken = true
-      else if (begun) await client.query('ROLLBACK').catch(() => (broken = true))
+      else {
+        if (forgetPrepared(error)) broken = true
+        if (begun) await client.query('ROLLBACK').catch(() => (broken = true))
+      }
       throw unavailableError(error) ?? explained(error)
     } finally {
       pipelined?.restore()
@@ -212,26 +235,23 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   const executor: SqlExecutor = {
     inTransaction: false,
     async query(text, params) {
-      // The host's pool needs no settings: its own query checks a client out and in.
-      if (!own?.settings) {
+      for (let attempt = 1; ; attempt += 1) {
+        const client = await checkout()
+        let lost: Error | null = null
+        const onError = (error: Error) => void (lost ??= error)
+        client.on('error', onError)
         try {
-          return (await (pool ?? (await open())).query(config(text, params))).rows as never
+          return (await client.query(config(text, params))).rows as never
         } catch (error) {
+          // A lost connection, or one whose prepared statements a migration made stale: discarded.
+          const stale = forgetPrepared(error)
+          if (connectionLost(error) || stale) lost ??= error as Error
+          if (stale && attempt < MAX_ATTEMPTS) continue
           throw unavailableError(error) ?? explained(error)
+        } finally {
+          client.off('error', onError)
+          client.release(lost ?? undefined)
         }
-      }
-      const client = await checkout()
-      let lost: Error | null = null
-      const onError = (error: Error) => void (lost ??= error)
-      client.on('error', onError)
-      try {
-        return (await client.query(config(text, params))).rows as never
-      } catch (error) {
-        if (connectionLost(error)) lost ??= error as Error
-        throw unavailableError(error) ?? explained(error)
-      } finally {
-        client.off('error', onError)
-        client.release(lost ?? undefined)
       }
     },
     async transaction(fn, last) {
@@ -241,7 +261,7 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
         try {
           return await transactionOnce(fn, last)
         } catch (error) {
-          if (attempt >= MAX_ATTEMPTS || !RETRIED_CODES.has((error as { code?: unknown }).code as string)) throw error
+          if (attempt >= MAX_ATTEMPTS || !(RETRIED_CODES.has((error as { code?: unknown }).code as string) || stalePlan(error))) throw error
         }
       }
     },
