@@ -148,7 +148,7 @@ export async function runMixedLoad(options: {
   const deadlocks = async () => (pgClient ? Number((await pgClient.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()')).rows[0].deadlocks) : 0)
 
   let turn = 0
-  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, again = true) =>
     new Promise<number>((resolve) => {
       const { origin } = servers[turn++ % servers.length]!
       const url = new URL(path, origin)
@@ -160,7 +160,9 @@ export async function runMixedLoad(options: {
           res.on('end', () => resolve(res.statusCode ?? 0))
         },
       )
-      req.on('error', () => resolve(0))
+      // A kept-alive connection the server closed as idle just as the request left on it: sent
+      // again once, as Node's docs advise (every write here is idempotent: references, emails).
+      req.on('error', (error: NodeJS.ErrnoException) => resolve(again && req.reusedSocket && error.code === 'ECONNRESET' ? send(method, path, body, headers, false) : 0))
       req.end(payload)
     })
   for (let n = 1; n <= AFFILIATES; n += 1) {
