@@ -12,8 +12,11 @@ export interface DrainTimings {
   /** How long a stopping server still listens. @default 250 */
   graceMs?: number
   /**
-   * How long a connection must have been idle to be closed by the stop: a keep-alive client in the
-   * middle of a burst sends its next request within it, even on a loaded machine. @default 1000
+   * How long a connection must have been idle to be closed by the stop: the server's own
+   * keep-alive timeout, so the stop closes no idle connection sooner than the server would anyway
+   * (a client sending on a connection at the moment it is closed sees it reset; on a loaded
+   * machine a keep-alive client's next request came more than a second after its last answer).
+   * @default server.keepAliveTimeout (5000)
    */
   idleMs?: number
 }
@@ -29,7 +32,7 @@ interface Connection {
 }
 
 /** Watches the server's connections from now on: call it before the server listens. */
-export function drainOnClose(server: Server, { graceMs = 250, idleMs = 1000 }: DrainTimings = {}): Drain {
+export function drainOnClose(server: Server, { graceMs = 250, idleMs = server.keepAliveTimeout || 5000 }: DrainTimings = {}): Drain {
   let draining = false
   const connections = new Map<Socket, Connection>()
   const unanswered = new Set<ServerResponse>()
