@@ -57,7 +57,8 @@ export interface DayDelta {
   delta: Partial<DailyCounts>
 }
 
-const changes = (delta: Partial<DailyCounts>) => DAILY_COLUMNS.some(([field]) => delta[field] !== undefined && delta[field] !== 0 && delta[field] !== 0n)
+/** The columns delta adds something to. */
+const changedColumns = (delta: Partial<DailyCounts>) => DAILY_COLUMNS.filter(([field]) => delta[field] !== undefined && delta[field] !== 0 && delta[field] !== 0n)
 
 /** The same deltas added to their projects' rows of the day (PROJECT_ROWS) instead of the affiliates'. */
 export const projectShares = (entries: readonly DayDelta[]): DayDelta[] => entries.map((entry) => ({ ...entry, affiliateId: projectRow(entry.affiliateId) }))
@@ -75,7 +76,7 @@ export function dailyUpsert(
   params: unknown[],
   guard = 'true',
 ): CounterWrite | null {
-  const changed = DAILY_COLUMNS.filter(([field]) => delta[field] !== undefined && delta[field] !== 0 && delta[field] !== 0n)
+  const changed = changedColumns(delta)
   if (changed.length === 0) return null
   const columns = changed.map(([, column]) => column)
   const values = changed.map(([field]) => `${param(params, String(delta[field]))}::numeric`)
@@ -96,7 +97,7 @@ export function dailyUpsert(
 export function dailyManyStatement(table: string, entries: readonly DayDelta[]): SqlStatement | null {
   const sums = new Map<string, { projectId: string; affiliateId: number; day: string; values: bigint[] }>()
   for (const { projectId, affiliateId, day, delta } of entries) {
-    if (!changes(delta)) continue
+    if (changedColumns(delta).length === 0) continue
     const key = `${projectId}|${affiliateId}|${day}`
     let sum = sums.get(key)
     if (!sum) sums.set(key, (sum = { projectId, affiliateId, day, values: DAILY_COLUMNS.map(() => 0n) }))
