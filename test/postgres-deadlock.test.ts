@@ -45,4 +45,34 @@ describe.skipIf(!DATABASE_URL)(`postgres: transactions ended by a deadlock run a
     expect((await program.affiliates.get(first.id)).signups).toBe(11)
     expect((await program.affiliates.get(second.id)).signups).toBe(11)
   }, 20_000)
+
+  it("answers a replayed reference while another transaction holds the affiliate's lock: a replay does not queue behind writes", async () => {
+    const program = await createAffiliateProgram({ storage, project: 'replays' })
+    const affiliate = await program.affiliates.create({ email: 'replayed@example.com' })
+    const purchase = { type: 'purchase' as const, affiliateId: affiliate.id, baseValue: '20.00', reference: 'ch_replayed' }
+    const first = await program.conversions.create(purchase)
+    const holding = signal()
+    const release = signal()
+    const holder = storage.transaction(async (tx) => {
+      await tx.affiliates.lockForUpdate(program.projectId, affiliate.id)
+      holding.resolve()
+      await release.promise
+    })
+    await holding.promise
+    try {
+      const replay = await program.conversions.create(purchase)
+      expect(replay).toMatchObject({ duplicate: true, conversion: { id: first.conversion.id } })
+      // A new reference is decided under the lock: it waits for the holder.
+      let created = false
+      const fresh = program.conversions.create({ ...purchase, reference: 'ch_new' }).then(() => (created = true))
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(created).toBe(false)
+      release.resolve()
+      await fresh
+    } finally {
+      release.resolve()
+      await holder
+    }
+    expect((await program.affiliates.get(affiliate.id)).purchases).toBe(2)
+  }, 20_000)
 })

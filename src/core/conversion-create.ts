@@ -172,11 +172,16 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     status,
     reviewReason,
     holdUntil: addDays(now, project.settings.holdPeriodDays),
-    fingerprint: [data.type, request.baseValue?.minor ?? '', request.baseCurrency.code, request.value?.minor ?? '', affiliate.id].join('|'),
+    fingerprint: fingerprintOf(request, affiliate.id),
     tier2,
     day,
     periods: query.days ? { settings: tierSettings, tiers, bonuses, days: reads.days, held: standing?.tier?.name ?? null } : null,
   }
+}
+
+/** What makes two creates with one reference the same request: a replay, not a conflict. */
+function fingerprintOf(request: ConversionRequest, affiliateId: number): string {
+  return [request.data.type, request.baseValue?.minor ?? '', request.baseCurrency.code, request.value?.minor ?? '', affiliateId].join('|')
 }
 
 /**
@@ -358,9 +363,26 @@ function duplicateResult(ctx: ProjectContext, { existing, fingerprint, matchedBy
   }
 }
 
+/**
+ * A replay of a stored reference (the same payload), found with plain reads: it is answered
+ * without queueing for the affiliate's lock behind every other replay. Anything else (a new
+ * reference, a payload that differs) is decided under the locks.
+ */
+async function replayOf(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, now: Date): Promise<DuplicateReference | null> {
+  const { reference } = request.data
+  if (reference === undefined) return null
+  const existing = await tx.conversions.getByReference(ctx.projectId, reference)
+  if (!existing) return null
+  const { affiliate, matchedBy } = await attributed(ctx, tx, project, request.data, now, false)
+  const fingerprint = fingerprintOf(request, affiliate.id)
+  return existing.fingerprint === fingerprint ? new DuplicateReference(existing, fingerprint, matchedBy) : null
+}
+
 /** Plans and writes the conversion (its referred user, counters and events), and its tier-2 conversion. */
 async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, amountUsd: number | null, now: Date, clickVisitor: string | null) {
   const { data } = request
+  const replay = await replayOf(ctx, tx, project, request, now)
+  if (replay) throw replay
   const planned = await plan(ctx, tx, project, request, fx, now, clickVisitor, true)
   // A duplicate reference is found by the insert's unique index; what linking wrote before it rolls back.
   const { referral, signedUp, firstPurchase } = await linkReferral(ctx, tx, planned, data, now)

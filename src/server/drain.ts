@@ -36,7 +36,9 @@ export function drainOnClose(server: Server, { graceMs = 250, idleMs = server.ke
   let draining = false
   const connections = new Map<Socket, Connection>()
   const unanswered = new Set<ServerResponse>()
+  let accepted = 0
   server.on('connection', (socket: Socket) => {
+    accepted += 1
     connections.set(socket, { requests: 0, idleSince: Date.now() })
     socket.once('close', () => connections.delete(socket))
   })
@@ -53,6 +55,19 @@ export function drainOnClose(server: Server, { graceMs = 250, idleMs = server.ke
       }
     })
   })
+  // Closing the listening socket resets the connections the kernel has queued on it, and node
+  // takes about one of them per turn of the event loop: a loop blocked at the grace's end (a
+  // PGlite statement runs on it) leaves many. So it closes after a turn that took none, or after
+  // another grace when connections keep coming.
+  const closeOnceAccepted = (stopListening: () => void) => {
+    const giveUpAt = Date.now() + graceMs
+    const turn = (seen: number) =>
+      setTimeout(() => {
+        if (accepted === seen || Date.now() >= giveUpAt) stopListening()
+        else turn(accepted)
+      }, 1)
+    turn(accepted)
+  }
   let closing: Promise<void> | undefined
   return {
     close: () =>
@@ -60,7 +75,7 @@ export function drainOnClose(server: Server, { graceMs = 250, idleMs = server.ke
         draining = true
         // Answers under way close their connection after them.
         for (const response of unanswered) if (!response.headersSent) response.setHeader('connection', 'close')
-        setTimeout(() => {
+        const stopListening = () => {
           // net's close, not http's: http's would also close at once the connections idle right now.
           NetServer.prototype.close.call(server, () => {
             clearInterval(sweep)
@@ -71,7 +86,8 @@ export function drainOnClose(server: Server, { graceMs = 250, idleMs = server.ke
             // A request already in the socket's buffer, not yet parsed, is not idleness.
             for (const [socket, connection] of connections) if (connection.requests === 0 && socket.readableLength === 0 && now - connection.idleSince >= idleMs) socket.destroy()
           }, Math.min(100, idleMs / 4))
-        }, graceMs)
+        }
+        setTimeout(() => closeOnceAccepted(stopListening), graceMs)
       })),
   }
 }
