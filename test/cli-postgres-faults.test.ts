@@ -52,6 +52,9 @@ describe.skipIf(!DATABASE_URL)(`serve on PostgreSQL under faults${DATABASE_URL ?
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({ type: 'purchase', referral_code: 'ANN', email: `buyer${sequence}@example.com`, base_value: 10, reference }),
+    }).catch((error: unknown) => {
+      // A server that died says why in its last lines.
+      throw new Error(`POST /conversions failed (server exit code ${server.child.exitCode}); the server's last output:\n${server.output().slice(-3000)}`, { cause: error })
     })
     const body = (await response.json()) as { error?: string }
     return { reference, status: response.status, retryAfter: response.headers.get('retry-after'), ...(body.error ? { error: body.error } : {}) }

@@ -188,17 +188,16 @@ export class SqlTable<T> {
     const clause = where.join(' AND ')
     // Bound as bigint parameters: no truncation to 32 bits (the core has validated both as safe integers).
     const windowParams = [...params, window.limit, window.offset]
+    // Two statements, not `count(*) OVER ()` beside the page: the window function reads and sorts
+    // every matching row before LIMIT; the page alone walks its index for `limit` rows, and the
+    // count reads the index only (both still grow with the rows: docs/scaling.md).
     const rows = await run(
       db,
-      `SELECT *, count(*) OVER () AS total_count FROM ${this.name} WHERE ${clause}
+      `SELECT * FROM ${this.name} WHERE ${clause}
        ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1}::bigint OFFSET $${params.length + 2}::bigint`,
       windowParams,
     )
-    let total = rows[0] ? Number(rows[0].total_count) : 0
-    if (rows.length === 0 && window.offset > 0) {
-      const counted = await run(db, `SELECT count(*) AS n FROM ${this.name} WHERE ${clause}`, params)
-      total = Number(counted[0]!.n)
-    }
-    return { items: rows.map((row) => this.read(row)), total }
+    const counted = await run(db, `SELECT count(*) AS n FROM ${this.name} WHERE ${clause}`, params)
+    return { items: rows.map((row) => this.read(row)), total: Number(counted[0]!.n) }
   }
 }
