@@ -1,17 +1,13 @@
 // The keyed-state store in SQL: Idempotency-Key claims (idempotency_keys, one upsert decides who
-// holds a key) and the rate limiter's numbers (rate_limits, compare-and-set per key), shared by every
+// holds a key) and the rate limiter's numbers (rate_limits, row-locked per key), shared by every
 // process on the database.
 import type { KeyClaim, KeyedStateStore } from '../../../core/keyed-state.js'
 import { run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
 
-/** Optimistic tries of a rate-limit update before it takes the key's row lock. */
-const OPTIMISTIC_ATTEMPTS = 3
-
 export function keyedStateStore(db: SqlClient, t: Tables): KeyedStateStore {
   const table = `${t.schema}.idempotency_keys`
-  const limits = `${t.schema}.rate_limits`
   const read = (row: SqlRow): KeyClaim => ({
     projectId: String(row.project_id),
     key: String(row.key),
@@ -73,28 +69,19 @@ export function keyedStateStore(db: SqlClient, t: Tables): KeyedStateStore {
     async release(projectId, key, claimedAt) {
       await run(db, `DELETE FROM ${table} WHERE project_id = $1 AND key = $2 AND created_at = $3`, [projectId, key, claimedAt])
     },
-    async update(key, decide) {
-      // Optimistic first: read, decide, write only if the number is still the one read. No lock is
-      // held between round trips, so the requests of one busy API key do not queue behind each
-      // other's network and event-loop delays (docs/scaling.md). Under a burst on one key, the
-      // locked read-modify-write below guarantees progress.
-      for (let attempt = 1; attempt <= OPTIMISTIC_ATTEMPTS; attempt += 1) {
-        const [row] = await run(db, `SELECT state FROM ${limits} WHERE key = $1`, [key])
-        const read = row?.state ?? null
-        const { state, result } = decide(read === null ? null : Number(read))
-        const written = row
-          ? await run(db, `UPDATE ${limits} SET state = $2 WHERE key = $1 AND state IS NOT DISTINCT FROM $3 RETURNING key`, [key, state, read])
-          : await run(db, `INSERT INTO ${limits} (key, state) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key`, [key, state])
-        if (written.length > 0) return result
-      }
-      return db.transaction(async (client) => {
+    update: (key, decide) =>
+      db.transaction(async (client) => {
+        const limits = `${t.schema}.rate_limits`
         // The no-op upsert creates or row-locks the key and returns its state in one statement.
-        const rows = await run(client, `INSERT INTO ${limits} (key, state) VALUES ($1, NULL) ON CONFLICT (key) DO UPDATE SET key = excluded.key RETURNING state`, [key])
+        const rows = await run(
+          client,
+          `INSERT INTO ${limits} (key, state) VALUES ($1, NULL) ON CONFLICT (key) DO UPDATE SET key = excluded.key RETURNING state`,
+          [key],
+        )
         const current = rows[0]?.state
         const { state, result } = decide(current === null || current === undefined ? null : Number(current))
         await run(client, `UPDATE ${limits} SET state = $2 WHERE key = $1`, [key, state])
         return result
-      })
-    },
+      }),
   }
 }
