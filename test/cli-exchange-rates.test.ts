@@ -11,6 +11,7 @@ import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { createAffiliateProgram } from '../src/index.js'
 import { api, run } from './cli/process.js'
 import { tempDirs } from './cli/temp-dirs.js'
+import { migratedDataDir } from './pglite-template.js'
 import { checkoutCompleted, legacyInvoicePaid } from './providers/stripe-fixtures.js'
 
 const tempDir = tempDirs('affiliate-kit-fx')
@@ -37,7 +38,7 @@ async function pays(url: string, name: string, cents: number): Promise<string> {
 describe('affiliate-kit serve with exchangeRates in the config', () => {
   it('a EUR payment waits without the rate; after a restart with it, REST and CLI replays apply it exactly, and new EUR payments apply at once', async () => {
     const dir = tempDir()
-    const database = `pglite:${join(dir, 'data')}`
+    const database = `pglite:${migratedDataDir(join(dir, 'data'))}`
     const config = join(dir, 'affiliate.config.json')
     const settings = { currency: 'USD', commission: { purchase: { type: 'percentage', rate: 30 } }, providers: { stripe: { webhookSecret: SECRET } } }
     const serve = async () => {

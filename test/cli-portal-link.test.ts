@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { api, freePort, run, runToEnd } from './cli/process.js'
 import { freshDatabase } from './cli/postgres-database.js'
 import { tempDirs } from './cli/temp-dirs.js'
+import { migratedDataDir } from './pglite-template.js'
 import { DATABASE_URL, NO_DATABASE_REASON } from './sql/pg-schema.js'
 
 const tempDir = tempDirs('affiliate-kit-cli-portal-link')
@@ -39,7 +40,7 @@ function writeConfig(dir: string, config: unknown): string {
 describe('affiliate-kit keys create --publishable and portal link', () => {
   it('make a publishable key and sign-in links through the running server, and links from the database with --config when it is stopped', async () => {
     const dir = tempDir()
-    const database = `pglite:${join(dir, 'data')}`
+    const database = `pglite:${migratedDataDir(join(dir, 'data'))}`
     const port = await freePort()
     const publicUrl = `http://127.0.0.1:${port}`
     writeConfig(dir, { portal: { enabled: true, publicUrl }, tracking: { landingUrl: 'http://localhost:9/' } })
@@ -96,7 +97,7 @@ describe('affiliate-kit keys create --publishable and portal link', () => {
 
   it('refuse a link with one line when the portal has no public URL (through the server) or is off (from the database)', async () => {
     const dir = tempDir()
-    const database = `pglite:${join(dir, 'data')}`
+    const database = `pglite:${migratedDataDir(join(dir, 'data'))}`
     writeConfig(dir, { portal: { enabled: true } })
     const server = run(['serve', '--port', '0', '--database', database, '--config', 'config.json'], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
     const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, run } from './cli/process.js'
 import { freshDatabase } from './cli/postgres-database.js'
 import { tempDirs } from './cli/temp-dirs.js'
+import { migratedDataDir } from './pglite-template.js'
 import { DATABASE_URL, NO_DATABASE_REASON } from './sql/pg-schema.js'
 import { startReceiver, until, type Receiver } from './webhooks-helpers.js'
 
@@ -65,7 +66,7 @@ async function scenario(database: string) {
 describe('settings removed from the config between two starts of affiliate-kit serve (kill -9 between)', () => {
   it('take their defaults on a PGlite directory', async () => {
     receiver.requests.length = 0
-    await scenario(`pglite:${join(tempDir(), 'data')}`)
+    await scenario(`pglite:${migratedDataDir(join(tempDir(), 'data'))}`)
   }, 120_000)
 
   it.skipIf(!DATABASE_URL)(`take their defaults on PostgreSQL${DATABASE_URL ? '' : ` (${NO_DATABASE_REASON})`}`, async () => {

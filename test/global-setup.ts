@@ -1,12 +1,16 @@
 // Once before all test files: builds the affiliate-kit command the process tests run
-// (.test-build/cli/main.js, skipped while the sources are unchanged), and says whether the
+// (.test-build/cli/main.js, skipped while the sources are unchanged) and a migrated PGlite
+// directory to copy (test/pglite-template.ts), and says whether the
 // PostgreSQL tests run, and why not, and whether the PgBouncer ones can.
 import { execFileSync } from 'node:child_process'
+import { buildPgliteTemplate } from './pglite-template.js'
 import { pgbouncerBinary } from './sql/pgbouncer.js'
 
-export default function setup(): void {
+export default async function setup(): Promise<void> {
   const root = new URL('..', import.meta.url).pathname
   execFileSync(process.execPath, ['scripts/build-serve.mjs', '.test-build'], { cwd: root, stdio: 'inherit' })
+  const { sourcesHash } = (await import('../scripts/sources-hash.mjs')) as { sourcesHash(): string }
+  await buildPgliteTemplate(sourcesHash())
   const database = process.env.DATABASE_URL
   console.log(
     database

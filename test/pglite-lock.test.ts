@@ -12,8 +12,11 @@ import { DataDirLockedError, pgliteStorage } from '../src/adapters/pglite/index.
 import { LOCK_FILE } from '../src/adapters/pglite/data-dir-lock.js'
 import { createAffiliateProgram } from '../src/index.js'
 import { tempDirs } from './cli/temp-dirs.js'
+import { migratedDataDir } from './pglite-template.js'
 
-const tempDir = tempDirs('affiliate-kit-lock')
+// Migrated directories (the template's copies): the opens here are about the lock, not the migrations.
+const tempDirOf = tempDirs('affiliate-kit-lock')
+const tempDir = () => migratedDataDir(tempDirOf())
 
 const read = (path: string) => readFileSync(path, 'utf8').trim()
 const bootId = () => read('/proc/sys/kernel/random/boot_id')
@@ -33,7 +36,7 @@ async function opensAndKeeps(dataDir: string, email: string) {
 
 describe('pgliteStorage({ dataDir }) lock', () => {
   it('refuses a second storage on the directory in this process until the first is closed', async () => {
-    const dataDir = join(tempDir(), 'data')
+    const dataDir = tempDir()
     const first = pgliteStorage({ dataDir })
     const program = await createAffiliateProgram({ storage: first })
     await program.affiliates.create({ email: 'first@example.com' })
@@ -107,7 +110,7 @@ describe('pgliteStorage({ dataDir }) lock', () => {
   })
 
   it('locks nothing for in-memory databases', async () => {
-    const storages = [pgliteStorage(), pgliteStorage(), pgliteStorage({ dataDir: 'memory://' }), pgliteStorage({ dataDir: 'memory://' })]
+    const storages = [pgliteStorage(), pgliteStorage(), pgliteStorage({ dataDir: 'memory://' })]
     await Promise.all(storages.map((storage) => storage.close()))
   })
 })

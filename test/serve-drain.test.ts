@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { api, run } from './cli/process.js'
 import { tempDirs } from './cli/temp-dirs.js'
+import { migratedDataDir } from './pglite-template.js'
 
 const tempDir = tempDirs('affiliate-kit-drain')
 
@@ -30,7 +31,7 @@ function send(agent: Agent, url: URL, key: string, method: string, body?: unknow
 describe('serve drains on SIGTERM', () => {
   it('20 connections POSTing back to back through SIGTERM: every request is answered (201, or 503 with Connection: close and not applied), none reset; the stop tells each connection to close; what was answered 201 is stored, nothing else', async () => {
     const dir = tempDir()
-    const data = `pglite:${join(dir, 'data')}`
+    const data = `pglite:${migratedDataDir(join(dir, 'data'))}`
     // A rate limit above what twenty busy connections send.
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ rateLimit: { limit: 100_000, windowSeconds: 60 } }))
     const first = run(['serve', '--port', '0', '--database', data, '--config', 'config.json'], { cwd: dir })
