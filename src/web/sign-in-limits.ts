@@ -39,9 +39,16 @@ export function subjectLimit(
   }
 }
 
-/** Seconds a client must wait (its address block counted by `perClient`); null when it may go on, or when its address is unknown. */
-export async function clientWait(perClient: SubjectLimit | null, address: string | null, now: Date): Promise<number | null> {
+/**
+ * The refusal of a client over `perClient` (its address block counted): `refuse()`'s page with
+ * Retry-After; null when it may go on, or when its address is unknown. Every page a stranger can
+ * make act (sign-in, sign-in links, applications) is limited through it.
+ */
+export async function overClientLimit(perClient: SubjectLimit | null, address: string | null, now: Date, refuse: () => Response | Promise<Response>): Promise<Response | null> {
   if (perClient === null || address === null) return null
   const outcome = await perClient(addressBlock(address), now)
-  return outcome.allowed ? null : outcome.retryAfterSeconds
+  if (outcome.allowed) return null
+  const response = await refuse()
+  response.headers.set('retry-after', String(outcome.retryAfterSeconds))
+  return response
 }
