@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { MIGRATIONS } from '../src/adapters/sql/migrations.js'
 import { api, run } from './cli/process.js'
-import { parsePrometheus, sampleValue } from './ops/prometheus.js'
+import { parsePrometheus, REQUEST_SERIES, sampleValue, surfaceSeries } from './ops/prometheus.js'
 import { answer, startReceiver } from './webhooks-helpers.js'
 
 const KEY = `rgk_${'Ops0Test1Key2'.repeat(3)}xyz`
@@ -118,7 +118,7 @@ describe('operating affiliate-kit serve', () => {
     expect(stripe.status).toBe(400)
     expect((await fetch(`${url}/providers/paddle/events`, { method: 'POST', body: '{}' })).status).toBe(404)
     expect((await fetch(`${root}/r/${code}`, { redirect: 'manual' })).status).toBe(302)
-    expect((await fetch(`${root}/r/-/affiliate-kit.js`)).status).toBe(200)
+    expect((await fetch(`${root}/r/-/affiliate-kit.js`, { headers: { 'x-request-id': 'edge-proxy-0001' } })).status).toBe(200)
     expect((await fetch(`${root}/portal/sign-in?token=${token}`)).status).toBe(200)
     expect((await fetch(`${root}/portal/conversions/12345`, { redirect: 'manual' })).status).toBe(303)
     expect((await fetch(`${root}/portal/no-such-page-${code}`)).status).toBe(404)
@@ -139,6 +139,10 @@ describe('operating affiliate-kit serve', () => {
       'console POST /admin/sign-in 403',
     ])
     expect(requests.every((record) => record.level === 'info' && typeof record.duration_ms === 'number')).toBe(true)
+    // One pipeline step logs them all: the same fields on every surface, and each request its own id (a proxy's kept).
+    for (const record of requests) expect(Object.keys(record).sort()).toEqual(['duration_ms', 'level', 'method', 'msg', 'request_id', 'route', 'status', 'surface', 'time'])
+    expect(new Set(requests.map((record) => record.request_id)).size).toBe(requests.length)
+    expect(requests.find((record) => record.route === '/r/-/affiliate-kit.js')!.request_id).toBe('edge-proxy-0001')
     for (const secret of [code, token, KEY, 'whsec_surfacesTestSecret', '12345', 'zed@example.com']) {
       expect(server.output()).not.toContain(secret)
       expect(exposition).not.toContain(secret)
@@ -148,6 +152,9 @@ describe('operating affiliate-kit serve', () => {
     expect(sampleValue(samples, 'affiliate_kit_http_requests_total', { surface: 'tracking', route: '/r/:code', status: '302' })).toBe(1)
     expect(sampleValue(samples, 'affiliate_kit_http_requests_total', { surface: 'console', route: '/admin/sign-in' })).toBe(1)
     expect(sampleValue(samples, 'affiliate_kit_http_request_duration_seconds_count', { surface: 'portal', method: 'GET', route: '/portal/sign-in' })).toBe(1)
+    for (const surface of ['api', 'provider', 'tracking', 'portal', 'console']) {
+      expect(surfaceSeries(samples, surface)).toEqual([surface, ...REQUEST_SERIES])
+    }
     expect(sampleValue(samples, 'process_cpu_seconds_total')).toBeGreaterThan(0)
     expect(sampleValue(samples, 'process_resident_memory_bytes')).toBeGreaterThan(0)
     expect(exposition).toContain('# TYPE nodejs_gc_duration_seconds histogram')

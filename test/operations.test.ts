@@ -73,7 +73,7 @@ describe('request log', () => {
   it('writes text lines as `time LEVEL request key=value`, and unexpected errors at error level without the URL', async () => {
     const s = await served({ format: 'text' })
     await s.call('GET', '/affiliates?limit=5')
-    expect(s.lines.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT\S+Z INFO {2}request surface=api method=GET route=\/api\/v1\/affiliates status=200 duration_ms=[\d.]+$/)
+    expect(s.lines.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT\S+Z INFO {2}request surface=api method=GET route=\/api\/v1\/affiliates status=200 duration_ms=[\d.]+ request_id=[0-9a-f-]{36}$/)
     const broken = {
       ...s.program,
       project: (id: string) => {

@@ -17,13 +17,15 @@ import { FormError, readForm } from '../web/forms.js'
 import { html, type Html } from '../web/html.js'
 import { frame } from '../web/layout.js'
 import { mountedPages, normalizeBasePath, type PagesHandler } from '../web/mounted-pages.js'
+import type { Logger } from '../ops/logger.js'
+import type { Metrics } from '../ops/metrics.js'
 import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
 import { csrfTokenFor, csrfTokenMatches } from '../web/secrets.js'
 import { preSessionCsrf } from '../web/pre-session.js'
 import { matchPage, tableMethods, tableNav } from '../web/page-table.js'
 import type { SessionStore, WithSessionStore } from '../core/session-store.js'
 import { webSessions, type SessionPolicy, type WebSessions } from '../web/sessions.js'
-import { clientWait, subjectLimit, type LimitOption, type SubjectLimit } from '../web/sign-in-limits.js'
+import { overClientLimit, subjectLimit, type LimitOption, type SubjectLimit } from '../web/sign-in-limits.js'
 import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
 import type { AuditLog, WithAuditLog } from '../core/audit-log.js'
@@ -87,6 +89,10 @@ export interface AdminConsoleOptions {
   clock?: Clock
   /** Unexpected errors (the page shows a generic message). @default console.error */
   onError?: (error: unknown) => void
+  /** Gets one line per request (method, route pattern, status, duration in ms, request id; 5xx as errors); never an id, email or token. @default none */
+  logger?: Logger
+  /** Counts the requests and their latency by route pattern (createMetrics). @default none */
+  metrics?: Metrics
   /**
    * The application page's own fields (the portal's `application.fields`): the console shows each
    * answer under its label. @default none: an answer is shown under its field's name
@@ -195,12 +201,8 @@ export async function adminSignIn(setup: AdminSetup, request: Request, url: URL,
   const form = await readForm(request)
   if (!setup.preSession.verify(request, form)) return signedOut(setup, request, url, { error: FORM_EXPIRED }, 403)
   const address = clientAddress(request, client, options.trustProxy === true)
-  const wait = await clientWait(setup.signInsPerClient, address, clock.now())
-  if (wait !== null) {
-    const response = signedOut(setup, request, url, { error: TOO_MANY_ATTEMPTS }, 429)
-    response.headers.set('retry-after', String(wait))
-    return response
-  }
+  const limited = await overClientLimit(setup.signInsPerClient, address, clock.now(), () => signedOut(setup, request, url, { error: TOO_MANY_ATTEMPTS }, 429))
+  if (limited) return limited
   const verified = await program.verifyApiKey((form.get('key') ?? '').trim())
   const ownKey = verified && verified.projectId === program.projectId ? verified.keyId : null
   const actor = ownKey === null ? null : await adminKey(program, ownKey)
@@ -345,6 +347,9 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
   const { paths, security } = setup
   return mountedPages({
     base: setup.base,
+    surface: 'console',
+    observer: options,
+    paths,
     allowed: (route) => adminAllowed(setup, route),
     page: (title, body, status) => adminPage(setup, title, body, status),
     notFound: () => adminPage(setup, 'Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.affiliates}">Go to the console</a></p>`, 404),

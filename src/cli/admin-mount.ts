@@ -1,8 +1,9 @@
 // The standalone server's admin console (config `admin: { enabled: true }`): sign-in with an API
 // key of scope *, sessions and the audit log in the server's database, retries and test events
 // sent by the server's own webhook dispatcher, provider events replayed on the server's storage,
-// sign-in links made by the server's portal. Its requests are logged and counted (surface `console`).
-import { createAdminConsole, type AdminConsole } from '../admin/admin.js'
+// sign-in links made by the server's portal. Its requests are logged and counted (surface `console`)
+// with the server's logger and metrics.
+import { createAdminConsole, type AdminConsole, type AdminConsoleOptions } from '../admin/admin.js'
 import type { AuditLog } from '../core/audit-log.js'
 import type { AffiliateProgram } from '../core/program.js'
 import type { SignInLinkMaker } from '../core/portal-sign-in.js'
@@ -11,16 +12,13 @@ import type { ConsoleProviderEvents } from '../admin/provider-events.js'
 import type { ConsolePayoutRuns } from '../admin/payout-runs.js'
 import type { ConsoleWebhooks } from '../admin/webhooks.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
-import type { NodeHandler } from '../server/node.js'
-import { adminPaths } from '../admin/paths.js'
 import type { ServerConfig } from './config.js'
-import { observed, pageRoutes, type RequestObserver } from './observed-surface.js'
 
 type AdminConfig = NonNullable<ServerConfig['admin']>
 
 export function configuredAdmin(
   program: AffiliateProgram,
-  stores: { sessions: SessionStore; auditLog: AuditLog; webhooks: ConsoleWebhooks; providerEvents: ConsoleProviderEvents; state: KeyedStateStore; portal?: SignInLinkMaker; payoutRuns?: ConsolePayoutRuns },
+  stores: { sessions: SessionStore; auditLog: AuditLog; webhooks: ConsoleWebhooks; providerEvents: ConsoleProviderEvents; state: KeyedStateStore; portal?: SignInLinkMaker; payoutRuns?: ConsolePayoutRuns } & Pick<AdminConsoleOptions, 'logger' | 'metrics'>,
   config: AdminConfig,
   applicationFields: ReadonlyArray<{ name: string; label: string }> = [],
 ): AdminConsole {
@@ -34,9 +32,4 @@ export function configuredAdmin(
     ...(limits ? { limits } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   })
-}
-
-/** The console's pages with their requests recorded. */
-export function observedAdmin(admin: AdminConsole, config: AdminConfig, observer?: RequestObserver): { node: NodeHandler } {
-  return { node: observed(admin.node, 'console', pageRoutes(adminPaths(config.path ?? '/admin', { stylesheet: '', script: '' })), observer) }
 }

@@ -17,7 +17,7 @@ import type { PayoutRunResult } from '../core/payout-runs.js'
 import { ConflictError } from '../core/errors.js'
 import type { NodeHandler } from '../server/node.js'
 import type { ServerConfig } from './config.js'
-import { observed, type RequestObserver } from './observed-surface.js'
+import type { RequestObserver } from '../server/observe.js'
 
 export const PAYPAL_WEBHOOK_PATH = '/api/v1/payouts/paypal/webhooks'
 const DEFAULT_INTERVAL_SECONDS = 300
@@ -45,7 +45,7 @@ export function logRun(logger: Logger, result: PayoutRunResult, trigger: string)
   }
 }
 
-export function payoutSync(program: AffiliateProgram, config: PayoutProvidersConfig, logger: Logger, state?: KeyedStateStore): PayoutSync {
+export function payoutSync(program: AffiliateProgram, config: PayoutProvidersConfig, logger: Logger, state?: KeyedStateStore, observer: RequestObserver = {}): PayoutSync {
   const paypalClient = config.paypal ? payPalClient({ baseUrl: config.paypal.baseUrl ?? 'https://api-m.paypal.com', clientId: config.paypal.clientId, clientSecret: config.paypal.clientSecret }) : null
   const runners = [
     ...(paypalClient ? [{ name: 'PayPal', sync: payPalPayouts(program, paypalClient).sync }] : []),
@@ -90,7 +90,15 @@ export function payoutSync(program: AffiliateProgram, config: PayoutProvidersCon
   const webhookId = config.paypal?.webhookId
   const paypalWebhooks =
     paypalClient && webhookId
-      ? payPalWebhookHandler({ program, client: paypalClient, webhookId, onError: (error) => logger.error('PayPal webhook error', { error: errorText(error) }) }).node
+      ? payPalWebhookHandler({
+          program,
+          client: paypalClient,
+          webhookId,
+          onError: (error) => logger.error('PayPal webhook error', { error: errorText(error) }),
+          ...(observer.logger ? { logger: observer.logger } : {}),
+          ...(observer.metrics ? { metrics: observer.metrics } : {}),
+          route: PAYPAL_WEBHOOK_PATH,
+        }).node
       : null
   logger.info(`payout sync: ${runners.map((runner) => runner.name).join(' and ')} every ${config.syncIntervalSeconds ?? DEFAULT_INTERVAL_SECONDS} s`)
 
@@ -113,7 +121,6 @@ export function payoutSync(program: AffiliateProgram, config: PayoutProvidersCon
 }
 
 /** Sends PayPal's webhook deliveries to its listener and everything else to `api`. */
-export function withPayPalWebhooks(api: NodeHandler, listener: NodeHandler, observer?: RequestObserver): NodeHandler {
-  const route = observed(listener, 'provider', () => PAYPAL_WEBHOOK_PATH, observer)
-  return (req, res, next) => ((req.url ?? '').split('?')[0] === PAYPAL_WEBHOOK_PATH ? route : api)(req, res, next)
+export function withPayPalWebhooks(api: NodeHandler, listener: NodeHandler): NodeHandler {
+  return (req, res, next) => ((req.url ?? '').split('?')[0] === PAYPAL_WEBHOOK_PATH ? listener : api)(req, res, next)
 }

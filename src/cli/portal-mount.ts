@@ -2,23 +2,21 @@
 // its path go to the portal, the rest to the API. Its "email me a link" form, when turned on,
 // records the portal.sign_in_requested webhook event, which the mail dispatcher sends when `email`
 // is configured (else the host sends it). Its
-// requests are logged and counted (surface `portal`).
+// requests are logged and counted (surface `portal`) with the server's logger and metrics.
 import { stripeConnect } from '../payouts/stripe/connect.js'
 import type { AffiliateProgram } from '../core/program.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
 import type { NodeHandler } from '../server/node.js'
 import { createPortal, type Portal, type PortalOptions } from '../portal/portal.js'
 import type { SessionStore } from '../core/session-store.js'
-import { portalPaths } from '../portal/paths.js'
 import { ConfigError, type ServerConfig } from './config.js'
-import { observed, pageRoutes, type RequestObserver } from './observed-surface.js'
 import { configuredReferralLink } from './referral-link.js'
 
 type PortalConfig = NonNullable<ServerConfig['portal']>
 
 export function configuredPortal(
   program: AffiliateProgram,
-  stores: { sessions: SessionStore; state: KeyedStateStore },
+  stores: { sessions: SessionStore; state: KeyedStateStore } & Pick<PortalOptions, 'logger' | 'metrics'>,
   config: PortalConfig,
   tracking?: ServerConfig['tracking'],
   mail?: { secret: string },
@@ -52,11 +50,6 @@ export function configuredPortal(
     if (error instanceof TypeError) throw new ConfigError(`config: portal ${error.message}`)
     throw error
   }
-}
-
-/** The portal's pages with their requests recorded. */
-export function observedPortal(portal: Portal, config: PortalConfig, observer?: RequestObserver): { node: NodeHandler } {
-  return { node: observed(portal.node, 'portal', pageRoutes(portalPaths(config.path ?? '/portal', { stylesheet: '', script: '' })), observer) }
 }
 
 /** Sends requests under `basePath` to the pages (the portal or the admin console) and everything else to `api`. */

@@ -192,10 +192,10 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     }
     const pages = config.portal?.enabled || config.admin?.enabled ? await import('./portal-mount.js') : null
     // The portal also makes the sign-in links of the API, the console and `portal link`.
-    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal, config.tracking, mailMount ? { secret: mailMount.mailSecret(config.email!) } : undefined, config.payoutProviders?.stripe)
+    if (pages && config.portal?.enabled) portal = pages.configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState, ...observer }, config.portal, config.tracking, mailMount ? { secret: mailMount.mailSecret(config.email!) } : undefined, config.payoutProviders?.stripe)
     // The portal mints the sign-in links of approval mails, on its public URL.
     if (mailMount) mail = mailMount.configuredMail(storage, config, logger, portal)
-    if (config.payoutProviders) payouts = (await import('./payouts-mount.js')).payoutSync(program, config.payoutProviders, logger, storage.keyedState)
+    if (config.payoutProviders) payouts = (await import('./payouts-mount.js')).payoutSync(program, config.payoutProviders, logger, storage.keyedState, observer)
     const payoutRuns = payouts ? { run: (projectId: string, input: { dryRun: boolean }) => payouts!.runs.run(projectId, { ...input, trigger: 'api' }) } : null
     const handler = createHandler(program, {
       ...(portal ? { portal } : {}),
@@ -214,27 +214,28 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     let api: NodeHandler = toNodeHandler(handler)
     if (config.providers) {
       const { providerHandlers, withProviders } = await import('./providers-mount.js')
-      providers = await providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }))
-      api = withProviders(api, providers, observer)
+      providers = await providerHandlers(program, config.providers, (error) => logger.error('provider event error', { error: errorText(error) }), observer)
+      api = withProviders(api, providers)
     }
     api = withUnconfiguredProviders(api, new Set(providers.keys()), observer)
-    if (payouts?.paypalWebhooks) api = (await import('./payouts-mount.js')).withPayPalWebhooks(api, payouts.paypalWebhooks, observer)
+    if (payouts?.paypalWebhooks) api = (await import('./payouts-mount.js')).withPayPalWebhooks(api, payouts.paypalWebhooks)
     if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api, observer)
-    if (pages && portal && config.portal) api = pages.withPortal(api, pages.observedPortal(portal, config.portal, observer), config.portal.path ?? '/portal')
+    if (pages && portal && config.portal) api = pages.withPortal(api, portal, config.portal.path ?? '/portal')
     if (pages && config.admin?.enabled) {
-      const { configuredAdmin, observedAdmin } = await import('./admin-mount.js')
+      const { configuredAdmin } = await import('./admin-mount.js')
       const stores = {
         sessions: storage.sessions,
         auditLog: storage.auditLog,
         webhooks: dispatcher,
         providerEvents,
         state: storage.keyedState,
+        ...observer,
         ...(portal ? { portal } : {}),
         ...(payouts ? { payoutRuns: { run: (input: { dryRun: boolean }) => payouts!.runs.run(program.projectId, { ...input, trigger: 'console' }) } } : {}),
       }
       // The console shows an application's answers under the labels of the portal's form.
       const admin = configuredAdmin(program, stores, config.admin, config.portal?.application?.fields)
-      api = pages.withPortal(api, observedAdmin(admin, config.admin, observer), config.admin.path ?? '/admin')
+      api = pages.withPortal(api, admin, config.admin.path ?? '/admin')
     }
     server.off('request', starting)
     server.on('request', api)

@@ -1,12 +1,12 @@
 // The standalone server's referral links (config `tracking`, docs/tracking.md): requests under
-// the tracking prefix go to the tracking handler (logged and counted, surface `tracking`; a visit
-// that counted nothing is one debug line saying why), everything else to the API.
+// the tracking prefix go to the tracking handler (logged and counted by its pipeline, surface
+// `tracking`; a visit that counted nothing is one debug line saying why), everything else to the API.
 import type { AffiliateProgram } from '../core/program.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
 import type { NodeHandler } from '../server/node.js'
+import type { RequestObserver } from '../server/observe.js'
 import { createTrackingHandler, type TrackingOptions, type VisitCount } from '../tracking/handler.js'
 import type { ServerConfig } from './config.js'
-import { observed, trackingRoutes, type RequestObserver } from './observed-surface.js'
 
 /** Why a visit counted nothing, in the debug line (docs/tracking.md "Testing locally"). */
 const COUNTED_WHY: Record<Exclude<VisitCount, 'yes'>, string> = {
@@ -16,17 +16,18 @@ const COUNTED_WHY: Record<Exclude<VisitCount, 'yes'>, string> = {
   'unknown-code': 'no active affiliate has this code',
 }
 
-export function withTracking(program: AffiliateProgram, state: KeyedStateStore, config: ServerConfig['tracking'], api: NodeHandler, observer?: RequestObserver): NodeHandler {
+export function withTracking(program: AffiliateProgram, state: KeyedStateStore, config: ServerConfig['tracking'], api: NodeHandler, observer: RequestObserver = {}): NodeHandler {
   if (!config) return api
   const prefix = config.prefix ?? '/r'
-  const onVisit: TrackingOptions['onVisit'] = observer
+  const { logger, metrics } = observer
+  const onVisit: TrackingOptions['onVisit'] = logger
     ? ({ counted, referralCode, via, userAgent }) => {
         if (counted === 'yes') return
         const why = COUNTED_WHY[counted]
-        observer.logger.debug(`referral ${via === 'link' ? 'link visit' : 'click report'} for "${referralCode}" counted nothing: ${counted} (${why})`, { code: referralCode, counted, userAgent: userAgent.slice(0, 200) })
+        logger.debug(`referral ${via === 'link' ? 'link visit' : 'click report'} for "${referralCode}" counted nothing: ${counted} (${why})`, { code: referralCode, counted, userAgent: userAgent.slice(0, 200) })
       }
     : undefined
-  const tracking = observed(createTrackingHandler(program, { ...config, state, ...(onVisit ? { onVisit } : {}) }).node, 'tracking', trackingRoutes(prefix), observer)
+  const tracking = createTrackingHandler(program, { ...config, state, ...(onVisit ? { onVisit } : {}), ...(logger ? { logger } : {}), ...(metrics ? { metrics } : {}) }).node
   return (req, res, next) => {
     const url = req.url ?? '/'
     const under = url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)

@@ -2,6 +2,8 @@
 // `(Request) => Promise<Response>`: auth and scopes, rate limit, body limits, JSON parsing,
 // Idempotency-Key, routing, and the error forms of both shapes. No input produces a 500.
 // Optionally: a log line and metrics per request, and the operator endpoints (operations.ts).
+// Its pipeline (server/pipeline.ts): observe → error answer → target → public answers → within
+// the API → key → rate limit, then the route.
 import { openApiDocument, type ShapeName } from './openapi.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { hasScope, type VerifiedKey } from '../core/keys.js'
@@ -16,7 +18,7 @@ import type { KeyedStateStore } from '../core/keyed-state.js'
 import { memoryKeyedState } from '../adapters/memory/keyed-state.js'
 import { errorFields, type Logger } from '../ops/logger.js'
 import { createMetrics, type Metrics } from '../ops/metrics.js'
-import { OUTSIDE, recordRequest, UNMATCHED } from '../ops/request-log.js'
+import { OUTSIDE } from '../ops/request-log.js'
 import { logThrottle, type LogThrottle } from '../ops/log-throttle.js'
 import { operationAnswers, type OperationAnswer } from './operations.js'
 import { serveNode } from '../server/node.js'
@@ -25,6 +27,10 @@ import SHAPES from './routes/index.js'
 import { parseBody, parseQuery, type RouteDef, type RouteResult } from './route.js'
 import { Router } from '../server/router.js'
 import { parseTarget } from '../server/target.js'
+import { errorAnswer, pipeline, type Exchange, type Step } from '../server/pipeline.js'
+import { observe } from '../server/observe.js'
+import { keyAuthentication, type KeyedRequest } from '../server/key-authentication.js'
+import { rateLimited } from '../server/rate-limited.js'
 import { webhookTestRoute, type TestDeliverySender } from './webhook-test.js'
 import type { PayoutRunService } from './routes/payouts.js'
 import type { ProviderEventReplayer } from './routes/provider-events.js'
@@ -66,7 +72,7 @@ export interface HandlerOptions {
    * code and stack and the operation (never the request's body or headers), or console.error without a logger
    */
   onError?: (error: unknown, request: { method: string; url: string; operation: string }) => void
-  /** Gets one line per request (method, route pattern, status, duration in ms; 5xx as errors). @default none */
+  /** Gets one line per request (method, route pattern, status, duration in ms, request id; 5xx as errors). @default none */
   logger?: Logger
   /** Serves GET /healthz (liveness) and GET /readyz (503 while the database is unreachable) at the server root, without a key. @default false */
   health?: boolean
@@ -89,12 +95,14 @@ export interface HandlerOptions {
 }
 
 
-/** Which route a request reached, for its log line and metrics. */
-interface Trace {
-  route: string
-  started: number
-  /** /healthz, /readyz or /metrics: polled often, so logged at debug level. */
-  operation?: true
+/** A request to the API as its steps learn it: its path, then its key. */
+interface ApiCall extends KeyedRequest {
+  incoming: IncomingRequest
+  path: string
+  query: URLSearchParams
+  /** The path below the base path, or below the API root for the routes there (`/project/...`). */
+  inner: string
+  atRoot: boolean
 }
 
 function normalizeBase(path: string): string {
@@ -208,51 +216,48 @@ function errorStored(handler: HandlerState, info: ErrorInfo): StoredResponse {
   return { status: info.status, body: JSON.stringify(handler.renderError(info)) }
 }
 
-async function authenticate(handler: HandlerState, request: IncomingRequest): Promise<VerifiedKey> {
-  const header = request.header('authorization')
-  const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null
-  if (!match) throw new HttpError('authentication_error', 'missing API key: send Authorization: Bearer rgk_...')
-  const key = await handler.verifyApiKey(match[1]!)
-  if (!key) throw new HttpError('authentication_error', 'invalid or revoked API key')
-  return key
-}
-
-/** Health, readiness, metrics and the OpenAPI document: answered before authentication, or null. */
-function publicAnswer(handler: HandlerState, request: IncomingRequest, path: string, headers: Record<string, string>, trace: Trace | null): Promise<OutgoingResponse> | OutgoingResponse | null {
-  const operation = handler.operations !== null && request.method === 'GET' ? handler.operations.get(path) : undefined
-  if (operation) {
-    if (trace) {
-      trace.route = path
-      trace.operation = true
+/** Health, readiness, metrics and the OpenAPI document: answered before authentication. */
+function publicAnswers(handler: HandlerState): Step<ApiCall, OutgoingResponse> {
+  return (call, exchange, next) => {
+    const operation = handler.operations !== null && call.method === 'GET' ? handler.operations.get(call.path) : undefined
+    if (operation) {
+      exchange.route = call.path
+      exchange.quiet = true
+      return Promise.resolve(operation())
     }
-    return operation()
+    if (under(call.path, handler.basePath) === '/openapi.json' && call.method === 'GET') {
+      // Public, like any API description: no key, no rate limit.
+      exchange.route = `${handler.basePath}/openapi.json`
+      handler.openApiText ??= JSON.stringify(openApiDocument(handler.basePath, handler.shape))
+      return Promise.resolve(json(200, handler.openApiText, exchange.headers))
+    }
+    return next(call, exchange)
   }
-  if (under(path, handler.basePath) === '/openapi.json' && request.method === 'GET') {
-    // Public, like any API description: no key, no rate limit.
-    if (trace) trace.route = `${handler.basePath}/openapi.json`
-    handler.openApiText ??= JSON.stringify(openApiDocument(handler.basePath, handler.shape))
-    return json(200, handler.openApiText, headers)
-  }
-  return null
 }
 
-/** The route a request reached and its key, once authenticated, rate-limited and scope-checked. */
-async function admit(handler: HandlerState, request: IncomingRequest, path: string, headers: Record<string, string>, trace: Trace | null) {
-  const inner = under(path, handler.basePath)
-  const rootInner = inner === null ? under(path, handler.apiRoot) : null
-  if (inner === null && (rootInner === null || !rootInner.startsWith('/project/'))) {
-    // Not under the API's path at all (a browser's /favicon.ico): noise, not an API 404.
-    if (trace && rootInner === null) trace.route = OUTSIDE
-    throw new HttpError('not_found', `no route for ${request.method} ${path}`)
+/** Refuses a path outside the API (a browser's /favicon.ico: noise, not an API 404); else notes the path below it. */
+function withinApi(handler: HandlerState): Step<ApiCall, OutgoingResponse> {
+  return (call, exchange, next) => {
+    const inner = under(call.path, handler.basePath)
+    const rootInner = inner === null ? under(call.path, handler.apiRoot) : null
+    if (inner === null && (rootInner === null || !rootInner.startsWith('/project/'))) {
+      if (rootInner === null) {
+        exchange.route = OUTSIDE
+        exchange.quiet = true
+      }
+      throw new HttpError('not_found', `no route for ${call.method} ${call.path}`)
+    }
+    call.inner = inner ?? rootInner!
+    call.atRoot = inner === null
+    return next(call, exchange)
   }
-  const key = await authenticate(handler, request)
-  if (handler.limiter) {
-    const outcome = await handler.limiter(`key:${key.keyId}`, handler.program.clock.now().getTime())
-    Object.assign(headers, outcome.headers)
-    if (!outcome.allowed) throw new HttpError('rate_limit_exceeded', 'rate limit exceeded; retry after the Retry-After seconds')
-  }
-  const { route, params } = inner !== null ? handler.router.match(request.method, inner) : handler.rootRouter.match(request.method, rootInner!)
-  if (trace) trace.route = handler.routeLabels.get(route)!
+}
+
+/** The route a request reached, once its key may call it. */
+function admit(handler: HandlerState, call: ApiCall, exchange: Exchange) {
+  const key = call.key!
+  const { route, params } = (call.atRoot ? handler.rootRouter : handler.router).match(call.method, call.inner)
+  exchange.route = handler.routeLabels.get(route)!
   if (params.projectId !== undefined && params.projectId !== key.projectId) throw new HttpError('not_found', 'project not found')
   if (key.publishable) throw new HttpError('permission_denied', 'publishable keys (rgp_) may only record clicks and signups through the tracking handler')
   if (!hasScope(key.scopes, route.scope)) throw new HttpError('permission_denied', `this API key lacks the ${route.scope} scope`)
@@ -284,20 +289,20 @@ async function runRoute(handler: HandlerState, route: RouteDef, key: VerifiedKey
   }
 }
 
-async function serve(handler: HandlerState, request: IncomingRequest, headers: Record<string, string>, trace: Trace | null): Promise<OutgoingResponse> {
-  const { path, query } = parseTarget(request.target)
-  const early = publicAnswer(handler, request, path, headers, trace)
-  if (early) return early
-  const { key, route, params } = await admit(handler, request, path, headers, trace)
+/** The route, its body read and parsed, run once (or answered from its Idempotency-Key). */
+async function serve(handler: HandlerState, call: ApiCall, exchange: Exchange): Promise<OutgoingResponse> {
+  const { incoming: request } = call
+  const { headers } = exchange
+  const { key, route, params } = admit(handler, call, exchange)
   const raw = route.body ? await readBody(request, handler.maxBodyBytes) : ''
   const input = route.body ? parseJson(raw) : undefined
-  const run = () => runRoute(handler, route, key, params, query, input, request.header('accept') ?? '')
+  const run = () => runRoute(handler, route, key, params, call.query, input, request.header('accept') ?? '')
   const idempotencyKey = request.header('idempotency-key')
   if (route.method === 'POST' && idempotencyKey !== null && !route.secretAnswer && !route.writesNothing) {
     const claim = {
       projectId: key.projectId,
       key: checkIdempotencyKey(idempotencyKey),
-      fingerprint: idempotencyFingerprint(request.method, path, raw),
+      fingerprint: idempotencyFingerprint(request.method, call.path, raw),
       now: handler.program.clock.now(),
     }
     const stored = await withIdempotency(handler.state, claim, run)
@@ -307,45 +312,51 @@ async function serve(handler: HandlerState, request: IncomingRequest, headers: R
   return storedAnswer(await run(), headers)
 }
 
-/** Serves a request; an unexpected error goes to onError and is answered with a generic 500. */
-async function answer(handler: HandlerState, request: IncomingRequest, trace: Trace | null): Promise<OutgoingResponse> {
-  const headers: Record<string, string> = {}
-  try {
-    return await serve(handler, request, headers, trace)
-  } catch (error) {
-    let info = errorInfo(error)
-    if (info && info.status >= 500) {
-      const logged = handler.unavailable.event(info.code)
-      if (logged) handler.logger?.warn(`${info.message.split(';')[0]}: answering ${info.status} with Retry-After`, { status: info.status, requests: logged.count })
-    }
-    if (!info) {
-      try {
-        handler.onError(error, { method: request.method, url: request.url(), operation: `${request.method} ${trace?.route ?? UNMATCHED}` })
-      } catch {
-        // A failing logger must not turn into an unanswered request.
-      }
-      info = GENERIC_ERROR
-    }
-    const stored = errorStored(handler, info)
-    return json(stored.status, stored.body, { ...headers, ...info.headers })
+/** An error as the shape's error form; an unexpected one goes to onError and is answered with a generic 500. */
+function apiError(handler: HandlerState, error: unknown, call: ApiCall, exchange: Exchange): OutgoingResponse {
+  let info = errorInfo(error)
+  if (info && info.status >= 500) {
+    const logged = handler.unavailable.event(info.code)
+    if (logged) handler.logger?.warn(`${info.message.split(';')[0]}: answering ${info.status} with Retry-After`, { status: info.status, requests: logged.count })
   }
+  if (!info) {
+    try {
+      handler.onError(error, { method: call.method, url: call.incoming.url(), operation: `${call.method} ${exchange.route}` })
+    } catch {
+      // A failing logger must not turn into an unanswered request.
+    }
+    info = GENERIC_ERROR
+  }
+  const stored = errorStored(handler, info)
+  return json(stored.status, stored.body, { ...exchange.headers, ...info.headers })
 }
 
-/** Answers with the request's log line and metrics. */
-async function observed(handler: HandlerState, request: IncomingRequest): Promise<OutgoingResponse> {
-  const trace: Trace = { route: UNMATCHED, started: performance.now() }
-  const response = await answer(handler, request, trace)
-  const ms = performance.now() - trace.started
-  const line = { surface: 'api', method: request.method, route: trace.route, status: response.status, ms, ...(trace.operation || trace.route === OUTSIDE ? { quiet: true } : {}) } as const
-  recordRequest(handler.logger, handler.metrics, line)
-  return response
+/** The request's path and query; a malformed target is refused (400). */
+const located: Step<ApiCall, OutgoingResponse> = (call, exchange, next) => {
+  const { path, query } = parseTarget(call.target)
+  call.path = path
+  call.query = query
+  return next(call, exchange)
 }
+
+const NO_QUERY = new URLSearchParams()
 
 export function createHandler(program: AffiliateProgram, options: HandlerOptions = {}): Handler {
   const handler = handlerState(program, options)
-  // Without a logger or metrics, requests go straight to answer(): nothing timed, nothing traced.
-  const respond: Respond =
-    handler.logger === null && handler.metrics === null ? (request) => answer(handler, request, null) : (request) => observed(handler, request)
+  const run = pipeline<ApiCall, OutgoingResponse>(
+    [
+      observe('api', handler),
+      errorAnswer<ApiCall, OutgoingResponse>((error, call, exchange) => apiError(handler, error, call, exchange)),
+      located,
+      publicAnswers(handler),
+      withinApi(handler),
+      keyAuthentication(handler.verifyApiKey),
+      rateLimited(handler.limiter, (call: ApiCall) => `key:${call.key!.keyId}`, () => program.clock.now().getTime()),
+    ],
+    (call, exchange) => serve(handler, call, exchange),
+  )
+  const respond: Respond = (request) =>
+    run({ incoming: request, method: request.method, target: request.target, header: request.header, key: null, path: '', query: NO_QUERY, inner: '', atRoot: false })
   const fetch: FetchHandler = async (request) => toFetchResponse(await respond(fromFetchRequest(request)))
   return Object.assign(fetch, { fetch, node: serveNode(respond) })
 }

@@ -25,6 +25,8 @@ export interface AnsweredRequest {
   route: string
   status: number
   ms: number
+  /** The request's id (server/observe.ts): its log line's `request_id`. */
+  requestId: string
   /** Polled often (/healthz, /readyz, /metrics, assets), or noise outside every surface: logged at debug level. */
   quiet?: boolean
 }
@@ -36,7 +38,7 @@ export function recordRequest(logger: Logger | null | undefined, metrics: Metric
   try {
     metrics?.observeRequest(method, route, status, request.ms / 1000, surface)
     if (!logger) return
-    const fields = { surface, method, route, status, duration_ms: Math.round(request.ms * 100) / 100 }
+    const fields = { surface, method, route, status, duration_ms: Math.round(request.ms * 100) / 100, request_id: request.requestId }
     if (status >= 500) logger.error('request', fields)
     else if (request.quiet) logger.debug('request', fields)
     else logger.info('request', fields)

@@ -8,7 +8,7 @@ import type { Translate } from '../core/i18n/translate.js'
 import type { SignupMode } from '../core/types.js'
 import { clientAddress, type ClientInfo } from '../web/client-address.js'
 import type { Html } from '../web/html.js'
-import { clientWait } from '../web/sign-in-limits.js'
+import { overClientLimit } from '../web/sign-in-limits.js'
 import { FORM_MAX_AGE_MS } from './application-options.js'
 import { alreadyAppliedPage, appliedPage, applyPage, readApplication, TRAP_NAME, type ApplicationErrors, type ApplicationValues } from './pages/apply.js'
 import type { PortalSetup } from './portal.js'
@@ -42,12 +42,12 @@ async function modeOf({ setup }: PublicRequest, slug: string | null): Promise<Si
   return (await setup.program.applications.signupOf(slug)) ?? 'closed'
 }
 
-async function form(context: PublicRequest, slug: string | null, status: number, values?: ApplicationValues, errors?: ApplicationErrors, problem: string | null = null, headers?: Record<string, string>): Promise<Response> {
+async function form(context: PublicRequest, slug: string | null, status: number, values?: ApplicationValues, errors?: ApplicationErrors, problem: string | null = null): Promise<Response> {
   const { setup, t } = context
   const action = slug === null ? setup.paths.apply : setup.paths.applyGroup(slug)
   const started = await setup.formClock.stamp(setup.clock.now())
   const body = applyPage({ action, csrf: context.csrf, started, application: setup.application, group: slug, t }, values, errors, problem)
-  return context.page(t('apply.title'), body, status, headers)
+  return context.page(t('apply.title'), body, status)
 }
 
 /** GET: the form, or 404 for a closed page. */
@@ -63,8 +63,8 @@ export async function submitApplication(context: PublicRequest, posted: URLSearc
   if (mode === 'closed') return null
   const now = setup.clock.now()
   const address = clientAddress(request, client, setup.options.trustProxy === true)
-  const wait = await clientWait(setup.limits.applyPerClient, address, now)
-  if (wait !== null) return form(context, slug, 429, undefined, undefined, t('apply.too_many'), { 'retry-after': String(wait) })
+  const limited = await overClientLimit(setup.limits.applyPerClient, address, now, () => form(context, slug, 429, undefined, undefined, t('apply.too_many')))
+  if (limited) return limited
   if (!context.csrfMatches(posted)) return form(context, slug, 403, undefined, undefined, t('apply.expired'))
   const thanks = () => context.page(t('apply.thanks_title'), appliedPage(t), 200)
   // A person never sees the trap, so it comes back present and empty; a bot is thanked and forgotten.

@@ -14,12 +14,14 @@ import { html, type Html } from '../web/html.js'
 import { frame } from '../web/layout.js'
 import { matchPage, tableMethods, tableNav } from '../web/page-table.js'
 import { mountedPages, normalizeBasePath, type PagesHandler } from '../web/mounted-pages.js'
+import type { Logger } from '../ops/logger.js'
+import type { Metrics } from '../ops/metrics.js'
 import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
 import { preSessionCsrf } from '../web/pre-session.js'
 import { csrfTokenFor, csrfTokenMatches, isSecretShaped } from '../web/secrets.js'
 import type { SessionStore, WithSessionStore } from '../core/session-store.js'
 import { webSessions, type SessionPolicy, type WebSessions } from '../web/sessions.js'
-import { clientWait, subjectLimit, type LimitOption, type SubjectLimit } from '../web/sign-in-limits.js'
+import { overClientLimit, subjectLimit, type LimitOption, type SubjectLimit } from '../web/sign-in-limits.js'
 import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
 import type { PageResult, SignedInRequest, StripeOnboarding } from './page.js'
@@ -117,6 +119,10 @@ export interface PortalOptions {
   clock?: Clock
   /** Unexpected errors (the page shows a generic message). @default console.error */
   onError?: (error: unknown) => void
+  /** Gets one line per request (method, route pattern, status, duration in ms, request id; 5xx as errors); never an id, email or token. @default none */
+  logger?: Logger
+  /** Counts the requests and their latency by route pattern (createMetrics). @default none */
+  metrics?: Metrics
 }
 
 /** A fetch handler (callable itself and as `fetch`, with `node` for node:http and Express) and the sign-in helpers. */
@@ -262,12 +268,9 @@ function signedOut(setup: PortalSetup, request: Request, url: URL, state: Parame
 }
 
 /** The 429 page when the client is over `perClient`; null when it may go on (or is unknown). */
-async function overClientLimit(setup: PortalSetup, perClient: SubjectLimit | null, request: Request, url: URL, client: ClientInfo | undefined, token?: string): Promise<Response | null> {
-  const wait = await clientWait(perClient, clientAddress(request, client, setup.options.trustProxy === true), setup.clock.now())
-  if (wait === null) return null
-  const response = signedOut(setup, request, url, { ...(isSecretShaped(token) ? { token } : {}), error: TOO_MANY_ATTEMPTS }, 429)
-  response.headers.set('retry-after', String(wait))
-  return response
+function limitedClient(setup: PortalSetup, perClient: SubjectLimit | null, request: Request, url: URL, client: ClientInfo | undefined, token?: string): Promise<Response | null> {
+  const address = clientAddress(request, client, setup.options.trustProxy === true)
+  return overClientLimit(perClient, address, setup.clock.now(), () => signedOut(setup, request, url, { ...(isSecretShaped(token) ? { token } : {}), error: TOO_MANY_ATTEMPTS }, 429))
 }
 
 /** POST /sign-in: redeems a sign-in link's token for a portal session. */
@@ -278,7 +281,7 @@ export async function portalSignIn(setup: PortalSetup, request: Request, url: UR
   if (!preSession.verify(request, form)) {
     return signedOut(setup, request, url, { ...(isSecretShaped(token) ? { token } : {}), error: FORM_EXPIRED }, 403)
   }
-  const limited = await overClientLimit(setup, setup.limits.signInsPerClient, request, url, client, token)
+  const limited = await limitedClient(setup, setup.limits.signInsPerClient, request, url, client, token)
   if (limited) return limited
   const record = await sessions.redeemSignInToken(token ?? null)
   const affiliate = record && record.projectId === program.projectId ? await findAffiliate(program, Number(record.subject)) : null
@@ -302,7 +305,7 @@ async function startSession(setup: PortalSetup, request: Request, url: URL, affi
 export async function requestSignInLink(setup: PortalSetup, request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
   const form = await readForm(request)
   if (!preSession.verify(request, form)) return signedOut(setup, request, url, { error: FORM_EXPIRED }, 403)
-  const limited = await overClientLimit(setup, setup.limits.emailRequestsPerClient, request, url, client)
+  const limited = await limitedClient(setup, setup.limits.emailRequestsPerClient, request, url, client)
   if (limited) return limited
   const email = (form.get('email') ?? '').trim()
   const { emailsPerAddress } = setup.limits
@@ -437,6 +440,9 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
   const notFound = () => page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.overview}">Go to the overview</a></p>`, 404)
   const portal = mountedPages({
     base: setup.base,
+    surface: 'portal',
+    observer: options,
+    paths,
     allowed: (route) => portalAllowed(setup, route),
     page,
     notFound,

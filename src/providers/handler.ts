@@ -4,12 +4,17 @@
 // signature is 400 and writes nothing; so is a body that is not the provider's event. After an
 // event, the program's sweep applies again, at most once a minute, the events a request left
 // half-done. It serves fetch Requests, and node:http requests straight (its `node`), without
-// building fetch objects. It keeps no state: the program holds it all.
+// building fetch objects. It keeps no state: the program holds it all. Its pipeline
+// (server/pipeline.ts): observe → error answer → raw body → signature, then the event.
 import { BusyError } from '../core/errors.js'
 import type { AffiliateProgram } from '../core/program.js'
-import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../server/bodies.js'
+import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse, type Respond } from '../server/bodies.js'
 import { HttpError, storageErrorInfo } from '../server/errors.js'
 import { serveNode, type NodeHandler } from '../server/node.js'
+import { errorAnswer, pipeline, type RequestLine, type Step } from '../server/pipeline.js'
+import { observe } from '../server/observe.js'
+import type { Logger } from '../ops/logger.js'
+import type { Metrics } from '../ops/metrics.js'
 import { MalformedEvent, type MappedEvent } from './mapping.js'
 
 export interface ProviderHandlerOptions {
@@ -26,6 +31,15 @@ export interface ProviderHandlerOptions {
   maxBodyBytes?: number
   /** Called with unexpected errors (the provider gets a 500 and retries). */
   onError?: (error: unknown) => void
+  /** Gets one line per request (method, route, status, duration in ms, request id; 5xx as errors). @default none */
+  logger?: Logger
+  /** Counts the requests and their latency (createMetrics). @default none */
+  metrics?: Metrics
+  /**
+   * The route its log line and metrics name: where the host serves it (never the request's own
+   * path, which may carry a secret). @default `/providers/<name>/events`
+   */
+  route?: string
 }
 
 /** A request header's value by its lower-case name, or null. */
@@ -65,25 +79,55 @@ function storable(value: unknown): boolean {
   return true
 }
 
+/** A provider's request as its steps learn it: the raw body, once read. */
+interface ProviderCall extends RequestLine {
+  incoming: IncomingRequest
+  raw: string
+}
+
 export function providerHandler(provider: ProviderDefinition, options: ProviderHandlerOptions): ProviderHandler {
   const { program } = options
   const events = (options.project === undefined ? program : program.project(options.project)).providerEvents
   const maxBytes = options.maxBodyBytes ?? 1_048_576
   const report = (error: unknown) => options.onError?.(error)
+  const route = options.route ?? `/providers/${provider.name}/events`
 
-  async function respond(request: IncomingRequest): Promise<OutgoingResponse> {
-    if (request.method !== 'POST') return json(405, { error: 'use POST' }, { Allow: 'POST' })
-    const declared = Number(request.header('content-length') ?? '0')
+  /** POST only; the raw body read whole, up to its limit. */
+  const rawBody: Step<ProviderCall, OutgoingResponse> = async (call, exchange, next) => {
+    exchange.route = route
+    if (call.method !== 'POST') return json(405, { error: 'use POST' }, { Allow: 'POST' })
+    const declared = Number(call.header('content-length') ?? '0')
     if (declared > maxBytes) return json(413, { error: 'body too large' })
-    let raw: string
     try {
-      raw = await request.text(maxBytes)
+      call.raw = await call.incoming.text(maxBytes)
     } catch (error) {
       if (error instanceof HttpError && error.status === 413) return json(413, { error: 'body too large' })
       return json(400, { error: 'unreadable body' })
     }
-    const refused = provider.verify(raw, request.header, program.clock.now())
-    if (refused !== null) return json(400, { error: `invalid signature: ${refused}` })
+    return next(call, exchange)
+  }
+
+  /** Authentication by the provider's signature over the raw body: a bad one is 400 and writes nothing. */
+  const signed: Step<ProviderCall, OutgoingResponse> = (call, exchange, next) => {
+    const refused = provider.verify(call.raw, call.header, program.clock.now())
+    return refused === null ? next(call, exchange) : Promise.resolve(json(400, { error: `invalid signature: ${refused}` }))
+  }
+
+  /**
+   * The database unavailable, or concurrent writes past their retries (BusyError): nothing stored;
+   * a 503 with Retry-After, and the provider delivers it again. Anything else is reported; the
+   * provider gets a 500 and retries.
+   */
+  function providerError(error: unknown): OutgoingResponse {
+    const unavailable = storageErrorInfo(error)
+    if (unavailable) return json(unavailable.status, { error: unavailable.message }, unavailable.headers)
+    if (error instanceof BusyError) return json(503, { error: error.message }, { 'Retry-After': String(error.retryAfter) })
+    report(error)
+    return json(500, { error: 'internal error; the provider will retry' })
+  }
+
+  async function receive(call: ProviderCall): Promise<OutgoingResponse> {
+    const { raw } = call
     let mapped: MappedEvent
     try {
       const body = JSON.parse(raw) as unknown
@@ -96,33 +140,25 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
       if (!(error instanceof SyntaxError || error instanceof MalformedEvent)) report(error)
       return json(400, { error: `not a ${provider.name} event: ${(error as Error).message}` })
     }
-    try {
-      const { event, duplicate } = await events.receive(provider.name, mapped)
-      await events.sweep(provider.name, report).catch(report)
-      // Another request is still applying it: a 200 would tell the provider it is done, yet that
-      // request may fail. A 409 makes the provider deliver it again, answered from the record.
-      if (duplicate && event.status === 'processing') {
-        return json(409, { error: 'this event is being applied by another request; deliver it again later', event_id: event.eventId, status: event.status })
-      }
-      return json(200, {
-        received: true,
-        duplicate,
-        event_id: event.eventId,
-        status: event.status,
-        detail: event.detail,
-        conversion_id: event.conversionId,
-      })
-    } catch (error) {
-      // The database unavailable, or concurrent writes past their retries (BusyError): nothing
-      // stored; a 503 with Retry-After, and the provider delivers it again.
-      const unavailable = storageErrorInfo(error)
-      if (unavailable) return json(unavailable.status, { error: unavailable.message }, unavailable.headers)
-      if (error instanceof BusyError) return json(503, { error: error.message }, { 'Retry-After': String(error.retryAfter) })
-      report(error)
-      return json(500, { error: 'internal error; the provider will retry' })
+    const { event, duplicate } = await events.receive(provider.name, mapped)
+    await events.sweep(provider.name, report).catch(report)
+    // Another request is still applying it: a 200 would tell the provider it is done, yet that
+    // request may fail. A 409 makes the provider deliver it again, answered from the record.
+    if (duplicate && event.status === 'processing') {
+      return json(409, { error: 'this event is being applied by another request; deliver it again later', event_id: event.eventId, status: event.status })
     }
+    return json(200, {
+      received: true,
+      duplicate,
+      event_id: event.eventId,
+      status: event.status,
+      detail: event.detail,
+      conversion_id: event.conversionId,
+    })
   }
 
+  const run = pipeline<ProviderCall, OutgoingResponse>([observe('provider', options), errorAnswer(providerError), rawBody, signed], receive)
+  const respond: Respond = (request) => run({ incoming: request, method: request.method, target: request.target, header: request.header, raw: '' })
   const fetch: FetchHandler = async (request) => toFetchResponse(await respond(fromFetchRequest(request)))
   return Object.assign(fetch, { fetch, node: serveNode(respond) })
 }

@@ -1,5 +1,9 @@
-// Per-key rate limiting (docs/limits.md "Rate limit"): GCRA over the handler's keyed-state store,
-// and the X-RateLimit-* headers every authenticated response carries (plus Retry-After on 429).
+// The one rate limit every surface enforces (docs/limits.md): GCRA (gcra.ts) over a keyed-state
+// store, so every process of a SQL database shares the counters. `keyedLimit` takes one request
+// from a key's allowance; the API's and the tracking reports' per-key limit (`createRateLimiter`)
+// adds the X-RateLimit-* headers (plus Retry-After on 429), the sign-in pages' limits
+// (web/sign-in-limits.ts) and the visitors an address may add (tracking/address-budget.ts) count
+// through it too.
 import { StorageFullError } from '../core/errors.js'
 import { gcra, type RateLimitDecision } from './gcra.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
@@ -9,6 +13,22 @@ export interface RateLimitOptions {
   limit?: number
   /** Window length in seconds. @default 60 */
   windowSeconds?: number
+}
+
+/** `limit` requests per `windowMs` and key, counted in a keyed-state store. */
+export interface KeyedLimit {
+  /** Takes one from the key's allowance when there is one left; the decision says whether it did. */
+  take(key: string, now: number): Promise<RateLimitDecision>
+  /** Gives back what take() spent (a request that did not count after all). */
+  giveBack(key: string): Promise<void>
+}
+
+export function keyedLimit(store: KeyedStateStore, limit: number, windowMs: number): KeyedLimit {
+  const interval = windowMs / limit
+  return {
+    take: (key, now) => store.update<RateLimitDecision>(key, (state) => gcra(state, now, limit, windowMs)),
+    giveBack: (key) => store.update(key, (state) => ({ state: state === null ? 0 : state - interval, result: undefined })),
+  }
 }
 
 export interface RateLimitOutcome {
@@ -24,10 +44,11 @@ export function createRateLimiter(options: RateLimitOptions | false | undefined,
   const windowMs = (options?.windowSeconds ?? 60) * 1000
   if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError('rateLimit.limit must be a positive integer')
   if (!(windowMs > 0)) throw new TypeError('rateLimit.windowSeconds must be positive')
+  const counted = keyedLimit(store, limit, windowMs)
   return async (key, now) => {
     let decision: RateLimitDecision
     try {
-      decision = await store.update<RateLimitDecision>(key, (state) => gcra(state, now, limit, windowMs))
+      decision = await counted.take(key, now)
     } catch (error) {
       // The embedded database's disk is full: its writes are refused, this one too, yet reads must
       // go on. The limit is not counted until space is freed.

@@ -1,8 +1,9 @@
 // How many new visitors one client address may add in a day (docs/tracking.md "Forged clicks"):
-// an allowance per address over the keyed-state store (GCRA, so every process shares it and a
-// burst cannot pass the bound). Only a visit that counts spends it. The key names the address's
-// block (web/client-address.ts addressBlock: an IPv6 /64 as one).
-import { gcra } from '../server/gcra.js'
+// an allowance per address counted by the one rate limit (server/rate-limit.ts: GCRA over the
+// keyed-state store, so every process shares it and a burst cannot pass the bound). Only a visit
+// that counts spends it. The key names the address's block (web/client-address.ts addressBlock:
+// an IPv6 /64 as one).
+import { keyedLimit } from '../server/rate-limit.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
 
 const DAY_MS = 86_400_000
@@ -15,12 +16,9 @@ export interface AddressBudget {
 }
 
 export function addressBudget(store: KeyedStateStore, visitorsPerDay: number): AddressBudget {
-  const interval = DAY_MS / visitorsPerDay
+  const counted = keyedLimit(store, visitorsPerDay, DAY_MS)
   return {
-    take: (key, now) => store.update(key, (state) => {
-      const { state: next, result } = gcra(state, now, visitorsPerDay, DAY_MS)
-      return { state: next, result: result.allowed }
-    }),
-    giveBack: (key) => store.update(key, (state) => ({ state: state === null ? 0 : state - interval, result: undefined })),
+    take: async (key, now) => (await counted.take(key, now)).allowed,
+    giveBack: counted.giveBack,
   }
 }

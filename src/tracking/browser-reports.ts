@@ -4,6 +4,7 @@ import { referralClient } from '../browser/referral-client.js'
 import type { ProjectScope } from '../core/program.js'
 import type { BrowserSignupOutcome } from '../core/visits.js'
 import { errorInfo } from '../server/errors.js'
+import { bearerToken } from '../server/key-authentication.js'
 import { addressBlock } from '../web/client-address.js'
 import { PAID_AD_CLICK_IDS } from '../core/fraud/signals.js'
 import { verifyReferral } from './referral-token.js'
@@ -30,8 +31,8 @@ export async function browserReport(setup: TrackingSetup, request: TrackingReque
     }
   }
   if (request.method !== 'POST') return json(405, { error: `${request.method} is not allowed here` }, { ...corsHeaders, Allow: 'POST, OPTIONS' })
-  const match = /^Bearer[ ]+(rgp_\S+)\s*$/i.exec(request.header('authorization') ?? '')
-  const key = match ? await program.verifyApiKey(match[1]!) : null
+  const token = bearerToken(request)
+  const key = token !== null && /^rgp_/i.test(token) ? await program.verifyApiKey(token) : null
   if (!key?.publishable) return json(401, { error: 'send a publishable key: Authorization: Bearer rgp_...' }, corsHeaders)
   const address = clientAddressOf(setup, request)
   const salted = await saltOf(setup, program)

@@ -7,6 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AffiliateProgram } from '../core/program.js'
 import { storageErrorInfo } from '../server/errors.js'
+import { errorAnswer, pipeline, type Exchange } from '../server/pipeline.js'
+import { observe } from '../server/observe.js'
 import { readReferralCookie, referralCookieHeader } from './cookie.js'
 import { redirectTarget, withQueryParam } from './redirect-target.js'
 import { verifyReferral } from './referral-token.js'
@@ -33,6 +35,8 @@ import {
 export type { TrackingFetchHandler, TrackingHandler, TrackingOptions, TrackingRequest, TrackingResponse, TrackingSetup, VisitCount } from './setup.js'
 export { countVisit, trackingSetup } from './setup.js'
 export { browserReport, browserSignup } from './browser-reports.js'
+
+type TrackingAnswer = (request: TrackingRequest) => Promise<TrackingResponse>
 
 /** GET <prefix>/:code or /:partner_slug/:code: counts the visit and redirects with the referral. */
 export async function linkRedirect(setup: TrackingSetup, request: TrackingRequest, segments: string[], query: URLSearchParams): Promise<TrackingResponse> {
@@ -72,30 +76,39 @@ export async function linkRedirect(setup: TrackingSetup, request: TrackingReques
 }
 
 /**
- * Routes a request below the prefix: the browser endpoints under `-/`, else a referral link. The
- * database unavailable is a 503 (507: its disk full) with Retry-After.
+ * The tracking surface's pipeline (server/pipeline.ts): observe → error answer, then the routes
+ * below the prefix. The database unavailable is a 503 (507: its disk full) with Retry-After.
  */
-export async function answerTracking(setup: TrackingSetup, request: TrackingRequest): Promise<TrackingResponse> {
-  try {
-    return await routeTracking(setup, request)
-  } catch (error) {
-    const unavailable = storageErrorInfo(error)
-    if (!unavailable) throw error
-    return json(unavailable.status, { error: unavailable.message }, { 'Cache-Control': 'no-store', ...unavailable.headers })
-  }
+export function trackingPipeline(setup: TrackingSetup): TrackingAnswer {
+  const unavailable = errorAnswer<TrackingRequest, TrackingResponse>((error) => {
+    const info = storageErrorInfo(error)
+    if (!info) throw error
+    return json(info.status, { error: info.message }, { 'Cache-Control': 'no-store', ...info.headers })
+  })
+  return pipeline<TrackingRequest, TrackingResponse>([observe('tracking', setup.options), unavailable], (request, exchange) => routeTracking(setup, request, exchange))
 }
 
-async function routeTracking(setup: TrackingSetup, request: TrackingRequest): Promise<TrackingResponse> {
+/** Routes a request below the prefix: the browser endpoints under `-/`, else a referral link. */
+async function routeTracking(setup: TrackingSetup, request: TrackingRequest, exchange: Exchange): Promise<TrackingResponse> {
   const { prefix } = setup
   const mark = request.target.indexOf('?')
   const path = mark === -1 ? request.target : request.target.slice(0, mark)
   if (path !== prefix && !path.startsWith(`${prefix}/`)) return json(404, { error: `no route for ${request.method} ${path}` })
   const segments = path.slice(prefix.length).split('/').filter((segment) => segment !== '')
   if (segments[0] === '-') {
-    if (segments.length === 2 && (segments[1] === 'clicks' || segments[1] === 'signups')) return browserReport(setup, request, segments[1])
-    if (segments.length === 2 && segments[1] === 'affiliate-kit.js' && (request.method === 'GET' || request.method === 'HEAD')) return snippet(setup)
+    const name = segments.length === 2 ? segments[1] : undefined
+    if (name === 'clicks' || name === 'signups') {
+      exchange.route = `${prefix}/-/${name}`
+      return browserReport(setup, request, name)
+    }
+    if (name === 'affiliate-kit.js' && (request.method === 'GET' || request.method === 'HEAD')) {
+      exchange.route = `${prefix}/-/${name}`
+      return snippet(setup)
+    }
     return json(404, { error: `no route for ${request.method} ${path}` })
   }
+  // Codes and partner slugs never reach the log: only the link's shape.
+  if (segments.length > 0) exchange.route = segments.length === 1 ? `${prefix}/:code` : segments.length === 2 ? `${prefix}/:partner_slug/:code` : `${prefix}/:code/...`
   if (request.method !== 'GET' && request.method !== 'HEAD') return json(405, { error: 'referral links answer GET' }, { Allow: 'GET, HEAD' })
   if (segments.length > 2) return { status: 302, headers: { Location: setup.landingUrl, 'Cache-Control': 'no-store', [COUNTED_HEADER]: 'unknown-code' }, body: null }
   const query = new URLSearchParams(mark === -1 ? '' : request.target.slice(mark))
@@ -103,9 +116,9 @@ async function routeTracking(setup: TrackingSetup, request: TrackingRequest): Pr
 }
 
 /** The handler over a Fetch Request. */
-async function fetchTracking(setup: TrackingSetup, request: Request, info?: { clientAddress?: string }): Promise<Response> {
+async function fetchTracking(answer: TrackingAnswer, request: Request, info?: { clientAddress?: string }): Promise<Response> {
   const url = new URL(request.url)
-  const response = await answerTracking(setup, {
+  const response = await answer({
     method: request.method,
     target: `${url.pathname}${url.search}`,
     header: (name) => request.headers.get(name),
@@ -117,7 +130,7 @@ async function fetchTracking(setup: TrackingSetup, request: Request, info?: { cl
 }
 
 /** The handler over node:http (and Express: an unexpected error goes to next). */
-function nodeTracking(setup: TrackingSetup, req: IncomingMessage, res: ServerResponse, next?: () => void): void {
+function nodeTracking(answer: TrackingAnswer, req: IncomingMessage, res: ServerResponse, next?: () => void): void {
   const request: TrackingRequest = {
     method: req.method ?? 'GET',
     target: req.url ?? '/',
@@ -129,7 +142,7 @@ function nodeTracking(setup: TrackingSetup, req: IncomingMessage, res: ServerRes
     secure: 'encrypted' in req.socket && req.socket.encrypted === true,
     text: () => readBody(req),
   }
-  answerTracking(setup, request).then(
+  answer(request).then(
     (response) => {
       // Content-Length even for a bodiless 302: without it node:http frames the answer as chunked.
       response.headers['Content-Length'] = response.body === null ? '0' : String(Buffer.byteLength(response.body))
@@ -148,9 +161,9 @@ function nodeTracking(setup: TrackingSetup, req: IncomingMessage, res: ServerRes
 }
 
 export function createTrackingHandler(program: AffiliateProgram, options: TrackingOptions): TrackingHandler {
-  const setup = trackingSetup(program, options)
-  const fetch: TrackingFetchHandler = (request, info) => fetchTracking(setup, request, info)
-  const node: TrackingHandler['node'] = (req, res, next) => nodeTracking(setup, req, res, next)
+  const answer = trackingPipeline(trackingSetup(program, options))
+  const fetch: TrackingFetchHandler = (request, info) => fetchTracking(answer, request, info)
+  const node: TrackingHandler['node'] = (req, res, next) => nodeTracking(answer, req, res, next)
   return Object.assign(fetch, { fetch, node })
 }
 

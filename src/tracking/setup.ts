@@ -8,6 +8,8 @@ import type { VisitResult } from '../core/visits.js'
 import { PAID_AD_CLICK_IDS, type PaidAdClickId } from '../core/fraud/signals.js'
 import { createRateLimiter, type RateLimitOptions } from '../server/rate-limit.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { Logger } from '../ops/logger.js'
+import type { Metrics } from '../ops/metrics.js'
 import { memoryKeyedState } from '../adapters/memory/keyed-state.js'
 import { addressBlock, forwardedClient } from '../web/client-address.js'
 import { addressBudget } from './address-budget.js'
@@ -49,6 +51,10 @@ export interface TrackingOptions {
    * `X-Affiliate-Kit-Counted` header.
    */
   onVisit?: (visit: { counted: VisitCount; referralCode: string; via: 'link' | 'click-report'; userAgent: string }) => void
+  /** Gets one line per request (method, route pattern, status, duration in ms, request id; 5xx as errors); never a code. @default none */
+  logger?: Logger
+  /** Counts the requests and their latency by route pattern (createMetrics). @default none */
+  metrics?: Metrics
 }
 
 /**

@@ -1,9 +1,14 @@
 // The request shell shared by the portal and the admin console: a Fetch handler for the pages under
 // a base path, which answers 404 outside its routes, 405 (with Allow) for a method a route does not
 // take, HEAD as GET, and a generic 500 page for an unexpected error (reported to onError). Each
-// console keeps its own routes, sign-in and pages.
+// console keeps its own routes, sign-in and pages. Its pipeline (server/pipeline.ts): observe →
+// route (404, 405) → error answer, then the page.
 import { storageErrorInfo } from '../server/errors.js'
 import { toNodeHandler, type NodeHandler } from '../server/node.js'
+import { errorAnswer, pipeline, type RequestLine, type Step } from '../server/pipeline.js'
+import { observe, type RequestObserver } from '../server/observe.js'
+import { UNMATCHED } from '../ops/request-log.js'
+import { pageRoutes } from './page-routes.js'
 import type { ClientInfo } from './client-address.js'
 import { html, type Html } from './html.js'
 
@@ -26,6 +31,12 @@ export interface MountedPages {
   /** The page for an error the console answers itself (bad input, a missing record), or null for an unexpected one. */
   refusal(error: unknown): Response | null
   onError(error: unknown): void
+  /** Which surface its log lines and metrics name. */
+  surface: 'portal' | 'console'
+  /** Where its request records go (a log line and metrics per request). @default none */
+  observer?: RequestObserver
+  /** The pages' paths object (portalPaths, adminPaths): the words of its paths name the routes in the log. */
+  paths: object
 }
 
 /** The base path without trailing slashes; throws unless it is '' or a plain path such as /admin. */
@@ -35,33 +46,61 @@ export function normalizeBasePath(basePath: string | undefined, fallback: string
   return base
 }
 
+/** A page request as the pipeline's steps learn it: its route below the base, once found. */
+interface PageCall extends RequestLine {
+  request: Request
+  url: URL
+  client: ClientInfo | undefined
+  route: string
+  /** GET for HEAD. */
+  pageMethod: string
+}
+
 export function mountedPages(pages: MountedPages): PagesHandler {
-  async function dispatch(request: Request, client?: ClientInfo): Promise<Response> {
-    const url = new URL(request.url)
-    const inside = url.pathname === pages.base || url.pathname.startsWith(`${pages.base}/`)
-    const route = inside ? url.pathname.slice(pages.base.length) || '/' : null
+  const routeOf = pageRoutes(pages.paths)
+
+  /** 404 outside the pages, 405 (with Allow) for a method a route does not take. */
+  const routed: Step<PageCall, Response> = async (call, exchange, next) => {
+    const { pathname } = call.url
+    const inside = pathname === pages.base || pathname.startsWith(`${pages.base}/`)
+    const route = inside ? pathname.slice(pages.base.length) || '/' : null
     const methods = route === null ? null : pages.allowed(route)
     if (route === null || methods === null) return pages.notFound()
-    const method = request.method === 'HEAD' ? 'GET' : request.method
-    if (!methods.includes(method)) {
+    exchange.route = routeOf(pathname)
+    call.route = route
+    call.pageMethod = call.method === 'HEAD' ? 'GET' : call.method
+    if (!methods.includes(call.pageMethod)) {
       const response = pages.page('Method not allowed', html`<h1>Method not allowed</h1>`, 405)
       response.headers.set('allow', methods.join(', '))
       return response
     }
-    try {
-      return await pages.answer(request, url, route, method, client)
-    } catch (error) {
-      const refused = pages.refusal(error)
-      if (refused) return refused
-      const unavailable = storageErrorInfo(error)
-      if (unavailable) {
-        const response = pages.page('Try again in a moment', html`<h1>Try again in a moment</h1><p>${unavailable.message}</p>`, unavailable.status)
-        for (const [name, value] of Object.entries(unavailable.headers ?? {})) response.headers.set(name, value)
-        return response
-      }
-      pages.onError(error)
-      return pages.page('Something went wrong', html`<h1>Something went wrong</h1><p>Please try again in a moment.</p>`, 500)
+    const response = await next(call, exchange)
+    // A record that is not there (a made-up id) is logged like a page that is not.
+    if (response.status === 404) exchange.route = UNMATCHED
+    return response
+  }
+
+  /** Bad input and missing records as the console's pages; an unavailable database as 503 (507); anything else reported, with a generic 500 page. */
+  const refused = errorAnswer<PageCall, Response>((error) => {
+    const refusal = pages.refusal(error)
+    if (refusal) return refusal
+    const unavailable = storageErrorInfo(error)
+    if (unavailable) {
+      const response = pages.page('Try again in a moment', html`<h1>Try again in a moment</h1><p>${unavailable.message}</p>`, unavailable.status)
+      for (const [name, value] of Object.entries(unavailable.headers ?? {})) response.headers.set(name, value)
+      return response
     }
+    pages.onError(error)
+    return pages.page('Something went wrong', html`<h1>Something went wrong</h1><p>Please try again in a moment.</p>`, 500)
+  })
+
+  const run = pipeline<PageCall, Response>([observe(pages.surface, pages.observer ?? {}), routed, refused], (call) =>
+    pages.answer(call.request, call.url, call.route, call.pageMethod, call.client),
+  )
+  async function dispatch(request: Request, client?: ClientInfo): Promise<Response> {
+    const url = new URL(request.url)
+    const header = (name: string) => request.headers.get(name)
+    return run({ request, url, client, method: request.method, target: `${url.pathname}${url.search}`, header, route: '', pageMethod: '' })
   }
   const handler = ((request: Request, client?: ClientInfo) => dispatch(request, client)) as PagesHandler
   handler.fetch = dispatch

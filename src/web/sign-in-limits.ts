@@ -1,9 +1,9 @@
 // Limits on what a stranger can make the sign-in pages do (docs/limits.md "Sign-in"): links
 // emailed per address, link requests and sign-in attempts per client. GCRA counters in the
-// keyed-state store, so every process of a SQL database shares them, kept under digests: the
-// store holds neither emails nor client addresses.
+// keyed-state store (the one rate limit, server/rate-limit.ts), so every process of a SQL database
+// shares them, kept under digests: the store holds neither emails nor client addresses.
 import { createHash } from 'node:crypto'
-import { gcra, type RateLimitDecision } from '../server/gcra.js'
+import { keyedLimit } from '../server/rate-limit.js'
 import type { KeyedStateStore } from '../core/keyed-state.js'
 import { addressBlock } from './client-address.js'
 
@@ -31,16 +31,24 @@ export function subjectLimit(
   const { limit, windowSeconds } = option ?? fallback
   if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`limits.${name}.limit must be a positive whole number`)
   if (!(typeof windowSeconds === 'number' && windowSeconds > 0 && Number.isFinite(windowSeconds))) throw new TypeError(`limits.${name}.windowSeconds must be positive`)
+  const counted = keyedLimit(state, limit, windowSeconds * 1000)
   return async (subject, now) => {
     const key = `sign-in:${scope.surface}.${name}:${createHash('sha256').update(`${scope.projectId}\u0000${subject}`).digest('base64url')}`
-    const decision = await state.update<RateLimitDecision>(key, (tat) => gcra(tat, now.getTime(), limit, windowSeconds * 1000))
+    const decision = await counted.take(key, now.getTime())
     return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) }
   }
 }
 
-/** Seconds a client must wait (its address block counted by `perClient`); null when it may go on, or when its address is unknown. */
-export async function clientWait(perClient: SubjectLimit | null, address: string | null, now: Date): Promise<number | null> {
+/**
+ * The refusal of a client over `perClient` (its address block counted): `refuse()`'s page with
+ * Retry-After; null when it may go on, or when its address is unknown. Every page a stranger can
+ * make act (sign-in, sign-in links, applications) is limited through it.
+ */
+export async function overClientLimit(perClient: SubjectLimit | null, address: string | null, now: Date, refuse: () => Response | Promise<Response>): Promise<Response | null> {
   if (perClient === null || address === null) return null
   const outcome = await perClient(addressBlock(address), now)
-  return outcome.allowed ? null : outcome.retryAfterSeconds
+  if (outcome.allowed) return null
+  const response = await refuse()
+  response.headers.set('retry-after', String(outcome.retryAfterSeconds))
+  return response
 }

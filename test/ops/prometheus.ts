@@ -88,3 +88,16 @@ export function sampleValue(samples: Sample[], name: string, labels: Record<stri
   if (found.length > 1) throw new Error(`${name} ${JSON.stringify(labels)} matches ${found.length} samples`)
   return found[0]?.value
 }
+
+/** The request metrics every surface has, one series each (server/observe.ts). */
+export const REQUEST_SERIES = [
+  'affiliate_kit_http_request_duration_seconds_bucket',
+  'affiliate_kit_http_request_duration_seconds_count',
+  'affiliate_kit_http_request_duration_seconds_sum',
+  'affiliate_kit_http_requests_total',
+]
+
+/** The names of the samples labelled with `surface`, sorted, after the surface (so a failure names it). */
+export function surfaceSeries(samples: Sample[], surface: string): string[] {
+  return [surface, ...[...new Set(samples.filter((sample) => sample.labels.surface === surface).map((sample) => sample.name))].sort()]
+}

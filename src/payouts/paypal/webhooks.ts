@@ -3,8 +3,12 @@
 // waiting for the next run. Every delivery is checked with PayPal's verify-webhook-signature API
 // before anything is read from it: a missing or wrong signature is 400 and changes nothing.
 import type { AffiliateProgram } from '../../core/program.js'
-import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse } from '../../server/bodies.js'
+import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse, type Respond } from '../../server/bodies.js'
 import { serveNode, type NodeHandler } from '../../server/node.js'
+import { pipeline } from '../../server/pipeline.js'
+import { observe } from '../../server/observe.js'
+import type { Logger } from '../../ops/logger.js'
+import type { Metrics } from '../../ops/metrics.js'
 import { PayPalError, type PayPalClient, type PayPalWebhookHeaders } from './client.js'
 import { recordItemStatus, senderItemId } from './payouts.js'
 
@@ -19,6 +23,12 @@ export interface PayPalWebhookOptions {
   maxBodyBytes?: number
   /** Called with unexpected errors (PayPal gets a 500 and delivers again). */
   onError?: (error: unknown) => void
+  /** Gets one line per request (method, route, status, duration in ms, request id; 5xx as errors). @default none */
+  logger?: Logger
+  /** Counts the requests and their latency (createMetrics). @default none */
+  metrics?: Metrics
+  /** The route its log line and metrics name: where the host serves it. @default '/paypal/webhooks' */
+  route?: string
 }
 
 export type PayPalWebhookHandler = ((request: Request) => Promise<Response>) & { fetch: (request: Request) => Promise<Response>; node: NodeHandler }
@@ -121,6 +131,11 @@ export function payPalWebhookHandler(options: PayPalWebhookOptions): PayPalWebho
     }
   }
 
-  const fetch = async (request: Request) => toFetchResponse(await respond(fromFetchRequest(request)))
-  return Object.assign(fetch, { fetch, node: serveNode(respond) })
+  const route = options.route ?? '/paypal/webhooks'
+  const observed: Respond = pipeline<IncomingRequest, OutgoingResponse>([observe('provider', options)], (request, exchange) => {
+    exchange.route = route
+    return respond(request)
+  })
+  const fetch = async (request: Request) => toFetchResponse(await observed(fromFetchRequest(request)))
+  return Object.assign(fetch, { fetch, node: serveNode(observed) })
 }
