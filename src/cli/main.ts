@@ -4,7 +4,7 @@
 import { readFileSync, realpathSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { commandHelp, parseCommand, type Command } from './command.js'
-import { importDubCommand, importFirstPromoterCommand, importRewardfulCommand, importToltCommand } from './commands/import.js'
+import { importCommands } from './commands/import.js'
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './commands/keys.js'
 import { migrateCommand } from './commands/migrate.js'
 import { payoutsRunCommand } from './commands/payouts.js'
@@ -28,10 +28,7 @@ const COMMANDS: Command[] = [
   portalLinkCommand,
   payoutsRunCommand,
   taxIdsReencryptCommand,
-  importRewardfulCommand,
-  importToltCommand,
-  importFirstPromoterCommand,
-  importDubCommand,
+  ...importCommands,
 ]
 
 const usage = () => `usage:

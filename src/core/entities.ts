@@ -85,7 +85,7 @@ export const affiliateFields = {
   wiseDetails: nullable(json<WiseDetails>()),
   parentId: nullable(id()),
   customFields: nullable(json<Record<string, unknown>>()),
-  /** The affiliate's language for pages and emails (en, de, fr, es); null: the browser's, else the program's. */
+  /** The affiliate's language for pages and emails (a code of LOCALES, src/core/i18n/locales.ts); null: the browser's, else the program's. */
   locale: nullable(text()),
   /** The email topics the affiliate turned off (docs/email.md "Preferences"). */
   emailOptOut: nullable(json<MailTopic[]>()),

@@ -4,7 +4,7 @@
 // take (docs/email.md). The factory only wires named functions: one attempt (delivery.ts), a pass,
 // the background loop.
 import { systemClock, type Clock } from '../core/clock.js'
-import { isLocale, type Locale } from '../core/i18n/locales.js'
+import { isLocale, LOCALES, type Locale } from '../core/i18n/locales.js'
 import type { MailStore } from '../core/mail-store.js'
 import type { SignInLinkMaker } from '../core/portal-sign-in.js'
 import type { Logger } from '../ops/logger.js'
@@ -90,7 +90,7 @@ function loggedError(logger: Logger): (error: unknown) => void {
 export function mailDispatcherContext(options: MailDispatcherOptions): DispatcherContext {
   const { logger } = options
   const locale = options.locale ?? 'en'
-  if (!isLocale(locale)) throw new TypeError(`locale must be one of en, de, fr, es`)
+  if (!isLocale(locale)) throw new TypeError(`locale must be one of ${LOCALES.join(', ')}`)
   const onError = options.onError ?? (logger ? loggedError(logger) : (error: unknown) => console.error('affiliate-kit mail:', error))
   const onAttempt = (report: MailAttemptReport) => {
     // Every attempt is in the log at the default level: a sent mail as info, one not sent as a warning.

@@ -77,7 +77,7 @@ export interface PortalOptions {
    * sign-in mail (docs/email.md). Needs publicUrl. @default false
    */
   emailSignIn?: boolean
-  /** The language of affiliates who chose none and whose browser asks for none we have (en, de, fr, es). @default 'en' */
+  /** The language of affiliates who chose none and whose browser asks for none we have (a code of the languages in docs/email.md). @default 'en' */
   locale?: string
   /**
    * The mail dispatcher's `secret`: turns on the one-click unsubscribe page (`/unsubscribe`,

@@ -4,6 +4,7 @@
 // update routes do. Only the fields that changed are sent; refused input is shown again as typed.
 import { tierCard } from '../../web/tier-progress.js'
 import { ValidationError } from '../../core/errors.js'
+import { LANGUAGES, LOCALES } from '../../core/i18n/locales.js'
 import type { UpdateAffiliateInput } from '../../core/schemas.js'
 import type { AffiliateView } from '../../core/views.js'
 import { html, type Html } from '../../web/html.js'
@@ -96,7 +97,7 @@ ${input('email', 'Email', 'email', html` required`)}
 ${input('referralCode', 'Referral code', 'text', html` required`)}
 ${select('status', 'Status', [['pending', 'pending'], ['active', 'active'], ['inactive', 'inactive'], ['blocked', 'blocked']])}
 ${input('partnerSlug', 'Sub-program (partner slug)')}
-${select('locale', 'Language of the portal and emails', [['', 'the browser’s, else the program’s'], ['en', 'English'], ['de', 'Deutsch'], ['fr', 'Français'], ['es', 'Español']])}
+${select('locale', 'Language of the portal and emails', [['', 'the browser’s, else the program’s'], ...LOCALES.map((code): [string, string] => [code, LANGUAGES[code].name])])}
 </fieldset>
 <fieldset><legend>Payouts</legend>
 ${select('payoutMethod', 'Preferred payout method', [['', 'not chosen'], ['paypal', 'PayPal'], ['wise', 'Wise'], ['manual', 'Manual']])}

@@ -1,4 +1,5 @@
-// `affiliate-kit import <rewardful|tolt|firstpromoter|dub>`: reads a program from the tool's REST
+// `affiliate-kit import <tool>`, one command per tool of the importers' registry
+// (src/importers/registry.ts): reads a program from the tool's REST
 // API (or, with --csv, from its CSV exports) and writes it into the database through the program
 // (src/importers), printing progress lines, a summary and a table per affiliate, and writing the
 // JSON report (to --report, else to the system's temporary folder, never into the working
@@ -7,15 +8,10 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { CSV_LAYOUTS, type CsvTool } from '../../importers/csv/layouts.js'
-import { DUB_API_URL, dubSource } from '../../importers/dub/source.js'
-import { FIRSTPROMOTER_API_URL, firstPromoterSource } from '../../importers/firstpromoter/source.js'
-import { REWARDFUL_API_URL } from '../../importers/rewardful/client.js'
-import { rewardfulSource } from '../../importers/rewardful/source.js'
+import { IMPORTER_NAMES, IMPORTERS, type ImporterName } from '../../importers/registry.js'
 import { importProgram } from '../../importers/run.js'
 import { ImportSourceError, type ImportSource } from '../../importers/source.js'
-import { TOLT_API_URL, toltSource } from '../../importers/tolt/source.js'
-import type { Command, OptionValues } from '../command.js'
+import type { Command } from '../command.js'
 import { loadConfig, projectSettingsOf } from '../config.js'
 import { DATABASE_HELP, databaseTarget, openProgram } from '../database.js'
 import { CliError } from '../errors.js'
@@ -24,87 +20,28 @@ import { importClient } from '../key-socket.js'
 import { DataDirLockedError } from '../../adapters/pglite/data-dir-lock.js'
 import type { AffiliateProgram } from '../../core/program.js'
 
-interface ApiOptions {
-  apiKey: string
-  apiUrl: string
-  values: OptionValues
-  onRetry: (line: string) => void
-}
-
-interface Tool {
-  tool: CsvTool
-  label: string
-  env: string
-  defaultUrl: string
-  keyHelp: string
-  /** Options only this tool's API needs (Tolt's program id). */
-  extraOptions?: Record<string, { type: 'string' }>
-  extraHelp?: string
-  source(options: ApiOptions): ImportSource
-}
-
-const TOOLS: Tool[] = [
-  {
-    tool: 'rewardful',
-    label: 'Rewardful',
-    env: 'REWARDFUL',
-    defaultUrl: REWARDFUL_API_URL,
-    keyHelp: "the API Secret from Rewardful's Company Settings page",
-    source: ({ apiKey, apiUrl, onRetry }) => rewardfulSource({ apiKey, apiUrl, onRetry }),
-  },
-  {
-    tool: 'tolt',
-    label: 'Tolt',
-    env: 'TOLT',
-    defaultUrl: TOLT_API_URL,
-    keyHelp: "the API key from Tolt's Settings → Integrations",
-    extraOptions: { 'program-id': { type: 'string' } },
-    extraHelp: '  --program-id <id>  the Tolt program to read (prg_...)   env TOLT_PROGRAM_ID',
-    source: ({ apiKey, apiUrl, values, onRetry }) => {
-      const programId = (values['program-id'] as string | undefined) ?? process.env.TOLT_PROGRAM_ID
-      if (!programId) throw new CliError('import tolt needs --program-id (or TOLT_PROGRAM_ID): Tolt lists partners and commissions per program')
-      return toltSource({ apiKey, apiUrl, programId, onRetry })
-    },
-  },
-  {
-    tool: 'firstpromoter',
-    label: 'FirstPromoter',
-    env: 'FIRSTPROMOTER',
-    defaultUrl: FIRSTPROMOTER_API_URL,
-    keyHelp: "the API key from FirstPromoter's Settings → Integrations",
-    source: ({ apiKey, apiUrl, onRetry }) => firstPromoterSource({ apiKey, apiUrl, onRetry }),
-  },
-  {
-    tool: 'dub',
-    label: 'Dub',
-    env: 'DUB',
-    defaultUrl: DUB_API_URL,
-    keyHelp: "a workspace API key from Dub's Settings → API Keys",
-    source: ({ apiKey, apiUrl, onRetry }) => dubSource({ apiKey, apiUrl, onRetry }),
-  },
-]
-
-function importCommand(tool: Tool): Command {
-  const files = Object.values(CSV_LAYOUTS[tool.tool].files).map((names) => names[0]).join(', ')
+function importCommand(name: ImporterName): Command {
+  const tool = IMPORTERS[name]
+  const files = Object.values(tool.csv.files).map((names) => names[0]).join(', ')
   return {
-    name: `import ${tool.tool}`,
-    usage: `affiliate-kit import ${tool.tool} (--api-key <key> [--api-url <base>]${tool.extraOptions ? ' [--program-id <id>]' : ''} | --csv <dir>) [--dry-run] [--update] [--report <file>] [--database <db>] [--config <file>]`,
+    name: `import ${name}`,
+    usage: `affiliate-kit import ${name} (--api-key <key> [--api-url <base>]${tool.programId ? ' [--program-id <id>]' : ''} | --csv <dir>) [--dry-run] [--update] [--report <file>] [--database <db>] [--config <file>]`,
     help: `Imports affiliates, link tokens, coupons, referred customers and commissions from ${tool.label}
 (docs/migrating.md). Running it again creates only what is missing. While a server runs on the
 same embedded PGlite directory, the import runs in that server (with its settings).
 
   --api-key <key>    ${tool.keyHelp}   env ${tool.env}_API_KEY
-  --api-url <base>   the API base, version included      env ${tool.env}_API_URL, default ${tool.defaultUrl}
-${tool.extraHelp ? `${tool.extraHelp}\n` : ''}  --csv <dir>        read ${tool.label}'s CSV exports from <dir> instead of the API (${files})
+  --api-url <base>   the API base, version included      env ${tool.env}_API_URL, default ${tool.defaultApiUrl}
+${tool.programId ? `  --program-id <id>  ${tool.programId.help}   env ${tool.env}_PROGRAM_ID\n` : ''}  --csv <dir>        read ${tool.label}'s CSV exports from <dir> instead of the API (${files})
   --dry-run          read and compare, write nothing; print what would be created
   --update           overwrite an existing affiliate's name, status and PayPal email (else reported)
-  --report <file>    the JSON report      default <temp folder>/affiliate-kit-import-${tool.tool}-<time>[-dry-run].json
+  --report <file>    the JSON report      default <temp folder>/affiliate-kit-import-${name}-<time>[-dry-run].json
 ${DATABASE_HELP}
   --config <file>    the server's JSON settings (currency, hold period, sub-programs) to apply first`,
     options: {
       'api-key': { type: 'string' },
       'api-url': { type: 'string' },
-      ...tool.extraOptions,
+      ...(tool.programId ? { 'program-id': { type: 'string' } as const } : {}),
       csv: { type: 'string' },
       'dry-run': { type: 'boolean' },
       update: { type: 'boolean' },
@@ -117,16 +54,16 @@ ${DATABASE_HELP}
       let api: ImportSpec['api'] = null
       if (csvDir === undefined) {
         const apiKey = (values['api-key'] as string | undefined) ?? process.env[`${tool.env}_API_KEY`]
-        if (!apiKey) throw new CliError(`import ${tool.tool} needs --api-key (or ${tool.env}_API_KEY): ${tool.keyHelp}; or --csv <dir> for its CSV exports`)
-        const apiUrl = (values['api-url'] as string | undefined) ?? process.env[`${tool.env}_API_URL`] ?? tool.defaultUrl
-        if (!/^https?:\/\//.test(apiUrl)) throw new CliError(`--api-url must be an http(s) URL such as ${tool.defaultUrl}; got "${apiUrl}"`)
-        const programId = (values['program-id'] as string | undefined) ?? process.env.TOLT_PROGRAM_ID
+        if (!apiKey) throw new CliError(`import ${name} needs --api-key (or ${tool.env}_API_KEY): ${tool.keyHelp}; or --csv <dir> for its CSV exports`)
+        const apiUrl = (values['api-url'] as string | undefined) ?? process.env[`${tool.env}_API_URL`] ?? tool.defaultApiUrl
+        if (!/^https?:\/\//.test(apiUrl)) throw new CliError(`--api-url must be an http(s) URL such as ${tool.defaultApiUrl}; got "${apiUrl}"`)
+        const programId = tool.programId ? ((values['program-id'] as string | undefined) ?? process.env[`${tool.env}_PROGRAM_ID`]) : undefined
         api = { apiKey, apiUrl, ...(programId ? { programId } : {}) }
-        sourceOf({ tool: tool.tool, csvDir: null, api, dryRun: false, update: false }, '', log) // checks the tool's own options before the database opens
+        sourceOf({ tool: name, csvDir: null, api, dryRun: false, update: false }, '', log) // checks the tool's own options before the database opens
       } else if (values['api-key'] !== undefined) {
         throw new CliError('--csv and --api-key exclude each other: read the exports or the API')
       }
-      const spec: ImportSpec = { tool: tool.tool, csvDir: csvDir === undefined ? null : resolve(csvDir), api, dryRun: values['dry-run'] === true, update: values.update === true }
+      const spec: ImportSpec = { tool: name, csvDir: csvDir === undefined ? null : resolve(csvDir), api, dryRun: values['dry-run'] === true, update: values.update === true }
       const settings = values.config ? projectSettingsOf(loadConfig(values.config as string)) : undefined
       let outcome: ImportOutcomeLines
       try {
@@ -145,7 +82,7 @@ ${DATABASE_HELP}
         outcome = await server(spec, log)
       }
       for (const line of outcome.summary) log(line)
-      const file = (values.report as string | undefined) ?? join(tmpdir(), `affiliate-kit-import-${tool.tool}-${new Date().toISOString().replace(/[:.]/g, '-')}${spec.dryRun ? '-dry-run' : ''}.json`)
+      const file = (values.report as string | undefined) ?? join(tmpdir(), `affiliate-kit-import-${name}-${new Date().toISOString().replace(/[:.]/g, '-')}${spec.dryRun ? '-dry-run' : ''}.json`)
       writeFileSync(file, `${JSON.stringify(outcome.report, null, 2)}\n`)
       log(`report written to ${file}`)
       if (outcome.errors > 0) {
@@ -158,14 +95,18 @@ ${DATABASE_HELP}
 }
 
 function sourceOf(spec: ImportSpec, currency: string, onRetry: (line: string) => void, csvSource?: typeof import('../../importers/csv/source.js').csvSource): ImportSource {
-  const tool = TOOLS.find((candidate) => candidate.tool === spec.tool)!
-  if (spec.api) return tool.source({ apiKey: spec.api.apiKey, apiUrl: spec.api.apiUrl, values: spec.api.programId ? { 'program-id': spec.api.programId } : {}, onRetry })
+  const tool = IMPORTERS[spec.tool]
+  if (spec.api) {
+    const { apiKey, apiUrl, programId } = spec.api
+    if (tool.programId && !programId) throw new CliError(`import ${spec.tool} needs --program-id (or ${tool.env}_PROGRAM_ID): ${tool.programId.why}`)
+    return tool.apiSource({ apiKey, apiUrl, ...(programId ? { programId } : {}), onRetry })
+  }
   return csvSource!(spec.tool, { dir: spec.csvDir!, currency })
 }
 
 /** Imports into the program (the command's own, or a running server's for a request on its socket), printing progress lines. */
 export async function runImport(program: AffiliateProgram, spec: ImportSpec, log: (line: string) => void, stream?: NodeJS.WriteStream): Promise<ImportOutcomeLines> {
-  const tool = TOOLS.find((candidate) => candidate.tool === spec.tool)!
+  const tool = IMPORTERS[spec.tool]
   const currency = (await program.settings()).currency
   // The progress bar and the CSV reader load only for this command, not for every start of the CLI.
   const [{ importProgress }, { csvSource }] = await Promise.all([import('../import-progress.js'), import('../../importers/csv/source.js')])
@@ -179,4 +120,5 @@ export async function runImport(program: AffiliateProgram, spec: ImportSpec, log
   return { summary: report.summaryLines(), report: report.toJSON(), errors: report.errors }
 }
 
-export const [importRewardfulCommand, importToltCommand, importFirstPromoterCommand, importDubCommand] = TOOLS.map(importCommand) as [Command, Command, Command, Command]
+/** `affiliate-kit import <tool>` for every tool of the registry, in its order. */
+export const importCommands: Command[] = IMPORTER_NAMES.map(importCommand)

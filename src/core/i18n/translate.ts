@@ -1,16 +1,13 @@
-// Message catalogues (one file per language in ./catalogues: en.ts, the others JSON; flat keys, `{name}` placeholders)
-// and the Intl formats of money and dates. A key missing from a language falls back to English;
-// test/i18n.test.ts fails when a catalogue misses a key of the English one.
-import de from './catalogues/de.json'
+// Message catalogues (one file per language in ./catalogues: en.ts, the others JSON; flat keys, `{name}` placeholders;
+// each registered in locales.ts) and the Intl formats of money and dates. A key missing from a language falls back to
+// English; test/i18n.test.ts fails when a catalogue misses a key of the English one.
 import { en } from './catalogues/en.js'
-import es from './catalogues/es.json'
-import fr from './catalogues/fr.json'
-import type { Locale } from './locales.js'
+import { LANGUAGES, type Catalogue, type Locale, type MessageKey } from './locales.js'
 
-export type MessageKey = keyof typeof en
-export type Catalogue = Partial<Record<MessageKey, string>>
+export type { Catalogue, MessageKey } from './locales.js'
 
-export const CATALOGUES: Record<Locale, Catalogue> = { en, de, fr, es }
+/** Each language's catalogue (locales.ts registers them). */
+export const CATALOGUES: Record<Locale, Catalogue> = Object.fromEntries(Object.entries(LANGUAGES).map(([locale, { catalogue }]) => [locale, catalogue])) as Record<Locale, Catalogue>
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string
 

@@ -1,13 +1,14 @@
 // A tool's CSV exports as an import source (docs/migrating.md#csv-exports): one file per entity in a
 // directory, columns found by name (case, spaces and underscores ignored) through the tool's
-// layout (layouts.ts). Affiliates are keyed by email, since the exports name an affiliate by email;
+// layout (<tool>/csv-exports.ts). Affiliates are keyed by email, since the exports name an affiliate by email;
 // a commission without an id column is keyed by a hash of its row, so a rerun finds it again.
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { ImportSourceError, type ImportSource, type SourceAffiliate, type SourceCommission, type SourceCoupon, type SourceCustomer } from '../source.js'
 import { amountCell, dateCell } from './cells.js'
-import { CSV_LAYOUTS, type CsvEntity, type CsvLayout, type CsvTool } from './layouts.js'
+import type { CsvEntity, CsvLayout } from './layout.js'
+import { CSV_LAYOUTS, type CsvTool } from './layouts.js'
 import { readCsv } from './read.js'
 
 export interface CsvSourceOptions {

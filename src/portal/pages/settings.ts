@@ -5,7 +5,7 @@ import { ValidationError } from '../../core/errors.js'
 import type { UpdateAffiliateInput } from '../../core/schemas.js'
 import type { AffiliateView } from '../../core/views.js'
 import { html, type Html } from '../../web/html.js'
-import { LOCALES, type Locale } from '../../core/i18n/locales.js'
+import { LANGUAGES, LOCALES, type Locale } from '../../core/i18n/locales.js'
 import { OPTIONAL_TOPICS, type MailTopic } from '../../core/mail-kinds.js'
 import type { PageResult, SignedInRequest } from '../page.js'
 
@@ -36,9 +36,6 @@ interface FormValues {
   emailOptOut: MailTopic[]
 }
 
-/** Each language in its own name. */
-const LANGUAGE_NAMES: Record<Locale, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español' }
-
 /** The language and email section, in the page's language. */
 function emailSection({ t, locale }: SignedInRequest, values: FormValues): Html {
   const box = (topic: MailTopic, id: string, label: string) =>
@@ -47,7 +44,7 @@ function emailSection({ t, locale }: SignedInRequest, values: FormValues): Html 
 <div lang="${locale}">
 <label for="locale">${t('portal.settings.language')}</label>
 <select id="locale" name="locale"><option value="">${t('portal.settings.language_auto')}</option>${LOCALES.map(
-    (code) => html`<option value="${code}" lang="${code}"${values.locale === code ? html` selected` : null}>${LANGUAGE_NAMES[code]}</option>`,
+    (code) => html`<option value="${code}" lang="${code}"${values.locale === code ? html` selected` : null}>${LANGUAGES[code].name}</option>`,
   )}</select>
 <input type="hidden" name="email_preferences" value="1">
 ${box('commissions', 'email-commissions', t('portal.settings.email_commissions'))}
