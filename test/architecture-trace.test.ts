@@ -248,11 +248,11 @@ describe(`${DOCUMENT} against what runs on PGlite`, () => {
     const table = (where: string, sql: string) =>
       `${CONVERSION_SECTION}\n\n| # | where | what | SQL |\n|---|---|---|---|\n| 3 | ${where} | the key | ${sql} |\n`
     const read = '`SELECT * FROM api_keys WHERE hash = $1` (`repositories/api-keys.ts`)'
-    expect(drift(table('`src/http/handler.ts` `authenticate` → `program.keyVerifier()` (`src/core/keys.ts`)', read), CONVERSION_SECTION, [keyRead])).toEqual([])
-    expect(drift(table('`src/http/handler.ts` `authenticate` → `program.keys.verify` (`src/core/keys.ts`)', read), CONVERSION_SECTION, [keyRead])).toEqual([
+    expect(drift(table('`src/http/handler.ts` `admit` → `program.keyVerifier()` (`src/core/keys.ts`)', read), CONVERSION_SECTION, [keyRead])).toEqual([])
+    expect(drift(table('`src/http/handler.ts` `admit` → `program.keys.verify` (`src/core/keys.ts`)', read), CONVERSION_SECTION, [keyRead])).toEqual([
       'step 3: `program.keys.verify` is not in src/',
     ])
-    expect(drift(table('`src/http/handler.ts` `authenticate`', '`SELECT * FROM api_keys WHERE hash = $1`'), CONVERSION_SECTION, [keyRead])).toEqual([
+    expect(drift(table('`src/http/handler.ts` `admit`', '`SELECT * FROM api_keys WHERE hash = $1`'), CONVERSION_SECTION, [keyRead])).toEqual([
       'step 3: `SELECT api_keys` is run by src/adapters/sql/repositories/api-keys.ts, which no row up to it names',
     ])
     const deferred = 'WITH input AS (SELECT * FROM unnest($1::text[])), inserted AS (INSERT INTO "s".webhook_events (id) SELECT id FROM input RETURNING id), mailed AS (INSERT INTO "s".mail_messages (id) SELECT id FROM inserted) INSERT INTO "s".deliveries (event_id) SELECT id FROM inserted'
