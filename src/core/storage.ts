@@ -4,6 +4,7 @@
 // absent. Money is bigint minor units. The webhook dispatcher's outbox store and HTTP's keyed-state
 // store are ports of their own (src/core/outbox-store.ts, src/core/keyed-state.ts).
 import type { AuditLog } from './audit-log.js'
+import type { Insert, ListWindow, Patch } from './entity-table.js'
 import type { DayFigures, DayRange } from './commission-periods.js'
 import type { MailQueue } from './mail-store.js'
 import type {
@@ -39,32 +40,8 @@ import type {
 import type { DailyCounts, TrackingRepository, VisitorSignal } from './tracking-storage.js'
 import type { OpenCommission } from './payout-terms.js'
 
-/** Thrown by an adapter when a write breaks a uniqueness rule. */
-export class UniqueViolation extends Error {
-  constructor(readonly constraint: UniqueConstraint) {
-    super(`unique constraint violated: ${constraint}`)
-    this.name = 'UniqueViolation'
-  }
-}
-export type UniqueConstraint =
-  | 'project_name'
-  | 'affiliate_email'
-  | 'affiliate_referral_code'
-  | 'affiliate_link_alias'
-  | 'referral_email'
-  | 'conversion_reference'
-  | 'coupon_code'
-  | 'api_key_hash'
-  | 'provider_event'
-
-/** A new row without its id. */
-export type Insert<T extends { id: unknown }> = Omit<T, 'id'>
-export type Patch<T> = Partial<Omit<T, 'id' | 'projectId' | 'createdAt'>>
-
-export interface ListWindow {
-  limit: number
-  offset: number
-}
+export { UniqueViolation, type UniqueConstraint } from './unique-violation.js'
+export type { EntityTable, Insert, ListWindow, Patch } from './entity-table.js'
 
 export interface ProjectRepository {
   /** The new project has settings version 1. */
