@@ -157,9 +157,9 @@ describe('mails over SMTP', () => {
     expect(bounced!.lastReply).toContain('mailbox unavailable')
     clock.advance({ days: 1 })
     expect(await mails.dispatch()).toBe(0)
-    expect(await storage.mail.retry(program.projectId, bounced!.id, clock.now())).toBe(true)
+    await program.mail.retry(bounced!.id)
     expect(await mails.dispatch()).toBe(1)
-    expect(await storage.mail.attempts(program.projectId, bounced!.id)).toHaveLength(2)
+    expect(await storage.mailAttempts.all(program.projectId, { mailId: bounced!.id })).toHaveLength(2)
   })
 })
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAffiliateProgram, testClock } from '../src/index.js'
+import { requeue } from './conformance/helpers.js'
 
 interface Modeled {
   seq: number
@@ -79,7 +80,7 @@ describe('memory outbox claim order', () => {
           const row = pick(model.filter((candidate) => candidate.id !== null))
           if (!row) continue
           const at = time()
-          const requeued = await storage.outbox.requeue(program.projectId, row.id!, new Date(at))
+          const requeued = await requeue(storage, program.projectId, row.id!, new Date(at))
           expect(requeued).toBe(row.status !== 'delivering')
           if (requeued) Object.assign(row, { status: 'pending', next: at, lease: null })
         }

@@ -5,7 +5,7 @@ import { memoryStorage } from '../src/adapters/memory/index.js'
 import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import type { Affiliate, EventType, StoragePort } from '../src/index.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from './sql/pg-schema.js'
-import { affiliateRow as sharedAffiliateRow } from './conformance/helpers.js'
+import { requeue, affiliateRow as sharedAffiliateRow } from './conformance/helpers.js'
 
 const adapters: Array<{ name: string; skip?: string; make: () => { storage: StoragePort; cleanup: () => Promise<void> } }> = [
   { name: 'memory', make: () => ({ storage: memoryStorage(), cleanup: async () => {} }) },
@@ -64,7 +64,7 @@ for (const adapter of adapters) {
       await endpoint(projectId, ['payout.created'], false)
       await storage.outbox.enqueue(event(projectId, 'payout.created', at('00:00:01')))
       await storage.outbox.enqueue(event(projectId, 'referral_canceled', at('00:00:02')))
-      const page = await storage.outbox.listDeliveries(projectId, { limit: 10, offset: 0 })
+      const page = await storage.deliveries.list(projectId, { limit: 10, offset: 0 })
       expect(page.total).toBe(1)
       expect(page.items[0]).toMatchObject({ endpointId: subscribed.id, eventType: 'payout.created', status: 'pending', attempts: 0, nextAttemptAt: at('00:00:01') })
     })
@@ -79,7 +79,7 @@ for (const adapter of adapters) {
         await tx.outbox.enqueue(event(projectId, 'referral_canceled', at('00:00:03')))
         await tx.outbox.enqueue(event(projectId, 'payout.created', at('00:00:04')))
       })
-      const oldestFirst = (await storage.outbox.listDeliveries(projectId, { limit: 10, offset: 0 })).items.reverse()
+      const oldestFirst = (await storage.deliveries.list(projectId, { limit: 10, offset: 0 })).items.reverse()
       expect(oldestFirst.map((d) => [d.eventType, d.endpointId, d.nextAttemptAt])).toEqual([
         ['payout.created', both.id, at('00:00:01')],
         ['payout.created', payouts.id, at('00:00:01')],
@@ -98,7 +98,7 @@ for (const adapter of adapters) {
           throw failure
         }),
       ).rejects.toBe(failure)
-      expect((await storage.outbox.listDeliveries(projectId, { limit: 10, offset: 0 })).total).toBe(5)
+      expect((await storage.deliveries.list(projectId, { limit: 10, offset: 0 })).total).toBe(5)
     })
 
     it('in a transaction, reads the events it recorded and sends each to the endpoints of its time', async () => {
@@ -118,11 +118,11 @@ for (const adapter of adapters) {
           createdAt: at('00:00:02'),
         })
         await tx.outbox.enqueue(event(projectId, 'payout.created', at('00:00:03')))
-        const page = await tx.outbox.listDeliveries(projectId, { limit: 10, offset: 0 })
+        const page = await tx.deliveries.list(projectId, { limit: 10, offset: 0 })
         return { later, endpoints: page.items.reverse().map((d) => d.endpointId) }
       })
       expect(seen.endpoints).toEqual([first.id, first.id, seen.later.id])
-      expect((await storage.outbox.listDeliveries(projectId, { limit: 10, offset: 0 })).total).toBe(3)
+      expect((await storage.deliveries.list(projectId, { limit: 10, offset: 0 })).total).toBe(3)
     })
 
     it('stores event payloads as given, whatever characters they hold', async () => {
@@ -164,29 +164,29 @@ for (const adapter of adapters) {
         nextAttemptAt: at('01:05:00'),
       })
       expect(recorded).toMatchObject({ status: 'pending', attempts: 1, leaseUntil: null, lastStatusCode: 500, nextAttemptAt: at('01:05:00') })
-      expect(await storage.outbox.listAttempts(projectId, a!.delivery.id)).toMatchObject([
+      expect(await storage.deliveryAttempts.all(projectId, { deliveryId: a!.delivery.id })).toMatchObject([
         { deliveryId: a!.delivery.id, projectId, statusCode: 500, durationMs: 12.5, responseExcerpt: 'oops', error: null },
       ])
       // b's lease expired: it is claimed again; a is due at 01:05.
       const again = mine(await storage.outbox.claim({ now: at('01:01:00'), limit: 100, leaseMs: 30_000 }))
       expect(again.map((item) => item.delivery.id)).toEqual([b!.delivery.id])
-      expect(await storage.outbox.requeue(projectId, b!.delivery.id, at('01:01:01'))).toBe(false)
+      expect(await requeue(storage, projectId, b!.delivery.id, at('01:01:01'))).toBe(false)
       await storage.outbox.recordAttempt({
         deliveryId: b!.delivery.id,
         attempt: { attemptedAt: at('01:01:02'), statusCode: null, durationMs: 3, responseExcerpt: null, error: 'ECONNREFUSED' },
         status: 'failed',
         nextAttemptAt: null,
       })
-      expect(await storage.outbox.requeue('other-project', b!.delivery.id, at('01:02:00'))).toBe(false)
-      expect(await storage.outbox.requeue(projectId, b!.delivery.id, at('01:02:00'))).toBe(true)
-      expect(await storage.outbox.getDelivery(projectId, b!.delivery.id)).toMatchObject({ status: 'pending', nextAttemptAt: at('01:02:00'), attempts: 1 })
-      expect((await storage.outbox.listDeliveries(projectId, { limit: 10, offset: 0, status: 'pending' })).total).toBe(2)
-      expect((await storage.outbox.listDeliveries(projectId, { limit: 10, offset: 0, status: 'failed' })).total).toBe(0)
+      expect(await requeue(storage, 'other-project', b!.delivery.id, at('01:02:00'))).toBe(false)
+      expect(await requeue(storage, projectId, b!.delivery.id, at('01:02:00'))).toBe(true)
+      expect(await storage.deliveries.get(projectId, b!.delivery.id)).toMatchObject({ status: 'pending', nextAttemptAt: at('01:02:00'), attempts: 1 })
+      expect((await storage.deliveries.list(projectId, { limit: 10, offset: 0, status: 'pending' })).total).toBe(2)
+      expect((await storage.deliveries.list(projectId, { limit: 10, offset: 0, status: 'failed' })).total).toBe(0)
 
       // Deleting the endpoint deletes its deliveries and their attempts.
       expect(await storage.webhookEndpoints.delete(projectId, hook.id)).toBe(true)
-      expect((await storage.outbox.listDeliveries(projectId, { limit: 10, offset: 0 })).total).toBe(0)
-      expect(await storage.outbox.listAttempts(projectId, a!.delivery.id)).toEqual([])
+      expect((await storage.deliveries.list(projectId, { limit: 10, offset: 0 })).total).toBe(0)
+      expect(await storage.deliveryAttempts.all(projectId, { deliveryId: a!.delivery.id })).toEqual([])
     })
 
     it('claims an idempotency key once while it lives, then again after it expires or is released', async () => {
@@ -225,7 +225,7 @@ for (const adapter of adapters) {
       expect(await storage.affiliates.get(projectId, parent.id)).toBeNull()
       expect(await storage.affiliates.get(projectId, child.id)).toMatchObject({ parentId: null })
       expect(await storage.referrals.get(projectId, referral.id)).toMatchObject({ affiliateId: null })
-      expect(await storage.coupons.getByCode(projectId, 'save10')).toBeNull()
+      expect(await storage.coupons.first(projectId, { code: 'save10' })).toBeNull()
       expect(await storage.affiliates.delete(projectId, parent.id)).toBe(false)
     })
 
@@ -246,7 +246,7 @@ for (const adapter of adapters) {
         await tx.affiliates.insert(affiliateRow(projectId, 'tx@example.com', { referralCode: 'dupcode' })).catch(() => null)
         return tx.affiliates.insert(affiliateRow(projectId, 'tx@example.com', { referralCode: 'fresh' }))
       })
-      expect(await storage.affiliates.getByEmail(projectId, 'tx@example.com')).toMatchObject({ id: inserted.id, referralCode: 'fresh' })
+      expect(await storage.affiliates.first(projectId, { email: 'tx@example.com' })).toMatchObject({ id: inserted.id, referralCode: 'fresh' })
     })
 
     it('pages newest first with totals, also past the end', async () => {

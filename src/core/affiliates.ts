@@ -37,7 +37,7 @@ export async function findAffiliate(tx: StorageTx, projectId: string, ref: Affil
   const affiliate =
     typeof ref === 'number'
       ? await tx.affiliates.get(projectId, ref)
-      : await tx.affiliates.getByEmail(projectId, validate(emailSchema, ref, 'email'))
+      : await tx.affiliates.first(projectId, { email: validate(emailSchema, ref, 'email') })
   if (!affiliate) throw new NotFoundError('affiliate not found')
   return affiliate
 }

@@ -42,7 +42,7 @@ export function applicationsService(ctx: ProjectContext) {
       const at = ctx.clock.now()
       try {
         return await storage.transaction(async (tx) => {
-          const found = await tx.affiliates.getByEmail(projectId, data.email)
+          const found = await tx.affiliates.first(projectId, { email: data.email })
           if (found) return { affiliate: await loadAffiliateView(ctx, tx, found), created: false }
           const status = data.signup === 'open' ? 'active' : 'pending'
           const application = {

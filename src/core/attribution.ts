@@ -32,7 +32,7 @@ async function findReferral(tx: StorageTx, projectId: string, input: Attribution
     if (!referral) throw new NotFoundError('referred user not found', 'referredUserId')
     return referral
   }
-  return input.email === undefined ? null : tx.referrals.getByEmail(projectId, input.email)
+  return input.email === undefined ? null : tx.referrals.first(projectId, { email: input.email })
 }
 
 async function creditedAffiliate(tx: StorageTx, projectId: string, input: AttributionInput, referral: Referral | null): Promise<Attribution> {
@@ -51,7 +51,7 @@ async function creditedAffiliate(tx: StorageTx, projectId: string, input: Attrib
     if (affiliate) return { affiliate, matchedBy: 'email', referral }
   }
   if (input.couponCodeUsed !== undefined) {
-    const coupon = await tx.coupons.getByCode(projectId, input.couponCodeUsed)
+    const coupon = await tx.coupons.first(projectId, { code: input.couponCodeUsed })
     const affiliate = coupon?.status === 'active' ? await tx.affiliates.get(projectId, coupon.affiliateId) : null
     if (affiliate) return { affiliate, matchedBy: 'coupon', referral }
   }

@@ -174,7 +174,7 @@ export function conversionChanges(ctx: ProjectContext) {
           // A multi-tier parent's share follows the status changes and refunds of its source.
           const cascade = statusAndRefund(data)
           if (!cascade) return saved
-          for (const child of await tx.conversions.listChildren(projectId, saved.id)) {
+          for (const child of await tx.conversions.all(projectId, { parentConversionId: saved.id })) {
             const current = await findForChange(tx, child.id)
             if (!TERMINAL.has(current.status)) await change(tx, current, cascade, currency)
           }

@@ -371,7 +371,7 @@ function duplicateResult(ctx: ProjectContext, { existing, fingerprint, matchedBy
 async function replayOf(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, now: Date): Promise<DuplicateReference | null> {
   const { reference } = request.data
   if (reference === undefined) return null
-  const existing = await tx.conversions.getByReference(ctx.projectId, reference)
+  const existing = await tx.conversions.first(ctx.projectId, { reference })
   if (!existing) return null
   const { affiliate, matchedBy } = await attributed(ctx, tx, project, request.data, now, false)
   const fingerprint = fingerprintOf(request, affiliate.id)

@@ -41,7 +41,7 @@ export function importsService(ctx: ProjectContext) {
      */
     async earnings(ids: readonly number[]): Promise<Map<number, { email: string; total: string; unpaid: string }>> {
       const currency = new Currency((await ctx.project()).settings.currency)
-      const affiliates = await storage.affiliates.getMany(projectId, ids)
+      const affiliates = await storage.affiliates.all(projectId, { ids })
       return new Map(
         affiliates.map(({ id, email, totals }) => {
           // unpaid = total - paid, paid counting credit: no need of the held part here.
@@ -120,8 +120,8 @@ export function importsService(ctx: ProjectContext) {
       })
       if (plain.length === 0 || settings.multiTier?.enabled) return results
       await storage.transaction(async (tx) => {
-        if ((await tx.webhookEndpoints.list(projectId)).some((endpoint) => endpoint.active)) return
-        const affiliates = new Map((await tx.affiliates.getMany(projectId, [...new Set(plain.map(({ data }) => data.data.affiliateId!))])).map((affiliate) => [affiliate.id, affiliate]))
+        if ((await tx.webhookEndpoints.all(projectId, {})).some((endpoint) => endpoint.active)) return
+        const affiliates = new Map((await tx.affiliates.all(projectId, { ids: [...new Set(plain.map(({ data }) => data.data.affiliateId!))] })).map((affiliate) => [affiliate.id, affiliate]))
         const items: Array<{ index: number; conversion: Insert<Conversion>; counts: ConversionCounts }> = []
         const recordedAt = ctx.clock.now()
         for (const { index, data: request } of plain) {

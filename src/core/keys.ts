@@ -121,11 +121,12 @@ export function keysService(ctx: ProjectContext) {
     },
 
     async list(): Promise<ApiKeyView[]> {
-      return (await storage.apiKeys.list(projectId)).map(keyView)
+      return (await storage.apiKeys.all(projectId, {})).map(keyView)
     },
 
     async revoke(id: number): Promise<void> {
-      if (!(await storage.apiKeys.revoke(projectId, id, ctx.clock.now()))) throw new NotFoundError('API key not found', 'id')
+      const revoked = await storage.apiKeys.update(projectId, id, { revokedAt: ctx.clock.now() }, { unrevoked: true })
+      if (!revoked) throw new NotFoundError('API key not found', 'id')
     },
   }
 }

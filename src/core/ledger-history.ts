@@ -73,7 +73,7 @@ export function ledgerHistoryService(ctx: ProjectContext) {
     const { affiliate, movements } = await storage.transaction(async (tx) => {
       const affiliate = await findAffiliate(tx, projectId, ref)
       if (affiliate.createdAt.getTime() > at.getTime()) throw new NotFoundError('affiliate not found: it did not exist yet')
-      return { affiliate, movements: await tx.ledger.list(projectId, { affiliateId: affiliate.id, upTo: at }) }
+      return { affiliate, movements: await tx.ledger.all(projectId, { affiliateId: affiliate.id, upTo: at }) }
     })
     const balances = balancesAsOf(movements, at, payoutTerms(project.settings.payouts, (day) => ctx.dayIn(project, day)))
     return { project, affiliate, balances }
@@ -94,7 +94,7 @@ export function ledgerHistoryService(ctx: ProjectContext) {
       const currency = new Currency(project.settings.currency)
       const terms = payoutTerms(project.settings.payouts, (day) => ctx.dayIn(project, day))
       const { movements, affiliates } = await storage.transaction(async (tx) => {
-        const movements = await tx.ledger.list(projectId, { upTo: at })
+        const movements = await tx.ledger.all(projectId, { upTo: at })
         const ids = [...new Set(movements.map((movement) => movement.affiliateId))].sort((a, b) => a - b)
         const affiliates = []
         for (const id of ids) {
@@ -129,7 +129,7 @@ export function ledgerHistoryService(ctx: ProjectContext) {
         throw new ValidationError('from', (name) => `${name('from')}: the period may cover at most ${MAX_LEDGER_DAYS} days`)
       }
       const currency = new Currency((await ctx.project()).settings.currency)
-      const [movements, releasing] = await Promise.all([storage.ledger.list(projectId, { after: from, upTo: to }), storage.ledger.releasing(projectId, { after: from, upTo: to })])
+      const [movements, releasing] = await Promise.all([storage.ledger.all(projectId, { after: from, upTo: to }), storage.ledger.releasing(projectId, { after: from, upTo: to })])
       const entries: LedgerEntry[] = movements.map((movement) => ({
         at: movement.createdAt,
         affiliateId: movement.affiliateId,

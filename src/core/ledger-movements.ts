@@ -54,13 +54,13 @@ export async function recordConversionMovement(
   at: Date,
 ): Promise<void> {
   const movement = conversionMovement(conversion, sides, delta, at)
-  if (movement) await tx.ledger.record(movement)
+  if (movement) await tx.ledger.insert(movement)
 }
 
 /** Records a payout: its amount moves from unpaid to paid (settled conversions, the rest credit). */
 /** A payout's movement: its recording, or (a payout sent through a provider) its settling or release at `at`. */
 export async function recordPayoutMovement(tx: StorageTx, payout: Payout, delta: { paidValue: bigint; credit: bigint }, at: Date = payout.createdAt): Promise<void> {
-  await tx.ledger.record({
+  await tx.ledger.insert({
     projectId: payout.projectId,
     affiliateId: payout.affiliateId,
     type: 'payout',

@@ -34,11 +34,13 @@ export function mailLogService(ctx: ProjectContext) {
     /** Every attempt of one mail, oldest first, with the SMTP reply. */
     async attempts(mailId: number): Promise<MailAttempt[]> {
       await find(mailId)
-      return storage.mail.attempts(projectId, mailId)
+      return storage.mailAttempts.all(projectId, { mailId })
     },
     /** By hand: the mail is due now, whatever its state (unless being sent), and sent at the dispatcher's next pass. */
     async retry(mailId: number): Promise<void> {
-      if (!(await storage.mail.retry(projectId, validate(idSchema, mailId, 'mailId'), ctx.clock.now()))) {
+      const now = ctx.clock.now()
+      const due = { status: 'queued', nextAttemptAt: now, leaseUntil: null, updatedAt: now } as const
+      if (!(await storage.mail.update(projectId, validate(idSchema, mailId, 'mailId'), due, { statusOtherThan: 'sending' }))) {
         throw new NotFoundError('mail not found or being sent right now', 'mailId')
       }
     },

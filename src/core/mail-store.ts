@@ -3,8 +3,10 @@
 // them under a lease, records each attempt, queues summaries and follow-ups once, and lists them
 // for the console. Every adapter implements it beside the outbox store.
 import type { NewMail, MailStatus } from './mail-kinds.js'
-import type { AffiliateRepository, ConversionRepository, ListWindow, ProjectRepository } from './storage.js'
-import type { MailAttempt, MailMessage, Page } from './types.js'
+import type { EntityTable } from './entity-table.js'
+import type { MailFilter } from './entity-filters.js'
+import type { AffiliateRepository, ConversionRepository, ProjectRepository } from './storage.js'
+import type { MailAttempt, MailMessage } from './types.js'
 
 export interface MailOutcome {
   id: number
@@ -14,13 +16,13 @@ export interface MailOutcome {
   attempt: Omit<MailAttempt, 'id' | 'mailId' | 'projectId'>
 }
 
-export interface MailFilter extends ListWindow {
-  status?: MailStatus
-  /** The mails to one affiliate (a personal data export's). */
-  affiliateId?: number
-}
+export type { MailFilter } from './entity-filters.js'
 
-export interface MailQueue {
+/**
+ * The mails' table (list: newest first; a retry by hand: queued, due now, lease cleared, unless
+ * being sent: `{ statusOtherThan: 'sending' }` expected) and the statements of the queue.
+ */
+export interface MailQueue extends Pick<EntityTable<MailMessage, MailFilter>, 'get' | 'list' | 'update' | 'updateAll'> {
   /**
    * Takes up to `limit` mails that are queued and due, or sending with an expired lease (a process
    * died mid-send), oldest due first; marks them sending with leaseUntil = now + leaseMs and counts
@@ -32,13 +34,6 @@ export interface MailQueue {
   record(outcome: MailOutcome): Promise<MailMessage | null>
   /** Queues a mail unless its project already has one with the same dedupeKey; true when queued. */
   insert(mail: NewMail): Promise<boolean>
-  get(projectId: string, id: number): Promise<MailMessage | null>
-  /** Newest first. */
-  list(projectId: string, filter: MailFilter): Promise<Page<MailMessage>>
-  /** Oldest first. */
-  attempts(projectId: string, id: number): Promise<MailAttempt[]>
-  /** By hand: queued, due at `now`, lease cleared. False when absent or being sent. */
-  retry(projectId: string, id: number, now: Date): Promise<boolean>
   /**
    * Turns mail on for the whole storage (a mail dispatcher calls it when it starts): events become
    * mails from then on, never before, so turning mail on does not send what happened earlier.

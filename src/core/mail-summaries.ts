@@ -52,7 +52,7 @@ export async function queueMonthlySummaries(ctx: ProjectContext, services: Servi
     const page = await services.affiliates.list({ status: 'active', limit: 100, offset })
     for (const affiliate of page.items) {
       if (affiliate.emailOptOut?.includes('summary')) continue
-      const movements = await ctx.storage.ledger.list(ctx.projectId, { affiliateId: affiliate.id, upTo: now })
+      const movements = await ctx.storage.ledger.all(ctx.projectId, { affiliateId: affiliate.id, upTo: now })
       const summary = await monthOf(movements, (at) => ctx.dayIn(project, at), { from, to }, conversionOf)
       if (summary === null) continue
       const { earned, conversions, paid, balance } = summary

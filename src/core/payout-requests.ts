@@ -28,7 +28,8 @@ export interface PayoutRequestView {
 
 /** Marks the affiliate's open requests paid by this payout, in its transaction, with their events. */
 export async function answerRequests(tx: StorageTx, payout: Payout, affiliate: Affiliate, currency: Currency): Promise<void> {
-  const answered = await tx.payoutRequests.markPaid(payout.projectId, affiliate.id, payout.id, payout.createdAt)
+  const open = { affiliateId: affiliate.id, status: 'open' } as const
+  const answered = await tx.payoutRequests.updateAll(payout.projectId, open, { status: 'paid', payoutId: payout.id, resolvedAt: payout.createdAt })
   for (const request of answered) await tx.outbox.enqueue(payoutPaid(request, payout, { affiliate, at: payout.createdAt, currency }))
 }
 
@@ -65,7 +66,7 @@ export function payoutRequestsService(ctx: ProjectContext) {
         const found = await findAffiliate(tx, projectId, ref)
         // The lock makes two requests of one affiliate run one after another: one open request.
         const affiliate = await lockAffiliate(tx, projectId, found.id)
-        const open = await tx.payoutRequests.findOpen(projectId, affiliate.id)
+        const open = await tx.payoutRequests.first(projectId, { affiliateId: affiliate.id, status: 'open' })
         if (open) return view(open, affiliate.email)
         const now = ctx.clock.now()
         const payable = payableBalance(await tx.conversions.listOpen(projectId, affiliate.id), affiliate.totals.credit, (c) => terms.isPayable(c.holdUntil, now))

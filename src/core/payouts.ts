@@ -79,7 +79,7 @@ export function payoutsService(ctx: ProjectContext) {
     await tx.affiliates.adjustTotals(projectId, affiliate.id, delta)
     await recordPayoutMovement(tx, saved, delta)
     const payout = { ...saved, conversionsSettled: settled.count }
-    if (settled.count > 0) await tx.payouts.setConversionsSettled(projectId, saved.id, settled.count)
+    if (settled.count > 0) await tx.payouts.update(projectId, saved.id, { conversionsSettled: settled.count })
     await tx.outbox.enqueue(payoutCreated(payout, { affiliate, referred: null, at: now, currency }))
     await answerRequests(tx, payout, affiliate, currency)
     return payout
@@ -129,7 +129,7 @@ export function payoutsService(ctx: ProjectContext) {
         if (!affiliate) throw new NotFoundError('affiliate not found', 'affiliateId')
         const conversions = []
         for (const reference of references) {
-          const conversion = await tx.conversions.getByReference(projectId, reference)
+          const conversion = await tx.conversions.first(projectId, { reference })
           if (!conversion || conversion.affiliateId !== affiliate.id) throw new NotFoundError(`no conversion ${reference} of this affiliate`, 'references')
           if (!conversion.paid || conversion.status !== 'active') {
             throw new ValidationError('references', `conversion ${reference} is not an earning conversion marked paid`)

@@ -190,8 +190,10 @@ export function personalDataService(ctx: ProjectContext) {
           taxDetails: null,
           stripeAccountId: null,
         })
-        // Mail not yet sent to them is dropped, never sent to the placeholder.
-        await tx.erasure.dropMail(projectId, affiliate.id, ctx.clock.now())
+        // Mail not yet sent to them (queued, or being sent) is skipped, never sent to the placeholder.
+        const unsent = { affiliateId: affiliate.id, statuses: ['queued', 'sending'] } as const
+        const skipped = { status: 'skipped', nextAttemptAt: null, leaseUntil: null, lastReply: 'the affiliate was erased', updatedAt: ctx.clock.now() } as const
+        await tx.mail.updateAll(projectId, unsent, skipped)
         for (const coupon of await everyItem((window) => tx.coupons.list(projectId, { ...window, affiliateId: affiliate.id }))) {
           if (coupon.status === 'active') await tx.coupons.update(projectId, coupon.id, { status: 'inactive' })
         }

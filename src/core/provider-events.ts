@@ -52,7 +52,7 @@ export function providerEventsService(ctx: ProjectContext, services: Omit<ApplyS
         // Saving no data reads the link locked, as a provider event's customer does.
         const [known] = await tx.providerEvents.saveLinks([{ ...link, data: {} }])
         if (known?.data.email) return { created: false, email: known.data.email }
-        await tx.providerEvents.saveLink({ ...link, data: { email: address } })
+        await tx.providerEvents.saveLinks([{ ...link, data: { email: address } }])
         return { created: true, email: address }
       })
     },

@@ -40,7 +40,7 @@ export type ProviderPayoutWithPayout = ProviderPayout & { payout: Payout }
 
 /** Refuses a payout while another for the same affiliate is with a provider: its held money is not yet settled. */
 export async function refuseWhileProcessing(tx: StorageTx, projectId: string, affiliateId: number): Promise<void> {
-  const processing = await tx.providerPayouts.listProcessing(projectId, affiliateId)
+  const processing = await tx.providerPayouts.all(projectId, { state: 'processing', affiliateId })
   if (processing.length > 0) {
     throw new ConflictError(`payout ${processing[0]!.payoutId} of this affiliate is still processing with ${processing[0]!.provider}`, 'affiliateId')
   }
@@ -66,7 +66,7 @@ export function providerPayoutsService(ctx: ProjectContext) {
     const payout = await tx.payouts.get(projectId, payoutId)
     if (!payout) throw new NotFoundError('payout not found', 'payoutId')
     const affiliate = await lockAffiliate(tx, projectId, payout.affiliateId)
-    const row = await tx.providerPayouts.getByPayout(projectId, payoutId)
+    const row = await tx.providerPayouts.first(projectId, { payoutId })
     if (!row) throw new NotFoundError('this payout was not sent through a provider', 'payoutId')
     return { payout, affiliate, row }
   }
@@ -92,12 +92,12 @@ export function providerPayoutsService(ctx: ProjectContext) {
 
   /** Marks the payout failed, with the provider's report, and tells the webhooks (payout.failed). */
   async function failed(tx: StorageTx, { payout, affiliate, row }: { payout: Payout; affiliate: Affiliate; row: ProviderPayout }, report: ProviderReport, currency: Currency) {
-    await tx.providerPayouts.setPayoutStatus(projectId, payout.id, 'failed', 0)
+    await tx.payouts.update(projectId, payout.id, { status: 'failed', conversionsSettled: 0 })
     await tx.providerPayouts.update(projectId, row.id, { ...reported(report), state: 'failed' })
     const status = report.itemStatus !== undefined ? report.itemStatus : row.itemStatus
     const reason = report.reply !== undefined ? report.reply : row.reply
     await tx.outbox.enqueue(payoutFailed({ ...payout, status: 'failed' }, { provider: row.provider, status, reason }, { affiliate, at: ctx.clock.now(), currency }))
-    return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payout.id))!)
+    return withPayout(tx, (await tx.providerPayouts.first(projectId, { payoutId: payout.id }))!)
   }
 
   /** Holds `amount` as a processing payout with the provider (under the affiliate's lock). */
@@ -178,10 +178,10 @@ export function providerPayoutsService(ctx: ProjectContext) {
       return storage.transaction(async (tx) => {
         const affiliate = await tx.affiliates.lockForUpdate(projectId, input.affiliateId)
         if (!affiliate) return { skipped: 'the affiliate no longer exists' }
-        const earlier = await tx.providerPayouts.getByRun(projectId, affiliate.id, input.period)
+        const earlier = await tx.providerPayouts.first(projectId, { affiliateId: affiliate.id, runPeriod: input.period })
         if (earlier) return { sent: await withPayout(tx, earlier), created: false }
         if (affiliate.status === 'blocked') return { skipped: 'the affiliate is blocked' }
-        const processing = await tx.providerPayouts.listProcessing(projectId, affiliate.id)
+        const processing = await tx.providerPayouts.all(projectId, { state: 'processing', affiliateId: affiliate.id })
         if (processing.length > 0) return { skipped: `payout ${processing[0]!.payoutId} is still processing with ${processing[0]!.provider}` }
         if (settings.payouts?.requireTaxDetails === true && !affiliate.taxDetails) return { skipped: noTaxDetails(affiliate) }
         const now = ctx.clock.now()
@@ -198,7 +198,7 @@ export function providerPayoutsService(ctx: ProjectContext) {
       return storage.transaction(async (tx) => {
         const { row } = await locked(tx, payoutId)
         if (row.state === 'processing') await tx.providerPayouts.update(projectId, row.id, reported(report))
-        return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payoutId))!)
+        return withPayout(tx, (await tx.providerPayouts.first(projectId, { payoutId }))!)
       })
     },
 
@@ -212,11 +212,11 @@ export function providerPayoutsService(ctx: ProjectContext) {
         const settled = await tx.conversions.settleOldestFirst({ projectId, affiliateId: affiliate.id, budget: affiliate.totals.credit, now, payoutId })
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { paidValue: settled.amount, credit: -settled.amount })
         await recordPayoutMovement(tx, payout, { paidValue: settled.amount, credit: -settled.amount }, now)
-        await tx.providerPayouts.setPayoutStatus(projectId, payoutId, 'paid', settled.count)
+        await tx.payouts.update(projectId, payoutId, { status: 'paid', conversionsSettled: settled.count })
         await tx.providerPayouts.update(projectId, row.id, { ...reported(report), state: 'paid' })
         const paid = { ...payout, status: 'paid' as const, conversionsSettled: settled.count }
         await tx.outbox.enqueue(payoutCreated(paid, { affiliate, referred: null, at: now, currency }))
-        return withPayout(tx, (await tx.providerPayouts.getByPayout(projectId, payoutId))!)
+        return withPayout(tx, (await tx.providerPayouts.first(projectId, { payoutId }))!)
       })
     },
 
@@ -295,18 +295,18 @@ export function providerPayoutsService(ctx: ProjectContext) {
     },
 
     async get(payoutId: number): Promise<ProviderPayoutWithPayout | null> {
-      const row = await storage.providerPayouts.getByPayout(projectId, payoutId)
+      const row = await storage.providerPayouts.first(projectId, { payoutId })
       return row && { ...row, payout: (await storage.payouts.get(projectId, payoutId))! }
     },
 
     /** The payouts still with a provider, oldest first: what a run resumes after a crash. */
     async listProcessing(): Promise<ProviderPayoutWithPayout[]> {
-      return withPayouts(await storage.providerPayouts.listProcessing(projectId))
+      return withPayouts(await storage.providerPayouts.all(projectId, { state: 'processing' }))
     },
 
     /** The payouts runs made in a period (YYYY-MM), oldest first (docs/payouts.md "Payout runs"). */
     async listRun(period: string): Promise<ProviderPayoutWithPayout[]> {
-      return withPayouts(await storage.providerPayouts.listByRun(projectId, period))
+      return withPayouts(await storage.providerPayouts.all(projectId, { runPeriod: period }))
     },
   }
 }

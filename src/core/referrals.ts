@@ -28,7 +28,7 @@ export async function findReferral(tx: StorageTx, projectId: string, ref: Referr
   const referral =
     typeof ref === 'number'
       ? await tx.referrals.get(projectId, ref)
-      : await tx.referrals.getByEmail(projectId, validate(emailSchema, ref, 'email'))
+      : await tx.referrals.first(projectId, { email: validate(emailSchema, ref, 'email') })
   if (!referral) throw new NotFoundError('referred user not found')
   return referral
 }

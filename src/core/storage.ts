@@ -1,30 +1,43 @@
 // The domain store: what the core reads and writes (entities, the events it enqueues in the
-// outbox, the delivery log). Entity-specific methods, no generic query language. Every method is
-// scoped by projectId where rows belong to a project; a row of another project is reported as
-// absent. Money is bigint minor units. The webhook dispatcher's outbox store and HTTP's keyed-state
+// outbox, the delivery log). An entity's plain operations are its table's (the generic contract of
+// entity-table.ts, filtered only by the filters entity-filters.ts declares); the methods named here
+// are the statements of their own (counted inserts, claims, ledger sums). Every method is scoped by
+// projectId where rows belong to a project; a row of another project is reported as absent. Money
+// is bigint minor units. The webhook dispatcher's outbox store and HTTP's keyed-state
 // store are ports of their own (src/core/outbox-store.ts, src/core/keyed-state.ts).
 import type { AuditLog } from './audit-log.js'
+import type { EntityTable, Insert, Patch } from './entity-table.js'
+import type {
+  AffiliateFilter,
+  ApiKeyFilter,
+  ConversionFilter,
+  CouponFilter,
+  DeliveryAttemptFilter,
+  DeliveryFilter,
+  LedgerFilter,
+  MailAttemptFilter,
+  NoFilter,
+  PayoutFilter,
+  PayoutRequestFilter,
+  ProviderEventFilter,
+  ProviderPayoutFilter,
+  ReferralFilter,
+} from './entity-filters.js'
 import type { DayFigures, DayRange } from './commission-periods.js'
 import type { MailQueue } from './mail-store.js'
 import type {
   Affiliate,
-  AffiliateStatus,
   ApiKeyRecord,
   Click,
   Conversion,
-  ConversionType,
   Coupon,
-  CouponStatus,
   Delivery,
   DeliveryAttempt,
-  DeliveryStatus,
   EventType,
   LedgerMovement,
-  Page,
+  MailAttempt,
   Payout,
   PayoutRequest,
-  PayoutRequestStatus,
-  PayoutStatus,
   ProviderPayout,
   Project,
   ProviderEvent,
@@ -32,39 +45,15 @@ import type {
   ProviderLink,
   Referral,
   RuleSet,
-  ReferralStatus,
   TotalsDelta,
   WebhookEndpoint,
 } from './types.js'
 import type { DailyCounts, TrackingRepository, VisitorSignal } from './tracking-storage.js'
 import type { OpenCommission } from './payout-terms.js'
 
-/** Thrown by an adapter when a write breaks a uniqueness rule. */
-export class UniqueViolation extends Error {
-  constructor(readonly constraint: UniqueConstraint) {
-    super(`unique constraint violated: ${constraint}`)
-    this.name = 'UniqueViolation'
-  }
-}
-export type UniqueConstraint =
-  | 'project_name'
-  | 'affiliate_email'
-  | 'affiliate_referral_code'
-  | 'affiliate_link_alias'
-  | 'referral_email'
-  | 'conversion_reference'
-  | 'coupon_code'
-  | 'api_key_hash'
-  | 'provider_event'
-
-/** A new row without its id. */
-export type Insert<T extends { id: unknown }> = Omit<T, 'id'>
-export type Patch<T> = Partial<Omit<T, 'id' | 'projectId' | 'createdAt'>>
-
-export interface ListWindow {
-  limit: number
-  offset: number
-}
+export { UniqueViolation, type UniqueConstraint } from './unique-violation.js'
+export type { EntityTable, Insert, ListWindow, Patch } from './entity-table.js'
+export type * from './entity-filters.js'
 
 export interface ProjectRepository {
   /** The new project has settings version 1. */
@@ -75,24 +64,20 @@ export interface ProjectRepository {
   update(id: string, patch: Pick<Partial<Project>, 'name' | 'settings'>): Promise<Project | null>
 }
 
-export interface ApiKeyRepository {
-  insert(key: Insert<ApiKeyRecord>): Promise<ApiKeyRecord>
+/** A key is revoked by setting revokedAt while it is unrevoked (update with `{ unrevoked: true }` expected). */
+export interface ApiKeyRepository extends Pick<EntityTable<ApiKeyRecord, ApiKeyFilter>, 'insert' | 'all' | 'update'> {
+  /** In any project: the key presented names its project. */
   findByHash(hash: string): Promise<ApiKeyRecord | null>
-  list(projectId: string): Promise<ApiKeyRecord[]>
-  /** Sets revokedAt when not yet revoked; false when absent or already revoked. */
-  revoke(projectId: string, id: number, at: Date): Promise<boolean>
 }
 
-export interface AffiliateFilter extends ListWindow {
-  /** Any of these statuses. */
-  statuses?: AffiliateStatus[]
-}
-
-export interface AffiliateRepository {
-  /** Emails arrive normalized (trimmed, lower case); codes are unique case-insensitively. */
-  insert(affiliate: Insert<Affiliate>): Promise<Affiliate>
-  get(projectId: string, id: number): Promise<Affiliate | null>
-  getByEmail(projectId: string, email: string): Promise<Affiliate | null>
+/**
+ * Emails arrive normalized (trimmed, lower case); codes are unique case-insensitively. lockForUpdate
+ * is the first lock of a write that decides from the affiliate's state; an update never changes
+ * the totals; delete also deletes its conversions, coupons, clicks, payouts and link aliases, its
+ * referred users stay, disassociated (affiliateId null), and affiliates it was parent of lose their
+ * parent. Lists newest first (createdAt desc, id desc).
+ */
+export interface AffiliateRepository extends EntityTable<Affiliate, AffiliateFilter, Patch<Omit<Affiliate, 'totals'>>> {
   /** The affiliate whose referral code or link alias this is (case-insensitively). */
   getByCode(projectId: string, code: string): Promise<Affiliate | null>
   /** Stores another link token of the affiliate (docs/attribution.md "Link aliases"); unique per project, case-insensitively. */
@@ -105,31 +90,10 @@ export interface AffiliateRepository {
    * earlier row of the same call). Not an error: the transaction goes on.
    */
   insertMany(affiliates: ReadonlyArray<Insert<Affiliate>>): Promise<Array<Affiliate | null>>
-  /** The affiliates of the project among these ids, in any order (absent ones left out). */
-  getMany(projectId: string, ids: readonly number[]): Promise<Affiliate[]>
   /** Which of these codes (lower case) are a referral code or a link alias in the project. */
   takenCodes(projectId: string, codes: readonly string[]): Promise<Set<string>>
-  /**
-   * Reads the row and holds it against concurrent writers until the transaction ends; readers and
-   * inserts that only refer to it (a click, a coupon) do not wait. The first lock of a write that
-   * decides from the affiliate's state (docs/architecture.md "Lock order").
-   */
-  lockForUpdate(projectId: string, id: number): Promise<Affiliate | null>
-  update(projectId: string, id: number, patch: Patch<Omit<Affiliate, 'totals'>>): Promise<Affiliate | null>
   /** Atomically adds each delta to the running totals (never read-modify-write). */
   adjustTotals(projectId: string, id: number, delta: TotalsDelta): Promise<void>
-  /**
-   * Deletes the affiliate with its conversions, coupons, clicks, payouts and link aliases. Its referred users
-   * stay, disassociated (affiliateId null); affiliates it was parent of lose their parent.
-   */
-  delete(projectId: string, id: number): Promise<boolean>
-  /** Newest first (createdAt desc, id desc). */
-  list(projectId: string, filter: AffiliateFilter): Promise<Page<Affiliate>>
-}
-
-export interface ReferralFilter extends ListWindow {
-  affiliateId?: number
-  status?: ReferralStatus
 }
 
 /** What the first purchase records beside its time: it is payment 1, `key` its payment (an invoice's id, or null), `terms` its rules. */
@@ -138,13 +102,8 @@ export interface FirstPayment {
   terms: RuleSet
 }
 
-export interface ReferralRepository {
-  insert(referral: Insert<Referral>): Promise<Referral>
-  get(projectId: string, id: number): Promise<Referral | null>
-  getByEmail(projectId: string, email: string): Promise<Referral | null>
-  /** Reads the row and holds it against concurrent writers until the transaction ends: taken after its affiliate's lock. */
-  lockForUpdate(projectId: string, id: number): Promise<Referral | null>
-  update(projectId: string, id: number, patch: Patch<Referral>): Promise<Referral | null>
+/** lockForUpdate is taken after the affiliate's lock. */
+export interface ReferralRepository extends EntityTable<Referral, ReferralFilter> {
   /**
    * Records the referred user's first purchase at `at` (firstPurchaseAt and conversionDate `at`,
    * conversionStatus `converted`, payments 1, lastPayment and its rules from `payment`) unless one is recorded; then it writes nothing and returns null.
@@ -159,18 +118,6 @@ export interface ReferralRepository {
    * counts nothing. Returns the count after, or null when absent. Concurrent calls queue on the row.
    */
   recordPayment(projectId: string, id: number, key: string | null): Promise<number | null>
-  list(projectId: string, filter: ReferralFilter): Promise<Page<Referral>>
-}
-
-export interface ConversionFilter extends ListWindow {
-  type?: ConversionType
-  affiliateId?: number
-  referredUserId?: number
-  paid?: boolean
-  /** Inclusive. */
-  from?: Date
-  /** Exclusive. */
-  to?: Date
 }
 
 export type ConversionInsertResult =
@@ -213,7 +160,8 @@ export interface SettleRequest {
   payoutId: number
 }
 
-export interface ConversionRepository {
+/** An update throws UniqueViolation('conversion_reference') when the new reference is taken. */
+export interface ConversionRepository extends Omit<EntityTable<Conversion, ConversionFilter>, 'insert'> {
   /**
    * Inserts unless the project already has a conversion with the same non-null reference, in
    * which case nothing is written and that conversion is returned. Must be decided by a unique
@@ -230,15 +178,6 @@ export interface ConversionRepository {
    * separate statements from the rows.
    */
   insertMany(conversions: ReadonlyArray<{ conversion: Insert<Conversion>; counts: ConversionCounts }>): Promise<Array<Conversion | null>>
-  get(projectId: string, id: number): Promise<Conversion | null>
-  getByReference(projectId: string, reference: string): Promise<Conversion | null>
-  /** Throws UniqueViolation('conversion_reference') when the new reference is taken. */
-  update(projectId: string, id: number, patch: Patch<Conversion>): Promise<Conversion | null>
-  delete(projectId: string, id: number): Promise<boolean>
-  /** The conversions whose parentConversionId is parentId (multi-tier shares), by id. */
-  listChildren(projectId: string, parentId: number): Promise<Conversion[]>
-  /** Newest first. */
-  list(projectId: string, filter: ConversionFilter): Promise<Page<Conversion>>
   /** Unpaid `active` conversions of the affiliate with holdUntil > now: their sum and earliest release. */
   heldSummary(projectId: string, affiliateId: number, now: Date): Promise<{ amount: bigint; nextReleaseAt: Date | null }>
   /** Unpaid `active` conversions of the project (of one affiliate when given), oldest first (createdAt, then id). */
@@ -276,58 +215,18 @@ export interface CreateReads {
   cardCustomers: string[]
 }
 
-export interface CouponFilter extends ListWindow {
-  affiliateId?: number
-  code?: string
-  status?: CouponStatus
-  /** Exact (case-sensitive, as providers' ids are). */
-  processorCouponId?: string
-}
+/** Codes are unique per project, case-insensitively. */
+export type CouponRepository = EntityTable<Coupon, CouponFilter>
 
-export interface CouponRepository {
-  /** Codes are unique per project, case-insensitively. */
-  insert(coupon: Insert<Coupon>): Promise<Coupon>
-  get(projectId: string, id: number): Promise<Coupon | null>
-  getByCode(projectId: string, code: string): Promise<Coupon | null>
-  update(projectId: string, id: number, patch: Patch<Coupon>): Promise<Coupon | null>
-  delete(projectId: string, id: number): Promise<boolean>
-  list(projectId: string, filter: CouponFilter): Promise<Page<Coupon>>
-}
+export type ClickRepository = Pick<EntityTable<Click, NoFilter>, 'insert'>
 
-export interface ClickRepository {
-  insert(click: Insert<Click>): Promise<Click>
-}
-
-export interface PayoutFilter extends ListWindow {
-  affiliateId?: number
-  /** Only payouts recorded at or before this moment. */
-  upTo?: Date
-}
-
-export interface PayoutRepository {
-  insert(payout: Insert<Payout>): Promise<Payout>
-  /** Stores how many conversions the payout settled (known only after settling). */
-  setConversionsSettled(projectId: string, id: number, count: number): Promise<void>
-  get(projectId: string, id: number): Promise<Payout | null>
-  list(projectId: string, filter: PayoutFilter): Promise<Page<Payout>>
+export interface PayoutRepository extends EntityTable<Payout, PayoutFilter> {
   /** Per affiliate paid with paymentDate in [from, to): the sum of its payouts and how many, by affiliate id. */
   paidTotals(projectId: string, from: Date, to: Date): Promise<PaidTotal[]>
 }
 
 /** Payouts sent through a provider; their payouts' status moves with them (docs/payouts.md "Automatic payouts"). */
-export interface ProviderPayoutRepository {
-  insert(row: Insert<ProviderPayout>): Promise<ProviderPayout>
-  getByPayout(projectId: string, payoutId: number): Promise<ProviderPayout | null>
-  update(projectId: string, id: number, patch: Partial<Pick<ProviderPayout, 'state' | 'itemStatus' | 'reference' | 'reply' | 'updatedAt'>>): Promise<void>
-  /** The provider payouts still processing, oldest first (of one affiliate when given). */
-  listProcessing(projectId: string, affiliateId?: number): Promise<ProviderPayout[]>
-  /** The payout a run made for the affiliate in the period (YYYY-MM), if any. */
-  getByRun(projectId: string, affiliateId: number, period: string): Promise<ProviderPayout | null>
-  /** Every payout runs made in the period, oldest first. */
-  listByRun(projectId: string, period: string): Promise<ProviderPayout[]>
-  /** Sets the status of the payout itself (and, once paid, how many conversions it settled). */
-  setPayoutStatus(projectId: string, payoutId: number, status: PayoutStatus, conversionsSettled: number): Promise<void>
-}
+export type ProviderPayoutRepository = EntityTable<ProviderPayout, ProviderPayoutFilter, Partial<Pick<ProviderPayout, 'state' | 'itemStatus' | 'reference' | 'reply' | 'updatedAt'>>>
 
 export interface PaidTotal {
   affiliateId: number
@@ -358,45 +257,24 @@ export interface TextScrub {
 
 export interface ErasureRepository {
   scrub(projectId: string, scrub: TextScrub): Promise<void>
-  /** The affiliate's mails not sent yet (queued, or being sent) become `skipped`: none goes out after an erasure. */
-  dropMail(projectId: string, affiliateId: number, now: Date): Promise<void>
   /** The provider customer ids whose customer link holds this email (any case): provider and id. */
   customerIds(projectId: string, email: string): Promise<Array<{ provider: string; externalId: string }>>
 }
 
-export interface PayoutRequestFilter extends ListWindow {
-  affiliateId?: number
-  status?: PayoutRequestStatus
-}
-
 /** Affiliates' payout requests: at most one open per affiliate (the caller holds the affiliate's lock). */
-export interface PayoutRequestRepository {
-  insert(request: Insert<PayoutRequest>): Promise<PayoutRequest>
-  /** The affiliate's open request, if any. */
-  findOpen(projectId: string, affiliateId: number): Promise<PayoutRequest | null>
-  /** Marks the affiliate's open requests paid by this payout; returns them as saved. */
-  markPaid(projectId: string, affiliateId: number, payoutId: number, at: Date): Promise<PayoutRequest[]>
-  /** Newest first. */
-  list(projectId: string, filter: PayoutRequestFilter): Promise<Page<PayoutRequest>>
-}
+export type PayoutRequestRepository = EntityTable<PayoutRequest, PayoutRequestFilter>
 
-/** The affiliates' ledger movements, as recorded (docs/payouts.md "The ledger as of a date"). */
-export interface LedgerRepository {
-  record(movement: Insert<LedgerMovement>): Promise<void>
-  /** Movements recorded after `after` (when given) and at or before `upTo`, of one affiliate when given; by createdAt, then id. */
-  list(projectId: string, filter: { affiliateId?: number; after?: Date; upTo: Date }): Promise<LedgerMovement[]>
+/**
+ * The affiliates' ledger movements, as recorded (docs/payouts.md "The ledger as of a date"); `all`
+ * by createdAt, then id.
+ */
+export interface LedgerRepository extends Pick<EntityTable<LedgerMovement, LedgerFilter>, 'insert' | 'all'> {
   /** Movements of conversions whose hold ends after `after` and at or before `upTo`, recorded while held (createdAt < holdUntil); by holdUntil, then id. */
   releasing(projectId: string, period: { after: Date; upTo: Date }): Promise<LedgerMovement[]>
 }
 
-export interface WebhookEndpointRepository {
-  insert(endpoint: Insert<WebhookEndpoint>): Promise<WebhookEndpoint>
-  get(projectId: string, id: number): Promise<WebhookEndpoint | null>
-  list(projectId: string): Promise<WebhookEndpoint[]>
-  update(projectId: string, id: number, patch: Patch<WebhookEndpoint>): Promise<WebhookEndpoint | null>
-  /** Also deletes its deliveries and their attempts. */
-  delete(projectId: string, id: number): Promise<boolean>
-}
+/** delete also deletes its deliveries and their attempts. */
+export type WebhookEndpointRepository = EntityTable<WebhookEndpoint, NoFilter>
 
 /** An event to record: its payload is a plain object the adapter serializes once, with JSON.stringify. */
 export interface NewEvent {
@@ -408,12 +286,6 @@ export interface NewEvent {
   quiet?: boolean
 }
 
-export interface DeliveryFilter extends ListWindow {
-  endpointId?: number
-  status?: DeliveryStatus
-  eventType?: EventType
-}
-
 /** The outbox as the core uses it: events enqueued with the change that caused them, and the delivery log. */
 export interface OutboxRepository {
   /**
@@ -421,21 +293,8 @@ export interface OutboxRepository {
    * endpoint of the project subscribed to its type. May store nothing when none is subscribed.
    */
   enqueue(event: NewEvent): Promise<void>
-  getDelivery(projectId: string, id: number): Promise<Delivery | null>
-  /** Newest first. */
-  listDeliveries(projectId: string, filter: DeliveryFilter): Promise<Page<Delivery>>
-  /** Oldest first. */
-  listAttempts(projectId: string, deliveryId: number): Promise<DeliveryAttempt[]>
-  /** Manual retry: status pending, due at `now`, lease cleared. False when absent or delivering. */
-  requeue(projectId: string, id: number, now: Date): Promise<boolean>
   /** How many deliveries, in every project, are pending or being sent (the outbox backlog). */
   backlog(): Promise<number>
-}
-
-export interface ProviderEventFilter extends ListWindow {
-  provider?: string
-  status?: ProviderEventStatus
-  reference?: string
 }
 
 export type ProviderEventInsertResult = { inserted: true; event: ProviderEvent } | { inserted: false; existing: ProviderEvent }
@@ -459,7 +318,7 @@ export interface ClaimedWaiting {
 }
 
 /** Payment-provider events as received (the log operators read) and the links they taught us. */
-export interface ProviderEventRepository {
+export interface ProviderEventRepository extends Omit<EntityTable<ProviderEvent, ProviderEventFilter>, 'insert'> {
   /**
    * Inserts unless the project already has the same (provider, eventId), in which case nothing
    * is written and that event is returned. Decided by a unique index (atomic across processes).
@@ -473,8 +332,6 @@ export interface ProviderEventRepository {
    * later in the same transaction may not see them.
    */
   record(event: Insert<ProviderEvent>, links: readonly ProviderLink[]): Promise<ProviderEventRecording>
-  get(projectId: string, id: number): Promise<ProviderEvent | null>
-  update(projectId: string, id: number, patch: Patch<ProviderEvent>): Promise<ProviderEvent | null>
   /**
    * Moves the event to `processing` (updatedAt = now) when it is in `condition.status` and, with
    * updatedBefore, was last updated before it: one caller wins a waiting or stale event.
@@ -499,8 +356,6 @@ export interface ProviderEventRepository {
    * key's link as saved.
    */
   saveOutcome(projectId: string, id: number, patch: Patch<ProviderEvent>, links: readonly ProviderLink[]): Promise<{ event: ProviderEvent | null; links: ProviderLink[] }>
-  /** Newest first (createdAt desc, id desc). */
-  list(projectId: string, filter: ProviderEventFilter): Promise<Page<ProviderEvent>>
   /** The provider's events waiting for any of `waitingFor`, oldest occurredAt first (then id). */
   listWaiting(projectId: string, provider: string, waitingFor: readonly string[]): Promise<ProviderEvent[]>
   /**
@@ -510,12 +365,11 @@ export interface ProviderEventRepository {
    */
   listWokenWaiting(projectId: string, provider: string, wokenBefore: Date, limit: number): Promise<ProviderEvent[]>
   /**
-   * Creates the link (project, provider, kind, externalId), or merges its data into the saved
-   * link's: the keys it gives replace the saved ones, the others stay. A link being saved by a
-   * transaction that has not ended yet is waited for, also across processes.
+   * Creates each link (project, provider, kind, externalId), in order, or merges its data into the
+   * saved link's: the keys it gives replace the saved ones, the others stay. A link being saved by
+   * a transaction that has not ended yet is waited for, also across processes. Returns each key's
+   * link as saved (merged).
    */
-  saveLink(link: ProviderLink): Promise<void>
-  /** saveLink for several links at once, in order; returns each key's link as saved (merged). */
   saveLinks(links: readonly ProviderLink[]): Promise<ProviderLink[]>
   getLink(projectId: string, provider: string, kind: string, externalId: string): Promise<ProviderLink | null>
 }
@@ -534,10 +388,19 @@ export interface StorageTx {
   providerPayouts: ProviderPayoutRepository
   webhookEndpoints: WebhookEndpointRepository
   outbox: OutboxRepository
+  /**
+   * The delivery log: the deliveries the outbox made (a manual retry: pending, due now, lease
+   * cleared, unless being sent: `{ statusOtherThan: 'delivering' }` expected), and each one's
+   * attempts (by id: oldest first).
+   */
+  deliveries: Pick<EntityTable<Delivery, DeliveryFilter>, 'get' | 'list' | 'update'>
+  deliveryAttempts: Pick<EntityTable<DeliveryAttempt, DeliveryAttemptFilter>, 'all'>
   providerEvents: ProviderEventRepository
   tracking: TrackingRepository
   /** The mails the outbox's events became (docs/email.md), for the log and its retries. */
   mail: MailQueue
+  /** Each mail's attempts (by id: oldest first). */
+  mailAttempts: Pick<EntityTable<MailAttempt, MailAttemptFilter>, 'all'>
   erasure: ErasureRepository
   /** The admin console's audit log: an entry written here commits with the change it records, or not at all. */
   auditLog: AuditLog

@@ -92,7 +92,7 @@ export function visitsService(ctx: ProjectContext) {
         const affiliate = await tx.affiliates.getByCode(projectId, data.referralCode)
         if (!affiliate || affiliate.status !== 'active') throw new NotFoundError('no affiliate has this referral code', 'referralCode')
         const now = ctx.clock.now()
-        if (await tx.referrals.getByEmail(projectId, data.email)) return 'unchanged'
+        if (await tx.referrals.first(projectId, { email: data.email })) return 'unchanged'
         const referral = await tx.referrals.insert({
           projectId,
           email: data.email,

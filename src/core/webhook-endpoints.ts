@@ -105,7 +105,7 @@ export function webhookEndpointsService(ctx: ProjectContext) {
     },
 
     async list(): Promise<WebhookEndpointView[]> {
-      return (await storage.webhookEndpoints.list(projectId)).map(webhookEndpointView)
+      return (await storage.webhookEndpoints.all(projectId, {})).map(webhookEndpointView)
     },
 
     async update(id: number, input: UpdateWebhookInput): Promise<WebhookEndpointView> {
@@ -125,26 +125,28 @@ export function webhookEndpointsService(ctx: ProjectContext) {
       const data = validate(deliveryFilter, input)
       const window = listWindow(data, 50, 200)
       const { limit: _limit, offset: _offset, ...filters } = data
-      const page = await storage.outbox.listDeliveries(projectId, { ...filters, ...window })
+      const page = await storage.deliveries.list(projectId, { ...filters, ...window })
       return { ...page, ...window }
     },
 
     /** One delivery of the project (its endpoint, event type, status, attempts made, next attempt). */
     async delivery(deliveryId: number): Promise<Delivery> {
-      const delivery = await storage.outbox.getDelivery(projectId, validate(idSchema, deliveryId, 'deliveryId'))
+      const delivery = await storage.deliveries.get(projectId, validate(idSchema, deliveryId, 'deliveryId'))
       if (!delivery) throw new NotFoundError('delivery not found', 'deliveryId')
       return delivery
     },
 
     /** Every attempt of one delivery, oldest first (status code, response time, excerpt, error). */
     async attempts(deliveryId: number): Promise<DeliveryAttempt[]> {
-      if (!(await storage.outbox.getDelivery(projectId, deliveryId))) throw new NotFoundError('delivery not found', 'deliveryId')
-      return storage.outbox.listAttempts(projectId, deliveryId)
+      if (!(await storage.deliveries.get(projectId, deliveryId))) throw new NotFoundError('delivery not found', 'deliveryId')
+      return storage.deliveryAttempts.all(projectId, { deliveryId })
     },
 
     /** Manual retry: the delivery becomes due now, whatever its state (unless being sent). */
     async retry(deliveryId: number): Promise<void> {
-      if (!(await storage.outbox.requeue(projectId, deliveryId, ctx.clock.now()))) {
+      const now = ctx.clock.now()
+      const due = { status: 'pending', nextAttemptAt: now, leaseUntil: null, updatedAt: now } as const
+      if (!(await storage.deliveries.update(projectId, deliveryId, due, { statusOtherThan: 'delivering' }))) {
         throw new NotFoundError('delivery not found or being sent right now', 'deliveryId')
       }
     },

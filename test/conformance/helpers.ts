@@ -2,7 +2,7 @@
 // affiliate rows to insert through the storage port.
 import { expect } from 'vitest'
 import type { AffiliateProgram, EventType, StoragePort } from '../../src/index.js'
-import type { Affiliate, Insert } from '../../src/storage.js'
+import type { Affiliate, Insert, StorageTx } from '../../src/storage.js'
 import { EVENT_TYPES } from '../../src/index.js'
 import { newAffiliateRow } from '../../src/core/affiliates.js'
 
@@ -49,4 +49,10 @@ export async function expectError(promise: Promise<unknown>, code: string, field
 /** A new affiliate row for `storage.affiliates.insert`: active, no totals, code from the email. */
 export function affiliateRow(projectId: string, email: string, extra: Partial<Insert<Affiliate>> = {}): Insert<Affiliate> {
   return { ...newAffiliateRow({ projectId, email, status: 'active', createdAt: new Date() }), referralCode: email.split('@')[0]!, ...extra }
+}
+
+/** A manual retry of a delivery, as program.webhooks.retry makes it: pending, due at `at`, unless being sent. True when requeued. */
+export async function requeue(storage: Pick<StorageTx, 'deliveries'>, projectId: string, id: number, at: Date): Promise<boolean> {
+  const due = { status: 'pending', nextAttemptAt: at, leaseUntil: null, updatedAt: at } as const
+  return (await storage.deliveries.update(projectId, id, due, { statusOtherThan: 'delivering' })) !== null
 }

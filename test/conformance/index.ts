@@ -8,6 +8,7 @@ import { affiliateCases } from './affiliates.case.js'
 import { applicationCases } from './applications.case.js'
 import { conversionCases } from './conversions.case.js'
 import { couponCases } from './coupons.case.js'
+import { entityTableCases } from './entity-table.case.js'
 import { commissionCases } from './commission.case.js'
 import { commissionRuleCases } from './commission-rules.case.js'
 import { commissionScenarioCases } from './commission-scenario.case.js'
@@ -90,6 +91,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     ledgerPropertyCases(context)
     ledgerAsOfCases(context)
     storagePortCases(context)
+    entityTableCases(context)
     webhookOutboxCases(context)
     retentionCases(context)
     idempotencyCases(context)

@@ -88,9 +88,9 @@ export function providerEventCases(context: CaseContext): void {
       const inserted = await storage.providerEvents.insert(event(projectId, { status: 'waiting', waitingFor: 'payment:in_1' }))
       const unmarked = await storage.providerEvents.insert(event(projectId, { eventId: 'evt_2', status: 'waiting', waitingFor: 'payment:in_2' }))
       const id = inserted.inserted ? inserted.event.id : 0
-      await storage.providerEvents.saveLink({ projectId, provider: 'stripe', kind: 'woken', externalId: 'payment:in_1', data: { mark: 'm1', at: '2026-01-01T00:00:00.000Z' } })
+      await storage.providerEvents.saveLinks([{ projectId, provider: 'stripe', kind: 'woken', externalId: 'payment:in_1', data: { mark: 'm1', at: '2026-01-01T00:00:00.000Z' } }])
       // Another provider's mark of the same key is not this event's.
-      await storage.providerEvents.saveLink({ projectId, provider: 'paddle', kind: 'woken', externalId: 'payment:in_2', data: { mark: 'other' } })
+      await storage.providerEvents.saveLinks([{ projectId, provider: 'paddle', kind: 'woken', externalId: 'payment:in_2', data: { mark: 'other' } }])
       const now = new Date('2026-01-01T00:05:00Z')
       const claims = await Promise.all([1, 2, 3].map(() => storage.providerEvents.claimWaiting(projectId, id, now)))
       expect(claims.filter((claim) => claim !== null)).toEqual([{ waitingFor: 'payment:in_1', mark: 'm1' }])
@@ -106,7 +106,7 @@ export function providerEventCases(context: CaseContext): void {
       const inserted = await storage.providerEvents.insert(event(projectId))
       const id = inserted.inserted ? inserted.event.id : 0
       const link = (externalId: string, data: Record<string, string | null>) => ({ projectId, provider: 'stripe', kind: 'woken', externalId, data })
-      await storage.providerEvents.saveLink(link('payment:in_1', { mark: 'm1', at: '2026-01-01T00:00:00.000Z' }))
+      await storage.providerEvents.saveLinks([link('payment:in_1', { mark: 'm1', at: '2026-01-01T00:00:00.000Z' })])
       const at = new Date('2026-01-01T00:05:00Z')
       const saved = await storage.providerEvents.saveOutcome(projectId, id, { status: 'waiting', detail: 'waiting for the payment', waitingFor: 'payment:in_1', updatedAt: at }, [
         link('payment:in_1', { waited: 'yes' }),
@@ -150,14 +150,14 @@ export function providerEventCases(context: CaseContext): void {
       const { program, storage } = await context.program()
       const other = await context.program()
       const link = { projectId: program.projectId, provider: 'stripe', kind: 'customer', externalId: 'cus_1', data: { email: 'a@example.com', referral: null } }
-      await storage.providerEvents.saveLink(link)
+      await storage.providerEvents.saveLinks([link])
       // The keys given replace the saved ones; the others stay.
-      await storage.providerEvents.saveLink({ ...link, data: { referral: 'ANN', coupon: null } })
+      await storage.providerEvents.saveLinks([{ ...link, data: { referral: 'ANN', coupon: null } }])
       expect(await storage.providerEvents.getLink(program.projectId, 'stripe', 'customer', 'cus_1')).toEqual({ ...link, data: { email: 'a@example.com', referral: 'ANN', coupon: null } })
       expect(await storage.providerEvents.getLink(program.projectId, 'paddle', 'customer', 'cus_1')).toBeNull()
       expect(await storage.providerEvents.getLink(other.program.projectId, 'stripe', 'customer', 'cus_1')).toBeNull()
       const payment = (externalId: string, data: Record<string, string>) => ({ projectId: program.projectId, provider: 'stripe', kind: 'payment', externalId, data })
-      await storage.providerEvents.saveLink(payment('in_1', { reference: 'in_1', conversionId: '0' }))
+      await storage.providerEvents.saveLinks([payment('in_1', { reference: 'in_1', conversionId: '0' })])
       const saved = await storage.providerEvents.saveLinks([payment('in_1', { conversionId: '1' }), payment('pi_1', { conversionId: '1' }), payment('in_1', { conversionId: '2' })])
       // Each key once, as saved: the last of a key's data merged onto what was saved before.
       expect(saved.map((l) => [l.externalId, l.data]).sort()).toEqual([
@@ -173,7 +173,7 @@ export function providerEventCases(context: CaseContext): void {
       const { program, storage } = await context.program()
       const projectId = program.projectId
       const link = (kind: string, externalId: string, data: Record<string, string>) => ({ projectId, provider: 'stripe', kind, externalId, data })
-      await storage.providerEvents.saveLink(link('woken', 'payment:in_1', { waited: 'yes' }))
+      await storage.providerEvents.saveLinks([link('woken', 'payment:in_1', { waited: 'yes' })])
       const recorded = await (
         await storage.providerEvents.record(event(projectId, { eventId: 'evt_new', status: 'applied', detail: 'created', conversionId: 7 }), [
           link('payment', 'in_1', { conversionId: '6' }),
@@ -219,7 +219,7 @@ export function providerEventCases(context: CaseContext): void {
       // The duplicate fails the transaction it is part of: the link saved beside it is rolled back too.
       const second: { recording?: ProviderEventRecording } = {}
       const failed = storage.transaction(async (tx) => {
-        await tx.providerEvents.saveLink(link('in_rolled_back'))
+        await tx.providerEvents.saveLinks([link('in_rolled_back')])
         second.recording = await tx.providerEvents.record(event(projectId, { eventId: 'evt_tx', status: 'ignored' }), [link('in_dup')])
       })
       await expect(failed).rejects.toMatchObject({ name: 'UniqueViolation', constraint: 'provider_event' })
@@ -237,7 +237,7 @@ export function providerEventCases(context: CaseContext): void {
       const waiting = (eventId: string, key: string, savedAt: number, overrides: Partial<NewProviderEvent> = {}) =>
         storage.providerEvents.insert(event(projectId, { eventId, status: 'waiting', waitingFor: key, occurredAt: at(60 - savedAt), updatedAt: at(savedAt), ...overrides }))
       const woken = (key: string, minute: number, provider = 'stripe') =>
-        storage.providerEvents.saveLink({ projectId, provider, kind: 'woken', externalId: key, data: { mark: key, at: at(minute).toISOString() } })
+        storage.providerEvents.saveLinks([{ projectId, provider, kind: 'woken', externalId: key, data: { mark: key, at: at(minute).toISOString() } }])
       await waiting('before', 'payment:a', 5) // woken at 10, after it was saved
       await waiting('same', 'payment:b', 10) // woken the moment it was saved
       await waiting('after', 'payment:c', 20) // saved again after its key was woken
@@ -249,7 +249,7 @@ export function providerEventCases(context: CaseContext): void {
       await woken('payment:b', 10)
       await woken('payment:c', 10)
       await woken('payment:d', 40)
-      await storage.providerEvents.saveLink({ projectId, provider: 'stripe', kind: 'woken', externalId: 'payment:e', data: { waited: 'yes' } })
+      await storage.providerEvents.saveLinks([{ projectId, provider: 'stripe', kind: 'woken', externalId: 'payment:e', data: { waited: 'yes' } }])
       const listed = await storage.providerEvents.listWokenWaiting(projectId, 'stripe', at(30), 10)
       expect(listed.map((e) => e.eventId)).toEqual(['same', 'before'])
       expect((await storage.providerEvents.listWokenWaiting(projectId, 'stripe', at(30), 1)).map((e) => e.eventId)).toEqual(['same'])

@@ -43,7 +43,7 @@ export function statusCases(context: CaseContext): void {
       const soFar = (target: number) => async (latest: { refundedBaseValue: string }, tx: StorageTx) => {
         const refund = target - Number(latest.refundedBaseValue)
         if (refund <= 0) return null
-        await tx.providerEvents.saveLink(link)
+        await tx.providerEvents.saveLinks([link])
         return { refundAmount: refund }
       }
       await program.conversions.update(conversion.id, { refundAmount: 10 })
@@ -54,7 +54,7 @@ export function statusCases(context: CaseContext): void {
       // A decided change that is refused rolls back what decide wrote.
       const refused = { ...link, externalId: 're_2' }
       const tooMuch = async (_latest: unknown, tx: StorageTx) => {
-        await tx.providerEvents.saveLink(refused)
+        await tx.providerEvents.saveLinks([refused])
         return { refundAmount: 500 }
       }
       await expectError(program.conversions.update(conversion.id, {}, { decide: tooMuch }), 'invalid_request', 'refundAmount')

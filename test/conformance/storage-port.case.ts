@@ -21,8 +21,8 @@ export function storagePortCases(context: CaseContext): void {
         })
         .catch((error: unknown) => error)
       expect(caught).toBe(failure)
-      expect(await storage.affiliates.getByEmail(projectId, 'tx@example.com')).toBeNull()
-      expect(await storage.referrals.getByEmail(projectId, 'txr@example.com')).toBeNull()
+      expect(await storage.affiliates.first(projectId, { email: 'tx@example.com' })).toBeNull()
+      expect(await storage.referrals.first(projectId, { email: 'txr@example.com' })).toBeNull()
       expect((await program.affiliates.list()).total).toBe(0)
     })
 
@@ -91,7 +91,7 @@ export function storagePortCases(context: CaseContext): void {
         conversions: (await storage.conversions.list(projectId, window)).total,
         coupons: (await storage.coupons.list(projectId, window)).total,
         payouts: (await storage.payouts.list(projectId, window)).total,
-        referredBy: (await storage.referrals.getByEmail(projectId, 'buyer@example.com'))?.affiliateId,
+        referredBy: (await storage.referrals.first(projectId, { email: 'buyer@example.com' }))?.affiliateId,
         childParent: (await storage.affiliates.get(projectId, child.id))?.parentId,
       })
       const before = { conversions: 1, coupons: 1, payouts: 1, referredBy: parent.id, childParent: parent.id }

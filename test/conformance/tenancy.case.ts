@@ -11,7 +11,7 @@ export function tenancyCases(context: CaseContext): void {
       expect(key).toMatch(/^rgk_[0-9A-Za-z]{40,}$/)
       expect(record).toMatchObject({ name: 'ci', prefix: key.slice(0, 8), scopes: ['affiliates:read'], revokedAt: null })
       expect(JSON.stringify(await program.keys.list())).not.toContain(key)
-      const stored = await storage.apiKeys.list(program.projectId)
+      const stored = await storage.apiKeys.all(program.projectId, {})
       expect(JSON.stringify(stored)).not.toContain(key.slice(8))
       expect(await program.verifyApiKey(key)).toEqual({ projectId: program.projectId, keyId: record.id, scopes: ['affiliates:read'] })
       expect(await program.verifyApiKey(`${key}x`)).toBeNull()

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ClaimedDelivery } from '../../src/storage.js'
 import type { CaseContext } from './harness.js'
+import { requeue } from './helpers.js'
 
 export function webhookOutboxCases(context: CaseContext): void {
   describe('webhook outbox', () => {
@@ -34,12 +35,12 @@ export function webhookOutboxCases(context: CaseContext): void {
       })
       expect(recorded).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500, leaseUntil: null })
       expect(mine(await storage.outbox.claim({ now: later, limit: 10_000, leaseMs: 60_000 }), program.projectId)).toHaveLength(0)
-      const attempts = await storage.outbox.listAttempts(program.projectId, first[0]!.delivery.id)
+      const attempts = await storage.deliveryAttempts.all(program.projectId, { deliveryId: first[0]!.delivery.id })
       expect(attempts).toMatchObject([{ statusCode: 500, durationMs: 12, responseExcerpt: 'no', error: 'HTTP 500' }])
-      expect(await storage.outbox.requeue(program.projectId, first[0]!.delivery.id, later)).toBe(true)
+      expect(await requeue(storage, program.projectId, first[0]!.delivery.id, later)).toBe(true)
       expect(mine(await storage.outbox.claim({ now: later, limit: 10_000, leaseMs: 60_000 }), program.projectId)).toHaveLength(1)
       // Being sent: not requeued.
-      expect(await storage.outbox.requeue(program.projectId, first[0]!.delivery.id, later)).toBe(false)
+      expect(await requeue(storage, program.projectId, first[0]!.delivery.id, later)).toBe(false)
     })
 
     it('an event goes to the endpoints subscribed when it was recorded, whatever changes in the endpoints later', async () => {
@@ -80,7 +81,7 @@ export function webhookOutboxCases(context: CaseContext): void {
         nextAttemptAt: null,
         attempt: { attemptedAt: now, statusCode: 404, durationMs: 3, responseExcerpt: null, error: 'HTTP 404' },
       })
-      const log = await storage.outbox.listDeliveries(program.projectId, { limit: 10, offset: 0 })
+      const log = await storage.deliveries.list(program.projectId, { limit: 10, offset: 0 })
       expect(log.total).toBe(1)
       expect(log.items[0]).toMatchObject({ endpointId: target.id, status: 'failed', attempts: 1, lastStatusCode: 404 })
       // Long after, a finished test delivery is never claimed.
@@ -88,7 +89,7 @@ export function webhookOutboxCases(context: CaseContext): void {
 
       const other = await context.program()
       expect(await storage.outbox.insertTestDelivery({ event: { ...event, projectId: other.program.projectId }, endpointId: target.id, leaseUntil: lease })).toBeNull()
-      expect((await storage.outbox.listDeliveries(other.program.projectId, { limit: 10, offset: 0 })).total).toBe(0)
+      expect((await storage.deliveries.list(other.program.projectId, { limit: 10, offset: 0 })).total).toBe(0)
     })
 
     it('backlog counts deliveries pending or being sent, in every project; ping answers', async () => {
@@ -107,7 +108,7 @@ export function webhookOutboxCases(context: CaseContext): void {
       await storage.outbox.recordAttempt({ deliveryId: first!.delivery.id, status: 'succeeded', nextAttemptAt: null, attempt })
       await storage.outbox.recordAttempt({ deliveryId: second!.delivery.id, status: 'failed', nextAttemptAt: null, attempt: { ...attempt, statusCode: 500 } })
       expect(await storage.outbox.backlog()).toBe(before)
-      await storage.outbox.requeue(program.projectId, second!.delivery.id, at)
+      await requeue(storage, program.projectId, second!.delivery.id, at)
       expect(await storage.outbox.backlog()).toBe(before + 1)
     })
 
@@ -175,7 +176,7 @@ export function webhookOutboxCases(context: CaseContext): void {
         expect(await claimIds(6, 1)).toEqual([3])
         for (const n of [1, 2, 3]) await record(n, 6, 'succeeded')
         // A delivery requeued by hand is due at the time given.
-        expect(await storage.outbox.requeue(program.projectId, ids.get(3)!, at(0))).toBe(true)
+        expect(await requeue(storage, program.projectId, ids.get(3)!, at(0))).toBe(true)
         expect(await claim(11, 10)).toEqual([3])
         await record(3, 11, 'succeeded')
         expect(await claim(100_000, 10)).toEqual([])
@@ -192,7 +193,7 @@ export function webhookOutboxCases(context: CaseContext): void {
         const rolledBack = new Error('rolled back')
         await expect(
           storage.transaction(async (tx) => {
-            expect(await tx.outbox.requeue(program.projectId, ids.get(2)!, at(5))).toBe(true)
+            expect(await requeue(tx, program.projectId, ids.get(2)!, at(5))).toBe(true)
             throw rolledBack
           }),
         ).rejects.toBe(rolledBack)

@@ -66,7 +66,7 @@ export class MemoryState {
       affiliate: (row) => row.affiliateId,
       // Unpaid earning conversions: payouts read only these, so their cost does not grow with paid history.
       unpaidActive: (row) => (row.status === 'active' && !row.paid ? row.affiliateId : null),
-      parent: (row) => row.parentConversionId,
+      parentConversionId: (row) => row.parentConversionId,
       // What the fraud rules read (docs/fraud.md).
       visitorSignups: (row) => (row.type === 'signup' && row.clickVisitor !== null ? `${row.projectId}|${row.clickVisitor}` : null),
     },
@@ -85,9 +85,9 @@ export class MemoryState {
   payoutRequests = new Table<PayoutRequest>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
   ledger = new Table<LedgerMovement>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })
   providerPayouts = new Table<ProviderPayout>([], {
+    project: (row) => row.projectId,
     payout: (row) => row.payoutId,
-    processing: (row) => (row.state === 'processing' ? row.projectId : null),
-    run: (row) => (row.runPeriod === null ? null : `${row.projectId}|${row.runPeriod}`),
+    affiliate: (row) => row.affiliateId,
   })
   endpoints = new Table<WebhookEndpoint>([], { project: (row) => row.projectId })
   events = new Table<WebhookEvent>()

@@ -1,6 +1,8 @@
 // memoryStorage(): the whole storage port in process memory, for tests and prototypes.
 // One async mutex serializes transactions; an undo log rolls back a transaction that throws.
+import { mailAttemptRules } from '../../core/entity-filters.js'
 import type { AdapterRepositories, StoragePort } from '../storage-port.js'
+import { memoryEntityTable } from './entity-table.js'
 import { memoryKeyedState } from './keyed-state.js'
 import { Mutex } from './mutex.js'
 import { conversionRepository } from './repositories/conversions.js'
@@ -31,7 +33,7 @@ import type { UndoLog } from './table.js'
 function repositories(state: MemoryState, current: CurrentLog, auditLog: MemoryAuditLog, elsewhere: readonly ScrubbedElsewhere[] = []): AdapterRepositories {
   // Every write records its inverse in the running transaction's log.
   const log = { push: (undo: () => void) => current.entries.push(undo) } as UndoLog
-  const { outbox, materializeOutbox } = outboxRepository(state, log)
+  const { outbox, deliveries, deliveryAttempts, materializeOutbox } = outboxRepository(state, log)
   const tracking = trackingRepository(state.tracking, log)
   const affiliates = affiliateRepository(state, log)
   return {
@@ -48,9 +50,12 @@ function repositories(state: MemoryState, current: CurrentLog, auditLog: MemoryA
     providerPayouts: providerPayoutRepository(state, log),
     webhookEndpoints: webhookEndpointRepository(state, log, materializeOutbox),
     outbox,
+    deliveries,
+    deliveryAttempts,
     providerEvents: providerEventRepository(state, log),
     tracking,
     mail: mailRepository(state, log),
+    mailAttempts: memoryEntityTable(state.mailAttempts, mailAttemptRules, log),
     erasure: erasureRepository(state, log, elsewhere),
     auditLog: auditLog.within(log),
   }

@@ -1,6 +1,6 @@
 // An in-memory table: rows by id, unique indexes, group indexes, and an undo log so a
 // transaction that throws can put every change back.
-import { UniqueViolation, type UniqueConstraint } from '../../core/storage.js'
+import { UniqueViolation, type UniqueConstraint } from '../../core/unique-violation.js'
 
 export type UndoLog = Array<() => void>
 
@@ -50,6 +50,10 @@ export class Table<T extends { id: number }> {
     const index = this.uniques.find((candidate) => candidate.name === name)
     const id = index?.map.get(key)
     return id === undefined ? undefined : this.rows.get(id)
+  }
+
+  hasGroup(name: string): boolean {
+    return this.groups.has(name)
   }
 
   /** How many rows a group holds, without reading them. */

@@ -7,6 +7,19 @@ import type { SqlClient, SqlRow } from './executor.js'
 
 const cast = (kind: FieldKind, index: number) => (kind === 'json' ? `$${index}::jsonb` : `$${index}`)
 
+/** [condition with `?` for its placeholder, value] pairs, as the filters of a statement. */
+export type Conditions = ReadonlyArray<readonly [condition: string, value: unknown]>
+
+/** `base` and each condition, their values appended to params. */
+function where(base: string, conditions: Conditions, params: unknown[]): string {
+  const parts = [base]
+  for (const [condition, value] of conditions) {
+    params.push(value)
+    parts.push(condition.replace('?', `$${params.length}`))
+  }
+  return parts.join(' AND ')
+}
+
 /** An INSERT's text and how to turn a record into its parameters ($1..$n). */
 export interface InsertStatement {
   readonly text: string
@@ -151,19 +164,37 @@ export class SqlTable<T> {
     return rows[0] ? this.read(rows[0]) : null
   }
 
-  /** Applies the defined fields of patch; null when the row is absent from the project. */
-  async update(db: SqlClient, projectId: string, id: number, patch: object): Promise<T | null> {
-    const sets: string[] = []
+  /**
+   * Applies the defined fields of patch while the row also meets `guard` ([condition with `?` for
+   * its placeholder, value] pairs); null when the row is absent from the project or fails the guard.
+   */
+  async update(db: SqlClient, projectId: string, id: number, patch: object, guard: Conditions = []): Promise<T | null> {
     const params: unknown[] = [projectId, id]
+    const sets = this.sets(patch, params)
+    if (sets.length === 0) return this.get(db, projectId, id)
+    const rows = await run(db, `UPDATE ${this.name} SET ${sets} WHERE ${where('project_id = $1 AND id = $2', guard, params)} RETURNING *`, params)
+    return rows[0] ? this.read(rows[0]) : null
+  }
+
+  /** Applies the defined fields of patch to every row of the project meeting `conditions`, in one statement: the rows as updated. */
+  async updateAll(db: SqlClient, projectId: string, patch: object, conditions: Conditions): Promise<T[]> {
+    const params: unknown[] = [projectId]
+    const sets = this.sets(patch, params)
+    if (sets.length === 0) return []
+    const rows = await run(db, `UPDATE ${this.name} SET ${sets} WHERE ${where('project_id = $1', conditions, params)} RETURNING *`, params)
+    return rows.map((row) => this.read(row))
+  }
+
+  /** The SET list of patch's defined fields (never id, projectId or createdAt), their values appended to params. */
+  private sets(patch: object, params: unknown[]): string {
+    const sets: string[] = []
     for (const [field, value] of Object.entries(patch)) {
       const definition = this.columns[field]
       if (!definition || value === undefined || field === 'id' || field === 'projectId' || field === 'createdAt') continue
       params.push(encode(definition.kind, value))
       sets.push(`${definition.column} = ${cast(definition.kind, params.length)}`)
     }
-    if (sets.length === 0) return this.get(db, projectId, id)
-    const rows = await run(db, `UPDATE ${this.name} SET ${sets.join(', ')} WHERE project_id = $1 AND id = $2 RETURNING *`, params)
-    return rows[0] ? this.read(rows[0]) : null
+    return sets.join(', ')
   }
 
   async delete(db: SqlClient, projectId: string, id: number): Promise<boolean> {

@@ -96,7 +96,7 @@ function rememberCustomer({ storage, scope, provider }: ApplyTarget, customerId:
       // The names of the first discount, space-separated (no name has a space).
       coupons: (known?.data.coupon as string | null | undefined)?.split(' ') ?? action.coupons,
     }
-    await tx.providerEvents.saveLink({ ...link, data: { email: data.email, referral: data.referral, coupon: data.coupons.length > 0 ? data.coupons.join(' ') : null } })
+    await tx.providerEvents.saveLinks([{ ...link, data: { email: data.email, referral: data.referral, coupon: data.coupons.length > 0 ? data.coupons.join(' ') : null } }])
     return data
   })
 }

@@ -72,10 +72,10 @@ async function refundConversion(target: ApplyTarget, action: RefundedAction, pay
     if (target > base) target = base
     const refund = target - already
     // A part's newer total is kept even when it refunds nothing yet: the next part's refund counts it.
-    if (parts?.latest) await tx.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: PARTS, externalId: String(conversionId), data: parts.latest })
+    if (parts?.latest) await tx.providerEvents.saveLinks([{ projectId: scope.projectId, provider, kind: PARTS, externalId: String(conversionId), data: parts.latest }])
     if (refund <= 0n) return skip(`refund of ${ref}: already applied to conversion ${conversionId}`)
     if (action.single) {
-      await tx.providerEvents.saveLink({ projectId: scope.projectId, provider, kind: 'refund', externalId: action.single.refundId, data: { conversionId: String(conversionId) } })
+      await tx.providerEvents.saveLinks([{ projectId: scope.projectId, provider, kind: 'refund', externalId: action.single.refundId, data: { conversionId: String(conversionId) } }])
     }
     Object.assign(decided, { refund, currency })
     const reason = `${provider} refund of ${ref}`

@@ -1,12 +1,14 @@
 // The in-memory conversions repository: idempotent insert by reference, the held balance (kept by
 // held-balances.ts) and oldest-first settling over the unpaid index.
+import { conversionRules } from '../../../core/entity-filters.js'
 import type { AffiliateRepository, ConversionRepository } from '../../../core/storage.js'
 import { conversionMovement } from '../../../core/ledger-movements.js'
 import type { Conversion } from '../../../core/types.js'
 import type { TrackingRepository } from '../../../core/tracking-storage.js'
-import { found, inProject, patchRow, type MemoryState } from '../state.js'
+import { memoryEntityTable } from '../entity-table.js'
+import { inProject, type MemoryState } from '../state.js'
 import { dayCounts } from './tracking.js'
-import { newestFirstPage, type UndoLog } from '../table.js'
+import type { UndoLog } from '../table.js'
 
 const unpaid = (state: MemoryState, projectId: string, affiliateId: number) =>
   state.conversions.group('unpaidActive', affiliateId).filter((row) => row.projectId === projectId)
@@ -17,6 +19,7 @@ export function conversionRepository(
   counters: { affiliates: AffiliateRepository; tracking: TrackingRepository },
 ): ConversionRepository {
   const repository: ConversionRepository = {
+    ...memoryEntityTable(state.conversions, conversionRules, log),
     async insertMany(conversions) {
       const inserted: Array<Conversion | null> = []
       for (const { conversion, counts } of conversions) {
@@ -44,24 +47,6 @@ export function conversionRepository(
         counted: { affiliate: affiliate ? { tier: affiliate.tier, status: affiliate.status } : null, day: day ? { day: counts.day, revenue: day.revenue, customers: day.customers } : null },
       }
     },
-    async get(projectId, id) {
-      return found(inProject(state.conversions.get(id), projectId))
-    },
-    async listChildren(projectId, parentId) {
-      return state.conversions
-        .group('parent', parentId)
-        .filter((row) => row.projectId === projectId)
-        .sort((a, b) => a.id - b.id)
-    },
-    async getByReference(projectId, reference) {
-      return found(state.conversions.findUnique('conversion_reference', `${projectId}|${reference}`))
-    },
-    async update(projectId, id, patch) {
-      return patchRow(state.conversions, projectId, id, patch, log)
-    },
-    async delete(projectId, id) {
-      return inProject(state.conversions.get(id), projectId) ? state.conversions.remove(id, log) : false
-    },
     async createReads(projectId, affiliateId, query) {
       const days = query.days ? await counters.tracking.daily(projectId, { from: query.days.from, to: query.days.to, affiliateId }) : []
       return {
@@ -70,20 +55,6 @@ export function conversionRepository(
         signups: query.signupsOf === null ? null : state.conversions.groupSize('visitorSignups', `${projectId}|${query.signupsOf}`),
         cardCustomers: query.cardCustomersOf === null ? [] : state.cardCustomers.emails(projectId, query.cardCustomersOf, 100),
       }
-    },
-    async list(projectId, filter) {
-      const page = newestFirstPage(
-        state.conversions.group('project', projectId),
-        (row) =>
-          (filter.type === undefined || row.type === filter.type) &&
-          (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) &&
-          (filter.referredUserId === undefined || row.referredUserId === filter.referredUserId) &&
-          (filter.paid === undefined || row.paid === filter.paid) &&
-          (filter.from === undefined || row.createdAt >= filter.from) &&
-          (filter.to === undefined || row.createdAt < filter.to),
-        filter,
-      )
-      return { items: page.items, total: page.total }
     },
     async heldSummary(projectId, affiliateId, now) {
       return state.heldBalances.heldAt(projectId, affiliateId, now)

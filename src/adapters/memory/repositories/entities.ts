@@ -1,6 +1,18 @@
 // The in-memory repositories of the plain entities: projects, API keys, affiliates, referrals,
-// coupons, clicks, payouts and webhook endpoints. Every write goes through a Table, which records
+// coupons, clicks, payouts, payout requests, the ledger and webhook endpoints: each its table
+// (entity-table.ts) and the statements of its own. Every write goes through a Table, which records
 // its inverse in the running transaction's undo log.
+import {
+  affiliateRules,
+  apiKeyRules,
+  clickRules,
+  couponRules,
+  ledgerRules,
+  payoutRequestRules,
+  payoutRules,
+  referralRules,
+  webhookEndpointRules,
+} from '../../../core/entity-filters.js'
 import type {
   AffiliateRepository,
   ApiKeyRepository,
@@ -15,8 +27,9 @@ import type {
 } from '../../../core/storage.js'
 import { UniqueViolation } from '../../../core/storage.js'
 import type { AffiliateTotals } from '../../../core/types.js'
+import { memoryEntityTable } from '../entity-table.js'
 import { found, inProject, patchRow, setMapEntry, withTotals, type MemoryState } from '../state.js'
-import { newestFirstPage, type UndoLog } from '../table.js'
+import type { UndoLog } from '../table.js'
 
 export function projectRepository(state: MemoryState, log: UndoLog): ProjectRepository {
   return {
@@ -47,35 +60,16 @@ export function projectRepository(state: MemoryState, log: UndoLog): ProjectRepo
 
 export function apiKeyRepository(state: MemoryState, log: UndoLog): ApiKeyRepository {
   return {
-    async insert(key) {
-      return state.apiKeys.insert(key, log)
-    },
+    ...memoryEntityTable(state.apiKeys, apiKeyRules, log),
     async findByHash(hash) {
       return found(state.apiKeys.findUnique('api_key_hash', hash))
-    },
-    async list(projectId) {
-      return [...state.apiKeys.rows.values()].filter((row) => row.projectId === projectId)
-    },
-    async revoke(projectId, id, at) {
-      const existing = inProject(state.apiKeys.get(id), projectId)
-      if (!existing || existing.revokedAt) return false
-      state.apiKeys.replace({ ...existing, revokedAt: at }, log)
-      return true
     },
   }
 }
 
 export function affiliateRepository(state: MemoryState, log: UndoLog): AffiliateRepository {
   return {
-    async insert(affiliate) {
-      return state.affiliates.insert(affiliate, log)
-    },
-    async get(projectId, id) {
-      return found(inProject(state.affiliates.get(id), projectId))
-    },
-    async getByEmail(projectId, email) {
-      return found(state.affiliates.findUnique('affiliate_email', `${projectId}|${email}`))
-    },
+    ...memoryEntityTable(state.affiliates, affiliateRules, log),
     async getByCode(projectId, code) {
       const key = `${projectId}|${code.toLowerCase()}`
       const alias = state.linkAliases.findUnique('affiliate_link_alias', key)
@@ -98,22 +92,9 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
         return email || code ? null : state.affiliates.insert(affiliate, log)
       })
     },
-    async getMany(projectId, ids) {
-      return ids.flatMap((id) => found(inProject(state.affiliates.get(id), projectId)) ?? [])
-    },
     async takenCodes(projectId, codes) {
       const key = (code: string) => `${projectId}|${code.toLowerCase()}`
       return new Set(codes.filter((code) => state.affiliates.findUnique('affiliate_referral_code', key(code)) || state.linkAliases.findUnique('affiliate_link_alias', key(code))).map((code) => code.toLowerCase()))
-    },
-    async lockForUpdate(projectId, id) {
-      return found(inProject(state.affiliates.get(id), projectId))
-    },
-    async update(projectId, id, patch) {
-      const existing = inProject(state.affiliates.get(id), projectId)
-      if (!existing) return null
-      const updated = { ...existing, ...patch, totals: existing.totals }
-      state.affiliates.replace(updated, log)
-      return found(updated)
     },
     async adjustTotals(projectId, id, delta) {
       const existing = inProject(state.affiliates.get(id), projectId)
@@ -148,35 +129,12 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
       }
       return state.affiliates.remove(id, log)
     },
-    async list(projectId, filter) {
-      const page = newestFirstPage(
-        state.affiliates.group('project', projectId),
-        (row) => filter.statuses === undefined || filter.statuses.includes(row.status),
-        filter,
-      )
-      return { items: page.items, total: page.total }
-    },
   }
 }
 
 export function referralRepository(state: MemoryState, log: UndoLog): ReferralRepository {
   return {
-    async insert(referral) {
-      return state.referrals.insert(referral, log)
-    },
-    async get(projectId, id) {
-      return found(inProject(state.referrals.get(id), projectId))
-    },
-    // One transaction at a time: the read is the lock.
-    async lockForUpdate(projectId, id) {
-      return found(inProject(state.referrals.get(id), projectId))
-    },
-    async getByEmail(projectId, email) {
-      return found(state.referrals.findUnique('referral_email', `${projectId}|${email}`))
-    },
-    async update(projectId, id, patch) {
-      return patchRow(state.referrals, projectId, id, patch, log)
-    },
+    ...memoryEntityTable(state.referrals, referralRules, log),
     async markFirstPurchase(projectId, id, at, payment) {
       if (inProject(state.referrals.get(id), projectId)?.firstPurchaseAt !== null) return null
       const first = { firstPurchaseAt: at, conversionStatus: 'converted', conversionDate: at, payments: 1, lastPayment: payment.key } as const
@@ -192,80 +150,20 @@ export function referralRepository(state: MemoryState, log: UndoLog): ReferralRe
       const same = key !== null && referral.lastPayment === key
       return patchRow(state.referrals, projectId, id, { payments: referral.payments + (same ? 0 : 1), lastPayment: key }, log)!.payments
     },
-    async list(projectId, filter) {
-      const page = newestFirstPage(
-        state.referrals.group('project', projectId),
-        (row) =>
-          (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) &&
-          (filter.status === undefined || row.conversionStatus === filter.status),
-        filter,
-      )
-      return { items: page.items, total: page.total }
-    },
   }
 }
 
 export function couponRepository(state: MemoryState, log: UndoLog): CouponRepository {
-  return {
-    async insert(coupon) {
-      return state.coupons.insert(coupon, log)
-    },
-    async get(projectId, id) {
-      return found(inProject(state.coupons.get(id), projectId))
-    },
-    async getByCode(projectId, code) {
-      return found(state.coupons.findUnique('coupon_code', `${projectId}|${code.toLowerCase()}`))
-    },
-    async update(projectId, id, patch) {
-      return patchRow(state.coupons, projectId, id, patch, log)
-    },
-    async delete(projectId, id) {
-      return inProject(state.coupons.get(id), projectId) ? state.coupons.remove(id, log) : false
-    },
-    async list(projectId, filter) {
-      const code = filter.code?.toLowerCase()
-      const page = newestFirstPage(
-        state.coupons.group('project', projectId),
-        (row) =>
-          (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) &&
-          (code === undefined || row.code.toLowerCase() === code) &&
-          (filter.status === undefined || row.status === filter.status) &&
-          (filter.processorCouponId === undefined || row.processorCouponId === filter.processorCouponId),
-        filter,
-      )
-      return { items: page.items, total: page.total }
-    },
-  }
+  return memoryEntityTable(state.coupons, couponRules, log)
 }
 
 export function clickRepository(state: MemoryState, log: UndoLog): ClickRepository {
-  return {
-    async insert(click) {
-      return state.clicks.insert(click, log)
-    },
-  }
+  return memoryEntityTable(state.clicks, clickRules, log)
 }
 
 export function payoutRepository(state: MemoryState, log: UndoLog): PayoutRepository {
   return {
-    async insert(payout) {
-      return state.payouts.insert(payout, log)
-    },
-    async setConversionsSettled(projectId, id, count) {
-      const existing = inProject(state.payouts.get(id), projectId)
-      if (existing) state.payouts.replace({ ...existing, conversionsSettled: count }, log)
-    },
-    async get(projectId, id) {
-      return found(inProject(state.payouts.get(id), projectId))
-    },
-    async list(projectId, filter) {
-      const page = newestFirstPage(
-        state.payouts.group('project', projectId),
-        (row) => (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) && (filter.upTo === undefined || row.createdAt <= filter.upTo),
-        filter,
-      )
-      return { items: page.items, total: page.total }
-    },
+    ...memoryEntityTable(state.payouts, payoutRules, log),
     async paidTotals(projectId, from, to) {
       const totals = new Map<number, { affiliateId: number; amount: bigint; count: number }>()
       for (const payout of state.payouts.group('project', projectId)) {
@@ -279,44 +177,12 @@ export function payoutRepository(state: MemoryState, log: UndoLog): PayoutReposi
 }
 
 export function payoutRequestRepository(state: MemoryState, log: UndoLog): PayoutRequestRepository {
-  const open = (projectId: string, affiliateId: number) =>
-    state.payoutRequests.group('affiliate', affiliateId).filter((row) => row.projectId === projectId && row.status === 'open')
-  return {
-    async insert(request) {
-      return state.payoutRequests.insert(request, log)
-    },
-    async findOpen(projectId, affiliateId) {
-      return open(projectId, affiliateId)[0] ?? null
-    },
-    async markPaid(projectId, affiliateId, payoutId, at) {
-      return open(projectId, affiliateId).map((row) => {
-        const saved = { ...row, status: 'paid' as const, payoutId, resolvedAt: at }
-        state.payoutRequests.replace(saved, log)
-        return saved
-      })
-    },
-    async list(projectId, filter) {
-      const page = newestFirstPage(
-        state.payoutRequests.group('project', projectId),
-        (row) => (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId) && (filter.status === undefined || row.status === filter.status),
-        filter,
-      )
-      return { items: page.items, total: page.total }
-    },
-  }
+  return memoryEntityTable(state.payoutRequests, payoutRequestRules, log)
 }
 
 export function ledgerRepository(state: MemoryState, log: UndoLog): LedgerRepository {
   return {
-    async record(movement) {
-      state.ledger.insert(movement, log)
-    },
-    async list(projectId, { affiliateId, after, upTo }) {
-      const rows = affiliateId === undefined ? state.ledger.group('project', projectId) : state.ledger.group('affiliate', affiliateId)
-      return rows
-        .filter((row) => row.projectId === projectId && row.createdAt <= upTo && (after === undefined || row.createdAt > after))
-        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
-    },
+    ...memoryEntityTable(state.ledger, ledgerRules, log),
     async releasing(projectId, { after, upTo }) {
       return state.ledger
         .group('project', projectId)
@@ -327,21 +193,21 @@ export function ledgerRepository(state: MemoryState, log: UndoLog): LedgerReposi
 }
 
 export function webhookEndpointRepository(state: MemoryState, log: UndoLog, materializeOutbox: () => void): WebhookEndpointRepository {
+  const table = memoryEntityTable(state.endpoints, webhookEndpointRules, log)
   return {
+    ...table,
     async insert(endpoint) {
       // Events recorded before the change keep the endpoints of when they were recorded.
       materializeOutbox()
-      return state.endpoints.insert(endpoint, log)
+      return table.insert(endpoint)
     },
-    async get(projectId, id) {
-      return found(inProject(state.endpoints.get(id), projectId))
-    },
-    async list(projectId) {
-      return state.endpoints.group('project', projectId).sort((a, b) => a.id - b.id)
-    },
-    async update(projectId, id, patch) {
+    async update(projectId, id, patch, expected) {
       materializeOutbox()
-      return patchRow(state.endpoints, projectId, id, patch, log)
+      return table.update(projectId, id, patch, expected)
+    },
+    async updateAll(projectId, filter, patch) {
+      materializeOutbox()
+      return table.updateAll(projectId, filter, patch)
     },
     async delete(projectId, id) {
       materializeOutbox()

@@ -80,12 +80,6 @@ export function erasureRepository(state: MemoryState, log: UndoLog, outside: rea
       }
       for (const store of outside) store.scrubText(projectId, scrub)
     },
-    async dropMail(projectId, affiliateId, now) {
-      for (const row of [...state.mail.rows.values()]) {
-        if (row.projectId !== projectId || row.affiliateId !== affiliateId || (row.status !== 'queued' && row.status !== 'sending')) continue
-        state.mail.replace({ ...row, status: 'skipped', nextAttemptAt: null, leaseUntil: null, lastReply: 'the affiliate was erased', updatedAt: now }, log)
-      }
-    },
     async customerIds(projectId, email) {
       const lower = email.toLowerCase()
       return [...state.providerLinks.values()]

@@ -1,10 +1,12 @@
 // The in-memory mail queue (docs/email.md): mails stored by the outbox's enqueue with their event,
 // claimed under a lease with the attempt counted, their attempts, and dedupe keys queued once.
 import type { NewMail } from '../../../core/mail-kinds.js'
+import { mailRules } from '../../../core/entity-filters.js'
 import type { MailQueue } from '../../../core/mail-store.js'
 import type { MailMessage } from '../../../core/types.js'
-import { found, inProject, type MemoryState } from '../state.js'
-import { newestFirstPage, type UndoLog } from '../table.js'
+import { memoryEntityTable } from '../entity-table.js'
+import type { MemoryState } from '../state.js'
+import type { UndoLog } from '../table.js'
 
 /** Stores a new mail (the outbox calls it for every event that becomes one). */
 export function storeMail(state: MemoryState, mail: NewMail, log: UndoLog): MailMessage {
@@ -35,6 +37,7 @@ const isDue = (row: MailMessage, now: number) =>
 
 export function mailRepository(state: MemoryState, log: UndoLog): MailQueue {
   const change = (row: MailMessage, patch: Partial<MailMessage>) => state.mail.replace({ ...row, ...patch }, log)
+  const plain = memoryEntityTable(state.mail, mailRules, log)
   return {
     async claim({ now, limit, leaseMs }) {
       const due = [...state.mail.rows.values()]
@@ -62,22 +65,12 @@ export function mailRepository(state: MemoryState, log: UndoLog): MailQueue {
       storeMail(state, mail, log)
       return true
     },
-    get: async (projectId, id) => found(inProject(state.mail.get(id), projectId)),
-    async list(projectId, filter) {
-      const page = newestFirstPage(state.mail.group('project', projectId), (row) => (filter.status === undefined || row.status === filter.status) && (filter.affiliateId === undefined || row.affiliateId === filter.affiliateId), filter)
-      return { items: page.items, total: page.total }
-    },
-    async attempts(projectId, id) {
-      return state.mailAttempts.group('mail', id).filter((row) => row.projectId === projectId).sort((a, b) => a.id - b.id)
-    },
+    get: plain.get,
+    list: plain.list,
+    update: plain.update,
+    updateAll: plain.updateAll,
     async enable() {
       state.mailOn = true
-    },
-    async retry(projectId, id, now) {
-      const row = inProject(state.mail.get(id), projectId)
-      if (!row || row.status === 'sending') return false
-      change(row, { status: 'queued', nextAttemptAt: now, leaseUntil: null, updatedAt: now })
-      return true
     },
   }
 }

@@ -1,10 +1,12 @@
 // The in-memory outbox: events noted at record time, turned into event and delivery rows by the
-// first outbox read; claims with leases, attempts, manual requeue, test deliveries.
+// first outbox read; claims with leases, attempts, test deliveries; the delivery log's tables.
 import type { AdapterOutbox } from '../../storage-port.js'
+import { deliveryAttemptRules, deliveryRules } from '../../../core/entity-filters.js'
 import type { Delivery } from '../../../core/types.js'
-import type { NewEvent } from '../../../core/storage.js'
-import { eventRow, found, inProject, type MemoryState } from '../state.js'
-import { newestFirstPage, type UndoLog } from '../table.js'
+import type { NewEvent, StorageTx } from '../../../core/storage.js'
+import { memoryEntityTable } from '../entity-table.js'
+import { eventRow, inProject, type MemoryState } from '../state.js'
+import type { UndoLog } from '../table.js'
 import { mailOfEvent } from '../../../core/mail-kinds.js'
 import { storeMail } from './mail.js'
 
@@ -26,7 +28,14 @@ const withState = (row: Delivery, next: DeliveryState): Delivery => ({
   updatedAt: next.updatedAt,
 })
 
-export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: AdapterOutbox; materializeOutbox: () => void } {
+export interface MemoryOutbox {
+  outbox: AdapterOutbox
+  deliveries: StorageTx['deliveries']
+  deliveryAttempts: StorageTx['deliveryAttempts']
+  materializeOutbox: () => void
+}
+
+export function outboxRepository(state: MemoryState, log: UndoLog): MemoryOutbox {
   /** The project's active endpoints subscribed to a type of event. */
   const subscribed = (projectId: string, type: NewEvent['type']) =>
     state.endpoints.group('project', projectId).filter((endpoint) => endpoint.active && endpoint.events.includes(type))
@@ -109,37 +118,6 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
       store(updated, existing)
       return updated
     },
-    async getDelivery(projectId, id) {
-      materializeOutbox()
-      return found(inProject(state.deliveries.get(id), projectId))
-    },
-    async listDeliveries(projectId, filter) {
-      materializeOutbox()
-      const page = newestFirstPage(
-        state.deliveries.group('project', projectId),
-        (row) =>
-          (filter.endpointId === undefined || row.endpointId === filter.endpointId) &&
-          (filter.status === undefined || row.status === filter.status) &&
-          (filter.eventType === undefined || row.eventType === filter.eventType),
-        filter,
-      )
-      return { items: page.items, total: page.total }
-    },
-    async listAttempts(projectId, deliveryId) {
-      materializeOutbox()
-      return state.attempts
-        .group('delivery', deliveryId)
-        .filter((row) => row.projectId === projectId)
-        .sort((a, b) => a.id - b.id)
-        
-    },
-    async requeue(projectId, id, now) {
-      materializeOutbox()
-      const existing = inProject(state.deliveries.get(id), projectId)
-      if (!existing || existing.status === 'delivering') return false
-      store(withState(existing, { status: 'pending', attempts: existing.attempts, nextAttemptAt: now, leaseUntil: null, lastStatusCode: existing.lastStatusCode, updatedAt: now }), existing)
-      return true
-    },
     async insertTestDelivery({ event, endpointId, leaseUntil }) {
       materializeOutbox()
       const endpoint = inProject(state.endpoints.get(endpointId), event.projectId)
@@ -172,5 +150,35 @@ export function outboxRepository(state: MemoryState, log: UndoLog): { outbox: Ad
     },
   }
 
-  return { outbox, materializeOutbox }
+  // The delivery log reads after the noted events become rows; an update (a manual retry) also
+  // stores the row where claims find it.
+  const deliveryTable = memoryEntityTable(state.deliveries, deliveryRules, log)
+  const attemptTable = memoryEntityTable(state.attempts, deliveryAttemptRules, log)
+  const deliveries: StorageTx['deliveries'] = {
+    async get(projectId, id) {
+      materializeOutbox()
+      return deliveryTable.get(projectId, id)
+    },
+    async list(projectId, filter) {
+      materializeOutbox()
+      return deliveryTable.list(projectId, filter)
+    },
+    async update(projectId, id, patch, expected) {
+      materializeOutbox()
+      const previous = state.deliveries.get(id)
+      const updated = await deliveryTable.update(projectId, id, patch, expected)
+      if (updated) {
+        state.deliveriesDue.note(updated)
+        log.push(() => state.deliveriesDue.note(previous!))
+      }
+      return updated
+    },
+  }
+  const deliveryAttempts: StorageTx['deliveryAttempts'] = {
+    async all(projectId, filter) {
+      materializeOutbox()
+      return attemptTable.all(projectId, filter)
+    },
+  }
+  return { outbox, deliveries, deliveryAttempts, materializeOutbox }
 }

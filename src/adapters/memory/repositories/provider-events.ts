@@ -1,8 +1,10 @@
 // The in-memory provider-event log and provider links.
+import { providerEventRules } from '../../../core/entity-filters.js'
 import { UniqueViolation, type Insert, type ProviderEventRepository } from '../../../core/storage.js'
 import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
+import { memoryEntityTable } from '../entity-table.js'
 import { found, inProject, patchRow, setMapEntry, type MemoryState } from '../state.js'
-import { newestFirstPage, type UndoLog } from '../table.js'
+import type { UndoLog } from '../table.js'
 
 export const linkKey = (link: Pick<ProviderLink, 'projectId' | 'provider' | 'kind' | 'externalId'>) =>
   `${link.projectId}|${link.provider}|${link.kind}|${link.externalId}`
@@ -20,6 +22,7 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
   const saveLinks = (links: readonly ProviderLink[]) => [...new Map(links.map((link) => [linkKey(link), saveLink(link)])).values()]
   const recorded = (event: Insert<ProviderEvent>) => table.findUnique('provider_event', `${event.projectId}|${event.provider}|${event.eventId}`)
   return {
+    ...memoryEntityTable(table, providerEventRules, log),
     async insert(event) {
       const existing = recorded(event)
       if (existing) return { inserted: false, existing }
@@ -29,12 +32,6 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
       if (recorded(event)) throw new UniqueViolation('provider_event')
       const inserted = table.insert({ ...event }, log)
       return { saved: Promise.resolve({ event: inserted, links: saveLinks(links) }) }
-    },
-    async get(projectId, id) {
-      return found(inProject(table.get(id), projectId))
-    },
-    async update(projectId, id, patch) {
-      return patchRow(table, projectId, id, patch, log)
     },
     async claim(projectId, id, condition, now) {
       const existing = inProject(table.get(id), projectId)
@@ -60,16 +57,6 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
     async saveOutcome(projectId, id, patch, links) {
       return { event: patchRow(table, projectId, id, patch, log), links: saveLinks(links) }
     },
-    async list(projectId, filter) {
-      return newestFirstPage(
-        table.group('project', projectId),
-        (row) =>
-          (filter.provider === undefined || row.provider === filter.provider) &&
-          (filter.status === undefined || row.status === filter.status) &&
-          (filter.reference === undefined || row.reference === filter.reference),
-        filter,
-      )
-    },
     async listWaiting(projectId, provider, waitingFor) {
       const rows = new Set(waitingFor.flatMap((key) => table.group('waiting', `${projectId}|${provider}|${key}`)))
       return [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
@@ -88,9 +75,6 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
         })
         .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
         .slice(0, limit)
-    },
-    async saveLink(link) {
-      saveLink(link)
     },
     async saveLinks(links) {
       return saveLinks(links)

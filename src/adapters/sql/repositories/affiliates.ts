@@ -1,9 +1,12 @@
-// The affiliates repository and the statement changing an affiliate's running totals
-// (totalsUpdate: also part of a new conversion's insert, repositories/conversions.ts).
+// The affiliates repository (its table, reading the row with what its events need, and the
+// statements of codes, link aliases and imports) and the statement changing an affiliate's running
+// totals (totalsUpdate: also part of a new conversion's insert, repositories/conversions.ts).
+import { affiliateRules } from '../../../core/entity-filters.js'
 import type { AffiliateRepository } from '../../../core/storage.js'
 import type { TotalsDelta } from '../../../core/types.js'
 import { decode, run } from '../codec.js'
 import { param, returningClause, type CounterWrite } from '../counter-write.js'
+import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'
 import { affiliateTotalsColumns, type Tables } from '../tables.js'
 import type { TransactionState } from './transaction-state.js'
@@ -30,6 +33,9 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: Transaction
     return table.read(rows[0])
   }
   return {
+    // Its conversions, coupons, clicks and payouts go and its referrals and sub-affiliates are
+    // detached by the foreign keys of migration 2, in delete's one statement.
+    ...sqlEntityTable(db, table, affiliateRules, find),
     async insert(affiliate) {
       const values = { ...affiliate, ...affiliate.totals }
       // Inside a transaction a failed insert would abort it; the savepoint lets the core retry
@@ -46,10 +52,6 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: Transaction
         return { ...table.inserted(affiliate, id), totals: { ...affiliate.totals } }
       })
     },
-    async getMany(projectId, ids) {
-      const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 AND id = ANY($2::bigint[])`, [projectId, ids])
-      return rows.map((row) => table.read(row))
-    },
     async takenCodes(projectId, codes) {
       const rows = await run(
         db,
@@ -59,8 +61,6 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: Transaction
       )
       return new Set(rows.map((row) => String(row.code)))
     },
-    get: (projectId, id) => find(projectId, 'id = $2', [id]),
-    getByEmail: (projectId, email) => find(projectId, 'lower(email) = lower($2)', [email]),
     // A referral code, else a link alias: one statement, on the two unique indexes.
     getByCode: (projectId, code) =>
       find(
@@ -80,21 +80,11 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: Transaction
       const rows = await run(db, `SELECT alias FROM ${t.linkAliases} WHERE project_id = $1 AND affiliate_id = $2 ORDER BY created_at, alias`, [projectId, affiliateId])
       return rows.map((row) => String(row.alias))
     },
-    // NO KEY UPDATE: inserts referring to the row (a click, a coupon) take KEY SHARE and do not wait.
-    lockForUpdate: (projectId, id) => table.get(db, projectId, id, 'FOR NO KEY UPDATE'),
-    update(projectId, id, patch) {
-      const { totals: _ignored, ...rest } = patch as typeof patch & { totals?: unknown }
-      return table.update(db, projectId, id, rest)
-    },
     async adjustTotals(projectId, id, delta: TotalsDelta) {
       const params: unknown[] = []
       const update = totalsUpdate(table.name, projectId, id, delta, params)
       if (update) await run(db, update.text(), params)
     },
-    // Its conversions, coupons, clicks and payouts go and its referrals and sub-affiliates are
-    // detached by the foreign keys of migration 2, in this one statement.
-    delete: (projectId, id) => table.delete(db, projectId, id),
-    list: (projectId, filter) => table.page(db, projectId, [['status = ANY(?::text[])', filter.statuses]], filter),
   }
 }
 

@@ -8,12 +8,14 @@
 // (transaction-state.ts). Also the held balance from the hold-window index, and oldest-first
 // settling in one statement.
 import type { DayFigures } from '../../../core/commission-periods.js'
+import { conversionRules } from '../../../core/entity-filters.js'
 import type { ConversionCounts, ConversionInsertResult, ConversionRepository, Insert } from '../../../core/storage.js'
 import { conversionMovement } from '../../../core/ledger-movements.js'
 import type { AffiliateStatus, Conversion, LedgerMovement, TotalsDelta } from '../../../core/types.js'
 import type { VisitorSignal } from '../../../core/tracking-storage.js'
 import { decode, run } from '../codec.js'
 import { param, type CounterWrite } from '../counter-write.js'
+import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'
 import { money, type Tables } from '../tables.js'
 import { adjustTotalsMany, totalsUpdate } from './affiliates.js'
@@ -102,10 +104,10 @@ export function conversionRepository(db: SqlClient, t: Tables, state: Transactio
     const day: DayFigures | null = row.ak_day_revenue === undefined ? null : { day: counts.day, revenue: money(row.ak_day_revenue), customers: Number(row.ak_day_customers) }
     return { inserted: true, conversion: table.inserted(conversion, row.id), counted: { affiliate, day } }
   }
-  const getByReference = (projectId: string, reference: string) =>
-    table.findOne(db, 'project_id = $1 AND reference = $2', [projectId, reference])
+  const plain = sqlEntityTable(db, table, conversionRules)
 
   return {
+    ...plain,
     // One multi-row insert, then the counts of the rows it inserted: one totals update and one daily upsert.
     async insertMany(items) {
       const inserted: Array<Conversion | null> = []
@@ -136,33 +138,11 @@ export function conversionRepository(db: SqlClient, t: Tables, state: Transactio
         const inserted = await insertNew(conversion, counts)
         if (inserted) return inserted
         // The conflicting row is committed (READ COMMITTED sees it) unless it was deleted since.
-        const existing = await getByReference(conversion.projectId, conversion.reference!)
+        const existing = await plain.first(conversion.projectId, { reference: conversion.reference! })
         if (existing) return { inserted: false, existing }
         if (attempt >= 3) throw new Error('conversions.insert: the conflicting conversion vanished repeatedly')
       }
     },
-    get: (projectId, id) => table.get(db, projectId, id),
-    getByReference,
-    update: (projectId, id, patch) => table.update(db, projectId, id, patch),
-    delete: (projectId, id) => table.delete(db, projectId, id),
-    async listChildren(projectId, parentId) {
-      const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 AND parent_conversion_id = $2 ORDER BY id`, [projectId, parentId])
-      return rows.map((row) => table.read(row))
-    },
-    list: (projectId, filter) =>
-      table.page(
-        db,
-        projectId,
-        [
-          ['type = ?', filter.type],
-          ['affiliate_id = ?', filter.affiliateId],
-          ['referred_user_id = ?', filter.referredUserId],
-          ['paid = ?', filter.paid],
-          ['created_at >= ?', filter.from],
-          ['created_at < ?', filter.to],
-        ],
-        filter,
-      ),
     async heldSummary(projectId, affiliateId, now) {
       const rows = await run(
         db,

@@ -70,14 +70,6 @@ export function erasureRepository(db: SqlClient, t: Tables): ErasureRepository {
         await run(db, `UPDATE ${t.schema}.${quoted(table.name)} SET ${sets.join(', ')} WHERE project_id = $1 AND (${touched})`, params)
       }
     },
-    async dropMail(projectId, affiliateId, now) {
-      await run(
-        db,
-        `UPDATE ${t.mail.name} SET status = 'skipped', next_attempt_at = NULL, lease_until = NULL, last_reply = 'the affiliate was erased', updated_at = $3
-         WHERE project_id = $1 AND affiliate_id = $2 AND status IN ('queued', 'sending')`,
-        [projectId, affiliateId, now],
-      )
-    },
     async customerIds(projectId, email) {
       const rows = await run(
         db,

@@ -1,8 +1,10 @@
 // The ledger movements repository: an affiliate's ledger changes as recorded (docs/payouts.md).
+import { ledgerRules } from '../../../core/entity-filters.js'
 import type { Insert, LedgerRepository } from '../../../core/storage.js'
 import type { LedgerMovement } from '../../../core/types.js'
 import type { CounterWrite } from '../counter-write.js'
 import { run } from '../codec.js'
+import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
 
@@ -18,20 +20,7 @@ export function conversionMovementInsert(t: Tables, movement: Insert<LedgerMovem
 export function ledgerRepository(db: SqlClient, t: Tables): LedgerRepository {
   const table = t.ledger
   return {
-    async record(movement) {
-      await table.insert(db, movement)
-    },
-    async list(projectId, { affiliateId, after, upTo }) {
-      const rows = await run(
-        db,
-        `SELECT * FROM ${table.name}
-         WHERE project_id = $1 AND created_at <= $2 AND ($3::timestamptz IS NULL OR created_at > $3::timestamptz)
-           AND ($4::bigint IS NULL OR affiliate_id = $4::bigint)
-         ORDER BY created_at, id`,
-        [projectId, upTo, after ?? null, affiliateId ?? null],
-      )
-      return rows.map((row) => table.read(row))
-    },
+    ...sqlEntityTable(db, table, ledgerRules),
     async releasing(projectId, { after, upTo }) {
       const rows = await run(
         db,

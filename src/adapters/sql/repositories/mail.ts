@@ -2,8 +2,10 @@
 // them before COMMIT), claimed FOR UPDATE SKIP LOCKED under a lease with the attempt counted in the
 // same statement, their attempts, summaries and follow-ups queued once by dedupe key.
 import type { NewMail } from '../../../core/mail-kinds.js'
+import { mailRules } from '../../../core/entity-filters.js'
 import type { MailQueue } from '../../../core/mail-store.js'
 import { run } from '../codec.js'
+import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
 
@@ -34,6 +36,7 @@ export function mailRowsSelect(first: number): string {
 
 export function mailRepository(db: SqlClient, t: Tables): MailQueue {
   const table = t.mail
+  const plain = sqlEntityTable(db, table, mailRules)
   return {
     async claim({ now, limit, leaseMs }) {
       const rows = await run(
@@ -74,23 +77,12 @@ export function mailRepository(db: SqlClient, t: Tables): MailQueue {
       )
       return rows.length > 0
     },
-    get: (projectId, id) => table.get(db, projectId, id),
-    list: (projectId, filter) => table.page(db, projectId, [['status = ?', filter.status], ['affiliate_id = ?', filter.affiliateId]], filter),
-    async attempts(projectId, id) {
-      const rows = await run(db, `SELECT * FROM ${t.mailAttempts.name} WHERE mail_id = $1 AND project_id = $2 ORDER BY id`, [id, projectId])
-      return rows.map((row) => t.mailAttempts.read(row))
-    },
+    get: plain.get,
+    list: plain.list,
+    update: plain.update,
+    updateAll: plain.updateAll,
     async enable(now) {
       await run(db, `INSERT INTO ${t.mailSwitch} (id, since) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [now])
-    },
-    async retry(projectId, id, now) {
-      const rows = await run(
-        db,
-        `UPDATE ${table.name} SET status = 'queued', next_attempt_at = $3, lease_until = NULL, updated_at = $3
-         WHERE project_id = $1 AND id = $2 AND status <> 'sending' RETURNING id`,
-        [projectId, id, now],
-      )
-      return rows.length > 0
     },
   }
 }

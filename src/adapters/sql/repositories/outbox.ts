@@ -1,7 +1,11 @@
-// The webhook outbox (events, deliveries with leases claimed FOR UPDATE SKIP LOCKED, attempts).
+// The webhook outbox (events, deliveries with leases claimed FOR UPDATE SKIP LOCKED, attempts)
+// and the delivery log's tables.
+import { deliveryAttemptRules, deliveryRules } from '../../../core/entity-filters.js'
 import type { ClaimedDelivery } from '../../../core/outbox-store.js'
+import type { StorageTx } from '../../../core/storage.js'
 import type { AdapterOutbox } from '../../storage-port.js'
 import { atomic, decode, run } from '../codec.js'
+import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
 import { flushPending, type TransactionState } from './transaction-state.js'
@@ -125,34 +129,6 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: TransactionSta
       )
       return rows[0] ? deliveries.read(rows[0]) : null
     },
-    getDelivery: (projectId, id) => deliveries.get(db, projectId, id),
-    listDeliveries: (projectId, filter) =>
-      deliveries.page(
-        db,
-        projectId,
-        [
-          ['endpoint_id = ?', filter.endpointId],
-          ['status = ?', filter.status],
-          ['event_type = ?', filter.eventType],
-        ],
-        filter,
-      ),
-    async listAttempts(projectId, deliveryId) {
-      const rows = await run(db, `SELECT * FROM ${t.attempts.name} WHERE delivery_id = $1 AND project_id = $2 ORDER BY id`, [
-        deliveryId,
-        projectId,
-      ])
-      return rows.map((row) => t.attempts.read(row))
-    },
-    async requeue(projectId, id, now) {
-      const rows = await run(
-        db,
-        `UPDATE ${deliveries.name} SET status = 'pending', next_attempt_at = $3, lease_until = NULL, updated_at = $3
-         WHERE project_id = $1 AND id = $2 AND status <> 'delivering' RETURNING id`,
-        [projectId, id, now],
-      )
-      return rows.length > 0
-    },
     async backlog() {
       // Two counts, so each can use its partial index (due / lease) instead of scanning every delivery.
       const rows = await run(
@@ -171,4 +147,20 @@ export function outboxRepository(db: SqlClient, t: Tables, cache: TransactionSta
     flushed[name] = name === 'enqueue' ? method : async (...args) => (await flushPending(db, t, cache), method(...args))
   }
   return flushed as unknown as AdapterOutbox
+}
+
+/** The delivery log's tables: in a transaction, as for the outbox, the events recorded so far are written first. */
+export function deliveryLog(db: SqlClient, t: Tables, cache: TransactionState | null): Pick<StorageTx, 'deliveries' | 'deliveryAttempts'> {
+  const deliveries = sqlEntityTable(db, t.deliveries, deliveryRules)
+  const attempts = sqlEntityTable(db, t.attempts, deliveryAttemptRules)
+  const flushed =
+    <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await flushPending(db, t, cache)
+      return read(...args)
+    }
+  return {
+    deliveries: { get: flushed(deliveries.get), list: flushed(deliveries.list), update: flushed(deliveries.update) },
+    deliveryAttempts: { all: flushed(attempts.all) },
+  }
 }

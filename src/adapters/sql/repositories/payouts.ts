@@ -1,18 +1,15 @@
 // The payouts repository (settling its conversions is the conversions repository's settleOldestFirst).
+import { payoutRules } from '../../../core/entity-filters.js'
 import type { PayoutRepository } from '../../../core/storage.js'
 import { run } from '../codec.js'
+import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'
 import { money, type Tables } from '../tables.js'
 
 export function payoutRepository(db: SqlClient, t: Tables): PayoutRepository {
   const table = t.payouts
   return {
-    insert: (payout) => table.insert(db, payout),
-    async setConversionsSettled(projectId, id, count) {
-      await run(db, `UPDATE ${table.name} SET conversions_settled = $3 WHERE project_id = $1 AND id = $2`, [projectId, id, count])
-    },
-    get: (projectId, id) => table.get(db, projectId, id),
-    list: (projectId, filter) => table.page(db, projectId, [['affiliate_id = ?', filter.affiliateId], ['created_at <= ?', filter.upTo]], filter),
+    ...sqlEntityTable(db, table, payoutRules),
     async paidTotals(projectId, from, to) {
       const rows = await run(
         db,

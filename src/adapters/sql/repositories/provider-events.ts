@@ -1,8 +1,10 @@
 // The SQL provider-event log and provider links. A unique (project, provider, event id) index
 // makes a re-delivered event, also one racing in another process, find the first row.
+import { providerEventRules } from '../../../core/entity-filters.js'
 import type { ProviderEventRepository } from '../../../core/storage.js'
 import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
 import { decode, encode, run } from '../codec.js'
+import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
 import { leaveForCommit, type TransactionState } from './transaction-state.js'
@@ -63,6 +65,7 @@ export function providerEventRepository(db: SqlClient, t: Tables, cache: Transac
     return upsert === null ? [] : (await run(db, upsert, params)).map(linkOf)
   }
   return {
+    ...sqlEntityTable(db, table, providerEventRules),
     async insert(event) {
       for (let attempt = 0; ; attempt += 1) {
         const inserted = await insertNew(db, event)
@@ -83,8 +86,6 @@ export function providerEventRepository(db: SqlClient, t: Tables, cache: Transac
       if (cache) return { saved: leaveForCommit(cache, { text, params }, recorded) }
       return { saved: Promise.resolve(recorded(await run(db, text, params))) }
     },
-    get: (projectId, id) => table.get(db, projectId, id),
-    update: (projectId, id, patch) => table.update(db, projectId, id, patch),
     async claim(projectId, id, condition, now) {
       const rows = await run(
         db,
@@ -132,17 +133,6 @@ export function providerEventRepository(db: SqlClient, t: Tables, cache: Transac
       const row = rows[0]!
       return { event: row.id == null ? null : table.read(row), links: (decode('json', row.ak_links) as SqlRow[]).map(linkOf) }
     },
-    list: (projectId, filter) =>
-      table.page(
-        db,
-        projectId,
-        [
-          ['provider = ?', filter.provider],
-          ['status = ?', filter.status],
-          ['reference = ?', filter.reference],
-        ],
-        filter,
-      ),
     async listWaiting(projectId, provider, waitingFor) {
       if (waitingFor.length === 0) return []
       const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 AND provider = $2 AND waiting_for = ANY($3::text[]) AND status = 'waiting' ORDER BY occurred_at, id`, [projectId, provider, [...waitingFor]])
@@ -159,9 +149,6 @@ export function providerEventRepository(db: SqlClient, t: Tables, cache: Transac
         [projectId, provider, wokenBefore, limit],
       )
       return rows.map((row) => table.read(row))
-    },
-    async saveLink(link) {
-      await saveLinks([link])
     },
     saveLinks,
     async getLink(projectId, provider, kind, externalId) {

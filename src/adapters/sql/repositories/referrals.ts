@@ -1,19 +1,17 @@
 // The referrals repository: referred users by email (case-insensitive), and the first purchase
 // decided by the row.
+import { referralRules } from '../../../core/entity-filters.js'
 import type { ReferralRepository } from '../../../core/storage.js'
 import type { RuleSet } from '../../../core/types.js'
 import { decode, run } from '../codec.js'
+import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'
 
 export function referralRepository(db: SqlClient, t: Tables): ReferralRepository {
   const table = t.referrals
   return {
-    insert: (referral) => table.insert(db, referral),
-    get: (projectId, id) => table.get(db, projectId, id),
-    lockForUpdate: (projectId, id) => table.get(db, projectId, id, 'FOR NO KEY UPDATE'),
-    getByEmail: (projectId, email) => table.findOne(db, 'project_id = $1 AND lower(email) = lower($2)', [projectId, email]),
-    update: (projectId, id, patch) => table.update(db, projectId, id, patch),
+    ...sqlEntityTable(db, table, referralRules),
     async markFirstPurchase(projectId, id, at, payment) {
       // Decided by the row: an UPDATE waits for another transaction's, then checks the condition again.
       const rows = await run(
@@ -42,15 +40,5 @@ export function referralRepository(db: SqlClient, t: Tables): ReferralRepository
       )
       return rows[0] ? Number(rows[0].payments) : null
     },
-    list: (projectId, filter) =>
-      table.page(
-        db,
-        projectId,
-        [
-          ['affiliate_id = ?', filter.affiliateId],
-          ['conversion_status = ?', filter.status],
-        ],
-        filter,
-      ),
   }
 }
