@@ -1,5 +1,5 @@
 import { defineConfig } from 'tsup'
-import { PROVIDER_NAMES } from './src/core/types.js'
+import { PROVIDER_NAMES } from './src/core/model/types.js'
 
 /** One entry per payment provider of the registry (affiliate-kit/<name>). */
 const providers = Object.fromEntries(PROVIDER_NAMES.map((name) => [`providers/${name}`, `src/providers/${name}/index.ts`]))

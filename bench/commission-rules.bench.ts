@@ -49,7 +49,7 @@ const FULL: ProjectSettingsInput = {
   },
 }
 
-/** A signed referral of `code` for a visitor, as the tracking handler gives it (src/core/signed-referral.ts). */
+/** A signed referral of `code` for a visitor, as the tracking handler gives it (src/core/model/signed-referral.ts). */
 function signedClick(salt: string, code: string, visitor: string): string {
   const expires = Math.floor(Date.now() / 1000) + 86_400
   const signature = createHmac('sha256', salt).update(`affiliate-kit referral\n${code}\n${expires}\n${visitor}`).digest('base64url').slice(0, 22)

@@ -2,7 +2,7 @@
 // customer's purchases per second beside distinct customers' of the same affiliate, 16 in flight
 // (targets: ratio >= 0.8), and one customer's rate after 10,000 of its payments beside its rate at
 // the start (>= 0.9). Each purchase of a customer locks its affiliate, then the customer
-// (core/row-locks.ts): one customer's purchases run one after another, as one affiliate's do.
+// (core/ports/row-locks.ts): one customer's purchases run one after another, as one affiliate's do.
 import { postgresStorage } from '../dist/adapters/postgres.js'
 import { createAffiliateProgram } from '../dist/index.js'
 import { freshDatabase } from './mixed-load.js'

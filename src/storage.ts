@@ -4,12 +4,12 @@
 // dispatcher's outbox store, HTTP's keyed-state store, the browser pages' session store and the
 // admin console's audit log; UniqueViolation for unique-index conflicts, and the records the
 // repositories hold. An app needs none of it beyond the root's StoragePort.
-export { UniqueViolation } from './core/storage.js'
-export type * from './core/storage.js'
-export type * from './core/types.js'
+export { UniqueViolation } from './core/ports/storage.js'
+export type * from './core/ports/storage.js'
+export type * from './core/model/types.js'
 export type { StoragePort } from './adapters/storage-port.js'
-export type * from './core/outbox-store.js'
-export type * from './core/keyed-state.js'
-export type * from './core/tracking-storage.js'
-export type * from './core/session-store.js'
-export type * from './core/audit-log.js'
+export type * from './core/ports/outbox-store.js'
+export type * from './core/ports/keyed-state.js'
+export type * from './core/ports/tracking-storage.js'
+export type * from './core/ports/session-store.js'
+export type * from './core/ports/audit-log.js'

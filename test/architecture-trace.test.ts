@@ -244,12 +244,12 @@ describe(`${DOCUMENT} against what runs on PGlite`, () => {
   })
 
   it('finds the drift it is there for: a function the code does not call, a statement left out, a lock not said', () => {
-    const keyRead: Ran = { text: 'SELECT * FROM "affiliate_kit".api_keys WHERE hash = $1', files: ['src/adapters/sql/repositories/api-keys.ts', 'src/core/keys.ts', 'src/http/handler.ts'] }
+    const keyRead: Ran = { text: 'SELECT * FROM "affiliate_kit".api_keys WHERE hash = $1', files: ['src/adapters/sql/repositories/api-keys.ts', 'src/core/project/keys.ts', 'src/http/handler.ts'] }
     const table = (where: string, sql: string) =>
       `${CONVERSION_SECTION}\n\n| # | where | what | SQL |\n|---|---|---|---|\n| 3 | ${where} | the key | ${sql} |\n`
     const read = '`SELECT * FROM api_keys WHERE hash = $1` (`repositories/api-keys.ts`)'
-    expect(drift(table('`src/http/handler.ts` `admit` → `program.keyVerifier()` (`src/core/keys.ts`)', read), CONVERSION_SECTION, [keyRead])).toEqual([])
-    expect(drift(table('`src/http/handler.ts` `admit` → `program.keys.verify` (`src/core/keys.ts`)', read), CONVERSION_SECTION, [keyRead])).toEqual([
+    expect(drift(table('`src/http/handler.ts` `admit` → `program.keyVerifier()` (`src/core/project/keys.ts`)', read), CONVERSION_SECTION, [keyRead])).toEqual([])
+    expect(drift(table('`src/http/handler.ts` `admit` → `program.keys.verify` (`src/core/project/keys.ts`)', read), CONVERSION_SECTION, [keyRead])).toEqual([
       'step 3: `program.keys.verify` is not in src/',
     ])
     expect(drift(table('`src/http/handler.ts` `admit`', '`SELECT * FROM api_keys WHERE hash = $1`'), CONVERSION_SECTION, [keyRead])).toEqual([

@@ -1,7 +1,7 @@
 // The calendar day of an instant in a project's time zone, as stats and the daily counters use it:
 // right on both sides of every midnight and DST switch, whatever order instants come in.
 import { describe, expect, it } from 'vitest'
-import { dayFormatter } from '../src/core/calendar.js'
+import { dayFormatter } from '../src/core/model/calendar.js'
 
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Pacific/Apia', 'Asia/Kathmandu', 'America/St_Johns']
 const HOUR = 3_600_000

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 import { createAffiliateProgram, EVENT_TYPES, testClock } from '../src/index.js'
-import type { CreateConversionInput, ProjectSettingsInput } from '../src/core/schemas.js'
+import type { CreateConversionInput, ProjectSettingsInput } from '../src/core/model/schemas.js'
 import { seededRandom, shuffled } from './providers/ledger.js'
 
 const pct = (rate: number) => ({ type: 'percentage' as const, rate })

@@ -4,7 +4,7 @@
 import addressparser from 'nodemailer/lib/addressparser/index.js'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { email } from '../src/core/schemas.js'
+import { email } from '../src/core/model/schemas.js'
 
 const accepts = (text: string) => v.safeParse(email, text).success
 

@@ -4,7 +4,7 @@
 // templates, bounces, and an SMTP server that is down for a while.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
-import { testClock, type TestClock } from '../src/core/clock.js'
+import { testClock, type TestClock } from '../src/core/model/clock.js'
 import { createAffiliateProgram, type AffiliateProgram, type StoragePort } from '../src/index.js'
 import { createMailDispatcher, readUnsubscribeToken, smtpMailer, type MailDispatcherOptions } from '../src/email/index.js'
 import { startSmtp, type SmtpCatcher } from './email/smtp.js'

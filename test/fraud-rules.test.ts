@@ -3,12 +3,12 @@
 // strictest action wins and a bad fraudCheck answer is refused. Rules that read the storage are
 // also run on every adapter (test/conformance/fraud.case.ts).
 import { describe, expect, it } from 'vitest'
-import { fraudVerdict } from '../src/core/fraud/check.js'
-import { domainOf, isDisposableDomain, mailbox } from '../src/core/fraud/email.js'
-import { trippedRules } from '../src/core/fraud/rules.js'
-import { fraudSettingsOf } from '../src/core/fraud/settings.js'
-import type { FraudSignals } from '../src/core/fraud/signals.js'
-import { Currency } from '../src/core/money.js'
+import { fraudVerdict } from '../src/core/rules/fraud/check.js'
+import { domainOf, isDisposableDomain, mailbox } from '../src/core/rules/fraud/email.js'
+import { trippedRules } from '../src/core/rules/fraud/rules.js'
+import { fraudSettingsOf } from '../src/core/rules/fraud/settings.js'
+import type { FraudSignals } from '../src/core/rules/fraud/signals.js'
+import { Currency } from '../src/core/model/money.js'
 import { createAffiliateProgram, testClock } from '../src/index.js'
 import { memoryStorage } from '../src/adapters/memory/index.js'
 

@@ -1,10 +1,10 @@
-// The message catalogues (src/core/i18n/catalogues/: en.ts and *.json, docs/email.md "Languages"): every
+// The message catalogues (src/core/model/i18n/catalogues/: en.ts and *.json, docs/email.md "Languages"): every
 // language has every key of the English one and the same placeholders, a missing key falls back
 // to English, and the language a page or mail uses is the affiliate's, else the browser's, else
 // the program's.
 import { describe, expect, it } from 'vitest'
-import { chooseLocale, LOCALES, localeFromAcceptLanguage } from '../src/core/i18n/locales.js'
-import { CATALOGUES, formatAmount, translator } from '../src/core/i18n/translate.js'
+import { chooseLocale, LOCALES, localeFromAcceptLanguage } from '../src/core/model/i18n/locales.js'
+import { CATALOGUES, formatAmount, translator } from '../src/core/model/i18n/translate.js'
 
 const english = CATALOGUES.en as Record<string, string>
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort()

@@ -1,4 +1,4 @@
-// One registry per extension: the languages are LANGUAGES in src/core/i18n/locales.ts (its code,
+// One registry per extension: the languages are LANGUAGES in src/core/model/i18n/locales.ts (its code,
 // its name in itself, its catalogue), and every other list (the schemas' picklists and so the
 // OpenAPI documents, the portal's and the console's language selects, the list in docs/email.md)
 // derives from it; no other file of src/ or the docs lists them. A new language is its catalogue
@@ -8,14 +8,14 @@ import { join } from 'node:path'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { serverConfig } from '../src/cli/config.js'
-import { LANGUAGES, LOCALES } from '../src/core/i18n/locales.js'
-import { CATALOGUES } from '../src/core/i18n/translate.js'
-import { locale } from '../src/core/schemas.js'
+import { LANGUAGES, LOCALES } from '../src/core/model/i18n/locales.js'
+import { CATALOGUES } from '../src/core/model/i18n/translate.js'
+import { locale } from '../src/core/model/schemas.js'
 import { openApiDocument } from '../src/http/openapi.js'
 import { documents, listsInFiles, quotingFiles, read, ROOT, sourceFiles } from './registries/lists.js'
 
-const REGISTRY = 'src/core/i18n/locales.ts'
-const CATALOGUE_FOLDER = 'src/core/i18n/catalogues'
+const REGISTRY = 'src/core/model/i18n/locales.ts'
+const CATALOGUE_FOLDER = 'src/core/model/i18n/catalogues'
 const names = LOCALES.map((code) => LANGUAGES[code].name)
 
 /** The one list of the docs: docs/email.md's languages, each by its name and code. */

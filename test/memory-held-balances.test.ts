@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { HeldBalances } from '../src/adapters/memory/held-balances.js'
 import { Table, type UndoLog } from '../src/adapters/memory/table.js'
-import type { Conversion } from '../src/core/types.js'
+import type { Conversion } from '../src/core/model/types.js'
 
 /** A small deterministic generator, so a failure replays. */
 function random(seed: number) {

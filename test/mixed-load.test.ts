@@ -1,6 +1,6 @@
 // The hot-rows mixed load for a minute at a lower rate than bench/soak.bench.ts runs it for eight:
 // purchases, clicks, reads and new affiliates at once on two `serve` processes sharing PostgreSQL,
-// and on one over PGlite. Before the lock order (core/row-locks.ts) a click and a purchase of one
+// and on one over PGlite. Before the lock order (core/ports/row-locks.ts) a click and a purchase of one
 // affiliate locked its row and its day's counters in opposite orders and deadlocked within seconds.
 import { fileURLToPath } from 'node:url'
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -28,7 +28,7 @@ async function waitingEvent(program: Parameters<typeof stripeHandler>[0]['progra
   await deliverStripe(handler, invoice, program.clock)
   return (await program.providerEvents.list({ status: 'waiting' })).items[0]!.id
 }
-import type { PayoutRunResult } from '../src/core/payout-runs.js'
+import type { PayoutRunResult } from '../src/core/payouts/payout-runs.js'
 import { createHandler } from '../src/http/index.js'
 import { createPortal } from '../src/portal/index.js'
 import { caller, setup, type Reply, type Setup } from './http/helpers.js'

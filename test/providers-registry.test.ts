@@ -6,8 +6,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { providerName } from '../src/core/schemas.js'
-import { PROVIDER_NAMES } from '../src/core/types.js'
+import { providerName } from '../src/core/model/schemas.js'
+import { PROVIDER_NAMES } from '../src/core/model/types.js'
 import { providerConfigKey, PROVIDERS } from '../src/providers/registry.js'
 
 const ROOT = resolve(__dirname, '..')
@@ -52,14 +52,14 @@ describe('the provider registry', () => {
       return quoted.filter((name) => text.includes(name)).length >= 2
     })
     const named = lists.map((file) => file.slice(ROOT.length + 1))
-    expect(named).toContain('src/core/types.ts')
-    expect(named.filter((file) => file !== 'src/core/types.ts' && file !== 'src/providers/registry.ts')).toEqual([])
+    expect(named).toContain('src/core/model/types.ts')
+    expect(named.filter((file) => file !== 'src/core/model/types.ts' && file !== 'src/providers/registry.ts')).toEqual([])
   })
 
   it('leaves storage to the program: no provider module reaches the storage port or keeps module state', () => {
     const reaching = sourceFiles(join(ROOT, 'src/providers')).filter((file) => {
       const text = readFileSync(file, 'utf8')
-      return /core\/storage\.js|DomainStore|StorageTx|\.transaction\(|providerEvents\.(insert|record|update|claim|saveLink)|new WeakMap|^let /m.test(text)
+      return /core\/ports\/storage\.js|DomainStore|StorageTx|\.transaction\(|providerEvents\.(insert|record|update|claim|saveLink)|new WeakMap|^let /m.test(text)
     })
     expect(reaching.map((file) => file.slice(ROOT.length + 1))).toEqual([])
   })

@@ -11,7 +11,7 @@ import { pgliteStorage } from '../src/adapters/pglite/index.js'
 import { postgresStorage } from '../src/adapters/postgres/index.js'
 import { createAffiliateProgram, createWebhookDispatcher, testClock, type StoragePort } from '../src/index.js'
 import { SETTINGS_MAX_AGE_MS } from '../src/core/program.js'
-import { settingsChanges } from '../src/core/settings.js'
+import { settingsChanges } from '../src/core/rules/settings.js'
 import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from './sql/pg-schema.js'
 import { signUp, startReceiver, type Receiver } from './webhooks-helpers.js'
 

@@ -3,8 +3,8 @@
 // own browser; a conversion naming the click (the ak_ref value) is then held or rejected.
 import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../src/adapters/memory/index.js'
-import { testClock } from '../src/core/clock.js'
-import type { ProjectSettingsInput } from '../src/core/schemas.js'
+import { testClock } from '../src/core/model/clock.js'
+import type { ProjectSettingsInput } from '../src/core/model/schemas.js'
 import { createAffiliateProgram } from '../src/index.js'
 import { createPortal } from '../src/portal/index.js'
 import { createTrackingHandler } from '../src/tracking/index.js'

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { attemptOutcome, DEFAULT_DELAYS, nextDelayMs } from '../src/webhooks/delivery.js'
 import type { SendResult } from '../src/webhooks/transport.js'
-import type { ProjectSettings } from '../src/core/types.js'
+import type { ProjectSettings } from '../src/core/model/types.js'
 
 const answered = (statusCode: number | null, retryAfterMs: number | null = null): SendResult => ({
   statusCode,

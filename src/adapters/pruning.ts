@@ -3,8 +3,8 @@
 // waits for the next pass), so a pass never holds the database for long. `affiliate-kit serve`
 // runs a pass an hour; an embedding app calls `pruneStorage` from its own scheduler, or starts
 // `startPruning`.
-import type { Clock } from '../core/clock.js'
-import { PRUNED_KINDS, type PrunedKind, type RetentionStore, type WithRetention } from '../core/retention.js'
+import type { Clock } from '../core/model/clock.js'
+import { PRUNED_KINDS, type PrunedKind, type RetentionStore, type WithRetention } from '../core/ports/retention.js'
 import { errorText, type Logger } from '../ops/logger.js'
 
 export interface RetentionOptions {

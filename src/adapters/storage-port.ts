@@ -2,13 +2,13 @@
 // that uses it. The core's domain store, the webhook dispatcher's outbox store, HTTP's keyed-state
 // store (as `keyedState`), the browser pages' session store (as `sessions`) and the admin
 // console's audit log (as `auditLog`), the mail dispatcher's mail queue (as `mail`) and the pruning of what grows without bound (as `retention`).
-import type { DomainStore, OutboxRepository, StorageTx } from '../core/storage.js'
-import type { KeyedStateStore } from '../core/keyed-state.js'
-import type { DeliveryQueue, OutboxStore } from '../core/outbox-store.js'
-import type { WithSessionStore } from '../core/session-store.js'
-import type { WithAuditLog } from '../core/audit-log.js'
-import type { MailStore } from '../core/mail-store.js'
-import type { WithRetention } from '../core/retention.js'
+import type { DomainStore, OutboxRepository, StorageTx } from '../core/ports/storage.js'
+import type { KeyedStateStore } from '../core/ports/keyed-state.js'
+import type { DeliveryQueue, OutboxStore } from '../core/ports/outbox-store.js'
+import type { WithSessionStore } from '../core/ports/session-store.js'
+import type { WithAuditLog } from '../core/ports/audit-log.js'
+import type { MailStore } from '../core/ports/mail-store.js'
+import type { WithRetention } from '../core/ports/retention.js'
 
 export type StoragePort = DomainStore & OutboxStore & MailStore & { keyedState: KeyedStateStore } & WithSessionStore & WithAuditLog & WithRetention
 

@@ -3,7 +3,7 @@
 // too). Every cell passes the payout files' formula guard (textCell), so no cell runs as a formula
 // when a spreadsheet opens the file. Amounts are the API's decimal text. See docs/admin.md "Exports".
 import { stringify } from 'csv-stringify/sync'
-import type { AffiliateView, ConversionView } from '../core/views.js'
+import type { AffiliateView, ConversionView } from '../core/rules/views.js'
 import { textCell } from './payout-files.js'
 
 type Cell = string | number | boolean | Date | null

@@ -1,6 +1,6 @@
 // What a console page handler gets (the program, who is signed in, URLs, the CSRF token of its
 // forms, a way to record what it changed) and gives back (a page, a redirect or a download).
-import type { SignInLinkMaker } from '../core/portal-sign-in.js'
+import type { SignInLinkMaker } from '../core/affiliates/portal-sign-in.js'
 import type { Html } from '../web/html.js'
 import type { AdminPaths } from './paths.js'
 import type { AdminProgram } from './program.js'

@@ -3,7 +3,7 @@
 // name, recipientEmail, paymentReference, receiverType, amountCurrency, amount, sourceCurrency,
 // targetCurrency). Amounts are the API's decimal text, never floats; text cells (names, emails,
 // notes) are guarded against formula injection. See docs/admin.md "Payouts".
-import type { AffiliateView } from '../core/views.js'
+import type { AffiliateView } from '../core/rules/views.js'
 import { csvField, textCell } from '../server/csv.js'
 
 export interface BatchLine {

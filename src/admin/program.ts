@@ -1,8 +1,8 @@
 // The part of the program the console reads and writes: only public use-cases, one project; its
 // transaction(fn) holds an action's reads, change and audit entry together (AdminRequest.changes).
-import type { Clock } from '../core/clock.js'
+import type { Clock } from '../core/model/clock.js'
 import type { ProjectScope } from '../core/program.js'
-import type { VerifiedKey } from '../core/keys.js'
+import type { VerifiedKey } from '../core/project/keys.js'
 
 export type AdminProgram = Pick<
   ProjectScope,

@@ -1,6 +1,6 @@
 // How a refused console action reads: the HTTP status and the message of a core error, for the
 // generic "Not done" page and for forms that show the error beside what was typed.
-import { AffiliateError, ConflictError, NotFoundError, ValidationError } from '../core/errors.js'
+import { AffiliateError, ConflictError, NotFoundError, ValidationError } from '../core/model/errors.js'
 
 export interface Refusal {
   status: 400 | 404 | 409

@@ -1,9 +1,9 @@
 // Reading whole lists page by page through the program's list calls (which cap a page at 100),
 // for the console's search, review queue and payouts table. Bounded, so a huge program cannot
 // make one page read without end.
-import type { ConversionView, AffiliateView } from '../core/views.js'
-import type { AffiliateStatus } from '../core/types.js'
-import type { ListConversionsInput } from '../core/schemas.js'
+import type { ConversionView, AffiliateView } from '../core/rules/views.js'
+import type { AffiliateStatus } from '../core/model/types.js'
+import type { ListConversionsInput } from '../core/model/schemas.js'
 import type { AdminProgram } from './program.js'
 
 const PAGE = 100

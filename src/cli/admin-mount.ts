@@ -4,14 +4,14 @@
 // sign-in links made by the server's portal. Its requests are logged and counted (surface `console`)
 // with the server's logger and metrics.
 import { createAdminConsole, type AdminConsole, type AdminConsoleOptions } from '../admin/admin.js'
-import type { AuditLog } from '../core/audit-log.js'
+import type { AuditLog } from '../core/ports/audit-log.js'
 import type { AffiliateProgram } from '../core/program.js'
-import type { SignInLinkMaker } from '../core/portal-sign-in.js'
-import type { SessionStore } from '../core/session-store.js'
+import type { SignInLinkMaker } from '../core/affiliates/portal-sign-in.js'
+import type { SessionStore } from '../core/ports/session-store.js'
 import type { ConsoleProviderEvents } from '../admin/provider-events.js'
 import type { ConsolePayoutRuns } from '../admin/payout-runs.js'
 import type { ConsoleWebhooks } from '../admin/webhooks.js'
-import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { KeyedStateStore } from '../core/ports/keyed-state.js'
 import type { ServerConfig } from './config.js'
 
 type AdminConfig = NonNullable<ServerConfig['admin']>

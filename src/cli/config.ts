@@ -1,12 +1,12 @@
 // The --config JSON file of `affiliate-kit serve` (docs/settings.md): validated before start;
 // a wrong key or value stops the start with a message naming it.
 import { readFileSync } from 'node:fs'
-import { LOCALES } from '../core/i18n/locales.js'
+import { LOCALES } from '../core/model/i18n/locales.js'
 import { resolve } from 'node:path'
 import * as v from 'valibot'
-import { projectSettingsInput, signupMode, strictObjectProblem } from '../core/schemas.js'
-import { PROVIDER_NAMES, type ProviderName } from '../core/types.js'
-import { createWebhookInput } from '../core/webhook-endpoints.js'
+import { projectSettingsInput, signupMode, strictObjectProblem } from '../core/model/schemas.js'
+import { PROVIDER_NAMES, type ProviderName } from '../core/model/types.js'
+import { createWebhookInput } from '../core/project/webhook-endpoints.js'
 import { LOG_LEVELS } from '../ops/logger.js'
 import { providerConfigKey, PROVIDERS } from '../providers/registry.js'
 import { CliError } from './errors.js'

@@ -4,13 +4,13 @@
 // `pg` is needed only for PostgreSQL. Failing to open or reach the database is one CliError line.
 import { resolve } from 'node:path'
 import { createAffiliateProgram, type AffiliateProgram, type AffiliateProgramOptions } from '../core/program.js'
-import type { ProjectSettingsInput } from '../core/schemas.js'
+import type { ProjectSettingsInput } from '../core/model/schemas.js'
 import type { StoragePort } from '../adapters/storage-port.js'
 import type { OptionValues } from './command.js'
 import { CliError, redactUrl } from './errors.js'
-import { parseTaxIdKeys, taxIdCipher, type TaxIdKeys } from '../core/tax-id-cipher.js'
+import { parseTaxIdKeys, taxIdCipher, type TaxIdKeys } from '../core/model/tax-id-cipher.js'
 import { SchemaTooNewError } from '../adapters/sql/migrations.js'
-import { StorageFullError, StorageUnavailableError } from '../core/errors.js'
+import { StorageFullError, StorageUnavailableError } from '../core/model/errors.js'
 import type { SqlStorageOptions } from '../adapters/sql/storage.js'
 import type { DiskSpaceGuard, DiskSpaceStatus } from '../adapters/pglite/disk-space.js'
 

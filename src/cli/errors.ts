@@ -1,7 +1,7 @@
 // How the command reports a failure: one line on stderr saying what to do, never a stack and never
 // a password (database URLs are redacted wherever they appear). Known failures become CliError
 // where they happen; this file turns anything else into the best line it can.
-import { AffiliateError } from '../core/errors.js'
+import { AffiliateError } from '../core/model/errors.js'
 import { DataDirLockedError } from '../adapters/pglite/data-dir-lock.js'
 import { lockedMessage } from './locked.js'
 import { SchemaTooNewError } from '../adapters/sql/migrations.js'

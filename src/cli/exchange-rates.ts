@@ -2,7 +2,7 @@
 // rates by currency pair, `{ "EUR->USD": "1.0825" }`, checked at start and handed to the program
 // as its exchangeRates function. A pair is used only as written: the inverse is never derived.
 import * as v from 'valibot'
-import type { ExchangeRates } from '../core/context.js'
+import type { ExchangeRates } from '../core/rules/context.js'
 
 const MAX_DECIMALS = 10
 const PAIR = /^([A-Z]{3})->([A-Z]{3})$/

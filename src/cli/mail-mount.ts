@@ -1,8 +1,8 @@
 // The standalone server's mail (config `email`): a mail dispatcher beside the webhook dispatcher,
 // over the same storage, sending through the configured SMTP server with the portal's look,
 // language and public URL (docs/email.md), and last month's summaries queued once a month.
-import type { MailStore } from '../core/mail-store.js'
-import type { SignInLinkMaker } from '../core/portal-sign-in.js'
+import type { MailStore } from '../core/ports/mail-store.js'
+import type { SignInLinkMaker } from '../core/affiliates/portal-sign-in.js'
 import type { Logger } from '../ops/logger.js'
 import { createMailDispatcher, type MailDispatcher } from '../email/dispatcher.js'
 import { smtpMailer } from '../email/mailer.js'

@@ -5,10 +5,10 @@
 // requests are logged and counted (surface `portal`) with the server's logger and metrics.
 import { stripeConnect } from '../payouts/stripe/connect.js'
 import type { AffiliateProgram } from '../core/program.js'
-import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { KeyedStateStore } from '../core/ports/keyed-state.js'
 import type { NodeHandler } from '../server/node.js'
 import { createPortal, type Portal, type PortalOptions } from '../portal/portal.js'
-import type { SessionStore } from '../core/session-store.js'
+import type { SessionStore } from '../core/ports/session-store.js'
 import { ConfigError, type ServerConfig } from './config.js'
 import { configuredReferralLink } from './referral-link.js'
 

@@ -1,6 +1,6 @@
 // The URL of a payment provider's event endpoint on the standalone server,
 // POST /api/v1/providers/<name>/events, and the answer for a provider the config does not name.
-import { PROVIDER_NAMES } from '../core/types.js'
+import { PROVIDER_NAMES } from '../core/model/types.js'
 import { providerConfigKey } from '../providers/registry.js'
 import type { IncomingRequest, OutgoingResponse } from '../server/bodies.js'
 import { serveNode, type NodeHandler } from '../server/node.js'

@@ -5,7 +5,7 @@
 // request is logged and counted by the handler's pipeline (surface `provider`), one refused for a
 // bad signature too.
 import type { AffiliateProgram } from '../core/program.js'
-import { PROVIDER_NAMES } from '../core/types.js'
+import { PROVIDER_NAMES } from '../core/model/types.js'
 import { toNodeHandler, type NodeHandler } from '../server/node.js'
 import type { RequestObserver } from '../server/observe.js'
 import type { ProviderHandler } from '../providers/handler.js'

@@ -2,7 +2,7 @@
 // the tracking prefix go to the tracking handler (logged and counted by its pipeline, surface
 // `tracking`; a visit that counted nothing is one debug line saying why), everything else to the API.
 import type { AffiliateProgram } from '../core/program.js'
-import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { KeyedStateStore } from '../core/ports/keyed-state.js'
 import type { NodeHandler } from '../server/node.js'
 import type { RequestObserver } from '../server/observe.js'
 import { createTrackingHandler, type TrackingOptions, type VisitCount } from '../tracking/handler.js'

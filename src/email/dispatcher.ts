@@ -3,13 +3,13 @@
 // once in the affiliate's language, records every attempt and retries what the SMTP server did not
 // take (docs/email.md). The factory only wires named functions: one attempt (delivery.ts), a pass,
 // the background loop.
-import { systemClock, type Clock } from '../core/clock.js'
-import { isLocale, LOCALES, type Locale } from '../core/i18n/locales.js'
-import type { MailStore } from '../core/mail-store.js'
-import type { SignInLinkMaker } from '../core/portal-sign-in.js'
+import { systemClock, type Clock } from '../core/model/clock.js'
+import { isLocale, LOCALES, type Locale } from '../core/model/i18n/locales.js'
+import type { MailStore } from '../core/ports/mail-store.js'
+import type { SignInLinkMaker } from '../core/affiliates/portal-sign-in.js'
 import type { Logger } from '../ops/logger.js'
 import { logThrottle } from '../ops/log-throttle.js'
-import { StorageFullError, StorageUnavailableError } from '../core/errors.js'
+import { StorageFullError, StorageUnavailableError } from '../core/model/errors.js'
 import { DEFAULT_MAIL_DELAYS, deliverMail, type MailAttemptReport, type MailContextOptions } from './delivery.js'
 import type { Mailer } from './mailer.js'
 import type { MailTemplates } from './templates.js'

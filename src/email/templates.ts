@@ -1,9 +1,9 @@
 // The default message of each kind (docs/email.md "Messages"): subject, paragraphs and a button,
 // drawn once as text and once as HTML in the program's colours. A host replaces any kind with a
 // function of the same context returning { subject, text, html }.
-import type { Translate, MessageKey } from '../core/i18n/translate.js'
-import type { Locale } from '../core/i18n/locales.js'
-import type { MailKind } from '../core/mail-kinds.js'
+import type { Translate, MessageKey } from '../core/model/i18n/translate.js'
+import type { Locale } from '../core/model/i18n/locales.js'
+import type { MailKind } from '../core/model/mail-kinds.js'
 import type { ResolvedMailTheme } from './theme.js'
 
 /** What a template gets: every value already formatted for the affiliate's language. */

@@ -2,7 +2,7 @@
 // the mail secret, so the portal's /unsubscribe turns the topic off without a sign-in and nobody
 // can forge one for another affiliate (docs/email.md "Unsubscribing").
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { OPTIONAL_TOPICS, type MailTopic } from '../core/mail-kinds.js'
+import { OPTIONAL_TOPICS, type MailTopic } from '../core/model/mail-kinds.js'
 
 function signature(secret: string, projectId: string, affiliateId: number, topic: MailTopic): string {
   return createHmac('sha256', secret).update(`unsubscribe:${projectId}:${affiliateId}:${topic}`).digest('base64url').slice(0, 32)

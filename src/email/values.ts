@@ -1,10 +1,10 @@
 // What each kind of mail says, read from its stored payload (docs/webhooks.md "Payloads") and the
 // program's records, formatted for the affiliate's language: amounts exact in the program's
 // currency (never through a float), days in the program's time zone.
-import { formatAmount, formatDay, formatMonth } from '../core/i18n/translate.js'
-import type { Locale } from '../core/i18n/locales.js'
-import type { MailMessage, Conversion } from '../core/types.js'
-import type { PayoutTerms } from '../core/payout-terms.js'
+import { formatAmount, formatDay, formatMonth } from '../core/model/i18n/translate.js'
+import type { Locale } from '../core/model/i18n/locales.js'
+import type { MailMessage, Conversion } from '../core/model/types.js'
+import type { PayoutTerms } from '../core/rules/payout-terms.js'
 
 /** Minor units of a decimal amount as written in a payload ("12.34" or 12.34), exactly; null when unreadable. */
 export function minorOf(value: unknown, digits = 2): bigint | null {

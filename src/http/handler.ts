@@ -6,15 +6,15 @@
 // the API → key → rate limit, then the route.
 import { openApiDocument, type ShapeName } from './openapi.js'
 import type { AffiliateProgram } from '../core/program.js'
-import { hasScope, type VerifiedKey } from '../core/keys.js'
+import { hasScope, type VerifiedKey } from '../core/project/keys.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse, type Respond } from '../server/bodies.js'
 import { errorInfo, GENERIC_ERROR, HttpError, snakeField, type ErrorInfo } from '../server/errors.js'
-import type { FieldNames } from '../core/errors.js'
-import type { SignInLinkMaker } from '../core/portal-sign-in.js'
+import type { FieldNames } from '../core/model/errors.js'
+import type { SignInLinkMaker } from '../core/affiliates/portal-sign-in.js'
 import { parseJson, readBody } from './json-body.js'
 import { checkIdempotencyKey, idempotencyFingerprint, withIdempotency, type StoredResponse } from './idempotency.js'
 import { createRateLimiter, type RateLimitOptions } from '../server/rate-limit.js'
-import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { KeyedStateStore } from '../core/ports/keyed-state.js'
 import { memoryKeyedState } from '../adapters/memory/keyed-state.js'
 import { errorFields, type Logger } from '../ops/logger.js'
 import { createMetrics, type Metrics } from '../ops/metrics.js'
@@ -34,7 +34,7 @@ import { rateLimited } from '../server/rate-limited.js'
 import { webhookTestRoute, type TestDeliverySender } from './webhook-test.js'
 import type { PayoutRunService } from './routes/payouts.js'
 import type { ProviderEventReplayer } from './routes/provider-events.js'
-import type { AuditLog, WithAuditLog } from '../core/audit-log.js'
+import type { AuditLog, WithAuditLog } from '../core/ports/audit-log.js'
 
 export interface HandlerOptions {
   /**

@@ -3,9 +3,9 @@
 // running, is 409. 5xx answers are not stored (the claim is released so a retry can run).
 // A claim is leased: when the process holding it dies before answering, a repeat of the same
 // request after the lease runs it again (what a rerun answers per route: docs/idempotency.md).
-import { sha256Hex } from '../core/random.js'
+import { sha256Hex } from '../core/model/random.js'
 import { HttpError } from '../server/errors.js'
-import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { KeyedStateStore } from '../core/ports/keyed-state.js'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 /** How long an unanswered claim blocks repeats before one of them may take the key over. */

@@ -4,12 +4,12 @@
 // route both make (`RouteDef`). The handler serves routes; the OpenAPI document, the typed
 // client's types and the route tests all read the same table (routes/index.ts).
 import * as v from 'valibot'
-import type { AuditLog } from '../core/audit-log.js'
+import type { AuditLog } from '../core/ports/audit-log.js'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
-import { ValidationError } from '../core/errors.js'
-import { validate } from '../core/schemas.js'
-import type { SignInLinkMaker } from '../core/portal-sign-in.js'
-import type { Scope } from '../core/types.js'
+import { ValidationError } from '../core/model/errors.js'
+import { validate } from '../core/model/schemas.js'
+import type { SignInLinkMaker } from '../core/affiliates/portal-sign-in.js'
+import type { Scope } from '../core/model/types.js'
 import { HttpError } from '../server/errors.js'
 import { storableText } from '../server/text.js'
 import type { Method } from '../server/router.js'

@@ -3,7 +3,7 @@
 // name so the OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
 import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
-import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, locale, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, namesRealDay, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/schemas.js'
+import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, locale, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, namesRealDay, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/model/schemas.js'
 
 const bool = v.boolean('must be a boolean')
 

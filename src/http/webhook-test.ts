@@ -3,7 +3,7 @@
 // (else 404) and hold webhooks:write. Sent by the dispatcher handed to createHandler (`webhooks`);
 // without one the route answers 501.
 import * as v from 'valibot'
-import type { EventType } from '../core/types.js'
+import type { EventType } from '../core/model/types.js'
 import { HttpError } from '../server/errors.js'
 import { defineRoute, pathId } from './route.js'
 import { webhookTestBody } from './schemas.js'

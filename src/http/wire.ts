@@ -1,7 +1,7 @@
 // The parts request schemas are made of (schemas.ts and each shape's own bodies): text, emails,
 // ids, money and list windows as the wire carries them, with the messages clients see.
 import * as v from 'valibot'
-import { MAX_OFFSET } from '../core/schemas.js'
+import { MAX_OFFSET } from '../core/model/schemas.js'
 
 export const str = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`))
 export const email = v.pipe(v.string('must be a string'), v.maxLength(254, 'must be at most 254 characters'))

@@ -1,7 +1,7 @@
 // The import report: counts per entity, one line per record that was not simply created (existing,
 // differing, skipped, refused, or needing a look), and a table per affiliate of what the tool says
 // it owes, beside the ledger after the import, for the owner to compare with the tool's dashboard.
-import { Currency } from '../core/money.js'
+import { Currency } from '../core/model/money.js'
 
 /** links: an affiliate's link tokens (its referral code or link aliases); payouts: the tool's paid payouts. */
 export type ImportEntity = 'affiliates' | 'links' | 'coupons' | 'customers' | 'commissions' | 'payouts'

@@ -6,7 +6,7 @@
 // stopped half-way, creates only what is missing. See docs/migrating.md. Its steps, one file each
 // in steps/, share one ImportRun (steps/import-run.ts).
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
-import { Currency } from '../core/money.js'
+import { Currency } from '../core/model/money.js'
 import type { ImportReport } from './report.js'
 import type { ImportSource, SourceCommission, SourceCoupon, SourceCustomer, SourcePayout } from './source.js'
 import { importAffiliates } from './steps/affiliates.js'

@@ -1,7 +1,7 @@
 // What an import reads: one async iterable per entity, in records already mapped from the tool's
 // own shape to plain fields (each tool's folder does that mapping). Amounts are integer minor units
 // of their currency, as every tool's API gives them.
-import type { AffiliateStatus } from '../core/types.js'
+import type { AffiliateStatus } from '../core/model/types.js'
 
 export interface SourceAffiliate {
   /** The tool's id, named in the report. */

@@ -3,8 +3,8 @@
 // period across processes: a claim under `payout run <period>` in the keyed-state store (shared
 // by every process of a SQL database), leased while it runs, so a process that dies mid-batch
 // leaves it to the next one, and settled when it completes, so nobody runs that period again.
-import type { KeyClaim, KeyedStateStore } from '../core/keyed-state.js'
-import type { PayoutRunResult, PayoutSender } from '../core/payout-runs.js'
+import type { KeyClaim, KeyedStateStore } from '../core/ports/keyed-state.js'
+import type { PayoutRunResult, PayoutSender } from '../core/payouts/payout-runs.js'
 import type { AffiliateProgram } from '../core/program.js'
 import type { PayPalClient } from './paypal/client.js'
 import { payPalPayouts } from './paypal/payouts.js'

@@ -3,8 +3,8 @@
 // labels, the range's totals as figures, and every day's numbers in a table, so it needs no
 // script and no hovering, and reads the same to a screen reader. Axis labels are HTML beside the
 // picture, so they keep their size however wide the chart is drawn.
-import { addCalendarDays } from '../core/calendar.js'
-import type { StatsBucket, StatsSeries } from '../core/stats.js'
+import { addCalendarDays } from '../core/model/calendar.js'
+import type { StatsBucket, StatsSeries } from '../core/project/stats.js'
 import { html, type Html } from '../web/html.js'
 
 export const CHART_RANGES = [30, 90] as const

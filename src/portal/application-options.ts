@@ -1,7 +1,7 @@
 // The portal's application page options (docs/onboarding.md): who may apply to the program's own
 // page, the program's extra fields, its terms, the bot defences and the captcha hook. Checked once,
 // when the portal is created, so a mistake in them is a start-up error and never a broken page.
-import type { SignupMode } from '../core/types.js'
+import type { SignupMode } from '../core/model/types.js'
 
 export type ApplicationFieldType = 'text' | 'url' | 'select' | 'checkbox'
 

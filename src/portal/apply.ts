@@ -2,10 +2,10 @@
 // own, or the sub-program's), then the bot defences in order (per-client limit, honeypot, signed
 // time-to-submit floor, the host's verifyApplication), the answers, the per-email limit, and the
 // program's applications.apply. The answer never says whether the email had an affiliate.
-import { ValidationError } from '../core/errors.js'
-import { localeFromAcceptLanguage, type Locale } from '../core/i18n/locales.js'
-import type { Translate } from '../core/i18n/translate.js'
-import type { SignupMode } from '../core/types.js'
+import { ValidationError } from '../core/model/errors.js'
+import { localeFromAcceptLanguage, type Locale } from '../core/model/i18n/locales.js'
+import type { Translate } from '../core/model/i18n/translate.js'
+import type { SignupMode } from '../core/model/types.js'
 import { clientAddress, type ClientInfo } from '../web/client-address.js'
 import type { Html } from '../web/html.js'
 import { overClientLimit } from '../web/sign-in-limits.js'

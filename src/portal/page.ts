@@ -1,8 +1,8 @@
 // What a portal page handler gets (the signed-in affiliate, URLs, the CSRF token of its forms)
 // and gives back (a title and body for the frame, or a redirect).
-import type { AffiliateView } from '../core/views.js'
-import type { Locale } from '../core/i18n/locales.js'
-import type { Translate } from '../core/i18n/translate.js'
+import type { AffiliateView } from '../core/rules/views.js'
+import type { Locale } from '../core/model/i18n/locales.js'
+import type { Translate } from '../core/model/i18n/translate.js'
 import type { Html } from '../web/html.js'
 import type { PortalPaths } from './paths.js'
 import type { PortalProgram } from './program.js'

@@ -1,5 +1,5 @@
 // The part of the program the portal reads and writes: only public use-cases, one project.
-import type { Clock } from '../core/clock.js'
+import type { Clock } from '../core/model/clock.js'
 import type { ProjectScope } from '../core/program.js'
 
 export type PortalProgram = Pick<ProjectScope, 'projectId' | 'affiliates' | 'applications' | 'conversions' | 'coupons' | 'payouts' | 'stats' | 'portal' | 'taxDetails' | 'settings' | 'tracking'> & {

@@ -2,9 +2,9 @@
 // signed by the mail dispatcher, names the affiliate and the topic; GET asks to confirm, POST (the
 // mail client's one-click request, or the button) turns the topic off. No sign-in and no CSRF
 // token: only the holder of the mail has the token, and all it can do is stop mails.
-import { chooseLocale } from '../core/i18n/locales.js'
-import { translator } from '../core/i18n/translate.js'
-import { NotFoundError } from '../core/errors.js'
+import { chooseLocale } from '../core/model/i18n/locales.js'
+import { translator } from '../core/model/i18n/translate.js'
+import { NotFoundError } from '../core/model/errors.js'
 import { readUnsubscribeToken } from '../email/unsubscribe.js'
 import { html, type Html } from '../web/html.js'
 import type { PortalProgram } from './program.js'

@@ -6,7 +6,7 @@
 // half-done. It serves fetch Requests, and node:http requests straight (its `node`), without
 // building fetch objects. It keeps no state: the program holds it all. Its pipeline
 // (server/pipeline.ts): observe → error answer → raw body → signature, then the event.
-import { BusyError } from '../core/errors.js'
+import { BusyError } from '../core/model/errors.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse, type Respond } from '../server/bodies.js'
 import { HttpError, storageErrorInfo } from '../server/errors.js'

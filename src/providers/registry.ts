@@ -1,10 +1,10 @@
 // The payment providers' registry: one line per provider, keyed by its name in the core's
-// PROVIDER_NAMES (src/core/types.ts). The standalone server's config keys, its event routes and
+// PROVIDER_NAMES (src/core/model/types.ts). The standalone server's config keys, its event routes and
 // the build's entries derive from these two lists. Adding a provider: its folder
 // src/providers/<name>/ (index.ts: its handler over providerHandler, i.e. { name, verify, map }),
 // its name in PROVIDER_NAMES, its line here (and its affiliate-kit/<name> export in
 // package.json, which test/providers-registry.test.ts checks).
-import type { ProviderName } from '../core/types.js'
+import type { ProviderName } from '../core/model/types.js'
 import type { ProviderHandler, ProviderHandlerOptions } from './handler.js'
 import type { Secrets } from './signature.js'
 

@@ -3,9 +3,9 @@
 // was ignored), for the program's own project or another one named per call. It needs the
 // program, not the provider's secret.
 import type { AffiliateProgram } from '../core/program.js'
-import type { ReplayedEvent } from '../core/provider-events.js'
+import type { ReplayedEvent } from '../core/provider-events/index.js'
 
-export type { ReplayedEvent } from '../core/provider-events.js'
+export type { ReplayedEvent } from '../core/provider-events/index.js'
 
 export interface ProviderEventReplayOptions {
   /** The program whose project received the events. */

@@ -2,7 +2,7 @@
 // layer itself (bad JSON, wrong content type, unknown route). A database that cannot be used right
 // now, or writes that met concurrent ones past their retries, is a 503 (full disk: 507) with
 // Retry-After. Anything else is a generic 500.
-import { AffiliateError, BusyError, StorageFullError, StorageUnavailableError, type AffiliateErrorCode, type FieldNames } from '../core/errors.js'
+import { AffiliateError, BusyError, StorageFullError, StorageUnavailableError, type AffiliateErrorCode, type FieldNames } from '../core/model/errors.js'
 
 export type HttpErrorCode =
   | AffiliateErrorCode

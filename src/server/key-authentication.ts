@@ -1,7 +1,7 @@
 // Authentication by API key, as a pipeline step: `Authorization: Bearer <key>`, the key verified by
 // the program (by its SHA-256, keyVerifier). The REST API takes secret keys this way; the tracking
 // reports read publishable keys from the same header (bearerToken).
-import type { VerifiedKey } from '../core/keys.js'
+import type { VerifiedKey } from '../core/project/keys.js'
 import { HttpError } from './errors.js'
 import type { RequestLine, Step } from './pipeline.js'
 

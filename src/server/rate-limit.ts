@@ -4,9 +4,9 @@
 // adds the X-RateLimit-* headers (plus Retry-After on 429), the sign-in pages' limits
 // (web/sign-in-limits.ts) and the visitors an address may add (tracking/address-budget.ts) count
 // through it too.
-import { StorageFullError } from '../core/errors.js'
+import { StorageFullError } from '../core/model/errors.js'
 import { gcra, type RateLimitDecision } from './gcra.js'
-import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { KeyedStateStore } from '../core/ports/keyed-state.js'
 
 export interface RateLimitOptions {
   /** Requests allowed per window and key. @default 100 */

@@ -4,7 +4,7 @@
 // that counts spends it. The key names the address's block (web/client-address.ts addressBlock:
 // an IPv6 /64 as one).
 import { keyedLimit } from '../server/rate-limit.js'
-import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { KeyedStateStore } from '../core/ports/keyed-state.js'
 
 const DAY_MS = 86_400_000
 

@@ -2,11 +2,11 @@
 // (CORS from the allowed origins, a rate limit per address), and the snippet itself.
 import { referralClient } from '../browser/referral-client.js'
 import type { ProjectScope } from '../core/program.js'
-import type { BrowserSignupOutcome } from '../core/visits.js'
+import type { BrowserSignupOutcome } from '../core/affiliates/visits.js'
 import { errorInfo } from '../server/errors.js'
 import { bearerToken } from '../server/key-authentication.js'
 import { addressBlock } from '../web/client-address.js'
-import { PAID_AD_CLICK_IDS } from '../core/fraud/signals.js'
+import { PAID_AD_CLICK_IDS } from '../core/rules/fraud/signals.js'
 import { verifyReferral } from './referral-token.js'
 import { visitorHash } from './visitor.js'
 import { clientAddressOf, COUNTED_HEADER, countVisit, json, nowSeconds, saltOf, type TrackingRequest, type TrackingResponse, type TrackingSetup } from './setup.js'

@@ -3,7 +3,7 @@
 // back faster than a person types or after the stamp has expired. The key is random per project
 // and kept in the keyed-state store, so every process sharing a database signs and checks alike.
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto'
-import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { KeyedStateStore } from '../core/ports/keyed-state.js'
 
 /** The key is five random 48-bit numbers (the store keeps numbers): 240 bits. */
 const KEY_PARTS = 5

@@ -1,7 +1,7 @@
 // How the portal shows money, dates and statuses: amounts exactly as the API gives them (decimal
 // text with the currency code, never through floats), dates in UTC.
 import { html, type Html } from './html.js'
-import type { ConversionView } from '../core/views.js'
+import type { ConversionView } from '../core/rules/views.js'
 
 /** Whether a decimal amount such as '0.00' is zero. */
 export const isZero = (amount: string): boolean => /^-?0(\.0+)?$/.test(amount)

@@ -1,9 +1,9 @@
 // Browser sessions over a SessionStore: opaque ids (only their digests stored), idle and
 // absolute expiry, revocation, and one-time sign-in tokens. Shared by the portal and the admin
 // console; each passes its own audience, so one's session never opens the other's pages.
-import type { Clock } from '../core/clock.js'
+import type { Clock } from '../core/model/clock.js'
 import { digestOf, isSecretShaped, newSecret } from './secrets.js'
-import type { SessionAudience, SessionStore, SignInTokenRecord, WebSessionRecord } from '../core/session-store.js'
+import type { SessionAudience, SessionStore, SignInTokenRecord, WebSessionRecord } from '../core/ports/session-store.js'
 
 export interface SessionPolicy {
   /** A session unused this long ends. @default 3600 (one hour) */

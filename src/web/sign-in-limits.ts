@@ -4,7 +4,7 @@
 // shares them, kept under digests: the store holds neither emails nor client addresses.
 import { createHash } from 'node:crypto'
 import { keyedLimit } from '../server/rate-limit.js'
-import type { KeyedStateStore } from '../core/keyed-state.js'
+import type { KeyedStateStore } from '../core/ports/keyed-state.js'
 import { addressBlock } from './client-address.js'
 
 /** How many per window; `false` turns the limit off. */

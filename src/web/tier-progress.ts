@@ -2,7 +2,7 @@
 // tiers"), as the portal's overview and the console's affiliate page show it.
 import { html, type Html } from './html.js'
 import { money } from './format.js'
-import type { AffiliateView } from '../core/views.js'
+import type { AffiliateView } from '../core/rules/views.js'
 
 const PERIOD_NAMES = { month: 'this month', quarter: 'this quarter', year: 'this year', lifetime: 'in all' } as const
 

@@ -7,7 +7,7 @@ import type { AttemptReport, DeliveryOptions } from './dispatcher.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
 import { logThrottle } from '../ops/log-throttle.js'
-import { StorageFullError, StorageUnavailableError } from '../core/errors.js'
+import { StorageFullError, StorageUnavailableError } from '../core/model/errors.js'
 
 const DEFAULT_INTERVAL_MS = 60_000
 

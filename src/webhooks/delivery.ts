@@ -1,9 +1,9 @@
 // One delivery attempt, as plain functions of the dispatcher's settled configuration: send a
 // claimed delivery (signed headers, SSRF-guarded transport), decide its outcome and next attempt,
 // record it, report it. dispatcher.ts claims the deliveries and runs these.
-import type { Clock } from '../core/clock.js'
-import type { ClaimedDelivery, OutboxStore } from '../core/outbox-store.js'
-import type { DeliveryStatus, ProjectSettings } from '../core/types.js'
+import type { Clock } from '../core/model/clock.js'
+import type { ClaimedDelivery, OutboxStore } from '../core/ports/outbox-store.js'
+import type { DeliveryStatus, ProjectSettings } from '../core/model/types.js'
 import type { AttemptReport } from './dispatcher.js'
 import { deliveryHeaders } from './headers.js'
 import type { SendResult, Transport } from './transport.js'

@@ -4,15 +4,15 @@
 // One dispatcher serves every project of a storage. The factory only wires named functions: one
 // attempt (delivery.ts), drain (claims with bounded concurrency), dispatchOnce, the background
 // loop, sendTest.
-import { systemClock, type Clock } from '../core/clock.js'
-import { NotFoundError } from '../core/errors.js'
-import { eventType as eventTypeSchema, id as idSchema, validate } from '../core/schemas.js'
-import type { EventType } from '../core/types.js'
+import { systemClock, type Clock } from '../core/model/clock.js'
+import { NotFoundError } from '../core/model/errors.js'
+import { eventType as eventTypeSchema, id as idSchema, validate } from '../core/model/schemas.js'
+import type { EventType } from '../core/model/types.js'
 import { deliver, settingsMemo, type DeliveryContext } from './delivery.js'
 import { observedDispatcherOptions } from './delivery-log.js'
 import type { Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
-import type { OutboxStore } from '../core/outbox-store.js'
+import type { OutboxStore } from '../core/ports/outbox-store.js'
 import { sampleEvent } from './samples.js'
 import { createTransport, type TransportOptions } from './transport.js'
 

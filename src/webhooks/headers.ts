@@ -1,6 +1,6 @@
 // The request headers of one delivery attempt (docs/webhooks.md "Request headers").
-import type { ClaimedDelivery } from '../core/outbox-store.js'
-import type { WebhookEndpoint } from '../core/types.js'
+import type { ClaimedDelivery } from '../core/ports/outbox-store.js'
+import type { WebhookEndpoint } from '../core/model/types.js'
 import { signPayload, standardSignatureHeader } from './signing.js'
 
 export interface HeaderOptions {

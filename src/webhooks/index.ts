@@ -4,5 +4,5 @@ export { signPayload, standardSignatureHeader, verifySignature, verifyStandardWe
 export type { RawBody, StandardVerifyOptions } from './signing.js'
 export { createWebhookDispatcher } from './dispatcher.js'
 export type { AttemptReport, DeliveryOptions, TestDeliveryResult, WebhookDispatcher, WebhookDispatcherOptions } from './dispatcher.js'
-export type { OutboxStore } from '../core/outbox-store.js'
-export { isForbiddenAddress } from '../core/network.js'
+export type { OutboxStore } from '../core/ports/outbox-store.js'
+export { isForbiddenAddress } from '../core/rules/network.js'

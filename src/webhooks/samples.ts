@@ -1,10 +1,10 @@
 // Generated sample payloads for test deliveries: the same builders as real events, fed with
 // clearly fake records (ids 0, example.com emails), so receivers see the real shape.
-import { newConversion } from '../core/entities.js'
-import { applicationEvent, conversionEvents, payoutCreated, payoutFailed, payoutPaid, payoutRequested, portalSignInRequested, referralSignedUp, tierChanged } from '../core/events.js'
-import { Currency } from '../core/money.js'
-import type { NewEvent } from '../core/storage.js'
-import type { Affiliate, Conversion, EventType, Payout, PayoutRequest, Referral } from '../core/types.js'
+import { newConversion } from '../core/model/entities.js'
+import { applicationEvent, conversionEvents, payoutCreated, payoutFailed, payoutPaid, payoutRequested, portalSignInRequested, referralSignedUp, tierChanged } from '../core/ports/events.js'
+import { Currency } from '../core/model/money.js'
+import type { NewEvent } from '../core/ports/storage.js'
+import type { Affiliate, Conversion, EventType, Payout, PayoutRequest, Referral } from '../core/model/types.js'
 
 export function sampleEvent(projectId: string, type: EventType, at: Date, currency: string): NewEvent {
   const affiliate: Affiliate = {

@@ -7,7 +7,7 @@ import http from 'node:http'
 import https from 'node:https'
 import { isIP, type LookupFunction } from 'node:net'
 import { performance } from 'node:perf_hooks'
-import { isForbiddenAddress } from '../core/network.js'
+import { isForbiddenAddress } from '../core/rules/network.js'
 
 export interface SendResult {
   /** The receiver's status; null when no answer came. */

@@ -7,7 +7,7 @@
 // setup-fee line): both give the hand-computed ledger below, to the cent, and the same ledger.
 import { describe, expect, it } from 'vitest'
 import type { AffiliateProgram, StoragePort, TestClock } from '../../src/index.js'
-import type { ProjectSettingsInput } from '../../src/core/schemas.js'
+import type { ProjectSettingsInput } from '../../src/core/model/schemas.js'
 import { mapStripeEvent } from '../../src/providers/stripe/map.js'
 import { stripeHandler } from '../../src/providers/stripe/index.js'
 import { balancesOf, ledgerOf } from '../providers/ledger.js'

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAdminConsole } from '../../src/admin/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram, type StoragePort } from '../../src/index.js'
-import type { StorageTx } from '../../src/core/storage.js'
+import type { StorageTx } from '../../src/core/ports/storage.js'
 import { Agent } from '../portal/helpers.js'
 import type { CaseContext } from './harness.js'
 

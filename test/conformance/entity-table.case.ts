@@ -1,4 +1,4 @@
-// The generic table contract every adapter implements once (src/core/entity-table.ts): get, first,
+// The generic table contract every adapter implements once (src/core/ports/entity-table.ts): get, first,
 // all and list by the filters entity-filters.ts declares, insert, update, delete and lockForUpdate,
 // each scoped by project: nothing crosses projects.
 import { describe, expect, it } from 'vitest'

@@ -3,8 +3,8 @@
 // rejected conversion is recorded, earns nothing and says why; the program's fraudCheck holds one.
 import { describe, expect, it } from 'vitest'
 import type { AffiliateProgram, ProjectSettingsInput, StoragePort } from '../../src/index.js'
-import { referralSignature } from '../../src/core/signed-referral.js'
-import { shortVisitor, visitorHash } from '../../src/core/visitor-hash.js'
+import { referralSignature } from '../../src/core/model/signed-referral.js'
+import { shortVisitor, visitorHash } from '../../src/core/model/visitor-hash.js'
 import type { CaseContext } from './harness.js'
 import { expectError, snapshot } from './helpers.js'
 

@@ -1,7 +1,7 @@
 // The shared conformance harness: every storage adapter runs the same cases through it.
 import type { AffiliateProgram, StoragePort, TestClock } from '../../src/index.js'
-import type { ProjectSettingsInput } from '../../src/core/schemas.js'
-import type { FraudCheck } from '../../src/core/fraud/index.js'
+import type { ProjectSettingsInput } from '../../src/core/model/schemas.js'
+import type { FraudCheck } from '../../src/core/rules/fraud/index.js'
 
 export interface AdapterUnderTest {
   /** Adapter name shown in test titles. */

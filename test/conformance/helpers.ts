@@ -4,7 +4,7 @@ import { expect } from 'vitest'
 import type { AffiliateProgram, EventType, StoragePort } from '../../src/index.js'
 import type { Affiliate, Insert, StorageTx } from '../../src/storage.js'
 import { EVENT_TYPES } from '../../src/index.js'
-import { newAffiliateRow } from '../../src/core/affiliates.js'
+import { newAffiliateRow } from '../../src/core/affiliates/affiliates.js'
 
 /** Everything a project's users can read, as JSON, to prove that a failed call changed nothing. */
 export async function snapshot(program: AffiliateProgram): Promise<string> {

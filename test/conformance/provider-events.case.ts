@@ -1,8 +1,8 @@
 // The provider-event log of the storage port: one row per (project, provider, event id), claims
 // that only one caller wins, filters, waiting lists in payment order, merged links, project isolation.
 import { describe, expect, it } from 'vitest'
-import type { ProviderEventRecording } from '../../src/core/storage.js'
-import type { ProviderEvent } from '../../src/core/types.js'
+import type { ProviderEventRecording } from '../../src/core/ports/storage.js'
+import type { ProviderEvent } from '../../src/core/model/types.js'
 import type { CaseContext } from './harness.js'
 
 type NewProviderEvent = Omit<ProviderEvent, 'id'>

@@ -1,7 +1,7 @@
 // The storage port itself: transactions commit together or not at all.
 import { describe, expect, it } from 'vitest'
 import type { StoragePort } from '../../src/index.js'
-import { newConversion } from '../../src/core/entities.js'
+import { newConversion } from '../../src/core/model/entities.js'
 import type { Conversion, Insert } from '../../src/storage.js'
 import type { CaseContext } from './harness.js'
 import { affiliateRow } from './helpers.js'

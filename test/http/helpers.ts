@@ -1,10 +1,10 @@
 // Helpers for the HTTP tests: a program over the memory adapter with a test clock, API keys, and
 // `call`, which sends a Request through the handler and parses the answer.
 import { memoryStorage } from '../../src/adapters/memory/index.js'
-import { testClock, type TestClock } from '../../src/core/clock.js'
+import { testClock, type TestClock } from '../../src/core/model/clock.js'
 import { createAffiliateProgram, createWebhookDispatcher, type AffiliateProgram, type StoragePort, type WebhookDispatcher } from '../../src/index.js'
-import type { ProjectSettingsInput } from '../../src/core/schemas.js'
-import type { Scope } from '../../src/core/types.js'
+import type { ProjectSettingsInput } from '../../src/core/model/schemas.js'
+import type { Scope } from '../../src/core/model/types.js'
 import { afterEach, expect } from 'vitest'
 import { createHandler, type FetchHandler, type HandlerOptions } from '../../src/http/index.js'
 

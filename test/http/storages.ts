@@ -3,7 +3,7 @@
 import { memoryStorage } from '../../src/adapters/memory/index.js'
 import { pgliteStorage } from '../../src/adapters/pglite/index.js'
 import type { StoragePort } from '../../src/index.js'
-import type { WithSessionStore } from '../../src/core/session-store.js'
+import type { WithSessionStore } from '../../src/core/ports/session-store.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from '../sql/pg-schema.js'
 
 export interface StorageUnderTest {

@@ -2,7 +2,7 @@
 // and its balances with the ledger identity checked (docs/ledger.md "Balances").
 import { expect } from 'vitest'
 import { memoryStorage } from '../../src/adapters/memory/index.js'
-import type { ProjectSettingsInput } from '../../src/core/schemas.js'
+import type { ProjectSettingsInput } from '../../src/core/model/schemas.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram, type StoragePort } from '../../src/index.js'
 
 export async function programWithEarnings(options: { settings: ProjectSettingsInput; email: string; paypalEmail?: string; storage?: StoragePort; project?: string }) {

@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline'
 import { pgliteStorage } from '../../src/adapters/pglite/index.js'
 import { postgresStorage, type PostgresStorageOptions } from '../../src/adapters/postgres/index.js'
-import { newConversion } from '../../src/core/entities.js'
+import { newConversion } from '../../src/core/model/entities.js'
 import type { Conversion, Insert } from '../../src/storage.js'
 import { createHandler } from '../../src/http/index.js'
 import { createAffiliateProgram, type StoragePort } from '../../src/index.js'

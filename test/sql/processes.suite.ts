@@ -4,7 +4,7 @@
 // PgBouncer (postgres-processes-pgbouncer.test.ts); the oracle reads over DATABASE_URL.
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newConversion } from '../../src/core/entities.js'
+import { newConversion } from '../../src/core/model/entities.js'
 import type { Conversion, Insert } from '../../src/storage.js'
 import { createHandler } from '../../src/http/index.js'
 import { IDEMPOTENCY_LEASE_MS } from '../../src/http/idempotency.js'

@@ -1,7 +1,7 @@
 // The distinct customer emails of each card fingerprint's conversions (what the self-referral
 // rule compares with the affiliate's own emails, docs/fraud.md), kept in step with the table: a
 // create reads them without walking the card's conversions, however many it has.
-import type { Conversion } from '../../core/types.js'
+import type { Conversion } from '../../core/model/types.js'
 import type { TableWatcher } from './table.js'
 
 export class CardCustomers implements TableWatcher<Conversion> {

@@ -4,7 +4,7 @@
 // that expires makes its row claimable again, sorted by its nextAttemptAt). Entries are never
 // removed when a row changes: each holds the row object it was made for, and since every change
 // stores a new frozen row, an entry whose row is no longer the stored one is dropped when met.
-import type { Delivery } from '../../core/types.js'
+import type { Delivery } from '../../core/model/types.js'
 
 interface Entry {
   /** When the row becomes claimable (ms). */

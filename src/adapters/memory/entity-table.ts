@@ -1,8 +1,8 @@
-// memoryEntityTable: the generic table contract (src/core/entity-table.ts) over one in-memory
+// memoryEntityTable: the generic table contract (src/core/ports/entity-table.ts) over one in-memory
 // Table, its filters turned into predicates on the rows: every entity's plain operations written
 // once. Reads start from the narrowest index a filter names: a unique key, then a group named after
 // an equals filter's field (`affiliate` for affiliateId), then the project's group.
-import type { Comparison, EntityTable, FilterRule, Patch, TableRules } from '../../core/entity-table.js'
+import type { Comparison, EntityTable, FilterRule, Patch, TableRules } from '../../core/ports/entity-table.js'
 import { found, inProject, patchRow } from './state.js'
 import { newestFirstPage, type Table, type UndoLog } from './table.js'
 

@@ -2,7 +2,7 @@
 // in constant time, whatever the affiliate's history: the rows of each affiliate are kept in
 // order of their hold's end, and a cursor remembers how far the last read's "now" released them,
 // so a read moves the cursor only past the holds that ended since.
-import type { Conversion } from '../../core/types.js'
+import type { Conversion } from '../../core/model/types.js'
 import type { TableWatcher } from './table.js'
 
 interface Entry {

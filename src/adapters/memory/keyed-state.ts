@@ -1,6 +1,6 @@
 // The keyed-state store in process memory: Idempotency-Key claims and rate-limiter numbers in
 // two Maps, the default of a handler given no `state`. Every operation is synchronous inside.
-import type { KeyClaim, KeyedStateStore } from '../../core/keyed-state.js'
+import type { KeyClaim, KeyedStateStore } from '../../core/ports/keyed-state.js'
 import type { ScrubbedElsewhere } from './repositories/erasure.js'
 
 /** Whether `claim` may take the key of `existing` (see KeyedStateStore.claim). */

@@ -1,6 +1,6 @@
 // Pruning in process memory (the retention port): the same rows as in SQL, at most `limit` per
 // kind and call, taken under the storage's mutex so no transaction sees a half-pruned state.
-import type { RetentionStore } from '../../core/retention.js'
+import type { RetentionStore } from '../../core/ports/retention.js'
 import type { MemoryKeyedState } from './keyed-state.js'
 import type { Mutex } from './mutex.js'
 import type { MemorySessionStore } from './repositories/sessions.js'

@@ -1,6 +1,6 @@
 // The in-memory adapter's data: tables with their indexes, and small helpers shared by its
 // repositories. Rows are frozen when stored and handed out as they are.
-import type { NewEvent } from '../../core/storage.js'
+import type { NewEvent } from '../../core/ports/storage.js'
 import type {
   Affiliate,
   ApiKeyRecord,
@@ -22,7 +22,7 @@ import type {
   RuleSet,
   WebhookEndpoint,
   WebhookEvent,
-} from '../../core/types.js'
+} from '../../core/model/types.js'
 import { CardCustomers } from './card-customers.js'
 import { DueQueue } from './due-queue.js'
 import { HeldBalances } from './held-balances.js'

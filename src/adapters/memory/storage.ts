@@ -1,6 +1,6 @@
 // memoryStorage(): the whole storage port in process memory, for tests and prototypes.
 // One async mutex serializes transactions; an undo log rolls back a transaction that throws.
-import { mailAttemptRules } from '../../core/entity-filters.js'
+import { mailAttemptRules } from '../../core/ports/entity-filters.js'
 import type { AdapterRepositories, StoragePort } from '../storage-port.js'
 import { memoryEntityTable } from './entity-table.js'
 import { memoryKeyedState } from './keyed-state.js'

@@ -1,6 +1,6 @@
 // An in-memory table: rows by id, unique indexes, group indexes, and an undo log so a
 // transaction that throws can put every change back.
-import { UniqueViolation, type UniqueConstraint } from '../../core/unique-violation.js'
+import { UniqueViolation, type UniqueConstraint } from '../../core/ports/unique-violation.js'
 
 export type UndoLog = Array<() => void>
 

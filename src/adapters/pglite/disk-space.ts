@@ -5,7 +5,7 @@
 // reads go on. The free space is read again at most once per second, and before every write once
 // under twice the minimum (fs.statfs: microseconds), so a burst cannot run past the margin unseen.
 import { statfsSync } from 'node:fs'
-import { StorageFullError } from '../../core/errors.js'
+import { StorageFullError } from '../../core/model/errors.js'
 
 /**
  * 32 MiB: a WAL segment PGlite may create in one go (16 MiB; measured, ENOSPC came at 12 MB free

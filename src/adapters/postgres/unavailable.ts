@@ -2,7 +2,7 @@
 // statement is wrong": a lost connection (restart, failover, pg_terminate_backend, a pooler
 // restart), a bounded wait that ran out (statement_timeout, lock_timeout, the pool's checkout
 // timeout) or a server refusing sessions. Those become a StorageUnavailableError (HTTP 503).
-import { StorageUnavailableError } from '../../core/errors.js'
+import { StorageUnavailableError } from '../../core/model/errors.js'
 
 /** SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now, query_canceled (statement_timeout), lock_not_available (lock_timeout), too_many_connections, disk_full. */
 const CODES: Record<string, string> = {

@@ -2,9 +2,9 @@
 // (tables.ts names them), running a statement with PostgreSQL's errors mapped to the core's: unique
 // violations (23505) to the port's UniqueViolation, a row referred to but deleted meanwhile (23503)
 // to a 404 or 409, concurrent writes that outlasted their retries (40P01, 40001) to a 503.
-import { BusyError, ConflictError, NotFoundError } from '../../core/errors.js'
-import { UniqueViolation, type UniqueConstraint } from '../../core/storage.js'
-import type { FieldKind } from '../../core/entity.js'
+import { BusyError, ConflictError, NotFoundError } from '../../core/model/errors.js'
+import { UniqueViolation, type UniqueConstraint } from '../../core/ports/storage.js'
+import type { FieldKind } from '../../core/model/entity.js'
 import type { SqlClient, SqlRow } from './executor.js'
 
 /** Where a field is stored: its column and the kind its value is encoded and decoded by. */

@@ -1,7 +1,7 @@
-// sqlEntityTable: the generic table contract (src/core/entity-table.ts) over one SqlTable, its
+// sqlEntityTable: the generic table contract (src/core/ports/entity-table.ts) over one SqlTable, its
 // filters turned into conditions on the columns tables.ts names: every entity's plain statements
 // written once. An entity's repository adds only the statements of its own.
-import type { Comparison, EntityTable, FilterRule, Patch, TableRules } from '../../core/entity-table.js'
+import type { Comparison, EntityTable, FilterRule, Patch, TableRules } from '../../core/ports/entity-table.js'
 import { run } from './codec.js'
 import type { SqlClient } from './executor.js'
 import type { SqlTable } from './table.js'

@@ -4,8 +4,8 @@
 // transactions fail loudly (they would deadlock on PGlite and see stale data on PostgreSQL).
 // With `logSql`, the repositories' statements go through the SQL log (sql-log.ts).
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { mailAttemptRules } from '../../core/entity-filters.js'
-import type { StorageTx } from '../../core/storage.js'
+import { mailAttemptRules } from '../../core/ports/entity-filters.js'
+import type { StorageTx } from '../../core/ports/storage.js'
 import type { AdapterRepositories, StoragePort } from '../storage-port.js'
 import { sqlEntityTable } from './entity-table.js'
 import type { SqlClient, SqlExecutor } from './executor.js'

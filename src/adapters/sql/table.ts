@@ -2,7 +2,7 @@
 // statements every entity's table shares: insert, get by id, find one, patch, delete, and a page
 // newest first. Statements particular to an entity are in its repository file.
 import { decodeRow, encode, run, type Columns } from './codec.js'
-import type { FieldKind } from '../../core/entity.js'
+import type { FieldKind } from '../../core/model/entity.js'
 import type { SqlClient, SqlRow } from './executor.js'
 
 const cast = (kind: FieldKind, index: number) => (kind === 'json' ? `$${index}::jsonb` : `$${index}`)

@@ -3,16 +3,16 @@
 // `commission` form: docs/commissions.md "Per-affiliate rules"), saved through affiliates.update as the API's
 // update routes do. Only the fields that changed are sent; refused input is shown again as typed.
 import { tierCard } from '../../web/tier-progress.js'
-import { ValidationError } from '../../core/errors.js'
-import { LANGUAGES, LOCALES } from '../../core/i18n/locales.js'
-import type { UpdateAffiliateInput } from '../../core/schemas.js'
-import type { AffiliateView } from '../../core/views.js'
+import { ValidationError } from '../../core/model/errors.js'
+import { LANGUAGES, LOCALES } from '../../core/model/i18n/locales.js'
+import type { UpdateAffiliateInput } from '../../core/model/schemas.js'
+import type { AffiliateView } from '../../core/rules/views.js'
 import { html, type Html } from '../../web/html.js'
 import { applicationSection } from './applications.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { formRefusal, type Refusal } from '../refusal.js'
 import { portalLinkSection } from './portal-link.js'
-import type { TaxDetailsView } from '../../core/tax-details.js'
+import type { TaxDetailsView } from '../../core/affiliates/tax-details.js'
 
 const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails', 'locale', 'commission'] as const
 type Field = (typeof FIELDS)[number]

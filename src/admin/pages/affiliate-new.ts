@@ -1,7 +1,7 @@
 // Creating an affiliate: email, name, referral code (made up when left empty), status (active,
 // or pending to approve later) and sub-program, through affiliates.create as POST /affiliates
 // does. Refused input is shown again as typed; a created affiliate opens on its edit page.
-import type { CreateAffiliateInput } from '../../core/schemas.js'
+import type { CreateAffiliateInput } from '../../core/model/schemas.js'
 import { html, type Html } from '../../web/html.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { formRefusal, type Refusal } from '../refusal.js'

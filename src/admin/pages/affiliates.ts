@@ -1,9 +1,9 @@
 // Affiliates: search by email, name or referral code, filter by status, approve or block pending
 // ones (and block or unblock the rest) through affiliates.update, as the API does; each links to
 // its edit form. The found affiliates export as CSV; an empty program leads to its first affiliate.
-import { ValidationError } from '../../core/errors.js'
-import type { AffiliateStatus } from '../../core/types.js'
-import type { AffiliateView } from '../../core/views.js'
+import { ValidationError } from '../../core/model/errors.js'
+import type { AffiliateStatus } from '../../core/model/types.js'
+import type { AffiliateView } from '../../core/rules/views.js'
 import { html, type Html } from '../../web/html.js'
 import { money } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'

@@ -1,8 +1,8 @@
 // The applications queue (docs/onboarding.md): pending affiliates with what they told the
 // application page, approved or rejected (with a reason) one by one through the program's
 // applications.approve and reject, as the API does.
-import { ValidationError } from '../../core/errors.js'
-import type { AffiliateView } from '../../core/views.js'
+import { ValidationError } from '../../core/model/errors.js'
+import type { AffiliateView } from '../../core/rules/views.js'
 import { html, type Html } from '../../web/html.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 

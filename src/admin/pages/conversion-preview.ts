@@ -2,12 +2,12 @@
 // conversion would earn (affiliate, rule, rate, exchange rate, value, status, hold end) as
 // POST /conversions/preview does, writing nothing (docs/commissions.md "Preview"). A GET form:
 // it changes nothing, so it needs no CSRF token, and its answer can be linked to.
-import type { ConversionPreview } from '../../core/conversion-create.js'
-import type { CreateConversionInput } from '../../core/schemas.js'
+import type { ConversionPreview } from '../../core/conversions/conversion-create.js'
+import type { CreateConversionInput } from '../../core/model/schemas.js'
 import { html, type Html } from '../../web/html.js'
 import { commissionRule, day, money } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'
-import { NotFoundError } from '../../core/errors.js'
+import { NotFoundError } from '../../core/model/errors.js'
 import { formRefusal, refusalOf, type Refusal } from '../refusal.js'
 
 const FIELDS = ['affiliate', 'email', 'type', 'amount', 'currency', 'product', 'value'] as const

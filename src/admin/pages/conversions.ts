@@ -2,11 +2,11 @@
 // day; one conversion's details with a refund form (in full, or a part of the sale amount) that
 // goes through conversions.update as PUT /conversions/:id does (docs/ledger.md "Refunds and clawbacks").
 // The filtered list exports as CSV, every page of it.
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js'
-import { formatMoney, minorDigits, parseMoney } from '../../core/money.js'
-import type { ListConversionsInput } from '../../core/schemas.js'
-import type { ConversionStatus, ConversionType } from '../../core/types.js'
-import type { ConversionView } from '../../core/views.js'
+import { ConflictError, NotFoundError, ValidationError } from '../../core/model/errors.js'
+import { formatMoney, minorDigits, parseMoney } from '../../core/model/money.js'
+import type { ListConversionsInput } from '../../core/model/schemas.js'
+import type { ConversionStatus, ConversionType } from '../../core/model/types.js'
+import type { ConversionView } from '../../core/rules/views.js'
 import { html, type Html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
 import { commissionRule, conversionStatus, day, money } from '../../web/format.js'

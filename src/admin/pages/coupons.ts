@@ -1,8 +1,8 @@
 // Coupons: every coupon code with its affiliate and discount, filtered by status and affiliate;
 // create one for an affiliate, turn one off (or on again) through coupons.create and
 // coupons.update, as POST and PUT /coupons do. A turned-off coupon no longer attributes a sale.
-import { NotFoundError, ValidationError } from '../../core/errors.js'
-import type { CouponView } from '../../core/views.js'
+import { NotFoundError, ValidationError } from '../../core/model/errors.js'
+import type { CouponView } from '../../core/rules/views.js'
 import { html, type Html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
 import { day } from '../../web/format.js'

@@ -2,10 +2,10 @@
 // purchases, revenue, commission earned, from the per-day counters of docs/stats.md), and now:
 // affiliates, referred and paying customers, commissions owed and payable now. An empty
 // program shows the way to its first affiliate instead.
-import { addCalendarDays, bucketStart, nextBucket } from '../../core/calendar.js'
-import { formatMoney, minorDigits, parseMoney } from '../../core/money.js'
-import type { StatsBucket } from '../../core/stats.js'
-import type { AffiliateView } from '../../core/views.js'
+import { addCalendarDays, bucketStart, nextBucket } from '../../core/model/calendar.js'
+import { formatMoney, minorDigits, parseMoney } from '../../core/model/money.js'
+import type { StatsBucket } from '../../core/project/stats.js'
+import type { AffiliateView } from '../../core/rules/views.js'
 import { html, type Html } from '../../web/html.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { allAffiliates } from '../scan.js'

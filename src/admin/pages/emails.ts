@@ -1,7 +1,7 @@
 // Emails: the mail log (docs/email.md "The log"): each mail with its kind, recipient, status,
 // attempts and the SMTP server's last reply; a mail not being sent can be retried (it is due at
 // once and goes at the mail dispatcher's next pass).
-import { MAIL_STATUSES, type MailStatus } from '../../core/mail-kinds.js'
+import { MAIL_STATUSES, type MailStatus } from '../../core/model/mail-kinds.js'
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
 import { day } from '../../web/format.js'

@@ -1,7 +1,7 @@
 // API keys: create a secret key or a publishable one for the browser snippet (the full key shown
 // once, on the answer to the form), list, revoke; through program.keys, as the CLI does.
-import { ValidationError } from '../../core/errors.js'
-import { SCOPES, type Scope } from '../../core/types.js'
+import { ValidationError } from '../../core/model/errors.js'
+import { SCOPES, type Scope } from '../../core/model/types.js'
 import { html } from '../../web/html.js'
 import { day } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'

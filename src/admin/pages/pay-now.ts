@@ -3,8 +3,8 @@
 // page then lists what happened to each affiliate. This period's run payouts are listed with their
 // state at the provider.
 import { createHash } from 'node:crypto'
-import { Currency } from '../../core/money.js'
-import type { PayoutRunItem, PayoutRunResult } from '../../core/payout-runs.js'
+import { Currency } from '../../core/model/money.js'
+import type { PayoutRunItem, PayoutRunResult } from '../../core/payouts/payout-runs.js'
 import { html } from '../../web/html.js'
 import { money } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'

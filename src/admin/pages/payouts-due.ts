@@ -5,7 +5,7 @@ import { html } from '../../web/html.js'
 import { day, money } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { methodSelect } from './payouts.js'
-import { termsOf } from '../../core/payout-terms.js'
+import { termsOf } from '../../core/rules/payout-terms.js'
 
 export async function duePage(context: AdminRequest): Promise<AdminResult> {
   const { program, paths, csrf } = context

@@ -3,10 +3,10 @@
 // export the selected rows as a PayPal Payouts or Wise batch file; mark that batch paid in one
 // transaction (payouts.createBatch). The exported amounts travel in the form, so the batch marked
 // paid is the batch that was exported.
-import { ValidationError } from '../../core/errors.js'
-import { formatMoney, minorDigits, parseMoney } from '../../core/money.js'
-import type { PayoutMethod } from '../../core/types.js'
-import type { AffiliateView } from '../../core/views.js'
+import { ValidationError } from '../../core/model/errors.js'
+import { formatMoney, minorDigits, parseMoney } from '../../core/model/money.js'
+import type { PayoutMethod } from '../../core/model/types.js'
+import type { AffiliateView } from '../../core/rules/views.js'
 import { html } from '../../web/html.js'
 import { day, isZero, money } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'

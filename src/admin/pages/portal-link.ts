@@ -1,8 +1,8 @@
 // A one-time sign-in link to the affiliate portal, made for an affiliate from its page in the
 // console (the owner sends it to the affiliate): built from the portal's configured public URL
 // only (createAdminConsole option portal), shown once, recorded in the audit log.
-import { portalSignInLink, portalSignInLinkRefusal } from '../../core/portal-sign-in.js'
-import type { AffiliateView } from '../../core/views.js'
+import { portalSignInLink, portalSignInLinkRefusal } from '../../core/affiliates/portal-sign-in.js'
+import type { AffiliateView } from '../../core/rules/views.js'
 import { html, type Html } from '../../web/html.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 

@@ -1,6 +1,6 @@
 // The payouts page's card of payouts sent through PayPal Payouts or Stripe Connect: where each
 // stands in the ledger, the provider's own status of the item and its last reply (docs/payouts.md).
-import type { PayoutView } from '../../core/views.js'
+import type { PayoutView } from '../../core/rules/views.js'
 import { html } from '../../web/html.js'
 import { day, money } from '../../web/format.js'
 import type { AdminProgram } from '../program.js'

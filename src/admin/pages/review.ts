@@ -1,8 +1,8 @@
 // The review queue: conversions held in `review`, with why (the reason recorded when it was held:
 // a fraud rule or the program's fraudCheck, docs/fraud.md, or an inactive affiliate), approved or
 // rejected one by one or in bulk through conversions.update, as the API does.
-import { NotFoundError, ValidationError } from '../../core/errors.js'
-import type { AffiliateView, ConversionView } from '../../core/views.js'
+import { NotFoundError, ValidationError } from '../../core/model/errors.js'
+import type { AffiliateView, ConversionView } from '../../core/rules/views.js'
 import { html } from '../../web/html.js'
 import { day, money } from '../../web/format.js'
 import type { AdminRequest, AdminResult } from '../page.js'

@@ -2,9 +2,9 @@
 // signup, recurring, multi-tier, sub-programs), attribution, fraud rules and webhook retries, as the program
 // applies them now. They change where they are set: the server's config file or
 // projects.updateSettings (docs/settings.md), never from the console.
-import { DEFAULT_WINDOW_DAYS } from '../../core/settings.js'
-import { fraudRulesOf } from '../../core/fraud/settings.js'
-import type { CommissionRule, CommissionSettings, FraudAction, ProjectSettings } from '../../core/types.js'
+import { DEFAULT_WINDOW_DAYS } from '../../core/rules/settings.js'
+import { fraudRulesOf } from '../../core/rules/fraud/settings.js'
+import type { CommissionRule, CommissionSettings, FraudAction, ProjectSettings } from '../../core/model/types.js'
 import { html, type Html } from '../../web/html.js'
 import { DEFAULT_DELAYS } from '../../webhooks/dispatcher.js'
 import type { AdminRequest, AdminResult } from '../page.js'

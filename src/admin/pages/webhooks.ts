@@ -2,8 +2,8 @@
 // each delivery's status and its last answer; retry one delivery (sent at once when the console
 // has the dispatcher, else at the dispatcher's next pass).
 import { randomBytes } from 'node:crypto'
-import { ValidationError } from '../../core/errors.js'
-import { EVENT_TYPES, type EventType } from '../../core/types.js'
+import { ValidationError } from '../../core/model/errors.js'
+import { EVENT_TYPES, type EventType } from '../../core/model/types.js'
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
 import type { AdminRequest, AdminResult } from '../page.js'

@@ -2,7 +2,7 @@
 // PGlite a running server holds the data directory, so they go through the server (key-socket.ts);
 // on PostgreSQL they open the database beside it (the server reads the key record on every request).
 import { DataDirLockedError } from '../../adapters/pglite/data-dir-lock.js'
-import { SCOPES, type Scope } from '../../core/types.js'
+import { SCOPES, type Scope } from '../../core/model/types.js'
 import { positiveInteger, type Command, type OptionValues } from '../command.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
 import { CliError, usageError } from '../errors.js'

@@ -3,7 +3,7 @@
 // server holds the data directory, so the run goes through that server and its providers
 // (key-socket.ts); otherwise the command opens the database and uses payoutProviders of --config.
 import { DataDirLockedError } from '../../adapters/pglite/data-dir-lock.js'
-import type { PayoutRunResult } from '../../core/payout-runs.js'
+import type { PayoutRunResult } from '../../core/payouts/payout-runs.js'
 import { payPalClient } from '../../payouts/paypal/client.js'
 import { payoutRunner } from '../../payouts/runs.js'
 import type { Command, OptionValues } from '../command.js'

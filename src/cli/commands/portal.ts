@@ -3,7 +3,7 @@
 // running server holds the data directory, so the link comes from that server and its config
 // (key-socket.ts); otherwise the command opens the database with the config given by --config.
 import { DataDirLockedError } from '../../adapters/pglite/data-dir-lock.js'
-import { portalSignInLink } from '../../core/portal-sign-in.js'
+import { portalSignInLink } from '../../core/affiliates/portal-sign-in.js'
 import type { Command, OptionValues } from '../command.js'
 import { loadConfig } from '../config.js'
 import { DATABASE_HELP, databaseTarget, openProgram } from '../database.js'

@@ -3,8 +3,8 @@
 // replay <id>` applies one of them again (a payment that waited for an exchange rate, say), with
 // the exchange rates of the server's --config file.
 import { DataDirLockedError } from '../../adapters/pglite/data-dir-lock.js'
-import type { ListProviderEventsInput } from '../../core/schemas.js'
-import { PROVIDER_NAMES } from '../../core/types.js'
+import type { ListProviderEventsInput } from '../../core/model/schemas.js'
+import { PROVIDER_NAMES } from '../../core/model/types.js'
 import { positiveInteger, type Command } from '../command.js'
 import { loadConfig } from '../config.js'
 import { DATABASE_HELP, withProgram } from '../database.js'

@@ -2,7 +2,7 @@
 // retry <delivery-id>`: the delivery log of the default project's endpoints, and manual retries
 // (the delivery becomes due now; a server on the same database sends it on its next pass).
 import type { AffiliateProgram } from '../../index.js'
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../../core/types.js'
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../core/model/types.js'
 import { positiveInteger, type Command } from '../command.js'
 import { DATABASE_HELP, withProgram } from '../database.js'
 import { CliError } from '../errors.js'

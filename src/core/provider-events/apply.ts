@@ -1,10 +1,10 @@
 // Applies the provider-neutral actions of one event to a project through its use cases:
 // customers become referred users, payments become conversions, refunds shrink them. Whatever
 // cannot be applied yet says what it waits for (a customer, a payment, a first payment).
-import type { CreateConversionResult } from '../conversion-create.js'
-import type { CreateConversionInput } from '../schemas.js'
-import { AffiliateError, ConflictError, NoExchangeRateError, NotFoundError } from '../errors.js'
-import { Currency } from '../money.js'
+import type { CreateConversionResult } from '../conversions/conversion-create.js'
+import type { CreateConversionInput } from '../model/schemas.js'
+import { AffiliateError, ConflictError, NoExchangeRateError, NotFoundError } from '../model/errors.js'
+import { Currency } from '../model/money.js'
 import { couponCodeUsed, matchedCoupon } from './coupon-match.js'
 import type { AliasAction, CustomerAction, MappedEvent, PaidAction, ProviderAction } from './mapping.js'
 import { applyTransferReversed } from './transfer-reversed.js'

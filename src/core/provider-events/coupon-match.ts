@@ -1,8 +1,8 @@
 // Which of the affiliates' coupons a provider's discount names. A discount goes by several names
 // (a Stripe promotion code's text and id, its coupon's id; a Paddle discount id): each is looked
 // up, most specific first, as a coupon code and as a coupon's processor id. Only active coupons.
-import type { couponsService } from '../coupons.js'
-import type { CouponView } from '../views.js'
+import type { couponsService } from '../affiliates/coupons.js'
+import type { CouponView } from '../rules/views.js'
 
 const COUPON_CODE = /^[A-Za-z0-9_.-]{1,64}$/
 const PROCESSOR_ID_MAX = 255

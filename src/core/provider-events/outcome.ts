@@ -1,12 +1,12 @@
 // What applying one provider event needs (the project's use cases, its storage, the provider)
 // and what it comes to: an outcome, with the keys it wakes and the links it teaches.
-import type { conversionChanges } from '../conversion-changes.js'
-import type { conversionCreation } from '../conversion-create.js'
-import type { couponsService } from '../coupons.js'
-import type { providerPayoutsService } from '../provider-payouts.js'
-import type { referralsService } from '../referrals.js'
-import type { StorageTx, TransactionalStore } from '../storage.js'
-import type { ProviderEventStatus, ProviderLink } from '../types.js'
+import type { conversionChanges } from '../conversions/conversion-changes.js'
+import type { conversionCreation } from '../conversions/conversion-create.js'
+import type { couponsService } from '../affiliates/coupons.js'
+import type { providerPayoutsService } from '../payouts/provider-payouts.js'
+import type { referralsService } from '../affiliates/referrals.js'
+import type { StorageTx, TransactionalStore } from '../ports/storage.js'
+import type { ProviderEventStatus, ProviderLink } from '../model/types.js'
 
 /** The project's use cases an event is applied through (the project loaded by the call that receives it). */
 export interface ApplyServices {

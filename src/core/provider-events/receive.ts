@@ -1,8 +1,8 @@
 // Receiving one verified provider event: record it once per (project, provider, event id), apply
 // it, store what it did, then apply the waiting events it unblocked. A re-delivered event is
 // answered from its record and applies nothing.
-import { UniqueViolation, type ProviderEventRecording, type StorageTx } from '../storage.js'
-import type { ProviderEvent } from '../types.js'
+import { UniqueViolation, type ProviderEventRecording, type StorageTx } from '../ports/storage.js'
+import type { ProviderEvent } from '../model/types.js'
 import { revivedMapping, storedMapping, type MappedEvent } from './mapping.js'
 import type { Outcome } from './outcome.js'
 import { applyOrRelease, finalRecord, flagged, linksOf, listWaiting, save, STALE_MS, staleAtOnce, updateOf, type ReceiveTarget, type WriteRecord } from './record.js'

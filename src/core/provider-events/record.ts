@@ -1,8 +1,8 @@
 // Saving what applying a provider event did: its record's outcome, the links it taught, a new
 // `woken` mark for each key it wakes and, when it waits, the flag on the key it waits for.
 import { randomUUID } from 'node:crypto'
-import type { ProviderEventRecording, ProviderEventRepository } from '../storage.js'
-import type { ProviderEvent, ProviderLink } from '../types.js'
+import type { ProviderEventRecording, ProviderEventRepository } from '../ports/storage.js'
+import type { ProviderEvent, ProviderLink } from '../model/types.js'
 import { applyEvent } from './apply.js'
 import { storedMapping, type MappedEvent } from './mapping.js'
 import type { ApplyTarget, Outcome } from './outcome.js'

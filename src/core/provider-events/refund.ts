@@ -1,11 +1,11 @@
 // Applying a refund to the conversion its payment earned: the commission shrinks by what this
 // refund adds to those already applied (running totals, single refunds by id, a payment made in
 // parts), decided under the conversion's lock.
-import { AffiliateError, NotFoundError } from '../errors.js'
-import { Currency, roundHalfUp } from '../money.js'
-import type { UpdateConversionInput } from '../schemas.js'
-import type { StorageTx } from '../storage.js'
-import type { ConversionView } from '../views.js'
+import { AffiliateError, NotFoundError } from '../model/errors.js'
+import { Currency, roundHalfUp } from '../model/money.js'
+import type { UpdateConversionInput } from '../model/schemas.js'
+import type { StorageTx } from '../ports/storage.js'
+import type { ConversionView } from '../rules/views.js'
 import { outcome, recordedPayment, type ApplyTarget, type Outcome } from './outcome.js'
 import type { RefundedAction } from './mapping.js'
 

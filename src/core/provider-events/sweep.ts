@@ -1,7 +1,7 @@
 // The sweep of what requests left half-done: provider events left `processing` (a request died,
 // or failed to save, after claiming them) and events still waiting for a key an outcome woke
 // after they were saved (the request that woke it died or failed before applying them).
-import type { ProviderEvent } from '../types.js'
+import type { ProviderEvent } from '../model/types.js'
 import { revivedMapping } from './mapping.js'
 import { STALE_MS, type ReceiveTarget } from './record.js'
 import { runClaimed } from './receive.js'

@@ -1,7 +1,7 @@
 // Waking waiting provider events: once an outcome unblocks a key, the events waiting for it are
 // claimed (one request applies each), applied from their stored mapping and saved, and those
 // they unblock in turn after them.
-import type { ProviderEvent } from '../types.js'
+import type { ProviderEvent } from '../model/types.js'
 import { revivedMapping } from './mapping.js'
 import type { Outcome } from './outcome.js'
 import { applyOrRelease, listWaiting, save, savedMark, staleAtOnce, updateOf, type ReceiveTarget } from './record.js'

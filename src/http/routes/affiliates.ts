@@ -1,8 +1,8 @@
 // /affiliates: list, create, retrieve, update, delete (by the path segment the shape reads as an
 // affiliate), a one-time portal sign-in link, and an affiliate's stats; once for every shape.
 import type { ProjectScope } from '../../core/program.js'
-import { portalSignInLink } from '../../core/portal-sign-in.js'
-import { statsInput } from '../../core/stats.js'
+import { portalSignInLink } from '../../core/affiliates/portal-sign-in.js'
+import { statsInput } from '../../core/project/stats.js'
 import { defineOperation, type Given } from '../route.js'
 import { asOfQuery, rejectAffiliateBody } from '../schemas.js'
 

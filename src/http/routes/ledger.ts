@@ -1,6 +1,6 @@
 // The ledger as of a date (docs/payouts.md): an affiliate's balances at a moment, and the
 // movements of a period (JSON, or CSV with Accept: text/csv); once for every shape.
-import type { LedgerEntry } from '../../core/ledger-history.js'
+import type { LedgerEntry } from '../../core/payouts/ledger-history.js'
 import { defineOperation, TextBody } from '../route.js'
 import { asOfQuery, ledgerQuery } from '../schemas.js'
 

@@ -1,9 +1,9 @@
 // /payouts (payouts recorded outside the service, the year-end tax summary) and /clicks, once for
 // every shape (docs/api.md "Payouts", "Clicks"; docs/tax-details.md).
 import type * as v from 'valibot'
-import type { PayoutRunResult } from '../../core/payout-runs.js'
+import type { PayoutRunResult } from '../../core/payouts/payout-runs.js'
 import type { ProjectScope } from '../../core/program.js'
-import type { TaxSummaryRow } from '../../core/tax-details.js'
+import type { TaxSummaryRow } from '../../core/affiliates/tax-details.js'
 import { csvField, textCell } from '../../server/csv.js'
 import { HttpError } from '../../server/errors.js'
 import { defined, defineOperation, pathId, TextBody, type Given } from '../route.js'

@@ -2,7 +2,7 @@
 // first) and what each did, filtered by provider, status and reference (conversions:read).
 // POST /provider-events/{id}/replay applies one again (conversions:write), through the replayer
 // handed to createHandler (`providerEvents`); without one it answers 501.
-import type { ProviderEventView } from '../../core/provider-events.js'
+import type { ProviderEventView } from '../../core/provider-events/index.js'
 import { HttpError } from '../../server/errors.js'
 import { defined, defineOperation, pathId } from '../route.js'
 import { listProviderEventsQuery } from '../schemas.js'

@@ -3,8 +3,8 @@
 // attempts) and POST .../deliveries/:deliveryId/retry. An endpoint or delivery of another
 // project, or a delivery of another endpoint, is 404.
 import type { ProjectScope } from '../../core/program.js'
-import type { Delivery, DeliveryAttempt } from '../../core/types.js'
-import { ConflictError, NotFoundError } from '../../core/errors.js'
+import type { Delivery, DeliveryAttempt } from '../../core/model/types.js'
+import { ConflictError, NotFoundError } from '../../core/model/errors.js'
 import { defined, defineOperation, pathId } from '../route.js'
 import { listDeliveriesQuery } from '../schemas.js'
 

@@ -3,10 +3,10 @@
 // generated from them, and tests check real responses against them. A record's fields here and its encoder in alternative-encoders.ts go together;
 // the conversion's are one table (wire-table.ts) from which both derive.
 import * as v from 'valibot'
-import type { ConversionPreview } from '../../core/conversion-create.js'
-import type { ConversionView } from '../../core/views.js'
-import { LOCALES } from '../../core/i18n/locales.js'
-import { commissionSettings } from '../../core/schemas.js'
+import type { ConversionPreview } from '../../core/conversions/conversion-create.js'
+import type { ConversionView } from '../../core/rules/views.js'
+import { LOCALES } from '../../core/model/i18n/locales.js'
+import { commissionSettings } from '../../core/model/schemas.js'
 import { camelKeys } from './camel-case.js'
 import * as P from './primary-records.js'
 import { couponProcessorIds, paymentMethod } from './primary-records.js'

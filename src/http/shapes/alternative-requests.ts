@@ -2,7 +2,7 @@
 // alternative shape"), under the names affiliate-kit/http publishes them by in `schemas`
 // (routes/index.ts adds them to the shared ones).
 import * as v from 'valibot'
-import { affiliateStatus, commissionSettings, couponStatus, locale } from '../../core/schemas.js'
+import { affiliateStatus, commissionSettings, couponStatus, locale } from '../../core/model/schemas.js'
 import { createPayoutBody, listQuery, updateReferralBody } from '../schemas.js'
 import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
 

@@ -2,7 +2,7 @@
 // reads and answers in it. Affiliates are named by email, `aff_12` or `12`; lists default to 20
 // items, at most 100. Records and their schemas: alternative-encoders.ts, alternative-records.ts;
 // request bodies and queries: alternative-requests.ts.
-import type { AffiliateView } from '../../core/views.js'
+import type { AffiliateView } from '../../core/rules/views.js'
 import type * as v from 'valibot'
 import { processorCouponId } from '../coupon-ids.js'
 import { codec, defined, page } from '../route.js'

@@ -3,11 +3,11 @@
 // against the same schemas. A record's fields here and its encoder in primary-encoders.ts go together;
 // the conversion's are one table (wire-table.ts) from which both derive.
 import * as v from 'valibot'
-import type { ConversionPreview } from '../../core/conversion-create.js'
-import type { ConversionView } from '../../core/views.js'
-import { LOCALES } from '../../core/i18n/locales.js'
-import { commissionSettings } from '../../core/schemas.js'
-import { DELIVERY_STATUSES, LEDGER_MOVEMENT_TYPES, PROVIDER_NAMES, RULE_SOURCES } from '../../core/types.js'
+import type { ConversionPreview } from '../../core/conversions/conversion-create.js'
+import type { ConversionView } from '../../core/rules/views.js'
+import { LOCALES } from '../../core/model/i18n/locales.js'
+import { commissionSettings } from '../../core/model/schemas.js'
+import { DELIVERY_STATUSES, LEDGER_MOVEMENT_TYPES, PROVIDER_NAMES, RULE_SOURCES } from '../../core/model/types.js'
 import { wireRecord, wireTable } from './wire-table.js'
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp())

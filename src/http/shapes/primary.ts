@@ -1,8 +1,8 @@
 // The primary shape (docs/api.md): what each operation of the table reads and answers in it.
 // Records and their schemas: primary-encoders.ts, primary-records.ts.
-import type { AffiliateView } from '../../core/views.js'
+import type { AffiliateView } from '../../core/rules/views.js'
 import type * as v from 'valibot'
-import type { AffiliateStatus } from '../../core/types.js'
+import type { AffiliateStatus } from '../../core/model/types.js'
 import { codec, defined } from '../route.js'
 import * as A from '../routes/affiliates.js'
 import { listAuditLog } from '../routes/audit-log.js'

@@ -1,7 +1,7 @@
 // The money and date cells of the tools' CSV exports, read strictly: the forms their dashboards
 // and exports write (`$1,050.00`, `12.34`, `-5.00`, `EUR 3`; ISO 8601 dates) and nothing else.
 // A cell that is not one (`1e5`, `0x10`, `(5.00)`, `12,5`) is a reason, never a guess.
-import { minorDigits } from '../../core/money.js'
+import { minorDigits } from '../../core/model/money.js'
 
 /** Symbols the exports put before an amount, and the currencies each may stand for. */
 const SYMBOLS: Record<string, (currency: string) => boolean> = {

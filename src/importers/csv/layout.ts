@@ -3,7 +3,7 @@
 // status words. Each tool's folder gives its own (<tool>/csv-exports.ts). Only Dub documents its
 // commission table's columns; the others follow the labels of the tool's dashboard tables and API
 // fields.
-import type { AffiliateStatus } from '../../core/types.js'
+import type { AffiliateStatus } from '../../core/model/types.js'
 import type { SourceCommissionState } from '../source.js'
 
 export type CsvEntity = 'affiliates' | 'customers' | 'commissions'

@@ -2,7 +2,7 @@
 // Bearer workspace key, JSON arrays paged with `page` / `pageSize` (100; a shorter page is the
 // last). Reads /partners (each link's `key` is the token of `<domain>/<key>`), /customers and
 // /commissions (sale commissions; `earnings` is the partner's commission, `amount` the sale).
-import type { AffiliateStatus } from '../../core/types.js'
+import type { AffiliateStatus } from '../../core/model/types.js'
 import { baseUrl, getJson, minorUnits, type ToolLimits } from '../http-json.js'
 import { pageGuard } from '../paging.js'
 import { ImportSourceError, type ImportSource, type SourceCommissionState } from '../source.js'

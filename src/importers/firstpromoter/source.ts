@@ -3,7 +3,7 @@
 // paged with `page`, the next page named by the `Link: <...>; rel="next"` response header. Reads
 // /promoters/list (each promotion's `ref_id` is a `?fpr=` / `?via=` token, its `promo_code` a
 // coupon), /leads/list and /rewards/list; only documented fields are read.
-import type { AffiliateStatus } from '../../core/types.js'
+import type { AffiliateStatus } from '../../core/model/types.js'
 import { baseUrl, getJson, minorUnits, type ToolLimits } from '../http-json.js'
 import { pageGuard } from '../paging.js'
 import { ImportSourceError, type ImportSource, type SourceCommissionState } from '../source.js'

@@ -1,6 +1,6 @@
 // Rewardful as an import source: /affiliates, /affiliate_coupons, /referrals, /commissions and /payouts
 // mapped to plain records (docs/migrating.md#rewardful). Only fields the published API documents are read.
-import type { AffiliateStatus } from '../../core/types.js'
+import type { AffiliateStatus } from '../../core/model/types.js'
 import type { ImportSource, SourceAffiliate, SourceCommission, SourceCommissionState, SourceCoupon, SourceCustomer, SourcePayout } from '../source.js'
 import { rewardfulClient, type RewardfulClientOptions } from './client.js'
 

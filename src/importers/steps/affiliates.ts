@@ -1,9 +1,9 @@
 // The affiliates step: each of the tool's affiliates found by email (told `existing`, `differs` or,
 // with `update`, `updated`) or created with its first valid link token as referral code, in one
 // write per chunk; its other link tokens kept resolving to it as link aliases.
-import { AffiliateError, ConflictError, NotFoundError } from '../../core/errors.js'
-import type { ProjectSettings } from '../../core/types.js'
-import type { AffiliateView } from '../../core/views.js'
+import { AffiliateError, ConflictError, NotFoundError } from '../../core/model/errors.js'
+import type { ProjectSettings } from '../../core/model/types.js'
+import type { AffiliateView } from '../../core/rules/views.js'
 import type { SourceAffiliate } from '../source.js'
 import { marker, type ImportRun } from './import-run.js'
 import { Notes } from './notes.js'

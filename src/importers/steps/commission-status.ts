@@ -1,8 +1,8 @@
 // The status an imported commission's conversion ends in: what each commission state becomes in
 // the ledger (docs/migrating.md), the changes that bring it there, the status a dry run says it
 // would end in, and the warning when the project's hold period makes it another than the tool's.
-import { ConflictError } from '../../core/errors.js'
-import type { ConversionView } from '../../core/views.js'
+import { ConflictError } from '../../core/model/errors.js'
+import type { ConversionView } from '../../core/rules/views.js'
 import type { SourceCommission, SourceCommissionState } from '../source.js'
 import { now, type ImportRun } from './import-run.js'
 

@@ -2,10 +2,10 @@
 // whole minor units, not negative, a date) and created as a paid or unpaid conversion with the
 // reference `import:<tool>:<id>`: those without a customer in one write per chunk, the others one
 // by one; an existing reference is found again, or `differs`. Then its status is settled.
-import { AffiliateError } from '../../core/errors.js'
-import { Currency } from '../../core/money.js'
-import type { CreateConversionInput } from '../../core/schemas.js'
-import type { ConversionView } from '../../core/views.js'
+import { AffiliateError } from '../../core/model/errors.js'
+import { Currency } from '../../core/model/money.js'
+import type { CreateConversionInput } from '../../core/model/schemas.js'
+import type { ConversionView } from '../../core/rules/views.js'
 import type { SourceCommission } from '../source.js'
 import { settleStatus } from './commission-status.js'
 import { dryRunCommission } from './dry-run-commissions.js'

@@ -1,8 +1,8 @@
 // The customers step: each referred customer found by email (`differs` when another affiliate
 // has it here) or created as its affiliate's referral, with its first purchase; its Stripe or
 // Paddle customer id linked, so that its next invoices credit the affiliate (docs/migrating.md).
-import { NotFoundError } from '../../core/errors.js'
-import { CUSTOMER_ID_PREFIXES } from '../../core/types.js'
+import { NotFoundError } from '../../core/model/errors.js'
+import { CUSTOMER_ID_PREFIXES } from '../../core/model/types.js'
 import type { SourceCustomer } from '../source.js'
 import { affiliateOf, type ImportRun } from './import-run.js'
 

@@ -1,8 +1,8 @@
 // A commission in a dry run, told as a real run would tell it: `differs` when its reference exists
 // with another amount, else the status it would end in, with the same warning. A dry run writes
 // nothing, so it reads the affiliate's conversions instead of letting create find the duplicate.
-import { Currency } from '../../core/money.js'
-import type { ConversionView } from '../../core/views.js'
+import { Currency } from '../../core/model/money.js'
+import type { ConversionView } from '../../core/rules/views.js'
 import type { SourceCommission } from '../source.js'
 import { dryRunStatus, warnStatus } from './commission-status.js'
 import { reference, type ImportRun, type Known } from './import-run.js'

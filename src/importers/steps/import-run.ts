@@ -1,11 +1,11 @@
 // One run of importProgram: what its steps share (the program, the source, the options, the report,
 // the project's settings, the affiliates met so far and the paid commissions, by the tool's ids)
 // and the rules every record follows: one attempt each, references and markers from the tool's id.
-import { AffiliateError, ConflictError } from '../../core/errors.js'
-import { IMPORTED_REFERENCE_PREFIX } from '../../core/mail-kinds.js'
+import { AffiliateError, ConflictError } from '../../core/model/errors.js'
+import { IMPORTED_REFERENCE_PREFIX } from '../../core/model/mail-kinds.js'
 import type { AffiliateProgram, ProjectScope } from '../../core/program.js'
-import type { ProjectSettings } from '../../core/types.js'
-import type { ConversionView } from '../../core/views.js'
+import type { ProjectSettings } from '../../core/model/types.js'
+import type { ConversionView } from '../../core/rules/views.js'
 import { ImportReport, type ImportEntity } from '../report.js'
 import type { ImportSource } from '../source.js'
 

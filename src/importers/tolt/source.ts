@@ -2,7 +2,7 @@
 // Bearer key, lists scoped by `program_id`, pages of `data` followed with `starting_after=<last
 // id>` while `has_more`. Reads /partners, /links (`?ref=` tokens), /promotion-codes, /customers
 // and /commissions; only documented fields are read.
-import type { AffiliateStatus } from '../../core/types.js'
+import type { AffiliateStatus } from '../../core/model/types.js'
 import { baseUrl, getJson, minorUnits, type ToolLimits } from '../http-json.js'
 import { pageGuard } from '../paging.js'
 import { ImportSourceError, type ImportSource, type SourceCommissionState } from '../source.js'

@@ -3,8 +3,8 @@
 // PayPal's answer and our write, or simply ran twice, finds the same batch instead of paying again.
 import { createHash } from 'node:crypto'
 import type { AffiliateProgram } from '../../core/program.js'
-import type { ProviderPayoutWithPayout } from '../../core/provider-payouts.js'
-import { Currency } from '../../core/money.js'
+import type { ProviderPayoutWithPayout } from '../../core/payouts/provider-payouts.js'
+import { Currency } from '../../core/model/money.js'
 import { providerKey } from '../keys.js'
 import { PayPalError, type PayPalBatchItem, type PayPalClient } from './client.js'
 

@@ -4,7 +4,7 @@
 // instead of a second transfer.
 import type { AffiliateProgram } from '../../core/program.js'
 import { providerKey } from '../keys.js'
-import { STRIPE_ACCOUNT, type ProviderPayoutWithPayout } from '../../core/provider-payouts.js'
+import { STRIPE_ACCOUNT, type ProviderPayoutWithPayout } from '../../core/payouts/provider-payouts.js'
 
 export interface StripeTransfersOptions {
   /** The platform's secret key (sk_live_..., sk_test_...). */

@@ -1,7 +1,7 @@
 // The application page (docs/onboarding.md): the form, what it reads back, and the answer after
 // sending it, in the visitor's language (the `apply.*` keys of the catalogues, docs/email.md
 // "Languages"). The program's own field labels are shown as configured.
-import type { Translate } from '../../core/i18n/translate.js'
+import type { Translate } from '../../core/model/i18n/translate.js'
 import { html, type Html } from '../../web/html.js'
 import type { ApplicationField, ResolvedApplication } from '../application-options.js'
 

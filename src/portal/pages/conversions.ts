@@ -1,6 +1,6 @@
 // Conversions: the affiliate's own, newest first, paged; one conversion's details. An id of
 // another affiliate's conversion answers exactly like an id that does not exist.
-import { NotFoundError } from '../../core/errors.js'
+import { NotFoundError } from '../../core/model/errors.js'
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
 import { conversionStatus, day, money } from '../../web/format.js'

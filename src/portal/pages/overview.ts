@@ -2,7 +2,7 @@
 // the API reports them (held, payable now and the day more becomes payable, paid, unpaid, next
 // release), counts and coupons.
 import { html } from '../../web/html.js'
-import { addCalendarDays } from '../../core/calendar.js'
+import { addCalendarDays } from '../../core/model/calendar.js'
 import { activityChart, type ChartRange } from '../activity-chart.js'
 import { day, isZero, money } from '../../web/format.js'
 import type { PageResult, SignedInRequest } from '../page.js'

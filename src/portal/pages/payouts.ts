@@ -1,12 +1,12 @@
 // Payouts: the next payout and a payout request (docs/payouts.md), and what the program has paid
 // the affiliate, newest first, paged.
-import { ConflictError, ValidationError } from '../../core/errors.js'
+import { ConflictError, ValidationError } from '../../core/model/errors.js'
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
 import { day, money } from '../../web/format.js'
 import type { PageResult, SignedInRequest } from '../page.js'
-import type { NextPayout } from '../../core/payouts-due.js'
-import type { PayoutRequestView } from '../../core/payout-requests.js'
+import type { NextPayout } from '../../core/payouts/payouts-due.js'
+import type { PayoutRequestView } from '../../core/payouts/payout-requests.js'
 
 const PER_PAGE = 25
 const METHOD_LABELS: Record<string, string> = { manual: 'Manual', paypal: 'PayPal', wise: 'Wise', bank: 'Bank transfer', crypto: 'Crypto', other: 'Other' }

@@ -1,12 +1,12 @@
 // Settings: how the affiliate wants to be paid (method, PayPal email, Wise email, payment details),
 // and their language and emails (docs/email.md "Preferences"), saved through the same validation as
 // the API; a bad value shows the form again with the reason.
-import { ValidationError } from '../../core/errors.js'
-import type { UpdateAffiliateInput } from '../../core/schemas.js'
-import type { AffiliateView } from '../../core/views.js'
+import { ValidationError } from '../../core/model/errors.js'
+import type { UpdateAffiliateInput } from '../../core/model/schemas.js'
+import type { AffiliateView } from '../../core/rules/views.js'
 import { html, type Html } from '../../web/html.js'
-import { LANGUAGES, LOCALES, type Locale } from '../../core/i18n/locales.js'
-import { OPTIONAL_TOPICS, type MailTopic } from '../../core/mail-kinds.js'
+import { LANGUAGES, LOCALES, type Locale } from '../../core/model/i18n/locales.js'
+import { OPTIONAL_TOPICS, type MailTopic } from '../../core/model/mail-kinds.js'
 import type { PageResult, SignedInRequest } from '../page.js'
 
 const METHODS = [

@@ -1,7 +1,7 @@
 // The signed-out pages: a sign-in link opens a confirmation form (a POST redeems the token, so
 // mail scanners that fetch links cannot use it up); the optional form asking for a link by email.
 // In the visitor's language (docs/email.md "Languages").
-import type { MessageKey, Translate } from '../../core/i18n/translate.js'
+import type { MessageKey, Translate } from '../../core/model/i18n/translate.js'
 import { html, type Html } from '../../web/html.js'
 import type { PortalPaths } from '../paths.js'
 

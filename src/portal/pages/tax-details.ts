@@ -1,9 +1,9 @@
 // Tax details (docs/tax-details.md): legal name, country, W-9 or W-8BEN and the tax id, asked for
 // when the program requires them before paying (payouts.requireTaxDetails). The tax id is never
 // shown back: only its last four characters; a bad value shows the form again with the reason.
-import { NotFoundError, ValidationError } from '../../core/errors.js'
-import type { TaxDetailsView } from '../../core/tax-details.js'
-import type { TaxFormType } from '../../core/types.js'
+import { NotFoundError, ValidationError } from '../../core/model/errors.js'
+import type { TaxDetailsView } from '../../core/affiliates/tax-details.js'
+import type { TaxFormType } from '../../core/model/types.js'
 import { html } from '../../web/html.js'
 import { day } from '../../web/format.js'
 import type { PageResult, SignedInRequest } from '../page.js'

@@ -3,7 +3,7 @@
 // 2025-03-31) or `parent.subscription_details.subscription`; a charge names its invoice (before)
 // or only its payment intent (from 2025-03-31), which invoice_payment.paid links to the invoice:
 // the invoice's own `payments` list is returned only when expanded, so never in a webhook.
-import { minorDigits, pow10, roundHalfUp } from '../../core/money.js'
+import { minorDigits, pow10, roundHalfUp } from '../../core/model/money.js'
 import { idOf, isRecord, MalformedEvent, minorUnits, namesOf, record, text, type MappedEvent, type PaidLine, type ProviderAction } from '../mapping.js'
 
 /** The events the handler uses; select these when creating the webhook endpoint in Stripe. */

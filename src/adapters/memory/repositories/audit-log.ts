@@ -1,6 +1,6 @@
 // The in-memory audit log: an array in insertion order, read newest first. A transaction's view
 // (within) records each entry's removal in its undo log, so a rolled-back change keeps no entry.
-import type { AuditEntry, AuditLog } from '../../../core/audit-log.js'
+import type { AuditEntry, AuditLog } from '../../../core/ports/audit-log.js'
 import type { UndoLog } from '../table.js'
 import type { ScrubbedElsewhere } from './erasure.js'
 

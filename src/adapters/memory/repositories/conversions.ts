@@ -1,10 +1,10 @@
 // The in-memory conversions repository: idempotent insert by reference, the held balance (kept by
 // held-balances.ts) and oldest-first settling over the unpaid index.
-import { conversionRules } from '../../../core/entity-filters.js'
-import type { AffiliateRepository, ConversionRepository } from '../../../core/storage.js'
-import { conversionMovement } from '../../../core/ledger-movements.js'
-import type { Conversion } from '../../../core/types.js'
-import type { TrackingRepository } from '../../../core/tracking-storage.js'
+import { conversionRules } from '../../../core/ports/entity-filters.js'
+import type { AffiliateRepository, ConversionRepository } from '../../../core/ports/storage.js'
+import { conversionMovement } from '../../../core/rules/ledger-movements.js'
+import type { Conversion } from '../../../core/model/types.js'
+import type { TrackingRepository } from '../../../core/ports/tracking-storage.js'
 import { memoryEntityTable } from '../entity-table.js'
 import { inProject, type MemoryState } from '../state.js'
 import { dayCounts } from './tracking.js'

@@ -12,7 +12,7 @@ import {
   payoutRules,
   referralRules,
   webhookEndpointRules,
-} from '../../../core/entity-filters.js'
+} from '../../../core/ports/entity-filters.js'
 import type {
   AffiliateRepository,
   ApiKeyRepository,
@@ -24,9 +24,9 @@ import type {
   ProjectRepository,
   ReferralRepository,
   WebhookEndpointRepository,
-} from '../../../core/storage.js'
-import { UniqueViolation } from '../../../core/storage.js'
-import type { AffiliateTotals } from '../../../core/types.js'
+} from '../../../core/ports/storage.js'
+import { UniqueViolation } from '../../../core/ports/storage.js'
+import type { AffiliateTotals } from '../../../core/model/types.js'
 import { memoryEntityTable } from '../entity-table.js'
 import { found, inProject, patchRow, setMapEntry, withTotals, type MemoryState } from '../state.js'
 import type { UndoLog } from '../table.js'

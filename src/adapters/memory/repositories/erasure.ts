@@ -1,9 +1,9 @@
 // Erasure in memory (docs/privacy.md): a person's texts replaced in every stored object of the
 // project: every table's rows, the provider links, the events not yet stored as rows, and (through
 // `outside`) the stored idempotency answers and the audit log.
-import type { ErasureRepository, TextScrub } from '../../../core/storage.js'
-import { scrubber } from '../../../core/text-scrub.js'
-import type { ProviderLink } from '../../../core/types.js'
+import type { ErasureRepository, TextScrub } from '../../../core/ports/storage.js'
+import { scrubber } from '../../../core/rules/text-scrub.js'
+import type { ProviderLink } from '../../../core/model/types.js'
 import { setMapEntry, type MemoryState } from '../state.js'
 import { Table, type UndoLog } from '../table.js'
 import { linkKey } from './provider-events.js'

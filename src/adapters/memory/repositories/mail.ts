@@ -1,9 +1,9 @@
 // The in-memory mail queue (docs/email.md): mails stored by the outbox's enqueue with their event,
 // claimed under a lease with the attempt counted, their attempts, and dedupe keys queued once.
-import type { NewMail } from '../../../core/mail-kinds.js'
-import { mailRules } from '../../../core/entity-filters.js'
-import type { MailQueue } from '../../../core/mail-store.js'
-import type { MailMessage } from '../../../core/types.js'
+import type { NewMail } from '../../../core/model/mail-kinds.js'
+import { mailRules } from '../../../core/ports/entity-filters.js'
+import type { MailQueue } from '../../../core/ports/mail-store.js'
+import type { MailMessage } from '../../../core/model/types.js'
 import { memoryEntityTable } from '../entity-table.js'
 import type { MemoryState } from '../state.js'
 import type { UndoLog } from '../table.js'

@@ -1,13 +1,13 @@
 // The in-memory outbox: events noted at record time, turned into event and delivery rows by the
 // first outbox read; claims with leases, attempts, test deliveries; the delivery log's tables.
 import type { AdapterOutbox } from '../../storage-port.js'
-import { deliveryAttemptRules, deliveryRules } from '../../../core/entity-filters.js'
-import type { Delivery } from '../../../core/types.js'
-import type { NewEvent, StorageTx } from '../../../core/storage.js'
+import { deliveryAttemptRules, deliveryRules } from '../../../core/ports/entity-filters.js'
+import type { Delivery } from '../../../core/model/types.js'
+import type { NewEvent, StorageTx } from '../../../core/ports/storage.js'
 import { memoryEntityTable } from '../entity-table.js'
 import { eventRow, inProject, type MemoryState } from '../state.js'
 import type { UndoLog } from '../table.js'
-import { mailOfEvent } from '../../../core/mail-kinds.js'
+import { mailOfEvent } from '../../../core/model/mail-kinds.js'
 import { storeMail } from './mail.js'
 
 type DeliveryState = Pick<Delivery, 'status' | 'attempts' | 'nextAttemptAt' | 'leaseUntil' | 'lastStatusCode' | 'updatedAt'>

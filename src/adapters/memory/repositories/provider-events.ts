@@ -1,7 +1,7 @@
 // The in-memory provider-event log and provider links.
-import { providerEventRules } from '../../../core/entity-filters.js'
-import { UniqueViolation, type Insert, type ProviderEventRepository } from '../../../core/storage.js'
-import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
+import { providerEventRules } from '../../../core/ports/entity-filters.js'
+import { UniqueViolation, type Insert, type ProviderEventRepository } from '../../../core/ports/storage.js'
+import type { ProviderEvent, ProviderLink } from '../../../core/model/types.js'
 import { memoryEntityTable } from '../entity-table.js'
 import { found, inProject, patchRow, setMapEntry, type MemoryState } from '../state.js'
 import type { UndoLog } from '../table.js'

@@ -1,6 +1,6 @@
 // The in-memory provider payouts (docs/payouts.md "Automatic payouts"): their table alone.
-import { providerPayoutRules } from '../../../core/entity-filters.js'
-import type { ProviderPayoutRepository } from '../../../core/storage.js'
+import { providerPayoutRules } from '../../../core/ports/entity-filters.js'
+import type { ProviderPayoutRepository } from '../../../core/ports/storage.js'
 import { memoryEntityTable } from '../entity-table.js'
 import type { MemoryState } from '../state.js'
 import type { UndoLog } from '../table.js'

@@ -1,6 +1,6 @@
 // The in-memory session store: two maps keyed by digest. Each method runs without awaiting in
 // between, so consuming a sign-in token is atomic in one process.
-import type { SessionStore, SignInTokenRecord, WebSessionRecord } from '../../../core/session-store.js'
+import type { SessionStore, SignInTokenRecord, WebSessionRecord } from '../../../core/ports/session-store.js'
 
 const live = (session: WebSessionRecord, now: Date) => session.idleExpiresAt > now && session.expiresAt > now
 

@@ -5,8 +5,8 @@
 // is counted once, on its day in its project's time zone (the day function live counting uses),
 // as it would have been then, in batches of ids: each batch is a short transaction that also
 // records how far it got, so a large table holds no long lock and a stopped start resumes.
-import { dayFormatter } from '../../../core/calendar.js'
-import type { DailyCounts } from '../../../core/tracking-storage.js'
+import { dayFormatter } from '../../../core/model/calendar.js'
+import type { DailyCounts } from '../../../core/ports/tracking-storage.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Migration } from './migration.js'
 

@@ -2,7 +2,7 @@
 // Its text never changes once released: databases applied it as written.
 import type { Migration } from './migration.js'
 
-// Every purchase of a customer locks its row and counts the payment on it (core/row-locks.ts):
+// Every purchase of a customer locks its row and counts the payment on it (core/ports/row-locks.ts):
 // one row updated again and again, as the affiliates' totals are (migration 27). With free space
 // on its page the new version stays beside the old one without new index entries (a HOT update);
 // on a full page each payment moved the row and added an entry to each of its indexes, and a

@@ -1,9 +1,9 @@
 // The affiliates repository (its table, reading the row with what its events need, and the
 // statements of codes, link aliases and imports) and the statement changing an affiliate's running
 // totals (totalsUpdate: also part of a new conversion's insert, repositories/conversions.ts).
-import { affiliateRules } from '../../../core/entity-filters.js'
-import type { AffiliateRepository } from '../../../core/storage.js'
-import type { TotalsDelta } from '../../../core/types.js'
+import { affiliateRules } from '../../../core/ports/entity-filters.js'
+import type { AffiliateRepository } from '../../../core/ports/storage.js'
+import type { TotalsDelta } from '../../../core/model/types.js'
 import { decode, run } from '../codec.js'
 import { param, returningClause, type CounterWrite } from '../counter-write.js'
 import { sqlEntityTable } from '../entity-table.js'

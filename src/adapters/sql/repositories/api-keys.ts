@@ -1,6 +1,6 @@
 // The API keys repository: its table, and the key presented looked up by its hash in any project.
-import { apiKeyRules } from '../../../core/entity-filters.js'
-import type { ApiKeyRepository } from '../../../core/storage.js'
+import { apiKeyRules } from '../../../core/ports/entity-filters.js'
+import type { ApiKeyRepository } from '../../../core/ports/storage.js'
 import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'

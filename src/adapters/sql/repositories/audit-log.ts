@@ -1,5 +1,5 @@
 // The SQL audit log (admin_audit_log; migration 9).
-import type { AuditEntry, AuditLog } from '../../../core/audit-log.js'
+import type { AuditEntry, AuditLog } from '../../../core/ports/audit-log.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 
 const date = (value: unknown) => (value instanceof Date ? value : new Date(String(value)))

@@ -1,6 +1,6 @@
 // The clicks repository: a click on a referral link, inserted whole.
-import { clickRules } from '../../../core/entity-filters.js'
-import type { ClickRepository } from '../../../core/storage.js'
+import { clickRules } from '../../../core/ports/entity-filters.js'
+import type { ClickRepository } from '../../../core/ports/storage.js'
 import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'

@@ -7,12 +7,12 @@
 // affiliate's read (affiliates.ts) and its outbox rows, written just before COMMIT
 // (transaction-state.ts). Also the held balance from the hold-window index, and oldest-first
 // settling in one statement.
-import type { DayFigures } from '../../../core/commission-periods.js'
-import { conversionRules } from '../../../core/entity-filters.js'
-import type { ConversionCounts, ConversionInsertResult, ConversionRepository, Insert } from '../../../core/storage.js'
-import { conversionMovement } from '../../../core/ledger-movements.js'
-import type { AffiliateStatus, Conversion, LedgerMovement, TotalsDelta } from '../../../core/types.js'
-import type { VisitorSignal } from '../../../core/tracking-storage.js'
+import type { DayFigures } from '../../../core/rules/commission-periods.js'
+import { conversionRules } from '../../../core/ports/entity-filters.js'
+import type { ConversionCounts, ConversionInsertResult, ConversionRepository, Insert } from '../../../core/ports/storage.js'
+import { conversionMovement } from '../../../core/rules/ledger-movements.js'
+import type { AffiliateStatus, Conversion, LedgerMovement, TotalsDelta } from '../../../core/model/types.js'
+import type { VisitorSignal } from '../../../core/ports/tracking-storage.js'
 import { decode, run } from '../codec.js'
 import { param, type CounterWrite } from '../counter-write.js'
 import { sqlEntityTable } from '../entity-table.js'

@@ -1,8 +1,8 @@
 // The statements of the per-day counters: an affiliate's row of a day (dailyUpsert, also part of
 // a new conversion's insert, repositories/conversions.ts), many rows at once in key order
 // (dailyManyStatement), and the projects' rows, shared by many affiliates (projectShares).
-import type { DailyCounts } from '../../../core/tracking-storage.js'
-import type { DayFigures } from '../../../core/commission-periods.js'
+import type { DailyCounts } from '../../../core/ports/tracking-storage.js'
+import type { DayFigures } from '../../../core/rules/commission-periods.js'
 import { param, returningClause, type CounterWrite } from '../counter-write.js'
 import type { SqlStatement } from '../executor.js'
 import type { Tables } from '../tables.js'
@@ -43,7 +43,7 @@ export function readDayFigures(value: unknown): DayFigures[] {
  * would otherwise all wait for one row's lock until their commits. Reads sum them with row 0,
  * where counts written before the split stay. They are shared by many affiliates, so a transaction
  * writes them last, just before COMMIT (projectDays in transaction-state.ts): no write waits on
- * another's affiliate while holding one of them (the lock order, core/row-locks.ts).
+ * another's affiliate while holding one of them (the lock order, core/ports/row-locks.ts).
  */
 const PROJECT_SHARDS = 16
 export const PROJECT_ROWS = Array.from({ length: PROJECT_SHARDS + 1 }, (_, index) => -index)

@@ -1,8 +1,8 @@
 // Erasure (docs/privacy.md): a person's texts replaced in every text and JSON column of every
 // table holding the project's rows, found in the schema itself, so a table added later is
 // covered without being listed here.
-import type { ErasureRepository, TextScrub } from '../../../core/storage.js'
-import { literalPattern } from '../../../core/text-scrub.js'
+import type { ErasureRepository, TextScrub } from '../../../core/ports/storage.js'
+import { literalPattern } from '../../../core/rules/text-scrub.js'
 import { run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'

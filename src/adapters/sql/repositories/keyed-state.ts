@@ -1,7 +1,7 @@
 // The keyed-state store in SQL: Idempotency-Key claims (idempotency_keys, one upsert decides who
 // holds a key) and the rate limiter's numbers (rate_limits, row-locked per key), shared by every
 // process on the database.
-import type { KeyClaim, KeyedStateStore } from '../../../core/keyed-state.js'
+import type { KeyClaim, KeyedStateStore } from '../../../core/ports/keyed-state.js'
 import { run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'

@@ -1,7 +1,7 @@
 // The ledger movements repository: an affiliate's ledger changes as recorded (docs/payouts.md).
-import { ledgerRules } from '../../../core/entity-filters.js'
-import type { Insert, LedgerRepository } from '../../../core/storage.js'
-import type { LedgerMovement } from '../../../core/types.js'
+import { ledgerRules } from '../../../core/ports/entity-filters.js'
+import type { Insert, LedgerRepository } from '../../../core/ports/storage.js'
+import type { LedgerMovement } from '../../../core/model/types.js'
 import type { CounterWrite } from '../counter-write.js'
 import { run } from '../codec.js'
 import { sqlEntityTable } from '../entity-table.js'

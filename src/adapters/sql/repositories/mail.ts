@@ -1,9 +1,9 @@
 // The mail queue (docs/email.md): mails written with their events (transaction-state.ts writes
 // them before COMMIT), claimed FOR UPDATE SKIP LOCKED under a lease with the attempt counted in the
 // same statement, their attempts, summaries and follow-ups queued once by dedupe key.
-import type { NewMail } from '../../../core/mail-kinds.js'
-import { mailRules } from '../../../core/entity-filters.js'
-import type { MailQueue } from '../../../core/mail-store.js'
+import type { NewMail } from '../../../core/model/mail-kinds.js'
+import { mailRules } from '../../../core/ports/entity-filters.js'
+import type { MailQueue } from '../../../core/ports/mail-store.js'
 import { run } from '../codec.js'
 import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'

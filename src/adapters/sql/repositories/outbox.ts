@@ -1,15 +1,15 @@
 // The webhook outbox (events, deliveries with leases claimed FOR UPDATE SKIP LOCKED, attempts)
 // and the delivery log's tables.
-import { deliveryAttemptRules, deliveryRules } from '../../../core/entity-filters.js'
-import type { ClaimedDelivery } from '../../../core/outbox-store.js'
-import type { StorageTx } from '../../../core/storage.js'
+import { deliveryAttemptRules, deliveryRules } from '../../../core/ports/entity-filters.js'
+import type { ClaimedDelivery } from '../../../core/ports/outbox-store.js'
+import type { StorageTx } from '../../../core/ports/storage.js'
 import type { AdapterOutbox } from '../../storage-port.js'
 import { atomic, decode, run } from '../codec.js'
 import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
 import { flushPending, type TransactionState } from './transaction-state.js'
-import { mailOfEvent } from '../../../core/mail-kinds.js'
+import { mailOfEvent } from '../../../core/model/mail-kinds.js'
 import { MAIL_INSERT_COLUMNS, mailParams, mailRowsSelect } from './mail.js'
 
 /** The columns of `row` named `prefix` + column, without the prefix. */

@@ -1,6 +1,6 @@
 // The payouts repository (settling its conversions is the conversions repository's settleOldestFirst).
-import { payoutRules } from '../../../core/entity-filters.js'
-import type { PayoutRepository } from '../../../core/storage.js'
+import { payoutRules } from '../../../core/ports/entity-filters.js'
+import type { PayoutRepository } from '../../../core/ports/storage.js'
 import { run } from '../codec.js'
 import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'

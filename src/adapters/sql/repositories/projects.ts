@@ -1,6 +1,6 @@
 // The projects repository: a project and its settings; each write of the settings adds one to
 // settings_version (migration 12).
-import type { ProjectRepository } from '../../../core/storage.js'
+import type { ProjectRepository } from '../../../core/ports/storage.js'
 import { encode, run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'

@@ -1,8 +1,8 @@
 // The SQL provider-event log and provider links. A unique (project, provider, event id) index
 // makes a re-delivered event, also one racing in another process, find the first row.
-import { providerEventRules } from '../../../core/entity-filters.js'
-import type { ProviderEventRepository } from '../../../core/storage.js'
-import type { ProviderEvent, ProviderLink } from '../../../core/types.js'
+import { providerEventRules } from '../../../core/ports/entity-filters.js'
+import type { ProviderEventRepository } from '../../../core/ports/storage.js'
+import type { ProviderEvent, ProviderLink } from '../../../core/model/types.js'
 import { decode, encode, run } from '../codec.js'
 import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient, SqlRow } from '../executor.js'

@@ -1,8 +1,8 @@
 // The referrals repository: referred users by email (case-insensitive), and the first purchase
 // decided by the row.
-import { referralRules } from '../../../core/entity-filters.js'
-import type { ReferralRepository } from '../../../core/storage.js'
-import type { RuleSet } from '../../../core/types.js'
+import { referralRules } from '../../../core/ports/entity-filters.js'
+import type { ReferralRepository } from '../../../core/ports/storage.js'
+import type { RuleSet } from '../../../core/model/types.js'
 import { decode, run } from '../codec.js'
 import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'

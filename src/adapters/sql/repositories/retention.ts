@@ -1,6 +1,6 @@
 // Pruning in SQL (the retention port): each kind is one DELETE of at most `limit` rows picked
 // through an index (migration 16), so a batch costs the same however large the table is.
-import type { PrunedKind, RetentionStore } from '../../../core/retention.js'
+import type { PrunedKind, RetentionStore } from '../../../core/ports/retention.js'
 import { run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 

@@ -1,6 +1,6 @@
 // The SQL session store (web_sessions, web_sign_in_tokens; migration 8). Consuming a sign-in
 // token is one DELETE ... RETURNING, so two racing requests cannot both get it.
-import type { SessionAudience, SessionStore, SignInTokenRecord, WebSessionRecord } from '../../../core/session-store.js'
+import type { SessionAudience, SessionStore, SignInTokenRecord, WebSessionRecord } from '../../../core/ports/session-store.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 
 const date = (value: unknown) => (value instanceof Date ? value : new Date(String(value)))

@@ -1,7 +1,7 @@
 // The SQL tracking store: per-day counters (their statements in day-counters.ts; the projects'
 // rows of a day written last in a transaction), visitor-day marks decided by their primary key,
 // the project's visitor salt and referral times (migration 7).
-import type { TrackingRepository } from '../../../core/tracking-storage.js'
+import type { TrackingRepository } from '../../../core/ports/tracking-storage.js'
 import { run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'

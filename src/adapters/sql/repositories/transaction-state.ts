@@ -2,9 +2,9 @@
 // the outbox events it recorded with the mails they become, which are written together in one
 // statement just before COMMIT (enqueue returns nothing, so nobody can tell they were held back),
 // the writes whose answers are only read once it commits (left for COMMIT too), and last the
-// projects' day counters its writes add to (shared by many affiliates: locked last, core/row-locks.ts).
-import type { NewMail } from '../../../core/mail-kinds.js'
-import type { NewEvent } from '../../../core/storage.js'
+// projects' day counters its writes add to (shared by many affiliates: locked last, core/ports/row-locks.ts).
+import type { NewMail } from '../../../core/model/mail-kinds.js'
+import type { NewEvent } from '../../../core/ports/storage.js'
 import { run } from '../codec.js'
 import { MAIL_INSERT_COLUMNS, mailParams, mailRowsSelect } from './mail.js'
 import type { SqlClient, SqlRow, SqlStatement } from '../executor.js'

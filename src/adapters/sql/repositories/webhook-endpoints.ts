@@ -1,7 +1,7 @@
 // The webhook endpoints repository. A change of endpoints first writes the events the transaction
 // recorded so far (to the endpoints as they were), then forgets the endpoints it knew.
-import { webhookEndpointRules } from '../../../core/entity-filters.js'
-import type { WebhookEndpointRepository } from '../../../core/storage.js'
+import { webhookEndpointRules } from '../../../core/ports/entity-filters.js'
+import type { WebhookEndpointRepository } from '../../../core/ports/storage.js'
 import { sqlEntityTable } from '../entity-table.js'
 import type { SqlClient } from '../executor.js'
 import type { Tables } from '../tables.js'

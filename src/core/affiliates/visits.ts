@@ -1,0 +1,120 @@
+// Visits through referral links and signups reported from the browser (docs/tracking.md): a visit
+// counts one click and one visitor per visitor per day; a browser signup creates the referred
+// user and never moves an existing one.
+import type { ProjectContext } from '../rules/context.js'
+import { countDay } from '../rules/daily-counts.js'
+import { email as emailSchema, referralCode as codeSchema, validate } from '../model/schemas.js'
+import { NotFoundError } from '../model/errors.js'
+import { referralSignedUp } from '../ports/events.js'
+import { UniqueViolation } from '../ports/storage.js'
+import type { PaidAdClickId } from '../rules/fraud/signals.js'
+import type { Affiliate } from '../model/types.js'
+import { shortVisitor, visitorHash } from '../model/visitor-hash.js'
+import { visitorSaltOf } from '../rules/visitor-salt.js'
+import * as v from 'valibot'
+
+export interface VisitInput {
+  referralCode: string
+  /** Set for sub-program links (`/r/<partner_slug>/<code>`): the affiliate must belong to it. */
+  partnerSlug?: string
+  /**
+   * The visitor's salted hash for a day of the project's time zone; never a raw IP address.
+   * null when the visit must not count (a bot, or an address past its visitors for the day).
+   */
+  visitor: ((day: string) => string) | null
+  /** The paid ad's click id parameter the visit carried (gclid, fbclid, msclkid): marks the visitor for the fraud rules. */
+  paidAdClickId?: PaidAdClickId
+}
+
+export interface VisitResult {
+  /** The active affiliate the link names; null for an unknown or inactive code (nothing counted). */
+  affiliate: Pick<Affiliate, 'id' | 'referralCode'> | null
+  /** Whether this visit counted (false for the same visitor again the same day). */
+  counted: boolean
+}
+
+export type BrowserSignupOutcome = 'created' | 'unchanged'
+
+const browserSignupInput = v.strictObject({ email: emailSchema, referralCode: codeSchema })
+
+export function visitsService(ctx: ProjectContext) {
+  const { storage, projectId } = ctx
+
+  return {
+    /** Counts a visit through an affiliate's link (GET /r/:code). */
+    async visit(input: VisitInput): Promise<VisitResult> {
+      const code = v.safeParse(codeSchema, input.referralCode)
+      if (!code.success) return { affiliate: null, counted: false }
+      return storage.transaction(async (tx) => {
+        const affiliate = await tx.affiliates.getByCode(projectId, code.output)
+        if (!affiliate || affiliate.status !== 'active') return { affiliate: null, counted: false }
+        if (input.partnerSlug !== undefined && affiliate.partnerSlug !== input.partnerSlug) return { affiliate: null, counted: false }
+        const named = { id: affiliate.id, referralCode: affiliate.referralCode }
+        if (input.visitor === null) return { affiliate: named, counted: false }
+        const now = ctx.clock.now()
+        const day = await ctx.dayOf(now)
+        const visitor = input.visitor(day)
+        if (input.paidAdClickId) await tx.tracking.markVisitorSignal(projectId, affiliate.id, shortVisitor(visitor), input.paidAdClickId, day)
+        if (!(await tx.tracking.markVisitor(projectId, affiliate.id, day, visitor))) return { affiliate: named, counted: false }
+        await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 1 })
+        await tx.tracking.addDaily(projectId, affiliate.id, day, { clicks: 1, visitors: 1 })
+        return { affiliate: named, counted: true }
+      })
+    },
+
+    /**
+     * Records the affiliate's own browser of today (its portal): a click from the same address and
+     * user agent the same day trips the sameVisitor fraud rule (docs/fraud.md). The address is
+     * only hashed, never stored.
+     */
+    async ownVisit(input: { affiliateId: number; address: string; userAgent: string }): Promise<void> {
+      if (input.userAgent === '') return
+      const salt = await visitorSaltOf(ctx)
+      const day = await ctx.dayOf(ctx.clock.now())
+      const visitor = shortVisitor(visitorHash(salt, day, input.address, input.userAgent))
+      await storage.tracking.markVisitorSignal(projectId, input.affiliateId, visitor, 'own', day)
+    },
+
+    /** The project's secret salt for visitor hashes, created on first use from `candidate`. */
+    visitorSalt(candidate: string): Promise<string> {
+      return storage.tracking.visitorSalt(projectId, candidate)
+    },
+
+    /**
+     * A signup reported from the browser with the referral it carries. A new email becomes a
+     * referred user of the code's affiliate; a known one stays as it is ('unchanged'): anyone
+     * can report a browser signup for any email, so it never takes a customer from anyone
+     * (a newer referral moves a customer through a conversion the host records, docs/attribution.md).
+     */
+    async browserSignup(input: { email: string; referralCode: string }): Promise<BrowserSignupOutcome> {
+      const data = validate(browserSignupInput, input)
+      const signup = storage.transaction(async (tx): Promise<BrowserSignupOutcome> => {
+        const affiliate = await tx.affiliates.getByCode(projectId, data.referralCode)
+        if (!affiliate || affiliate.status !== 'active') throw new NotFoundError('no affiliate has this referral code', 'referralCode')
+        const now = ctx.clock.now()
+        if (await tx.referrals.first(projectId, { email: data.email })) return 'unchanged'
+        const referral = await tx.referrals.insert({
+          projectId,
+          email: data.email,
+          affiliateId: affiliate.id,
+          conversionStatus: 'pending',
+          conversionDate: null,
+          firstPurchaseAt: null,
+          payments: 0,
+          lastPayment: null,
+          createdAt: now,
+        })
+        await tx.affiliates.adjustTotals(projectId, affiliate.id, { signups: 1 })
+        await countDay(ctx, tx, affiliate.id, now, { signups: 1 })
+        await tx.outbox.enqueue(referralSignedUp(referral, { affiliate, referred: referral, at: now, userAgent: '', ipAddress: '' }))
+        return 'created'
+      })
+      // Another request (the host's own conversion, another report) created the customer since
+      // the read above: it is known now, so this report changes nothing.
+      return signup.catch((error: unknown) => {
+        if (error instanceof UniqueViolation && error.constraint === 'referral_email') return 'unchanged'
+        throw error
+      })
+    },
+  }
+}
