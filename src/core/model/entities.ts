@@ -27,7 +27,7 @@ import type {
   StoredTaxDetails,
   WebhookSigningMode,
   WiseDetails,
-} from './types.js'
+} from './values.js'
 import type { MailKind, MailStatus, MailTopic } from './mail-kinds.js'
 
 const owned = {
