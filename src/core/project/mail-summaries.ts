@@ -4,11 +4,11 @@
 // balance at its end, all read from the ledger (GET /ledger, GET /affiliates/{email}/balances),
 // queued once per affiliate and month (a dedupe key), so several processes or a second run queue
 // nothing twice.
+import type { affiliatesService } from '../affiliates/affiliates.js'
 import type { ProjectContext } from '../rules/context.js'
 import { ValidationError } from '../model/errors.js'
 import { IMPORTED_REFERENCE_PREFIX } from '../model/mail-kinds.js'
 import { movementAmount } from '../rules/ledger-movements.js'
-import type { ProjectScope } from '../program.js'
 import type { LedgerMovement } from '../model/types.js'
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/
@@ -24,7 +24,7 @@ function nextMonth(month: string): string {
   return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`
 }
 
-type Services = Pick<ProjectScope, 'affiliates'>
+type Services = { affiliates: Pick<ReturnType<typeof affiliatesService>, 'list'> }
 
 /** Queues the summaries of `month` (default: the last complete month); resolves with how many were queued. */
 export async function queueMonthlySummaries(ctx: ProjectContext, services: Services, input: { month?: string } = {}): Promise<number> {
