@@ -170,12 +170,7 @@ export function patchRow<T extends { id: number; projectId: string }>(table: Tab
   return existing ? table.replace({ ...existing, ...patch } as T, log) : null
 }
 
-export function setMapEntry<K, V>(map: Map<K, V>, key: K, value: V | undefined, log: UndoLog): void {
-  const previous = map.get(key)
-  if (value === undefined) map.delete(key)
-  else map.set(key, value)
-  log.push(() => (previous === undefined ? map.delete(key) : map.set(key, previous)))
-}
+export { setMapEntry } from './table.js'
 
 /** The undo log of the transaction running now (transactions never overlap: one mutex). */
 export interface CurrentLog {

@@ -4,6 +4,14 @@ import { UniqueViolation, type UniqueConstraint } from '../../core/ports/unique-
 
 export type UndoLog = Array<() => void>
 
+/** Sets (or, with undefined, deletes) one entry of a Map, its undo in the log. */
+export function setMapEntry<K, V>(map: Map<K, V>, key: K, value: V | undefined, log: UndoLog): void {
+  const previous = map.get(key)
+  if (value === undefined) map.delete(key)
+  else map.set(key, value)
+  log.push(() => (previous === undefined ? map.delete(key) : map.set(key, previous)))
+}
+
 interface UniqueIndex<T> {
   name: UniqueConstraint
   key: (row: T) => string | null

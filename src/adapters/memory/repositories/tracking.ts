@@ -1,8 +1,7 @@
 // The in-memory tracking store: per-day counters, visitor-day marks, visitor salts and referral
 // times, in Maps of its own (each write undone with the transaction that made it).
 import type { DailyCounts, DailyRow, TrackingRepository, VisitorSignal } from '../../../core/ports/tracking-storage.js'
-import { setMapEntry } from '../state.js'
-import type { UndoLog } from '../table.js'
+import { setMapEntry, type UndoLog } from '../table.js'
 
 export class TrackingState {
   /** project id -> day -> affiliate id (0: the whole project) -> counts: a range read walks days. */
