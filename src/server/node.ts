@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { decodeUtf8, tooLarge, type IncomingRequest, type OutgoingResponse, type Respond } from './bodies.js'
-import type { FetchHandler } from './fetch-handler.js'
+import type { FetchHandler, NodeHandler } from './fetch-handler.js'
 
 /** The parts of Express's request we read; plain node:http requests lack them. */
 interface MaybeExpressRequest extends IncomingMessage {
@@ -15,7 +15,7 @@ interface MaybeExpressRequest extends IncomingMessage {
   _body?: boolean
 }
 
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void
+export type { NodeHandler }
 
 /** The body a parser already read, as text; null when the stream is still unread. */
 function consumedBody(req: MaybeExpressRequest): string | null {
