@@ -3,7 +3,7 @@
 // is down fails every attempt: those are logged once per endpoint and interval, with a count
 // (not once per attempt: 140 lines a second in a 2-minute outage), and once more when it answers
 // again. The loop's storage errors (the database down or its disk full) are counted alike.
-import type { AttemptReport, DeliveryOptions } from './dispatcher.js'
+import type { AttemptReport, DeliveryOptions } from './delivery.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
 import { logThrottle } from '../ops/log-throttle.js'

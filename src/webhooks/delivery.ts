@@ -3,14 +3,57 @@
 // record it, report it. dispatcher.ts claims the deliveries and runs these.
 import type { Clock } from '../core/model/clock.js'
 import type { ClaimedDelivery, OutboxStore } from '../core/ports/outbox-store.js'
-import type { DeliveryStatus, ProjectSettings } from '../core/model/types.js'
-import type { AttemptReport } from './dispatcher.js'
+import type { DeliveryStatus, EventType, ProjectSettings } from '../core/model/types.js'
 import { deliveryHeaders } from './headers.js'
-import type { SendResult, Transport } from './transport.js'
+import type { SendResult, Transport, TransportOptions } from './transport.js'
 
 export const DEFAULT_DELAYS = [5, 300, 1800]
 /** Retry-After is honoured up to this many seconds (a day). */
 const MAX_RETRY_AFTER_MS = 86_400_000
+
+/** How deliveries are sent: the tuning shared by every dispatcher. */
+export interface DeliveryOptions extends TransportOptions {
+  /** Header prefix. @default 'X-Service' */
+  headerPrefix?: string
+  /** @default 'Service-Webhooks/1.0' */
+  userAgent?: string
+  /**
+   * How long a claimed delivery stays reserved for this process. A process that dies mid-send
+   * leaves its claims to be reclaimed once the lease expires. Must exceed timeoutMs. @default 60000
+   */
+  leaseMs?: number
+  /** Random jitter applied to each retry delay, as a fraction. @default 0.2 (+-20%) */
+  jitter?: number
+  /** Concurrent sends of dispatch(), and of start() unless it passes its own. @default 16 */
+  concurrency?: number
+  /** Storage errors of the background loop (it keeps running). @default console.error */
+  onError?: (error: unknown) => void
+  /** Called after every recorded attempt (for logs and metrics); what it throws goes to onError. */
+  onAttempt?: (report: AttemptReport) => void
+  /**
+   * With `logger`: failed attempts to one endpoint, and the loop's storage errors, are logged at
+   * most once per this interval, with a count of those since the last line. @default 60000
+   */
+  logIntervalMs?: number
+}
+
+/** One recorded delivery attempt, as onAttempt receives it. */
+export interface AttemptReport {
+  projectId: string
+  endpointId: number
+  deliveryId: number
+  eventType: EventType
+  /** 1 for the first attempt. */
+  attempt: number
+  /** retrying: failed, another attempt is scheduled at nextAttemptAt; failed: no attempt left. */
+  outcome: 'succeeded' | 'retrying' | 'failed'
+  statusCode: number | null
+  error: string | null
+  durationMs: number
+  nextAttemptAt: Date | null
+  /** A test delivery (sent by hand, never retried). */
+  test: boolean
+}
 
 /** What every attempt of a dispatcher shares: its storage, clock, transport and settled options. */
 export interface DeliveryContext {

@@ -8,41 +8,16 @@ import { systemClock, type Clock } from '../core/model/clock.js'
 import { NotFoundError } from '../core/model/errors.js'
 import { eventType as eventTypeSchema, id as idSchema, validate } from '../core/model/schemas.js'
 import type { EventType } from '../core/model/types.js'
-import { deliver, settingsMemo, type DeliveryContext } from './delivery.js'
+import { deliver, settingsMemo, type DeliveryContext, type DeliveryOptions } from './delivery.js'
 import { observedDispatcherOptions } from './delivery-log.js'
 import type { Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
 import type { OutboxStore } from '../core/ports/outbox-store.js'
 import { sampleEvent } from './samples.js'
-import { createTransport, type TransportOptions } from './transport.js'
+import { createTransport } from './transport.js'
 
 export { DEFAULT_DELAYS } from './delivery.js'
-
-/** How deliveries are sent: the tuning shared by every dispatcher. */
-export interface DeliveryOptions extends TransportOptions {
-  /** Header prefix. @default 'X-Service' */
-  headerPrefix?: string
-  /** @default 'Service-Webhooks/1.0' */
-  userAgent?: string
-  /**
-   * How long a claimed delivery stays reserved for this process. A process that dies mid-send
-   * leaves its claims to be reclaimed once the lease expires. Must exceed timeoutMs. @default 60000
-   */
-  leaseMs?: number
-  /** Random jitter applied to each retry delay, as a fraction. @default 0.2 (+-20%) */
-  jitter?: number
-  /** Concurrent sends of dispatch(), and of start() unless it passes its own. @default 16 */
-  concurrency?: number
-  /** Storage errors of the background loop (it keeps running). @default console.error */
-  onError?: (error: unknown) => void
-  /** Called after every recorded attempt (for logs and metrics); what it throws goes to onError. */
-  onAttempt?: (report: AttemptReport) => void
-  /**
-   * With `logger`: failed attempts to one endpoint, and the loop's storage errors, are logged at
-   * most once per this interval, with a count of those since the last line. @default 60000
-   */
-  logIntervalMs?: number
-}
+export type { AttemptReport, DeliveryOptions } from './delivery.js'
 
 export interface WebhookDispatcherOptions extends DeliveryOptions {
   /** The storage the program writes to (any adapter); the dispatcher uses its outbox store. */
@@ -76,24 +51,6 @@ export interface TestDeliveryResult {
   status: number
   /** The receiver's response text (truncated), or the error when no answer came. */
   response: string
-}
-
-/** One recorded delivery attempt, as onAttempt receives it. */
-export interface AttemptReport {
-  projectId: string
-  endpointId: number
-  deliveryId: number
-  eventType: EventType
-  /** 1 for the first attempt. */
-  attempt: number
-  /** retrying: failed, another attempt is scheduled at nextAttemptAt; failed: no attempt left. */
-  outcome: 'succeeded' | 'retrying' | 'failed'
-  statusCode: number | null
-  error: string | null
-  durationMs: number
-  nextAttemptAt: Date | null
-  /** A test delivery (sent by hand, never retried). */
-  test: boolean
 }
 
 /** A dispatcher's settled configuration: the attempts' context and its default concurrency. */
