@@ -13,9 +13,7 @@ import type { Scope } from '../core/model/types.js'
 import { HttpError } from '../server/errors.js'
 import { storableText } from '../server/text.js'
 import type { Method } from '../server/router.js'
-import type { PayoutRunService } from './routes/payouts.js'
-import type { ProviderEventReplayer } from './routes/provider-events.js'
-import type { TestDeliverySender } from './webhook-test.js'
+import type { PayoutRunService, ProviderEventReplayer, TestDeliverySender } from './route-services.js'
 
 /** A strict object schema: the form of every query and body schema. */
 export type ObjectSchema = v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>

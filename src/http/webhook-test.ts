@@ -3,15 +3,11 @@
 // (else 404) and hold webhooks:write. Sent by the dispatcher handed to createHandler (`webhooks`);
 // without one the route answers 501.
 import * as v from 'valibot'
-import type { EventType } from '../core/model/types.js'
 import { HttpError } from '../server/errors.js'
 import { defineRoute, pathId } from './route.js'
 import { webhookTestBody } from './schemas.js'
 
-/** What the route needs of a webhook dispatcher (createWebhookDispatcher's sendTest). */
-export interface TestDeliverySender {
-  sendTest(projectId: string, endpointId: number, eventType: EventType): Promise<{ success: boolean; status: number; response: string }>
-}
+export type { TestDeliverySender } from './route-services.js'
 
 /** The answer: whether the endpoint took the test event, its status and the start of its reply. */
 export const webhookTestResult = v.strictObject({ success: v.boolean(), status: v.number(), response: v.string() })

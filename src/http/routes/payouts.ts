@@ -1,7 +1,6 @@
 // /payouts (payouts recorded outside the service, the year-end tax summary) and /clicks, once for
 // every shape (docs/api.md "Payouts", "Clicks"; docs/tax-details.md).
 import type * as v from 'valibot'
-import type { PayoutRunResult } from '../../core/payouts/payout-runs.js'
 import type { ProjectScope } from '../../core/program.js'
 import type { TaxSummaryRow } from '../../core/affiliates/tax-details.js'
 import { csvField, textCell } from '../../server/csv.js'
@@ -59,10 +58,7 @@ export const listPayoutRequests = defineOperation({
   run: ({ api, query, window }) => api.payouts.requests(defined({ ...window(query), affiliateId: query.affiliate_id, status: query.status })),
 })
 
-/** What POST /payouts/runs needs: the standalone server's configured providers (payoutRunner() from affiliate-kit/payouts). */
-export interface PayoutRunService {
-  run(projectId: string, input: { dryRun: boolean }): Promise<PayoutRunResult>
-}
+export type { PayoutRunService } from '../route-services.js'
 
 /** docs/payouts.md "Payout runs": every due affiliate paid through its provider, once per period. */
 export const runPayouts = defineOperation({

@@ -2,15 +2,11 @@
 // first) and what each did, filtered by provider, status and reference (conversions:read).
 // POST /provider-events/{id}/replay applies one again (conversions:write), through the replayer
 // handed to createHandler (`providerEvents`); without one it answers 501.
-import type { ProviderEventView } from '../../core/provider-events/index.js'
 import { HttpError } from '../../server/errors.js'
 import { defined, defineOperation, pathId } from '../route.js'
 import { listProviderEventsQuery } from '../schemas.js'
 
-/** What the replay route needs (providerEventReplay({ program, storage }) from any provider entry). */
-export interface ProviderEventReplayer {
-  replay(id: number, project?: string): Promise<{ replayed: boolean; message: string; event: ProviderEventView }>
-}
+export type { ProviderEventReplayer } from '../route-services.js'
 
 export const listProviderEvents = defineOperation({
   id: 'getProviderEvents',
