@@ -1,10 +1,8 @@
 // The page tables of the console and the portal: each URL once, routing, Allow lists, links and
 // navigation all read from them.
 import { describe, expect, it } from 'vitest'
-import { adminPaths } from '../src/admin/paths.js'
-import { ADMIN_PAGES } from '../src/admin/routes.js'
-import { portalPaths } from '../src/portal/paths.js'
-import { PORTAL_PAGES, PORTAL_PUBLIC_PAGES } from '../src/portal/routes.js'
+import { ADMIN_PAGES, adminPaths } from '../src/admin/routes.js'
+import { PORTAL_PAGES, PORTAL_PUBLIC_PAGES, portalPaths } from '../src/portal/routes.js'
 import { linkTo, matchPage, tableLinks, tableMethods, tableNav } from '../src/web/page-table.js'
 
 const versions = { stylesheet: 's1', script: 'j1' }

@@ -1,7 +1,5 @@
 // The console's URLs under its mount path, as pages link with them: the named rows of the page
-// table (routes.ts), plus sign-in, sign-out and the assets.
-import { tableLinks } from '../web/page-table.js'
-import { ADMIN_PAGES } from './routes.js'
+// table (routes.ts, whose adminPaths() builds them), plus sign-in, sign-out and the assets.
 
 export interface AdminPaths {
   base: string
@@ -46,16 +44,4 @@ export interface AdminPaths {
   signOut: string
   stylesheet: string
   script: string
-}
-
-/** `base` is '/admin' or '' (mounted at the root); `versions` are the assets' content hashes. */
-export function adminPaths(base: string, versions: { stylesheet: string; script: string }): AdminPaths {
-  return {
-    ...(tableLinks(ADMIN_PAGES, base) as Omit<AdminPaths, 'base' | 'signIn' | 'signOut' | 'stylesheet' | 'script'>),
-    base,
-    signIn: `${base}/sign-in`,
-    signOut: `${base}/sign-out`,
-    stylesheet: `${base}/assets/admin.css?v=${versions.stylesheet}`,
-    script: `${base}/assets/admin.js?v=${versions.script}`,
-  }
 }

@@ -1,7 +1,8 @@
 // The console's one table of pages: each URL once, with its GET page, its POST action, its
-// navigation label and the name pages link with (paths.ts builds the links from it; admin.ts routes
-// and draws the navigation with it). Sign-in, sign-out and the assets are answered before it.
-import type { PageTable } from '../web/page-table.js'
+// navigation label and the name pages link with (adminPaths() builds the links of paths.ts from it;
+// admin.ts routes and draws the navigation with it). Sign-in, sign-out and the assets are answered
+// before it.
+import { tableLinks, type PageTable } from '../web/page-table.js'
 import type { AdminRequest, AdminResult } from './page.js'
 import { affiliateEditPage, saveAffiliate } from './pages/affiliate-edit.js'
 import { createAffiliate, newAffiliatePage } from './pages/affiliate-new.js'
@@ -23,6 +24,7 @@ import { providerEventsPage, replayProviderEvent } from './pages/provider-events
 import { decideReview, reviewPage } from './pages/review.js'
 import { settingsPage } from './pages/settings.js'
 import { retryDelivery, rotateSecret, sendTest, webhooksPage } from './pages/webhooks.js'
+import type { AdminPaths } from './paths.js'
 
 export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/dashboard', name: 'dashboard', nav: 'Dashboard', page: (c) => dashboardPage(c) },
@@ -63,3 +65,15 @@ export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/audit-log', name: 'auditLog', nav: 'Audit log', page: (c) => auditLogPage(c) },
   { path: '/settings', name: 'settings', nav: 'Settings', page: (c) => settingsPage(c) },
 ]
+
+/** `base` is '/admin' or '' (mounted at the root); `versions` are the assets' content hashes. */
+export function adminPaths(base: string, versions: { stylesheet: string; script: string }): AdminPaths {
+  return {
+    ...(tableLinks(ADMIN_PAGES, base) as Omit<AdminPaths, 'base' | 'signIn' | 'signOut' | 'stylesheet' | 'script'>),
+    base,
+    signIn: `${base}/sign-in`,
+    signOut: `${base}/sign-out`,
+    stylesheet: `${base}/assets/admin.css?v=${versions.stylesheet}`,
+    script: `${base}/assets/admin.js?v=${versions.script}`,
+  }
+}

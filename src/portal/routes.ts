@@ -1,7 +1,8 @@
 // The portal's one table of pages: each URL once, with its GET page, its POST action, its
-// navigation label and the name pages link with (paths.ts builds the links from it; portal.ts
-// routes and draws the navigation with it). Sign-in, sign-out and the assets are answered before it.
-import type { PageTable } from '../web/page-table.js'
+// navigation label and the name pages link with (portalPaths() builds the links of paths.ts from
+// it; portal.ts routes and draws the navigation with it). Sign-in, sign-out and the assets are
+// answered before it.
+import { tableLinks, type PageTable } from '../web/page-table.js'
 import { applicationForm, submitApplication, type PublicRequest } from './apply.js'
 import type { PageResult, SignedInRequest } from './page.js'
 import { conversionPage, conversionsPage } from './pages/conversions.js'
@@ -9,6 +10,7 @@ import { overviewPage } from './pages/overview.js'
 import { payoutsPage, requestPayout, startStripeOnboarding } from './pages/payouts.js'
 import { saveSettings, settingsPage } from './pages/settings.js'
 import { saveTaxDetails, taxDetailsPage } from './pages/tax-details.js'
+import type { PortalPaths } from './paths.js'
 
 export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
   { path: '/', name: 'overview', nav: 'Overview', page: (c) => overviewPage(c) },
@@ -28,3 +30,17 @@ export const PORTAL_PUBLIC_PAGES: PageTable<PublicRequest, Response | null> = [
   { path: '/apply', name: 'apply', page: (c) => applicationForm(c, null), action: (c, form) => submitApplication(c, form, null) },
   { path: '/apply/:ref', name: 'applyGroup', page: (c, _id, slug) => applicationForm(c, slug), action: (c, form, _id, slug) => submitApplication(c, form, slug) },
 ]
+
+/** `base` is '/portal' or '' (mounted at the root); `versions` are the assets' content hashes. */
+export function portalPaths(base: string, versions: { stylesheet: string; script: string }): PortalPaths {
+  return {
+    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'conversions' | 'conversion' | 'payouts' | 'stripeConnect' | 'settings' | 'tax'>),
+    ...(tableLinks(PORTAL_PUBLIC_PAGES, base) as unknown as Pick<PortalPaths, 'apply' | 'applyGroup'>),
+    base,
+    signIn: `${base}/sign-in`,
+    signInEmail: `${base}/sign-in/email`,
+    signOut: `${base}/sign-out`,
+    stylesheet: `${base}/assets/portal.css?v=${versions.stylesheet}`,
+    script: `${base}/assets/portal.js?v=${versions.script}`,
+  }
+}
