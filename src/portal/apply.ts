@@ -2,20 +2,37 @@
 // own, or the sub-program's), then the bot defences in order (per-client limit, honeypot, signed
 // time-to-submit floor, the host's verifyApplication), the answers, the per-email limit, and the
 // program's applications.apply. The answer never says whether the email had an affiliate.
+import type { Clock } from '../core/model/clock.js'
 import { ValidationError } from '../core/model/errors.js'
 import { localeFromAcceptLanguage, type Locale } from '../core/model/i18n/locales.js'
 import type { Translate } from '../core/model/i18n/translate.js'
 import type { SignupMode } from '../core/model/types.js'
 import { clientAddress, type ClientInfo } from '../web/client-address.js'
 import type { Html } from '../web/html.js'
-import { overClientLimit } from '../web/sign-in-limits.js'
-import { FORM_MAX_AGE_MS } from './application-options.js'
+import type { FormClock } from '../web/form-clock.js'
+import { overClientLimit, type SubjectLimit } from '../web/sign-in-limits.js'
+import { FORM_MAX_AGE_MS, type ApplicationSubmission, type ResolvedApplication } from './application-options.js'
 import { alreadyAppliedPage, appliedPage, applyPage, readApplication, TRAP_NAME, type ApplicationErrors, type ApplicationValues } from './pages/apply.js'
-import type { PortalSetup } from './portal.js'
+import type { PortalPaths } from './paths.js'
+import type { PortalProgram } from './program.js'
+
+/** What the application page reads of the portal's setup (portal.ts's PortalSetup, which has it all). */
+export interface ApplicationSetup {
+  program: Pick<PortalProgram, 'applications'>
+  options: {
+    trustProxy?: boolean
+    verifyApplication?: (submission: ApplicationSubmission) => boolean | Promise<boolean>
+  }
+  clock: Clock
+  paths: PortalPaths
+  limits: { applyPerClient: SubjectLimit | null; applyPerEmail: SubjectLimit | null }
+  application: ResolvedApplication
+  formClock: FormClock
+}
 
 /** What the signed-out pages of the table get from the portal. */
 export interface PublicRequest {
-  setup: PortalSetup
+  setup: ApplicationSetup
   request: Request
   url: URL
   client: ClientInfo | undefined
