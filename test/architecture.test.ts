@@ -1,13 +1,21 @@
 // The house rule of the README's "Contributing: where things live": every room of src/ sits on a
 // floor, and a file imports only its own room or rooms on lower floors. So no room imports one
 // above it, two rooms on one floor never import each other, and no circle between rooms can form.
+// The core is rooms too (model, ports, rules, the use cases, the program), and no two files import
+// each other, through any number of others, inside a room or not (type-only imports count).
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 /** The floors, from the ground up; the README's map lists the same. */
 const FLOORS: readonly (readonly string[])[] = [
-  ['core', 'ops', 'browser'],
+  ['core/model', 'ops', 'browser'],
+  ['core/ports'],
+  ['core/rules'],
+  ['core/affiliates'],
+  ['core/conversions', 'core/payouts', 'core/project'],
+  ['core/provider-events'],
+  ['core'],
   ['adapters'],
   ['adapters/sql', 'adapters/memory'],
   ['adapters/pglite', 'adapters/postgres'],
@@ -23,11 +31,11 @@ const FLOORS: readonly (readonly string[])[] = [
 const SRC = resolve(__dirname, '../src')
 const floorOf = new Map(FLOORS.flatMap((rooms, floor) => rooms.map((room) => [room, floor] as const)))
 
-/** The room of a file under src/: its top folder, one level deeper under adapters/. */
+/** The room of a file under src/: its top folder, one level deeper under adapters/ and core/. */
 function roomOf(file: string): string {
   const parts = relative(SRC, file).split('/')
   if (parts.length === 1) return 'entry points'
-  if (parts[0] === 'adapters' && parts.length > 2) return `adapters/${parts[1]}`
+  if ((parts[0] === 'adapters' || parts[0] === 'core') && parts.length > 2) return `${parts[0]}/${parts[1]}`
   return parts[0]!
 }
 
@@ -57,12 +65,75 @@ function imports(): Array<[string, string]> {
   )
 }
 
+/** The file an import names: its .ts for a .js, a folder's index.ts; the path itself when neither exists. */
+function fileOf(target: string, files: ReadonlySet<string>): string {
+  const candidates = [target.replace(/\.js$/, '.ts'), `${target}.ts`, join(target, 'index.ts'), target]
+  return candidates.find((file) => files.has(file)) ?? target
+}
+
+/** The circles of a graph (its strongly connected groups of two or more), each sorted, by Tarjan's algorithm. */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const found: string[][] = []
+  const visit = (node: string): void => {
+    index.set(node, index.size)
+    low.set(node, index.get(node)!)
+    stack.push(node)
+    onStack.add(node)
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next)
+        low.set(node, Math.min(low.get(node)!, low.get(next)!))
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!))
+    }
+    if (low.get(node) !== index.get(node)) return
+    const group: string[] = []
+    let member: string
+    do {
+      member = stack.pop()!
+      onStack.delete(member)
+      group.push(member)
+    } while (member !== node)
+    if (group.length > 1) found.push(group.sort())
+  }
+  for (const node of graph.keys()) if (!index.has(node)) visit(node)
+  return found
+}
+
 describe('the house rule', () => {
   it('refuses an adapter importing http, admin importing portal, and both arrows of a circle', () => {
     expect(refusal('adapters/sql', 'http')).toMatch(/above/)
     expect(refusal('admin', 'portal')).toMatch(/own floor/)
     expect([refusal('web', 'webhooks'), refusal('webhooks', 'web')].filter(Boolean)).toHaveLength(1)
     expect(refusal('cli', 'core')).toBeNull()
+  })
+
+  it('puts the rooms of the core on floors: the model lowest, then ports, rules, the use cases, the program', () => {
+    expect(refusal('core/model', 'core/ports')).toMatch(/above/)
+    expect(refusal('core/ports', 'core/rules')).toMatch(/above/)
+    expect(refusal('core/rules', 'core/affiliates')).toMatch(/above/)
+    expect(refusal('core/payouts', 'core/conversions')).toMatch(/own floor/)
+    expect(refusal('core/provider-events', 'core')).toMatch(/above/)
+    expect(refusal('core', 'core/model')).toBeNull()
+    expect(refusal('adapters/sql', 'core')).toBeNull()
+    expect(roomOf(join(SRC, 'core/rules/fraud/check.ts'))).toBe('core/rules')
+    expect(roomOf(join(SRC, 'core/program.ts'))).toBe('core')
+  })
+
+  it('finds a circle of files however long, and only the files on it', () => {
+    const graph = new Map<string, string[]>([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])
+    expect(circles(graph)).toEqual([['a', 'b', 'c']])
+    expect(circles(new Map<string, string[]>([['a', ['b']], ['b', []]]))).toEqual([])
+  })
+
+  it('has no circle between files anywhere under src/, type-only imports included', () => {
+    const files = new Set(sourceFiles(SRC))
+    const graph = new Map<string, string[]>([...files].map((file) => [file, []]))
+    for (const [file, target] of imports()) graph.get(file)!.push(fileOf(target, files))
+    expect(circles(graph).map((group) => group.map((file) => relative(SRC, file)).join(', '))).toEqual([])
   })
 
   it('holds for every import under src/', () => {
