@@ -75,3 +75,13 @@ export interface ProviderLink {
   externalId: string
   data: Record<string, string | null>
 }
+
+/** An unpaid counted conversion: what terms need of it. */
+export interface OpenCommission {
+  id: number
+  affiliateId: number
+  /** Its unpaid money (minor units). */
+  unpaid: bigint
+  holdUntil: Date
+  createdAt: Date
+}

@@ -23,10 +23,10 @@ import type {
   ProviderPayoutFilter,
   ReferralFilter,
 } from './entity-filters.js'
-import type { DayFigures, DayRange } from '../rules/commission-periods.js'
-import type { MailQueue } from './mail-store.js'
+import type { MailQueue } from './mail-queue.js'
 import type {
   Affiliate,
+  OpenCommission,
   ApiKeyRecord,
   Click,
   Conversion,
@@ -48,8 +48,7 @@ import type {
   TotalsDelta,
   WebhookEndpoint,
 } from '../model/types.js'
-import type { DailyCounts, TrackingRepository, VisitorSignal } from './tracking-storage.js'
-import type { OpenCommission } from '../rules/payout-terms.js'
+import type { DailyCounts, DayFigures, DayRange, TrackingRepository, VisitorSignal } from './tracking-storage.js'
 
 export { UniqueViolation, type UniqueConstraint } from './unique-violation.js'
 export type { EntityTable, Insert, ListWindow, Patch } from './entity-table.js'

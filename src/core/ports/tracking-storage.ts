@@ -2,6 +2,19 @@
 // the visitor-day marks that make a click count once per visitor per day, the project's visitor
 // salt, and when a referred user was last referred (the attribution window's start).
 
+/** from <= day < to, YYYY-MM-DD. */
+export interface DayRange {
+  from: string
+  to: string
+}
+
+/** An affiliate's counts of one day that tiers and bonuses sum (the per-day counters, docs/stats.md). */
+export interface DayFigures {
+  day: string
+  revenue: bigint
+  customers: number
+}
+
 /** What one affiliate did on one calendar day of the project's time zone. Money in minor units. */
 export interface DailyCounts {
   clicks: number

@@ -3,12 +3,9 @@
 // summed from the per-day counters (docs/stats.md): O(days of the period), never O(conversions).
 import type { StorageTx } from '../ports/storage.js'
 import type { CommissionPeriod } from '../model/types.js'
+import type { DayFigures, DayRange } from '../ports/tracking-storage.js'
 
-/** from <= day < to, YYYY-MM-DD. */
-export interface DayRange {
-  from: string
-  to: string
-}
+export type { DayFigures, DayRange } from '../ports/tracking-storage.js'
 
 /** What tiers and bonuses count: revenue (program currency, minor units) and new paying customers. */
 export interface PeriodFigures {
@@ -40,13 +37,6 @@ function monthStart(year: number, month: number): string {
   const first = year * 12 + month
   const monthOfYear = ((first % 12) + 12) % 12
   return `${String((first - monthOfYear) / 12).padStart(4, '0')}-${String(monthOfYear + 1).padStart(2, '0')}-01`
-}
-
-/** An affiliate's counts of one day that tiers and bonuses sum (the per-day counters, docs/stats.md). */
-export interface DayFigures {
-  day: string
-  revenue: bigint
-  customers: number
 }
 
 /** The days the ranges span together: what one read covers. */

@@ -2,17 +2,9 @@
 // affiliate's unpaid money is payable on a day, whether it reaches the minimum, and the next
 // scheduled payout day. Pure: days are calendar days of the project's time zone (calendar.ts).
 import { addCalendarDays, bucketStart, nextBucket } from '../model/calendar.js'
-import type { PayoutSettings, PayoutTermsSettings } from '../model/types.js'
+import type { OpenCommission, PayoutSettings, PayoutTermsSettings } from '../model/types.js'
 
-/** An unpaid counted conversion: what terms need of it. */
-export interface OpenCommission {
-  id: number
-  affiliateId: number
-  /** Its unpaid money (minor units). */
-  unpaid: bigint
-  holdUntil: Date
-  createdAt: Date
-}
+export type { OpenCommission } from '../model/types.js'
 
 export interface PayableBalance {
   /** Unpaid money of commissions payable by then, less credit (never below 0). */
