@@ -8,11 +8,13 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { drainOnClose } from '../src/server/drain.js'
 
-// A new connection every 10 ms, one POST on each, until the server refuses connections.
+// 25 new connections, one every 10 ms, one POST on each; then it prints what each got. The test
+// blocks the server's loop for 400 ms right after the first answer, so they arrive while it is
+// blocked (a connection still arriving as the stop closes the listening socket could be reset
+// whatever the server does: the burst ends long before that).
 const CLIENT = `
 const { request } = require('node:http')
 const port = Number(process.argv[1])
-const outcomes = []
 const send = () => new Promise((resolve) => {
   const req = request({ host: '127.0.0.1', port, method: 'POST', agent: false }, (res) => {
     res.resume()
@@ -22,20 +24,16 @@ const send = () => new Promise((resolve) => {
   req.end('x')
 })
 const pending = []
+let sent = 0
 const timer = setInterval(() => {
-  const sent = send().then((outcome) => {
-    outcomes.push(outcome)
-    if (outcomes.length === 1) console.log('answered')
-    if (outcome === 'ECONNREFUSED') clearInterval(timer)
-  })
-  pending.push(sent)
+  const outcome = send()
+  if (sent === 0) outcome.then(() => console.log('answered'))
+  pending.push(outcome)
+  if ((sent += 1) === 25) {
+    clearInterval(timer)
+    Promise.all(pending).then((outcomes) => console.log(JSON.stringify(outcomes)))
+  }
 }, 10)
-setTimeout(() => clearInterval(timer), 20000).unref()
-process.on('beforeExit', async () => {
-  if (pending.length === 0) return
-  await Promise.all(pending.splice(0))
-  console.log(JSON.stringify(outcomes))
-})
 `
 
 let server: Server | undefined
@@ -52,6 +50,7 @@ describe('drain after a blocked event loop', () => {
     const { port } = server.address() as AddressInfo
 
     const client = spawn(process.execPath, ['-e', CLIENT, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const exited = new Promise((resolve) => client.once('exit', resolve))
     let output = ''
     client.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     while (!output.includes('answered')) await new Promise((resolve) => setTimeout(resolve, 5))
@@ -61,13 +60,13 @@ describe('drain after a blocked event loop', () => {
     const until = Date.now() + 400
     while (Date.now() < until);
     await closed
-    await new Promise((resolve) => client.once('exit', resolve))
+    await exited
 
     const outcomes = JSON.parse(output.slice(output.indexOf('['))) as string[]
     expect(outcomes.filter((outcome) => outcome === 'ECONNRESET')).toEqual([])
     expect(outcomes.filter((outcome) => !['200 keep-alive', '200 close', 'ECONNREFUSED'].includes(outcome))).toEqual([])
     // Connections made during the block were queued and then answered with their close.
     expect(outcomes.filter((outcome) => outcome === '200 close').length).toBeGreaterThanOrEqual(3)
-    expect(outcomes.at(-1)).toBe('ECONNREFUSED')
+    expect(outcomes).toHaveLength(25)
   })
 })
