@@ -210,13 +210,7 @@ export class SqlTable<T> {
     window: { limit: number; offset: number },
   ): Promise<{ items: T[]; total: number }> {
     const params: unknown[] = [projectId]
-    const where = ['project_id = $1']
-    for (const [condition, value] of filters) {
-      if (value === undefined) continue
-      params.push(value)
-      where.push(condition.replace('?', `$${params.length}`))
-    }
-    const clause = where.join(' AND ')
+    const clause = where('project_id = $1', filters.filter(([, value]) => value !== undefined), params)
     // Bound as bigint parameters: no truncation to 32 bits (the core has validated both as safe integers).
     const windowParams = [...params, window.limit, window.offset]
     // Two statements, not `count(*) OVER ()` beside the page: the window function reads and sorts
