@@ -35,6 +35,14 @@ export function tenancyCases(context: CaseContext): void {
       const { program: other } = await context.program()
       await expectError(other.keys.ensure(key), 'not_found')
     })
+
+    it('ensures one key from calls at once (two servers starting together with the same key): each answers the one record', async () => {
+      const { program } = await context.program()
+      const key = `rgk_${'b'.repeat(43)}${Date.now()}`.slice(0, 47)
+      const ensured = await Promise.all(Array.from({ length: 16 }, () => program.keys.ensure(key)))
+      expect(new Set(ensured.map((view) => view.id)).size).toBe(1)
+      expect((await program.keys.list()).filter((view) => view.id === ensured[0]!.id)).toHaveLength(1)
+    })
   })
 
   describe('tenancy', () => {

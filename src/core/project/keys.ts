@@ -5,6 +5,7 @@ import { NotFoundError, ValidationError } from '../model/errors.js'
 import { newApiKey, sha256Hex } from '../model/random.js'
 import { createApiKeyInput, validate, type CreateApiKeyInput } from '../model/schemas.js'
 import type { DomainStore } from '../ports/storage.js'
+import { UniqueViolation } from '../ports/unique-violation.js'
 import type { ApiKeyRecord, Scope } from '../model/types.js'
 
 export interface ApiKeyView {
@@ -91,6 +92,12 @@ export function keysService(ctx: ProjectContext) {
     return keyView(record)
   }
 
+  /** The view of an existing key, when it is this project's. */
+  function ownKey(record: ApiKeyRecord): ApiKeyView {
+    if (record.projectId !== projectId) throw new NotFoundError('this key belongs to another project', 'key')
+    return keyView(record)
+  }
+
   return {
     /** Creates a key; `key` is the only time the full secret is available. @default scopes ['*'] */
     async create(input: CreateApiKeyInput = {}): Promise<{ key: string; record: ApiKeyView }> {
@@ -113,11 +120,15 @@ export function keysService(ctx: ProjectContext) {
     async ensure(key: string, scopes: Scope[] = ['*']): Promise<ApiKeyView> {
       if (!SECRET_KEY.test(key)) throw new ValidationError('key', 'API keys look like rgk_ followed by 20 to 64 letters or digits')
       const existing = await storage.apiKeys.findByHash(sha256Hex(key))
-      if (existing) {
-        if (existing.projectId !== projectId) throw new NotFoundError('this key belongs to another project', 'key')
-        return keyView(existing)
+      if (existing) return ownKey(existing)
+      try {
+        return await insert(key, 'environment', scopes)
+      } catch (error) {
+        // Another process stored the same key meanwhile (two servers starting together): it is there now.
+        const stored = error instanceof UniqueViolation && (await storage.apiKeys.findByHash(sha256Hex(key)))
+        if (stored) return ownKey(stored)
+        throw error
       }
-      return insert(key, 'environment', scopes)
     },
 
     async list(): Promise<ApiKeyView[]> {
