@@ -120,6 +120,35 @@ function corked<T>(client: PoolClient, send: () => T): T {
   }
 }
 
+/** A pooled client while checked out, with the connection loss it heard of, if any. */
+interface CheckedOut {
+  client: PoolClient
+  lost(): Error | null
+  /** Back to the pool; discarded when `broken` or when its connection was lost meanwhile. */
+  release(broken: boolean): void
+}
+
+/**
+ * Listens to a client's 'error' from the moment it is checked out (pg-pool listens only while it
+ * is idle). An error message read in the same packet as a statement's last answer reaches the
+ * client before any code awaiting that statement runs again: without a listener it is an
+ * unhandled 'error' event that ends the process (a failover, pg_terminate_backend).
+ */
+function listened(client: PoolClient): CheckedOut {
+  let lost: Error | null = null
+  const onError = (error: Error) => void (lost ??= error)
+  client.on('error', onError)
+  return {
+    client,
+    lost: () => lost,
+    release(broken) {
+      client.off('error', onError)
+      // Released with an error, the pool ends the client instead of lending it again.
+      client.release(lost ?? (broken || undefined))
+    },
+  }
+}
+
 /**
  * Storage in PostgreSQL: `postgresStorage({ connectionString })` or `postgresStorage({ pool })`
  * with your own `pg` Pool. Tables live in `schema`; migrations run on first use, once, even when
@@ -162,28 +191,25 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
   }
   // Connections of our pool whose bounded waits are set (ownPoolSettings): once, before their first statement.
   const timed = new WeakSet<PoolClient>()
-  const checkout = async (): Promise<PoolClient> => {
+  const checkout = async (): Promise<CheckedOut> => {
     const client = await (pool ?? (await open())).connect().catch((error: unknown) => {
       throw unavailableError(error) ?? error
     })
+    const held = listened(client)
     if (own?.settings && !timed.has(client)) {
       try {
         await client.query(own.settings)
       } catch (error) {
-        client.release(true)
+        held.release(true)
         throw unavailableError(error) ?? error
       }
       timed.add(client)
     }
-    return client
+    return held
   }
   const transactionOnce: SqlExecutor['transaction'] = async (fn, last) => {
-    const client = await checkout()
-    // pg-pool listens to a client only while it is idle: without this, a connection lost while
-    // checked out (a restart, pg_terminate_backend) is an unhandled 'error' event that ends the process.
-    let lost: Error | null = null
-    const onError = (error: Error) => void (lost ??= error)
-    client.on('error', onError)
+    const held = await checkout()
+    const { client } = held
     const pipelined = pipelining(client)
     let begun = false
     let broken = false
@@ -219,7 +245,7 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
     } catch (error) {
       // A lost connection rolls back on the server by itself; the client is discarded. A stale
       // prepared statement (stalePlan) renames them all, and the client is discarded too.
-      if (lost !== null || connectionLost(error)) broken = true
+      if (held.lost() !== null || connectionLost(error)) broken = true
       else {
         if (forgetPrepared(error)) broken = true
         if (begun) await client.query('ROLLBACK').catch(() => (broken = true))
@@ -227,30 +253,25 @@ export function postgresStorage(options: PostgresStorageOptions): StoragePort {
       throw unavailableError(error) ?? explained(error)
     } finally {
       pipelined?.restore()
-      client.off('error', onError)
-      // Released with an error, the pool ends the client instead of lending it again.
-      client.release(broken || lost !== null ? (lost ?? true) : undefined)
+      held.release(broken)
     }
   }
   const executor: SqlExecutor = {
     inTransaction: false,
     async query(text, params) {
       for (let attempt = 1; ; attempt += 1) {
-        const client = await checkout()
-        let lost: Error | null = null
-        const onError = (error: Error) => void (lost ??= error)
-        client.on('error', onError)
+        const held = await checkout()
+        let broken = false
         try {
-          return (await client.query(config(text, params))).rows as never
+          return (await held.client.query(config(text, params))).rows as never
         } catch (error) {
           // A lost connection, or one whose prepared statements a migration made stale: discarded.
           const stale = forgetPrepared(error)
-          if (connectionLost(error) || stale) lost ??= error as Error
+          broken = connectionLost(error) || stale
           if (stale && attempt < MAX_ATTEMPTS) continue
           throw unavailableError(error) ?? explained(error)
         } finally {
-          client.off('error', onError)
-          client.release(lost ?? undefined)
+          held.release(broken)
         }
       }
     },
@@ -295,6 +316,9 @@ function ownPoolSettings(options: { connectionString: string; max?: number; stat
 function ownPool(pg: typeof import('pg').default, { config }: ReturnType<typeof ownPoolSettings>): Pool {
   const pool = new pg.Pool(config)
   pool.on('error', () => {})
+  // A connection ended in the same network read that finished its start-up arrives before any
+  // listener of a checkout: every client of ours keeps one for its whole life.
+  pool.on('connect', (client) => client.on('error', () => {}))
   return pool
 }
 
