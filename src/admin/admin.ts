@@ -198,15 +198,33 @@ export async function adminKey(program: AdminProgram, keyId: number): Promise<Ad
   return { id: `key:${key.id}`, name: key.name ? `${key.name} (key ${key.prefix}…)` : `key ${key.prefix}…` }
 }
 
-/** POST /sign-in: exchanges an API key with every scope for a console session. */
-export async function adminSignIn(setup: AdminSetup, request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
+/** POST /sign-in: CSRF protection by the pre-session, then the sign-in. */
+export function adminSignInForm(setup: AdminSetup): (call: PageCall, exchange: Exchange) => Promise<Response> {
+  const run = chain<SignInCall, Response>(
+    [
+      csrfProtection({
+        read: (call) => readForm(call.request),
+        matches: (call, form) => setup.preSession.verify(call.request, form),
+        refuse: ({ request, url }) => signedOut(setup, request, url, { error: FORM_EXPIRED }, 403),
+      }),
+    ],
+    (call) => adminSignIn(setup, call),
+  )
+  return (call, exchange) => run({ ...call, form: null }, exchange)
+}
+
+/** The sign-in form's request: its form, once its pre-session CSRF token is checked. */
+interface SignInCall extends PageCall {
+  form: URLSearchParams | null
+}
+
+/** Exchanges an API key with every scope for a console session. */
+async function adminSignIn(setup: AdminSetup, { request, url, client, form }: SignInCall): Promise<Response> {
   const { program, options, record, clock, sessions } = setup
-  const form = await readForm(request)
-  if (!setup.preSession.verify(request, form)) return signedOut(setup, request, url, { error: FORM_EXPIRED }, 403)
   const address = clientAddress(request, client, options.trustProxy === true)
   const limited = await overClientLimit(setup.signInsPerClient, address, clock.now(), () => signedOut(setup, request, url, { error: TOO_MANY_ATTEMPTS }, 429))
   if (limited) return limited
-  const verified = await program.verifyApiKey((form.get('key') ?? '').trim())
+  const verified = await program.verifyApiKey((form!.get('key') ?? '').trim())
   const ownKey = verified && verified.projectId === program.projectId ? verified.keyId : null
   const actor = ownKey === null ? null : await adminKey(program, ownKey)
   if (!actor) {
@@ -376,6 +394,7 @@ export function adminAllowed(setup: AdminSetup, route: string): string[] | null 
 export function createAdminConsole(program: AdminProgram, options: AdminConsoleOptions): AdminConsole {
   const setup = adminSetup(program, options)
   const { paths, security } = setup
+  const signInForm = adminSignInForm(setup)
   const signedIn = signedInPages(setup)
   return mountedPages({
     base: setup.base,
@@ -395,7 +414,7 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
         const message = url.searchParams.has('signed_out') ? SIGNED_OUT : url.searchParams.has('ended') ? SESSION_ENDED : null
         return signedOut(setup, request, url, { message })
       }
-      if (route === '/sign-in') return adminSignIn(setup, request, url, client)
+      if (route === '/sign-in') return signInForm(call, exchange)
       return signedIn(call, exchange)
     },
   })

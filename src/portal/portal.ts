@@ -276,14 +276,34 @@ function limitedClient(setup: PortalSetup, perClient: SubjectLimit | null, reque
   return overClientLimit(perClient, address, setup.clock.now(), () => signedOut(setup, request, url, { ...(isSecretShaped(token) ? { token } : {}), error: TOO_MANY_ATTEMPTS }, 429))
 }
 
+/** A signed-out form's request: its form, once its pre-session CSRF token is checked. */
+interface SignedOutCall extends PageCall {
+  form: URLSearchParams | null
+}
+
+/** The sign-in forms (POST /sign-in, /sign-in/email): CSRF protection by the pre-session, then the form. */
+export function portalSignInForms(setup: PortalSetup): (call: PageCall, exchange: Exchange) => Promise<Response> {
+  const run = chain<SignedOutCall, Response>(
+    [
+      csrfProtection({
+        read: (call) => readForm(call.request),
+        matches: (call, form) => preSession.verify(call.request, form),
+        refuse({ request, url, route }, form) {
+          // The sign-in form keeps the link's token it came with, so the affiliate may submit it again.
+          const token = route === '/sign-in' ? (form.get('token') ?? undefined) : undefined
+          return signedOut(setup, request, url, { ...(isSecretShaped(token) ? { token } : {}), error: FORM_EXPIRED }, 403)
+        },
+      }),
+    ],
+    (call) => (call.route === '/sign-in' ? portalSignIn(setup, call) : requestSignInLink(setup, call)),
+  )
+  return (call, exchange) => run({ ...call, form: null }, exchange)
+}
+
 /** POST /sign-in: redeems a sign-in link's token for a portal session. */
-export async function portalSignIn(setup: PortalSetup, request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
+async function portalSignIn(setup: PortalSetup, { request, url, client, form }: SignedOutCall): Promise<Response> {
   const { program, sessions } = setup
-  const form = await readForm(request)
-  const token = form.get('token') ?? undefined
-  if (!preSession.verify(request, form)) {
-    return signedOut(setup, request, url, { ...(isSecretShaped(token) ? { token } : {}), error: FORM_EXPIRED }, 403)
-  }
+  const token = form!.get('token') ?? undefined
   const limited = await limitedClient(setup, setup.limits.signInsPerClient, request, url, client, token)
   if (limited) return limited
   const record = await sessions.redeemSignInToken(token ?? null)
@@ -305,12 +325,10 @@ async function startSession(setup: PortalSetup, request: Request, url: URL, affi
 }
 
 /** POST /sign-in/email: emails a sign-in link; the answer is the same whether one went out or not. */
-export async function requestSignInLink(setup: PortalSetup, request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
-  const form = await readForm(request)
-  if (!preSession.verify(request, form)) return signedOut(setup, request, url, { error: FORM_EXPIRED }, 403)
+async function requestSignInLink(setup: PortalSetup, { request, url, client, form }: SignedOutCall): Promise<Response> {
   const limited = await limitedClient(setup, setup.limits.emailRequestsPerClient, request, url, client)
   if (limited) return limited
-  const email = (form.get('email') ?? '').trim()
+  const email = (form!.get('email') ?? '').trim()
   const { emailsPerAddress } = setup.limits
   try {
     // An address over its limit is answered like any other: the page never says whether a link went out.
@@ -472,6 +490,7 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
   const setup = portalSetup(program, options)
   const { paths, security } = setup
   const page = (title: string, body: Html, status: number) => portalPage(setup, title, body, status)
+  const signInForms = portalSignInForms(setup)
   const signedIn = portalSignedInPages(setup)
   const notFound = () => page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.overview}">Go to the overview</a></p>`, 404)
   const portal = mountedPages({
@@ -494,8 +513,7 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
       if (route === '/assets/portal.css') return assetResponse(setup.stylesheet, request, security)
       if (route === '/assets/portal.js') return assetResponse(setup.script, request, security)
       if (route === '/sign-in' && method === 'GET') return signInForm(setup, request, url)
-      if (route === '/sign-in') return portalSignIn(setup, request, url, client)
-      if (route === '/sign-in/email') return requestSignInLink(setup, request, url, client)
+      if (route === '/sign-in' || route === '/sign-in/email') return signInForms(call, exchange)
       if (route === '/unsubscribe') {
         const result = await unsubscribePage({ program, secret: options.mailSecret!, locale: options.locale, title: setup.theme.title, action: `${setup.base}/unsubscribe` }, request, url)
         return portalPage(setup, result.title, result.body, result.status, { lang: result.lang })

@@ -14,7 +14,7 @@ export interface CsrfCheck<Req, F, Res> {
   /** Whether the form carries the token the request's session (or pre-session) was given. */
   matches(request: Req, form: F): boolean
   /** The answer to a form without it (403 "Form expired"). */
-  refuse(request: Req): Res | Promise<Res>
+  refuse(request: Req, form: F): Res | Promise<Res>
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD'])
@@ -24,7 +24,7 @@ export function csrfProtection<F, Req extends FormRequest<F>, Res>(check: CsrfCh
   return async (request, exchange, next) => {
     if (SAFE_METHODS.has(request.method)) return next(request, exchange)
     const form = await check.read(request)
-    if (!check.matches(request, form)) return check.refuse(request)
+    if (!check.matches(request, form)) return check.refuse(request, form)
     request.form = form
     return next(request, exchange)
   }
