@@ -93,7 +93,7 @@ function failingWaitingRead(storage: StoragePort) {
   let armed = false
   const providerEvents = new Proxy(storage.providerEvents, {
     get(target, property, receiver) {
-      if (property !== 'listWaiting' || !armed) return Reflect.get(target, property, receiver) as unknown
+      if (property !== 'all' || !armed) return Reflect.get(target, property, receiver) as unknown
       armed = false
       return async () => {
         throw new Error('connection lost')

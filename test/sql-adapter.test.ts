@@ -164,7 +164,7 @@ describe('pglite adapter', () => {
     const lostRead = new Proxy(storage, {
       get: (target, property, receiver) =>
         property === 'providerEvents'
-          ? { ...target.providerEvents, listWaiting: () => Promise.reject(new Error('connection lost')) }
+          ? { ...target.providerEvents, all: () => Promise.reject(new Error('connection lost')) }
           : (Reflect.get(target, property, receiver) as unknown),
     })
     const invoice = legacyInvoicePaid({ at: '2026-01-31T10:00:00Z', id: 'in_Hal1', ...hal, subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Hal1', charge: 'ch_Hal1' })

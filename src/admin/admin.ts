@@ -16,7 +16,10 @@ import { ENHANCEMENT_SCRIPT } from '../web/enhancement-script.js'
 import { FormError, readForm } from '../web/forms.js'
 import { html, type Html } from '../web/html.js'
 import { frame } from '../web/layout.js'
-import { mountedPages, normalizeBasePath, type PagesHandler } from '../web/mounted-pages.js'
+import { mountedPages, normalizeBasePath, type PageCall, type PagesHandler } from '../web/mounted-pages.js'
+import { csrfProtection } from '../server/csrf-protection.js'
+import { chain, errorAnswer, type Exchange } from '../server/pipeline.js'
+import { sessionAuthentication } from '../server/session-authentication.js'
 import type { Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
 import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
@@ -195,15 +198,33 @@ export async function adminKey(program: AdminProgram, keyId: number): Promise<Ad
   return { id: `key:${key.id}`, name: key.name ? `${key.name} (key ${key.prefix}…)` : `key ${key.prefix}…` }
 }
 
-/** POST /sign-in: exchanges an API key with every scope for a console session. */
-export async function adminSignIn(setup: AdminSetup, request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
+/** POST /sign-in: CSRF protection by the pre-session, then the sign-in. */
+export function adminSignInForm(setup: AdminSetup): (call: PageCall, exchange: Exchange) => Promise<Response> {
+  const run = chain<SignInCall, Response>(
+    [
+      csrfProtection({
+        read: (call) => readForm(call.request),
+        matches: (call, form) => setup.preSession.verify(call.request, form),
+        refuse: ({ request, url }) => signedOut(setup, request, url, { error: FORM_EXPIRED }, 403),
+      }),
+    ],
+    (call) => adminSignIn(setup, call),
+  )
+  return (call, exchange) => run({ ...call, form: null }, exchange)
+}
+
+/** The sign-in form's request: its form, once its pre-session CSRF token is checked. */
+interface SignInCall extends PageCall {
+  form: URLSearchParams | null
+}
+
+/** Exchanges an API key with every scope for a console session. */
+async function adminSignIn(setup: AdminSetup, { request, url, client, form }: SignInCall): Promise<Response> {
   const { program, options, record, clock, sessions } = setup
-  const form = await readForm(request)
-  if (!setup.preSession.verify(request, form)) return signedOut(setup, request, url, { error: FORM_EXPIRED }, 403)
   const address = clientAddress(request, client, options.trustProxy === true)
   const limited = await overClientLimit(setup.signInsPerClient, address, clock.now(), () => signedOut(setup, request, url, { error: TOO_MANY_ATTEMPTS }, 429))
   if (limited) return limited
-  const verified = await program.verifyApiKey((form.get('key') ?? '').trim())
+  const verified = await program.verifyApiKey((form!.get('key') ?? '').trim())
   const ownKey = verified && verified.projectId === program.projectId ? verified.keyId : null
   const actor = ownKey === null ? null : await adminKey(program, ownKey)
   if (!actor) {
@@ -286,40 +307,68 @@ function adminRequest(setup: AdminSetup, program: AdminProgram, request: Request
   }
 }
 
-/** A page or action of the table (or sign-out), for whoever is signed in. */
-export async function signedInRoute(setup: AdminSetup, request: Request, url: URL, route: string): Promise<Response> {
-  const who = await identifyAdmin(setup, request, url)
-  if (who instanceof Response) return who
-  const { actor, csrf, cookies } = who
+/** A console request behind the session: who is there, and the form a POST carried (its CSRF token checked). */
+interface AdminCall extends PageCall {
+  session: Identified | null
+  form: URLSearchParams | null
+}
+
+/**
+ * The pages behind a session: session authentication → refusals as a page of the signed-in frame
+ * (a bad form, a change the program refuses) → CSRF protection, then the page or action.
+ */
+export function signedInPages(setup: AdminSetup): (call: PageCall, exchange: Exchange) => Promise<Response> {
+  const run = chain<AdminCall, Response>(
+    [
+      sessionAuthentication<Identified, AdminCall, Response>(async (call) => {
+        const who = await identifyAdmin(setup, call.request, call.url)
+        return who instanceof Response ? { refused: who } : { session: who }
+      }),
+      errorAnswer<AdminCall, Response>((error, { session, route }) => {
+        if (!(error instanceof AffiliateError) && !(error instanceof FormError)) throw error
+        const { status, message } = error instanceof FormError ? error : refusalOf(error)
+        const title = status === 404 ? 'Not found' : 'Not done'
+        const signedIn = signedInAs(setup, session!, route)
+        const body = html`<h1>${title}</h1><p class="error" role="alert">${message}</p><p>Nothing was changed.</p><p><a href="${signedIn.current}">Go back</a></p>`
+        return adminPage(setup, title, body, status, { signedIn, cookies: session!.cookies })
+      }),
+      csrfProtection({
+        read: (call) => readForm(call.request),
+        matches: (call, form) => call.session!.verify(form),
+        refuse: ({ session, route }) =>
+          adminPage(setup, 'Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${FORM_EXPIRED}</p>`, 403, { signedIn: signedInAs(setup, session!, route), cookies: session!.cookies }),
+      }),
+    ],
+    (call) => signedInRoute(setup, call),
+  )
+  return (call, exchange) => run({ ...call, session: null, form: null }, exchange)
+}
+
+/** Who the page's frame shows signed in, and the section of the navigation it is in. */
+function signedInAs(setup: AdminSetup, { actor, csrf }: Identified, route: string): SignedIn {
+  const section = route.split('/')[1]
+  const current = section === '' || section === 'affiliates' ? setup.paths.affiliates : `${setup.base}/${section}`
+  return { actor, csrf, current }
+}
+
+/** A page or action of the table (or sign-out), for whoever is signed in (its session and CSRF token checked by the steps before). */
+async function signedInRoute(setup: AdminSetup, { request, url, route, session, form }: AdminCall): Promise<Response> {
+  const { actor, csrf, cookies } = session!
   const { paths, security } = setup
   const context = adminRequest(setup, setup.program, request, url, actor, csrf)
-  const section = route.split('/')[1]
-  const current = section === '' || section === 'affiliates' ? paths.affiliates : `${setup.base}/${section}`
-  const signedIn: SignedIn = { actor, csrf, current }
   let result: AdminResult
-  try {
-    if (request.method === 'POST') {
-      const form = await readForm(request)
-      if (!who.verify(form)) {
-        return adminPage(setup, 'Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${FORM_EXPIRED}</p>`, 403, { signedIn, cookies })
-      }
-      if (route === '/sign-out') {
-        await setup.sessions!.end(readCookie(request, SESSION_COOKIE))
-        return redirectResponse(`${paths.signIn}?signed_out=1`, { security, cookies: [cookieHeader(SESSION_COOKIE, '', setup.cookieScope(url), 0)] })
-      }
-      const { row, id, ref } = matchPage(ADMIN_PAGES, route, 'POST')!
-      result = await row.action!(context, form, id, ref)
-    } else {
-      const { row, id, ref } = matchPage(ADMIN_PAGES, route, 'GET')!
-      result = await row.page!(context, id, ref)
+  if (form !== null) {
+    if (route === '/sign-out') {
+      await setup.sessions!.end(readCookie(request, SESSION_COOKIE))
+      return redirectResponse(`${paths.signIn}?signed_out=1`, { security, cookies: [cookieHeader(SESSION_COOKIE, '', setup.cookieScope(url), 0)] })
     }
-  } catch (error) {
-    if (!(error instanceof AffiliateError) && !(error instanceof FormError)) throw error
-    const { status, message } = error instanceof FormError ? error : refusalOf(error)
-    const title = status === 404 ? 'Not found' : 'Not done'
-    return adminPage(setup, title, html`<h1>${title}</h1><p class="error" role="alert">${message}</p><p>Nothing was changed.</p><p><a href="${current}">Go back</a></p>`, status, { signedIn, cookies })
+    const { row, id, ref } = matchPage(ADMIN_PAGES, route, 'POST')!
+    result = await row.action!(context, form, id, ref)
+  } else {
+    const { row, id, ref } = matchPage(ADMIN_PAGES, route, 'GET')!
+    result = await row.page!(context, id, ref)
   }
-  return adminResponse(setup, result, signedIn, cookies)
+  return adminResponse(setup, result, signedInAs(setup, session!, route), cookies)
 }
 
 /** A page handler's result as the response: a redirect, a download or a page. */
@@ -345,6 +394,8 @@ export function adminAllowed(setup: AdminSetup, route: string): string[] | null 
 export function createAdminConsole(program: AdminProgram, options: AdminConsoleOptions): AdminConsole {
   const setup = adminSetup(program, options)
   const { paths, security } = setup
+  const signInForm = adminSignInForm(setup)
+  const signedIn = signedInPages(setup)
   return mountedPages({
     base: setup.base,
     surface: 'console',
@@ -355,15 +406,16 @@ export function createAdminConsole(program: AdminProgram, options: AdminConsoleO
     notFound: () => adminPage(setup, 'Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.affiliates}">Go to the console</a></p>`, 404),
     refusal: (error) => (error instanceof FormError ? adminPage(setup, 'Bad request', html`<h1>Bad request</h1><p class="error" role="alert">${error.message}</p>`, error.status) : null),
     onError: options.onError ?? ((error: unknown) => console.error('affiliate-kit admin console:', error)),
-    async answer(request, url, route, method, client) {
+    async answer(call, exchange) {
+      const { request, url, route, pageMethod, client } = call
       if (route === '/assets/admin.css') return assetResponse(setup.stylesheet, request, security)
       if (route === '/assets/admin.js') return assetResponse(setup.script, request, security)
-      if (route === '/sign-in' && method === 'GET') {
+      if (route === '/sign-in' && pageMethod === 'GET') {
         const message = url.searchParams.has('signed_out') ? SIGNED_OUT : url.searchParams.has('ended') ? SESSION_ENDED : null
         return signedOut(setup, request, url, { message })
       }
-      if (route === '/sign-in') return adminSignIn(setup, request, url, client)
-      return signedInRoute(setup, request, url, route)
+      if (route === '/sign-in') return signInForm(call, exchange)
+      return signedIn(call, exchange)
     },
   })
 }

@@ -13,7 +13,10 @@ import { FormError, readForm } from '../web/forms.js'
 import { html, type Html } from '../web/html.js'
 import { frame } from '../web/layout.js'
 import { matchPage, tableMethods, tableNav } from '../web/page-table.js'
-import { mountedPages, normalizeBasePath, type PagesHandler } from '../web/mounted-pages.js'
+import { mountedPages, normalizeBasePath, type PageCall, type PagesHandler } from '../web/mounted-pages.js'
+import { csrfProtection } from '../server/csrf-protection.js'
+import { chain, type Exchange } from '../server/pipeline.js'
+import { sessionAuthentication } from '../server/session-authentication.js'
 import type { Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
 import { assetResponse, pageResponse, redirectResponse, securityHeaders, staticAsset } from '../web/responses.js'
@@ -273,14 +276,34 @@ function limitedClient(setup: PortalSetup, perClient: SubjectLimit | null, reque
   return overClientLimit(perClient, address, setup.clock.now(), () => signedOut(setup, request, url, { ...(isSecretShaped(token) ? { token } : {}), error: TOO_MANY_ATTEMPTS }, 429))
 }
 
+/** A signed-out form's request: its form, once its pre-session CSRF token is checked. */
+interface SignedOutCall extends PageCall {
+  form: URLSearchParams | null
+}
+
+/** The sign-in forms (POST /sign-in, /sign-in/email): CSRF protection by the pre-session, then the form. */
+export function portalSignInForms(setup: PortalSetup): (call: PageCall, exchange: Exchange) => Promise<Response> {
+  const run = chain<SignedOutCall, Response>(
+    [
+      csrfProtection({
+        read: (call) => readForm(call.request),
+        matches: (call, form) => preSession.verify(call.request, form),
+        refuse({ request, url, route }, form) {
+          // The sign-in form keeps the link's token it came with, so the affiliate may submit it again.
+          const token = route === '/sign-in' ? (form.get('token') ?? undefined) : undefined
+          return signedOut(setup, request, url, { ...(isSecretShaped(token) ? { token } : {}), error: FORM_EXPIRED }, 403)
+        },
+      }),
+    ],
+    (call) => (call.route === '/sign-in' ? portalSignIn(setup, call) : requestSignInLink(setup, call)),
+  )
+  return (call, exchange) => run({ ...call, form: null }, exchange)
+}
+
 /** POST /sign-in: redeems a sign-in link's token for a portal session. */
-export async function portalSignIn(setup: PortalSetup, request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
+async function portalSignIn(setup: PortalSetup, { request, url, client, form }: SignedOutCall): Promise<Response> {
   const { program, sessions } = setup
-  const form = await readForm(request)
-  const token = form.get('token') ?? undefined
-  if (!preSession.verify(request, form)) {
-    return signedOut(setup, request, url, { ...(isSecretShaped(token) ? { token } : {}), error: FORM_EXPIRED }, 403)
-  }
+  const token = form!.get('token') ?? undefined
   const limited = await limitedClient(setup, setup.limits.signInsPerClient, request, url, client, token)
   if (limited) return limited
   const record = await sessions.redeemSignInToken(token ?? null)
@@ -302,12 +325,10 @@ async function startSession(setup: PortalSetup, request: Request, url: URL, affi
 }
 
 /** POST /sign-in/email: emails a sign-in link; the answer is the same whether one went out or not. */
-export async function requestSignInLink(setup: PortalSetup, request: Request, url: URL, client: ClientInfo | undefined): Promise<Response> {
-  const form = await readForm(request)
-  if (!preSession.verify(request, form)) return signedOut(setup, request, url, { error: FORM_EXPIRED }, 403)
+async function requestSignInLink(setup: PortalSetup, { request, url, client, form }: SignedOutCall): Promise<Response> {
   const limited = await limitedClient(setup, setup.limits.emailRequestsPerClient, request, url, client)
   if (limited) return limited
-  const email = (form.get('email') ?? '').trim()
+  const email = (form!.get('email') ?? '').trim()
   const { emailsPerAddress } = setup.limits
   try {
     // An address over its limit is answered like any other: the page never says whether a link went out.
@@ -344,28 +365,60 @@ function stripeOnboardingOf(setup: PortalSetup, affiliateId: number): SignedInRe
   return async () => (await connect.onboardingLink(affiliateId, { returnUrl: `${payouts}?stripe=return`, refreshUrl: `${payouts}?stripe=refresh` })).url
 }
 
-/** A page or action of the table (or sign-out), for the affiliate signed in. */
-export async function portalSignedInRoute(setup: PortalSetup, request: Request, url: URL, route: string, client?: ClientInfo): Promise<Response> {
+/** The affiliate a portal session signs in, with the session's id (its forms' CSRF token derives from it). */
+interface PortalSession {
+  id: string
+  affiliate: AffiliateView
+}
+
+/** A portal request behind the session: whose it is, and the form a POST carried (its CSRF token checked). */
+interface PortalCall extends PageCall {
+  session: PortalSession | null
+  form: URLSearchParams | null
+}
+
+/** The pages behind a session: session authentication → CSRF protection, then the page or action. */
+export function portalSignedInPages(setup: PortalSetup): (call: PageCall, exchange: Exchange) => Promise<Response> {
+  const run = chain<PortalCall, Response>(
+    [
+      sessionAuthentication((call) => portalSession(setup, call.request, call.url)),
+      csrfProtection({
+        read: (call) => readForm(call.request),
+        matches: (call, form) => csrfTokenMatches(call.session!.id, form.get('csrf')),
+        refuse({ request, session }) {
+          const { affiliate, id } = session!
+          const t = translator(chooseLocale(affiliate.locale, request.headers.get('accept-language'), setup.options.locale))
+          return portalPage(setup, 'Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${t(FORM_EXPIRED)}</p>`, 403, { signedIn: { affiliate, csrf: csrfTokenFor(id), current: '' } })
+        },
+      }),
+    ],
+    (call) => portalSignedInRoute(setup, call),
+  )
+  return (call, exchange) => run({ ...call, session: null, form: null }, exchange)
+}
+
+/** The affiliate the session cookie signs in; else the session ends, and a GET goes to the sign-in page (anything else: 401). */
+async function portalSession(setup: PortalSetup, request: Request, url: URL): Promise<{ session: PortalSession } | { refused: Response }> {
   const { program, sessions, paths, security } = setup
   const sessionId = readCookie(request, SESSION_COOKIE)
   const session = await sessions.resume(sessionId)
   const affiliate = session && session.projectId === program.projectId ? await findAffiliate(program, Number(session.subject)) : null
-  if (!session || !affiliate || mayNotSignIn(affiliate)) {
-    if (session) await sessions.end(sessionId)
-    const cookies = sessionId ? [cookieHeader(SESSION_COOKIE, '', setup.cookieScope(url), 0)] : []
-    if (request.method === 'GET') return redirectResponse(paths.signIn + (sessionId ? '?ended=1' : ''), { security, cookies })
-    return signedOut(setup, request, url, { message: SESSION_ENDED }, 401, cookies)
-  }
-  const csrf = csrfTokenFor(sessionId!)
+  if (session && affiliate && !mayNotSignIn(affiliate)) return { session: { id: sessionId!, affiliate } }
+  if (session) await sessions.end(sessionId)
+  const cookies = sessionId ? [cookieHeader(SESSION_COOKIE, '', setup.cookieScope(url), 0)] : []
+  if (request.method === 'GET') return { refused: redirectResponse(paths.signIn + (sessionId ? '?ended=1' : ''), { security, cookies }) }
+  return { refused: signedOut(setup, request, url, { message: SESSION_ENDED }, 401, cookies) }
+}
+
+/** A page or action of the table (or sign-out), for the affiliate signed in (its session and CSRF token checked by the steps before). */
+async function portalSignedInRoute(setup: PortalSetup, { request, url, route, client, session, form }: PortalCall): Promise<Response> {
+  const { program, sessions, paths, security } = setup
+  const { id: sessionId, affiliate } = session!
+  const csrf = csrfTokenFor(sessionId)
   const locale = chooseLocale(affiliate.locale, request.headers.get('accept-language'), setup.options.locale)
   const context: SignedInRequest = { url, program, affiliate, paths, csrf, referralLink: referralLinkOf(setup, affiliate), locale, t: translator(locale), stripeOnboarding: stripeOnboardingOf(setup, affiliate.id) }
   let result: PageResult
-  if (request.method === 'POST') {
-    const form = await readForm(request)
-    if (!csrfTokenMatches(sessionId!, form.get('csrf'))) {
-      const t = translator(chooseLocale(affiliate.locale, request.headers.get('accept-language'), setup.options.locale))
-      return portalPage(setup, 'Form expired', html`<h1>Form expired</h1><p class="error" role="alert">${t(FORM_EXPIRED)}</p>`, 403, { signedIn: { affiliate, csrf, current: '' } })
-    }
+  if (form !== null) {
     if (route === '/sign-out') {
       await sessions.end(sessionId)
       return redirectResponse(`${paths.signIn}?signed_out=1`, { security, cookies: [cookieHeader(SESSION_COOKIE, '', setup.cookieScope(url), 0)] })
@@ -437,6 +490,8 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
   const setup = portalSetup(program, options)
   const { paths, security } = setup
   const page = (title: string, body: Html, status: number) => portalPage(setup, title, body, status)
+  const signInForms = portalSignInForms(setup)
+  const signedIn = portalSignedInPages(setup)
   const notFound = () => page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.overview}">Go to the overview</a></p>`, 404)
   const portal = mountedPages({
     base: setup.base,
@@ -453,18 +508,18 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
       return null
     },
     onError: setup.onError,
-    async answer(request, url, route, method, client) {
+    async answer(call, exchange) {
+      const { request, url, route, pageMethod: method, client } = call
       if (route === '/assets/portal.css') return assetResponse(setup.stylesheet, request, security)
       if (route === '/assets/portal.js') return assetResponse(setup.script, request, security)
       if (route === '/sign-in' && method === 'GET') return signInForm(setup, request, url)
-      if (route === '/sign-in') return portalSignIn(setup, request, url, client)
-      if (route === '/sign-in/email') return requestSignInLink(setup, request, url, client)
+      if (route === '/sign-in' || route === '/sign-in/email') return signInForms(call, exchange)
       if (route === '/unsubscribe') {
         const result = await unsubscribePage({ program, secret: options.mailSecret!, locale: options.locale, title: setup.theme.title, action: `${setup.base}/unsubscribe` }, request, url)
         return portalPage(setup, result.title, result.body, result.status, { lang: result.lang })
       }
       if (matchPage(PORTAL_PUBLIC_PAGES, route, method as 'GET' | 'POST')) return (await publicRoute(setup, request, url, route, method as 'GET' | 'POST', client)) ?? notFound()
-      return portalSignedInRoute(setup, request, url, route, client)
+      return signedIn(call, exchange)
     },
   }) as Portal
   portal.createSignInLink = async (email) => {

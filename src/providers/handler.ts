@@ -5,14 +5,16 @@
 // event, the program's sweep applies again, at most once a minute, the events a request left
 // half-done. It serves fetch Requests, and node:http requests straight (its `node`), without
 // building fetch objects. It keeps no state: the program holds it all. Its pipeline
-// (server/pipeline.ts): observe → error answer → raw body → signature, then the event.
+// (server/pipeline.ts): observe → error answer → raw body → signature (server/signature-verification.ts),
+// then the event.
 import { BusyError } from '../core/model/errors.js'
 import type { AffiliateProgram } from '../core/program.js'
 import { fromFetchRequest, toFetchResponse, type IncomingRequest, type OutgoingResponse, type Respond } from '../server/bodies.js'
 import { HttpError, storageErrorInfo } from '../server/errors.js'
 import { serveNode, type NodeHandler } from '../server/node.js'
-import { errorAnswer, pipeline, type RequestLine, type Step } from '../server/pipeline.js'
+import { errorAnswer, pipeline, type Step } from '../server/pipeline.js'
 import { observe } from '../server/observe.js'
+import { signatureVerification, type RawBodyRequest } from '../server/signature-verification.js'
 import type { Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
 import { MalformedEvent, type MappedEvent } from './mapping.js'
@@ -80,9 +82,8 @@ function storable(value: unknown): boolean {
 }
 
 /** A provider's request as its steps learn it: the raw body, once read. */
-interface ProviderCall extends RequestLine {
+interface ProviderCall extends RawBodyRequest {
   incoming: IncomingRequest
-  raw: string
 }
 
 export function providerHandler(provider: ProviderDefinition, options: ProviderHandlerOptions): ProviderHandler {
@@ -108,10 +109,10 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
   }
 
   /** Authentication by the provider's signature over the raw body: a bad one is 400 and writes nothing. */
-  const signed: Step<ProviderCall, OutgoingResponse> = (call, exchange, next) => {
-    const refused = provider.verify(call.raw, call.header, program.clock.now())
-    return refused === null ? next(call, exchange) : Promise.resolve(json(400, { error: `invalid signature: ${refused}` }))
-  }
+  const signed = signatureVerification<ProviderCall, OutgoingResponse>(
+    (call) => provider.verify(call.raw, call.header, program.clock.now()),
+    (why) => json(400, { error: `invalid signature: ${why}` }),
+  )
 
   /**
    * The database unavailable, or concurrent writes past their retries (BusyError): nothing stored;

@@ -1,6 +1,6 @@
-// Authentication by API key, as a pipeline step: `Authorization: Bearer <key>`, the key verified by
+// Authentication by API key, as pipeline steps: `Authorization: Bearer <key>`, the key verified by
 // the program (by its SHA-256, keyVerifier). The REST API takes secret keys this way; the tracking
-// reports read publishable keys from the same header (bearerToken).
+// reports take publishable keys (rgp_) from the same header.
 import type { VerifiedKey } from '../core/project/keys.js'
 import { HttpError } from './errors.js'
 import type { RequestLine, Step } from './pipeline.js'
@@ -24,6 +24,20 @@ export function keyAuthentication<Req extends KeyedRequest, Res>(verify: (key: s
     if (token === null) throw new HttpError('authentication_error', 'missing API key: send Authorization: Bearer rgk_...')
     request.key = await verify(token)
     if (!request.key) throw new HttpError('authentication_error', 'invalid or revoked API key')
+    return next(request, exchange)
+  }
+}
+
+/**
+ * Authentication by publishable key (`rgp_`, what a browser page may hold): sets `request.key`; a
+ * request without an active publishable key gets `refuse`'s answer (a secret key is never taken).
+ */
+export function publishableKeyAuthentication<Req extends KeyedRequest, Res>(verify: (key: string) => Promise<VerifiedKey | null>, refuse: (request: Req) => Res): Step<Req, Res> {
+  return async (request, exchange, next) => {
+    const token = bearerToken(request)
+    const key = token !== null && /^rgp_/i.test(token) ? await verify(token) : null
+    if (!key?.publishable) return refuse(request)
+    request.key = key
     return next(request, exchange)
   }
 }

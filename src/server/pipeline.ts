@@ -2,8 +2,9 @@
 // the portal, the console): a list of steps, each given the request, what the steps before it
 // learned (the exchange) and the rest of the pipeline, the way Hono composes middleware. A surface
 // assembles its own in a few lines from the shared steps (observe.ts: request id, log line and
-// metrics; errorAnswer below) and its own (authentication, CSRF, routing); what is shared is
-// written once, so every surface is logged and counted the same way.
+// metrics; errorAnswer below; authentication by key, session or signature; CSRF; the rate limit)
+// and its own (routing, bodies); what is shared is written once, so every surface is logged and
+// counted the same way.
 import { UNMATCHED } from '../ops/request-log.js'
 
 /** What the shared steps read of a request, whatever a surface serves it as. */
@@ -34,8 +35,16 @@ export type Step<Req, Res> = (request: Req, exchange: Exchange, next: Answer<Req
 
 /** The steps in order, then `answer`; a null step (an observer not configured, say) is left out. */
 export function pipeline<Req, Res>(steps: ReadonlyArray<Step<Req, Res> | null>, answer: Answer<Req, Res>): (request: Req) => Promise<Res> {
-  const run = steps.reduceRight<Answer<Req, Res>>((next, step) => (step === null ? next : before(step, next)), answer)
+  const run = chain(steps, answer)
   return (request) => run(request, { requestId: '', route: UNMATCHED, quiet: false, headers: {} })
+}
+
+/**
+ * The steps in order, then `answer`, as the rest of a pipeline: the part a surface runs for some of
+ * its requests only (the pages behind a session), on the same exchange.
+ */
+export function chain<Req, Res>(steps: ReadonlyArray<Step<Req, Res> | null>, answer: Answer<Req, Res>): Answer<Req, Res> {
+  return steps.reduceRight<Answer<Req, Res>>((next, step) => (step === null ? next : before(step, next)), answer)
 }
 
 /** `step`, with `next` as the rest of the pipeline. */

@@ -4,7 +4,8 @@ import { referralClient } from '../browser/referral-client.js'
 import type { ProjectScope } from '../core/program.js'
 import type { BrowserSignupOutcome } from '../core/affiliates/visits.js'
 import { errorInfo } from '../server/errors.js'
-import { bearerToken } from '../server/key-authentication.js'
+import { publishableKeyAuthentication, type KeyedRequest } from '../server/key-authentication.js'
+import { pipeline, type Step } from '../server/pipeline.js'
 import { addressBlock } from '../web/client-address.js'
 import { PAID_AD_CLICK_IDS } from '../core/rules/fraud/signals.js'
 import { verifyReferral } from './referral-token.js'
@@ -18,29 +19,59 @@ function cors(setup: TrackingSetup, request: TrackingRequest): Record<string, st
   return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': COUNTED_HEADER }
 }
 
-/** POST <prefix>/-/clicks and -/signups: the snippet's reports, with a publishable key. */
-export async function browserReport(setup: TrackingSetup, request: TrackingRequest, action: string): Promise<TrackingResponse> {
-  const { program, limiter } = setup
-  const corsHeaders = cors(setup, request)
-  if (corsHeaders === null) return json(403, { error: 'this origin may not report to the tracking handler' }, { Vary: 'Origin' })
-  if (request.method === 'OPTIONS') {
-    return {
-      status: 204,
-      headers: { ...corsHeaders, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'authorization, content-type', 'Access-Control-Max-Age': '600' },
-      body: null,
+/** A report as its steps learn it: the CORS headers every answer carries, then the publishable key. */
+interface ReportCall extends TrackingRequest, KeyedRequest {
+  corsHeaders: Record<string, string>
+}
+
+/**
+ * POST <prefix>/-/clicks and -/signups: the snippet's reports. Their steps (server/pipeline.ts):
+ * the origin (CORS, the preflight, POST only) → publishable key → the visitor's rate limit, then
+ * the report.
+ */
+export function browserReport(setup: TrackingSetup, request: TrackingRequest, action: string): Promise<TrackingResponse> {
+  const keyed = publishableKeyAuthentication<ReportCall, TrackingResponse>(setup.program.verifyApiKey, ({ corsHeaders }) =>
+    json(401, { error: 'send a publishable key: Authorization: Bearer rgp_...' }, corsHeaders),
+  )
+  const run = pipeline<ReportCall, TrackingResponse>([allowedOrigin(setup), keyed, reportLimit(setup)], (call) => report(setup, call, action))
+  // Over the request as its prototype: a host's request object may keep its methods on its class.
+  return run(Object.assign(Object.create(request) as TrackingRequest, { corsHeaders: {}, key: null }))
+}
+
+/** Only the allowed origins (their CORS headers on every answer after); the preflight answered; POST only. */
+function allowedOrigin(setup: TrackingSetup): Step<ReportCall, TrackingResponse> {
+  return async (call, exchange, next) => {
+    const corsHeaders = cors(setup, call)
+    if (corsHeaders === null) return json(403, { error: 'this origin may not report to the tracking handler' }, { Vary: 'Origin' })
+    if (call.method === 'OPTIONS') {
+      return {
+        status: 204,
+        headers: { ...corsHeaders, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'authorization, content-type', 'Access-Control-Max-Age': '600' },
+        body: null,
+      }
     }
+    if (call.method !== 'POST') return json(405, { error: `${call.method} is not allowed here` }, { ...corsHeaders, Allow: 'POST, OPTIONS' })
+    call.corsHeaders = corsHeaders
+    return next(call, exchange)
   }
-  if (request.method !== 'POST') return json(405, { error: `${request.method} is not allowed here` }, { ...corsHeaders, Allow: 'POST, OPTIONS' })
-  const token = bearerToken(request)
-  const key = token !== null && /^rgp_/i.test(token) ? await program.verifyApiKey(token) : null
-  if (!key?.publishable) return json(401, { error: 'send a publishable key: Authorization: Bearer rgp_...' }, corsHeaders)
-  const address = clientAddressOf(setup, request)
-  const salted = await saltOf(setup, program)
-  if (limiter) {
-    const outcome = await limiter(`tracking:${visitorHash(salted, 'rate', addressBlock(address), '')}`, program.clock.now().getTime())
-    Object.assign(corsHeaders, outcome.headers)
-    if (!outcome.allowed) return json(429, { error: 'too many reports from this visitor; retry after the Retry-After seconds' }, corsHeaders)
+}
+
+/** The reports of one visitor (its address block, salted) within the tracking limit; null (left out) without one. */
+function reportLimit(setup: TrackingSetup): Step<ReportCall, TrackingResponse> | null {
+  const { program, limiter } = setup
+  if (!limiter) return null
+  return async (call, exchange, next) => {
+    const salted = await saltOf(setup, program)
+    const outcome = await limiter(`tracking:${visitorHash(salted, 'rate', addressBlock(clientAddressOf(setup, call)), '')}`, program.clock.now().getTime())
+    Object.assign(call.corsHeaders, outcome.headers)
+    if (!outcome.allowed) return json(429, { error: 'too many reports from this visitor; retry after the Retry-After seconds' }, call.corsHeaders)
+    return next(call, exchange)
   }
+}
+
+/** The report itself: a JSON object, a click or a signup of the key's project. */
+async function report(setup: TrackingSetup, request: ReportCall, action: string): Promise<TrackingResponse> {
+  const { corsHeaders, key } = request
   if (!/^application\/json\s*(;|$)/i.test(request.header('content-type') ?? '')) return json(415, { error: 'Content-Type must be application/json' }, corsHeaders)
   const raw = await request.text()
   let body: unknown
@@ -51,7 +82,7 @@ export async function browserReport(setup: TrackingSetup, request: TrackingReque
   }
   const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : null
   if (!fields) return json(400, { error: 'body: must be a JSON object' }, corsHeaders)
-  const scope: ProjectScope = program.project(key.projectId)
+  const scope: ProjectScope = setup.program.project(key!.projectId)
   try {
     if (action === 'clicks') return await browserClick(setup, scope, request, fields, corsHeaders)
     return await browserSignup(setup, scope, fields, corsHeaders)

@@ -2,10 +2,11 @@
 // a base path, which answers 404 outside its routes, 405 (with Allow) for a method a route does not
 // take, HEAD as GET, and a generic 500 page for an unexpected error (reported to onError). Each
 // console keeps its own routes, sign-in and pages. Its pipeline (server/pipeline.ts): observe →
-// route (404, 405) → error answer, then the page.
+// route (404, 405) → error answer, then the page: the surface's public pages, or its steps for the
+// pages behind a session (session authentication, CSRF protection) and the page.
 import { storageErrorInfo } from '../server/errors.js'
 import { toNodeHandler, type NodeHandler } from '../server/node.js'
-import { errorAnswer, pipeline, type RequestLine, type Step } from '../server/pipeline.js'
+import { errorAnswer, pipeline, type Exchange, type RequestLine, type Step } from '../server/pipeline.js'
 import { observe, type RequestObserver } from '../server/observe.js'
 import { UNMATCHED } from '../ops/request-log.js'
 import { pageRoutes } from './page-routes.js'
@@ -22,8 +23,8 @@ export interface MountedPages {
   base: string
   /** The methods a route (the path below the base) answers; null when there is no such page. */
   allowed(route: string): string[] | null
-  /** The answer to an allowed request; `method` is GET for HEAD. */
-  answer(request: Request, url: URL, route: string, method: string, client: ClientInfo | undefined): Promise<Response>
+  /** The answer to an allowed request (`call.pageMethod` is GET for HEAD): the surface's pages, its own steps before those behind a session. */
+  answer(call: PageCall, exchange: Exchange): Promise<Response>
   /** A page in the console's frame, signed out. */
   page(title: string, body: Html, status: number): Response
   /** The console's "not found" page. */
@@ -47,7 +48,7 @@ export function normalizeBasePath(basePath: string | undefined, fallback: string
 }
 
 /** A page request as the pipeline's steps learn it: its route below the base, once found. */
-interface PageCall extends RequestLine {
+export interface PageCall extends RequestLine {
   request: Request
   url: URL
   client: ClientInfo | undefined
@@ -94,9 +95,7 @@ export function mountedPages(pages: MountedPages): PagesHandler {
     return pages.page('Something went wrong', html`<h1>Something went wrong</h1><p>Please try again in a moment.</p>`, 500)
   })
 
-  const run = pipeline<PageCall, Response>([observe(pages.surface, pages.observer ?? {}), routed, refused], (call) =>
-    pages.answer(call.request, call.url, call.route, call.pageMethod, call.client),
-  )
+  const run = pipeline<PageCall, Response>([observe(pages.surface, pages.observer ?? {}), routed, refused], (call, exchange) => pages.answer(call, exchange))
   async function dispatch(request: Request, client?: ClientInfo): Promise<Response> {
     const url = new URL(request.url)
     const header = (name: string) => request.headers.get(name)

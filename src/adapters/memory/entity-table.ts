@@ -27,8 +27,8 @@ function definedFields(patch: object): Record<string, unknown> {
 }
 
 type Row = { id: number; projectId: string }
-// Lists and the createdAt order read it; the attempt tables, which have none, are read only by `all`.
-type Dated<T> = T & { createdAt: Date }
+// Lists and the date orders read them; the attempt tables, which have none, are read only by `all`.
+type Dated<T> = T & { createdAt: Date; occurredAt: Date }
 
 export function memoryEntityTable<T extends Row, F, P = Patch<T>>(table: Table<T>, rules: TableRules<T, F>, log: UndoLog): EntityTable<T, F, P> {
   const given = (filter: F): Array<[FilterRule<T>, unknown]> => {
@@ -64,10 +64,11 @@ export function memoryEntityTable<T extends Row, F, P = Patch<T>>(table: Table<T
     for (const row of candidates(projectId, pairs)) if (kept(row)) rows.push(row)
     return rows
   }
+  const dateOrder = rules.order === undefined || rules.order === 'id' ? null : rules.order
   const byOrder =
-    rules.order === 'createdAt'
-      ? (a: T, b: T) => (a as Dated<T>).createdAt.getTime() - (b as Dated<T>).createdAt.getTime() || a.id - b.id
-      : (a: T, b: T) => a.id - b.id
+    dateOrder === null
+      ? (a: T, b: T) => a.id - b.id
+      : (a: T, b: T) => (a as Dated<T>)[dateOrder].getTime() - (b as Dated<T>)[dateOrder].getTime() || a.id - b.id
 
   return {
     async insert(row) {

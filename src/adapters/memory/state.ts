@@ -102,10 +102,7 @@ export class MemoryState {
   fanout: NewEvent[] = []
   providerEvents = new Table<ProviderEvent>(
     [{ name: 'provider_event', key: (row) => `${row.projectId}|${row.provider}|${row.eventId}` }],
-    {
-      project: (row) => row.projectId,
-      waiting: (row) => (row.status === 'waiting' && row.waitingFor !== null ? `${row.projectId}|${row.provider}|${row.waitingFor}` : null),
-    },
+    { project: (row) => row.projectId },
   )
   providerLinks = new Map<string, ProviderLink>()
   mail = new Table<MailMessage>([], { project: (row) => row.projectId, dedupe: (row) => (row.dedupeKey === null ? null : `${row.projectId}|${row.dedupeKey}`) })

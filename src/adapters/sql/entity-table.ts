@@ -50,7 +50,7 @@ export function sqlEntityTable<T extends { id: number; projectId: string }, F, P
   findOne?: FindOne<T>,
 ): EntityTable<T, F, P> {
   const find: FindOne<T> = findOne ?? ((projectId, where, params) => table.findOne(db, `project_id = $1 AND ${where}`, [projectId, ...params]))
-  const order = rules.order === 'createdAt' ? 'created_at, id' : 'id'
+  const order = rules.order === undefined || rules.order === 'id' ? 'id' : `${table.columns[rules.order as keyof T & string]!.column}, id`
   return {
     insert: (row) => table.insert(db, row),
     get: findOne ? (projectId, id) => findOne(projectId, 'id = $2', [id]) : (projectId, id) => table.get(db, projectId, id),

@@ -156,10 +156,19 @@ export interface ProviderEventFilter {
   provider?: string
   status?: ProviderEventStatus
   reference?: string
+  /** Waiting for any of these keys (with `status: 'waiting'`: the events a key wakes). */
+  waitingFor?: readonly string[]
 }
 const providerEvent = filterRulesOf<ProviderEvent>()
+/** `all` oldest payment first (occurredAt, then id): the order waiting events are applied in. */
 export const providerEventRules: TableRules<ProviderEvent, ProviderEventFilter> = {
-  filters: { provider: providerEvent.equals('provider'), status: providerEvent.equals('status'), reference: providerEvent.equals('reference') },
+  filters: {
+    provider: providerEvent.equals('provider'),
+    status: providerEvent.equals('status'),
+    reference: providerEvent.equals('reference'),
+    waitingFor: providerEvent.oneOf('waitingFor'),
+  },
+  order: 'occurredAt',
 }
 
 export interface MailFilter {

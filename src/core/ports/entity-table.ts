@@ -36,8 +36,8 @@ export type FilterRules<T, F> = { readonly [K in keyof F]-?: FilterRule<T> }
 /** The entity's declared filters and the order of `all` (ascending id unless declared). */
 export interface TableRules<T, F> {
   readonly filters: FilterRules<T, F>
-  /** `createdAt`: oldest first (createdAt, then id). */
-  readonly order?: 'id' | 'createdAt'
+  /** A date field: oldest first (that field, then id). */
+  readonly order?: 'id' | 'createdAt' | 'occurredAt'
 }
 
 /**

@@ -355,8 +355,6 @@ export interface ProviderEventRepository extends Omit<EntityTable<ProviderEvent,
    * key's link as saved.
    */
   saveOutcome(projectId: string, id: number, patch: Patch<ProviderEvent>, links: readonly ProviderLink[]): Promise<{ event: ProviderEvent | null; links: ProviderLink[] }>
-  /** The provider's events waiting for any of `waitingFor`, oldest occurredAt first (then id). */
-  listWaiting(projectId: string, provider: string, waitingFor: readonly string[]): Promise<ProviderEvent[]>
   /**
    * The provider's events still waiting for a key woken after they were last saved: the key's
    * `woken` link holds `at` (an ISO time) at or after the event's updatedAt, and before

@@ -91,7 +91,7 @@ export const savedMark = (saved: Saved, key: string): string | null =>
 export const flagged = (links: readonly ProviderLink[]) => links.filter((link) => link.kind === WOKEN && link.data.waited != null).map((link) => link.externalId)
 
 export const listWaiting = ({ storage, scope, provider }: ReceiveTarget, keys: string[]) =>
-  keys.length === 0 ? Promise.resolve([]) : storage.providerEvents.listWaiting(scope.projectId, provider, keys)
+  keys.length === 0 ? Promise.resolve([]) : storage.providerEvents.all(scope.projectId, { provider, status: 'waiting', waitingFor: keys })
 
 /**
  * The release of a claimed event whose applying failed: it stays `processing` and looks stale at

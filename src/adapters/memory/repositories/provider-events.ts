@@ -57,10 +57,6 @@ export function providerEventRepository(state: MemoryState, log: UndoLog): Provi
     async saveOutcome(projectId, id, patch, links) {
       return { event: patchRow(table, projectId, id, patch, log), links: saveLinks(links) }
     },
-    async listWaiting(projectId, provider, waitingFor) {
-      const rows = new Set(waitingFor.flatMap((key) => table.group('waiting', `${projectId}|${provider}|${key}`)))
-      return [...rows].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.id - b.id)
-    },
     async listWokenWaiting(projectId, provider, wokenBefore, limit) {
       const wokenAt = (event: ProviderEvent) => {
         const at = state.providerLinks.get(linkKey({ projectId, provider, kind: 'woken', externalId: event.waitingFor! }))?.data.at

@@ -133,11 +133,6 @@ export function providerEventRepository(db: SqlClient, t: Tables, cache: Transac
       const row = rows[0]!
       return { event: row.id == null ? null : table.read(row), links: (decode('json', row.ak_links) as SqlRow[]).map(linkOf) }
     },
-    async listWaiting(projectId, provider, waitingFor) {
-      if (waitingFor.length === 0) return []
-      const rows = await run(db, `SELECT * FROM ${table.name} WHERE project_id = $1 AND provider = $2 AND waiting_for = ANY($3::text[]) AND status = 'waiting' ORDER BY occurred_at, id`, [projectId, provider, [...waitingFor]])
-      return rows.map((row) => table.read(row))
-    },
     async listWokenWaiting(projectId, provider, wokenBefore, limit) {
       const rows = await run(
         db,
