@@ -7,6 +7,7 @@ import { PGlite } from '@electric-sql/pglite'
 import type { StoragePort } from '../storage-port.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { diskSpaceGuard, writesData, type DiskSpaceGuard } from './disk-space.js'
+import { startMaintenance } from './maintenance.js'
 import { preparedQuery } from './prepared-statements.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
 import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
@@ -28,6 +29,11 @@ export interface PgliteStorageOptions extends SqlStorageOptions {
   minFreeBytes?: number
   /** The guard of the data directory's disk (the server's, which logs and measures it). */
   diskSpace?: DiskSpaceGuard
+  /**
+   * How often the storage's tables that grew are vacuumed and analyzed, and the WAL checkpointed:
+   * PGlite has no autovacuum and no checkpointer (maintenance.ts). 0 turns it off. @default 60000
+   */
+  maintenanceIntervalMs?: number
 }
 
 /**
@@ -62,6 +68,9 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
   const disk = options.diskSpace ?? (dataDir === undefined ? undefined : diskSpaceGuard(dataDir, { ...(options.minFreeBytes !== undefined ? { minFreeBytes: options.minFreeBytes } : {}) }))
   // Checked before each statement that writes: refused, it never starts, and its transaction rolls back.
   const guard = disk ? (text: string) => void (writesData(text) && disk.checkWrite()) : () => {}
+  const intervalMs = options.maintenanceIntervalMs ?? 60_000
+  const maintenance =
+    intervalMs > 0 ? startMaintenance(db, { schema: options.schema ?? 'affiliate_kit', intervalMs, mayWrite: () => !disk?.status().low }) : null
   const executor: SqlExecutor = {
     inTransaction: false,
     singleConnection: true,
@@ -89,6 +98,7 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
       }),
     close: async () => {
       try {
+        await maintenance?.stop()
         if (!options.db) await db.close()
       } finally {
         unlock()
