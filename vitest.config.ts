@@ -14,7 +14,7 @@ export default defineConfig({
     // AFFILIATE_KIT_TEST_FILES=a,b narrows the run without changing the command: the README test
     // runs the README's literal `npm test` in a clone on a small subset instead of the whole suite.
     include: process.env.AFFILIATE_KIT_TEST_FILES ? process.env.AFFILIATE_KIT_TEST_FILES.split(',') : ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     // Most files wait on processes, sockets and databases more than they compute: more files at
     // once than cores (each file has its own schema, data directory and ports).
     maxWorkers: Number(process.env.AFFILIATE_KIT_TEST_WORKERS ?? 4),

@@ -1,7 +1,7 @@
 // `npm start`: builds only what `affiliate-kit serve` needs (<outDir>/cli/main.js, ESM, no
 // declaration files), and only when the sources changed since the last such build. The full
 // library build (`npm run build`: both formats, declarations, OpenAPI, snippet budget) is for
-// packing and CI. The tests build the same command into .test-build/ (test/global-setup.ts).
+// packing and CI. The tests build the same command into .test-build/ (test/support/global-setup.ts).
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'tsup'

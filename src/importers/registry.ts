@@ -1,6 +1,6 @@
 // The importers' registry: one line per tool, keyed by its name (`affiliate-kit import <name>`,
 // csvSource's first argument). The CLI's import commands and their usage, the CSV layouts and the
-// list of tools in docs/migrating.md derive from it (test/importers-registry.test.ts fails when
+// list of tools in docs/migrating.md derive from it (test/importers/importers-registry.test.ts fails when
 // another file of src/ or docs/ lists the tools). Adding a tool: its folder src/importers/<name>/
 // (source.ts: its ImportSource, named `<name>`; csv-exports.ts: its CSV layout; index.ts: its
 // Importer) and its line here; then its section in docs/migrating.md.

@@ -3,7 +3,7 @@
 // the build's entries derive from these two lists. Adding a provider: its folder
 // src/providers/<name>/ (index.ts: its handler over providerHandler, i.e. { name, verify, map }),
 // its name in PROVIDER_NAMES, its line here (and its affiliate-kit/<name> export in
-// package.json, which test/providers-registry.test.ts checks).
+// package.json, which test/providers/providers-registry.test.ts checks).
 import type { ProviderName } from '../core/model/types.js'
 import type { ProviderHandler, ProviderHandlerOptions } from './handler.js'
 import type { Secrets } from './signature.js'

@@ -10,9 +10,9 @@ import type { AffiliateProgram, StoragePort, TestClock } from '../../src/index.j
 import type { ProjectSettingsInput } from '../../src/core/model/schemas.js'
 import { mapStripeEvent } from '../../src/providers/stripe/map.js'
 import { stripeHandler } from '../../src/providers/stripe/index.js'
-import { balancesOf, ledgerOf } from '../providers/ledger.js'
-import { checkoutCompleted, invoicePaid, legacyChargeRefunded, legacyInvoicePaid, type LineInput } from '../providers/stripe-fixtures.js'
-import { deliverStripe, STRIPE_SECRET } from '../providers/stripe-scenario.js'
+import { balancesOf, ledgerOf } from '../support/providers/ledger.js'
+import { checkoutCompleted, invoicePaid, legacyChargeRefunded, legacyInvoicePaid, type LineInput } from '../support/providers/stripe-fixtures.js'
+import { deliverStripe, STRIPE_SECRET } from '../support/providers/stripe-scenario.js'
 import type { CaseContext } from './harness.js'
 import { recordAllEvents, recordedEvents } from './helpers.js'
 

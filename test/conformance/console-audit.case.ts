@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { createAdminConsole } from '../../src/admin/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram, type StoragePort } from '../../src/index.js'
 import type { StorageTx } from '../../src/core/ports/storage.js'
-import { Agent } from '../portal/helpers.js'
+import { Agent } from '../support/portal/helpers.js'
 import type { CaseContext } from './harness.js'
 
 /** Which write of a transaction throws: an audit entry, or the change's event (written after its row); `after` such writes succeed first. */

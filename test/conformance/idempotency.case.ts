@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { createAffiliateProgram, type StoragePort } from '../../src/index.js'
 import { createHandler, type KeyedStateStore } from '../../src/http/index.js'
 import { IDEMPOTENCY_LEASE_MS, withIdempotency } from '../../src/http/idempotency.js'
-import { caller } from '../http/helpers.js'
+import { caller } from '../support/http/helpers.js'
 import type { CaseContext } from './harness.js'
 
 /** The keyed state as seen by a process that dies right after its request committed, before answering. */

@@ -4,7 +4,7 @@
 // every stored object in memory), including webhook bodies, idempotency answers and the audit log.
 import { describe, expect, it } from 'vitest'
 import { createHandler } from '../../src/http/index.js'
-import { caller } from '../http/helpers.js'
+import { caller } from '../support/http/helpers.js'
 import type { CaseContext } from './harness.js'
 import { recordAllEvents } from './helpers.js'
 

@@ -1,7 +1,7 @@
 // Where every entity is stored: its table's qualified name and its columns. A field's column is
 // its name in snake_case, money with `_minor` (exact minor units, NUMERIC): `baseValue` is
 // `base_value_minor`. The core defines the fields (src/core/model/entities.ts); the columns are named
-// here only, and test/sql-adapter.test.ts checks them against the migrated schema.
+// here only, and test/adapters/sql/sql-adapter.test.ts checks them against the migrated schema.
 import * as entities from '../../core/model/entities.js'
 import type { FieldKind, Fields, RecordOf } from '../../core/model/entity.js'
 import type { Affiliate } from '../../core/model/types.js'

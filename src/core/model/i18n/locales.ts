@@ -2,7 +2,7 @@
 // catalogue in ./catalogues), and how a request picks one: the affiliate's `locale`, else the
 // browser's Accept-Language, else the program's default (docs/email.md "Languages"). The schemas'
 // picklists, the portal's and the console's language selects and the list in docs/email.md derive
-// from LANGUAGES (test/locales-registry.test.ts fails when another file lists the languages).
+// from LANGUAGES (test/core/model/locales-registry.test.ts fails when another file lists the languages).
 // Adding a language: its catalogue catalogues/<code>.json, its import and its line here.
 import de from './catalogues/de.json'
 import { en } from './catalogues/en.js'

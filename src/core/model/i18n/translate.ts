@@ -1,6 +1,6 @@
 // Message catalogues (one file per language in ./catalogues: en.ts, the others JSON; flat keys, `{name}` placeholders;
 // each registered in locales.ts) and the Intl formats of money and dates. A key missing from a language falls back to
-// English; test/i18n.test.ts fails when a catalogue misses a key of the English one.
+// English; test/core/model/i18n.test.ts fails when a catalogue misses a key of the English one.
 import { en } from './catalogues/en.js'
 import { LANGUAGES, type Catalogue, type Locale, type MessageKey } from './locales.js'
 

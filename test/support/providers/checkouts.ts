@@ -1,0 +1,116 @@
+// One subscription checkout per customer in each provider's own events: the customer (referred by
+// Ann), the first payment, and the renewal 30 days later. Providers deliver a checkout's events
+// within the same second and often twice, so the tests that use these send them all at once.
+import type { TestClock } from '../../../src/index.js'
+import type { FetchHandler, ProviderHandler } from '../../../src/providers/handler.js'
+import { lemonSqueezyHandler } from '../../../src/providers/lemon-squeezy/index.js'
+import { paddleHandler } from '../../../src/providers/paddle/index.js'
+import { stripeHandler } from '../../../src/providers/stripe/index.js'
+import type { DomainStore } from '../../../src/storage.js'
+import type { AffiliateProgram } from '../../../src/index.js'
+import { order, subscriptionInvoice } from './lemon-squeezy-fixtures.js'
+import { deliverLemonSqueezy, LEMON_SQUEEZY_SECRET } from './lemon-squeezy-scenario.js'
+import { customerCreated as paddleCustomer, transactionCompleted } from './paddle-fixtures.js'
+import { deliverPaddle, PADDLE_SECRET } from './paddle-scenario.js'
+import { checkoutCompleted, invoicePaid, invoicePaymentPaid, legacyInvoicePaid } from './stripe-fixtures.js'
+import { deliverStripe, STRIPE_SECRET } from './stripe-scenario.js'
+
+export interface CheckoutProvider {
+  /** A name for the test's titles ('stripe (2025+ API)' ...). */
+  name: string
+  provider: 'stripe' | 'paddle' | 'lemon-squeezy'
+  handler(program: AffiliateProgram, storage: DomainStore, project?: string): ProviderHandler
+  deliver(handler: FetchHandler, event: unknown, clock: TestClock): Promise<Response>
+  /** The events of customer `n`'s checkout, its first payment at `at` and its renewal 30 days on. */
+  checkout(n: number, at: Date): unknown[]
+  /** The events of the `k`th renewal (k >= 2 beyond checkout's) of customer `n`'s subscription, `k` months after `at`. */
+  renewal(n: number, at: Date, k: number): unknown[]
+}
+
+const DAY = 86_400_000
+const iso = (at: Date, days = 0) => new Date(at.getTime() + days * DAY).toISOString()
+const month = { subtotal: 4900, tax: 490 }
+
+const stripe = (name: string, checkout: CheckoutProvider['checkout'], renewal: CheckoutProvider['renewal']): CheckoutProvider => ({
+  name,
+  provider: 'stripe',
+  handler: (program, storage, project) => stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET, ...(project ? { project } : {}) }),
+  deliver: (handler, event, clock) => deliverStripe(handler, event, clock),
+  checkout,
+  renewal,
+})
+
+/** Stripe from API 2025-03-31: invoice_payment.paid names the payment intent of each invoice. */
+const stripeCurrentInvoice = (n: number, at: Date, id: string, days: number, billingReason: 'subscription_create' | 'subscription_cycle') => [
+  invoicePaymentPaid({ at: iso(at, days), invoice: id, paymentIntent: `pi_${id}`, amount: 5390 }),
+  invoicePaid({ at: iso(at, days), id, customer: `cus_New${n}`, email: `new${n}@example.com`, ...month, subscription: `sub_New${n}`, billingReason, paymentIntent: `pi_${id}` }),
+]
+export const stripeCurrent = stripe(
+  'stripe (2025+ API)',
+  (n, at) => [
+    checkoutCompleted({ at: iso(at), customer: `cus_New${n}`, email: `new${n}@example.com`, referral: 'ANN', subscription: `sub_New${n}` }),
+    ...stripeCurrentInvoice(n, at, `in_New${n}a`, 0, 'subscription_create'),
+    ...stripeCurrentInvoice(n, at, `in_New${n}b`, 30, 'subscription_cycle'),
+  ],
+  (n, at, k) => stripeCurrentInvoice(n, at, `in_New${n}r${k}`, 30 * k, 'subscription_cycle'),
+)
+
+/** Stripe before API 2025-03-31: invoices name their subscription and payment intent themselves. */
+const stripeLegacyInvoice = (n: number, at: Date, id: string, days: number, billingReason: 'subscription_create' | 'subscription_cycle') =>
+  legacyInvoicePaid({ at: iso(at, days), id, customer: `cus_Old${n}`, email: `old${n}@example.com`, ...month, subscription: `sub_Old${n}`, billingReason, paymentIntent: `pi_${id}`, charge: `ch_${id}` })
+export const stripeLegacy = stripe(
+  'stripe (API before 2025-03-31)',
+  (n, at) => [
+    checkoutCompleted({ at: iso(at), customer: `cus_Old${n}`, email: `old${n}@example.com`, referral: 'ANN', subscription: `sub_Old${n}` }),
+    stripeLegacyInvoice(n, at, `in_Old${n}a`, 0, 'subscription_create'),
+    stripeLegacyInvoice(n, at, `in_Old${n}b`, 30, 'subscription_cycle'),
+  ],
+  (n, at, k) => [stripeLegacyInvoice(n, at, `in_Old${n}r${k}`, 30 * k, 'subscription_cycle')],
+)
+
+/** Paddle Billing: the checkout's transaction carries the referral; the customer's email comes with customer.created. */
+export const paddle: CheckoutProvider = {
+  name: 'paddle',
+  provider: 'paddle',
+  handler: (program, storage, project) => paddleHandler({ program, storage, webhookSecret: PADDLE_SECRET, ...(project ? { project } : {}) }),
+  deliver: (handler, event, clock) => deliverPaddle(handler, event, clock),
+  checkout(n, at) {
+    const customer = `ctm_pad${n}`
+    const subscription = `sub_pad${n}`
+    const first = transactionCompleted({ at: iso(at), id: `txn_pad${n}a`, customer, ...month, subscription, origin: 'web', referral: 'ANN' })
+    const renewal = transactionCompleted({ at: iso(at, 30), id: `txn_pad${n}b`, customer, ...month, subscription, origin: 'subscription_recurring' })
+    // transaction.paid comes with each transaction.completed; affiliate-kit does not use it.
+    const paid = (event: typeof first) => ({ ...event, event_id: `${event.event_id}p`, event_type: 'transaction.paid', data: { ...event.data, status: 'paid' } })
+    return [paddleCustomer({ at: iso(at), id: customer, email: `pad${n}@example.com` }), paid(first), first, paid(renewal), renewal]
+  },
+  renewal: (n, at, k) => [transactionCompleted({ at: iso(at, 30 * k), id: `txn_pad${n}r${k}`, customer: `ctm_pad${n}`, ...month, subscription: `sub_pad${n}`, origin: 'subscription_recurring' })],
+}
+
+/** Lemon Squeezy: the order pays the first month (its first invoice is the same payment). */
+export const lemonSqueezy: CheckoutProvider = {
+  name: 'lemon-squeezy',
+  provider: 'lemon-squeezy',
+  handler: (program, storage, project) => lemonSqueezyHandler({ program, storage, webhookSecret: LEMON_SQUEEZY_SECRET, ...(project ? { project } : {}) }),
+  deliver: (handler, event) => deliverLemonSqueezy(handler, event),
+  checkout(n, at) {
+    const who = { customer: 7000 + n, email: `lem${n}@example.com`, subscription: 8000 + n }
+    return [
+      order('order_created', { at: iso(at), id: 1000 + n, customer: who.customer, email: who.email, ...month, customData: { referral: 'ANN' } }),
+      subscriptionInvoice('subscription_payment_success', { at: iso(at), id: 2000 + n, ...who, billingReason: 'initial', ...month }),
+      subscriptionInvoice('subscription_payment_success', { at: iso(at, 30), id: 3000 + n, ...who, billingReason: 'renewal', ...month }),
+    ]
+  },
+  renewal: (n, at, k) => [
+    subscriptionInvoice('subscription_payment_success', { at: iso(at, 30 * k), id: 100_000 + 1000 * n + k, customer: 7000 + n, email: `lem${n}@example.com`, subscription: 8000 + n, billingReason: 'renewal', ...month }),
+  ],
+}
+
+export const CHECKOUT_PROVIDERS = [stripeCurrent, stripeLegacy, paddle, lemonSqueezy]
+
+/**
+ * The events of `customers` checkouts, in order: customer n's first payment n minutes past
+ * `from`. Make them once per test: a fixture's event id is new each time it is made.
+ */
+export function checkoutEvents(provider: CheckoutProvider, customers: number, from: Date): unknown[] {
+  return Array.from({ length: customers }, (_, n) => provider.checkout(n, new Date(from.getTime() + n * 60_000))).flat()
+}
