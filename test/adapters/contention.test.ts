@@ -4,7 +4,7 @@
 // afterwards are the ones the successful answers imply (docs/api.md "Concurrency").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../../src/adapters/memory/index.js'
-import { pgliteStorage } from '../../src/adapters/pglite/index.js'
+import { migratedPgliteStorage } from '../support/pglite-template.js'
 import { postgresStorage } from '../../src/adapters/postgres/index.js'
 import { createHandler } from '../../src/http/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram, type StoragePort } from '../../src/index.js'
@@ -25,7 +25,7 @@ interface Kind {
 
 const KINDS: Kind[] = [
   { name: 'memory', pair: () => ((storage) => ({ storages: [storage, storage], cleanup: async () => {} }))(memoryStorage()) },
-  { name: 'pglite', pair: () => ((storage) => ({ storages: [storage, storage], cleanup: () => storage.close() }))(pgliteStorage()) },
+  { name: 'pglite', pair: () => (({ storage, cleanup }) => ({ storages: [storage, storage], cleanup }))(migratedPgliteStorage()) },
   {
     name: 'postgres, two pools',
     ...(DATABASE_URL ? {} : { skip: NO_DATABASE_REASON }),

@@ -2,6 +2,7 @@
 // commissions, one by one through conversions.create (an active webhook endpoint makes the import
 // take that path) or in bulk, mails nobody about them over a real SMTP server; a commission earned
 // after the import is mailed as usual. On the memory adapter and on PGlite (the SQL outbox).
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../../src/adapters/memory/index.js'
 import { pgliteStorage } from '../../src/adapters/pglite/index.js'
@@ -10,11 +11,12 @@ import { createAffiliateProgram, testClock } from '../../src/index.js'
 import { csvSource, importProgram } from '../../src/importers/index.js'
 import { tempDirs } from '../support/cli/temp-dirs.js'
 import { writeExports } from '../support/importers/csv-exports.js'
+import { migratedDataDir } from '../support/pglite-template.js'
 import { startSmtp } from '../support/email/smtp.js'
 
 const tempDir = tempDirs('affiliate-kit-email-import')
 
-const ADAPTERS = { memory: () => memoryStorage(), PGlite: () => pgliteStorage() }
+const ADAPTERS = { memory: () => memoryStorage(), PGlite: () => pgliteStorage({ dataDir: migratedDataDir(join(tempDir(), 'data')) }) }
 
 describe('importing history sends no affiliate mail', () => {
   for (const [adapter, makeStorage] of Object.entries(ADAPTERS)) {

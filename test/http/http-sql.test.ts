@@ -1,13 +1,14 @@
 // The handler over PGlite: the SQL keyed-state store is shared by every program (process) using
 // the storage: the rate limit, and an Idempotency-Key claimed through one handler is seen by another.
-import { expect, test } from 'vitest'
-import { pgliteStorage } from '../../src/adapters/pglite/index.js'
+import { expect, onTestFinished, test } from 'vitest'
 import { createAffiliateProgram } from '../../src/index.js'
 import { createHandler } from '../../src/http/index.js'
 import { caller } from '../support/http/helpers.js'
+import { migratedPgliteStorage } from '../support/pglite-template.js'
 
 test('two programs over one PGlite share the rate limit and idempotency keys', async () => {
-  const storage = pgliteStorage()
+  const { storage, cleanup } = migratedPgliteStorage()
+  onTestFinished(cleanup)
   const first = await createAffiliateProgram({ storage })
   const second = await createAffiliateProgram({ storage })
   expect(second.projectId).toBe(first.projectId)

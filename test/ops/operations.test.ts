@@ -2,15 +2,15 @@
 // logged, /healthz and /readyz (503 with the database down: a closed PGlite, and PostgreSQL
 // behind a proxy that goes away), /metrics in Prometheus format after requests and deliveries.
 import { tcpProxy } from '../support/sql/tcp-proxy.js'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { memoryStorage } from '../../src/adapters/memory/index.js'
-import { pgliteStorage } from '../../src/adapters/pglite/index.js'
 import { postgresStorage } from '../../src/adapters/postgres/index.js'
 import { createHandler, type HandlerOptions } from '../../src/http/index.js'
 import { createAffiliateProgram, createLogger, createMetrics, createWebhookDispatcher, testClock, type AffiliateProgram, type StoragePort } from '../../src/index.js'
 import { serverLogger } from '../../src/cli/logging.js'
 import { caller } from '../support/http/helpers.js'
 import { parsePrometheus, sampleValue } from '../support/ops/prometheus.js'
+import { migratedPgliteStorage } from '../support/pglite-template.js'
 import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from '../support/sql/pg-schema.js'
 import { answer, startReceiver, type Receiver } from '../support/webhooks-helpers.js'
 
@@ -177,7 +177,8 @@ describe('failed webhook deliveries are logged', () => {
 
 describe('/healthz and /readyz', () => {
   it('answer 200 without a key; /readyz answers 503 once the PGlite database is closed, /healthz stays 200', async () => {
-    const storage = pgliteStorage()
+    const { storage, cleanup } = migratedPgliteStorage()
+    onTestFinished(cleanup)
     const s = await served({ storage })
     const health = await s.call('GET', 'http://test.local/healthz', undefined, { key: null })
     expect(health).toMatchObject({ status: 200, body: { status: 'ok' } })

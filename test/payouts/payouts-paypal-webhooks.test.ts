@@ -10,8 +10,8 @@ import type { AffiliateProgram, StoragePort } from '../../src/index.js'
 import { payPalClient } from '../../src/payouts/paypal/client.js'
 import { payPalPayouts } from '../../src/payouts/paypal/payouts.js'
 import { payPalWebhookHandler } from '../../src/payouts/paypal/webhooks.js'
-import { pgliteStorage } from '../../src/adapters/pglite/index.js'
 import { recordAllEvents, recordedEvents } from '../conformance/helpers.js'
+import { migratedPgliteStorage } from '../support/pglite-template.js'
 import { DATABASE_URL, freshPostgresStorage } from '../support/sql/pg-schema.js'
 import { earnings, programWithEarnings } from '../support/payouts/earnings.js'
 import { CLIENT_ID, CLIENT_SECRET, startFakePayPal, WEBHOOK_ID } from '../support/payouts/paypal-fake.js'
@@ -133,7 +133,7 @@ describe('PayPal payout item webhooks', () => {
 
 const adapters: Array<{ name: string; open: () => { storage: StoragePort; cleanup: () => Promise<void> } }> = [
   { name: 'memory', open: () => ({ storage: memoryStorage(), cleanup: async () => {} }) },
-  { name: 'PGlite', open: () => { const storage = pgliteStorage(); return { storage, cleanup: () => storage.close() } } },
+  { name: 'PGlite', open: () => migratedPgliteStorage() },
   ...(DATABASE_URL ? [{ name: 'PostgreSQL', open: () => freshPostgresStorage() }] : []),
 ]
 

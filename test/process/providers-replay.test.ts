@@ -16,6 +16,7 @@ import { stripeHandler } from '../../src/providers/stripe/index.js'
 import { adminFixture, signedInAgent } from '../support/admin/helpers.js'
 import { run } from '../support/cli/process.js'
 import { snapshot } from '../conformance/helpers.js'
+import { migratedDataDir } from '../support/pglite-template.js'
 import { SCENARIO_SETTINGS } from '../support/providers/scenario.js'
 import { customerCreated, invoicePaid, legacyChargeRefunded, legacyInvoicePaid, unusedEvent } from '../support/providers/stripe-fixtures.js'
 import { deliverStripe, STRIPE_SECRET } from '../support/providers/stripe-scenario.js'
@@ -149,7 +150,7 @@ describe('affiliate-kit providers replay', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it("applies an invoice that waited for a referral the owner added since (nothing else would wake it); again, it applies nothing", async () => {
-    const dataDir = join(dir, 'data')
+    const dataDir = migratedDataDir(join(dir, 'data'))
     const storage = pgliteStorage({ dataDir })
     const clock = testClock('2026-02-01T00:00:00Z')
     const program = await createAffiliateProgram({ storage, clock, settings: SCENARIO_SETTINGS })

@@ -12,7 +12,10 @@ import { api, run } from '../support/cli/process.js'
 
 const root = new URL('../..', import.meta.url).pathname
 const work = mkdtempSync(join(tmpdir(), 'affiliate-kit-readme-'))
+// A clone for each command: they run at the same time (describe.concurrent), each installing
+// (npm ci) and building what it needs, so the file takes the longer one's time instead of both.
 const clone = join(work, 'affiliate-kit')
+const testClone = join(work, 'affiliate-kit-test')
 
 /** The commands of the README's "Two commands" block, without their comments. */
 function twoCommands(readme: string): Array<{ command: string; comment: string }> {
@@ -34,11 +37,11 @@ function freshEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 beforeAll(() => {
-  execFileSync('git', ['clone', '--quiet', root, clone], { stdio: 'pipe' })
+  for (const dir of [clone, testClone]) execFileSync('git', ['clone', '--quiet', root, dir], { stdio: 'pipe' })
 }, 60_000)
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
-describe("the README's two commands, literally, in a fresh clone", () => {
+describe.concurrent("the README's two commands, literally, in a fresh clone", () => {
   const commands = twoCommands(readFileSync(join(root, 'README.md'), 'utf8'))
 
   it('are two: the server first, then the tests', () => {
@@ -76,7 +79,7 @@ describe("the README's two commands, literally, in a fresh clone", () => {
   it('the test command installs and runs the suite (on a subset: memory runs, PostgreSQL is skipped without DATABASE_URL)', async () => {
     const tests = run(['-c', commands[1]!.command], {
       command: ['sh'],
-      cwd: clone,
+      cwd: testClone,
       env: freshEnv({ AFFILIATE_KIT_TEST_FILES: 'test/adapters/memory/memory.test.ts,test/adapters/postgres/postgres.test.ts' }),
     })
     const code = await tests.exited

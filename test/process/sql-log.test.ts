@@ -1,6 +1,7 @@
 // The opt-in SQL log: the statements a create runs (the conversion's INSERT among them), inside
 // BEGIN and COMMIT, with their parameter counts and never a parameter's value; the standalone
 // server writes them as debug records with AFFILIATE_KIT_LOG_SQL=1.
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { pgliteStorage, type SqlLogEntry } from '../../src/adapters/pglite/index.js'
 import { postgresStorage } from '../../src/adapters/postgres/index.js'
@@ -8,6 +9,7 @@ import type { StoragePort } from '../../src/storage.js'
 import { createAffiliateProgram } from '../../src/index.js'
 import { api, run } from '../support/cli/process.js'
 import { tempDirs } from '../support/cli/temp-dirs.js'
+import { migratedDataDir } from '../support/pglite-template.js'
 import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from '../support/sql/pg-schema.js'
 
 const SECRETS = ['ann@example.com', 'bob@example.com', 'order-7731', 'ANNCODE']
@@ -35,10 +37,12 @@ function expectConversionInsert(entries: SqlLogEntry[], schema: string) {
   for (const secret of SECRETS) expect(JSON.stringify(entries)).not.toContain(secret)
 }
 
+const tempDir = tempDirs('affiliate-kit-sql-log')
+
 describe('SQL log', () => {
   it('logs the statements of a conversion create on PGlite, the INSERT among them, never a value', async () => {
     const entries: SqlLogEntry[] = []
-    const storage = pgliteStorage({ logSql: (entry) => entries.push(entry) })
+    const storage = pgliteStorage({ logSql: (entry) => entries.push(entry), dataDir: migratedDataDir(join(tempDir(), 'data')) })
     try {
       expectConversionInsert(await conversionCreate(storage, entries), 'affiliate_kit')
     } finally {
@@ -56,7 +60,7 @@ describe('SQL log', () => {
 
   it('logs a rolled-back transaction as ROLLBACK', async () => {
     const entries: SqlLogEntry[] = []
-    const storage = pgliteStorage({ logSql: (entry) => entries.push(entry) })
+    const storage = pgliteStorage({ logSql: (entry) => entries.push(entry), dataDir: migratedDataDir(join(tempDir(), 'data')) })
     await storage.ping()
     entries.length = 0
     await expect(storage.transaction(async (tx) => (await tx.projects.get('none'), Promise.reject(new Error('undone'))))).rejects.toThrow('undone')
@@ -82,12 +86,12 @@ onPostgres(`SQL log on PostgreSQL${DATABASE_URL ? '' : ` (skipped: ${NO_DATABASE
   })
 })
 
-const tempDir = tempDirs('affiliate-kit-sql-log')
 
 describe('affiliate-kit serve with AFFILIATE_KIT_LOG_SQL=1', () => {
   it('writes each statement of a REST create as a debug record, and warns when the level hides them', async () => {
     const key = 'rgk_sqllogtest0123456789abcdef0123456789'
     const cwd = tempDir()
+    migratedDataDir(join(cwd, 'affiliate-data')) // ./affiliate-data migrated already: the test is about the log, not a first start
     const server = run(['serve', '--port', '0', '--log-format', 'json'], { cwd, env: { AFFILIATE_KIT_LOG_SQL: '1', LOG_LEVEL: 'debug', AFFILIATE_KIT_API_KEY: key } })
     const [, url] = await server.waitFor(/listening on (http:\/\/\S+?)"/, 60_000)
     expect((await api(url!, key, 'POST', '/affiliates', { email: 'ann@example.com', referral_code: 'ANNCODE' })).status).toBe(201)

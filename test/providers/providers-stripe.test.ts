@@ -2,9 +2,8 @@
 // secret, and among several v1 signatures); a wrong secret, an old timestamp or a changed body is
 // 400 and writes nothing; re-deliveries and unknown types are 200 and recorded.
 import Stripe from 'stripe'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { memoryStorage } from '../../src/adapters/memory/index.js'
-import { pgliteStorage } from '../../src/adapters/pglite/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram, type StoragePort } from '../../src/index.js'
 import { createHandler } from '../../src/http/index.js'
 import { stripeHandler } from '../../src/providers/stripe/index.js'
@@ -13,6 +12,7 @@ import { chargeRefunded, checkoutCompleted, invoicePaid, invoicePaymentPaid, unu
 import { shuffled } from '../support/providers/ledger.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from '../support/providers/scenario.js'
 import { deliverStripe, STRIPE_SECRET } from '../support/providers/stripe-scenario.js'
+import { migratedPgliteStorage } from '../support/pglite-template.js'
 import { DATABASE_URL, freshPostgresStorage } from '../support/sql/pg-schema.js'
 
 const stripe = new Stripe('sk_test_not_used')
@@ -259,7 +259,7 @@ describe('stripe handler: an invoice paid by two payment intents', () => {
   const refunded = async (program: AffiliateProgram) => (await program.conversions.list()).items.map((c) => [c.refundedBaseValue, c.status])
   const storages: Array<[string, () => { storage: StoragePort; cleanup(): Promise<void> }]> = [
     ['memory', () => ({ storage: memoryStorage(), cleanup: async () => undefined })],
-    ['pglite', () => { const storage = pgliteStorage(); return { storage, cleanup: () => storage.close() } }],
+    ['pglite', () => migratedPgliteStorage()],
   ]
   if (DATABASE_URL) storages.push(['postgres', () => freshPostgresStorage()])
 
@@ -338,9 +338,12 @@ describe('stripe handler: an invoice paid by two payment intents', () => {
 })
 
 describe('stripe handler: one record per event', () => {
-  for (const [name, storage] of [['memory', memoryStorage], ['pglite', pgliteStorage]] as const) {
+  const opened = { memory: () => ({ storage: memoryStorage(), cleanup: async () => {} }), pglite: migratedPgliteStorage }
+  for (const [name, open] of Object.entries(opened)) {
     it(`${name}: a re-delivery of an invoice that waited is a duplicate, and the conversion it could now create is rolled back`, async () => {
-      const { program, clock, handler } = await setup(STRIPE_SECRET, storage())
+      const { storage, cleanup } = open()
+      onTestFinished(cleanup)
+      const { program, clock, handler } = await setup(STRIPE_SECRET, storage)
       const invoice = invoicePaid({ at: '2026-01-31T10:00:01Z', id: 'in_Gus1', customer: 'cus_Gus', email: 'gus@example.com', subtotal: 5000, tax: 0, billingReason: 'manual', paymentIntent: 'pi_Gus1' })
       expect(await (await deliverStripe(handler, invoice, clock)).json()).toMatchObject({ status: 'waiting', duplicate: false })
       // Gus is referred now, so applying the invoice again would create its conversion.

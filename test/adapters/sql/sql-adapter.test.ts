@@ -18,10 +18,12 @@ import { stripeHandler } from '../../../src/providers/stripe/index.js'
 import { SCENARIO_SETTINGS, scenarioAffiliates } from '../../support/providers/scenario.js'
 import { customerCreated, legacyChargeRefunded, legacyInvoicePaid } from '../../support/providers/stripe-fixtures.js'
 import { deliverStripe, STRIPE_SECRET } from '../../support/providers/stripe-scenario.js'
+import { migratedDataDir } from '../../support/pglite-template.js'
 import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from '../../support/sql/pg-schema.js'
 import { startChild } from '../../support/sql/processes.js'
 
 describe('pglite adapter', () => {
+  // The tests after the first two (a fresh database, its migrations) start from a migrated copy.
   const dirs: string[] = []
   const tempDir = async () => {
     const dir = await mkdtemp(join(tmpdir(), 'affiliate-kit-pglite-'))
@@ -72,7 +74,7 @@ describe('pglite adapter', () => {
   })
 
   it("names every entity's columns as the migrations made them: each field has its column, each column its field", async () => {
-    const db = new PGlite()
+    const db = new PGlite(migratedDataDir(await tempDir()))
     const storage = pgliteStorage({ db })
     await storage.ping()
     const { rows } = await db.query<{ table_name: string; column_name: string }>(
@@ -90,7 +92,7 @@ describe('pglite adapter', () => {
   })
 
   it('migration 4 gives coupons of an existing database the status active', async () => {
-    const db = new PGlite()
+    const db = new PGlite(migratedDataDir(await tempDir()))
     const program = await createAffiliateProgram({ storage: pgliteStorage({ db }), project: 'legacy' })
     const ann = await program.affiliates.create({ email: 'ann@example.com' })
     // Back to the schema before version 4, with a coupon written by that version.
@@ -104,7 +106,7 @@ describe('pglite adapter', () => {
   })
 
   it("migration 30 moves a grandfathered customer's first-purchase rules beside the referral: its renewal still earns them", async () => {
-    const db = new PGlite()
+    const db = new PGlite(migratedDataDir(await tempDir()))
     const settings = (rate: number) => ({ commission: { purchase: { type: 'percentage' as const, rate }, recurring: { rate: rate / 2 }, grandfather: true } })
     const program = await createAffiliateProgram({ storage: pgliteStorage({ db }), project: 'terms', settings: settings(30) })
     const ann = await program.affiliates.create({ email: 'ann@example.com' })
@@ -122,7 +124,7 @@ describe('pglite adapter', () => {
   })
 
   it('migration 10 flags the keys events of an existing database wait for: the payment arriving after the upgrade applies its waiting refund', async () => {
-    const db = new PGlite()
+    const db = new PGlite(migratedDataDir(await tempDir()))
     const clock = testClock('2026-02-01T00:00:00Z')
     const program = await createAffiliateProgram({ storage: pgliteStorage({ db }), clock, project: 'legacy-waiting', settings: SCENARIO_SETTINGS })
     await scenarioAffiliates(program, 'BOB20')
@@ -149,7 +151,7 @@ describe('pglite adapter', () => {
   })
 
   it('migration 11 dates the marks an earlier version wrote: a refund its payment woke but never applied is applied by the sweep after the upgrade', async () => {
-    const db = new PGlite()
+    const db = new PGlite(migratedDataDir(await tempDir()))
     // The database stamps the marks with its own time: the program's clock starts at it.
     const clock = testClock(new Date())
     const storage = pgliteStorage({ db })
@@ -183,7 +185,7 @@ describe('pglite adapter', () => {
   })
 
   it('uses the configured schema beside the host tables, and rejects unsafe schema names', async () => {
-    const db = new PGlite()
+    const db = new PGlite(migratedDataDir(await tempDir()))
     await db.query('CREATE TABLE public.affiliates (id int)')
     const storage = pgliteStorage({ db, schema: 'referral_program' })
     const program = await createAffiliateProgram({ storage })
@@ -195,7 +197,7 @@ describe('pglite adapter', () => {
   })
 
   it('leaves no partial rows when the process dies in the middle of a write transaction', async () => {
-    const dataDir = await tempDir()
+    const dataDir = migratedDataDir(await tempDir())
     const setup = pgliteStorage({ dataDir })
     const program = await createAffiliateProgram({ storage: setup, project: 'crash' })
     const affiliate = await program.affiliates.create({ email: 'crash-aff@example.com' })

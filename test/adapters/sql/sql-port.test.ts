@@ -2,8 +2,8 @@
 // store, cascading deletes, list filters), run on memory (the reference), PGlite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../../../src/adapters/memory/index.js'
-import { pgliteStorage } from '../../../src/adapters/pglite/index.js'
 import type { Affiliate, EventType, StoragePort } from '../../../src/index.js'
+import { migratedPgliteStorage } from '../../support/pglite-template.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from '../../support/sql/pg-schema.js'
 import { requeue, affiliateRow as sharedAffiliateRow } from '../../conformance/helpers.js'
 
@@ -11,10 +11,7 @@ const adapters: Array<{ name: string; skip?: string; make: () => { storage: Stor
   { name: 'memory', make: () => ({ storage: memoryStorage(), cleanup: async () => {} }) },
   {
     name: 'pglite',
-    make: () => {
-      const storage = pgliteStorage()
-      return { storage, cleanup: () => storage.close() }
-    },
+    make: () => migratedPgliteStorage(),
   },
   { name: 'postgres', ...(DATABASE_URL ? {} : { skip: NO_DATABASE_REASON }), make: () => freshPostgresStorage() },
 ]

@@ -3,6 +3,7 @@
 // naming the key id and not the data, and changes nothing; rotation re-encrypts under the new key;
 // with payouts.requireTaxDetails an affiliate without tax details is not paid.
 import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,10 +11,13 @@ import { pgliteStorage } from '../../../src/adapters/pglite/index.js'
 import { createHandler } from '../../../src/http/index.js'
 import { createAffiliateProgram, EVENT_TYPES, testClock, type StoragePort } from '../../../src/index.js'
 import type { TaxIdKeys } from '../../../src/core/model/tax-id-cipher.js'
+import { tempDirs } from '../../support/cli/temp-dirs.js'
 import { caller } from '../../support/http/helpers.js'
+import { migratedDataDir } from '../../support/pglite-template.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from '../../support/sql/pg-schema.js'
 import { sqlStoredText } from '../../support/sql/stored-text.js'
 
+const tempDir = tempDirs('affiliate-kit-tax')
 const key = () => randomBytes(32).toString('base64')
 const K1: TaxIdKeys = { current: { id: 'k1', key: key() } }
 const TAX_ID = '123-45-6789'
@@ -29,7 +33,7 @@ const databases: Array<{ name: string; skip?: string; open(): Promise<Database> 
   {
     name: 'pglite',
     async open() {
-      const db = new PGlite()
+      const db = new PGlite(migratedDataDir(join(tempDir(), 'data')))
       const storage = pgliteStorage({ db })
       return {
         storage,

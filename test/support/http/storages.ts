@@ -1,9 +1,9 @@
-// The three storages HTTP-level tests run against: memory, PGlite (in memory) and PostgreSQL on a
-// fresh schema (skipped, with the reason in the title, when DATABASE_URL is not set).
+// The three storages HTTP-level tests run against: memory, PGlite (a copy of the migrated template,
+// test/support/pglite-template.ts) and PostgreSQL on a fresh schema (skipped, with the reason in the title, when DATABASE_URL is not set).
 import { memoryStorage } from '../../../src/adapters/memory/index.js'
-import { pgliteStorage } from '../../../src/adapters/pglite/index.js'
 import type { StoragePort } from '../../../src/index.js'
 import type { WithSessionStore } from '../../../src/core/ports/session-store.js'
+import { migratedPgliteStorage } from '../pglite-template.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from '../sql/pg-schema.js'
 
 export interface StorageUnderTest {
@@ -18,10 +18,7 @@ export const STORAGES: StorageUnderTest[] = [
   { name: 'memory', make: () => ({ storage: memoryStorage(), cleanup: async () => {} }) },
   {
     name: 'pglite',
-    make: () => {
-      const storage = pgliteStorage()
-      return { storage, cleanup: () => storage.close() }
-    },
+    make: () => migratedPgliteStorage(),
   },
   {
     name: 'postgres',
