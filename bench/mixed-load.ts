@@ -30,6 +30,8 @@ export interface Window {
   serverErrors: number
   /** Requests that got no answer (connection error) or were not sent (too many in flight). */
   failed: number
+  /** The failures by error code ('not sent' past the in-flight cap). */
+  failures: Record<string, number>
   rssMb: number
   deadlocks: number
 }
@@ -147,6 +149,8 @@ export async function runMixedLoad(options: {
   await pgClient?.connect()
   const deadlocks = async () => (pgClient ? Number((await pgClient.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()')).rows[0].deadlocks) : 0)
 
+  // The window being measured (closeWindow starts the next).
+  let current = { sent: 0, latencies: [] as number[], serverErrors: 0, failed: 0, failures: {} as Record<string, number> }
   let turn = 0
   const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, again = true) =>
     new Promise<number>((resolve) => {
@@ -154,15 +158,21 @@ export async function runMixedLoad(options: {
       const url = new URL(path, origin)
       const payload = body === undefined ? undefined : JSON.stringify(body)
       const req = request(
-        { host: url.hostname, port: url.port, method, path: url.pathname + url.search, agent, headers: { authorization: `Bearer ${LOAD_KEY}`, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}), ...headers } },
+        { host: url.hostname, port: url.port, method, path: url.pathname + url.search, agent: again ? agent : false, headers: { authorization: `Bearer ${LOAD_KEY}`, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}), ...headers } },
         (res) => {
           res.resume()
           res.on('end', () => resolve(res.statusCode ?? 0))
         },
       )
       // A kept-alive connection the server closed as idle just as the request left on it: sent
-      // again once, as Node's docs advise (every write here is idempotent: references, emails).
-      req.on('error', (error: NodeJS.ErrnoException) => resolve(again && req.reusedSocket && error.code === 'ECONNRESET' ? send(method, path, body, headers, false) : 0))
+      // again once, as Node's docs advise (every write here is idempotent: references, emails), on
+      // a new connection (after a stall past the keep-alive timeout the other idle ones are closing too).
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (again && req.reusedSocket && error.code === 'ECONNRESET') return resolve(send(method, path, body, headers, false))
+        const code = `${error.code ?? error.message}${req.reusedSocket ? ' (kept-alive connection)' : ''}`
+        current.failures[code] = (current.failures[code] ?? 0) + 1
+        resolve(0)
+      })
       req.end(payload)
     })
   for (let n = 1; n <= AFFILIATES; n += 1) {
@@ -194,7 +204,6 @@ export async function runMixedLoad(options: {
   const windows: Window[] = []
   const started = performance.now()
   let inFlight = 0
-  let current = { sent: 0, latencies: [] as number[], serverErrors: 0, failed: 0 }
   let deadlocksBefore = await deadlocks()
   const interval = 10
   let sentInAll = 0
@@ -202,7 +211,7 @@ export async function runMixedLoad(options: {
   const pending = new Set<Promise<void>>()
   const closeWindow = async (now: number, seconds: number) => {
     const closing = current
-    current = { sent: 0, latencies: [], serverErrors: 0, failed: 0 }
+    current = { sent: 0, latencies: [], serverErrors: 0, failed: 0, failures: {} }
     const sorted = [...closing.latencies].sort((a, b) => a - b)
     const total = await deadlocks()
     const window: Window = {
@@ -214,6 +223,7 @@ export async function runMixedLoad(options: {
       p99: percentile(sorted, 99),
       serverErrors: closing.serverErrors,
       failed: closing.failed,
+      failures: closing.failures,
       rssMb: servers.reduce((sum, server) => sum + rssMb(server.child.pid), 0),
       deadlocks: total - deadlocksBefore,
     }
@@ -230,6 +240,7 @@ export async function runMixedLoad(options: {
         sentInAll += 1
         if (inFlight >= MAX_IN_FLIGHT) {
           current.failed += 1
+          current.failures['not sent'] = (current.failures['not sent'] ?? 0) + 1
           continue
         }
         inFlight += 1
@@ -281,4 +292,4 @@ export async function runMixedLoad(options: {
 
 /** A window as one line. */
 export const windowLine = (w: Window) =>
-  `${String(w.at).padStart(4)} s  ${w.rate.toFixed(0).padStart(4)}/s answered  p50 ${w.p50.toFixed(0).padStart(5)} ms  p99 ${w.p99.toFixed(0).padStart(6)} ms  5xx ${w.serverErrors}  failed ${w.failed}  RSS ${w.rssMb.toFixed(0)} MB  deadlocks ${w.deadlocks}`
+  `${String(w.at).padStart(4)} s  ${w.rate.toFixed(0).padStart(4)}/s answered  p50 ${w.p50.toFixed(0).padStart(5)} ms  p99 ${w.p99.toFixed(0).padStart(6)} ms  5xx ${w.serverErrors}  failed ${w.failed}${w.failed ? ` (${Object.entries(w.failures).map(([code, n]) => `${code} ${n}`).join(', ')})` : ''}  RSS ${w.rssMb.toFixed(0)} MB  deadlocks ${w.deadlocks}`
