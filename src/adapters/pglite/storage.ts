@@ -10,7 +10,7 @@ import { diskSpaceGuard, writesData, type DiskSpaceGuard } from './disk-space.js
 import { startMaintenance } from './maintenance.js'
 import { preparedQuery } from './prepared-statements.js'
 import { nestedClient, type SqlExecutor, type SqlRow } from '../sql/executor.js'
-import { sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
+import { DEFAULT_SCHEMA, sqlStorage, type SqlStorageOptions } from '../sql/storage.js'
 
 export interface PgliteStorageOptions extends SqlStorageOptions {
   /**
@@ -70,7 +70,7 @@ export function pgliteStorage(options: PgliteStorageOptions = {}): StoragePort {
   const guard = disk ? (text: string) => void (writesData(text) && disk.checkWrite()) : () => {}
   const intervalMs = options.maintenanceIntervalMs ?? 60_000
   const maintenance =
-    intervalMs > 0 ? startMaintenance(db, { schema: options.schema ?? 'affiliate_kit', intervalMs, mayWrite: () => !disk?.status().low }) : null
+    intervalMs > 0 ? startMaintenance(db, { schema: options.schema ?? DEFAULT_SCHEMA, intervalMs, mayWrite: () => !disk?.status().low }) : null
   const executor: SqlExecutor = {
     inTransaction: false,
     singleConnection: true,

@@ -36,6 +36,9 @@ import { createTables, type Tables } from './tables.js'
 import { loggedExecutor, type SqlLogOption } from './sql-log.js'
 import { statementsBeforeCommit, transactionState, type TransactionState } from './repositories/transaction-state.js'
 
+/** The schema of the tables when `schema` is not given. */
+export const DEFAULT_SCHEMA = 'affiliate_kit'
+
 export interface SqlStorageOptions {
   /**
    * Schema holding the tables, beside the host application's own.
@@ -92,7 +95,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
 
 /** Builds the storage port over an executor; `close()` closes the executor, once however often it is called. */
 export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {}): StoragePort {
-  const schema = options.schema ?? 'affiliate_kit'
+  const schema = options.schema ?? DEFAULT_SCHEMA
   // Migrations run on the driver's executor, the repositories' statements on the logged one.
   const executor = loggedExecutor(driver, options.logSql)
   const tables = createTables(quoteSchema(schema))
