@@ -102,6 +102,9 @@ const rssMb = (pid: number | undefined) => {
   }
 }
 
+/** How many requests failed, whatever their error code. */
+const failedIn = (failures: Record<string, number>) => Object.values(failures).reduce((sum, n) => sum + n, 0)
+
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!)
 
 /**
@@ -150,7 +153,7 @@ export async function runMixedLoad(options: {
   const deadlocks = async () => (pgClient ? Number((await pgClient.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()')).rows[0].deadlocks) : 0)
 
   // The window being measured (closeWindow starts the next).
-  let current = { sent: 0, latencies: [] as number[], serverErrors: 0, failed: 0, failures: {} as Record<string, number> }
+  let current = { sent: 0, latencies: [] as number[], serverErrors: 0, failures: {} as Record<string, number> }
   let turn = 0
   const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, again = true) =>
     new Promise<number>((resolve) => {
@@ -211,7 +214,7 @@ export async function runMixedLoad(options: {
   const pending = new Set<Promise<void>>()
   const closeWindow = async (now: number, seconds: number) => {
     const closing = current
-    current = { sent: 0, latencies: [], serverErrors: 0, failed: 0, failures: {} }
+    current = { sent: 0, latencies: [], serverErrors: 0, failures: {} }
     const sorted = [...closing.latencies].sort((a, b) => a - b)
     const total = await deadlocks()
     const window: Window = {
@@ -222,7 +225,7 @@ export async function runMixedLoad(options: {
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
       serverErrors: closing.serverErrors,
-      failed: closing.failed,
+      failed: failedIn(closing.failures),
       failures: closing.failures,
       rssMb: servers.reduce((sum, server) => sum + rssMb(server.child.pid), 0),
       deadlocks: total - deadlocksBefore,
@@ -239,7 +242,6 @@ export async function runMixedLoad(options: {
       for (let n = 0; n < owed; n += 1) {
         sentInAll += 1
         if (inFlight >= MAX_IN_FLIGHT) {
-          current.failed += 1
           current.failures['not sent'] = (current.failures['not sent'] ?? 0) + 1
           continue
         }
@@ -249,8 +251,8 @@ export async function runMixedLoad(options: {
         // Counted in the window it is answered in.
         const done = operation().then((status) => {
           inFlight -= 1
-          if (status === 0) current.failed += 1
-          else {
+          // A request with no answer (status 0) was counted by its error code in send().
+          if (status !== 0) {
             current.latencies.push(performance.now() - sentAt)
             if (status >= 500) current.serverErrors += 1
           }
@@ -270,7 +272,7 @@ export async function runMixedLoad(options: {
   })
   // What was sent is answered before the run ends: the last window takes the late answers.
   await Promise.all(pending)
-  if (current.sent > 0 || current.latencies.length > 0 || current.failed > 0) await closeWindow(performance.now(), (performance.now() - lastWindow) / 1000)
+  if (current.sent > 0 || current.latencies.length > 0 || failedIn(current.failures) > 0) await closeWindow(performance.now(), (performance.now() - lastWindow) / 1000)
   return {
     windows,
     purchases,
