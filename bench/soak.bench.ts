@@ -2,7 +2,7 @@
 // on PostgreSQL (one serve at SOAK_PG_RATE, then two at SOAK_PG2_RATE; needs DATABASE_URL) and on
 // PGlite (one serve at SOAK_PGLITE_RATE), each for SOAK_SECONDS, one line per minute: rate
 // answered, p50 / p99, 5xx, RSS, deadlocks. Targets: 0 deadlocks, 0 5xx, the last minute's p99
-// within 2x of the first's.
+// within 2x of the first's. A rate of 0 leaves that run out.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,6 +23,7 @@ function summary(label: string, windows: Window[]): void {
 }
 
 async function soak(label: string, database: string, processes: number, rate: number): Promise<void> {
+  if (rate === 0) return
   console.log(`\n${label}: ${rate} requests/s for ${seconds} s`)
   const run = await runMixedLoad({ cli: CLI, database, processes, rate, seconds, windowSeconds, report: (window) => console.log(windowLine(window)) })
   await run.stop()

@@ -5,7 +5,7 @@
 // (web/sign-in-limits.ts) and the visitors an address may add (tracking/address-budget.ts) count
 // through it too.
 import { StorageFullError } from '../core/model/errors.js'
-import { gcra, type RateLimitDecision } from './gcra.js'
+import { gcraDecision, type RateLimitDecision } from './gcra.js'
 import type { KeyedStateStore } from '../core/ports/keyed-state.js'
 
 export interface RateLimitOptions {
@@ -26,8 +26,13 @@ export interface KeyedLimit {
 export function keyedLimit(store: KeyedStateStore, limit: number, windowMs: number): KeyedLimit {
   const interval = windowMs / limit
   return {
-    take: (key, now) => store.update<RateLimitDecision>(key, (state) => gcra(state, now, limit, windowMs)),
-    giveBack: (key) => store.update(key, (state) => ({ state: state === null ? 0 : state - interval, result: undefined })),
+    async take(key, now) {
+      const { state, changed } = await store.update(key, { kind: 'take', now, interval, windowMs })
+      return gcraDecision(changed, state, now, limit, windowMs)
+    },
+    async giveBack(key) {
+      await store.update(key, { kind: 'giveBack', amount: interval })
+    },
   }
 }
 

@@ -23,10 +23,8 @@ export function formClock(state: KeyedStateStore, scope: string): FormClock {
     (key ??= (async () => {
       const parts: number[] = []
       for (let part = 0; part < KEY_PARTS; part += 1) {
-        parts.push(await state.update(`form-clock:${scope}:${part}`, (stored) => {
-          const value = stored ?? randomInt(0, 2 ** 48 - 1)
-          return { state: value, result: value }
-        }))
+        const stored = await state.update(`form-clock:${scope}:${part}`, { kind: 'initialize', value: randomInt(0, 2 ** 48 - 1) })
+        parts.push(stored.state!)
       }
       return createHash('sha256').update(parts.join(':')).digest()
     })().catch((error: unknown) => {

@@ -116,6 +116,36 @@ export function storagePortCases(context: CaseContext): void {
       expect(await storage.affiliates.delete(projectId, parent.id)).toBe(false)
     })
 
+    it('takes a GCRA allowance of one key atomically: of 25 concurrent takes with room for 10, exactly 10 pass', async () => {
+      const { storage } = await context.program()
+      const key = `limit-${Math.random()}`
+      const now = Date.UTC(2026, 0, 1)
+      const take = { kind: 'take', now, interval: 6_000, windowMs: 60_000 } as const
+      const outcomes = await Promise.all(Array.from({ length: 25 }, () => storage.keyedState.update(key, take)))
+      const taken = outcomes.filter((outcome) => outcome.changed).map((outcome) => outcome.state)
+      expect(taken.sort((x, y) => x! - y!)).toEqual(Array.from({ length: 10 }, (_, index) => now + 6_000 * (index + 1)))
+      expect(outcomes.filter((outcome) => !outcome.changed).every((outcome) => outcome.state === now + 60_000)).toBe(true)
+      // Given back, one more fits; a window later the allowance is whole again.
+      expect(await storage.keyedState.update(key, { kind: 'giveBack', amount: 6_000 })).toEqual({ state: now + 54_000, changed: true })
+      expect(await storage.keyedState.update(key, take)).toEqual({ state: now + 60_000, changed: true })
+      expect(await storage.keyedState.update(key, take)).toEqual({ state: now + 60_000, changed: false })
+      expect(await storage.keyedState.update(key, { ...take, now: now + 60_000 })).toEqual({ state: now + 66_000, changed: true })
+      // Fractions of a millisecond add up exactly as in the server's arithmetic (server/gcra.ts).
+      const fractional = { kind: 'take', now, interval: 86_400_000 / 7, windowMs: 86_400_000 } as const
+      const first = await storage.keyedState.update(`${key}-day`, fractional)
+      expect(first).toEqual({ state: now + 86_400_000 / 7, changed: true })
+      expect(await storage.keyedState.update(`${key}-day`, fractional)).toEqual({ state: now + 86_400_000 / 7 + 86_400_000 / 7, changed: true })
+    })
+
+    it('keeps the first number stored under a key, and gives back nothing to a key without one', async () => {
+      const { storage } = await context.program()
+      const key = `number-${Math.random()}`
+      expect(await storage.keyedState.update(key, { kind: 'giveBack', amount: 5 })).toEqual({ state: null, changed: false })
+      const stored = await Promise.all([7, 8, 9].map((value) => storage.keyedState.update(key, { kind: 'initialize', value: 2 ** 47 + value })))
+      expect(stored.filter((outcome) => outcome.changed)).toHaveLength(1)
+      expect(new Set(stored.map((outcome) => outcome.state)).size).toBe(1)
+    })
+
     it('keeps bigint money and dates exactly through a round trip', async () => {
       const { program, storage } = await context.program()
       const affiliate = await program.affiliates.create({ email: 'exact@example.com' })

@@ -1,12 +1,27 @@
 // The keyed-state store in process memory: Idempotency-Key claims and rate-limiter numbers in
-// two Maps, the default of a handler given no `state`. Every operation is synchronous inside.
-import type { KeyClaim, KeyedStateStore } from '../../core/ports/keyed-state.js'
+// two Maps, the default of a handler given no `state`. Every operation is synchronous inside, so
+// each is atomic.
+import type { KeyClaim, KeyedNumberChange, KeyedStateStore } from '../../core/ports/keyed-state.js'
 import type { ScrubbedElsewhere } from './repositories/erasure.js'
 
 /** Whether `claim` may take the key of `existing` (see KeyedStateStore.claim). */
 const keyFree = (existing: KeyClaim, claim: KeyClaim): boolean =>
   existing.expiresAt <= claim.createdAt ||
   (existing.response === null && existing.fingerprint === claim.fingerprint && existing.leaseUntil <= claim.createdAt)
+
+/** The number `change` stores over `stored`, or null when it makes no change (KeyedNumberChange). */
+function changedNumber(stored: number | null, change: KeyedNumberChange): number | null {
+  switch (change.kind) {
+    case 'take': {
+      const next = Math.max(stored ?? change.now, change.now) + change.interval
+      return next - change.windowMs <= change.now ? next : null
+    }
+    case 'giveBack':
+      return stored === null ? null : stored - change.amount
+    case 'initialize':
+      return stored === null ? change.value : null
+  }
+}
 
 /** The store, and the pruning of its expired claims (the memory adapter's retention port). */
 export type MemoryKeyedState = KeyedStateStore & ScrubbedElsewhere & { pruneExpired(before: Date, limit: number): number }
@@ -47,11 +62,10 @@ export function memoryKeyedState(): MemoryKeyedState {
       }
     },
     storedText: () => JSON.stringify([...claims.values()]),
-    // decide is synchronous: nothing can run between the read and the write.
-    async update(key, decide) {
-      const { state, result } = decide(numbers.get(key) ?? null)
-      numbers.set(key, state)
-      return result
+    async update(key, change) {
+      const changed = changedNumber(numbers.get(key) ?? null, change)
+      if (changed !== null) numbers.set(key, changed)
+      return { state: numbers.get(key) ?? null, changed: changed !== null }
     },
     pruneExpired(before, limit) {
       let count = 0

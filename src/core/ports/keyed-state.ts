@@ -1,6 +1,6 @@
 // The keyed-state store: what the HTTP handler keeps between requests. Leased claims on an
-// Idempotency-Key (claim / renew / settle / release) and an atomically updated number per key
-// for the rate limiter. Every storage adapter implements it as `storage.keyedState`, shared by
+// Idempotency-Key (claim / renew / settle / release) and a number per key, changed in one atomic
+// step (the rate limiter's GCRA time, the form clock's key parts). Every storage adapter implements it as `storage.keyedState`, shared by
 // every process of a SQL database; createHandler falls back to one in its own memory.
 
 /** A claim on a key. `response` is null until the claim is settled with its answer. */
@@ -33,8 +33,27 @@ export interface KeyedStateStore {
   /** Forgets the unsettled claim taken at `claimedAt` so the request may be tried again. */
   release(projectId: string, key: string, claimedAt: Date): Promise<void>
   /**
-   * Atomically applies `decide` to the number stored under `key` (null when none) and stores its
-   * result's `state`; concurrent calls for the same key are serialized.
+   * Makes `change` to the number stored under `key` in one atomic step: concurrent changes of a
+   * key apply one after another, and a SQL store holds the key's row for one statement only
+   * (docs/scaling.md). Returns the number stored afterwards (null when none) and whether the
+   * change was made.
    */
-  update<R>(key: string, decide: (state: number | null) => { state: number; result: R }): Promise<R>
+  update(key: string, change: KeyedNumberChange): Promise<KeyedNumber>
+}
+
+/** What `KeyedStateStore.update` does to a key's number. */
+export type KeyedNumberChange =
+  /**
+   * The GCRA's step (server/gcra.ts): from the stored time or `now`, whichever is later, adds
+   * `interval`, and stores the sum unless it is more than `windowMs` ahead of `now`.
+   */
+  | { kind: 'take'; now: number; interval: number; windowMs: number }
+  /** Subtracts `amount` from the stored number; nothing when none is stored. */
+  | { kind: 'giveBack'; amount: number }
+  /** Stores `value` when nothing is stored yet. */
+  | { kind: 'initialize'; value: number }
+
+export interface KeyedNumber {
+  state: number | null
+  changed: boolean
 }

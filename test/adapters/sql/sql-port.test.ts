@@ -201,15 +201,6 @@ for (const adapter of adapters) {
       expect(await storage.keyedState.claim({ ...record, createdAt: at('03:00:02'), leaseUntil: at('03:01:02'), expiresAt: at('05:00:00') })).toBeNull()
     })
 
-    it('serializes concurrent rate-limit updates of one key', async () => {
-      const limiter = storage.keyedState
-      const key = `rl-${adapter.name}-${Math.random()}`
-      const seen = await Promise.all(
-        Array.from({ length: 25 }, () => limiter.update(key, (state) => ({ state: (state ?? 0) + 1.5, result: state }))),
-      )
-      expect(seen.sort((x, y) => (x ?? -1) - (y ?? -1))).toEqual([null, ...Array.from({ length: 24 }, (_, index) => 1.5 * (index + 1))])
-    })
-
     it('deletes an affiliate with its rows, keeps its referred users unlinked and frees its children', async () => {
       const projectId = await project()
       const parent = await storage.affiliates.insert(affiliateRow(projectId, 'parent@example.com'))

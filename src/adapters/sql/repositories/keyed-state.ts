@@ -1,13 +1,14 @@
 // The keyed-state store in SQL: Idempotency-Key claims (idempotency_keys, one upsert decides who
-// holds a key) and the rate limiter's numbers (rate_limits, row-locked per key), shared by every
+// holds a key) and the rate limiter's numbers (rate_limits, each change one statement), shared by every
 // process on the database.
-import type { KeyClaim, KeyedStateStore } from '../../../core/ports/keyed-state.js'
+import type { KeyClaim, KeyedNumberChange, KeyedStateStore } from '../../../core/ports/keyed-state.js'
 import { run } from '../codec.js'
 import type { SqlClient, SqlRow } from '../executor.js'
 import type { Tables } from '../tables.js'
 
 export function keyedStateStore(db: SqlClient, t: Tables): KeyedStateStore {
   const table = `${t.schema}.idempotency_keys`
+  const limits = `${t.schema}.rate_limits`
   const read = (row: SqlRow): KeyClaim => ({
     projectId: String(row.project_id),
     key: String(row.key),
@@ -69,19 +70,35 @@ export function keyedStateStore(db: SqlClient, t: Tables): KeyedStateStore {
     async release(projectId, key, claimedAt) {
       await run(db, `DELETE FROM ${table} WHERE project_id = $1 AND key = $2 AND created_at = $3`, [projectId, key, claimedAt])
     },
-    update: (key, decide) =>
-      db.transaction(async (client) => {
-        const limits = `${t.schema}.rate_limits`
-        // The no-op upsert creates or row-locks the key and returns its state in one statement.
-        const rows = await run(
-          client,
-          `INSERT INTO ${limits} (key, state) VALUES ($1, NULL) ON CONFLICT (key) DO UPDATE SET key = excluded.key RETURNING state`,
-          [key],
-        )
-        const current = rows[0]?.state
-        const { state, result } = decide(current === null || current === undefined ? null : Number(current))
-        await run(client, `UPDATE ${limits} SET state = $2 WHERE key = $1`, [key, state])
-        return result
-      }),
+    async update(key, change) {
+      // Each change is one statement, so the key's row is locked for that statement only; one
+      // that changes nothing returns no row, and the number it met is read after it.
+      const [statement, params] = changeStatement(limits, key, change)
+      const changed = await run(db, statement, params)
+      if (changed[0]) return { state: numberOrNull(changed[0].state), changed: true }
+      const met = await run(db, `SELECT state FROM ${limits} WHERE key = $1`, [key])
+      return { state: numberOrNull(met[0]?.state), changed: false }
+    },
+  }
+}
+
+const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
+
+/** The one statement that makes `change` (KeyedNumberChange), returning the row only when it changed it. */
+function changeStatement(limits: string, key: string, change: KeyedNumberChange): [string, unknown[]] {
+  switch (change.kind) {
+    case 'take':
+      // The GCRA step of server/gcra.ts in the same float8 arithmetic; greatest() skips a NULL state.
+      return [
+        `INSERT INTO ${limits} (key, state) VALUES ($1, $2::float8 + $3::float8)
+         ON CONFLICT (key) DO UPDATE SET state = greatest(${limits}.state, $2::float8) + $3::float8
+         WHERE greatest(${limits}.state, $2::float8) + $3::float8 - $4::float8 <= $2::float8
+         RETURNING state`,
+        [key, change.now, change.interval, change.windowMs],
+      ]
+    case 'giveBack':
+      return [`UPDATE ${limits} SET state = state - $2::float8 WHERE key = $1 AND state IS NOT NULL RETURNING state`, [key, change.amount]]
+    case 'initialize':
+      return [`INSERT INTO ${limits} (key, state) VALUES ($1, $2::float8) ON CONFLICT (key) DO NOTHING RETURNING state`, [key, change.value]]
   }
 }
