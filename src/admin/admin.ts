@@ -28,6 +28,7 @@ import { preSessionCsrf } from '../web/pre-session.js'
 import { matchPage, tableMethods, tableNav } from '../web/page-table.js'
 import type { SessionStore, WithSessionStore } from '../core/ports/session-store.js'
 import { webSessions, type SessionPolicy, type WebSessions } from '../web/sessions.js'
+import { resumeSignedIn } from '../web/session-resume.js'
 import { overClientLimit, subjectLimit, type LimitOption, type SubjectLimit } from '../web/sign-in-limits.js'
 import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
@@ -269,17 +270,19 @@ export async function identifyAdmin(setup: AdminSetup, request: Request, url: UR
     const pre = setup.preSession.issue(request, setup.cookieScope(url))
     return { actor, csrf: pre.csrf, verify: (form) => setup.preSession.verify(request, form), cookies: pre.cookies }
   }
-  const sessionId = readCookie(request, SESSION_COOKIE)
-  const session = await setup.sessions!.resume(sessionId)
-  const keyId = session && session.projectId === setup.program.projectId ? KEY_SUBJECT.exec(session.subject)?.[1] : undefined
-  const actor = keyId === undefined ? null : await adminKey(setup.program, Number(keyId))
-  if (!session || !actor) {
-    if (session) await setup.sessions!.end(sessionId)
-    const cookies = sessionId ? [cookieHeader(SESSION_COOKIE, '', setup.cookieScope(url), 0)] : []
-    if (request.method === 'GET') return redirectResponse(setup.paths.signIn + (sessionId ? '?ended=1' : ''), { security: setup.security, cookies })
-    return signedOut(setup, request, url, { message: SESSION_ENDED }, 401, cookies)
-  }
-  return { actor, csrf: csrfTokenFor(sessionId!), verify: (form) => csrfTokenMatches(sessionId!, form.get('csrf')), cookies: [] }
+  const outcome = await resumeSignedIn({ ...setup, sessions: setup.sessions! }, {
+    request,
+    url,
+    cookie: SESSION_COOKIE,
+    async whoIs(subject) {
+      const keyId = KEY_SUBJECT.exec(subject)?.[1]
+      return keyId === undefined ? null : adminKey(setup.program, Number(keyId))
+    },
+    signedOut: (cookies) => signedOut(setup, request, url, { message: SESSION_ENDED }, 401, cookies),
+  })
+  if ('refused' in outcome) return outcome.refused
+  const { sessionId, signedIn: actor } = outcome
+  return { actor, csrf: csrfTokenFor(sessionId), verify: (form) => csrfTokenMatches(sessionId, form.get('csrf')), cookies: [] }
 }
 
 async function recordThrough(program: Pick<AdminProgram, 'auditLog'>, clock: Clock, entry: AuditRecord): Promise<void> {

@@ -24,6 +24,7 @@ import { preSessionCsrf } from '../web/pre-session.js'
 import { csrfTokenFor, csrfTokenMatches, isSecretShaped } from '../web/secrets.js'
 import type { SessionStore, WithSessionStore } from '../core/ports/session-store.js'
 import { webSessions, type SessionPolicy, type WebSessions } from '../web/sessions.js'
+import { resumeSignedIn } from '../web/session-resume.js'
 import { overClientLimit, subjectLimit, type LimitOption, type SubjectLimit } from '../web/sign-in-limits.js'
 import { STYLESHEET } from '../web/stylesheet.js'
 import { resolveTheme, type Theme } from '../web/theme.js'
@@ -397,17 +398,19 @@ export function portalSignedInPages(setup: PortalSetup): (call: PageCall, exchan
   return (call, exchange) => run({ ...call, session: null, form: null }, exchange)
 }
 
-/** The affiliate the session cookie signs in; else the session ends, and a GET goes to the sign-in page (anything else: 401). */
+/** The affiliate the session cookie signs in (web/session-resume.ts says what happens otherwise). */
 async function portalSession(setup: PortalSetup, request: Request, url: URL): Promise<{ session: PortalSession } | { refused: Response }> {
-  const { program, sessions, paths, security } = setup
-  const sessionId = readCookie(request, SESSION_COOKIE)
-  const session = await sessions.resume(sessionId)
-  const affiliate = session && session.projectId === program.projectId ? await findAffiliate(program, Number(session.subject)) : null
-  if (session && affiliate && !mayNotSignIn(affiliate)) return { session: { id: sessionId!, affiliate } }
-  if (session) await sessions.end(sessionId)
-  const cookies = sessionId ? [cookieHeader(SESSION_COOKIE, '', setup.cookieScope(url), 0)] : []
-  if (request.method === 'GET') return { refused: redirectResponse(paths.signIn + (sessionId ? '?ended=1' : ''), { security, cookies }) }
-  return { refused: signedOut(setup, request, url, { message: SESSION_ENDED }, 401, cookies) }
+  const outcome = await resumeSignedIn(setup, {
+    request,
+    url,
+    cookie: SESSION_COOKIE,
+    async whoIs(subject) {
+      const affiliate = await findAffiliate(setup.program, Number(subject))
+      return affiliate && !mayNotSignIn(affiliate) ? affiliate : null
+    },
+    signedOut: (cookies) => signedOut(setup, request, url, { message: SESSION_ENDED }, 401, cookies),
+  })
+  return 'refused' in outcome ? outcome : { session: { id: outcome.sessionId, affiliate: outcome.signedIn } }
 }
 
 /** A page or action of the table (or sign-out), for the affiliate signed in (its session and CSRF token checked by the steps before). */
