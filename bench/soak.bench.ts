@@ -32,7 +32,7 @@ async function soak(label: string, database: string, processes: number, rate: nu
 
 if (DATABASE_URL) {
   for (const [label, processes, rate] of [
-    ['PostgreSQL, one serve', 1, Number(process.env.SOAK_PG_RATE ?? 300)],
+    ['PostgreSQL, one serve', 1, Number(process.env.SOAK_PG_RATE ?? 150)],
     ['PostgreSQL, two serve processes', 2, Number(process.env.SOAK_PG2_RATE ?? 150)],
   ] as const) {
     const database = await freshDatabase(DATABASE_URL)
