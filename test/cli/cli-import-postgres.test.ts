@@ -22,20 +22,23 @@ beforeAll(async () => {
 })
 afterAll(() => rewardful?.close())
 
-async function count(url: string, table: 'affiliates' | 'conversions'): Promise<number> {
+/** Rows in `table` now, over one connection kept for the whole test (polling opened one per read). */
+async function counter(url: string): Promise<{ count(table: 'affiliates' | 'conversions'): Promise<number>; end(): Promise<void> }> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
-  try {
-    const { rows } = await client.query<{ count: string }>(`SELECT count(*) FROM affiliate_kit.${table}`).catch(() => ({ rows: [{ count: '0' }] }))
-    return Number(rows[0]!.count)
-  } finally {
-    await client.end()
+  return {
+    async count(table) {
+      const { rows } = await client.query<{ count: string }>(`SELECT count(*) FROM affiliate_kit.${table}`).catch(() => ({ rows: [{ count: '0' }] }))
+      return Number(rows[0]!.count)
+    },
+    end: () => client.end(),
   }
 }
 
 describe.skipIf(!DATABASE_URL)('import rewardful killed -9 on PostgreSQL', () => {
   it(`${COUNT} affiliates: killed half-way among the affiliates, then among the commissions, run again: each exactly once, resumed counted`, async () => {
     const database = await freshDatabase()
+    const { count, end } = await counter(database.url)
     try {
       const cwd = tempDir()
       const args = ['import', 'rewardful', '--api-url', rewardful.url, '--database', database.url]
@@ -44,13 +47,13 @@ describe.skipIf(!DATABASE_URL)('import rewardful killed -9 on PostgreSQL', () =>
       /** Starts the import and kills it -9 once `table` has at least `rows` rows; resolves with the rows then. */
       async function killedWhen(table: 'affiliates' | 'conversions', rows: number): Promise<number> {
         const child = run(args, { cwd, env })
-        while ((await count(database.url, table)) < rows) {
+        while ((await count(table)) < rows) {
           if (child.child.exitCode !== null) throw new Error(`the run ended before it was killed:\n${child.output()}`)
-          await new Promise((resolve) => setTimeout(resolve, 20))
+          await new Promise((resolve) => setTimeout(resolve, 50))
         }
         child.child.kill('SIGKILL')
         await child.exited
-        return count(database.url, table)
+        return count(table)
       }
 
       // Killed half-way through the affiliates, then again among the commissions.
@@ -58,7 +61,7 @@ describe.skipIf(!DATABASE_URL)('import rewardful killed -9 on PostgreSQL', () =>
       expect(before).toBeLessThan(COUNT)
       const converted = await killedWhen('conversions', 100)
       expect(converted).toBeLessThan(COUNT)
-      expect(await count(database.url, 'affiliates')).toBe(COUNT)
+      expect(await count('affiliates')).toBe(COUNT)
 
       const second = await runToEnd([...args, '--report', 'second.json'], { cwd, env })
       expect(second.code, second.output).toBe(0)
@@ -83,6 +86,7 @@ describe.skipIf(!DATABASE_URL)('import rewardful killed -9 on PostgreSQL', () =>
         await program.close()
       }
     } finally {
+      await end()
       await database.drop()
     }
   }, 600_000)

@@ -12,6 +12,7 @@ import { freshDatabase } from '../support/cli/postgres-database.js'
 import { tempDirs } from '../support/cli/temp-dirs.js'
 import { writeExports } from '../support/importers/csv-exports.js'
 import { DATABASE_URL, NO_DATABASE_REASON } from '../support/sql/pg-schema.js'
+import { migratedDataDir } from '../support/pglite-template.js'
 
 const tempDir = tempDirs('affiliate-kit-cli-lock')
 /** Runs the command to its end in a temp dir, so a stray default database would land there. */
@@ -20,7 +21,7 @@ const finished = (args: string[], env: NodeJS.ProcessEnv = {}) => runToEnd(args,
 describe('affiliate-kit on one PGlite directory', () => {
   it('keys commands go through the running server, a second server and migrate are refused, and after kill -9 the lock is taken over with the data intact', async () => {
     const dir = tempDir()
-    const dataDir = join(dir, 'data')
+    const dataDir = migratedDataDir(join(dir, 'data'))
     const database = `pglite:${dataDir}`
     const server = run(['serve', '--port', '0', '--database', database], { cwd: dir })
     const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
@@ -93,7 +94,7 @@ describe('affiliate-kit on one PGlite directory', () => {
   }, 180_000)
 
   it('keys commands say what to do when the directory is held by a program that is not the server', async () => {
-    const dataDir = join(tempDir(), 'data')
+    const dataDir = migratedDataDir(join(tempDir(), 'data'))
     const storage = pgliteStorage({ dataDir })
     try {
       expect(await finished(['keys', 'list', '--database', `pglite:${dataDir}`])).toEqual({

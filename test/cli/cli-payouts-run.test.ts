@@ -10,6 +10,7 @@ import { createAffiliateProgram } from '../../src/index.js'
 import { run, runToEnd } from '../support/cli/process.js'
 import { tempDirs } from '../support/cli/temp-dirs.js'
 import { CLIENT_ID, CLIENT_SECRET, startFakePayPal } from '../support/payouts/paypal-fake.js'
+import { migratedDataDir } from '../support/pglite-template.js'
 
 const tempDir = tempDirs('affiliate-kit-cli-payouts-run')
 const SETTINGS = { holdPeriodDays: 0, commission: { purchase: { type: 'percentage' as const, rate: 30 } }, payouts: { automatic: { paypal: true } } }
@@ -21,7 +22,7 @@ afterEach(async () => {
 
 /** A PGlite directory where Ann earned 45.00 and Bob 60.00 (both with a PayPal email), Cat 3.00 (none). */
 async function directory(dir: string) {
-  const storage = pgliteStorage({ dataDir: join(dir, 'data') })
+  const storage = pgliteStorage({ dataDir: migratedDataDir(join(dir, 'data')) })
   const program = await createAffiliateProgram({ storage, settings: SETTINGS })
   for (const [email, baseValue, paypal] of [['ann@example.com', 150, true], ['bob@example.com', 200, true], ['cat@example.com', 10, false]] as const) {
     const affiliate = await program.affiliates.create({ email, ...(paypal ? { paypalEmail: `pp.${email}` } : {}) })

@@ -7,6 +7,7 @@ import { pgliteStorage } from '../../src/adapters/pglite/index.js'
 import { createAffiliateProgram } from '../../src/index.js'
 import { api, run } from '../support/cli/process.js'
 import { tempDirs } from '../support/cli/temp-dirs.js'
+import { migratedDataDir } from '../support/pglite-template.js'
 
 const tempDir = tempDirs('affiliate-kit-cli')
 
@@ -15,6 +16,7 @@ const KEY = `rgk_${'Cli0Test1Key2'.repeat(3)}xyz`
 describe('affiliate-kit serve', () => {
   it('keeps all data in PGlite across a stop and a start, and stops cleanly on SIGTERM', async () => {
     const dir = tempDir()
+    migratedDataDir(join(dir, 'data'))
     const first = run(['serve', '--port', '0', '--database', `pglite:${join(dir, 'data')}`], { cwd: dir })
     const [, url] = await first.waitFor(/listening on (http:\/\/\S+)/)
     const [, key] = await first.waitFor(/shown once, keep it\): (rgk_\w+)/)
@@ -148,7 +150,7 @@ describe('affiliate-kit keys and migrate', () => {
   }, 120_000)
 
   it('leave the stored project settings alone when no --config is given', async () => {
-    const dataDir = join(tempDir(), 'data')
+    const dataDir = migratedDataDir(join(tempDir(), 'data'))
     const settings = { currency: 'EUR', holdPeriodDays: 30, commission: { purchase: { type: 'percentage' as const, rate: 25 } }, allowPrivateNetworks: true }
     const before = await createAffiliateProgram({ storage: pgliteStorage({ dataDir }), settings })
     await before.close()

@@ -14,6 +14,7 @@ import { postgresStorage } from '../../src/adapters/postgres/index.js'
 import { createAffiliateProgram, type StoragePort } from '../../src/index.js'
 import { startSmtp, type SmtpCatcher } from '../support/email/smtp.js'
 import { DATABASE_URL, freshPostgresStorage } from '../support/sql/pg-schema.js'
+import { migratedDataDir } from '../support/pglite-template.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const MAILS = 120
@@ -122,7 +123,7 @@ describe.skipIf(!DATABASE_URL)('a mail dispatcher killed mid-send, on PostgreSQL
 describe('a mail dispatcher killed mid-send, on PGlite', () => {
   it('loses no mail and sends each under one Message-ID', { timeout: 180_000 }, async () => {
     const smtp = await slowSmtp()
-    const dataDir = mkdtempSync(join(tmpdir(), 'affiliate-kit-mail-'))
+    const dataDir = migratedDataDir(mkdtempSync(join(tmpdir(), 'affiliate-kit-mail-')))
     try {
       const projectId = await queueMails(pgliteStorage({ dataDir }))
       const { duplicates } = await killAndResume(smtp, childArgs(smtp, { pgliteDir: dataDir }))

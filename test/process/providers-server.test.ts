@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/index.js'
 import { api, run } from '../support/cli/process.js'
 import { checkoutCompleted, invoicePaid } from '../support/providers/stripe-fixtures.js'
+import { migratedDataDir } from '../support/pglite-template.js'
 
 const KEY = `rgk_${'Prov1ders2Key3'.repeat(3)}abc`
 const SECRET = 'whsec_server_test'
@@ -25,7 +26,7 @@ describe('affiliate-kit serve with providers', () => {
   it('receives Stripe events at /api/v1/providers/stripe/events and lists them by API and CLI', async () => {
     const config = join(dir, 'affiliate.config.json')
     writeFileSync(config, JSON.stringify({ commission: { purchase: { type: 'percentage', rate: 30 } }, providers: { stripe: { webhookSecret: SECRET } } }))
-    const database = `pglite:${join(dir, 'data')}`
+    const database = `pglite:${migratedDataDir(join(dir, 'data'))}`
     const server = run(['serve', '--port', '0', '--database', database, '--config', config], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
     const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
     await server.waitFor(/receiving stripe events at \S+\/providers\/stripe\/events/)

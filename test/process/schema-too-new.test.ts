@@ -14,6 +14,7 @@ import { run } from '../support/cli/process.js'
 import { freshDatabase } from '../support/cli/postgres-database.js'
 import { tempDirs } from '../support/cli/temp-dirs.js'
 import { DATABASE_URL, dropSchema, freshSchemaName, NO_DATABASE_REASON } from '../support/sql/pg-schema.js'
+import { migratedDataDir } from '../support/pglite-template.js'
 
 const tempDir = tempDirs('affiliate-kit-schema-too-new')
 const FUTURE = KNOWN_SCHEMA_VERSION + 1
@@ -42,7 +43,7 @@ async function onPostgres<T>(connectionString: string, fn: (client: pg.Client) =
 
 describe('a database migrated past what this release knows is refused', () => {
   it('by the library on PGlite, before anything is written', async () => {
-    const dataDir = join(tempDir(), 'data')
+    const dataDir = migratedDataDir(join(tempDir(), 'data'))
     await markPglite(dataDir)
     const storage = pgliteStorage({ dataDir })
     const opening = createAffiliateProgram({ storage, project: 'after' })
@@ -74,7 +75,7 @@ describe('a database migrated past what this release knows is refused', () => {
 
   it('by affiliate-kit serve and migrate on a PGlite directory: one line, exit 1', async () => {
     const dir = tempDir()
-    const dataDir = join(dir, 'data')
+    const dataDir = migratedDataDir(join(dir, 'data'))
     await markPglite(dataDir)
     for (const args of [['serve', '--port', '0'], ['migrate']]) {
       const child = run([...args, '--database', `pglite:${dataDir}`], { cwd: dir })

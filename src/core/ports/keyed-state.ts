@@ -1,7 +1,8 @@
 // The keyed-state store: what the HTTP handler keeps between requests. Leased claims on an
 // Idempotency-Key (claim / renew / settle / release) and a number per key, changed in one atomic
-// step (the rate limiter's GCRA time, the form clock's key parts). Every storage adapter implements it as `storage.keyedState`, shared by
-// every process of a SQL database; createHandler falls back to one in its own memory.
+// step (the rate limiter's GCRA time, the form clock's key parts). Every storage adapter
+// implements it as `storage.keyedState`, shared by every process of a SQL database;
+// createHandler falls back to one in its own memory.
 
 /** A claim on a key. `response` is null until the claim is settled with its answer. */
 export interface KeyClaim {
