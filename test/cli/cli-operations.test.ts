@@ -11,7 +11,6 @@ import { MIGRATIONS } from '../../src/adapters/sql/migrations.js'
 import { api, run } from '../support/cli/process.js'
 import { parsePrometheus, REQUEST_SERIES, sampleValue, surfaceSeries } from '../support/ops/prometheus.js'
 import { answer, startReceiver } from '../support/webhooks-helpers.js'
-import { migratedDataDir } from '../support/pglite-template.js'
 
 const KEY = `rgk_${'Ops0Test1Key2'.repeat(3)}xyz`
 const dir = mkdtempSync(join(tmpdir(), 'affiliate-kit-ops-'))
@@ -26,7 +25,7 @@ const jsonLines = (output: string) =>
 describe('operating affiliate-kit serve', () => {
   it('logs as JSON, serves health and metrics, and lists and retries a failed delivery from the CLI', async () => {
     const hook = await startReceiver(answer(500, 'down'))
-    const database = `pglite:${migratedDataDir(join(dir, 'data'))}`
+    const database = `pglite:${join(dir, 'data')}`
     writeFileSync(
       join(dir, 'config.json'),
       JSON.stringify({ allowPrivateNetworks: true, webhookRetryDelaysSeconds: [], webhooks: [{ url: hook.url, events: ['referral_converted'] }], metrics: true }),
