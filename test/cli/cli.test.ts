@@ -16,8 +16,8 @@ const KEY = `rgk_${'Cli0Test1Key2'.repeat(3)}xyz`
 describe('affiliate-kit serve', () => {
   it('keeps all data in PGlite across a stop and a start, and stops cleanly on SIGTERM', async () => {
     const dir = tempDir()
-    migratedDataDir(join(dir, 'data'))
-    const first = run(['serve', '--port', '0', '--database', `pglite:${join(dir, 'data')}`], { cwd: dir })
+    const database = `pglite:${migratedDataDir(join(dir, 'data'))}`
+    const first = run(['serve', '--port', '0', '--database', database], { cwd: dir })
     const [, url] = await first.waitFor(/listening on (http:\/\/\S+)/)
     const [, key] = await first.waitFor(/shown once, keep it\): (rgk_\w+)/)
     const created = await api(url!, key!, 'POST', '/affiliates', { email: 'keep@example.com', referral_code: 'KEEP' })
@@ -25,10 +25,10 @@ describe('affiliate-kit serve', () => {
     await api(url!, key!, 'POST', '/conversions', { type: 'purchase', referral_code: 'KEEP', base_value: 10, reference: 'ch_keep' })
     expect(await first.stop()).toBe(0)
     expect(first.output()).toContain('shutting down')
-    const publishable = run(['keys', 'create', '--publishable', '--database', `pglite:${join(dir, 'data')}`], { cwd: dir })
+    const publishable = run(['keys', 'create', '--publishable', '--database', database], { cwd: dir })
     expect(await publishable.exited).toBe(0)
 
-    const second = run(['serve', '--port', '0', '--database', `pglite:${join(dir, 'data')}`], { cwd: dir })
+    const second = run(['serve', '--port', '0', '--database', database], { cwd: dir })
     const [, url2] = await second.waitFor(/listening on (http:\/\/\S+)/)
     // The start line counts the secret keys and, apart, the publishable ones.
     expect(second.output()).toMatch(/API keys: 1 active \(prefixes rgk_\w+\); publishable keys: 1 active \(prefixes rgp_\w+\); create another/)

@@ -110,7 +110,7 @@ describe('pgliteStorage({ dataDir }) lock', () => {
   })
 
   it('locks nothing for in-memory databases: two open at once in one process', async () => {
-    // Each is a whole in-memory initdb (seconds): the two spellings of "in memory" are two enough.
+    // Each is a whole in-memory initdb (seconds): one of each spelling of "in memory" is enough.
     const storages = [pgliteStorage(), pgliteStorage({ dataDir: 'memory://' })]
     await Promise.all(storages.map((storage) => storage.close()))
   })
