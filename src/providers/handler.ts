@@ -17,7 +17,7 @@ import { observe } from '../server/observe.js'
 import { signatureVerification, type RawBodyRequest } from '../server/signature-verification.js'
 import type { Logger } from '../ops/logger.js'
 import type { Metrics } from '../ops/metrics.js'
-import { MalformedEvent, type MappedEvent } from './mapping.js'
+import { MalformedEvent, storedMapping, type MappedEvent } from './mapping.js'
 
 export interface ProviderHandlerOptions {
   /** The program whose project receives the events. */
@@ -47,13 +47,30 @@ export interface ProviderHandlerOptions {
 /** A request header's value by its lower-case name, or null. */
 export type HeaderOf = (name: string) => string | null
 
-/** What a provider module supplies: its signature check and its mapping. */
-export interface ProviderDefinition {
+/** What a provider's `decode` makes of a request: its verified event body, or why it is refused (400, nothing written). */
+export type Decoded = { body: unknown } | { refused: string }
+
+/**
+ * What a provider module supplies: its mapping, and either `verify` (a signature over a JSON
+ * body: the body is then JSON.parse'd) or `decode` (it verifies and reads the body itself, and
+ * may wait: a form body an SDK parses, an event fetched back from the provider's API). `decode`
+ * throws MalformedEvent for a verified body that is not the provider's event (400); any other
+ * error is unexpected (500, the provider retries).
+ */
+export type ProviderDefinition = {
   name: string
-  /** Null when the signature is good, else why not. */
-  verify(rawBody: string, header: HeaderOf, now: Date): string | null
   map(body: unknown): MappedEvent
-}
+} & (
+  | {
+      /** Null when the signature is good, else why not. */
+      verify(rawBody: string, header: HeaderOf, now: Date): string | null
+      decode?: never
+    }
+  | {
+      decode(rawBody: string, header: HeaderOf, now: Date): Promise<Decoded>
+      verify?: never
+    }
+)
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
@@ -81,9 +98,10 @@ function storable(value: unknown): boolean {
   return true
 }
 
-/** A provider's request as its steps learn it: the raw body, once read. */
+/** A provider's request as its steps learn it: the raw body, once read, and the body `decode` made of it. */
 interface ProviderCall extends RawBodyRequest {
   incoming: IncomingRequest
+  decoded?: { body: unknown }
 }
 
 export function providerHandler(provider: ProviderDefinition, options: ProviderHandlerOptions): ProviderHandler {
@@ -108,11 +126,28 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
     return next(call, exchange)
   }
 
+  const invalid = (why: string) => json(400, { error: `invalid signature: ${why}` })
+  const notTheProvidersEvent = (error: unknown) => {
+    // Whatever the mapping cannot read is a body that is not the provider's event.
+    if (!(error instanceof SyntaxError || error instanceof MalformedEvent)) report(error)
+    return json(400, { error: `not a ${provider.name} event: ${(error as Error).message}` })
+  }
+
   /** Authentication by the provider's signature over the raw body: a bad one is 400 and writes nothing. */
-  const signed = signatureVerification<ProviderCall, OutgoingResponse>(
-    (call) => provider.verify(call.raw, call.header, program.clock.now()),
-    (why) => json(400, { error: `invalid signature: ${why}` }),
-  )
+  const signed: Step<ProviderCall, OutgoingResponse> = provider.decode
+    ? async (call, exchange, next) => {
+        let decoded: Decoded
+        try {
+          decoded = await provider.decode(call.raw, call.header, program.clock.now())
+        } catch (error) {
+          if (error instanceof MalformedEvent) return notTheProvidersEvent(error)
+          throw error
+        }
+        if ('refused' in decoded) return invalid(decoded.refused)
+        call.decoded = decoded
+        return next(call, exchange)
+      }
+    : signatureVerification<ProviderCall, OutgoingResponse>((call) => provider.verify(call.raw, call.header, program.clock.now()), invalid)
 
   /**
    * The database unavailable, or concurrent writes past their retries (BusyError): nothing stored;
@@ -128,18 +163,18 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
   }
 
   async function receive(call: ProviderCall): Promise<OutgoingResponse> {
-    const { raw } = call
+    const { raw, decoded } = call
     let mapped: MappedEvent
     try {
-      const body = JSON.parse(raw) as unknown
-      if (!storableBody(raw, body)) return json(400, { error: `not a ${provider.name} event: strings with lone surrogates or NUL characters` })
+      const body = decoded ? decoded.body : (JSON.parse(raw) as unknown)
+      // A decoded body is the provider's objects (an SDK's, say): what is stored of it is checked.
+      if (!decoded && !storableBody(raw, body)) throw new MalformedEvent('strings with lone surrogates or NUL characters')
       mapped = provider.map(body)
+      if (decoded && !storable(storedMapping(mapped))) throw new MalformedEvent('strings with lone surrogates or NUL characters')
       const at = mapped.occurredAt.getTime()
       if (!(at >= 0 && at < MAX_TIME)) throw new MalformedEvent('its time is not a date between 1970 and 9999')
     } catch (error) {
-      // Whatever the mapping cannot read is a body that is not the provider's event.
-      if (!(error instanceof SyntaxError || error instanceof MalformedEvent)) report(error)
-      return json(400, { error: `not a ${provider.name} event: ${(error as Error).message}` })
+      return notTheProvidersEvent(error)
     }
     const { event, duplicate } = await events.receive(provider.name, mapped)
     await events.sweep(provider.name, report).catch(report)
