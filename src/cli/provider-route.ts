@@ -1,7 +1,7 @@
 // The URL of a payment provider's event endpoint on the standalone server,
 // POST /api/v1/providers/<name>/events, and the answer for a provider the config does not name.
 import { PROVIDER_NAMES } from '../core/model/types.js'
-import { providerConfigKey } from '../providers/registry.js'
+import { providerConfigKey, PROVIDERS } from '../providers/registry.js'
 import type { IncomingRequest, OutgoingResponse } from '../server/bodies.js'
 import { serveNode, type NodeHandler } from '../server/node.js'
 import { observe, type RequestObserver } from '../server/observe.js'
@@ -10,6 +10,10 @@ import { pipeline } from '../server/pipeline.js'
 const ROUTE = /^\/api\/v1\/providers\/([a-z-]+)\/events\/?(?:\?.*)?$/
 /** Each provider's config key by its URL name. */
 const KNOWN: Record<string, string> = Object.fromEntries(PROVIDER_NAMES.map((name) => [name, providerConfigKey(name)]))
+/** What each provider's config entry holds, as the 404 says it. */
+const ENTRY: Record<string, string> = Object.fromEntries(
+  PROVIDER_NAMES.map((name) => [name, PROVIDERS[name].apiKeys ? '{ "merchantId": "...", "publicKey": "...", "privateKey": "..." }' : '{ "webhookSecret": "..." }']),
+)
 
 /** The provider named by an event endpoint's URL (`stripe` in /api/v1/providers/stripe/events), else undefined. */
 export const providerInUrl = (url: string | undefined): string | undefined => ROUTE.exec(url ?? '')?.[1]
@@ -29,7 +33,7 @@ export function withUnconfiguredProviders(api: NodeHandler, configured: Readonly
       const key = KNOWN[name]
       exchange.route = providerRoute(key ? name : ':provider')
       const error = key
-        ? `payment provider "${name}" is not configured on this server: add "providers": { "${key}": { "webhookSecret": "..." } } to its config`
+        ? `payment provider "${name}" is not configured on this server: add "providers": { "${key}": ${ENTRY[name]} } to its config`
         : `no payment provider "${name}": the providers are ${Object.keys(KNOWN).join(', ')}`
       return { status: 404, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ error }) }
     }),

@@ -54,8 +54,8 @@ export type Decoded = { body: unknown } | { refused: string }
  * What a provider module supplies: its mapping, and either `verify` (a signature over a JSON
  * body: the body is then JSON.parse'd) or `decode` (it verifies and reads the body itself, and
  * may wait: a form body an SDK parses, an event fetched back from the provider's API). `decode`
- * throws MalformedEvent for a verified body that is not the provider's event (400); any other
- * error is unexpected (500, the provider retries).
+ * throws MalformedEvent (or JSON.parse's SyntaxError) for a verified body that is not the
+ * provider's event (400); any other error is unexpected (500, the provider retries).
  */
 export type ProviderDefinition = {
   name: string
@@ -140,7 +140,7 @@ export function providerHandler(provider: ProviderDefinition, options: ProviderH
         try {
           decoded = await provider.decode(call.raw, call.header, program.clock.now())
         } catch (error) {
-          if (error instanceof MalformedEvent) return notTheProvidersEvent(error)
+          if (error instanceof MalformedEvent || error instanceof SyntaxError) return notTheProvidersEvent(error)
           throw error
         }
         if ('refused' in decoded) return invalid(decoded.refused)

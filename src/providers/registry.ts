@@ -1,22 +1,38 @@
 // The payment providers' registry: one line per provider, keyed by its name in the core's
 // PROVIDER_NAMES (src/core/model/types.ts). The standalone server's config keys, its event routes and
 // the build's entries derive from these two lists. Adding a provider: its folder
-// src/providers/<name>/ (index.ts: its handler over providerHandler, i.e. { name, verify, map }),
+// src/providers/<name>/ (index.ts: its handler over providerHandler, i.e. { name, verify or decode, map }),
 // its name in PROVIDER_NAMES, its line here (and its affiliate-kit/<name> export in
 // package.json, which test/providers/providers-registry.test.ts checks).
 import type { ProviderName } from '../core/model/types.js'
 import type { ProviderHandler, ProviderHandlerOptions } from './handler.js'
 import type { Secrets } from './signature.js'
 
-/** What the server's config gives a provider's handler beside the program. */
-export interface ProviderConfig {
+/** The config of a provider that signs with a webhook secret. */
+export interface SecretConfig {
   webhookSecret: Secrets
   toleranceSeconds?: number
 }
 
+/** The config of a provider that verifies with its API keys instead (Braintree). */
+export interface ApiKeysConfig {
+  merchantId: string
+  publicKey: string
+  privateKey: string
+}
+
+/**
+ * What the server's config gives a provider's handler beside the program: one of the two kinds,
+ * as the server's config schema (src/cli/config.ts) checked it by the provider's `apiKeys`; each
+ * handler reads its own keys, so every factory takes both.
+ */
+export type ProviderConfig = SecretConfig & ApiKeysConfig
+
 export interface RegisteredProvider {
   /** True when its signatures carry a timestamp: the config then takes `toleranceSeconds`. */
   timestamped: boolean
+  /** True when its config is API keys (ApiKeysConfig) instead of a webhook secret. */
+  apiKeys?: true
   /** Loads its handler factory (only the configured providers' modules are loaded). */
   load(): Promise<(options: ProviderHandlerOptions & ProviderConfig) => ProviderHandler>
 }
@@ -25,6 +41,8 @@ export const PROVIDERS: { readonly [name in ProviderName]: RegisteredProvider } 
   stripe: { timestamped: true, load: async () => (await import('./stripe/index.js')).stripeHandler },
   paddle: { timestamped: true, load: async () => (await import('./paddle/index.js')).paddleHandler },
   'lemon-squeezy': { timestamped: false, load: async () => (await import('./lemon-squeezy/index.js')).lemonSqueezyHandler },
+  polar: { timestamped: true, load: async () => (await import('./polar/index.js')).polarHandler },
+  braintree: { timestamped: false, apiKeys: true, load: async () => (await import('./braintree/index.js')).braintreeHandler },
 }
 
 /** A provider's key in the server's config: its name in camelCase (lemon-squeezy: lemonSqueezy). */

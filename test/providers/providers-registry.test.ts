@@ -41,7 +41,7 @@ describe('the provider registry', () => {
   it('is the picklist of the core and names each config key', () => {
     for (const name of PROVIDER_NAMES) expect(v.is(providerName, name)).toBe(true)
     expect(v.is(providerName, 'chargebee')).toBe(false)
-    expect(PROVIDER_NAMES.map(providerConfigKey)).toEqual(['stripe', 'paddle', 'lemonSqueezy'])
+    expect(PROVIDER_NAMES.map(providerConfigKey)).toEqual(['stripe', 'paddle', 'lemonSqueezy', 'polar', 'braintree'])
   })
 
   it('is the only list: no other file of src/ names the providers together', () => {
