@@ -7,7 +7,9 @@ import { CHECKOUT_PROVIDERS, checkoutEvents } from '../support/providers/checkou
 import { balancesOf, eventStatusesOf, ledgerOf, shuffled } from '../support/providers/ledger.js'
 import { lemonSqueezyScenario } from '../support/providers/lemon-squeezy-scenario.js'
 import { paddleScenario } from '../support/providers/paddle-scenario.js'
-import { allEvents, SCENARIO_SETTINGS, scenarioAffiliates, type ProviderScenario } from '../support/providers/scenario.js'
+import { allEvents, SCENARIO_SETTINGS, scenarioAffiliates, scenarioSettings, type ProviderScenario } from '../support/providers/scenario.js'
+import { polarScenario } from '../support/providers/polar-scenario.js'
+import { braintreeScenario } from '../support/providers/braintree-scenario.js'
 import { stripeHandler } from '../../src/providers/stripe/index.js'
 import { customerCreated, legacyChargeRefunded, legacyInvoicePaid } from '../support/providers/stripe-fixtures.js'
 import { deliverStripe, STRIPE_SECRET, stripeScenario } from '../support/providers/stripe-scenario.js'
@@ -16,9 +18,10 @@ import type { CaseContext } from './harness.js'
 const ANN = 'ann@affiliates.example'
 const BOB = 'bob@affiliates.example'
 const zero = { total: '0.00', paid: '0.00', unpaid: '0.00', credit: '0.00' }
+const PROVIDER_SCENARIOS = [stripeScenario, paddleScenario, lemonSqueezyScenario, polarScenario, braintreeScenario]
 
 export function providerCases(context: CaseContext): void {
-  for (const scenario of [stripeScenario, paddleScenario, lemonSqueezyScenario]) scenarioCases(context, scenario)
+  for (const scenario of PROVIDER_SCENARIOS) scenarioCases(context, scenario)
   halfDoneCases(context)
   atOnceCases(context)
 }
@@ -162,7 +165,7 @@ function halfDoneCases(context: CaseContext): void {
 function scenarioCases(context: CaseContext, scenario: ProviderScenario): void {
   describe(`payment provider: ${scenario.name}`, () => {
     async function setup() {
-      const made = await context.program({ settings: SCENARIO_SETTINGS })
+      const made = await context.program({ settings: scenarioSettings(scenario) })
       await scenarioAffiliates(made.program, scenario.bobCoupon)
       return made
     }
@@ -195,6 +198,9 @@ function scenarioCases(context: CaseContext, scenario: ProviderScenario): void {
       // Second month: recurring rule, 20% of 49.00 = 9.80.
       await step(steps.month2)
       expect(await balancesOf(program, ANN)).toEqual({ total: '24.50', paid: '0.00', unpaid: '24.50', credit: '0.00' })
+      // Alice's purchase of the excluded product earns nothing (recorded, basis excluded).
+      await step(steps.excluded ?? [])
+      expect(await balancesOf(program, ANN)).toEqual({ total: '24.50', paid: '0.00', unpaid: '24.50', credit: '0.00' })
 
       clock.set('2026-02-20T09:00:00Z')
       await program.payouts.create({ affiliateEmail: ANN, amount: '24.50' })
@@ -212,11 +218,15 @@ function scenarioCases(context: CaseContext, scenario: ProviderScenario): void {
       // The third month is two months after the first paid one: the recurring duration has ended.
       await step(steps.month3)
       expect(await balancesOf(program, ANN)).toEqual({ total: '17.15', paid: '24.50', unpaid: '-7.35', credit: '7.35' })
+      // The cancellation is recorded; nothing earned changes.
+      await step(steps.cancel ?? [])
+      expect(await balancesOf(program, ANN)).toEqual({ total: '17.15', paid: '24.50', unpaid: '-7.35', credit: '7.35' })
       const conversions = (await program.conversions.list({ limit: 100 })).items.reverse()
       expect(conversions.map((c) => [c.customerEmail, c.basis, c.status, c.value])).toEqual([
         ['carol@example.com', 'purchase', 'refunded', '24.00'],
         ['alice@example.com', 'purchase', 'active', '7.35'],
         ['alice@example.com', 'recurring', 'active', '9.80'],
+        ...(steps.excluded ? [['alice@example.com', 'excluded', 'active', '0.00']] : []),
         ['alice@example.com', 'recurring_expired', 'active', '0.00'],
       ])
       const log = await program.providerEvents.list({ provider: scenario.name, limit: 100 })
@@ -229,7 +239,7 @@ function scenarioCases(context: CaseContext, scenario: ProviderScenario): void {
       const inOrder = await setup()
       await deliverInOrder(inOrder.program, inOrder.storage, inOrder.clock, events)
       const expected = await ledgerOf(inOrder.program)
-      expect(expected.conversions).toHaveLength(4)
+      expect(expected.conversions).toHaveLength(scenario.steps.excluded ? 5 : 4)
 
       for (const event of events) {
         const again = await scenario.deliver(scenario.handler(inOrder.program, inOrder.storage), event, inOrder.clock)
