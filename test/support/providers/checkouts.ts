@@ -2,9 +2,12 @@
 // Ann), the first payment, and the renewal 30 days later. Providers deliver a checkout's events
 // within the same second and often twice, so the tests that use these send them all at once.
 import type { TestClock } from '../../../src/index.js'
+import type { ProviderName } from '../../../src/core/model/types.js'
+import { braintreeHandler } from '../../../src/providers/braintree/index.js'
 import type { FetchHandler, ProviderHandler } from '../../../src/providers/handler.js'
 import { lemonSqueezyHandler } from '../../../src/providers/lemon-squeezy/index.js'
 import { paddleHandler } from '../../../src/providers/paddle/index.js'
+import { polarHandler } from '../../../src/providers/polar/index.js'
 import { stripeHandler } from '../../../src/providers/stripe/index.js'
 import type { DomainStore } from '../../../src/storage.js'
 import type { AffiliateProgram } from '../../../src/index.js'
@@ -12,13 +15,17 @@ import { order, subscriptionInvoice } from './lemon-squeezy-fixtures.js'
 import { deliverLemonSqueezy, LEMON_SQUEEZY_SECRET } from './lemon-squeezy-scenario.js'
 import { customerCreated as paddleCustomer, transactionCompleted } from './paddle-fixtures.js'
 import { deliverPaddle, PADDLE_SECRET } from './paddle-scenario.js'
+import { subscriptionCharged, transactionSettled } from './braintree-fixtures.js'
+import { BRAINTREE_KEYS, deliverBraintree } from './braintree-scenario.js'
+import { orderPaid } from './polar-fixtures.js'
+import { deliverPolar, POLAR_SECRET } from './polar-scenario.js'
 import { checkoutCompleted, invoicePaid, invoicePaymentPaid, legacyInvoicePaid } from './stripe-fixtures.js'
 import { deliverStripe, STRIPE_SECRET } from './stripe-scenario.js'
 
 export interface CheckoutProvider {
   /** A name for the test's titles ('stripe (2025+ API)' ...). */
   name: string
-  provider: 'stripe' | 'paddle' | 'lemon-squeezy'
+  provider: ProviderName
   handler(program: AffiliateProgram, storage: DomainStore, project?: string): ProviderHandler
   deliver(handler: FetchHandler, event: unknown, clock: TestClock): Promise<Response>
   /** The events of customer `n`'s checkout, its first payment at `at` and its renewal 30 days on. */
@@ -105,7 +112,46 @@ export const lemonSqueezy: CheckoutProvider = {
   ],
 }
 
-export const CHECKOUT_PROVIDERS = [stripeCurrent, stripeLegacy, paddle, lemonSqueezy]
+/** Polar: the checkout's order (subscription_create) carries the referral in its metadata; renewals are subscription_cycle. */
+const polarOrder = (n: number, at: Date, id: string, days: number, billingReason: 'subscription_create' | 'subscription_cycle') =>
+  orderPaid({
+    at: iso(at, days),
+    id,
+    customer: `cus_pol${n}`,
+    email: `pol${n}@example.com`,
+    ...month,
+    billingReason,
+    product: 'prod_monthly',
+    subscription: `sub_pol${n}`,
+    ...(billingReason === 'subscription_create' ? { metadata: { referral: 'ANN' } } : {}),
+  })
+export const polar: CheckoutProvider = {
+  name: 'polar',
+  provider: 'polar',
+  handler: (program, storage, project) => polarHandler({ program, storage, webhookSecret: POLAR_SECRET, ...(project ? { project } : {}) }),
+  deliver: (handler, event, clock) => deliverPolar(handler, event, clock),
+  checkout: (n, at) => [polarOrder(n, at, `ord_pol${n}a`, 0, 'subscription_create'), polarOrder(n, at, `ord_pol${n}b`, 30, 'subscription_cycle')],
+  renewal: (n, at, k) => [polarOrder(n, at, `ord_pol${n}r${k}`, 30 * k, 'subscription_cycle')],
+}
+
+/** Braintree: each charge of the subscription (cycle 1 carries the referral custom field), and its settlement, which counts nothing more. */
+const braintreeCharge = (n: number, at: Date, id: string, days: number, cycle: number) => {
+  const charge = { at: iso(at, days), id, customer: `cus_bt${n}`, email: `bt${n}@example.com`, amount: '53.90', tax: '4.90', ...(cycle === 1 ? { customFields: { referral: 'ANN' } } : {}) }
+  return [
+    subscriptionCharged({ at: charge.at, subscription: `sub_bt${n}`, plan: 'monthly', cycle, charge }),
+    transactionSettled({ ...charge, subscription: `sub_bt${n}`, plan: 'monthly' }),
+  ]
+}
+export const braintree: CheckoutProvider = {
+  name: 'braintree',
+  provider: 'braintree',
+  handler: (program, storage, project) => braintreeHandler({ program, storage, ...BRAINTREE_KEYS, ...(project ? { project } : {}) }),
+  deliver: (handler, event) => deliverBraintree(handler, event),
+  checkout: (n, at) => [...braintreeCharge(n, at, `txn_bt${n}a`, 0, 1), ...braintreeCharge(n, at, `txn_bt${n}b`, 30, 2)],
+  renewal: (n, at, k) => braintreeCharge(n, at, `txn_bt${n}r${k}`, 30 * k, k + 1),
+}
+
+export const CHECKOUT_PROVIDERS = [stripeCurrent, stripeLegacy, paddle, lemonSqueezy, polar, braintree]
 
 /**
  * The events of `customers` checkouts, in order: customer n's first payment n minutes past
