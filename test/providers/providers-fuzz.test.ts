@@ -1,5 +1,6 @@
 // No signed body makes a provider handler answer 500: every field of every scenario event, in turn
 // replaced by null, text, a negative, a huge number, an object or an array, answers 200 or 400.
+// (Braintree's events are trees its fixtures write as XML: the mutations reach the package's parser.)
 import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../../src/adapters/memory/index.js'
 import { createAffiliateProgram, testClock } from '../../src/index.js'
@@ -7,6 +8,8 @@ import { lemonSqueezyScenario } from '../support/providers/lemon-squeezy-scenari
 import { paddleScenario } from '../support/providers/paddle-scenario.js'
 import { allEvents, SCENARIO_SETTINGS, scenarioAffiliates } from '../support/providers/scenario.js'
 import { stripeScenario } from '../support/providers/stripe-scenario.js'
+import { polarScenario } from '../support/providers/polar-scenario.js'
+import { braintreeScenario } from '../support/providers/braintree-scenario.js'
 
 const REPLACEMENTS: unknown[] = [null, 'x', -1, 1e30, 12.5, {}, [], '99999999999999999999']
 
@@ -24,7 +27,7 @@ function replaced(value: unknown, path: string[], replacement: unknown): unknown
 }
 
 describe('provider handlers: mutated signed events', () => {
-  for (const scenario of [stripeScenario, paddleScenario, lemonSqueezyScenario]) {
+  for (const scenario of [stripeScenario, paddleScenario, lemonSqueezyScenario, polarScenario, braintreeScenario]) {
     it(`${scenario.name}: every mutation answers 200 or 400`, async () => {
       const clock = testClock('2026-03-20T00:00:00Z')
       const storage = memoryStorage()
