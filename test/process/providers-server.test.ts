@@ -9,6 +9,10 @@ import Stripe from 'stripe'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/index.js'
 import { api, run } from '../support/cli/process.js'
+import { transactionSettled } from '../support/providers/braintree-fixtures.js'
+import { BRAINTREE_KEYS, braintreeForm } from '../support/providers/braintree-scenario.js'
+import { orderPaid } from '../support/providers/polar-fixtures.js'
+import { POLAR_SECRET, polarHeaders } from '../support/providers/polar-scenario.js'
 import { checkoutCompleted, invoicePaid } from '../support/providers/stripe-fixtures.js'
 import { migratedDataDir } from '../support/pglite-template.js'
 
@@ -47,7 +51,9 @@ describe('affiliate-kit serve with providers', () => {
       const paddle = await fetch(`${url}/providers/paddle/events`, { method: 'POST', body: '{}' })
       expect([paddle.status, await paddle.json()]).toEqual([404, { error: expect.stringContaining('add "providers": { "paddle": { "webhookSecret": "..." } }') }])
       const unknown = await fetch(`${url}/providers/square/events`, { method: 'POST', body: '{}' })
-      expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'no payment provider "square": the providers are stripe, paddle, lemon-squeezy' }])
+      expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'no payment provider "square": the providers are stripe, paddle, lemon-squeezy, polar, braintree' }])
+      const braintree = await fetch(`${url}/providers/braintree/events`, { method: 'POST', body: '{}' })
+      expect([braintree.status, await braintree.json()]).toEqual([404, { error: expect.stringContaining('add "providers": { "braintree": { "merchantId": "...", "publicKey": "...", "privateKey": "..." } }') }])
       expect((await api(url!, KEY, 'GET', '/affiliates/ann%40example.com')).body).toMatchObject({ data: { total_earnings: '3.00' } })
 
       const listed = await api(url!, KEY, 'GET', '/provider-events?provider=stripe&reference=in_Srv1')
@@ -67,7 +73,39 @@ describe('affiliate-kit serve with providers', () => {
     expect(cli.output()).toContain('1 of 1 events')
   }, 120_000)
 
+  it('receives Polar and Braintree events from its config (a Braintree config is its API keys), refusing forged ones', async () => {
+    const config = join(dir, 'affiliate.polar-braintree.config.json')
+    writeFileSync(config, JSON.stringify({ commission: { purchase: { type: 'percentage', rate: 30 } }, providers: { polar: { webhookSecret: POLAR_SECRET, toleranceSeconds: 600 }, braintree: BRAINTREE_KEYS } }))
+    const database = `pglite:${migratedDataDir(join(dir, 'data-polar-braintree'))}`
+    const server = run(['serve', '--port', '0', '--database', database, '--config', config], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
+    const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
+    try {
+      await api(url!, KEY, 'POST', '/affiliates', { email: 'ann@example.com', referral_code: 'ANN' })
+      const now = new Date().toISOString()
+      const order = JSON.stringify(orderPaid({ at: now, id: 'ord_srv1', customer: 'cus_srv', email: 'srv@example.com', subtotal: 1000, tax: 100, billingReason: 'purchase', product: 'prod_book', metadata: { referral: 'ANN' } }))
+      const polar = `${url}/providers/polar/events`
+      expect((await fetch(polar, { method: 'POST', body: order, headers: polarHeaders(order, POLAR_SECRET, new Date()) })).status).toBe(200)
+      expect((await fetch(polar, { method: 'POST', body: order, headers: polarHeaders(order, 'polar_whs_forged', new Date()) })).status).toBe(400)
+      const sale = braintreeForm(transactionSettled({ at: now, id: 'txn_srv1', customer: 'cus_srv2', email: 'srv2@example.com', amount: '22.00', tax: '2.00', customFields: { referral: 'ANN' } }))
+      const braintree = `${url}/providers/braintree/events`
+      const form = (fields: Record<string, string>) => ({ method: 'POST', body: new URLSearchParams(fields).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })
+      expect((await fetch(braintree, form(sale))).status).toBe(200)
+      expect((await fetch(braintree, form({ ...sale, bt_signature: `${BRAINTREE_KEYS.publicKey}|${'0'.repeat(40)}` }))).status).toBe(400)
+      // 30% of 10.00 and of 20.00.
+      expect((await api(url!, KEY, 'GET', '/affiliates/ann%40example.com')).body).toMatchObject({ data: { total_earnings: '9.00' } })
+      const listed = await api(url!, KEY, 'GET', '/provider-events')
+      expect((listed.body as { data: Array<{ provider: string; status: string }> }).data.map((event) => [event.provider, event.status]).sort()).toEqual([
+        ['braintree', 'applied'],
+        ['polar', 'applied'],
+      ])
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  }, 120_000)
+
   it.each([
+    [{ providers: { braintree: { merchantId: 'm', publicKey: 'p' } } }, '"providers.braintree.privateKey" is required'],
+    [{ providers: { braintree: { webhookSecret: 'bt' } } }, '"providers.braintree.merchantId" is required'],
     [{ providers: { stripe: {} } }, '"providers.stripe.webhookSecret" is required'],
     [{ providers: { paddle: 'pdl_ntfset_01secret' } }, '"providers.paddle" must be an object'],
     [{ providers: null }, '"providers" must be an object'],
