@@ -11,6 +11,7 @@ import type { RequestObserver } from '../server/observe.js'
 import type { ProviderHandler } from '../providers/handler.js'
 import { providerConfigKey, PROVIDERS, type ProviderConfig } from '../providers/registry.js'
 import type { ServerConfig } from './config.js'
+import { CliError } from './errors.js'
 import { providerInUrl, providerRoute } from './provider-route.js'
 
 /** The configured providers' handlers by URL name (stripe, paddle, lemon-squeezy...). */
@@ -19,7 +20,10 @@ export async function providerHandlers(program: AffiliateProgram, config: Server
   for (const name of PROVIDER_NAMES) {
     const options = config?.[providerConfigKey(name)] as ProviderConfig | undefined
     if (!options) continue
-    const handler = await PROVIDERS[name].load()
+    // A provider's optional package missing (braintree): its one-line message, not a stack.
+    const handler = await PROVIDERS[name].load().catch((error: unknown) => {
+      throw (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' ? new CliError((error as Error).message) : error
+    })
     const { logger, metrics } = observer
     handlers.set(name, handler({ program, ...(onError ? { onError } : {}), ...(logger ? { logger } : {}), ...(metrics ? { metrics } : {}), route: providerRoute(name), ...options }))
   }

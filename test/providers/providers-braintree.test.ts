@@ -27,12 +27,13 @@ const sale: TransactionInput = { at: '2026-01-31T00:00:00Z', id: 'txn_hal1', cus
 describe('braintree handler: signatures', () => {
   it("accepts notifications the braintree package signs itself, and reads ours with the package's own parser", async () => {
     const { app, handler } = await program()
-    const canceled = gateway.webhookTesting.sampleNotification(braintree.WebhookNotification.Kind.SubscriptionCanceled, 'sub_sample')
-    expect(await (await postBraintreeForm(handler, canceled)).json()).toMatchObject({ status: 'ignored', event_id: 'subscription_canceled:sub_sample' })
-    const check = gateway.webhookTesting.sampleNotification(braintree.WebhookNotification.Kind.Check, '')
-    expect(await (await postBraintreeForm(handler, check)).json()).toMatchObject({ status: 'ignored', detail: 'check is not a notification affiliate-kit uses' })
+    // Typed as a promise by @types/braintree; the package returns the form itself.
+    const canceled = await gateway.webhookTesting.sampleNotification('subscription_canceled', 'sub_sample')
+    expect(await (await postBraintreeForm(handler, { ...canceled })).json()).toMatchObject({ status: 'ignored', event_id: 'subscription_canceled:sub_sample' })
+    const check = await gateway.webhookTesting.sampleNotification('check', '')
+    expect(await (await postBraintreeForm(handler, { ...check })).json()).toMatchObject({ status: 'ignored', detail: 'check is not a notification affiliate-kit uses' })
     const ours = braintreeForm(transactionSettled(sale))
-    const parsed = await gateway.webhookNotification.parse(ours.bt_signature, ours.bt_payload)
+    const parsed = (await gateway.webhookNotification.parse(ours.bt_signature, ours.bt_payload)) as unknown as { kind: string; transaction?: { amount: string; customFields: unknown } }
     expect([parsed.kind, parsed.transaction?.amount, parsed.transaction?.customFields]).toEqual(['transaction_settled', '22.00', { referral: 'ANN' }])
     expect(await (await postBraintreeForm(handler, ours)).json()).toMatchObject({ status: 'applied', event_id: 'transaction_settled:txn_hal1' })
     // 30% of 20.00 (22.00 less 2.00 tax).
@@ -65,7 +66,9 @@ describe('braintree handler: signatures', () => {
     const { app, handler } = await program()
     const sign = (xml: string) => {
       const payload = `${Buffer.from(xml).toString('base64')}\n`
-      return { bt_signature: gateway.webhookTesting.sampleSignature(payload), bt_payload: payload }
+      // The package's own signer (untyped in @types/braintree).
+      const signer = gateway.webhookTesting as unknown as { sampleSignature(payload: string): string }
+      return { bt_signature: signer.sampleSignature(payload), bt_payload: payload }
     }
     const answers = [
       await postBraintreeForm(handler, sign('<notification><kind>transaction_settled</kind>')),

@@ -17,16 +17,20 @@ export interface NotificationParser {
 
 export const BRAINTREE_MISSING = 'affiliate-kit/braintree needs the braintree package beside affiliate-kit: run "npm i braintree"'
 
-/** The webhook parser of a gateway on these keys (its environment plays no part in parsing). */
-export async function notificationParser(keys: BraintreeKeys): Promise<NotificationParser> {
-  let braintree: typeof import('braintree')
+/** The braintree package, or an error saying in one line to install it. */
+export async function requireBraintree(): Promise<typeof import('braintree')> {
   try {
-    braintree = (await import('braintree')).default
+    return (await import('braintree')).default
   } catch (error) {
     const code = (error as { code?: unknown }).code
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw Object.assign(new Error(BRAINTREE_MISSING, { cause: error }), { code: 'ERR_MODULE_NOT_FOUND' })
     throw error
   }
+}
+
+/** The webhook parser of a gateway on these keys (its environment plays no part in parsing). */
+export async function notificationParser(keys: BraintreeKeys): Promise<NotificationParser> {
+  const braintree = await requireBraintree()
   const gateway = new braintree.BraintreeGateway({ environment: braintree.Environment.Sandbox, merchantId: keys.merchantId, publicKey: keys.publicKey, privateKey: keys.privateKey })
   return { parse: (signature, payload) => gateway.webhookNotification.parse(signature, payload) }
 }
