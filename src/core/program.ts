@@ -105,7 +105,7 @@ function projectUseCases(ctx: ReturnType<typeof createProjectContext>) {
     imports: importsService(ctx),
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
     portal: portalSignInService(ctx),
-    /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy...): received, swept, replayed, and what each did. */
+    /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy, /polar, /braintree): received, swept, replayed, and what each did. */
     providerEvents: providerEventsService(ctx, { referrals, conversions, coupons, providerPayouts }),
     keys: keysService(ctx),
     /** Webhook endpoints and their delivery log; deliveries are sent by a dispatcher (affiliate-kit/webhooks). */
