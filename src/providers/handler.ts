@@ -1,6 +1,8 @@
 // The handler every provider shares: POST only, raw body verified by the provider's signature
-// before anything is parsed, the event mapped, handed to the program (providerEvents.receive)
-// and answered 200 with what it did (409 while another request still applies it). A bad
+// before anything is parsed (or decoded by the provider, verifying as it reads: a form an SDK
+// parses, an event fetched back from the provider's API), the event mapped, handed to the
+// program (providerEvents.receive) and answered 200 with what it did (409 while another request
+// still applies it). A bad
 // signature is 400 and writes nothing; so is a body that is not the provider's event. After an
 // event, the program's sweep applies again, at most once a minute, the events a request left
 // half-done. It serves fetch Requests, and node:http requests straight (its `node`), without

@@ -42,8 +42,15 @@ export const PROVIDERS: { readonly [name in ProviderName]: RegisteredProvider } 
   paddle: { timestamped: true, load: async () => (await import('./paddle/index.js')).paddleHandler },
   'lemon-squeezy': { timestamped: false, load: async () => (await import('./lemon-squeezy/index.js')).lemonSqueezyHandler },
   polar: { timestamped: true, load: async () => (await import('./polar/index.js')).polarHandler },
-  // The server asks for the optional braintree package up front: a missing one stops the start in one line.
-  braintree: { timestamped: false, apiKeys: true, load: async () => ((await (await import('./braintree/gateway.js')).requireBraintree()), (await import('./braintree/index.js')).braintreeHandler) },
+  braintree: {
+    timestamped: false,
+    apiKeys: true,
+    load: async () => {
+      // The optional braintree package is asked for up front: without it the server stops at start, in one line.
+      await (await import('./braintree/gateway.js')).requireBraintree()
+      return (await import('./braintree/index.js')).braintreeHandler
+    },
+  },
 }
 
 /** A provider's key in the server's config: its name in camelCase (lemon-squeezy: lemonSqueezy). */
