@@ -1,6 +1,7 @@
 // The way a newcomer meets the package: `npm pack`, install the tarball into an empty folder,
 // `npx affiliate-kit serve --database memory`, then the README's curl walk-through over HTTP,
-// including the signed webhook arriving at a local receiver; without pg, PostgreSQL asks for it.
+// including the signed webhook arriving at a local receiver; without pg, PostgreSQL asks for it,
+// and without braintree, affiliate-kit/braintree does.
 // Its type declarations pass a consumer's strict build and are-the-types-wrong.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -51,9 +52,11 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     const stripe = (await import(pathToFileURL(join(installed, 'stripe.js')).href)) as typeof import('../../src/providers/stripe/index.js')
     const paddle = (await import(pathToFileURL(join(installed, 'paddle.js')).href)) as typeof import('../../src/providers/paddle/index.js')
     const lemon = (await import(pathToFileURL(join(installed, 'lemon-squeezy.js')).href)) as typeof import('../../src/providers/lemon-squeezy/index.js')
-    expect([typeof stripe.stripeHandler, typeof paddle.paddleHandler, typeof lemon.lemonSqueezyHandler]).toEqual(['function', 'function', 'function'])
-    const required = execFileSync(process.execPath, ['-e', "console.log(typeof require('affiliate-kit/stripe').stripeHandler, typeof require('affiliate-kit/lemon-squeezy').lemonSqueezyHandler)"], { cwd: work })
-    expect(required.toString().trim()).toBe('function function')
+    const polar = (await import(pathToFileURL(join(installed, 'polar.js')).href)) as typeof import('../../src/providers/polar/index.js')
+    const braintree = (await import(pathToFileURL(join(installed, 'braintree.js')).href)) as typeof import('../../src/providers/braintree/index.js')
+    expect([stripe.stripeHandler, paddle.paddleHandler, lemon.lemonSqueezyHandler, polar.polarHandler, braintree.braintreeHandler].map((handler) => typeof handler)).toEqual(Array(5).fill('function'))
+    const required = execFileSync(process.execPath, ['-e', "console.log(['stripe', 'lemon-squeezy', 'polar', 'braintree'].map((name) => typeof Object.values(require('affiliate-kit/' + name)).find((member) => typeof member === 'function' && member.name.endsWith('Handler'))).join(' '))"], { cwd: work })
+    expect(required.toString().trim()).toBe('function function function function')
   })
 
   it('ships affiliate-kit/storage for adapter authors: a UniqueViolation thrown by a custom adapter is a 409 conflict to the app (ESM and CommonJS)', () => {
@@ -215,6 +218,29 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
       expect(output).toBe('affiliate-kit/postgres needs the pg package beside affiliate-kit: run "npm i pg"')
     }
   })
+
+  it('affiliate-kit/braintree loads without braintree (import and require); a notification reports "npm i braintree", and serve stops with it in one line', async () => {
+    const MISSING = 'affiliate-kit/braintree needs the braintree package beside affiliate-kit: run "npm i braintree"'
+    const script = (load: (name: string) => string) => `
+      ${load('affiliate-kit')}
+      ${load('affiliate-kit/memory')}
+      ${load('affiliate-kit/braintree')}
+      createAffiliateProgram({ storage: memoryStorage() })
+        .then((program) => braintreeHandler({ program, merchantId: 'm', publicKey: 'p', privateKey: 'k', onError: (error) => console.log(error.message) })(new Request('http://shop.example/', { method: 'POST', body: 'bt_signature=p%7Cabc&bt_payload=YWJj' })))
+        .then((answer) => console.log(answer.status))
+        .then(() => process.exit(0))`
+    const names: Record<string, string> = { 'affiliate-kit': 'createAffiliateProgram', 'affiliate-kit/memory': 'memoryStorage', 'affiliate-kit/braintree': 'braintreeHandler' }
+    writeFileSync(join(work, 'without-braintree.mjs'), script((name) => `import { ${names[name]} } from '${name}'`))
+    writeFileSync(join(work, 'without-braintree.cjs'), script((name) => `const { ${names[name]} } = require('${name}')`))
+    for (const file of ['without-braintree.mjs', 'without-braintree.cjs']) {
+      expect(execFileSync(process.execPath, [file], { cwd: work }).toString().trim().split('\n')).toEqual([MISSING, '500'])
+    }
+    const config = join(work, 'braintree.config.json')
+    writeFileSync(config, JSON.stringify({ providers: { braintree: { merchantId: 'm', publicKey: 'p', privateKey: 'k' } } }))
+    const missing = run(['affiliate-kit', 'serve', '--port', '0', '--database', 'memory', '--config', config], { cwd: work, command: ['npx', '--no-install'] })
+    expect(await missing.exited).toBe(1)
+    expect(missing.output().trim().split('\n').filter((line) => !line.startsWith('npm warn')).at(-1)).toBe(`affiliate-kit: ${MISSING}`)
+  }, 60_000)
 
   it('--database postgres:// without pg installed says "npm i pg" in one line, also from DATABASE_URL', async () => {
     for (const [args, env] of [
