@@ -4,9 +4,9 @@ import { toJsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
 import type { RouteDef } from './route.js'
 import SHAPES, { primaryRoutes } from './routes/index.js'
+import type { ShapeName } from './shapes/shape.js'
 
-/** The name of a shape the REST API serves: `primary` or its other. */
-export type ShapeName = keyof typeof SHAPES
+export type { ShapeName }
 
 type Schema = v.GenericSchema
 
