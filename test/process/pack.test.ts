@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, run, type Running } from '../support/cli/process.js'
+import { documentedSamples } from '../support/webhooks/catalogue.js'
 
 const root = new URL('../..', import.meta.url).pathname
 const work = mkdtempSync(join(tmpdir(), 'affiliate-kit-pack-'))
@@ -78,7 +79,7 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     }
   })
 
-  it('its type declarations pass a strict build (skipLibCheck false) of a project importing every entry point of exports, as ESM and as CommonJS, under moduleResolution nodenext and bundler', () => {
+  it('its type declarations pass a strict build (skipLibCheck false) of a project importing every entry point of exports, as ESM and as CommonJS, under moduleResolution nodenext and bundler, and the samples of docs/webhooks.md have the types of their events', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }
     const entryPoints = Object.keys(manifest.exports)
       .filter((path) => !path.endsWith('.json'))
@@ -92,11 +93,23 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'strict-consumer', private: true, type: 'module' }))
     writeFileSync(join(consumer, 'index.ts'), source)
     writeFileSync(join(consumer, 'index.cts'), source)
+    // Every sample of docs/webhooks.md is its event's published type; a payout amount as a number is not.
+    const samples = [...documentedSamples()]
+    const payout = samples.find(([type]) => type === 'payout.created')![1]
+    writeFileSync(
+      join(consumer, 'webhook-samples.ts'),
+      [
+        "import type { WebhookEvent, WebhookEventOf } from 'affiliate-kit/webhooks'",
+        `export const samples: WebhookEvent[] = [\n${samples.map(([type, json]) => `  ${json} satisfies WebhookEventOf<'${type}'>`).join(',\n')},\n]`,
+        '// @ts-expect-error a payout amount is decimal text',
+        `export const wrong = ${payout.replace(/"amount":"([\d.]+)"/, '"amount":$1')} satisfies WebhookEventOf<'payout.created'>`,
+      ].join('\n'),
+    )
     // @types/node only (the package's declarations use node:http), from this checkout: nothing else of it is visible.
     const base = { strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', types: ['node'], typeRoots: [join(root, 'node_modules/@types')] }
     const modes = { nodenext: { module: 'nodenext', moduleResolution: 'nodenext' }, bundler: { module: 'preserve', moduleResolution: 'bundler' } }
     for (const [mode, options] of Object.entries(modes)) {
-      writeFileSync(join(consumer, `tsconfig.${mode}.json`), JSON.stringify({ compilerOptions: { ...base, ...options }, files: ['index.ts', 'index.cts'] }))
+      writeFileSync(join(consumer, `tsconfig.${mode}.json`), JSON.stringify({ compilerOptions: { ...base, ...options }, files: ['index.ts', 'index.cts', 'webhook-samples.ts'] }))
     }
     // Both projects in one `tsc -b`: it parses each declaration file once for both (the bundle's
     // .d.ts is 1.8 MB), where a `tsc -p` per project parsed everything twice. Each project is
