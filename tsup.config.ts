@@ -15,6 +15,7 @@ export default defineConfig([{
     'adapters/pglite': 'src/adapters/pglite/index.ts',
     'adapters/postgres': 'src/adapters/postgres/index.ts',
     'client/index': 'src/client/index.ts',
+    'mcp/index': 'src/mcp/index.ts',
     'portal/index': 'src/portal/index.ts',
     'admin/index': 'src/admin/index.ts',
     ...providers,
