@@ -43,9 +43,9 @@ const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 /** The names of an operation's path parameters, in order: `['webhookId', 'deliveryId']`. */
 export const pathParamNames = (operation: Operation): string[] => [...operation.path.matchAll(/:(\w+)/g)].map(([, name]) => name!)
 
-/** The OpenAPI operationId of an operation: `getAffiliatesEmail` for GET /affiliates/:email. */
+/** The OpenAPI operationId of an operation: its id, else made of its method and path (`postAffiliatesEmailPortalLink`). */
 export const operationId = (operation: Operation): string =>
-  `${operation.method.toLowerCase()}${operation.path.replace(/[/:]+(\w)/g, (_, letter: string) => letter.toUpperCase())}`
+  operation.id ?? `${operation.method.toLowerCase()}${operation.path.replace(/[/:-]+(\w)/g, (_, letter: string) => letter.toUpperCase())}`
 
 function operationObject(operation: Operation) {
   const pathParams = pathParamNames(operation).map((name) => ({

@@ -77,6 +77,8 @@ export interface RouteDef<
   B extends ObjectSchema | undefined = ObjectSchema | undefined,
   R extends Responses = Responses,
 > {
+  /** The OpenAPI operationId, on a route made from an operation (its id). */
+  id?: string
   method: M
   /** As the router matches it: /affiliates/:email */
   path: P
@@ -294,6 +296,7 @@ export function operationRoute(operation: Operation, shapeCodec: Codec, rules: S
   const query = shapeCodec.query ?? operation.query
   const body = shapeCodec.body ?? operation.body
   return {
+    id: operation.id,
     method: operation.method,
     path: operation.path,
     scope: operation.scope,

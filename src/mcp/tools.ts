@@ -70,6 +70,9 @@ function description(operation: Operation): string {
 
 /** A tool per operation, in the table's order. */
 export function mcpTools(operations: readonly Operation[]): McpTool[] {
+  const names = operations.map(operationId)
+  const twice = names.find((name, index) => names.indexOf(name) !== index)
+  if (twice !== undefined) throw new Error(`two operations are named ${twice}: a tool's name is its operation's id`)
   return operations.map((operation) => ({
     name: operationId(operation),
     description: description(operation),
