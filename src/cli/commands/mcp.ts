@@ -44,7 +44,9 @@ async function start(values: OptionValues, apiKey: string): Promise<{ server: Af
   }
   const { program, storage, description } = opened
   try {
-    const server = await createMcpServer(program, { apiKey, handler: { auditLog: storage, state: storage.keyedState } })
+    // As serve's handler has them, less what needs its config: the portal and the payout providers.
+    const providerEvents = { replay: (id: number, project?: string) => (project === undefined ? program : program.project(project)).providerEvents.replay(id) }
+    const server = await createMcpServer(program, { apiKey, handler: { auditLog: storage, state: storage.keyedState, providerEvents } })
     return { server, where: description, close: () => program.close() }
   } catch (error) {
     await program.close()
