@@ -29,6 +29,8 @@ export default defineConfig([{
   sourcemap: true,
   target: 'node20',
   splitting: true,
+  // import.meta.url in the CommonJS build (affiliate-kit/mcp finds the docs/ it ships with it).
+  shims: true,
 },
 // The browser snippet: minified ESM for bundlers, checked against its 2 KB budget (scripts/snippet-size.mjs),
 // and CommonJS for a require() (a CommonJS test runner's, say).

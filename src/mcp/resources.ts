@@ -14,10 +14,8 @@ export interface McpResource {
   read(): Promise<string>
 }
 
-/** This module's folder: src/mcp in the sources, dist/ or a folder below it once built (ESM or CommonJS). */
-function moduleDir(): string {
-  return typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url))
-}
+/** This module's folder: src/mcp in the sources, dist/ or a folder below it once built (the CommonJS build shims import.meta.url). */
+const moduleDir = () => dirname(fileURLToPath(import.meta.url))
 
 /** The package's docs/ folder: the nearest one above this module that holds commissions.md. */
 export function packageDocsDir(from = moduleDir()): string | null {
