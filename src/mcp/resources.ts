@@ -1,6 +1,6 @@
 // The MCP resources: docs/commissions.md as the package ships it, and the program's settings
 // (a local program only: the REST API serves no settings, so through a server there are none).
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -22,6 +22,15 @@ export function packageDocsDir(from = moduleDir()): string | null {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'docs', 'commissions.md'))) return join(dir, 'docs')
     if (dirname(dir) === dir) return null
+  }
+}
+
+/** The version in the package.json beside the docs/ folder; 'unknown' without one. */
+export function packageVersion(docsDir: string | null): string {
+  try {
+    return (JSON.parse(readFileSync(join(docsDir ?? '', '..', 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown'
+  } catch {
+    return 'unknown'
   }
 }
 

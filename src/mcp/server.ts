@@ -7,7 +7,7 @@ import type { AffiliateProgram } from '../core/program.js'
 import type { HandlerOptions } from '../http/handler.js'
 import { OPERATIONS, type Operation } from '../http/openapi.js'
 import { loadSdk } from './sdk.js'
-import { commissionsResource, packageDocsDir, settingsResource, type McpResource } from './resources.js'
+import { commissionsResource, packageDocsDir, packageVersion, settingsResource, type McpResource } from './resources.js'
 import { clientSource, isProgram, programSource } from './source.js'
 import { callTool } from './tool-call.js'
 import { mcpTools, toolsFor, type McpTool } from './tools.js'
@@ -59,10 +59,11 @@ export async function createMcpServer(source: AffiliateProgram | Client, options
   const all = mcpTools(operations)
   const { client, scopes, settings } = isProgram(source) ? await programSource(source, options.apiKey, options.handler ?? {}) : await clientSource(source, operations)
   const tools = toolsFor(all, scopes)
-  const docsDir = options.docsDir ?? packageDocsDir()
+  const shipped = packageDocsDir()
+  const docsDir = options.docsDir ?? shipped
   const resources = [commissionsResource(docsDir), ...(settings ? [settingsResource(settings)] : [])]
 
-  const server = new sdk.Server({ name: options.name ?? 'affiliate-kit', version: '1' }, { capabilities: { tools: {}, resources: {} } })
+  const server = new sdk.Server({ name: options.name ?? 'affiliate-kit', version: packageVersion(shipped) }, { capabilities: { tools: {}, resources: {} } })
   server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({
     tools: tools.map(({ name, description, inputSchema, annotations }) => ({ name, title: annotations.title, description, inputSchema, annotations })),
   }))

@@ -59,6 +59,11 @@ describe('the tools', () => {
     expect(new Set(tools.map((tool) => tool.name))).toEqual(new Set(documentOperationIds()))
   })
 
+  it("name the server affiliate-kit, with the package's version", async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+    expect((await onProgram(readKey)).getServerVersion()).toMatchObject({ name: 'affiliate-kit', version })
+  })
+
   it('follow the table: one operation less or more is one tool less or more', async () => {
     const extra: Operation = { ...OPERATIONS.find((operation) => operation.id === 'getAffiliates')!, id: 'getAffiliatesPending', path: '/affiliates/pending' }
     const fewer = (await (await onProgram(writeKey, { operations: OPERATIONS.slice(1) })).listTools()).tools.map((tool) => tool.name)

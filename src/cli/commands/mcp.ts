@@ -73,7 +73,7 @@ the program's settings. Runs until the client closes stdin.
 ${DATABASE_HELP}
                      embedded PGlite that a running server holds is used through that server
   --url <api-url>    a running server's API instead, e.g. https://affiliates.example.com/api/v1
-  --api-key <key>    a key of the program (rgk_...)               env AFFILIATE_KIT_API_KEY
+  --api-key <key>    a key of the program (rgk_...)            env AFFILIATE_KIT_API_KEY
 
 The key must already exist ("affiliate-kit keys create"): unlike serve, mcp never creates one.`,
   options: { database: { type: 'string' }, url: { type: 'string' }, 'api-key': { type: 'string' } },
