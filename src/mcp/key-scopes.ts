@@ -40,5 +40,6 @@ export async function probeScopes(client: Client, operations: readonly Operation
     if (status === 401) throw new McpSetupError('the server refused the API key (401): it is unknown, revoked or malformed there')
     if (status !== 403) granted.push(scope)
   }
+  if (granted.length === 0) throw new McpSetupError('the server lets this key call no operation (a publishable rgp_ key calls none): use a secret key with the scopes the tools need')
   return granted
 }

@@ -193,7 +193,7 @@ describe('through a client', () => {
 })
 
 describe('refusals at start', () => {
-  it('a program without a key, with a key it does not know, with a publishable key; a server refusing the key', async () => {
+  it('a program without a key, with a key it does not know, with a publishable key; a server refusing the key or granting it nothing, a server out of reach', async () => {
     const publishable = (await program.keys.createPublishable()).key
     await expect(createMcpServer(program)).rejects.toThrow(McpSetupError)
     await expect(createMcpServer(program, { apiKey: 'rgk_unknown000000000000000000' })).rejects.toThrow(/not a key of this program/)
@@ -201,6 +201,8 @@ describe('refusals at start', () => {
     const handler = createHandler(program)
     const refused = createClient({ baseURL: 'http://server.invalid/api/v1', apiKey: 'rgk_wrong', fetch: (input, init) => handler.fetch(new Request(input, init)) })
     await expect(createMcpServer(refused)).rejects.toThrow(/refused the API key \(401\)/)
+    const browserKey = createClient({ baseURL: 'http://server.invalid/api/v1', apiKey: publishable, fetch: (input, init) => handler.fetch(new Request(input, init)) })
+    await expect(createMcpServer(browserKey)).rejects.toThrow(/lets this key call no operation/)
     const unreachable = createClient({ baseURL: 'http://127.0.0.1:1/api/v1', apiKey: writeKey })
     await expect(createMcpServer(unreachable)).rejects.toThrow(/cannot reach the API/)
   })
