@@ -1,6 +1,7 @@
 // The way a newcomer meets the package: `npm pack`, install the tarball into an empty folder,
 // `npx affiliate-kit serve --database memory`, then the README's curl walk-through over HTTP,
-// including the signed webhook arriving at a local receiver; without pg, PostgreSQL asks for it.
+// including the signed webhook arriving at a local receiver; without pg, PostgreSQL asks for it,
+// and without the MCP SDK, the MCP server asks for that.
 // Its type declarations pass a consumer's strict build and are-the-types-wrong.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -228,6 +229,28 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
       expect(output).toBe('affiliate-kit/postgres needs the pg package beside affiliate-kit: run "npm i pg"')
     }
   })
+
+  it('affiliate-kit/mcp loads without the MCP SDK (import and require), and createMcpServer and `affiliate-kit mcp` say "npm i @modelcontextprotocol/sdk" in one line', async () => {
+    const script = (load: (name: string) => string) => `
+      ${load('affiliate-kit')}
+      ${load('affiliate-kit/memory')}
+      ${load('affiliate-kit/mcp')}
+      createAffiliateProgram({ storage: memoryStorage() })
+        .then(async (program) => createMcpServer(program, { apiKey: (await program.keys.create()).key }))
+        .then(() => console.log('created'), (error) => console.log(error.name + ': ' + error.message))
+        .then(() => process.exit(0))`
+    const names: Record<string, string> = { 'affiliate-kit': 'createAffiliateProgram', 'affiliate-kit/memory': 'memoryStorage', 'affiliate-kit/mcp': 'createMcpServer' }
+    writeFileSync(join(work, 'without-sdk.mjs'), script((name) => `import { ${names[name]} } from '${name}'`))
+    writeFileSync(join(work, 'without-sdk.cjs'), script((name) => `const { ${names[name]} } = require('${name}')`))
+    for (const file of ['without-sdk.mjs', 'without-sdk.cjs']) {
+      const output = execFileSync(process.execPath, [file], { cwd: work }).toString().trim()
+      expect(output).toBe('McpSetupError: affiliate-kit/mcp needs the MCP SDK beside affiliate-kit: run "npm i @modelcontextprotocol/sdk"')
+    }
+    const missing = run(['affiliate-kit', 'mcp', '--database', 'memory'], { cwd: work, command: ['npx', '--no-install'], env: { AFFILIATE_KIT_API_KEY: 'rgk_AnyKeyWillDoHere00000000' } })
+    expect(await missing.exited).toBe(1)
+    const lines = missing.output().trim().split('\n').filter((line) => !line.startsWith('npm warn'))
+    expect(lines).toEqual(['affiliate-kit: affiliate-kit/mcp needs the MCP SDK beside affiliate-kit: run "npm i @modelcontextprotocol/sdk"'])
+  }, 60_000)
 
   it('--database postgres:// without pg installed says "npm i pg" in one line, also from DATABASE_URL', async () => {
     for (const [args, env] of [
