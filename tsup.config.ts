@@ -15,6 +15,7 @@ export default defineConfig([{
     'adapters/pglite': 'src/adapters/pglite/index.ts',
     'adapters/postgres': 'src/adapters/postgres/index.ts',
     'client/index': 'src/client/index.ts',
+    'mcp/index': 'src/mcp/index.ts',
     'portal/index': 'src/portal/index.ts',
     'admin/index': 'src/admin/index.ts',
     ...providers,
@@ -28,6 +29,8 @@ export default defineConfig([{
   sourcemap: true,
   target: 'node20',
   splitting: true,
+  // import.meta.url in the CommonJS build (affiliate-kit/mcp finds the docs/ it ships with it).
+  shims: true,
 },
 // The browser snippet: minified ESM for bundlers, checked against its 2 KB budget (scripts/snippet-size.mjs),
 // and CommonJS for a require() (a CommonJS test runner's, say).

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { commandHelp, parseCommand, type Command } from './command.js'
 import { importCommands } from './commands/import.js'
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './commands/keys.js'
+import { mcpCommand } from './commands/mcp.js'
 import { migrateCommand } from './commands/migrate.js'
 import { payoutsRunCommand } from './commands/payouts.js'
 import { portalLinkCommand } from './commands/portal.js'
@@ -17,6 +18,7 @@ import { describeError, redact, urlPasswords, usageError } from './errors.js'
 
 const COMMANDS: Command[] = [
   serveCommand,
+  mcpCommand,
   keysCreateCommand,
   keysListCommand,
   keysRevokeCommand,

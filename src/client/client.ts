@@ -44,6 +44,8 @@ export function createClient(options: ClientOptions) {
   const retries = options.rateLimitRetries ?? 2
   const maxWait = options.maxRetryAfterSeconds ?? 60
   const base = options.baseURL.replace(/\/+$/, '')
+  // ofetch reads `fetch` from its instance, not from a request's options.
+  const $fetch = options.fetch ? ofetch.create({}, { fetch: options.fetch }) : ofetch
 
   /** Calls the route `key` of the primary table: its body, query and answer are typed from it. */
   async function call<K extends T.PrimaryRouteKey>(
@@ -54,7 +56,7 @@ export function createClient(options: ClientOptions) {
     const [method, template] = key.split(' ') as [string, string]
     const query = input.query as Record<string, unknown> | undefined
     for (let attempt = 0; ; attempt += 1) {
-      const response: FetchResponse<unknown> = await ofetch.raw(`${base}${fillPath(template, input.params ?? {})}`, {
+      const response: FetchResponse<unknown> = await $fetch.raw(`${base}${fillPath(template, input.params ?? {})}`, {
         method,
         ...(input.body === undefined ? {} : { body: input.body as Record<string, unknown> }),
         query: query && Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)),
@@ -64,7 +66,6 @@ export function createClient(options: ClientOptions) {
         },
         retry: 0,
         ignoreResponseError: true,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
       })
       if (response.status === 429 && attempt < retries) {
         const seconds = Math.min(Number(response.headers.get('retry-after')) || 1, maxWait)

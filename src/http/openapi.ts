@@ -4,9 +4,9 @@ import { toJsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
 import type { RouteDef } from './route.js'
 import SHAPES, { primaryRoutes } from './routes/index.js'
+import type { ShapeName } from './shapes/shape.js'
 
-/** The name of a shape the REST API serves: `primary` or its other. */
-export type ShapeName = keyof typeof SHAPES
+export type { ShapeName }
 
 type Schema = v.GenericSchema
 
@@ -29,7 +29,7 @@ const ERROR_TEXT: Record<number, string> = {
 }
 
 /** JSON Schema of a request schema, as clients send it (queries: strings with a pattern). */
-function inputJsonSchema(schema: Schema) {
+export function inputJsonSchema(schema: Schema) {
   return toJsonSchema(schema, { typeMode: 'input', errorMode: 'ignore' })
 }
 
@@ -40,8 +40,15 @@ export function responseJsonSchema(schema: Schema) {
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 
+/** The names of an operation's path parameters, in order: `['webhookId', 'deliveryId']`. */
+export const pathParamNames = (operation: Operation): string[] => [...operation.path.matchAll(/:(\w+)/g)].map(([, name]) => name!)
+
+/** The OpenAPI operationId of an operation: its id, else made of its method and path (`postAffiliatesEmailPortalLink`). */
+export const operationId = (operation: Operation): string =>
+  operation.id ?? `${operation.method.toLowerCase()}${operation.path.replace(/[/:-]+(\w)/g, (_, letter: string) => letter.toUpperCase())}`
+
 function operationObject(operation: Operation) {
-  const pathParams = [...operation.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+  const pathParams = pathParamNames(operation).map((name) => ({
     name,
     in: 'path',
     required: true,
@@ -68,7 +75,7 @@ function operationObject(operation: Operation) {
   }
   return {
     summary: operation.summary,
-    operationId: `${operation.method.toLowerCase()}${operation.path.replace(/[/:]+(\w)/g, (_, letter: string) => letter.toUpperCase())}`,
+    operationId: operationId(operation),
     description: `Scope: \`${operation.scope}\`.`,
     parameters: [...pathParams, ...queryParams],
     ...(operation.body

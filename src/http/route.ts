@@ -77,6 +77,8 @@ export interface RouteDef<
   B extends ObjectSchema | undefined = ObjectSchema | undefined,
   R extends Responses = Responses,
 > {
+  /** The OpenAPI operationId, on a route made from an operation (its id). */
+  id?: string
   method: M
   /** As the router matches it: /affiliates/:email */
   path: P
@@ -95,6 +97,8 @@ export interface RouteDef<
   secretAnswer?: true
   /** A POST that writes nothing (a preview): an Idempotency-Key header is ignored, so no claim is kept. */
   writesNothing?: true
+  /** It erases data or pays money, beyond what a DELETE says of itself (the MCP tools mark it destructive). */
+  destructive?: true
   run(ctx: RouteContext<Parsed<Q>, Parsed<B>>): Promise<RouteResult>
 }
 
@@ -205,6 +209,8 @@ export interface Operation<
   secretAnswer?: true
   /** A POST that writes nothing (a preview): an Idempotency-Key header is ignored, so no claim is kept. */
   writesNothing?: true
+  /** It erases data or pays money, beyond what a DELETE says of itself (the MCP tools mark it destructive). */
+  destructive?: true
   run(ctx: OperationContext<Parsed<Q>, Parsed<B>, In>): Promise<Out>
 }
 
@@ -290,6 +296,7 @@ export function operationRoute(operation: Operation, shapeCodec: Codec, rules: S
   const query = shapeCodec.query ?? operation.query
   const body = shapeCodec.body ?? operation.body
   return {
+    id: operation.id,
     method: operation.method,
     path: operation.path,
     scope: operation.scope,
@@ -301,6 +308,7 @@ export function operationRoute(operation: Operation, shapeCodec: Codec, rules: S
     ...(shapeCodec.fieldNames ? { fieldNames: shapeCodec.fieldNames } : {}),
     ...(operation.secretAnswer ? { secretAnswer: true as const } : {}),
     ...(operation.writesNothing ? { writesNothing: true as const } : {}),
+    ...(operation.destructive ? { destructive: true as const } : {}),
     async run(ctx) {
       const decoded = shapeCodec.input?.(ctx)
       const input = decoded instanceof Promise ? await decoded : decoded

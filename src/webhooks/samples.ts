@@ -1,7 +1,7 @@
 // Generated sample payloads for test deliveries: the same builders as real events, fed with
 // clearly fake records (ids 0, example.com emails), so receivers see the real shape.
 import { newConversion } from '../core/model/entities.js'
-import { applicationEvent, conversionEvents, payoutCreated, payoutFailed, payoutPaid, payoutRequested, portalSignInRequested, referralSignedUp, tierChanged } from '../core/ports/events.js'
+import { affiliateApplied, affiliateApproved, affiliateRejected, conversionEvents, payoutCreated, payoutFailed, payoutPaid, payoutRequested, portalSignInRequested, referralSignedUp, tierChanged } from '../core/ports/events.js'
 import { Currency } from '../core/model/money.js'
 import type { NewEvent } from '../core/ports/storage.js'
 import type { Affiliate, Conversion, EventType, Payout, PayoutRequest, Referral } from '../core/model/types.js'
@@ -68,6 +68,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     ruleSource: 'project',
     createdAt: at,
   })
+  const application = { website: 'https://example.com', promotion: 'A newsletter', fields: {}, appliedAt: at.toISOString(), termsAcceptedAt: null, decidedAt: null, rejectionReason: null }
   const party = { affiliate, referred: referral }
   const context = { ...party, currency: new Currency(currency), at, paymentProcessor: 'test', productId: 'test_product' }
   switch (type) {
@@ -109,12 +110,11 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     case 'portal.sign_in_requested':
       return portalSignInRequested(affiliate, { link: 'https://example.com/portal/sign-in?token=sample', expiresAt: new Date(at.getTime() + 900_000), at })
     case 'affiliate.applied':
+      return affiliateApplied({ ...affiliate, status: 'pending', application }, { at })
     case 'affiliate.approved':
-    case 'affiliate.rejected': {
-      const application = { website: 'https://example.com', promotion: 'A newsletter', fields: {}, appliedAt: at.toISOString(), termsAcceptedAt: null, decidedAt: null, rejectionReason: null }
-      const status = type === 'affiliate.applied' ? 'pending' : type === 'affiliate.approved' ? 'active' : 'blocked'
-      return applicationEvent(type, { ...affiliate, status, application }, { at, reason: type === 'affiliate.rejected' ? 'test' : null })
-    }
+      return affiliateApproved({ ...affiliate, application }, { at })
+    case 'affiliate.rejected':
+      return affiliateRejected({ ...affiliate, status: 'blocked', application }, { at, reason: 'test' })
     case 'affiliate.tier_changed':
       return tierChanged({ ...affiliate, tier: 'Gold' }, { from: null, to: 'Gold', period: 'month', at })
   }

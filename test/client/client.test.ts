@@ -94,4 +94,23 @@ describe('affiliate-kit/client', () => {
     const conflict = await client.affiliates.create({ email: 'other@example.com' }, { idempotencyKey: 'create-idem-1' }).catch((caught: unknown) => caught)
     expect(conflict).toMatchObject({ status: 409 })
   })
+
+  it('sends its requests through the fetch it is given (a handler in the same process, no network)', async () => {
+    const program = await createAffiliateProgram({ storage: memoryStorage() })
+    const { key } = await program.keys.create()
+    const handler = createHandler(program)
+    const seen: string[] = []
+    const inProcess = createClient({
+      baseURL: 'http://nowhere.invalid/api/v1',
+      apiKey: key,
+      fetch: (input, init) => {
+        const request = new Request(input, init)
+        seen.push(`${request.method} ${new URL(request.url).pathname}`)
+        return handler.fetch(request)
+      },
+    })
+    await inProcess.affiliates.create({ email: 'ann@example.com', referral_code: 'ANN' })
+    expect((await inProcess.affiliates.get('ann@example.com')).data.referral_code).toBe('ANN')
+    expect(seen).toEqual(['POST /api/v1/affiliates', 'GET /api/v1/affiliates/ann%40example.com'])
+  })
 })

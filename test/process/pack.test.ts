@@ -1,7 +1,7 @@
 // The way a newcomer meets the package: `npm pack`, install the tarball into an empty folder,
 // `npx affiliate-kit serve --database memory`, then the README's curl walk-through over HTTP,
 // including the signed webhook arriving at a local receiver; without pg, PostgreSQL asks for it,
-// and without braintree, affiliate-kit/braintree does.
+// without the MCP SDK, the MCP server asks for that, and without braintree, affiliate-kit/braintree does.
 // Its type declarations pass a consumer's strict build and are-the-types-wrong.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, run, type Running } from '../support/cli/process.js'
+import { documentedSamples } from '../support/webhooks/catalogue.js'
 
 const root = new URL('../..', import.meta.url).pathname
 const work = mkdtempSync(join(tmpdir(), 'affiliate-kit-pack-'))
@@ -81,7 +82,7 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     }
   })
 
-  it('its type declarations pass a strict build (skipLibCheck false) of a project importing every entry point of exports, as ESM and as CommonJS, under moduleResolution nodenext and bundler', () => {
+  it('its type declarations pass a strict build (skipLibCheck false) of a project importing every entry point of exports, as ESM and as CommonJS, under moduleResolution nodenext and bundler, and the samples of docs/webhooks.md have the types of their events', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }
     const entryPoints = Object.keys(manifest.exports)
       .filter((path) => !path.endsWith('.json'))
@@ -95,11 +96,23 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'strict-consumer', private: true, type: 'module' }))
     writeFileSync(join(consumer, 'index.ts'), source)
     writeFileSync(join(consumer, 'index.cts'), source)
+    // Every sample of docs/webhooks.md is its event's published type; a payout amount as a number is not.
+    const samples = [...documentedSamples()]
+    const payout = samples.find(([type]) => type === 'payout.created')![1]
+    writeFileSync(
+      join(consumer, 'webhook-samples.ts'),
+      [
+        "import type { WebhookEvent, WebhookEventOf } from 'affiliate-kit/webhooks'",
+        `export const samples: WebhookEvent[] = [\n${samples.map(([type, json]) => `  ${json} satisfies WebhookEventOf<'${type}'>`).join(',\n')},\n]`,
+        '// @ts-expect-error a payout amount is decimal text',
+        `export const wrong = ${payout.replace(/"amount":"([\d.]+)"/, '"amount":$1')} satisfies WebhookEventOf<'payout.created'>`,
+      ].join('\n'),
+    )
     // @types/node only (the package's declarations use node:http), from this checkout: nothing else of it is visible.
     const base = { strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', types: ['node'], typeRoots: [join(root, 'node_modules/@types')] }
     const modes = { nodenext: { module: 'nodenext', moduleResolution: 'nodenext' }, bundler: { module: 'preserve', moduleResolution: 'bundler' } }
     for (const [mode, options] of Object.entries(modes)) {
-      writeFileSync(join(consumer, `tsconfig.${mode}.json`), JSON.stringify({ compilerOptions: { ...base, ...options }, files: ['index.ts', 'index.cts'] }))
+      writeFileSync(join(consumer, `tsconfig.${mode}.json`), JSON.stringify({ compilerOptions: { ...base, ...options }, files: ['index.ts', 'index.cts', 'webhook-samples.ts'] }))
     }
     // Both projects in one `tsc -b`: it parses each declaration file once for both (the bundle's
     // .d.ts is 1.8 MB), where a `tsc -p` per project parsed everything twice. Each project is
@@ -218,6 +231,28 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
       expect(output).toBe('affiliate-kit/postgres needs the pg package beside affiliate-kit: run "npm i pg"')
     }
   })
+
+  it('affiliate-kit/mcp loads without the MCP SDK (import and require), and createMcpServer and `affiliate-kit mcp` say "npm i @modelcontextprotocol/sdk" in one line', async () => {
+    const script = (load: (name: string) => string) => `
+      ${load('affiliate-kit')}
+      ${load('affiliate-kit/memory')}
+      ${load('affiliate-kit/mcp')}
+      createAffiliateProgram({ storage: memoryStorage() })
+        .then(async (program) => createMcpServer(program, { apiKey: (await program.keys.create()).key }))
+        .then(() => console.log('created'), (error) => console.log(error.name + ': ' + error.message))
+        .then(() => process.exit(0))`
+    const names: Record<string, string> = { 'affiliate-kit': 'createAffiliateProgram', 'affiliate-kit/memory': 'memoryStorage', 'affiliate-kit/mcp': 'createMcpServer' }
+    writeFileSync(join(work, 'without-sdk.mjs'), script((name) => `import { ${names[name]} } from '${name}'`))
+    writeFileSync(join(work, 'without-sdk.cjs'), script((name) => `const { ${names[name]} } = require('${name}')`))
+    for (const file of ['without-sdk.mjs', 'without-sdk.cjs']) {
+      const output = execFileSync(process.execPath, [file], { cwd: work }).toString().trim()
+      expect(output).toBe('McpSetupError: affiliate-kit/mcp needs the MCP SDK beside affiliate-kit: run "npm i @modelcontextprotocol/sdk"')
+    }
+    const missing = run(['affiliate-kit', 'mcp', '--database', 'memory'], { cwd: work, command: ['npx', '--no-install'], env: { AFFILIATE_KIT_API_KEY: 'rgk_AnyKeyWillDoHere00000000' } })
+    expect(await missing.exited).toBe(1)
+    const lines = missing.output().trim().split('\n').filter((line) => !line.startsWith('npm warn'))
+    expect(lines).toEqual(['affiliate-kit: affiliate-kit/mcp needs the MCP SDK beside affiliate-kit: run "npm i @modelcontextprotocol/sdk"'])
+  }, 60_000)
 
   it('affiliate-kit/braintree loads without braintree (import and require); a notification reports "npm i braintree", and serve stops with it in one line', async () => {
     const MISSING = 'affiliate-kit/braintree needs the braintree package beside affiliate-kit: run "npm i braintree"'

@@ -25,6 +25,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['web'],
   ['http', 'providers', 'payouts', 'tracking', 'portal', 'admin', 'importers'],
   ['client'],
+  ['mcp'],
   ['entry points'],
   ['cli'],
 ]

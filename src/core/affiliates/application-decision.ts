@@ -2,7 +2,7 @@
 // (blocked, with the reason kept on its application), with its event in the same transaction.
 // Shared by the applications' approve and reject and by affiliates.update setting status active.
 import type { ProjectContext } from '../rules/context.js'
-import { applicationEvent } from '../ports/events.js'
+import { affiliateApproved, affiliateRejected } from '../ports/events.js'
 import type { StorageTx } from '../ports/storage.js'
 import type { Affiliate } from '../model/types.js'
 
@@ -20,7 +20,6 @@ export async function decideApplication(
     rejectionReason: decision.approve ? null : decision.reason,
   }
   const updated = (await tx.affiliates.update(ctx.projectId, affiliate.id, { status: decision.approve ? 'active' : 'blocked', application }))!
-  const reason = decision.approve ? null : decision.reason
-  await tx.outbox.enqueue(applicationEvent(decision.approve ? 'affiliate.approved' : 'affiliate.rejected', updated, { at, reason }))
+  await tx.outbox.enqueue(decision.approve ? affiliateApproved(updated, { at }) : affiliateRejected(updated, { at, reason: decision.reason }))
   return updated
 }

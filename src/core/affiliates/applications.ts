@@ -5,7 +5,7 @@ import { decideApplication } from './application-decision.js'
 import { findAffiliate, insertAffiliate, loadAffiliateView, newAffiliateRow, type AffiliateRef } from './affiliates.js'
 import type { ProjectContext } from '../rules/context.js'
 import { ConflictError, ValidationError } from '../model/errors.js'
-import { applicationEvent } from '../ports/events.js'
+import { affiliateApplied } from '../ports/events.js'
 import { applyInput, rejectApplicationInput, validate, type ApplyInput, type RejectApplicationInput } from '../model/schemas.js'
 import { UniqueViolation } from '../ports/storage.js'
 import type { SignupMode } from '../model/types.js'
@@ -55,7 +55,7 @@ export function applicationsService(ctx: ProjectContext) {
             rejectionReason: null,
           }
           const affiliate = await insertAffiliate(tx, newAffiliateRow({ projectId, email: data.email, status, createdAt: at }, { name: data.name, partnerSlug: slug, application, locale: data.locale ?? null }))
-          await tx.outbox.enqueue(applicationEvent('affiliate.applied', affiliate, { at }))
+          await tx.outbox.enqueue(affiliateApplied(affiliate, { at }))
           return { affiliate: await loadAffiliateView(ctx, tx, affiliate), created: true }
         })
       } catch (error) {

@@ -68,6 +68,7 @@ export const runPayouts = defineOperation({
   scope: 'payouts:write',
   summary: 'Pay every due affiliate through PayPal Payouts or Stripe Connect now, once per period; dry_run answers the batch without sending it',
   errors: [400, 409, 501],
+  destructive: true,
   body: payoutRunBody,
   async run({ payoutRuns, body, projectId }) {
     if (!payoutRuns) throw new HttpError('not_implemented', 'this server sends no payouts: configure payoutProviders (affiliate-kit serve), or create the handler with payoutRuns')

@@ -23,6 +23,7 @@ export const eraseAffiliate = defineOperation({
   scope: 'affiliates:write',
   summary: "Erase an affiliate's personal data (GDPR), keeping its amounts; answers what stays",
   errors: [400, 404],
+  destructive: true,
   run: ({ api, params, affiliateRef }) => api.personalData.eraseAffiliate(affiliateRef(params.email)),
 })
 
@@ -43,5 +44,6 @@ export const eraseReferral = defineOperation({
   scope: 'referrals:write',
   summary: "Erase a referred user's personal data (GDPR), by id or email, keeping its conversions' amounts",
   errors: [400, 404],
+  destructive: true,
   run: ({ api, params }) => api.personalData.eraseReferral(referralRef(params.email)),
 })

@@ -4,7 +4,7 @@
 // misses an operation does not compile.
 import type * as v from 'valibot'
 import type { ErrorInfo } from '../../server/errors.js'
-import type { Codec, Operation, ShapeRules } from '../route.js'
+import type { Codec, Operation, RouteDef, ShapeRules } from '../route.js'
 import type { OPERATION_LIST } from '../routes/operations.js'
 
 type AnyOperation = (typeof OPERATION_LIST)[number]
@@ -26,4 +26,18 @@ export interface Shape<C extends Codecs = Codecs> extends ShapeRules {
 /** A shape, its codecs' schema types kept for the typed client. */
 export function defineShape<const C extends Codecs>(shape: Shape<C>): Shape<C> {
   return shape
+}
+
+/** The name of a shape the REST API serves: `primary` or its other. */
+export type ShapeName = 'primary' | 'alternative'
+
+/**
+ * What the handler and the OpenAPI document read of a served shape, its routes made. Named
+ * field by field: the published declarations then do not spell out every codec once more.
+ */
+export interface ServedShape {
+  title: string
+  error(info: ErrorInfo): unknown
+  errorSchema: v.GenericSchema
+  routes: readonly RouteDef[]
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll } from 'vitest'
 
 // Built once per run from the sources by test/support/global-setup.ts (one build shared by every process test).
-const MAIN = fileURLToPath(new URL('../../../.test-build/cli/main.js', import.meta.url))
+export const MAIN = fileURLToPath(new URL('../../../.test-build/cli/main.js', import.meta.url))
 
 export interface Running {
   child: ChildProcess
