@@ -15,23 +15,8 @@ import { exchangeRateTable } from './exchange-rates.js'
 /** A webhook endpoint the server keeps in place: what webhooks.create takes, always active. */
 const webhook = v.omit(createWebhookInput, ['active'])
 
-const secrets = v.union(
-  [v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))],
-  'must be a secret or a list of secrets',
-)
-const tolerance = v.optional(v.pipe(v.number('must be a number'), v.minValue(1, 'must be at least 1')))
 /** Payment providers whose webhooks the server receives at /api/v1/providers/<name>/events: one key per registered provider. */
-const apiKey = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'))
-const providerOptions = (name: ProviderName) =>
-  v.optional(
-    v.strictObject(
-      PROVIDERS[name].apiKeys
-        ? { merchantId: apiKey, publicKey: apiKey, privateKey: apiKey }
-        : PROVIDERS[name].timestamped
-          ? { webhookSecret: secrets, toleranceSeconds: tolerance }
-          : { webhookSecret: secrets },
-    ),
-  )
+const providerOptions = (name: ProviderName) => v.optional(v.strictObject(PROVIDERS[name].config.entries))
 const providers = v.strictObject(Object.fromEntries(PROVIDER_NAMES.map((name) => [providerConfigKey(name), providerOptions(name)])) as Record<string, ReturnType<typeof providerOptions>>)
 
 const POSITIVE_OR_FALSE = 'must be a positive integer or false'

@@ -11,9 +11,7 @@ const ROUTE = /^\/api\/v1\/providers\/([a-z-]+)\/events\/?(?:\?.*)?$/
 /** Each provider's config key by its URL name. */
 const KNOWN: Record<string, string> = Object.fromEntries(PROVIDER_NAMES.map((name) => [name, providerConfigKey(name)]))
 /** What each provider's config entry holds, as the 404 says it. */
-const ENTRY: Record<string, string> = Object.fromEntries(
-  PROVIDER_NAMES.map((name) => [name, PROVIDERS[name].apiKeys ? '{ "merchantId": "...", "publicKey": "...", "privateKey": "..." }' : '{ "webhookSecret": "..." }']),
-)
+const ENTRY: Record<string, string> = Object.fromEntries(PROVIDER_NAMES.map((name) => [name, PROVIDERS[name].config.example]))
 
 /** The provider named by an event endpoint's URL (`stripe` in /api/v1/providers/stripe/events), else undefined. */
 export const providerInUrl = (url: string | undefined): string | undefined => ROUTE.exec(url ?? '')?.[1]

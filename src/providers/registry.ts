@@ -5,6 +5,8 @@
 // its name in PROVIDER_NAMES, its line here (and its affiliate-kit/<name> export in
 // package.json, which test/providers/providers-registry.test.ts checks).
 import type { ProviderName } from '../core/model/types.js'
+import type { ChargebeeConfig } from './chargebee/config.js'
+import { API_KEYS, BASIC_AUTH_AND_API, SIGNING_SECRET, TIMESTAMPED_SECRET, type ConfigKind } from './config-kinds.js'
 import type { ProviderHandler, ProviderHandlerOptions } from './handler.js'
 import type { Secrets } from './signature.js'
 
@@ -22,35 +24,33 @@ export interface ApiKeysConfig {
 }
 
 /**
- * What the server's config gives a provider's handler beside the program: one of the two kinds,
- * as the server's config schema (src/cli/config.ts) checked it by the provider's `apiKeys`; each
- * handler reads its own keys, so every factory takes both.
+ * What the server's config gives a provider's handler beside the program: the entries of its
+ * kind, as the server's config schema (src/cli/config.ts) checked them; each handler reads its
+ * own, so every factory takes them all.
  */
-export type ProviderConfig = SecretConfig & ApiKeysConfig
+export type ProviderConfig = SecretConfig & ApiKeysConfig & ChargebeeConfig
 
 export interface RegisteredProvider {
-  /** True when its signatures carry a timestamp: the config then takes `toleranceSeconds`. */
-  timestamped: boolean
-  /** True when its config is API keys (ApiKeysConfig) instead of a webhook secret. */
-  apiKeys?: true
+  /** What its entry in the server's config holds (./config-kinds.ts). */
+  config: ConfigKind
   /** Loads its handler factory (only the configured providers' modules are loaded). */
   load(): Promise<(options: ProviderHandlerOptions & ProviderConfig) => ProviderHandler>
 }
 
 export const PROVIDERS: { readonly [name in ProviderName]: RegisteredProvider } = {
-  stripe: { timestamped: true, load: async () => (await import('./stripe/index.js')).stripeHandler },
-  paddle: { timestamped: true, load: async () => (await import('./paddle/index.js')).paddleHandler },
-  'lemon-squeezy': { timestamped: false, load: async () => (await import('./lemon-squeezy/index.js')).lemonSqueezyHandler },
-  polar: { timestamped: true, load: async () => (await import('./polar/index.js')).polarHandler },
+  stripe: { config: TIMESTAMPED_SECRET, load: async () => (await import('./stripe/index.js')).stripeHandler },
+  paddle: { config: TIMESTAMPED_SECRET, load: async () => (await import('./paddle/index.js')).paddleHandler },
+  'lemon-squeezy': { config: SIGNING_SECRET, load: async () => (await import('./lemon-squeezy/index.js')).lemonSqueezyHandler },
+  polar: { config: TIMESTAMPED_SECRET, load: async () => (await import('./polar/index.js')).polarHandler },
   braintree: {
-    timestamped: false,
-    apiKeys: true,
+    config: API_KEYS,
     load: async () => {
       // The optional braintree package is asked for up front: without it the server stops at start, in one line.
       await (await import('./braintree/gateway.js')).requireBraintree()
       return (await import('./braintree/index.js')).braintreeHandler
     },
   },
+  chargebee: { config: BASIC_AUTH_AND_API, load: async () => (await import('./chargebee/index.js')).chargebeeHandler },
 }
 
 /** A provider's key in the server's config: its name in camelCase (lemon-squeezy: lemonSqueezy). */

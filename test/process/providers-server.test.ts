@@ -11,6 +11,9 @@ import { createClient } from '../../src/client/index.js'
 import { api, run } from '../support/cli/process.js'
 import { transactionSettled } from '../support/providers/braintree-fixtures.js'
 import { BRAINTREE_KEYS, braintreeForm } from '../support/providers/braintree-scenario.js'
+import { CHARGEBEE_API_KEY, chargebeeApi } from '../support/providers/chargebee-api.js'
+import { paymentSucceeded } from '../support/providers/chargebee-fixtures.js'
+import { CHARGEBEE_CREDENTIALS, chargebeeAuthorization } from '../support/providers/chargebee-scenario.js'
 import { orderPaid } from '../support/providers/polar-fixtures.js'
 import { POLAR_SECRET, polarHeaders } from '../support/providers/polar-scenario.js'
 import { checkoutCompleted, invoicePaid } from '../support/providers/stripe-fixtures.js'
@@ -51,7 +54,7 @@ describe('affiliate-kit serve with providers', () => {
       const paddle = await fetch(`${url}/providers/paddle/events`, { method: 'POST', body: '{}' })
       expect([paddle.status, await paddle.json()]).toEqual([404, { error: expect.stringContaining('add "providers": { "paddle": { "webhookSecret": "..." } }') }])
       const unknown = await fetch(`${url}/providers/square/events`, { method: 'POST', body: '{}' })
-      expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'no payment provider "square": the providers are stripe, paddle, lemon-squeezy, polar, braintree' }])
+      expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'no payment provider "square": the providers are stripe, paddle, lemon-squeezy, polar, braintree, chargebee' }])
       const braintree = await fetch(`${url}/providers/braintree/events`, { method: 'POST', body: '{}' })
       expect([braintree.status, await braintree.json()]).toEqual([404, { error: expect.stringContaining('add "providers": { "braintree": { "merchantId": "...", "publicKey": "...", "privateKey": "..." } }') }])
       expect((await api(url!, KEY, 'GET', '/affiliates/ann%40example.com')).body).toMatchObject({ data: { total_earnings: '3.00' } })
@@ -103,10 +106,38 @@ describe('affiliate-kit serve with providers', () => {
     }
   }, 120_000)
 
+  it("receives Chargebee events from its config (Basic credentials, the site's API to fetch each event back), refusing forged ones", async () => {
+    const config = join(dir, 'affiliate.chargebee.config.json')
+    writeFileSync(config, JSON.stringify({ commission: { purchase: { type: 'percentage', rate: 30 } }, providers: { chargebee: { apiBase: chargebeeApi.url, apiKey: CHARGEBEE_API_KEY, ...CHARGEBEE_CREDENTIALS } } }))
+    const database = `pglite:${migratedDataDir(join(dir, 'data-chargebee'))}`
+    const server = run(['serve', '--port', '0', '--database', database, '--config', config], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
+    const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
+    try {
+      await api(url!, KEY, 'POST', '/affiliates', { email: 'ann@example.com', referral_code: 'ANN' })
+      const invoice = { id: 'inv_srv1', at: new Date().toISOString(), customer: { id: 'cb_srv', email: 'srv@example.com', referral: 'ANN' }, lines: [{ itemPrice: 'book-USD', amount: 1000 }], tax: 100 }
+      const paid = paymentSucceeded('ev_srv1', invoice)
+      chargebeeApi.hold(paid)
+      const chargebee = `${url}/providers/chargebee/events`
+      const post = (event: unknown, authorization = chargebeeAuthorization()) => fetch(chargebee, { method: 'POST', body: JSON.stringify(event), headers: { 'Content-Type': 'application/json', Authorization: authorization } })
+      // A forged body under a known id: the API's copy is applied, not the body's 1,000,000.00.
+      const forged = paymentSucceeded('ev_srv1', { ...invoice, lines: [{ itemPrice: 'book-USD', amount: 100_000_000 }] })
+      expect((await post(forged)).status).toBe(200)
+      expect((await post(paymentSucceeded('ev_srv_unknown', invoice))).status).toBe(400)
+      expect((await post(paid, chargebeeAuthorization('chargebee-hooks', 'guessed'))).status).toBe(400)
+      expect((await api(url!, KEY, 'GET', '/affiliates/ann%40example.com')).body).toMatchObject({ data: { total_earnings: '3.00' } })
+      const listed = await api(url!, KEY, 'GET', '/provider-events')
+      expect((listed.body as { data: Array<{ provider: string; event_id: string; status: string }> }).data.map((event) => [event.provider, event.event_id, event.status])).toEqual([['chargebee', 'ev_srv1', 'applied']])
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  }, 120_000)
+
   it.each([
     [{ providers: { braintree: { merchantId: 'm', publicKey: 'p' } } }, '"providers.braintree.privateKey" is required'],
     [{ providers: { braintree: { webhookSecret: 'bt' } } }, '"providers.braintree.merchantId" is required'],
     [{ providers: { stripe: {} } }, '"providers.stripe.webhookSecret" is required'],
+    [{ providers: { chargebee: { site: 'acme', apiKey: 'k', webhookUsername: 'u' } } }, '"providers.chargebee.webhookPassword" is required'],
+    [{ providers: { chargebee: { site: 'https://acme.chargebee.com', apiKey: 'k', webhookUsername: 'u', webhookPassword: 'p' } } }, '"providers.chargebee.site" must be the site name of <site>.chargebee.com'],
     [{ providers: { paddle: 'pdl_ntfset_01secret' } }, '"providers.paddle" must be an object'],
     [{ providers: null }, '"providers" must be an object'],
     [{ providers: { lemonSqueezy: { webhookSecret: 'ls_secret', toleranceSeconds: 5 } } }, 'unknown field "providers.lemonSqueezy.toleranceSeconds"'],

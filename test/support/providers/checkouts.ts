@@ -7,6 +7,7 @@ import { braintreeHandler } from '../../../src/providers/braintree/index.js'
 import type { FetchHandler, ProviderHandler } from '../../../src/providers/handler.js'
 import { lemonSqueezyHandler } from '../../../src/providers/lemon-squeezy/index.js'
 import { paddleHandler } from '../../../src/providers/paddle/index.js'
+import { chargebeeHandler } from '../../../src/providers/chargebee/index.js'
 import { polarHandler } from '../../../src/providers/polar/index.js'
 import { stripeHandler } from '../../../src/providers/stripe/index.js'
 import type { DomainStore } from '../../../src/storage.js'
@@ -17,6 +18,8 @@ import { customerCreated as paddleCustomer, transactionCompleted } from './paddl
 import { deliverPaddle, PADDLE_SECRET } from './paddle-scenario.js'
 import { subscriptionCharged, transactionSettled } from './braintree-fixtures.js'
 import { BRAINTREE_KEYS, deliverBraintree } from './braintree-scenario.js'
+import { paymentSucceeded as chargebeePayment } from './chargebee-fixtures.js'
+import { CHARGEBEE_OPTIONS, deliverChargebee } from './chargebee-scenario.js'
 import { orderPaid } from './polar-fixtures.js'
 import { deliverPolar, POLAR_SECRET } from './polar-scenario.js'
 import { checkoutCompleted, invoicePaid, invoicePaymentPaid, legacyInvoicePaid } from './stripe-fixtures.js'
@@ -151,7 +154,27 @@ export const braintree: CheckoutProvider = {
   renewal: (n, at, k) => braintreeCharge(n, at, `txn_bt${n}r${k}`, 30 * k, k + 1),
 }
 
-export const CHECKOUT_PROVIDERS = [stripeCurrent, stripeLegacy, paddle, lemonSqueezy, polar, braintree]
+/** Chargebee: the subscription's first invoice (its customer carries the referral custom field), then its renewals. */
+const chargebeeInvoice = (n: number, at: Date, id: string, days: number, first: boolean) =>
+  chargebeePayment(`ev_${id}`, {
+    id,
+    at: iso(at, days),
+    customer: { id: `cb_cus${n}`, email: `cb${n}@example.com`, ...(first ? { referral: 'ANN' } : {}) },
+    subscriptionId: `cb_sub${n}`,
+    first,
+    lines: [{ itemPrice: 'pro-USD-monthly', amount: month.subtotal }],
+    tax: month.tax,
+  })
+export const chargebee: CheckoutProvider = {
+  name: 'chargebee',
+  provider: 'chargebee',
+  handler: (program, storage, project) => chargebeeHandler({ program, storage, ...CHARGEBEE_OPTIONS, ...(project ? { project } : {}) }),
+  deliver: (handler, event) => deliverChargebee(handler, event),
+  checkout: (n, at) => [chargebeeInvoice(n, at, `inv_cb${n}a`, 0, true), chargebeeInvoice(n, at, `inv_cb${n}b`, 30, false)],
+  renewal: (n, at, k) => [chargebeeInvoice(n, at, `inv_cb${n}r${k}`, 30 * k, false)],
+}
+
+export const CHECKOUT_PROVIDERS = [stripeCurrent, stripeLegacy, paddle, lemonSqueezy, polar, braintree, chargebee]
 
 /**
  * The events of `customers` checkouts, in order: customer n's first payment n minutes past

@@ -104,9 +104,14 @@ export function providersRaceSuite(route: PostgresRoute, { rounds }: { rounds: n
             }
           }
         }
-        const answers = await Promise.all(shuffled(deliveries, round).map((deliver) => deliver()))
+        const burst = shuffled(deliveries, round)
+        const answers = await Promise.all(burst.map((deliver) => deliver()))
+        // 503: no pooled connection was free in time (a few hundred requests at once on 18
+        // connections); nothing was saved, and the provider delivers it again, as here after the burst.
+        const retried = await Promise.all(burst.filter((_, index) => answers[index]!.status === 503).map((deliver) => deliver()))
         // 409: another request was still applying that event; the provider delivers it again later.
-        expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 409).map((answer) => answer.status)).toEqual([])
+        expect([...answers, ...retried].filter((answer) => ![200, 409, 503].includes(answer.status)).map((answer) => answer.status)).toEqual([])
+        expect(retried.filter((answer) => answer.status !== 200 && answer.status !== 409).map((answer) => answer.status)).toEqual([])
         for (const [provider, scope] of projects) {
           expect({ round, provider: provider.name, ...(await outcomeOf(scope)) }).toEqual({ round, provider: provider.name, ...(inOrder.get(provider.name) as object) })
         }

@@ -1,0 +1,35 @@
+// What a provider's entry in the server's config holds (docs/providers.md), by the way the
+// provider authenticates its webhooks: a signing secret (with a timestamp tolerance when its
+// signatures carry one), API keys (Braintree), or HTTP Basic credentials with an API key to fetch
+// each event back (Chargebee). Each kind is its schema and the example the 404 of an
+// unconfigured provider shows.
+import * as v from 'valibot'
+
+const secrets = v.union(
+  [v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1))],
+  'must be a secret or a list of secrets',
+)
+const tolerance = v.optional(v.pipe(v.number('must be a number'), v.minValue(1, 'must be at least 1')))
+const nonEmpty = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'))
+
+export interface ConfigKind {
+  entries: v.ObjectEntries
+  example: string
+}
+
+export const SIGNING_SECRET: ConfigKind = { entries: { webhookSecret: secrets }, example: '{ "webhookSecret": "..." }' }
+export const TIMESTAMPED_SECRET: ConfigKind = { entries: { webhookSecret: secrets, toleranceSeconds: tolerance }, example: '{ "webhookSecret": "..." }' }
+export const API_KEYS: ConfigKind = {
+  entries: { merchantId: nonEmpty, publicKey: nonEmpty, privateKey: nonEmpty },
+  example: '{ "merchantId": "...", "publicKey": "...", "privateKey": "..." }',
+}
+export const BASIC_AUTH_AND_API: ConfigKind = {
+  entries: {
+    site: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be the site name of <site>.chargebee.com'))),
+    apiBase: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'), v.regex(/^https?:\/\/[^/]+\/?$/i, 'must be an origin such as https://acme.chargebee.com'))),
+    apiKey: nonEmpty,
+    webhookUsername: nonEmpty,
+    webhookPassword: nonEmpty,
+  },
+  example: '{ "site": "...", "apiKey": "...", "webhookUsername": "...", "webhookPassword": "..." }',
+}
