@@ -16,7 +16,7 @@ import { exchangeRateTable } from './exchange-rates.js'
 const webhook = v.omit(createWebhookInput, ['active'])
 
 /** Payment providers whose webhooks the server receives at /api/v1/providers/<name>/events: one key per registered provider. */
-const providerOptions = (name: ProviderName) => v.optional(v.strictObject(PROVIDERS[name].config.entries))
+const providerOptions = (name: ProviderName) => v.optional(PROVIDERS[name].config.schema)
 const providers = v.strictObject(Object.fromEntries(PROVIDER_NAMES.map((name) => [providerConfigKey(name), providerOptions(name)])) as Record<string, ReturnType<typeof providerOptions>>)
 
 const POSITIVE_OR_FALSE = 'must be a positive integer or false'

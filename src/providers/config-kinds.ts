@@ -13,23 +13,26 @@ const tolerance = v.optional(v.pipe(v.number('must be a number'), v.minValue(1, 
 const nonEmpty = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'))
 
 export interface ConfigKind {
-  entries: v.ObjectEntries
+  schema: v.GenericSchema
   example: string
 }
 
-export const SIGNING_SECRET: ConfigKind = { entries: { webhookSecret: secrets }, example: '{ "webhookSecret": "..." }' }
-export const TIMESTAMPED_SECRET: ConfigKind = { entries: { webhookSecret: secrets, toleranceSeconds: tolerance }, example: '{ "webhookSecret": "..." }' }
+export const SIGNING_SECRET: ConfigKind = { schema: v.strictObject({ webhookSecret: secrets }), example: '{ "webhookSecret": "..." }' }
+export const TIMESTAMPED_SECRET: ConfigKind = { schema: v.strictObject({ webhookSecret: secrets, toleranceSeconds: tolerance }), example: '{ "webhookSecret": "..." }' }
 export const API_KEYS: ConfigKind = {
-  entries: { merchantId: nonEmpty, publicKey: nonEmpty, privateKey: nonEmpty },
+  schema: v.strictObject({ merchantId: nonEmpty, publicKey: nonEmpty, privateKey: nonEmpty }),
   example: '{ "merchantId": "...", "publicKey": "...", "privateKey": "..." }',
 }
 export const BASIC_AUTH_AND_API: ConfigKind = {
-  entries: {
-    site: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be the site name of <site>.chargebee.com'))),
-    apiBase: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'), v.regex(/^https?:\/\/[^/]+\/?$/i, 'must be an origin such as https://acme.chargebee.com'))),
-    apiKey: nonEmpty,
-    webhookUsername: nonEmpty,
-    webhookPassword: nonEmpty,
-  },
+  schema: v.pipe(
+    v.strictObject({
+      site: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be the site name of <site>.chargebee.com'))),
+      apiBase: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'), v.regex(/^https?:\/\/[^/]+\/?$/i, 'must be an origin such as https://acme.chargebee.com'))),
+      apiKey: nonEmpty,
+      webhookUsername: nonEmpty,
+      webhookPassword: nonEmpty,
+    }),
+    v.check((entry) => entry.site !== undefined || entry.apiBase !== undefined, 'needs "site" (acme of acme.chargebee.com) or "apiBase"'),
+  ),
   example: '{ "site": "...", "apiKey": "...", "webhookUsername": "...", "webhookPassword": "..." }',
 }

@@ -138,6 +138,7 @@ describe('affiliate-kit serve with providers', () => {
     [{ providers: { stripe: {} } }, '"providers.stripe.webhookSecret" is required'],
     [{ providers: { chargebee: { site: 'acme', apiKey: 'k', webhookUsername: 'u' } } }, '"providers.chargebee.webhookPassword" is required'],
     [{ providers: { chargebee: { site: 'https://acme.chargebee.com', apiKey: 'k', webhookUsername: 'u', webhookPassword: 'p' } } }, '"providers.chargebee.site" must be the site name of <site>.chargebee.com'],
+    [{ providers: { chargebee: { apiKey: 'k', webhookUsername: 'u', webhookPassword: 'p' } } }, '"providers.chargebee" needs "site" (acme of acme.chargebee.com) or "apiBase"'],
     [{ providers: { paddle: 'pdl_ntfset_01secret' } }, '"providers.paddle" must be an object'],
     [{ providers: null }, '"providers" must be an object'],
     [{ providers: { lemonSqueezy: { webhookSecret: 'ls_secret', toleranceSeconds: 5 } } }, 'unknown field "providers.lemonSqueezy.toleranceSeconds"'],

@@ -17,30 +17,50 @@ export interface ChargebeeApiOptions {
 
 /** Why the event could not be fetched back: the handler answers 503 and Chargebee retries. */
 export class ChargebeeUnavailable extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The connection failed before Chargebee answered (not a timeout). */
+    readonly beforeAnswer = false,
+  ) {
     super(message)
     this.name = 'ChargebeeUnavailable'
   }
 }
 
-/** The event as Chargebee's API holds it, or null when the API does not know its id. */
+/**
+ * The event as Chargebee's API holds it, or null when the API does not know its id. A connection
+ * that fails before any answer (a kept-alive socket the server closed meanwhile) is tried once
+ * more: the request is a GET.
+ */
 export async function fetchChargebeeEvent(eventId: string, options: ChargebeeApiOptions): Promise<unknown> {
+  try {
+    return await fetchOnce(eventId, options)
+  } catch (error) {
+    if (!(error instanceof ChargebeeUnavailable) || !error.beforeAnswer) throw error
+    return fetchOnce(eventId, options)
+  }
+}
+
+async function fetchOnce(eventId: string, options: ChargebeeApiOptions): Promise<unknown> {
   const url = new URL(`/api/v2/events/${encodeURIComponent(eventId)}`, options.apiBase)
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 10_000)
+  let answered = false
   try {
     const response = await fetch(url, {
       headers: { Authorization: `Basic ${Buffer.from(`${options.apiKey}:`).toString('base64')}`, Accept: 'application/json' },
       redirect: 'manual',
       signal: controller.signal,
     })
+    answered = true
     if (response.status === 404) return null
     if (!response.ok) throw new ChargebeeUnavailable(`Chargebee answered ${response.status} to the fetch-back of event ${eventId}`)
     const answer = JSON.parse(await cappedText(response, options.maxResponseBytes ?? 1_048_576)) as { event?: unknown }
     return answer.event ?? null
   } catch (error) {
     if (error instanceof ChargebeeUnavailable) throw error
-    throw new ChargebeeUnavailable(`cannot fetch event ${eventId} back from Chargebee: ${controller.signal.aborted ? 'timed out' : (error as Error).message}`)
+    const timedOut = controller.signal.aborted
+    throw new ChargebeeUnavailable(`cannot fetch event ${eventId} back from Chargebee: ${timedOut ? 'timed out' : (error as Error).message}`, !timedOut && !answered)
   } finally {
     clearTimeout(timer)
   }
