@@ -13,6 +13,13 @@ function sameDigest(expected: Buffer, candidate: string): boolean {
 /** One secret or several (the new one and the one being rotated out). */
 export type Secrets = string | readonly string[]
 
+/** Two texts compared in constant time (for equal lengths). */
+export function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8')
+  const right = Buffer.from(b, 'utf8')
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
 export function secretList(secrets: Secrets): string[] {
   const list = (typeof secrets === 'string' ? [secrets] : [...secrets]).filter((secret) => secret !== '')
   if (list.length === 0) throw new Error('affiliate-kit: a provider handler needs its webhook secret')

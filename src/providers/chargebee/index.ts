@@ -3,10 +3,10 @@
 // the event it names is fetched back from Chargebee's API and the API's copy is applied, so a
 // forged body changes nothing and an event the API does not know is refused
 // (docs/providers.md "Chargebee").
-import { timingSafeEqual } from 'node:crypto'
 import { BusyError } from '../../core/model/errors.js'
 import { providerHandler, type HeaderOf, type ProviderHandler, type ProviderHandlerOptions } from '../handler.js'
 import { isRecord, MalformedEvent, text } from '../mapping.js'
+import { sameText } from '../signature.js'
 import { ChargebeeUnavailable, fetchChargebeeEvent, type ChargebeeApiOptions } from './api.js'
 import type { ChargebeeConfig } from './config.js'
 import { CHARGEBEE_EVENTS, mapChargebeeEvent } from './map.js'
@@ -14,12 +14,6 @@ import { CHARGEBEE_EVENTS, mapChargebeeEvent } from './map.js'
 export interface ChargebeeHandlerOptions extends ProviderHandlerOptions, ChargebeeConfig {
   /** Longest wait for the fetch-back. @default 10000 */
   apiTimeoutMs?: number
-}
-
-function sameText(given: string, expected: string): boolean {
-  const left = Buffer.from(given, 'utf8')
-  const right = Buffer.from(expected, 'utf8')
-  return left.length === right.length && timingSafeEqual(left, right)
 }
 
 /** Null when the request carries the webhook's Basic credentials, else why not. */

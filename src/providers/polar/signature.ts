@@ -3,19 +3,13 @@
 // when there are several. Polar's SDK (validateEvent) takes the secret's UTF-8 bytes, base64-encoded,
 // as the Standard Webhooks key: so does this. The package's own verify reads the system clock; here
 // the program's clock judges the timestamp, and each secret of a rotation is tried.
-import { timingSafeEqual } from 'node:crypto'
+import { sameText } from '../signature.js'
 import { Webhook } from 'standardwebhooks'
 import type { HeaderOf } from '../handler.js'
 
 /** The Standard Webhooks signer of each secret, keyed as Polar's SDK keys it. */
 export function polarSigners(secrets: string[]): Webhook[] {
   return secrets.map((secret) => new Webhook(Buffer.from(secret, 'utf8').toString('base64')))
-}
-
-const sameText = (a: string, b: string) => {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && timingSafeEqual(left, right)
 }
 
 /** Null when a signature matches under a secret and the timestamp is within the tolerance, else why not. */
