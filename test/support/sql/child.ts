@@ -24,9 +24,11 @@ interface Args {
 const [mode, raw] = process.argv.slice(2)
 const args = JSON.parse(raw!) as Args
 
+// Each child sends up to 50 writes at once on 10 connections; these tests are about what the
+// writes commit, so a wait for a free connection may last as long as a loaded CI machine needs.
 const opened: StoragePort = args.dataDir
   ? pgliteStorage({ dataDir: args.dataDir })
-  : postgresStorage({ ...args.connection!, schema: args.schema!, max: 10 })
+  : postgresStorage({ ...args.connection!, schema: args.schema!, max: 10, connectionTimeoutMs: 60_000 })
 // 'answer-lost': the request commits, then the process reports it and hangs before storing its
 // Idempotency-Key answer, until killed. 'commit-lost': it hangs inside its write transaction,
 // everything written but not committed, until killed.
