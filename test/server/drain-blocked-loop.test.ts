@@ -8,10 +8,11 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { drainOnClose } from '../../src/server/drain.js'
 
-// 25 new connections, one every 10 ms, one POST on each; then it prints what each got. The test
-// blocks the server's loop for 400 ms right after the first answer, so they arrive while it is
-// blocked (a connection still arriving as the stop closes the listening socket could be reset
-// whatever the server does: the burst ends long before that).
+// One POST, then, when the test says "go" on stdin, 24 new connections at once, one POST on each;
+// then it prints what each got. The test says "go" just before it blocks the server's loop for a
+// second, so they arrive while it is blocked, however slowly this process runs on a loaded machine
+// (a connection still arriving as the stop closes the listening socket could be reset whatever the
+// server does: the burst ends long before that).
 const CLIENT = `
 const { request } = require('node:http')
 const port = Number(process.argv[1])
@@ -23,17 +24,12 @@ const send = () => new Promise((resolve) => {
   req.on('error', (error) => resolve(error.code))
   req.end('x')
 })
-const pending = []
-let sent = 0
-const timer = setInterval(() => {
-  const outcome = send()
-  if (sent === 0) outcome.then(() => console.log('answered'))
-  pending.push(outcome)
-  if ((sent += 1) === 25) {
-    clearInterval(timer)
-    Promise.all(pending).then((outcomes) => console.log(JSON.stringify(outcomes)))
-  }
-}, 10)
+const first = send()
+first.then(() => console.log('answered'))
+process.stdin.once('data', () => {
+  const burst = Array.from({ length: 24 }, send)
+  Promise.all([first, ...burst]).then((outcomes) => console.log(JSON.stringify(outcomes)))
+})
 `
 
 let server: Server | undefined
@@ -49,15 +45,16 @@ describe('drain after a blocked event loop', () => {
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
     const { port } = server.address() as AddressInfo
 
-    const client = spawn(process.execPath, ['-e', CLIENT, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const client = spawn(process.execPath, ['-e', CLIENT, String(port)], { stdio: ['pipe', 'pipe', 'inherit'] })
     const exited = new Promise((resolve) => client.once('exit', resolve))
     let output = ''
     client.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     while (!output.includes('answered')) await new Promise((resolve) => setTimeout(resolve, 5))
 
+    await new Promise<void>((resolve) => client.stdin.write('go\n', () => resolve()))
     const closed = drain.close()
-    // A synchronous 400 ms, as a long embedded-database statement, across the grace's end.
-    const until = Date.now() + 400
+    // A synchronous second, as a long embedded-database statement, across the grace's end.
+    const until = Date.now() + 1000
     while (Date.now() < until);
     await closed
     await exited
