@@ -27,6 +27,7 @@ const send = () => new Promise((resolve) => {
 const first = send()
 first.then(() => console.log('answered'))
 process.stdin.once('data', () => {
+  process.stdin.pause()
   const burst = Array.from({ length: 24 }, send)
   Promise.all([first, ...burst]).then((outcomes) => console.log(JSON.stringify(outcomes)))
 })
@@ -51,7 +52,7 @@ describe('drain after a blocked event loop', () => {
     client.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     while (!output.includes('answered')) await new Promise((resolve) => setTimeout(resolve, 5))
 
-    await new Promise<void>((resolve) => client.stdin.write('go\n', () => resolve()))
+    await new Promise<void>((resolve) => client.stdin.end('go\n', () => resolve()))
     const closed = drain.close()
     // A synchronous second, as a long embedded-database statement, across the grace's end.
     const until = Date.now() + 1000
