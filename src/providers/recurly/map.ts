@@ -70,10 +70,14 @@ function paidInvoice(base: Base, delivery: RecurlyDelivery, invoice: Record<stri
   const account = isRecord(delivery.account) ? delivery.account : record(invoice.account, 'invoice.account')
   const customerId = text(account.code)
   const email = lower(account.email)
-  const referral = customField(account, REFERRAL_FIELDS)
   const coupons = couponsOf(delivery.couponRedemptions)
   const subscriptions = Array.isArray(invoice.subscription_ids) ? invoice.subscription_ids.map(text) : []
   const subscriptionId = subscriptions.find((each) => each !== null) ?? null
+  // A one-off invoice, and a subscription's purchase invoice, start something; renewals and changes follow it.
+  const firstPayment = subscriptionId === null || invoice.origin === 'purchase'
+  // The account keeps its custom field: read at the payment that starts something, as a checkout's
+  // referral is, so a renewal delivered first waits for it rather than counting as the first.
+  const referral = firstPayment ? customField(account, REFERRAL_FIELDS) : null
   const lines = linesOf(invoice.line_items, currency)
   const actions: ProviderAction[] = []
   if (referral !== null || coupons.length > 0) actions.push({ kind: 'customer', customerId, email, referral, coupons })
@@ -86,8 +90,7 @@ function paidInvoice(base: Base, delivery: RecurlyDelivery, invoice: Record<stri
     currency,
     coupons,
     subscriptionId,
-    // A one-off invoice, and a subscription's purchase invoice, start something; renewals and changes follow it.
-    firstPayment: subscriptionId === null || invoice.origin === 'purchase',
+    firstPayment,
     aliases: [],
     productId: lines[0]?.productId ?? null,
     ...(new Set(lines.map((line) => line.productId)).size > 1 ? { lines } : {}),
