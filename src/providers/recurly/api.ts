@@ -19,13 +19,13 @@ export interface RecurlyApiOptions {
 
 export interface RecurlyApi {
   /** GET /invoices/{invoice_id}: an id, or `number-<invoice number>`. */
-  invoice(id: string): Promise<Record<string, unknown> | null>
+  getInvoice(id: string): Promise<Record<string, unknown> | null>
   /** GET /transactions/{transaction_id}: an id, or `uuid-<uuid>`. */
-  transaction(id: string): Promise<Record<string, unknown> | null>
+  getTransaction(id: string): Promise<Record<string, unknown> | null>
   /** GET /accounts/{account_id}. */
-  account(id: string): Promise<Record<string, unknown> | null>
+  getAccount(id: string): Promise<Record<string, unknown> | null>
   /** GET /invoices/{invoice_id}/coupon_redemptions: the coupons that discounted the invoice (its first page). */
-  couponRedemptions(invoiceId: string): Promise<unknown[] | null>
+  listCouponRedemptions(invoiceId: string): Promise<unknown[] | null>
 }
 
 export function recurlyApi(options: RecurlyApiOptions): RecurlyApi {
@@ -42,10 +42,10 @@ export function recurlyApi(options: RecurlyApiOptions): RecurlyApi {
   }
   const at = (id: string) => encodeURIComponent(id)
   return {
-    invoice: (id) => get(`/invoices/${at(id)}`),
-    transaction: (id) => get(`/transactions/${at(id)}`),
-    account: (id) => get(`/accounts/${at(id)}`),
-    couponRedemptions: async (invoiceId) => {
+    getInvoice: (id) => get(`/invoices/${at(id)}`),
+    getTransaction: (id) => get(`/transactions/${at(id)}`),
+    getAccount: (id) => get(`/accounts/${at(id)}`),
+    listCouponRedemptions: async (invoiceId) => {
       const list = await get(`/invoices/${at(invoiceId)}/coupon_redemptions`)
       return list && Array.isArray(list.data) ? list.data : null
     },

@@ -27,18 +27,18 @@ export async function fetchBack(notification: Record<string, unknown>, api: Recu
   if (type === 'charge_invoice.created' || type === 'charge_invoice.paid') {
     const number = typeof notification.invoice_number === 'number' ? String(notification.invoice_number) : text(notification.invoice_number)
     if (number === null) throw new MalformedEvent('invoice_number is required')
-    const invoice = await api.invoice(`number-${number}`)
+    const invoice = await api.getInvoice(`number-${number}`)
     if (invoice === null) return unknown(`invoice ${number}`)
     return withPaid({ notification, invoice }, api)
   }
   if (type === 'payment.succeeded' || type === 'payment.refunded' || type === 'payment.voided') {
     const uuid = text(notification.uuid)
     if (uuid === null) throw new MalformedEvent('uuid is required')
-    const transaction = await api.transaction(`uuid-${uuid}`)
+    const transaction = await api.getTransaction(`uuid-${uuid}`)
     if (transaction === null) return unknown(`transaction ${uuid}`)
     const invoiceId = idOf(transaction.invoice)
     if (invoiceId === null) return { body: { notification, transaction } satisfies RecurlyDelivery }
-    const invoice = await api.invoice(invoiceId)
+    const invoice = await api.getInvoice(invoiceId)
     if (invoice === null) return unknown(`invoice ${invoiceId}`)
     return type === 'payment.succeeded' ? withPaid({ notification, transaction, invoice }, api) : { body: { notification, transaction, invoice } satisfies RecurlyDelivery }
   }
@@ -51,11 +51,11 @@ async function withPaid(delivery: RecurlyDelivery & { invoice: Record<string, un
   if (invoice.type !== 'charge' || invoice.state !== 'paid') return { body: delivery }
   const accountId = idOf(invoice.account)
   if (accountId === null) throw new MalformedEvent('the invoice names no account')
-  const account = await api.account(accountId)
+  const account = await api.getAccount(accountId)
   if (account === null) return unknown(`account ${accountId}`)
   const discounted = invoice.discount !== undefined && invoice.discount !== null && invoice.discount !== 0
   const invoiceId = text(invoice.id)
-  const couponRedemptions = discounted && invoiceId !== null ? ((await api.couponRedemptions(invoiceId)) ?? []) : []
+  const couponRedemptions = discounted && invoiceId !== null ? ((await api.listCouponRedemptions(invoiceId)) ?? []) : []
   return { body: { ...delivery, account, couponRedemptions } satisfies RecurlyDelivery }
 }
 

@@ -53,6 +53,8 @@ server.unref()
 
 /** Each resource under the paths the API finds it by. */
 function hold(holds: RecurlyHolds): void {
+  // A fuzzed event may hold anything: only what is shaped like resources is held.
+  if (!isObject(holds)) return
   const put = (paths: Array<string | false>, resource: unknown) => paths.forEach((path) => path && held.set(path, resource))
   const each = (list: unknown) => (Array.isArray(list) ? list.filter(isObject) : [])
   for (const invoice of each(holds.invoices)) put([`/invoices/${String(invoice.id)}`, invoice.number != null && `/invoices/number-${String(invoice.number)}`], invoice)
