@@ -57,7 +57,7 @@ export interface AdminConsoleOptions {
   webhooks?: ConsoleWebhooks
   /**
    * Replays provider events from the provider events page: `providerEventReplay({ program, storage })`
-   * from affiliate-kit/stripe (or any provider's entry: paddle, lemon-squeezy, polar, braintree, chargebee). @default none: no replay button
+   * from affiliate-kit/stripe (or any provider's entry: paddle, lemon-squeezy, polar, braintree, chargebee, recurly). @default none: no replay button
    */
   providerEvents?: ConsoleProviderEvents
   /**

@@ -50,7 +50,7 @@ export interface HandlerOptions {
   webhooks?: TestDeliverySender
   /**
    * Replays provider events (POST /provider-events/{id}/replay): `providerEventReplay({ program,
-   * storage })` from affiliate-kit/stripe (or any provider's entry: paddle, lemon-squeezy, polar, braintree, chargebee). @default none: that route answers 501
+   * storage })` from affiliate-kit/stripe (or any provider's entry: paddle, lemon-squeezy, polar, braintree, chargebee, recurly). @default none: that route answers 501
    */
   providerEvents?: ProviderEventReplayer
   /**

@@ -1,7 +1,8 @@
 // What a provider's entry in the server's config holds (docs/providers.md), by the way the
 // provider authenticates its webhooks: a signing secret (with a timestamp tolerance when its
-// signatures carry one), API keys (Braintree), or HTTP Basic credentials with an API key to fetch
-// each event back (Chargebee). Each kind is its schema and the example the 404 of an
+// signatures carry one), API keys (Braintree), HTTP Basic credentials with an API key to fetch
+// each event back (Chargebee), or a signing secret with an API key to read back what each
+// notification names (Recurly). Each kind is its schema and the example the 404 of an
 // unconfigured provider shows.
 import * as v from 'valibot'
 
@@ -35,4 +36,14 @@ export const BASIC_AUTH_AND_API: ConfigKind = {
     v.check((entry) => entry.site !== undefined || entry.apiBase !== undefined, 'needs "site" (acme of acme.chargebee.com) or "apiBase"'),
   ),
   example: '{ "site": "...", "apiKey": "...", "webhookUsername": "...", "webhookPassword": "..." }',
+}
+export const SIGNED_AND_API: ConfigKind = {
+  schema: v.strictObject({
+    webhookSecret: secrets,
+    toleranceSeconds: tolerance,
+    apiKey: nonEmpty,
+    region: v.optional(v.picklist(['us', 'eu'], 'must be "us" or "eu"')),
+    apiBase: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'), v.regex(/^https?:\/\/[^/]+\/?$/i, 'must be an origin such as https://v3.recurly.com'))),
+  }),
+  example: '{ "webhookSecret": "...", "apiKey": "..." }',
 }

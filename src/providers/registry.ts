@@ -6,8 +6,9 @@
 // package.json, which test/providers/providers-registry.test.ts checks).
 import type { ProviderName } from '../core/model/types.js'
 import type { ChargebeeConfig } from './chargebee/config.js'
-import { API_KEYS, BASIC_AUTH_AND_API, SIGNING_SECRET, TIMESTAMPED_SECRET, type ConfigKind } from './config-kinds.js'
+import { API_KEYS, BASIC_AUTH_AND_API, SIGNED_AND_API, SIGNING_SECRET, TIMESTAMPED_SECRET, type ConfigKind } from './config-kinds.js'
 import type { ProviderHandler, ProviderHandlerOptions } from './handler.js'
+import type { RecurlyConfig } from './recurly/config.js'
 import type { Secrets } from './signature.js'
 
 /** The config of a provider that signs with a webhook secret. */
@@ -28,7 +29,7 @@ export interface ApiKeysConfig {
  * kind, as the server's config schema (src/cli/config.ts) checked them; each handler reads its
  * own, so every factory takes them all.
  */
-export type ProviderConfig = SecretConfig & ApiKeysConfig & ChargebeeConfig
+export type ProviderConfig = SecretConfig & ApiKeysConfig & ChargebeeConfig & RecurlyConfig
 
 export interface RegisteredProvider {
   /** What its entry in the server's config holds (./config-kinds.ts). */
@@ -51,6 +52,7 @@ export const PROVIDERS: { readonly [name in ProviderName]: RegisteredProvider } 
     },
   },
   chargebee: { config: BASIC_AUTH_AND_API, load: async () => (await import('./chargebee/index.js')).chargebeeHandler },
+  recurly: { config: SIGNED_AND_API, load: async () => (await import('./recurly/index.js')).recurlyHandler },
 }
 
 /** A provider's key in the server's config: its name in camelCase (lemon-squeezy: lemonSqueezy). */

@@ -11,7 +11,7 @@ import { createAffiliateProgram, testClock, type AffiliateProgram, type StorageP
 import type { ProjectSettingsInput } from '../../src/core/model/schemas.js'
 import { createTrackingHandler } from '../../src/tracking/index.js'
 import { caller, type Caller, type Reply } from '../support/http/helpers.js'
-import { braintree, lemonSqueezy, paddle, polar, stripeLegacy, type CheckoutProvider } from '../support/providers/checkouts.js'
+import { braintree, chargebee, lemonSqueezy, paddle, polar, recurly, stripeLegacy, type CheckoutProvider } from '../support/providers/checkouts.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from '../support/sql/pg-schema.js'
 
 const IN_FLIGHT = 16
@@ -113,6 +113,8 @@ for (const kind of KINDS) {
       [lemonSqueezy, 24],
       [polar, 24],
       [braintree, 24],
+      [chargebee, 24],
+      [recurly, 24],
     ]
     for (const [provider, renewals] of providers) {
       it(`${renewals} ${provider.name} renewals of one subscription at once: each 200 the first time, each payment numbered once`, async () => {

@@ -11,6 +11,7 @@ import { allEvents, SCENARIO_SETTINGS, scenarioAffiliates, scenarioSettings, typ
 import { polarScenario } from '../support/providers/polar-scenario.js'
 import { braintreeScenario } from '../support/providers/braintree-scenario.js'
 import { chargebeeScenario } from '../support/providers/chargebee-scenario.js'
+import { recurlyScenario } from '../support/providers/recurly-scenario.js'
 import { stripeHandler } from '../../src/providers/stripe/index.js'
 import { customerCreated, legacyChargeRefunded, legacyInvoicePaid } from '../support/providers/stripe-fixtures.js'
 import { deliverStripe, STRIPE_SECRET, stripeScenario } from '../support/providers/stripe-scenario.js'
@@ -19,7 +20,7 @@ import type { CaseContext } from './harness.js'
 const ANN = 'ann@affiliates.example'
 const BOB = 'bob@affiliates.example'
 const zero = { total: '0.00', paid: '0.00', unpaid: '0.00', credit: '0.00' }
-const PROVIDER_SCENARIOS = [stripeScenario, paddleScenario, lemonSqueezyScenario, polarScenario, braintreeScenario, chargebeeScenario]
+const PROVIDER_SCENARIOS = [stripeScenario, paddleScenario, lemonSqueezyScenario, polarScenario, braintreeScenario, chargebeeScenario, recurlyScenario]
 
 export function providerCases(context: CaseContext): void {
   for (const scenario of PROVIDER_SCENARIOS) scenarioCases(context, scenario)

@@ -55,9 +55,11 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
     const lemon = (await import(pathToFileURL(join(installed, 'lemon-squeezy.js')).href)) as typeof import('../../src/providers/lemon-squeezy/index.js')
     const polar = (await import(pathToFileURL(join(installed, 'polar.js')).href)) as typeof import('../../src/providers/polar/index.js')
     const braintree = (await import(pathToFileURL(join(installed, 'braintree.js')).href)) as typeof import('../../src/providers/braintree/index.js')
-    expect([stripe.stripeHandler, paddle.paddleHandler, lemon.lemonSqueezyHandler, polar.polarHandler, braintree.braintreeHandler].map((handler) => typeof handler)).toEqual(Array(5).fill('function'))
-    const required = execFileSync(process.execPath, ['-e', "console.log(['stripe', 'lemon-squeezy', 'polar', 'braintree'].map((name) => typeof Object.values(require('affiliate-kit/' + name)).find((member) => typeof member === 'function' && member.name.endsWith('Handler'))).join(' '))"], { cwd: work })
-    expect(required.toString().trim()).toBe('function function function function')
+    const chargebee = (await import(pathToFileURL(join(installed, 'chargebee.js')).href)) as typeof import('../../src/providers/chargebee/index.js')
+    const recurly = (await import(pathToFileURL(join(installed, 'recurly.js')).href)) as typeof import('../../src/providers/recurly/index.js')
+    expect([stripe.stripeHandler, paddle.paddleHandler, lemon.lemonSqueezyHandler, polar.polarHandler, braintree.braintreeHandler, chargebee.chargebeeHandler, recurly.recurlyHandler].map((handler) => typeof handler)).toEqual(Array(7).fill('function'))
+    const required = execFileSync(process.execPath, ['-e', "console.log(['stripe', 'lemon-squeezy', 'polar', 'braintree', 'chargebee', 'recurly'].map((name) => typeof Object.values(require('affiliate-kit/' + name)).find((member) => typeof member === 'function' && member.name.endsWith('Handler'))).join(' '))"], { cwd: work })
+    expect(required.toString().trim()).toBe('function function function function function function')
   })
 
   it('ships affiliate-kit/storage for adapter authors: a UniqueViolation thrown by a custom adapter is a 409 conflict to the app (ESM and CommonJS)', () => {

@@ -16,6 +16,9 @@ import { paymentSucceeded } from '../support/providers/chargebee-fixtures.js'
 import { CHARGEBEE_CREDENTIALS, chargebeeAuthorization } from '../support/providers/chargebee-scenario.js'
 import { orderPaid } from '../support/providers/polar-fixtures.js'
 import { POLAR_SECRET, polarHeaders } from '../support/providers/polar-scenario.js'
+import { RECURLY_API_KEY, recurlyApiServer } from '../support/providers/recurly-api.js'
+import { chargeInvoice } from '../support/providers/recurly-fixtures.js'
+import { RECURLY_SECRET, recurlySignature } from '../support/providers/recurly-scenario.js'
 import { checkoutCompleted, invoicePaid } from '../support/providers/stripe-fixtures.js'
 import { migratedDataDir } from '../support/pglite-template.js'
 
@@ -54,7 +57,7 @@ describe('affiliate-kit serve with providers', () => {
       const paddle = await fetch(`${url}/providers/paddle/events`, { method: 'POST', body: '{}' })
       expect([paddle.status, await paddle.json()]).toEqual([404, { error: expect.stringContaining('add "providers": { "paddle": { "webhookSecret": "..." } }') }])
       const unknown = await fetch(`${url}/providers/square/events`, { method: 'POST', body: '{}' })
-      expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'no payment provider "square": the providers are stripe, paddle, lemon-squeezy, polar, braintree, chargebee' }])
+      expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'no payment provider "square": the providers are stripe, paddle, lemon-squeezy, polar, braintree, chargebee, recurly' }])
       const braintree = await fetch(`${url}/providers/braintree/events`, { method: 'POST', body: '{}' })
       expect([braintree.status, await braintree.json()]).toEqual([404, { error: expect.stringContaining('add "providers": { "braintree": { "merchantId": "...", "publicKey": "...", "privateKey": "..." } }') }])
       expect((await api(url!, KEY, 'GET', '/affiliates/ann%40example.com')).body).toMatchObject({ data: { total_earnings: '3.00' } })
@@ -132,6 +135,34 @@ describe('affiliate-kit serve with providers', () => {
     }
   }, 120_000)
 
+  it("receives Recurly notifications from its config (the endpoint's secret key, the API key to read each invoice back), refusing forged ones", async () => {
+    const config = join(dir, 'affiliate.recurly.config.json')
+    writeFileSync(config, JSON.stringify({ commission: { purchase: { type: 'percentage', rate: 30 } }, providers: { recurly: { webhookSecret: RECURLY_SECRET, apiKey: RECURLY_API_KEY, apiBase: recurlyApiServer.url } } }))
+    const database = `pglite:${migratedDataDir(join(dir, 'data-recurly'))}`
+    const server = run(['serve', '--port', '0', '--database', database, '--config', config], { cwd: dir, env: { AFFILIATE_KIT_API_KEY: KEY } })
+    const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/)
+    try {
+      await api(url!, KEY, 'POST', '/affiliates', { email: 'ann@example.com', referral_code: 'ANN' })
+      const invoice = { id: 'inv_srv1', number: 7001, at: new Date().toISOString(), account: { id: 'acc_srv', code: 'srv', email: 'srv@example.com', referral: 'ANN' }, origin: 'purchase' as const, lines: [{ itemCode: 'book', amount: 1000 }], tax: 100 }
+      const paid = chargeInvoice('paid', invoice)
+      recurlyApiServer.hold(paid.holds)
+      const recurly = `${url}/providers/recurly/events`
+      const post = (notification: unknown, secret = RECURLY_SECRET) => {
+        const body = JSON.stringify(notification)
+        return fetch(recurly, { method: 'POST', body, headers: { 'Content-Type': 'application/json', 'recurly-signature': recurlySignature(body, new Date(), [secret]) } })
+      }
+      // The body names the invoice; what it paid is the API's 10.00, not a figure of the body.
+      expect((await post({ ...paid.notification, total: 1_000_000 })).status).toBe(200)
+      expect((await post(chargeInvoice('paid', { ...invoice, number: 7999 }).notification)).status).toBe(400)
+      expect((await post(paid.notification, 'guessed')).status).toBe(400)
+      expect((await api(url!, KEY, 'GET', '/affiliates/ann%40example.com')).body).toMatchObject({ data: { total_earnings: '3.00' } })
+      const listed = await api(url!, KEY, 'GET', '/provider-events')
+      expect((listed.body as { data: Array<{ provider: string; status: string }> }).data.map((event) => [event.provider, event.status])).toEqual([['recurly', 'applied']])
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  }, 120_000)
+
   it.each([
     [{ providers: { braintree: { merchantId: 'm', publicKey: 'p' } } }, '"providers.braintree.privateKey" is required'],
     [{ providers: { braintree: { webhookSecret: 'bt' } } }, '"providers.braintree.merchantId" is required'],
@@ -139,6 +170,8 @@ describe('affiliate-kit serve with providers', () => {
     [{ providers: { chargebee: { site: 'acme', apiKey: 'k', webhookUsername: 'u' } } }, '"providers.chargebee.webhookPassword" is required'],
     [{ providers: { chargebee: { site: 'https://acme.chargebee.com', apiKey: 'k', webhookUsername: 'u', webhookPassword: 'p' } } }, '"providers.chargebee.site" must be the site name of <site>.chargebee.com'],
     [{ providers: { chargebee: { apiKey: 'k', webhookUsername: 'u', webhookPassword: 'p' } } }, '"providers.chargebee" needs "site" (acme of acme.chargebee.com) or "apiBase"'],
+    [{ providers: { recurly: { webhookSecret: 's' } } }, '"providers.recurly.apiKey" is required'],
+    [{ providers: { recurly: { webhookSecret: 's', apiKey: 'k', region: 'au' } } }, '"providers.recurly.region" must be "us" or "eu"'],
     [{ providers: { paddle: 'pdl_ntfset_01secret' } }, '"providers.paddle" must be an object'],
     [{ providers: null }, '"providers" must be an object'],
     [{ providers: { lemonSqueezy: { webhookSecret: 'ls_secret', toleranceSeconds: 5 } } }, 'unknown field "providers.lemonSqueezy.toleranceSeconds"'],

@@ -1,4 +1,4 @@
-// Polar and Braintree payments in a currency other than the program's: without a rate the payment
+// Polar, Braintree, Chargebee and Recurly payments in a currency other than the program's: without a rate the payment
 // waits (and its refund with it), the console's provider-events page lists both with what they
 // wait for and a Replay button; once the rate exists, a replay from the page applies the payment,
 // the refund follows, and a second replay applies nothing.
@@ -7,15 +7,21 @@ import { memoryStorage } from '../../src/adapters/memory/index.js'
 import { createAdminConsole } from '../../src/admin/index.js'
 import { createAffiliateProgram, testClock, type AffiliateProgram, type TestClock } from '../../src/index.js'
 import { braintreeHandler } from '../../src/providers/braintree/index.js'
+import { chargebeeHandler } from '../../src/providers/chargebee/index.js'
 import type { FetchHandler } from '../../src/providers/handler.js'
 import { polarHandler } from '../../src/providers/polar/index.js'
+import { recurlyHandler } from '../../src/providers/recurly/index.js'
 import { providerEventReplay } from '../../src/providers/replay.js'
 import { signInWithKey } from '../support/admin/helpers.js'
 import { Agent } from '../support/portal/helpers.js'
 import { transactionSettled } from '../support/providers/braintree-fixtures.js'
 import { BRAINTREE_KEYS, deliverBraintree } from '../support/providers/braintree-scenario.js'
+import { creditNoteEvent, paymentSucceeded, type InvoiceFixture as ChargebeeInvoice } from '../support/providers/chargebee-fixtures.js'
+import { CHARGEBEE_OPTIONS, deliverChargebee } from '../support/providers/chargebee-scenario.js'
 import { orderPaid, orderRefunded, type OrderInput } from '../support/providers/polar-fixtures.js'
 import { deliverPolar, POLAR_SECRET } from '../support/providers/polar-scenario.js'
+import { chargeInvoice, paymentRefunded, type InvoiceFixture as RecurlyInvoice } from '../support/providers/recurly-fixtures.js'
+import { deliverRecurly, RECURLY_OPTIONS } from '../support/providers/recurly-scenario.js'
 import { SCENARIO_SETTINGS } from '../support/providers/scenario.js'
 
 interface ForeignPayment {
@@ -30,6 +36,9 @@ interface ForeignPayment {
 
 const danOrder: OrderInput = { at: '2026-01-31T10:00:00Z', id: 'ord_dan_eur', customer: 'cus_dan', email: 'dan@example.com', subtotal: 10000, tax: 0, billingReason: 'purchase', product: 'prod_book', currency: 'eur', metadata: { referral: 'ANN' } }
 const danSale = { at: '2026-01-31T10:00:00Z', id: 'txn_dan_eur', customer: 'cus_dan', email: 'dan@example.com', amount: '100.00', tax: '0.00', currency: 'EUR', customFields: { referral: 'ANN' } }
+
+const danInvoice: ChargebeeInvoice = { id: 'inv_dan_eur', at: '2026-01-31T10:00:00Z', customer: { id: 'cb_dan', email: 'dan@example.com', referral: 'ANN' }, currency: 'EUR', lines: [{ itemPrice: 'book-EUR', amount: 10000 }], tax: 0 }
+const danRecurly: RecurlyInvoice = { id: 'inv_dan_eur_rc', number: 8801, at: '2026-01-31T10:00:00Z', account: { id: 'acc_dan', code: 'dan', email: 'dan@example.com', referral: 'ANN' }, origin: 'purchase', currency: 'EUR', lines: [{ itemCode: 'book', amount: 10000 }] }
 
 const PAYMENTS: ForeignPayment[] = [
   {
@@ -47,6 +56,22 @@ const PAYMENTS: ForeignPayment[] = [
     reference: 'txn_dan_eur',
     paid: transactionSettled(danSale),
     halfRefund: transactionSettled({ ...danSale, at: '2026-01-31T11:00:00Z', id: 'txn_dan_eur_r1', type: 'credit', amount: '50.00', refunds: 'txn_dan_eur', customFields: {} }),
+  },
+  {
+    name: 'chargebee',
+    handler: (program) => chargebeeHandler({ program, ...CHARGEBEE_OPTIONS }),
+    deliver: (handler, event) => deliverChargebee(handler, event),
+    reference: 'inv_dan_eur',
+    paid: paymentSucceeded('ev_dan_eur', danInvoice),
+    halfRefund: creditNoteEvent('ev_dan_eur_refund', 'payment_refunded', '2026-01-31T11:00:00Z', danInvoice, { id: 'CN-DAN', refunded: 5000 }),
+  },
+  {
+    name: 'recurly',
+    handler: (program) => recurlyHandler({ program, ...RECURLY_OPTIONS }),
+    deliver: (handler, event, clock) => deliverRecurly(handler, event, clock),
+    reference: 'inv_dan_eur_rc',
+    paid: chargeInvoice('paid', danRecurly),
+    halfRefund: paymentRefunded(danRecurly, { id: 'tx_dan_eur_refund', number: 8802, at: '2026-01-31T11:00:00Z', refunded: 5000 }),
   },
 ]
 

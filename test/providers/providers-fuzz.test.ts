@@ -1,7 +1,8 @@
 // No signed body makes a provider handler answer 500: every field of every scenario event, in turn
 // replaced by null, text, a negative, a huge number, an object or an array, answers 200 or 400.
 // (Braintree's events are trees its fixtures write as XML: the mutations reach the package's parser;
-// Chargebee's reach the handler as its API answers them: the local API holds each mutated event.)
+// Chargebee's reach the handler as its API answers them: the local API holds each mutated event;
+// Recurly's mutate the notification and the resources its local API holds for it.)
 import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../../src/adapters/memory/index.js'
 import { createAffiliateProgram, testClock } from '../../src/index.js'
@@ -12,6 +13,7 @@ import { stripeScenario } from '../support/providers/stripe-scenario.js'
 import { polarScenario } from '../support/providers/polar-scenario.js'
 import { braintreeScenario } from '../support/providers/braintree-scenario.js'
 import { chargebeeScenario } from '../support/providers/chargebee-scenario.js'
+import { recurlyScenario } from '../support/providers/recurly-scenario.js'
 
 const REPLACEMENTS: unknown[] = [null, 'x', -1, 1e30, 12.5, {}, [], '99999999999999999999']
 
@@ -29,7 +31,7 @@ function replaced(value: unknown, path: string[], replacement: unknown): unknown
 }
 
 describe('provider handlers: mutated signed events', () => {
-  for (const scenario of [stripeScenario, paddleScenario, lemonSqueezyScenario, polarScenario, braintreeScenario, chargebeeScenario]) {
+  for (const scenario of [stripeScenario, paddleScenario, lemonSqueezyScenario, polarScenario, braintreeScenario, chargebeeScenario, recurlyScenario]) {
     it(`${scenario.name}: every mutation answers 200 or 400`, async () => {
       const clock = testClock('2026-03-20T00:00:00Z')
       const storage = memoryStorage()

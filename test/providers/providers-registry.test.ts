@@ -40,8 +40,8 @@ describe('the provider registry', () => {
 
   it('is the picklist of the core and names each config key', () => {
     for (const name of PROVIDER_NAMES) expect(v.is(providerName, name)).toBe(true)
-    expect(v.is(providerName, 'recurly')).toBe(false)
-    expect(PROVIDER_NAMES.map(providerConfigKey)).toEqual(['stripe', 'paddle', 'lemonSqueezy', 'polar', 'braintree', 'chargebee'])
+    expect(v.is(providerName, 'chargify')).toBe(false)
+    expect(PROVIDER_NAMES.map(providerConfigKey)).toEqual(['stripe', 'paddle', 'lemonSqueezy', 'polar', 'braintree', 'chargebee', 'recurly'])
   })
 
   it('is the only list: no other file of src/ names the providers together', () => {

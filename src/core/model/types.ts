@@ -57,7 +57,7 @@ export interface Page<T> {
  * its event routes and the build entries read. Each has its folder, src/providers/<name>/, and
  * its line in src/providers/registry.ts.
  */
-export const PROVIDER_NAMES = ['stripe', 'paddle', 'lemon-squeezy', 'polar', 'braintree', 'chargebee'] as const
+export const PROVIDER_NAMES = ['stripe', 'paddle', 'lemon-squeezy', 'polar', 'braintree', 'chargebee', 'recurly'] as const
 export type ProviderName = (typeof PROVIDER_NAMES)[number]
 
 /** The documented prefix of a provider's customer ids, where it has one (imports carry these ids). */

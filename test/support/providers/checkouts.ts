@@ -9,6 +9,7 @@ import { lemonSqueezyHandler } from '../../../src/providers/lemon-squeezy/index.
 import { paddleHandler } from '../../../src/providers/paddle/index.js'
 import { chargebeeHandler } from '../../../src/providers/chargebee/index.js'
 import { polarHandler } from '../../../src/providers/polar/index.js'
+import { recurlyHandler } from '../../../src/providers/recurly/index.js'
 import { stripeHandler } from '../../../src/providers/stripe/index.js'
 import type { DomainStore } from '../../../src/storage.js'
 import type { AffiliateProgram } from '../../../src/index.js'
@@ -22,6 +23,8 @@ import { paymentSucceeded as chargebeePayment } from './chargebee-fixtures.js'
 import { CHARGEBEE_OPTIONS, deliverChargebee } from './chargebee-scenario.js'
 import { orderPaid } from './polar-fixtures.js'
 import { deliverPolar, POLAR_SECRET } from './polar-scenario.js'
+import { chargeInvoice, paymentSucceeded as recurlyPayment, type InvoiceFixture } from './recurly-fixtures.js'
+import { deliverRecurly, RECURLY_OPTIONS } from './recurly-scenario.js'
 import { checkoutCompleted, invoicePaid, invoicePaymentPaid, legacyInvoicePaid } from './stripe-fixtures.js'
 import { deliverStripe, STRIPE_SECRET } from './stripe-scenario.js'
 
@@ -174,7 +177,28 @@ export const chargebee: CheckoutProvider = {
   renewal: (n, at, k) => [chargebeeInvoice(n, at, `inv_cb${n}r${k}`, 30 * k, false)],
 }
 
-export const CHECKOUT_PROVIDERS = [stripeCurrent, stripeLegacy, paddle, lemonSqueezy, polar, braintree, chargebee]
+/** Recurly: the purchase invoice (its account carries the referral custom field), paid and its payment notified, then the renewals. */
+const recurlyInvoice = (n: number, at: Date, k: number): InvoiceFixture => ({
+  id: `inv_rc${n}_${k}`,
+  // Invoice numbers are the site's sequence: one per invoice here (k: 0 the purchase, 1.. the renewals).
+  number: 500_000 + n * 1000 + k,
+  at: iso(at, 30 * k),
+  account: { id: `acc_rc${n}`, code: `rc${n}`, email: `rc${n}@example.com`, referral: 'ANN' },
+  subscriptionId: `sub_rc${n}`,
+  origin: k === 0 ? 'purchase' : 'renewal',
+  lines: [{ itemCode: 'pro-monthly', amount: month.subtotal }],
+  tax: month.tax,
+})
+export const recurly: CheckoutProvider = {
+  name: 'recurly',
+  provider: 'recurly',
+  handler: (program, storage, project) => recurlyHandler({ program, storage, ...RECURLY_OPTIONS, ...(project ? { project } : {}) }),
+  deliver: (handler, event, clock) => deliverRecurly(handler, event, clock),
+  checkout: (n, at) => [recurlyPayment(recurlyInvoice(n, at, 0)), chargeInvoice('paid', recurlyInvoice(n, at, 0)), chargeInvoice('paid', recurlyInvoice(n, at, 1))],
+  renewal: (n, at, k) => [chargeInvoice('paid', recurlyInvoice(n, at, k))],
+}
+
+export const CHECKOUT_PROVIDERS = [stripeCurrent, stripeLegacy, paddle, lemonSqueezy, polar, braintree, chargebee, recurly]
 
 /**
  * The events of `customers` checkouts, in order: customer n's first payment n minutes past

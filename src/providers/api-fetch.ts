@@ -1,0 +1,78 @@
+// The fetch-back a provider handler makes to its provider's API (Chargebee's events, Recurly's
+// invoices): one GET to the configured origin, redirects not followed (the credentials never leave
+// it), an answer read up to a size cap, within a timeout, tried once more when the connection fails
+// before any answer (a kept-alive socket the server closed meanwhile). A 404 is null: the API does
+// not know what the webhook named (docs/providers.md "Chargebee", "Recurly").
+
+export interface ApiGet {
+  /** The provider, for messages ("Chargebee"). */
+  provider: string
+  url: URL
+  headers: Record<string, string>
+  /** @default 10000 */
+  timeoutMs?: number
+  /** @default 1048576 (1 MiB) */
+  maxResponseBytes?: number
+}
+
+/** Why the API could not answer: the handler answers 503 and the provider delivers again. */
+export class ProviderApiUnavailable extends Error {
+  constructor(
+    message: string,
+    /** The connection failed before the API answered (not a timeout). */
+    readonly beforeAnswer = false,
+  ) {
+    super(message)
+    this.name = 'ProviderApiUnavailable'
+  }
+}
+
+/** The API's JSON answer, or null when it answers 404. The request is a GET: a connection that fails before any answer is tried once more. */
+export async function getJson(request: ApiGet): Promise<unknown> {
+  try {
+    return await getOnce(request)
+  } catch (error) {
+    if (!(error instanceof ProviderApiUnavailable) || !error.beforeAnswer) throw error
+    return getOnce(request)
+  }
+}
+
+async function getOnce(request: ApiGet): Promise<unknown> {
+  const { provider, url } = request
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(), request.timeoutMs ?? 10_000)
+  let answered = false
+  try {
+    const response = await fetch(url, { headers: request.headers, redirect: 'manual', signal: controller.signal })
+    answered = true
+    if (response.status === 404) {
+      await response.body?.cancel()
+      return null
+    }
+    if (!response.ok) {
+      await response.body?.cancel()
+      throw new ProviderApiUnavailable(`${provider} answered ${response.status} to GET ${url.pathname}`)
+    }
+    return JSON.parse(await cappedText(response, request.maxResponseBytes ?? 1_048_576, provider)) as unknown
+  } catch (error) {
+    if (error instanceof ProviderApiUnavailable) throw error
+    const timedOut = controller.signal.aborted
+    throw new ProviderApiUnavailable(`cannot GET ${url.pathname} from ${provider}: ${timedOut ? 'timed out' : (error as Error).message}`, !timedOut && !answered)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function cappedText(response: Response, maxBytes: number, provider: string): Promise<string> {
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength
+    if (size > maxBytes) throw new ProviderApiUnavailable(`${provider}'s answer is larger than ${maxBytes} bytes`)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** HTTP Basic with an API key as the user name and no password, as Chargebee and Recurly take it. */
+export const basicApiKey = (apiKey: string) => `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`
