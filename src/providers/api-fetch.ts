@@ -3,6 +3,7 @@
 // it), an answer read up to a size cap, within a timeout, tried once more when the connection fails
 // before any answer (a kept-alive socket the server closed meanwhile). A 404 is null: the API does
 // not know what the webhook named (docs/providers.md "Chargebee", "Recurly").
+import { BusyError } from '../core/model/errors.js'
 
 export interface ApiGet {
   /** The provider, for messages ("Chargebee"). */
@@ -15,14 +16,17 @@ export interface ApiGet {
   maxResponseBytes?: number
 }
 
-/** Why the API could not answer: the handler answers 503 and the provider delivers again. */
-export class ProviderApiUnavailable extends Error {
+/**
+ * Why the API could not answer: a BusyError, so the handler answers 503 with Retry-After 60 and
+ * records nothing, and the provider delivers again.
+ */
+export class ProviderApiUnavailable extends BusyError {
   constructor(
     message: string,
     /** The connection failed before the API answered (not a timeout). */
     readonly beforeAnswer = false,
   ) {
-    super(message)
+    super(message, 60)
     this.name = 'ProviderApiUnavailable'
   }
 }

@@ -2,7 +2,7 @@
 // as the user): Chargebee signs no webhook, so the handler applies the event as Chargebee's API
 // answers it, and a body naming an event the API does not know applies nothing. The request is
 // the providers' capped, redirect-free GET (../api-fetch.ts; docs/providers.md "Chargebee").
-import { basicApiKey, getJson, ProviderApiUnavailable } from '../api-fetch.js'
+import { basicApiKey, getJson } from '../api-fetch.js'
 
 export interface ChargebeeApiOptions {
   /** The site's API origin: `https://<site>.chargebee.com`. */
@@ -14,9 +14,6 @@ export interface ChargebeeApiOptions {
   /** @default 1048576 (1 MiB) */
   maxResponseBytes?: number
 }
-
-/** Why the event could not be fetched back: the handler answers 503 and Chargebee retries. */
-export { ProviderApiUnavailable as ChargebeeUnavailable }
 
 /** The event as Chargebee's API holds it, or null when the API does not know its id. */
 export async function fetchChargebeeEvent(eventId: string, options: ChargebeeApiOptions): Promise<unknown> {

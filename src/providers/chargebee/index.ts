@@ -3,11 +3,10 @@
 // the event it names is fetched back from Chargebee's API and the API's copy is applied, so a
 // forged body changes nothing and an event the API does not know is refused
 // (docs/providers.md "Chargebee").
-import { BusyError } from '../../core/model/errors.js'
 import { providerHandler, type HeaderOf, type ProviderHandler, type ProviderHandlerOptions } from '../handler.js'
 import { isRecord, MalformedEvent, text } from '../mapping.js'
 import { sameText } from '../signature.js'
-import { ChargebeeUnavailable, fetchChargebeeEvent, type ChargebeeApiOptions } from './api.js'
+import { fetchChargebeeEvent, type ChargebeeApiOptions } from './api.js'
 import type { ChargebeeConfig } from './config.js'
 import { CHARGEBEE_EVENTS, mapChargebeeEvent } from './map.js'
 
@@ -41,14 +40,9 @@ export function chargebeeHandler(options: ChargebeeHandlerOptions): ProviderHand
         const posted = JSON.parse(raw) as unknown
         const eventId = isRecord(posted) ? text(posted.id) : null
         if (eventId === null) throw new MalformedEvent('the event id is required')
-        try {
-          const event = await fetchChargebeeEvent(eventId, api)
-          return event === null ? { refused: `Chargebee's API does not know event ${eventId}` } : { body: event }
-        } catch (error) {
-          // Chargebee delivers it again: nothing was recorded.
-          if (error instanceof ChargebeeUnavailable) throw new BusyError(error.message, 60)
-          throw error
-        }
+        // An API that cannot answer is a 503 (ProviderApiUnavailable): Chargebee delivers it again.
+        const event = await fetchChargebeeEvent(eventId, api)
+        return event === null ? { refused: `Chargebee's API does not know event ${eventId}` } : { body: event }
       },
       map: (body) => mapChargebeeEvent(body),
     },

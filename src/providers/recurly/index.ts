@@ -3,8 +3,6 @@
 // (./fetch-back.ts) and mapped as the API has it (./map.ts): amounts and lines never come from the
 // posted body. An API that cannot be reached answers 503 and records nothing; Recurly delivers the
 // notification again (docs/providers.md "Recurly").
-import { BusyError } from '../../core/model/errors.js'
-import { ProviderApiUnavailable } from '../api-fetch.js'
 import { providerHandler, type ProviderHandler, type ProviderHandlerOptions } from '../handler.js'
 import { isRecord, MalformedEvent } from '../mapping.js'
 import { secretList } from '../signature.js'
@@ -34,13 +32,8 @@ export function recurlyHandler(options: RecurlyHandlerOptions): ProviderHandler 
         if (refused !== null) return { refused }
         const notification = JSON.parse(raw) as unknown
         if (!isRecord(notification)) throw new MalformedEvent('the notification must be an object')
-        try {
-          return await fetchBack(notification, api)
-        } catch (error) {
-          // Recurly delivers it again: nothing was recorded.
-          if (error instanceof ProviderApiUnavailable) throw new BusyError(error.message, 60)
-          throw error
-        }
+        // An API that cannot answer is a 503 (ProviderApiUnavailable): Recurly delivers it again.
+        return fetchBack(notification, api)
       },
       map: (body) => mapRecurlyDelivery(body as RecurlyDelivery),
     },
