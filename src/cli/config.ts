@@ -64,7 +64,9 @@ const portal = v.strictObject({
   emailSignIn: v.optional(v.boolean('must be true or false')),
   /** The language of pages and mails for affiliates who chose none and whose browser asks for none we have. */
   locale: v.optional(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`)),
-  limits: v.optional(v.strictObject({ emailPerAddress: signInLimit, emailPerClient: signInLimit, signInPerClient: signInLimit, applyPerClient: signInLimit, applyPerEmail: signInLimit })),
+  limits: v.optional(v.strictObject({ emailPerAddress: signInLimit, emailPerClient: signInLimit, signInPerClient: signInLimit, applyPerClient: signInLimit, applyPerEmail: signInLimit, embedPerClient: signInLimit })),
+  /** The embedded dashboard <path>/embed and the origins that may frame it (docs/embed.md); checked again when the portal starts. */
+  embed: v.optional(v.strictObject({ allowedOrigins: v.pipe(v.array(v.pipe(v.string('must be a string'), v.url('must be a URL')), 'must be a list of origins'), v.minLength(1, 'must name at least one origin')) })),
   /** The application page <path>/apply (docs/onboarding.md); checked again when the portal starts. */
   application: v.optional(
     v.strictObject({

@@ -23,7 +23,7 @@ export function configuredPortal(
   /** payoutProviders.stripe: the Payouts page offers Stripe Connect onboarding (docs/payouts.md "Stripe Connect"). */
   stripe?: { secretKey: string; baseUrl?: string | undefined },
 ): Portal {
-  const { enabled: _enabled, path, publicUrl, secureCookies, theme, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, limits, trustProxy, application, locale } = config
+  const { enabled: _enabled, path, publicUrl, secureCookies, theme, idleTimeoutSeconds, absoluteTimeoutSeconds, signInLinkTtlSeconds, limits, trustProxy, application, locale, embed } = config
   // With mail configured the form is on by default: its requests become sign-in mails.
   const emailSignIn = config.emailSignIn ?? (mail !== undefined && publicUrl !== undefined)
   const referralLink = configuredReferralLink(config, tracking)
@@ -40,6 +40,7 @@ export function configuredPortal(
     ...(referralLink ? { referralLink } : {}),
     ...(emailSignIn ? { emailSignIn } : {}),
     ...(locale ? { locale } : {}),
+    ...(embed ? { embed } : {}),
     ...(mail ? { mailSecret: mail.secret } : {}),
     ...(stripe ? { stripeConnect: stripeConnect(program, { secretKey: stripe.secretKey, ...(stripe.baseUrl ? { baseUrl: stripe.baseUrl } : {}) }) } : {}),
   }

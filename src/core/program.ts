@@ -24,6 +24,7 @@ import { payoutsDueService } from './payouts/payouts-due.js'
 import { payoutRequestsService } from './payouts/payout-requests.js'
 import { providerPayoutsService } from './payouts/provider-payouts.js'
 import { portalSignInService } from './affiliates/portal-sign-in.js'
+import { embedService } from './affiliates/embed.js'
 import { providerEventsService } from './provider-events/index.js'
 import { newProjectId } from './model/random.js'
 import { referralsService } from './affiliates/referrals.js'
@@ -105,6 +106,8 @@ function projectUseCases(ctx: ReturnType<typeof createProjectContext>) {
     imports: importsService(ctx),
     /** Sign-in requests of the affiliate portal (affiliate-kit/portal). */
     portal: portalSignInService(ctx),
+    /** Tokens that open an affiliate's embedded dashboard in the host's app (docs/embed.md). */
+    embed: embedService(ctx, affiliates),
     /** Payment-provider events (affiliate-kit/stripe, /paddle, /lemon-squeezy, /polar, /braintree): received, swept, replayed, and what each did. */
     providerEvents: providerEventsService(ctx, { referrals, conversions, coupons, providerPayouts }),
     keys: keysService(ctx),

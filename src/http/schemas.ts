@@ -2,6 +2,7 @@
 // (snake_case), shared by the shapes; a shape's own bodies are in its file (shapes/). Exported by
 // name so the OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
+import { EMBED_SECTIONS } from '../core/model/embed-token.js'
 import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
 import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, locale, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, namesRealDay, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/model/schemas.js'
 
@@ -130,6 +131,15 @@ export const updateCouponBody = v.strictObject({
   ...processorCouponIds,
 })
 /** POST /affiliates/{email}/reject, alike in every shape. */
+/** docs/embed.md: POST /embed-tokens. */
+export const createEmbedTokenBody = v.strictObject({
+  email,
+  name: v.optional(v.nullable(str(200))),
+  group: v.optional(v.nullable(str(64))),
+  ttl_seconds: v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(60, 'must be at least 60'), v.maxValue(86_400, 'must be at most 86400 (24 hours)'))),
+  hide: v.optional(v.array(v.picklist(EMBED_SECTIONS, `must be ${EMBED_SECTIONS.join(', ')}`))),
+})
+
 export const rejectAffiliateBody = v.strictObject({ reason: v.optional(v.nullable(str(1000))) })
 export const createPayoutBody = v.strictObject({
   affiliate_id: v.optional(id),

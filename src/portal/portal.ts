@@ -39,6 +39,7 @@ import type { PublicRequest } from './apply.js'
 import { resolveApplication, type ApplicationOptions, type ApplicationSubmission, type ResolvedApplication } from './application-options.js'
 import { formClock, type FormClock } from '../web/form-clock.js'
 import type { PortalProgram } from './program.js'
+import { embedPages, type EmbedPages } from './embed/embed-page.js'
 
 export interface SignInRequest {
   affiliateId: number
@@ -93,9 +94,15 @@ export interface PortalOptions {
    * docs/onboarding.md "Bots"); `false` turns one off. Links emailed to one address beyond its limit
    * are silently not sent, applications from one email beyond its limit silently dropped (the page
    * answers the same); a client over its limit gets 429.
-   * @default emailPerAddress 3 and emailPerClient 10 per 15 minutes, signInPerClient 20 per 5 minutes, applyPerClient 5 per hour, applyPerEmail 3 per day
+   * @default emailPerAddress 3 and emailPerClient 10 per 15 minutes, signInPerClient 20 per 5 minutes, applyPerClient 5 per hour, applyPerEmail 3 per day, embedPerClient 120 per 5 minutes
    */
-  limits?: { emailPerAddress?: LimitOption; emailPerClient?: LimitOption; signInPerClient?: LimitOption; applyPerClient?: LimitOption; applyPerEmail?: LimitOption }
+  limits?: { emailPerAddress?: LimitOption; emailPerClient?: LimitOption; signInPerClient?: LimitOption; applyPerClient?: LimitOption; applyPerEmail?: LimitOption; embedPerClient?: LimitOption }
+  /**
+   * Turns on the embedded dashboard `<basePath>/embed` (docs/embed.md): the pages an embed token
+   * opens, which only these origins (https://app.example.com) may frame.
+   * @default off
+   */
+  embed?: { allowedOrigins: string[] }
   /**
    * The application page `<basePath>/apply` (docs/onboarding.md): its mode, the program's own
    * fields, its terms, the time-to-submit floor. Sub-program pages follow `subPrograms.<slug>.signup`.
@@ -139,6 +146,8 @@ export interface Portal extends PagesHandler {
   readonly projectId: string
   /** `publicUrl` without a trailing slash; null when none is set (createSignInLink then returns a path). */
   readonly publicUrl: string | null
+  /** The absolute URL of the embedded dashboard `token` opens; null without option embed or publicUrl (docs/embed.md). */
+  embedUrl(token: string): string | null
 }
 
 const SESSION_COOKIE = 'ak_portal'
@@ -165,6 +174,8 @@ export interface PortalSetup {
     signInsPerClient: SubjectLimit | null
     applyPerClient: SubjectLimit | null
     applyPerEmail: SubjectLimit | null
+    /** Embedded dashboard pages a client may load (docs/embed.md). */
+    embedPerClient: SubjectLimit | null
   }
   application: ResolvedApplication
   /** Signs the time the application form was drawn. */
@@ -219,6 +230,7 @@ export function portalSetup(program: PortalProgram, options: PortalOptions): Por
       signInsPerClient: limitOf('signInPerClient', 20, 300),
       applyPerClient: limitOf('applyPerClient', 5, 3600),
       applyPerEmail: limitOf('applyPerEmail', 3, 86_400),
+      embedPerClient: limitOf('embedPerClient', 120, 300),
     },
     application: resolveApplication(options.application),
     formClock: formClock(state, `portal.apply:${program.projectId}`),
@@ -228,7 +240,7 @@ export function portalSetup(program: PortalProgram, options: PortalOptions): Por
 }
 
 /** The link the affiliate shares: never from the request's origin, always the configured site. */
-function referralLinkOf(setup: PortalSetup, affiliate: AffiliateView): string | null {
+export function referralLinkOf(setup: PortalSetup, affiliate: AffiliateView): string | null {
   const { options, publicUrl } = setup
   if (options.referralLink) return options.referralLink(affiliate.referralCode, affiliate)
   return publicUrl ? `${publicUrl}/?ref=${encodeURIComponent(affiliate.referralCode)}` : null
@@ -448,7 +460,9 @@ async function recordOwnVisit(setup: PortalSetup, request: Request, client: Clie
 }
 
 /** Which methods each route answers; anything else under the base path is a 404. */
-export function portalAllowed(setup: PortalSetup, route: string): string[] | null {
+export function portalAllowed(setup: PortalSetup, route: string, embed: EmbedPages | null): string[] | null {
+  const embedded = embed?.allowed(route)
+  if (embedded) return embedded
   if (route === '/sign-in') return ['GET', 'POST']
   if (route === '/sign-out' || (route === '/sign-in/email' && setup.emailForm)) return ['POST']
   if (route === '/assets/portal.css' || route === '/assets/portal.js') return ['GET']
@@ -495,13 +509,14 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
   const page = (title: string, body: Html, status: number) => portalPage(setup, title, body, status)
   const signInForms = portalSignInForms(setup)
   const signedIn = portalSignedInPages(setup)
+  const embed = options.embed ? embedPages(setup, options.embed.allowedOrigins) : null
   const notFound = () => page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.overview}">Go to the overview</a></p>`, 404)
   const portal = mountedPages({
     base: setup.base,
     surface: 'portal',
     observer: options,
     paths,
-    allowed: (route) => portalAllowed(setup, route),
+    allowed: (route) => portalAllowed(setup, route, embed),
     page,
     notFound,
     refusal(error) {
@@ -513,6 +528,7 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
     onError: setup.onError,
     async answer(call, exchange) {
       const { request, url, route, pageMethod: method, client } = call
+      if (embed?.allowed(route)) return embed.answer({ request, url, route, client })
       if (route === '/assets/portal.css') return assetResponse(setup.stylesheet, request, security)
       if (route === '/assets/portal.js') return assetResponse(setup.script, request, security)
       if (route === '/sign-in' && method === 'GET') return signInForm(setup, request, url)
@@ -529,6 +545,7 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
     const { url, expiresAt } = await issueSignInLink(setup, email)
     return { url, expiresAt }
   }
+  portal.embedUrl = (token) => (embed && setup.publicUrl ? `${setup.publicUrl}${paths.base}/embed?token=${encodeURIComponent(token)}` : null)
   portal.signOutEverywhere = async (email) => {
     const affiliate = await program.affiliates.get(email)
     return setup.sessions.endAll(program.projectId, String(affiliate.id))

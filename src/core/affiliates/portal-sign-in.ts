@@ -16,6 +16,8 @@ export interface SignInLinkMaker {
   /** The portal's configured public origin; null when it has none (its links are then paths). */
   readonly publicUrl: string | null
   createSignInLink(email: string): Promise<{ url: string; expiresAt: Date }>
+  /** The absolute URL of the embedded dashboard an embed token opens (docs/embed.md); null without the embed or a public URL. */
+  embedUrl?(token: string): string | null
 }
 
 /** Why `maker` cannot make sign-in links for the project's affiliates, or null when it can. */

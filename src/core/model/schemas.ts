@@ -3,6 +3,7 @@
 // read exactly by money.ts once the currency, and so the allowed decimals, is known.
 import * as v from 'valibot'
 import { SIGNED_REFERRAL } from './signed-referral.js'
+import { EMBED_SECTIONS } from './embed-token.js'
 import { isCalendarDay } from './calendar.js'
 import { LOCALES } from './i18n/locales.js'
 import { OPTIONAL_TOPICS } from './mail-kinds.js'
@@ -151,6 +152,20 @@ export const applyInput = v.strictObject({
   locale: v.optional(v.nullable(locale)),
 })
 export type ApplyInput = v.InferInput<typeof applyInput>
+
+/** docs/embed.md: the affiliate a host's user is (found by email, else enrolled), and the token's life and hidden sections. */
+export const createEmbedTokenInput = v.strictObject({
+  email,
+  /** The name an affiliate enrolled by this call gets; an existing one keeps its own. */
+  name: v.optional(v.nullable(text(200))),
+  /** The sub-program (partner slug) an affiliate enrolled by this call joins; an existing one stays where it is. */
+  group: v.optional(v.nullable(slug)),
+  ttlSeconds: v.optional(
+    v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(60, 'must be at least 60'), v.maxValue(86_400, 'must be at most 86400 (24 hours)')),
+  ),
+  hide: v.optional(v.pipe(v.array(v.picklist(EMBED_SECTIONS, `must be ${EMBED_SECTIONS.join(', ')}`)), v.maxLength(EMBED_SECTIONS.length, 'names a section twice'))),
+})
+export type CreateEmbedTokenInput = v.InferInput<typeof createEmbedTokenInput>
 
 export const rejectApplicationInput = v.strictObject({ reason: v.optional(v.nullable(text(1000))) })
 export type RejectApplicationInput = v.InferInput<typeof rejectApplicationInput>

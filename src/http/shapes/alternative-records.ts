@@ -161,6 +161,7 @@ export const statsRecord = v.strictObject({
 const auditEntryRecord = v.strictObject(camelKeys(P.auditEntryRecord.entries))
 
 const portalLinkRecord = v.strictObject({ url: v.pipe(v.string(), v.url()), expiresAt: timestamp })
+const embedTokenRecord = v.strictObject({ token: v.string(), expiresAt: timestamp, url: v.nullable(v.pipe(v.string(), v.url())) })
 
 // The answer types are written out: inferred, a computed key `[name]` would reach the published
 // declarations naming the type parameter outside its scope (TS2304 in a consumer's strict build).
@@ -214,6 +215,7 @@ export const providerEventReplayResponse = named(
 )
 export const auditLogList = named('AuditLogList', list('auditLog', auditEntryRecord))
 export const portalLinkResponse = named('PortalLinkResponse', item('portalLink', portalLinkRecord))
+export const embedTokenResponse = named('EmbedTokenResponse', item('embedToken', embedTokenRecord))
 export const statsResponse = named('StatsResponse', v.strictObject({ data: statsRecord }))
 export const affiliateExportResponse = named(
   'AffiliateExportResponse',

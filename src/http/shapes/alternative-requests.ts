@@ -2,6 +2,7 @@
 // alternative shape"), under the names affiliate-kit/http publishes them by in `schemas`
 // (routes/index.ts adds them to the shared ones).
 import * as v from 'valibot'
+import { EMBED_SECTIONS } from '../../core/model/embed-token.js'
 import { affiliateStatus, commissionSettings, couponStatus, locale } from '../../core/model/schemas.js'
 import { createPayoutBody, listQuery, updateReferralBody } from '../schemas.js'
 import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
@@ -15,6 +16,15 @@ export const alternativeId = v.pipe(
   v.union([positiveId, v.pipe(v.string(), v.regex(/^(aff_)?[1-9]\d{0,14}$/))], 'must be an id such as aff_12'),
   v.transform((input) => (typeof input === 'number' ? input : Number(input.replace(/^aff_/, '')))),
 )
+
+/** docs/embed.md: POST /embed-tokens, its fields in this shape's camelCase. */
+export const createEmbedTokenBodyAlternative = v.strictObject({
+  email,
+  name: v.optional(v.nullable(str(200))),
+  group: v.optional(v.nullable(str(64))),
+  ttlSeconds: v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(60, 'must be at least 60'), v.maxValue(86_400, 'must be at most 86400 (24 hours)'))),
+  hide: v.optional(v.array(v.picklist(EMBED_SECTIONS, `must be ${EMBED_SECTIONS.join(', ')}`))),
+})
 
 export const createAffiliateBodyAlternative = v.strictObject({
   email,

@@ -8,6 +8,7 @@ import { processorCouponId } from '../coupon-ids.js'
 import { codec, defined, page } from '../route.js'
 import * as A from '../routes/affiliates.js'
 import { listAuditLog } from '../routes/audit-log.js'
+import { createEmbedToken } from '../routes/embed-tokens.js'
 import * as C from '../routes/conversions.js'
 import * as K from '../routes/coupons.js'
 import * as P from '../routes/payouts.js'
@@ -102,6 +103,12 @@ export const alternativeShape = defineShape({
     postAffiliatesEmailPortalLink: codec(A.createPortalLink, {
       responses: { 201: R.portalLinkResponse },
       output: (link) => E.data('portalLink', { url: link.url, expiresAt: link.expiresAt.toISOString() }),
+    }),
+    postEmbedTokens: codec(createEmbedToken, {
+      body: Q.createEmbedTokenBodyAlternative,
+      responses: { 201: R.embedTokenResponse },
+      input: ({ body }) => defined({ email: body.email, name: body.name, group: body.group, ttlSeconds: body.ttlSeconds, hide: body.hide }),
+      output: (created) => E.data('embedToken', { token: created.token, expiresAt: created.expiresAt.toISOString(), url: created.url }),
     }),
     getAffiliatesEmailExport: codec(G.exportAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data('export', E.affiliateExport(result)) }),
     postAffiliatesEmailErase: codec(G.eraseAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data('export', E.affiliateExport(result)) }),

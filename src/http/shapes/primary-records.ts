@@ -304,6 +304,9 @@ export const deliveryDetailRecord = v.strictObject({ ...deliveryRecord.entries, 
 /** A one-time portal sign-in link. */
 export const portalLinkRecord = v.strictObject({ url: v.pipe(v.string(), v.url()), expires_at: timestamp })
 
+/** docs/embed.md: a token that opens an affiliate's embedded dashboard; `url` is the dashboard's, from the portal's public URL, or null. */
+export const embedTokenRecord = v.strictObject({ token: v.string(), expires_at: timestamp, url: v.nullable(v.pipe(v.string(), v.url())) })
+
 const day = v.pipe(v.string(), v.isoDate())
 const count = v.pipe(v.number(), v.integer())
 export const statsCounts = { clicks: count, unique_visitors: count, signups: count, purchases: count, revenue: decimalString, commission: decimalString }
@@ -393,6 +396,7 @@ export const providerEventList = named('ProviderEventList', list(providerEventRe
 export const providerEventReplayResponse = named('ProviderEventReplayResponse', item(v.strictObject({ replayed: v.boolean(), message: v.string(), event: providerEventRecord })))
 export const auditLogList = named('AuditLogList', list(auditEntryRecord))
 export const portalLinkResponse = named('PortalLinkResponse', item(portalLinkRecord))
+export const embedTokenResponse = named('EmbedTokenResponse', item(embedTokenRecord))
 export const statsResponse = named('StatsResponse', v.strictObject({ data: statsRecord }))
 export const affiliateExportResponse = named('AffiliateExportResponse', item(affiliateExportRecord))
 export const referralExportResponse = named('ReferralExportResponse', item(referralExportRecord))

@@ -6,6 +6,7 @@ import type { AffiliateStatus } from '../../core/model/types.js'
 import { codec, defined } from '../route.js'
 import * as A from '../routes/affiliates.js'
 import { listAuditLog } from '../routes/audit-log.js'
+import { createEmbedToken } from '../routes/embed-tokens.js'
 import * as C from '../routes/conversions.js'
 import * as K from '../routes/coupons.js'
 import * as P from '../routes/payouts.js'
@@ -104,6 +105,12 @@ export const primaryShape = defineShape({
     postAffiliatesEmailPortalLink: codec(A.createPortalLink, {
       responses: { 201: R.portalLinkResponse },
       output: (link) => E.data({ url: link.url, expires_at: link.expiresAt.toISOString() }),
+    }),
+    postEmbedTokens: codec(createEmbedToken, {
+      body: S.createEmbedTokenBody,
+      responses: { 201: R.embedTokenResponse },
+      input: ({ body }) => defined({ email: body.email, name: body.name, group: body.group, ttlSeconds: body.ttl_seconds, hide: body.hide }),
+      output: (created) => E.data({ token: created.token, expires_at: created.expiresAt.toISOString(), url: created.url }),
     }),
     getAffiliatesEmailExport: codec(G.exportAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data(E.affiliateExport(result)) }),
     postAffiliatesEmailErase: codec(G.eraseAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data(E.affiliateExport(result)) }),
