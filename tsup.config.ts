@@ -42,4 +42,15 @@ export default defineConfig([{
   platform: 'browser',
   target: 'es2020',
   sourcemap: true,
+},
+// The embedded dashboard for browsers: the web component (affiliate-kit/embed) and its React
+// wrapper (affiliate-kit/react, React left to the app as a peer dependency).
+{
+  entry: { 'embed/index': 'src/embed/index.ts', 'react/index': 'src/react/index.ts' },
+  format: ['esm', 'cjs'],
+  dts: true,
+  platform: 'browser',
+  target: 'es2022',
+  sourcemap: true,
+  external: ['react'],
 }])

@@ -126,6 +126,10 @@ export function createClient(options: ClientOptions) {
       /** Pays every due affiliate through PayPal Payouts or Stripe Connect, once per month; `{ dry_run: true }` answers the batch only. */
       run: (body: T.PayoutRunBody = {}, request?: RequestOptions) => call('POST /payouts/runs', { body }, request),
     },
+    embedTokens: {
+      /** A token that opens the affiliate's embedded dashboard, enrolling it when there is none with the email (docs/embed.md). */
+      create: (body: T.CreateEmbedTokenBody) => call('POST /embed-tokens', { body }),
+    },
     clicks: {
       create: (body: T.CreateClickBody, request?: RequestOptions) => call('POST /clicks', { body }, request),
     },

@@ -59,5 +59,6 @@ export type ProcessorCouponIdFields = Pick<CreateCouponBody, 'processor_coupon_i
 export type CreatePayoutBody = RouteBody<'POST /payouts'>
 export type PayoutRunBody = RouteBody<'POST /payouts/runs'>
 export type CreateClickBody = RouteBody<'POST /clicks'>
+export type CreateEmbedTokenBody = RouteBody<'POST /embed-tokens'>
 export type ListQuery = Pick<RouteQuery<'GET /payouts'>, 'limit' | 'offset'>
 export type ListProviderEventsQuery = RouteQuery<'GET /provider-events'>

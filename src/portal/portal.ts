@@ -240,7 +240,7 @@ export function portalSetup(program: PortalProgram, options: PortalOptions): Por
 }
 
 /** The link the affiliate shares: never from the request's origin, always the configured site. */
-export function referralLinkOf(setup: PortalSetup, affiliate: AffiliateView): string | null {
+function referralLinkOf(setup: PortalSetup, affiliate: AffiliateView): string | null {
   const { options, publicUrl } = setup
   if (options.referralLink) return options.referralLink(affiliate.referralCode, affiliate)
   return publicUrl ? `${publicUrl}/?ref=${encodeURIComponent(affiliate.referralCode)}` : null
@@ -509,7 +509,22 @@ export function createPortal(program: PortalProgram, options: PortalOptions): Po
   const page = (title: string, body: Html, status: number) => portalPage(setup, title, body, status)
   const signInForms = portalSignInForms(setup)
   const signedIn = portalSignedInPages(setup)
-  const embed = options.embed ? embedPages(setup, options.embed.allowedOrigins) : null
+  const embed = options.embed
+    ? embedPages(
+        {
+          program,
+          base: setup.base,
+          clock: setup.clock,
+          security,
+          theme: options.theme,
+          locale: options.locale,
+          trustProxy: options.trustProxy === true,
+          perClient: setup.limits.embedPerClient,
+          referralLink: (affiliate) => referralLinkOf(setup, affiliate),
+        },
+        options.embed.allowedOrigins,
+      )
+    : null
   const notFound = () => page('Not found', html`<h1>Not found</h1><p>There is no such page.</p><p><a href="${paths.overview}">Go to the overview</a></p>`, 404)
   const portal = mountedPages({
     base: setup.base,

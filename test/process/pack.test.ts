@@ -111,7 +111,10 @@ describe('npm pack, install, npx affiliate-kit serve', () => {
       ].join('\n'),
     )
     // @types/node only (the package's declarations use node:http), from this checkout: nothing else of it is visible.
-    const base = { strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', types: ['node'], typeRoots: [join(root, 'node_modules/@types')] }
+    // affiliate-kit/react's declarations import React's, which an app using it has (React is its peer
+    // dependency): this checkout's @types/react stands for the app's.
+    const react = { paths: { react: [join(root, 'node_modules/@types/react/index.d.ts')] } }
+    const base = { strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', types: ['node'], typeRoots: [join(root, 'node_modules/@types')], ...react }
     const modes = { nodenext: { module: 'nodenext', moduleResolution: 'nodenext' }, bundler: { module: 'preserve', moduleResolution: 'bundler' } }
     for (const [mode, options] of Object.entries(modes)) {
       writeFileSync(join(consumer, `tsconfig.${mode}.json`), JSON.stringify({ compilerOptions: { ...base, ...options }, files: ['index.ts', 'index.cts', 'webhook-samples.ts'] }))

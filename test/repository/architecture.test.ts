@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 
 /** The floors, from the ground up; the README's map lists the same. */
 const FLOORS: readonly (readonly string[])[] = [
-  ['core/model', 'ops', 'browser'],
+  ['core/model', 'ops', 'browser', 'embed'],
   ['core/ports'],
   ['core/rules'],
   ['core/affiliates'],
@@ -24,7 +24,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['webhooks', 'email'],
   ['web'],
   ['http', 'providers', 'payouts', 'tracking', 'portal', 'admin', 'importers'],
-  ['client'],
+  ['client', 'react'],
   ['mcp'],
   ['entry points'],
   ['cli'],

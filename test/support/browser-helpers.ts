@@ -22,8 +22,9 @@ const FLAGS = [
   '--disable-dev-shm-usage',
 ]
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS })
+/** Chromium with the flags above, and `extra` ones (such as --test-third-party-cookie-phaseout). */
+export function launchBrowser(extra: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...FLAGS, ...extra] })
 }
 
 /** A local server for the pages under test and a Chromium to visit them; `close` ends both. */

@@ -13,8 +13,11 @@ import { readForm } from '../../web/forms.js'
 import { html, type Html } from '../../web/html.js'
 import { assetResponse, pageResponse, redirectResponse, staticAsset } from '../../web/responses.js'
 import { overClientLimit } from '../../web/sign-in-limits.js'
-import type { PortalSetup } from '../portal.js'
-import { referralLinkOf } from '../portal.js'
+import type { Clock } from '../../core/model/clock.js'
+import type { AffiliateView } from '../../core/rules/views.js'
+import type { SubjectLimit } from '../../web/sign-in-limits.js'
+import type { Theme } from '../../web/theme.js'
+import type { PortalProgram } from '../program.js'
 import { APPEARANCE_PARAMS, appearanceOf } from './appearance.js'
 import { dashboardBody, settingsValuesOf, type PayoutSettingsValues } from './dashboard-view.js'
 import { EMBED_SCRIPT } from './embed-script.js'
@@ -31,6 +34,23 @@ interface EmbedRequest {
   lang: Locale | null
   /** The token, the appearance, `hide` and `lang`, as the form's hidden fields and the redirect's query. */
   carried: URLSearchParams
+}
+
+/** What the embed pages take of the portal's setup. */
+export interface EmbedSetup {
+  program: PortalProgram
+  /** The portal's base path. */
+  base: string
+  clock: Clock
+  security: Record<string, string>
+  theme: Theme | undefined
+  /** The portal's language for whoever asks for none. */
+  locale: string | undefined
+  trustProxy: boolean
+  /** Pages a client may load (portal option limits.embedPerClient); null when off. */
+  perClient: SubjectLimit | null
+  /** The link the affiliate shares, as the portal builds it. */
+  referralLink(affiliate: AffiliateView): string | null
 }
 
 export interface EmbedPages {
@@ -76,7 +96,7 @@ function requestOf(url: URL, form: URLSearchParams | null): EmbedRequest | { bad
   return { token, hide, lang: langText as Locale | null, carried }
 }
 
-export function embedPages(setup: PortalSetup, allowedOrigins: readonly string[]): EmbedPages {
+export function embedPages(setup: EmbedSetup, allowedOrigins: readonly string[]): EmbedPages {
   const origins = embedOrigins(allowedOrigins)
   const security = framedSecurity(setup.security, origins)
   const { base } = setup
@@ -104,7 +124,7 @@ ${body}
   }
 
   function refusal(request: Request, embed: Pick<EmbedRequest, 'lang' | 'carried'>, reason: EmbedRefusal | 'too_many' | { badParameter: string }, status: number): Response {
-    const locale = chooseLocale(embed.lang, request.headers.get('accept-language'), setup.options.locale)
+    const locale = chooseLocale(embed.lang, request.headers.get('accept-language'), setup.locale)
     const t = translator(locale)
     const message = typeof reason === 'object' ? reason.badParameter : t(`embed.refused.${reason}`)
     const body = html`<h1>${t('embed.refused.title')}</h1><p class="error" role="alert" data-refusal="${typeof reason === 'object' ? 'bad_parameter' : reason}">${message}</p>`
@@ -116,10 +136,10 @@ ${body}
   async function dashboard(request: Request, url: URL, client: ClientInfo | undefined, form: URLSearchParams | null): Promise<Response> {
     const embed = requestOf(url, form)
     if ('badParameter' in embed) return refusal(request, { lang: null, carried: new URLSearchParams() }, embed, 400)
-    const limited = await overClientLimit(setup.limits.embedPerClient, clientAddress(request, client, setup.options.trustProxy === true), setup.clock.now(), () => refusal(request, embed, 'too_many', 429))
+    const limited = await overClientLimit(setup.perClient, clientAddress(request, client, setup.trustProxy), setup.clock.now(), () => refusal(request, embed, 'too_many', 429))
     if (limited) return limited
     try {
-      appearanceOf(new URL(`${paths.page}?${embed.carried}`, url), setup.options.theme)
+      appearanceOf(new URL(`${paths.page}?${embed.carried}`, url), setup.theme)
     } catch (error) {
       if (error instanceof TypeError) return refusal(request, embed, { badParameter: error.message }, 400)
       throw error
@@ -127,7 +147,7 @@ ${body}
     const opened = await setup.program.embed.open(embed.token)
     if ('refused' in opened) return refusal(request, embed, opened.refused, REFUSAL_STATUS[opened.refused])
     const { affiliate } = opened
-    const locale = chooseLocale(embed.lang ?? affiliate.locale, request.headers.get('accept-language'), setup.options.locale)
+    const locale = chooseLocale(embed.lang ?? affiliate.locale, request.headers.get('accept-language'), setup.locale)
     const t = translator(locale)
     let settings: { values: PayoutSettingsValues; saved: boolean; error: string | null } = { values: settingsValuesOf(affiliate), saved: url.searchParams.get('saved') === '1', error: null }
     const hide = [...new Set([...opened.hide, ...embed.hide])]
@@ -143,7 +163,7 @@ ${body}
       if (error === null) return redirectResponse(`${paths.page}?${embed.carried}&saved=1`, { security })
       settings = { values, saved: false, error }
     }
-    const body = await dashboardBody({ program: setup.program, affiliate, hide, locale, t, referralLink: referralLinkOf(setup, affiliate), action: paths.page, carried: embed.carried, settings })
+    const body = await dashboardBody({ program: setup.program, affiliate, hide, locale, t, referralLink: setup.referralLink(affiliate), action: paths.page, carried: embed.carried, settings })
     return frame(locale, t, body, embed.carried, settings.error ? 400 : 200)
   }
 
@@ -158,7 +178,7 @@ ${body}
       if (route === '/embed/assets/embed.css') {
         let stylesheet: string
         try {
-          stylesheet = appearanceOf(url, setup.options.theme).stylesheet
+          stylesheet = appearanceOf(url, setup.theme).stylesheet
         } catch (error) {
           if (!(error instanceof TypeError)) throw error
           return new Response(error.message, { status: 400, headers: { ...security, 'content-type': 'text/plain; charset=utf-8' } })
@@ -171,7 +191,7 @@ ${body}
 }
 
 /** Saves the payout settings through the same validation as the API; the error to show, or null. */
-async function saveSettings(setup: PortalSetup, affiliateId: number, wiseAccountId: string, values: PayoutSettingsValues, t: Translate): Promise<string | null> {
+async function saveSettings(setup: EmbedSetup, affiliateId: number, wiseAccountId: string, values: PayoutSettingsValues, t: Translate): Promise<string | null> {
   const labels: Record<string, string> = {
     payoutMethod: t('embed.settings.method'),
     paypalEmail: t('embed.settings.paypal_email'),

@@ -1,6 +1,7 @@
 // The embedded dashboard's one script, served as a file (the CSP allows no inline script): the copy
 // button, and the messages to the page that frames it, `affiliate-kit:ready` once and
-// `affiliate-kit:resize` whenever its height changes. They go to each configured embedding origin
+// `affiliate-kit:resize` whenever its height changes, and `affiliate-kit:refused` (with the reason) when
+// the token opened nothing. They go to each configured embedding origin
 // by name, never to '*': the browser delivers one only when the framing page is of that origin.
 export const EMBED_SCRIPT = `'use strict';
 (function () {
@@ -30,6 +31,8 @@ export const EMBED_SCRIPT = `'use strict';
     height = now;
     tell({ type: 'affiliate-kit:resize', height: now });
   }
+  var refused = document.documentElement.getAttribute('data-refused');
+  if (refused) tell({ type: 'affiliate-kit:refused', reason: refused });
   tell({ type: 'affiliate-kit:ready', height: Math.ceil(document.documentElement.scrollHeight) });
   if (window.ResizeObserver) new ResizeObserver(measure).observe(document.body);
   measure();
