@@ -13,6 +13,7 @@ import { createProjectContext, type ExchangeRates } from './rules/context.js'
 import { conversionChanges } from './conversions/conversion-changes.js'
 import { conversionCreation } from './conversions/conversion-create.js'
 import { couponsService } from './affiliates/coupons.js'
+import { checkoutService } from './affiliates/checkout.js'
 import { NotFoundError, ValidationError } from './model/errors.js'
 import type { FraudCheck } from './rules/fraud/check.js'
 import { mailLogService } from './project/mail-log.js'
@@ -96,6 +97,11 @@ function projectUseCases(ctx: ReturnType<typeof createProjectContext>) {
     referrals,
     conversions,
     coupons,
+    /**
+     * A referral's checkout (docs/incentives.md): the fields that give the referred customer its
+     * incentive and attribute the sale at Stripe, Paddle or Lemon Squeezy, and the banner's offer.
+     */
+    checkout: checkoutService(ctx),
     payouts,
     /** Payouts sent through PayPal Payouts or Stripe Connect (docs/payouts.md "Automatic payouts"). */
     providerPayouts,

@@ -3,7 +3,7 @@
 // name so the OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
 import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
-import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, locale, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, namesRealDay, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/model/schemas.js'
+import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, incentiveSettings, locale, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, namesRealDay, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/model/schemas.js'
 
 const bool = v.boolean('must be a boolean')
 
@@ -63,6 +63,8 @@ export const createAffiliateBody = v.strictObject({
   parent_affiliate_id: v.optional(id),
   locale: v.optional(locale),
   commission: v.optional(v.nullable(commissionSettings)),
+  /** The affiliate's own incentives for the customers it refers (docs/incentives.md); null removes them. */
+  incentives: v.optional(v.nullable(incentiveSettings)),
 })
 export const updateAffiliateBody = v.strictObject({
   email: v.optional(email),
@@ -76,6 +78,8 @@ export const updateAffiliateBody = v.strictObject({
   locale: v.optional(v.nullable(locale)),
   /** The affiliate's own rules, in the settings' form (docs/commissions.md "Per-affiliate rules"); null removes them. */
   commission: v.optional(v.nullable(commissionSettings)),
+  /** The affiliate's own incentives for the customers it refers (docs/incentives.md); null removes them. */
+  incentives: v.optional(v.nullable(incentiveSettings)),
 })
 export const createConversionBody = v.strictObject({
   type: conversionType,

@@ -99,4 +99,9 @@ export const en = {
   'apply.exists_heading': 'You may already have an account',
   'apply.exists_body': 'Sign in with the sign-in link for this address.',
   'apply.exists_link': 'Go to sign in',
+  'incentive.customer.once': '{discount} off your first payment',
+  'incentive.customer.forever': '{discount} off every payment',
+  'incentive.customer.one_month': '{discount} off for 1 month',
+  'incentive.customer.months': '{discount} off for {months} months',
+  'incentive.customer.via': '{offer} via {name}',
 }
