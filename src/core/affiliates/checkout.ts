@@ -10,7 +10,7 @@ import type { ProjectContext } from '../rules/context.js'
 import { customerIncentiveFor, displayNameOf, incentiveText, type IncentiveSource } from '../rules/incentives.js'
 
 /** A referral as the snippet or the cookie carries it: the code, or `<code>.<expiry>[.<visitor>.<signature>]`. */
-const REFERRAL = /^([A-Za-z0-9_-]{3,64})(?:\.(\d{1,12})(?:\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22})?)?$/
+export const REFERRAL = /^([A-Za-z0-9_-]{3,64})(?:\.(\d{1,12})(?:\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22})?)?$/
 /** Stripe promotion code ids and Paddle discount ids: an affiliate's coupon with one is its own discount at that provider. */
 const STRIPE_PROMOTION_CODE = /^promo_[A-Za-z0-9]+$/
 const PADDLE_DISCOUNT = /^dsc_[A-Za-z0-9]+$/
