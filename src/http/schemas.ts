@@ -134,6 +134,8 @@ export const updateCouponBody = v.strictObject({
   ...processorCouponIds,
 })
 /** POST /affiliates/{email}/reject, alike in every shape. */
+/** docs/incentives.md "Promotion codes": the code, and the Stripe coupon when not the affiliate's incentive's. */
+export const createPromotionCodeBody = v.strictObject({ code: str(64), coupon: v.optional(str(200)) })
 export const rejectAffiliateBody = v.strictObject({ reason: v.optional(v.nullable(str(1000))) })
 export const createPayoutBody = v.strictObject({
   affiliate_id: v.optional(id),

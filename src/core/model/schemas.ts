@@ -456,6 +456,13 @@ export const timeZone = v.pipe(
 )
 export const signupMode = v.picklist(['open', 'review', 'closed'], 'must be open, review or closed')
 
+/** An affiliate's own promotion code at Stripe (docs/incentives.md "Promotion codes"): the code, and the coupon when not the incentive's. */
+export const createPromotionCodeInput = v.strictObject({
+  code: v.pipe(v.string('must be a string'), v.trim(), v.regex(/^[A-Za-z0-9-]{3,64}$/, 'must be 3 to 64 letters, digits or - (what Stripe accepts in a code)')),
+  coupon: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.-]{1,200}$/, 'must be a Stripe coupon id'))),
+})
+export type CreatePromotionCodeInput = v.InferInput<typeof createPromotionCodeInput>
+
 /** An id of a discount at a provider (a Stripe coupon, a Paddle discount, a Lemon Squeezy code). */
 const discountId = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.-]{1,200}$/, 'must be 1 to 200 letters, digits, _, . or -'))
 const percentOff = v.pipe(
