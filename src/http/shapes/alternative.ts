@@ -83,6 +83,7 @@ export const alternativeShape = defineShape({
           customFields: body.customFields,
           locale: body.locale,
           commission: body.commission,
+          incentives: body.incentives,
         }),
       output: (view) => E.data('affiliate', E.affiliate(view, true)),
     }),
