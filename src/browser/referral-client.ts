@@ -41,6 +41,26 @@ export interface ReferralClient {
    * the reason (SignupReason) and, for a refusal, the handler's message.
    */
   signup(email: string): Promise<SignupResult>
+  /**
+   * What the stored referral gives the visitor, for a banner (docs/incentives.md): resolves with
+   * `{ text: '20% off for 3 months via Ann', percent_off, amount_off, currency, duration,
+   * duration_in_months, via }`, or null when there is no referral, no incentive, or no answer.
+   * `locale` picks the language (else the browser's Accept-Language).
+   */
+  incentive(locale?: string): Promise<Incentive | null>
+}
+
+/** The tracking handler's answer to GET <prefix>/-/incentive when an incentive applies. */
+export interface Incentive {
+  text: string
+  percent_off: number | null
+  /** Decimal text in `currency`. */
+  amount_off: string | null
+  currency: string | null
+  duration: 'once' | 'repeating' | 'forever'
+  duration_in_months: number | null
+  /** The affiliate's first name, or null. */
+  via: string | null
 }
 
 /**
@@ -143,6 +163,14 @@ export function referralClient(options: ReferralClientOptions = {}): ReferralCli
         if (signed) store(signed)
       })
       return referral
+    },
+    incentive(locale) {
+      const referral = stored()
+      if (!referral || !options.endpoint || !options.key) return Promise.resolve(null)
+      return fetch(`${options.endpoint}/incentive?referral=${referral.code}${locale ? `&locale=${encodeURIComponent(locale)}` : ''}`, { headers: { Authorization: `Bearer ${options.key}` } })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((json: Incentive | { text: null } | null) => (json && json.text ? (json as Incentive) : null))
+        .catch(() => null)
     },
     signup(email) {
       const referral = stored()

@@ -137,6 +137,8 @@ export async function openProgram(
     onSettingsReplaced?: AffiliateProgramOptions['onSettingsReplaced']
     /** The config's rates (cli/exchange-rates.ts), for payments in other currencies. */
     exchangeRates?: AffiliateProgramOptions['exchangeRates']
+    /** Affiliates' promotion codes at Stripe (the config's providers.stripe.secretKey). */
+    promotionCodes?: AffiliateProgramOptions['promotionCodes']
     sql?: SqlStorageOptions
     onDiskSpace?: (status: DiskSpaceStatus) => void
   } = {},
@@ -148,6 +150,7 @@ export async function openProgram(
       ...(options.settings ? { settings: options.settings } : {}),
       ...(options.onSettingsReplaced ? { onSettingsReplaced: options.onSettingsReplaced } : {}),
       ...(options.exchangeRates ? { exchangeRates: options.exchangeRates } : {}),
+      ...(options.promotionCodes ? { promotionCodes: options.promotionCodes } : {}),
       // docs/tax-details.md: the current key first, then the earlier ones.
       ...(process.env.AFFILIATE_KIT_TAX_ID_KEYS ? { taxIdKeys: environmentTaxIdKeys(process.env.AFFILIATE_KIT_TAX_ID_KEYS) } : {}),
     })

@@ -23,6 +23,7 @@ import { serveKeySocket } from './key-socket.js'
 import { serverLogger, serverLogLevel, sqlLogRecords } from './logging.js'
 import { withUnconfiguredProviders } from './provider-route.js'
 import type { ProviderHandler } from '../providers/handler.js'
+import { stripePromotionCodes } from '../providers/stripe/promotion-codes.js'
 import { drainOnClose } from '../server/drain.js'
 import type { NodeHandler } from '../server/node.js'
 import type { PayoutSync } from './payouts-mount.js'
@@ -149,11 +150,15 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     server.once('error', reject)
     server.listen(options.port, options.host, () => resolve())
   })
+  // docs/incentives.md "Promotion codes": created at Stripe with the config's secret key.
+  const stripeEntry = config.providers?.stripe as { secretKey?: string; apiBase?: string } | undefined
+  const stripeKey = stripeEntry?.secretKey ? { secretKey: stripeEntry.secretKey, ...(stripeEntry.apiBase ? { apiBase: stripeEntry.apiBase } : {}) } : null
   const opening = openProgram(options.database, {
     // Without a config file the stored settings stay: another server may be running on them.
     ...(options.config ? { settings: projectSettingsOf(config) } : {}),
     onSettingsReplaced: (previous, saved) => (replaced = { previous, saved }),
     ...(config.exchangeRates ? { exchangeRates: tableExchangeRates(config.exchangeRates) } : {}),
+    ...(stripeKey ? { promotionCodes: stripePromotionCodes(stripeKey) } : {}),
     sql: {
       onMigration: ({ version, name, ms }) => logger.info(`migration ${version} ${name}: ran in ${ms} ms`, { migration: version, ms }),
       onMigrated: (applied) => (migrations = applied),

@@ -90,6 +90,8 @@ export function createClient(options: ClientOptions) {
       approve: (email: string) => call('POST /affiliates/:email/approve', { params: { email } }),
       /** Rejects a pending affiliate's application, with an optional reason. */
       reject: (email: string, body: T.RejectAffiliateBody = {}) => call('POST /affiliates/:email/reject', { params: { email }, body }),
+      /** Creates the affiliate's own promotion code at Stripe and records it as its coupon (docs/incentives.md). */
+      createPromotionCode: (email: string, body: T.CreatePromotionCodeBody) => call('POST /affiliates/:email/promotion-codes', { params: { email }, body }),
     },
     conversions: {
       list: (query: T.RouteQuery<'GET /conversions'> = {}) => call('GET /conversions', { query }),

@@ -48,6 +48,7 @@ export type ItemResponse<T> = { success: true; data: T }
 export type CreateAffiliateBody = RouteBody<'POST /affiliates'>
 export type UpdateAffiliateBody = RouteBody<'PUT /affiliates/:email'>
 export type RejectAffiliateBody = RouteBody<'POST /affiliates/:email/reject'>
+export type CreatePromotionCodeBody = RouteBody<'POST /affiliates/:email/promotion-codes'>
 export type CreateConversionBody = RouteBody<'POST /conversions'>
 export type UpdateConversionBody = RouteBody<'PUT /conversions/:id'>
 export type CreateReferralBody = RouteBody<'POST /referrals'>

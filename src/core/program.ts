@@ -13,6 +13,9 @@ import { createProjectContext, type ExchangeRates } from './rules/context.js'
 import { conversionChanges } from './conversions/conversion-changes.js'
 import { conversionCreation } from './conversions/conversion-create.js'
 import { couponsService } from './affiliates/coupons.js'
+import { checkoutService } from './affiliates/checkout.js'
+import { promotionCodesService } from './affiliates/promotion-codes.js'
+import type { PromotionCodeIssuer } from './ports/promotion-codes.js'
 import { NotFoundError, ValidationError } from './model/errors.js'
 import type { FraudCheck } from './rules/fraud/check.js'
 import { mailLogService } from './project/mail-log.js'
@@ -76,6 +79,12 @@ export interface AffiliateProgramOptions {
    * still accepted for decryption. Without it, tax details cannot be saved or read.
    */
   taxIdKeys?: TaxIdKeys
+  /**
+   * Creates affiliates' promotion codes at Stripe (`stripePromotionCodes({ secretKey })` from
+   * affiliate-kit/stripe; docs/incentives.md "Promotion codes"). Without it,
+   * `promotionCodes.create` answers a ConflictError (409).
+   */
+  promotionCodes?: PromotionCodeIssuer
 }
 
 /** Default of settingsMaxAgeMs: one read of the project per second, at most, per busy project. */
@@ -97,6 +106,13 @@ function projectUseCases(ctx: ReturnType<typeof createProjectContext>) {
     referrals,
     conversions,
     coupons,
+    /**
+     * A referral's checkout (docs/incentives.md): the fields that give the referred customer its
+     * incentive and attribute the sale at Stripe, Paddle or Lemon Squeezy, and the banner's offer.
+     */
+    checkout: checkoutService(ctx),
+    /** Affiliates' own promotion codes, created at Stripe and recorded as their coupons (docs/incentives.md). */
+    promotionCodes: promotionCodesService(ctx, ctx.promotionCodes),
     payouts,
     /** Payouts sent through PayPal Payouts or Stripe Connect (docs/payouts.md "Automatic payouts"). */
     providerPayouts,
@@ -264,7 +280,7 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     return project
   }
 
-  const base = { clock, exchangeRates: options.exchangeRates, taxIds, fraudCheck: options.fraudCheck }
+  const base = { clock, exchangeRates: options.exchangeRates, taxIds, fraudCheck: options.fraudCheck, promotionCodes: options.promotionCodes ?? null }
 
   /** The project's use-cases over one open transaction; built for each program.transaction call (the console's actions). */
   function transactionScope(tx: StorageTx, projectId: string): ProjectScope {

@@ -26,6 +26,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'Content-Type is not application/json',
   429: 'Rate limited; see Retry-After',
   501: 'The handler was created without what the route needs (a webhook dispatcher, a provider event replayer)',
+  503: 'A provider or the database cannot answer now; see Retry-After',
 }
 
 /** JSON Schema of a request schema, as clients send it (queries: strings with a pattern). */

@@ -4,7 +4,7 @@
 import * as v from 'valibot'
 import { EMBED_SECTIONS } from '../core/model/embed-token.js'
 import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
-import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, locale, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, namesRealDay, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/model/schemas.js'
+import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, incentiveSettings, locale, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, namesRealDay, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/model/schemas.js'
 
 const bool = v.boolean('must be a boolean')
 
@@ -64,6 +64,8 @@ export const createAffiliateBody = v.strictObject({
   parent_affiliate_id: v.optional(id),
   locale: v.optional(locale),
   commission: v.optional(v.nullable(commissionSettings)),
+  /** The affiliate's own incentives for the customers it refers (docs/incentives.md); null removes them. */
+  incentives: v.optional(v.nullable(incentiveSettings)),
 })
 export const updateAffiliateBody = v.strictObject({
   email: v.optional(email),
@@ -77,6 +79,8 @@ export const updateAffiliateBody = v.strictObject({
   locale: v.optional(v.nullable(locale)),
   /** The affiliate's own rules, in the settings' form (docs/commissions.md "Per-affiliate rules"); null removes them. */
   commission: v.optional(v.nullable(commissionSettings)),
+  /** The affiliate's own incentives for the customers it refers (docs/incentives.md); null removes them. */
+  incentives: v.optional(v.nullable(incentiveSettings)),
 })
 export const createConversionBody = v.strictObject({
   type: conversionType,
@@ -140,6 +144,8 @@ export const createEmbedTokenBody = v.strictObject({
   hide: v.optional(v.array(v.picklist(EMBED_SECTIONS, `must be ${EMBED_SECTIONS.join(', ')}`))),
 })
 
+/** docs/incentives.md "Promotion codes": the code, and the Stripe coupon when not the affiliate's incentive's. */
+export const createPromotionCodeBody = v.strictObject({ code: str(64), coupon: v.optional(str(200)) })
 export const rejectAffiliateBody = v.strictObject({ reason: v.optional(v.nullable(str(1000))) })
 export const createPayoutBody = v.strictObject({
   affiliate_id: v.optional(id),

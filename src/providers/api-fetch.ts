@@ -1,8 +1,10 @@
-// The fetch-back a provider handler makes to its provider's API (Chargebee's events, Recurly's
-// invoices): one GET to the configured origin, redirects not followed (the credentials never leave
-// it), an answer read up to a size cap, within a timeout, tried once more when the connection fails
-// before any answer (a kept-alive socket the server closed meanwhile). A 404 is null: the API does
-// not know what the webhook named (docs/providers.md "Chargebee", "Recurly").
+// The calls a provider module makes to its provider's API: the fetch-back of a handler
+// (Chargebee's events, Recurly's invoices), one GET, and a create (Stripe's promotion codes), one
+// form-encoded POST with an Idempotency-Key. Either goes to the configured origin only, redirects
+// not followed (the credentials never leave it), its answer read up to a size cap, within a
+// timeout, tried once more when the connection fails before any answer (a kept-alive socket the
+// server closed meanwhile; the POST's Idempotency-Key makes that safe). A GET's 404 is null: the
+// API does not know what the webhook named (docs/providers.md "Chargebee", "Recurly").
 import { BusyError } from '../core/model/errors.js'
 
 export interface ApiGet {
@@ -76,6 +78,67 @@ async function cappedText(response: Response, maxBytes: number, provider: string
     chunks.push(chunk)
   }
   return Buffer.concat(chunks).toString('utf8')
+}
+
+export interface ApiPost extends ApiGet {
+  /** Form-encoded, as Stripe's API takes it. */
+  form: URLSearchParams
+  idempotencyKey: string
+}
+
+/** What the API answered a POST: its status and JSON body (null when not JSON); a 3xx is never followed. */
+export interface ApiAnswer {
+  status: number
+  body: unknown
+}
+
+/**
+ * POSTs the form and answers the API's status and JSON body, whatever the status: the caller
+ * reads the provider's refusals. A redirect, a timeout, a connection failure or an answer over
+ * the cap throws ProviderApiUnavailable (a BusyError: 503).
+ */
+export async function postForm(request: ApiPost): Promise<ApiAnswer> {
+  try {
+    return await postOnce(request)
+  } catch (error) {
+    if (!(error instanceof ProviderApiUnavailable) || !error.beforeAnswer) throw error
+    return postOnce(request)
+  }
+}
+
+async function postOnce(request: ApiPost): Promise<ApiAnswer> {
+  const { provider, url } = request
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(), request.timeoutMs ?? 10_000)
+  let answered = false
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { ...request.headers, 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': request.idempotencyKey },
+      body: request.form.toString(),
+      redirect: 'manual',
+      signal: controller.signal,
+    })
+    answered = true
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel()
+      throw new ProviderApiUnavailable(`${provider} answered ${response.status} to POST ${url.pathname}; redirects are not followed`)
+    }
+    const text = await cappedText(response, request.maxResponseBytes ?? 1_048_576, provider)
+    let body: unknown = null
+    try {
+      body = JSON.parse(text) as unknown
+    } catch {
+      body = null
+    }
+    return { status: response.status, body }
+  } catch (error) {
+    if (error instanceof ProviderApiUnavailable) throw error
+    const timedOut = controller.signal.aborted
+    throw new ProviderApiUnavailable(`cannot POST ${url.pathname} to ${provider}: ${timedOut ? 'timed out' : (error as Error).message}`, !timedOut && !answered)
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /** HTTP Basic with an API key as the user name and no password, as Chargebee and Recurly take it. */

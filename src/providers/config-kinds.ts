@@ -20,6 +20,19 @@ export interface ConfigKind {
 
 export const SIGNING_SECRET: ConfigKind = { schema: v.strictObject({ webhookSecret: secrets }), example: '{ "webhookSecret": "..." }' }
 export const TIMESTAMPED_SECRET: ConfigKind = { schema: v.strictObject({ webhookSecret: secrets, toleranceSeconds: tolerance }), example: '{ "webhookSecret": "..." }' }
+/**
+ * A timestamped signing secret, and optionally the secret API key the program creates affiliates'
+ * promotion codes with (Stripe; docs/incentives.md "Promotion codes") and the API's origin.
+ */
+export const TIMESTAMPED_SECRET_AND_KEY: ConfigKind = {
+  schema: v.strictObject({
+    webhookSecret: secrets,
+    toleranceSeconds: tolerance,
+    secretKey: v.optional(v.pipe(nonEmpty, v.maxLength(500, 'must be at most 500 characters'))),
+    apiBase: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'), v.regex(/^https?:\/\/[^/]+\/?$/i, 'must be an origin such as https://api.stripe.com'))),
+  }),
+  example: '{ "webhookSecret": "...", "secretKey": "sk_..." }',
+}
 export const API_KEYS: ConfigKind = {
   schema: v.strictObject({ merchantId: nonEmpty, publicKey: nonEmpty, privateKey: nonEmpty }),
   example: '{ "merchantId": "...", "publicKey": "...", "privateKey": "..." }',

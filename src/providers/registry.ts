@@ -6,7 +6,7 @@
 // package.json, which test/providers/providers-registry.test.ts checks).
 import type { ProviderName } from '../core/model/types.js'
 import type { ChargebeeConfig } from './chargebee/config.js'
-import { API_KEYS, BASIC_AUTH_AND_API, SIGNED_AND_API, SIGNING_SECRET, TIMESTAMPED_SECRET, type ConfigKind } from './config-kinds.js'
+import { API_KEYS, BASIC_AUTH_AND_API, SIGNED_AND_API, SIGNING_SECRET, TIMESTAMPED_SECRET, TIMESTAMPED_SECRET_AND_KEY, type ConfigKind } from './config-kinds.js'
 import type { ProviderHandler, ProviderHandlerOptions } from './handler.js'
 import type { RecurlyConfig } from './recurly/config.js'
 import type { Secrets } from './signature.js'
@@ -15,6 +15,8 @@ import type { Secrets } from './signature.js'
 export interface SecretConfig {
   webhookSecret: Secrets
   toleranceSeconds?: number
+  /** Stripe's secret API key, for affiliates' promotion codes (read by the server, not the handler). */
+  secretKey?: string
 }
 
 /** The config of a provider that verifies with its API keys instead (Braintree). */
@@ -39,7 +41,7 @@ export interface RegisteredProvider {
 }
 
 export const PROVIDERS: { readonly [name in ProviderName]: RegisteredProvider } = {
-  stripe: { config: TIMESTAMPED_SECRET, load: async () => (await import('./stripe/index.js')).stripeHandler },
+  stripe: { config: TIMESTAMPED_SECRET_AND_KEY, load: async () => (await import('./stripe/index.js')).stripeHandler },
   paddle: { config: TIMESTAMPED_SECRET, load: async () => (await import('./paddle/index.js')).paddleHandler },
   'lemon-squeezy': { config: SIGNING_SECRET, load: async () => (await import('./lemon-squeezy/index.js')).lemonSqueezyHandler },
   polar: { config: TIMESTAMPED_SECRET, load: async () => (await import('./polar/index.js')).polarHandler },

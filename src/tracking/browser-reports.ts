@@ -20,7 +20,7 @@ function cors(setup: TrackingSetup, request: TrackingRequest): Record<string, st
 }
 
 /** A report as its steps learn it: the CORS headers every answer carries, then the publishable key. */
-interface ReportCall extends TrackingRequest, KeyedRequest {
+export interface ReportCall extends TrackingRequest, KeyedRequest {
   corsHeaders: Record<string, string>
 }
 
@@ -38,26 +38,26 @@ export function browserReport(setup: TrackingSetup, request: TrackingRequest, ac
   return run(Object.assign(Object.create(request) as TrackingRequest, { corsHeaders: {}, key: null }))
 }
 
-/** Only the allowed origins (their CORS headers on every answer after); the preflight answered; POST only. */
-function allowedOrigin(setup: TrackingSetup): Step<ReportCall, TrackingResponse> {
+/** Only the allowed origins (their CORS headers on every answer after); the preflight answered; `method` (POST) only. */
+export function allowedOrigin(setup: TrackingSetup, method = 'POST'): Step<ReportCall, TrackingResponse> {
   return async (call, exchange, next) => {
     const corsHeaders = cors(setup, call)
     if (corsHeaders === null) return json(403, { error: 'this origin may not report to the tracking handler' }, { Vary: 'Origin' })
     if (call.method === 'OPTIONS') {
       return {
         status: 204,
-        headers: { ...corsHeaders, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'authorization, content-type', 'Access-Control-Max-Age': '600' },
+        headers: { ...corsHeaders, 'Access-Control-Allow-Methods': method, 'Access-Control-Allow-Headers': 'authorization, content-type', 'Access-Control-Max-Age': '600' },
         body: null,
       }
     }
-    if (call.method !== 'POST') return json(405, { error: `${call.method} is not allowed here` }, { ...corsHeaders, Allow: 'POST, OPTIONS' })
+    if (call.method !== method) return json(405, { error: `${call.method} is not allowed here` }, { ...corsHeaders, Allow: `${method}, OPTIONS` })
     call.corsHeaders = corsHeaders
     return next(call, exchange)
   }
 }
 
 /** The reports of one visitor (its address block, salted) within the tracking limit; null (left out) without one. */
-function reportLimit(setup: TrackingSetup): Step<ReportCall, TrackingResponse> | null {
+export function reportLimit(setup: TrackingSetup): Step<ReportCall, TrackingResponse> | null {
   const { program, limiter } = setup
   if (!limiter) return null
   return async (call, exchange, next) => {

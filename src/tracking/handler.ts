@@ -3,7 +3,8 @@
 // visitor per day (bots and an address's visitors past its daily bound not at all), set the
 // referral cookie and redirect with the referral in the landing URL; <prefix>/-/clicks and
 // -/signups take reports from the browser snippet with a publishable key, a signup only with the
-// signed referral of a click; <prefix>/-/affiliate-kit.js serves the snippet.
+// signed referral of a click; <prefix>/-/incentive tells the page what a referred visitor gets;
+// <prefix>/-/affiliate-kit.js serves the snippet.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AffiliateProgram } from '../core/program.js'
 import { storageErrorInfo } from '../server/errors.js'
@@ -13,6 +14,7 @@ import { readReferralCookie, referralCookieHeader } from './cookie.js'
 import { redirectTarget, withQueryParam } from './redirect-target.js'
 import { verifyReferral } from './referral-token.js'
 import { browserReport, snippet } from './browser-reports.js'
+import { incentiveRead } from './incentive.js'
 import {
   CODE,
   COUNTED_HEADER,
@@ -100,6 +102,10 @@ async function routeTracking(setup: TrackingSetup, request: TrackingRequest, exc
     if (name === 'clicks' || name === 'signups') {
       exchange.route = `${prefix}/-/${name}`
       return browserReport(setup, request, name)
+    }
+    if (name === 'incentive') {
+      exchange.route = `${prefix}/-/${name}`
+      return incentiveRead(setup, request)
     }
     if (name === 'affiliate-kit.js' && (request.method === 'GET' || request.method === 'HEAD')) {
       exchange.route = `${prefix}/-/${name}`

@@ -3,3 +3,4 @@
 export { createTrackingHandler } from './handler.js'
 export type { TrackingFetchHandler, TrackingHandler, TrackingOptions, VisitCount } from './handler.js'
 export { redirectTarget } from './redirect-target.js'
+export type { IncentiveAnswer } from './incentive.js'

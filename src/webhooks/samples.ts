@@ -28,6 +28,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     taxDetails: null,
     stripeAccountId: null,
     commission: null,
+    incentives: null,
     tier: null,
     createdAt: at,
     totals: { countedValue: 0n, paidValue: 0n, credit: 0n, clicks: 0, signups: 0, purchases: 0 },

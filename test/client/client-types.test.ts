@@ -27,9 +27,10 @@ describe('client types', () => {
     expectTypeOf<BodyOf<Client['embedTokens']['create']>>().toEqualTypeOf<v.InferInput<typeof S.createEmbedTokenBody>>()
     expectTypeOf<NonNullable<Parameters<Client['payouts']['run']>[0]>>().toEqualTypeOf<v.InferInput<typeof S.payoutRunBody>>()
     expectTypeOf<NonNullable<Parameters<Client['affiliates']['reject']>[1]>>().toEqualTypeOf<v.InferInput<typeof S.rejectAffiliateBody>>()
+    expectTypeOf<Parameters<Client['affiliates']['createPromotionCode']>[1]>().toEqualTypeOf<v.InferInput<typeof S.createPromotionCodeBody>>()
     // Every route of the table with a body is reachable through the client's call, typed alike.
     const withBody = primaryRoutes.filter((route) => 'body' in route).map((route) => `${route.method} ${route.path}`)
-    expect(withBody.sort()).toEqual(['POST /affiliates', 'POST /affiliates/:email/reject', 'POST /clicks', 'POST /conversions', 'POST /conversions/preview', 'POST /coupons', 'POST /embed-tokens', 'POST /payouts', 'POST /payouts/runs', 'POST /referrals', 'PUT /affiliates/:email', 'PUT /conversions/:id', 'PUT /coupons/:id', 'PUT /referrals/:email'])
+    expect(withBody.sort()).toEqual(['POST /affiliates', 'POST /affiliates/:email/promotion-codes', 'POST /affiliates/:email/reject', 'POST /clicks', 'POST /conversions', 'POST /conversions/preview', 'POST /coupons', 'POST /embed-tokens', 'POST /payouts', 'POST /payouts/runs', 'POST /referrals', 'PUT /affiliates/:email', 'PUT /conversions/:id', 'PUT /coupons/:id', 'PUT /referrals/:email'])
     expectTypeOf<RouteReply<'DELETE /coupons/:id'>>().toEqualTypeOf<undefined>()
     expectTypeOf<RouteReply<'GET /payouts/:id'>['data']['amount']>().toEqualTypeOf<string>()
   })

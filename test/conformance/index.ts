@@ -8,6 +8,7 @@ import { affiliateCases } from './affiliates.case.js'
 import { applicationCases } from './applications.case.js'
 import { conversionCases } from './conversions.case.js'
 import { couponCases } from './coupons.case.js'
+import { incentiveCases } from './incentives.case.js'
 import { entityTableCases } from './entity-table.case.js'
 import { commissionCases } from './commission.case.js'
 import { commissionRuleCases } from './commission-rules.case.js'
@@ -80,6 +81,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     applicationCases(context)
     conversionCases(context)
     couponCases(context)
+    incentiveCases(context)
     commissionCases(context)
     commissionRuleCases(context)
     commissionScenarioCases(context)

@@ -37,6 +37,7 @@ describe.each([inProcess, nodeHttp])('alternative shape via $name', (transport) 
       paymentDetails: null,
       locale: null,
       commission: null,
+      incentives: null,
       tier: null,
       tierProgress: null,
     }

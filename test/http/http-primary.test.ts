@@ -39,6 +39,7 @@ describe.each([inProcess, nodeHttp])('primary shape via $name', (transport) => {
         total_earnings: '0.00',
         locale: null,
         commission: null,
+        incentives: null,
         tier: null,
         tier_progress: null,
       })

@@ -32,6 +32,8 @@ import type { PayoutRunResult } from '../../src/core/payouts/payout-runs.js'
 import { createHandler } from '../../src/http/index.js'
 import { createPortal } from '../../src/portal/index.js'
 import { caller, setup, type Reply, type Setup } from '../support/http/helpers.js'
+import { stripePromotionCodes } from '../../src/providers/stripe/index.js'
+import { startStripePromotionCodesApi, STRIPE_SECRET_KEY } from '../support/providers/stripe-promotion-codes-api.js'
 
 /** One audit log entry, so GET /audit-log answers a non-empty list. */
 async function recordAuditEntry(storage: ReturnType<typeof memoryStorage>, projectId: string) {
@@ -113,7 +115,9 @@ describe('OpenAPI document', () => {
   it('matches real responses of every operation, successes and errors', async () => {
     const storage = memoryStorage()
     const { providerEvents, late } = lateReplayer()
-    const s = await setup({ settings: { holdPeriodDays: 7 }, storage, handler: { auditLog: storage, providerEvents } })
+    const stripeApi = await startStripePromotionCodesApi(['VIP50'])
+    const promotionCodes = stripePromotionCodes({ secretKey: STRIPE_SECRET_KEY, apiBase: stripeApi.url })
+    const s = await setup({ settings: { holdPeriodDays: 7 }, storage, handler: { auditLog: storage, providerEvents }, promotionCodes })
     late.replayer = providerEventReplay({ program: s.program, storage })
     await recordAuditEntry(storage, s.program.projectId)
     const call = withPortal(s, storage, 'primary', providerEvents)
@@ -152,6 +156,10 @@ describe('OpenAPI document', () => {
     await check('POST', '/affiliates/:email/portal-link', { email: 'nobody@example.com' })
     await check('POST', '/embed-tokens', {}, { email: 'ann@example.com', hide: ['payouts'] })
     await check('POST', '/embed-tokens', {}, { email: 'ann@example.com', ttl_seconds: 5 })
+    await check('POST', '/affiliates/:email/promotion-codes', { email: 'ann@example.com' }, { code: 'ANN50', coupon: 'VIP50' })
+    await check('POST', '/affiliates/:email/promotion-codes', { email: 'ann@example.com' }, { code: 'ANN50', coupon: 'VIP50' })
+    await check('POST', '/affiliates/:email/promotion-codes', { email: 'ann@example.com' }, { code: 'ANN51', coupon: 'NOPE' })
+    await stripeApi.close()
     await s.program.applications.apply({ email: 'pat@example.com', name: 'Pat', website: 'https://pat.example', fields: { audience: '10k' }, signup: 'review' })
     await s.program.applications.apply({ email: 'rex@example.com', name: 'Rex', signup: 'review' })
     await check('POST', '/affiliates/:email/approve', { email: 'pat@example.com' })
@@ -224,7 +232,9 @@ describe('OpenAPI document', () => {
 
     const storage = memoryStorage()
     const { providerEvents, late } = lateReplayer()
-    const s = await setup({ storage, handler: { shape: 'alternative', auditLog: storage, providerEvents } })
+    const stripeApi = await startStripePromotionCodesApi(['VIP50'])
+    const promotionCodes = stripePromotionCodes({ secretKey: STRIPE_SECRET_KEY, apiBase: stripeApi.url })
+    const s = await setup({ storage, handler: { shape: 'alternative', auditLog: storage, providerEvents }, promotionCodes })
     late.replayer = providerEventReplay({ program: s.program, storage })
     await recordAuditEntry(storage, s.program.projectId)
     expect((await s.call('GET', '/openapi.json', undefined, { key: null })).body).toEqual(JSON.parse(JSON.stringify(alternative)))
@@ -263,6 +273,9 @@ describe('OpenAPI document', () => {
     await check('POST', '/affiliates/:email/portal-link', { email: 'nobody@example.com' })
     await check('POST', '/embed-tokens', {}, { email: 'ann@example.com', ttlSeconds: 600 })
     await check('POST', '/embed-tokens', {}, { email: 'ann@example.com', ttl_seconds: 600 })
+    await check('POST', '/affiliates/:email/promotion-codes', { email: 'aff_1' }, { code: 'ANN50', coupon: 'VIP50' })
+    await check('POST', '/affiliates/:email/promotion-codes', { email: 'nobody@example.com' }, { code: 'ANN51', coupon: 'VIP50' })
+    await stripeApi.close()
     await s.program.applications.apply({ email: 'pat@example.com', name: 'Pat', website: 'https://pat.example', fields: { discloses: true }, signup: 'review' })
     await s.program.applications.apply({ email: 'rex@example.com', name: 'Rex', signup: 'review' })
     await check('POST', '/affiliates/:email/approve', { email: 'pat@example.com' })

@@ -140,6 +140,7 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     referralCode: row.referralCode,
     status: row.status,
     commission: row.commission,
+    incentives: row.incentives,
     tier: row.tier,
     partnerSlug: row.partnerSlug,
     paymentMethod: row.paymentMethod,

@@ -8,7 +8,7 @@ import { countDay } from '../rules/daily-counts.js'
 import { ConflictError, NotFoundError, ValidationError } from '../model/errors.js'
 import { EMPTY_TOTALS } from '../rules/ledger.js'
 import { Currency } from '../model/money.js'
-import { checkAmounts } from '../rules/settings.js'
+import { checkAmounts, checkIncentives } from '../rules/settings.js'
 import { newReferralCode } from '../model/random.js'
 import { tierProgress, tierSettingsOf, tierStanding } from '../rules/performance-tiers.js'
 import {
@@ -26,7 +26,7 @@ import {
 } from '../model/schemas.js'
 import type { Patch, StorageTx } from '../ports/storage.js'
 import { UniqueViolation } from '../ports/storage.js'
-import type { Affiliate, CommissionSettings, Project } from '../model/types.js'
+import type { Affiliate, CommissionSettings, IncentiveSettings, Project } from '../model/types.js'
 import { affiliateView, type AffiliateView } from '../rules/views.js'
 import { lockAffiliate } from '../ports/row-locks.js'
 
@@ -65,8 +65,9 @@ function checkPartnerSlug(project: Project, slug: string | null | undefined): vo
 }
 
 /** The affiliate's own commission rules: their fixed amounts must fit the project currency. */
-function checkCommission(project: Project, commission: unknown): void {
+function checkCommission(project: Project, commission: unknown, incentives?: unknown): void {
   if (commission) checkAmounts(commission as CommissionSettings, new Currency(project.settings.currency), 'commission')
+  if (incentives) checkIncentives(incentives as IncentiveSettings, new Currency(project.settings.currency), 'incentives')
 }
 
 async function resolveParent(ctx: ProjectContext, tx: StorageTx, project: Project, input: CreateAffiliateInput): Promise<number | null> {
@@ -116,6 +117,7 @@ export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 's
     emailOptOut: null,
     taxDetails: null,
     commission: null,
+    incentives: null,
     stripeAccountId: null,
     ...base,
     ...given,
@@ -140,6 +142,7 @@ export function createdAffiliateRow(projectId: string, data: InferOutput<typeof 
       locale: data.locale ?? null,
       emailOptOut: data.emailOptOut ?? null,
       commission: (data.commission as CommissionSettings | null | undefined) ?? null,
+      incentives: (data.incentives as IncentiveSettings | null | undefined) ?? null,
     },
   )
 }
@@ -165,7 +168,7 @@ export function affiliatesService(ctx: ProjectContext) {
       const data = validate(createAffiliateInput, input)
       const project = await ctx.project()
       checkPartnerSlug(project, data.partnerSlug)
-      checkCommission(project, data.commission)
+      checkCommission(project, data.commission, data.incentives)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const parentId = await resolveParent(ctx, tx, project, data)
@@ -185,7 +188,7 @@ export function affiliatesService(ctx: ProjectContext) {
       const data = validate(updateAffiliateInput, input)
       const project = await ctx.project()
       checkPartnerSlug(project, data.partnerSlug)
-      checkCommission(project, data.commission)
+      checkCommission(project, data.commission, data.incentives)
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const found = await findAffiliate(tx, projectId, ref)

@@ -11,6 +11,7 @@ import type {
   CouponStatus,
   DeliveryStatus,
   EventType,
+  IncentiveSettings,
   LedgerMovementType,
   PayoutRequestStatus,
   PayoutMethod,
@@ -95,6 +96,8 @@ export const affiliateFields = {
   taxDetails: notShown(nullable(json<StoredTaxDetails>())),
   /** The affiliate's own commission rules, over its sub-program's and the project's (docs/commissions.md). */
   commission: nullable(json<CommissionSettings>()),
+  /** The affiliate's own incentives for the customers it refers, over its sub-program's and the project's (docs/incentives.md). */
+  incentives: nullable(json<IncentiveSettings>()),
   /** The performance tier it holds (docs/commissions.md "Performance tiers"); null: none. */
   tier: nullable(text()),
   /** The Stripe Connect account it is paid to (acct_...), created by Connect onboarding (docs/payouts.md "Stripe Connect"). */

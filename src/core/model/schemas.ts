@@ -108,6 +108,8 @@ export const locale = v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`
 const affiliateFields = {
   /** The affiliate's own commission rules (docs/commissions.md "Per-affiliate rules"); null removes them. */
   commission: v.optional(v.nullable(v.lazy(() => commissionSettings))),
+  /** The affiliate's own incentives (docs/incentives.md), over its sub-program's and the project's; null removes them. */
+  incentives: v.optional(v.nullable(v.lazy(() => incentiveSettings))),
   name: v.optional(v.nullable(text(200))),
   referralCode: v.optional(referralCode),
   status: v.optional(affiliateStatus),
@@ -469,12 +471,47 @@ export const timeZone = v.pipe(
 )
 export const signupMode = v.picklist(['open', 'review', 'closed'], 'must be open, review or closed')
 
+/** An affiliate's own promotion code at Stripe (docs/incentives.md "Promotion codes"): the code, and the coupon when not the incentive's. */
+export const createPromotionCodeInput = v.strictObject({
+  code: v.pipe(v.string('must be a string'), v.trim(), v.regex(/^[A-Za-z0-9-]{3,64}$/, 'must be 3 to 64 letters, digits or - (what Stripe accepts in a code)')),
+  coupon: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.-]{1,200}$/, 'must be a Stripe coupon id'))),
+})
+export type CreatePromotionCodeInput = v.InferInput<typeof createPromotionCodeInput>
+
+/** An id of a discount at a provider (a Stripe coupon, a Paddle discount, a Lemon Squeezy code). */
+const discountId = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.-]{1,200}$/, 'must be 1 to 200 letters, digits, _, . or -'))
+const percentOff = v.pipe(
+  v.number('must be a number'),
+  v.check((input) => input > 0 && input <= 100 && Number.isInteger(input * 100), 'must be a percentage above 0 and at most 100, with at most 2 decimals'),
+)
+/**
+ * What a referred customer gets (docs/incentives.md): the discount's terms as the banner states
+ * them (a percentage or an amount off, for how long) and its id at each payment provider.
+ */
+export const customerIncentive = v.pipe(
+  v.strictObject({
+    percentOff: v.optional(percentOff),
+    amountOff: v.optional(amountText),
+    duration: v.optional(v.picklist(['once', 'repeating', 'forever'], 'must be once, repeating or forever')),
+    durationInMonths: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(120, 'must be at most 120'))),
+    stripe: v.optional(v.strictObject({ couponId: discountId })),
+    paddle: v.optional(v.strictObject({ discountId })),
+    lemonSqueezy: v.optional(v.strictObject({ discountCode: discountId })),
+  }),
+  v.check((input) => (input.percentOff === undefined) !== (input.amountOff === undefined), 'needs one of percentOff or amountOff'),
+  v.check((input) => (input.duration === 'repeating') === (input.durationInMonths !== undefined), 'durationInMonths goes with duration "repeating", and only with it'),
+)
+/** Incentives at one level: the project's settings, a sub-program's, an affiliate's own. */
+export const incentiveSettings = v.strictObject({ customer: v.optional(v.nullable(customerIncentive)) })
+
 export const projectSettingsInput = v.strictObject({
   currency: v.optional(currency),
   holdPeriodDays: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(3650, 'must be at most 3650'))),
   commission: v.optional(commissionSettings),
   multiTier: v.optional(v.strictObject({ enabled: v.boolean('must be a boolean'), tier2Rate: rate })),
-  subPrograms: v.optional(v.record(slug, v.strictObject({ commission: commissionSettings, signup: v.optional(signupMode) }))),
+  subPrograms: v.optional(v.record(slug, v.strictObject({ commission: commissionSettings, signup: v.optional(signupMode), incentives: v.optional(incentiveSettings) }))),
+  /** What referred customers get (docs/incentives.md). */
+  incentives: v.optional(v.strictObject({ customer: v.optional(v.nullable(customerIncentive)), showAffiliateName: v.optional(v.boolean('must be a boolean')) })),
   webhookRetryDelaysSeconds: v.optional(
     v.pipe(
       v.array(v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative'), v.maxValue(86_400 * 7, 'must be at most 604800'))),

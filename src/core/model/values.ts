@@ -151,6 +151,40 @@ export interface ProjectSettings {
   payouts?: PayoutSettings
   /** What each fraud rule does to a conversion that trips it (docs/fraud.md). @default self-referrals go to review, the other rules allow */
   fraud?: FraudSettings
+  /** What referred customers get (docs/incentives.md). @default none */
+  incentives?: ProjectIncentiveSettings
+}
+
+/**
+ * What a referred customer gets (docs/incentives.md): the discount's terms, as the banner states
+ * them, and its id at each payment provider, which the checkout parameters apply.
+ */
+export interface CustomerIncentive {
+  /** Percent off (above 0, at most 100, two decimals at most); or amountOff. */
+  percentOff?: number
+  /** Amount off in the project currency, decimal text ("10.00"); or percentOff. */
+  amountOff?: string
+  /** As Stripe's coupons: the first payment, every payment, or `durationInMonths` months. @default 'once' */
+  duration?: 'once' | 'repeating' | 'forever'
+  /** Months the discount lasts, with duration 'repeating'. */
+  durationInMonths?: number
+  /** The Stripe coupon Checkout applies (`discounts: [{ coupon }]`). */
+  stripe?: { couponId: string }
+  /** The Paddle discount (`discount_id`). */
+  paddle?: { discountId: string }
+  /** The Lemon Squeezy discount code (`discount_code`). */
+  lemonSqueezy?: { discountCode: string }
+}
+
+/** Incentives at one level (a sub-program's, an affiliate's own): `customer: null` offers none at that level. */
+export interface IncentiveSettings {
+  customer?: CustomerIncentive | null
+}
+
+/** The project's incentives. */
+export interface ProjectIncentiveSettings extends IncentiveSettings {
+  /** Name the affiliate in the banner ("via Ann": the first word of its name, never more). @default true */
+  showAffiliateName?: boolean
 }
 
 /**
@@ -183,6 +217,8 @@ export interface SubProgramSettings {
   commission: CommissionSettings
   /** How `<portal>/apply/<slug>` admits applicants. @default 'review' */
   signup?: SignupMode
+  /** The sub-program's incentives, over the project's (docs/incentives.md). */
+  incentives?: IncentiveSettings
 }
 
 export type FraudAction = 'allow' | 'review' | 'reject'

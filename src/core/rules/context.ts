@@ -8,6 +8,7 @@ import type { TransactionalStore } from '../ports/storage.js'
 import type { Project } from '../model/types.js'
 import { ONE } from './commission.js'
 import type { TaxIdCipher } from '../model/tax-id-cipher.js'
+import type { PromotionCodeIssuer } from '../ports/promotion-codes.js'
 
 /**
  * Exchange rate from one currency to another at a moment: how many units of `to` one unit of
@@ -26,6 +27,8 @@ export interface ProjectContext {
   taxIds: TaxIdCipher | null
   /** The program's own fraud check (docs/fraud.md), when it has one. */
   fraudCheck: FraudCheck | undefined
+  /** Creates affiliates' promotion codes at Stripe (program option promotionCodes); null without one. */
+  promotionCodes: PromotionCodeIssuer | null
   projectId: string
   project(): Promise<Project>
   /** Rate from -> to; 1 when equal; throws a 400 naming the pair when unknown. */
@@ -39,7 +42,14 @@ export interface ProjectContext {
 }
 
 export function createProjectContext(
-  base: { storage: TransactionalStore; clock: Clock; exchangeRates: ExchangeRates | undefined; taxIds: TaxIdCipher | null; fraudCheck?: FraudCheck | undefined },
+  base: {
+    storage: TransactionalStore
+    clock: Clock
+    exchangeRates: ExchangeRates | undefined
+    taxIds: TaxIdCipher | null
+    fraudCheck?: FraudCheck | undefined
+    promotionCodes?: PromotionCodeIssuer | null | undefined
+  },
   projectId: string,
   loadProject: () => Promise<Project>,
 ): ProjectContext {
@@ -64,6 +74,7 @@ export function createProjectContext(
   return {
     ...base,
     fraudCheck: base.fraudCheck,
+    promotionCodes: base.promotionCodes ?? null,
     projectId,
     project: loadProject,
     tryFxRate,

@@ -2,7 +2,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { Currency } from '../model/money.js'
 import { projectSettingsInput, validate, type ProjectSettingsInput } from '../model/schemas.js'
-import type { CommissionRule, CommissionSettings, ProjectSettings, RecurringRule } from '../model/types.js'
+import type { CommissionRule, CommissionSettings, IncentiveSettings, ProjectSettings, RecurringRule } from '../model/types.js'
 import { fraudSettingsOf } from './fraud/settings.js'
 
 export const DEFAULT_SETTINGS: ProjectSettings = {
@@ -45,13 +45,16 @@ export function normalizeSettings(input: ProjectSettingsInput = {}): ProjectSett
     }
   }
   if (data.fraud) settings.fraud = fraudSettingsOf(data.fraud)
+  if (data.incentives) settings.incentives = data.incentives as NonNullable<ProjectSettings['incentives']>
   const currency = new Currency(settings.currency)
   if (settings.fraud?.amountAbove) currency.parse(settings.fraud.amountAbove.amount, 'fraud.amountAbove.amount')
   if (settings.payouts?.minimumAmount !== undefined) currency.parse(settings.payouts.minimumAmount, 'payouts.minimumAmount', true)
   checkAmounts(settings.commission, currency, 'commission')
   for (const [slug, program] of Object.entries(settings.subPrograms ?? {})) {
     checkAmounts(program.commission, currency, `subPrograms.${slug}.commission`)
+    checkIncentives(program.incentives, currency, `subPrograms.${slug}.incentives`)
   }
+  checkIncentives(settings.incentives, currency, 'incentives')
   return settings
 }
 
@@ -66,6 +69,12 @@ export function settingsChanges(before: ProjectSettings, after: ProjectSettings)
   const shown = (value: unknown) => (value === undefined ? 'unset' : JSON.stringify(value))
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])] as Array<keyof ProjectSettings>
   return keys.filter((key) => !isDeepStrictEqual(before[key], after[key])).map((key) => ({ key, from: shown(before[key]), to: shown(after[key]) }))
+}
+
+/** An amount off must fit the currency's digits (a ValidationError naming it otherwise). */
+export function checkIncentives(incentives: IncentiveSettings | null | undefined, currency: Currency, path: string): void {
+  const amountOff = incentives?.customer?.amountOff
+  if (amountOff !== undefined) currency.parse(amountOff, `${path}.customer.amountOff`)
 }
 
 /** Every fixed amount of the rules must fit the currency's digits (a ValidationError naming it otherwise). */

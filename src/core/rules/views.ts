@@ -98,6 +98,7 @@ export function affiliateView(
     emailOptOut: affiliate.emailOptOut,
     application: affiliate.application,
     commission: affiliate.commission,
+    incentives: affiliate.incentives,
     tier: tiers ? tiers.tier : affiliate.tier,
     tierProgress: tiers?.progress ?? null,
     createdAt: affiliate.createdAt,

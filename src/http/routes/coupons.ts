@@ -3,7 +3,7 @@
 import type { ProjectScope } from '../../core/program.js'
 import { processorCouponId } from '../coupon-ids.js'
 import { defined, defineOperation, pathId, type Given } from '../route.js'
-import { updateCouponBody } from '../schemas.js'
+import { createPromotionCodeBody, updateCouponBody } from '../schemas.js'
 
 type Coupons = ProjectScope['coupons']
 
@@ -62,4 +62,21 @@ export const deleteCoupon = defineOperation({
   errors: [400, 404],
   status: 204,
   run: ({ api, params }) => api.coupons.delete(pathId(params.id, 'coupon')),
+})
+
+/**
+ * docs/incentives.md "Promotion codes": creates the code at Stripe (the program's promotionCodes
+ * option) and records it as the affiliate's coupon, its processor id the promotion code's id.
+ */
+export const createPromotionCode = defineOperation({
+  id: 'postAffiliatesEmailPromotionCodes',
+  method: 'POST',
+  path: '/affiliates/:email/promotion-codes',
+  scope: 'coupons:write',
+  summary: "Create the affiliate's own promotion code at Stripe and record it as its coupon",
+  errors: [400, 404, 409, 503],
+  status: 201,
+  body: createPromotionCodeBody,
+  run: ({ api, params, body, affiliateRef }) =>
+    api.promotionCodes.create(affiliateRef(params.email), body.coupon === undefined ? { code: body.code } : { code: body.code, coupon: body.coupon }),
 })

@@ -4,7 +4,7 @@ import { listAuditLog } from './audit-log.js'
 import { createEmbedToken } from './embed-tokens.js'
 import { affiliateBalances, listLedger, programBalances } from './ledger.js'
 import { createConversion, deleteConversion, getConversion, listConversions, previewConversion, updateConversion } from './conversions.js'
-import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
+import { createCoupon, createPromotionCode, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
 import { createPayout, getPayout, listDuePayouts, listPayoutRequests, listPayouts, runPayouts, taxSummary, trackClick } from './payouts.js'
 import { listProviderEvents, replayProviderEvent } from './provider-events.js'
 import { eraseAffiliate, eraseReferral, exportAffiliate, exportReferral } from './personal-data.js'
@@ -40,6 +40,7 @@ export const OPERATION_LIST = [
   getCoupon,
   updateCoupon,
   deleteCoupon,
+  createPromotionCode,
   listPayouts,
   createPayout,
   taxSummary,

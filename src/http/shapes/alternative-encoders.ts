@@ -75,6 +75,7 @@ export function affiliate(view: AffiliateView, detail: boolean): unknown {
     record.locale = view.locale
     if (view.application) record.application = camelKeys(P.application(view.application))
     record.commission = view.commission
+    record.incentives = view.incentives
     record.tier = view.tier
     record.tierProgress = view.tierProgress
   }

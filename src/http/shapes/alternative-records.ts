@@ -6,7 +6,7 @@ import * as v from 'valibot'
 import type { ConversionPreview } from '../../core/conversions/conversion-create.js'
 import type { ConversionView } from '../../core/rules/views.js'
 import { LOCALES } from '../../core/model/i18n/locales.js'
-import { commissionSettings } from '../../core/model/schemas.js'
+import { commissionSettings, incentiveSettings } from '../../core/model/schemas.js'
 import { camelKeys } from './camel-case.js'
 import * as P from './primary-records.js'
 import { couponProcessorIds, paymentMethod } from './primary-records.js'
@@ -41,6 +41,7 @@ export const affiliateRecord = v.strictObject({
   locale: v.nullable(v.picklist(LOCALES)),
   application: v.optional(v.strictObject(camelKeys(P.applicationRecord.entries))),
   commission: v.nullable(commissionSettings),
+  incentives: v.nullable(incentiveSettings),
   tier: v.nullable(v.string()),
   tierProgress: v.nullable(
     v.strictObject({

@@ -3,7 +3,7 @@
 // (routes/index.ts adds them to the shared ones).
 import * as v from 'valibot'
 import { EMBED_SECTIONS } from '../../core/model/embed-token.js'
-import { affiliateStatus, commissionSettings, couponStatus, locale } from '../../core/model/schemas.js'
+import { affiliateStatus, commissionSettings, couponStatus, incentiveSettings, locale } from '../../core/model/schemas.js'
 import { createPayoutBody, listQuery, updateReferralBody } from '../schemas.js'
 import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
 
@@ -35,6 +35,7 @@ export const createAffiliateBodyAlternative = v.strictObject({
   customFields: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
   locale: v.optional(locale),
   commission: v.optional(v.nullable(commissionSettings)),
+  incentives: v.optional(v.nullable(incentiveSettings)),
 })
 export const updateAffiliateBodyAlternative = v.strictObject({
   email: v.optional(email),
@@ -46,6 +47,7 @@ export const updateAffiliateBodyAlternative = v.strictObject({
   customFields: v.optional(v.nullable(v.record(v.string(), v.unknown(), 'must be an object'))),
   locale: v.optional(v.nullable(locale)),
   commission: v.optional(v.nullable(commissionSettings)),
+  incentives: v.optional(v.nullable(incentiveSettings)),
 })
 export const createReferralBodyAlternative = v.strictObject({ email, referral_code: str(64) })
 export const updateReferralBodyAlternative = v.strictObject({ ...updateReferralBody.entries, affiliate_id: v.optional(v.nullable(alternativeId)) })

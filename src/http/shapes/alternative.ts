@@ -84,6 +84,7 @@ export const alternativeShape = defineShape({
           customFields: body.customFields,
           locale: body.locale,
           commission: body.commission,
+          incentives: body.incentives,
         }),
       output: (view) => E.data('affiliate', E.affiliate(view, true)),
     }),
@@ -167,6 +168,7 @@ export const alternativeShape = defineShape({
     getCouponsId: codec(K.getCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data('coupon', E.coupon(view)) }),
     putCouponsId: codec(K.updateCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data('coupon', E.coupon(view)) }),
     deleteCouponsId: codec(K.deleteCoupon, { responses: { 204: null } }),
+    postAffiliatesEmailPromotionCodes: codec(K.createPromotionCode, { responses: { 201: R.couponResponse }, output: (view) => E.data('coupon', E.coupon(view)) }),
     getPayouts: codec(P.listPayouts, { responses: { 200: R.payoutList }, output: (result) => E.paged('payouts', result, E.payout) }),
     postPayouts: codec(P.createPayout, {
       body: Q.createPayoutBodyAlternative,

@@ -65,6 +65,7 @@ export function affiliate(view: AffiliateView): unknown {
     total_earnings: view.earnings.total,
     locale: view.locale,
     commission: view.commission,
+    incentives: view.incentives,
     tier: view.tier,
     tier_progress: tierProgress(view.tierProgress),
   }

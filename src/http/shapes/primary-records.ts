@@ -6,7 +6,7 @@ import * as v from 'valibot'
 import type { ConversionPreview } from '../../core/conversions/conversion-create.js'
 import type { ConversionView } from '../../core/rules/views.js'
 import { LOCALES } from '../../core/model/i18n/locales.js'
-import { commissionSettings } from '../../core/model/schemas.js'
+import { commissionSettings, incentiveSettings } from '../../core/model/schemas.js'
 import { DELIVERY_STATUSES, LEDGER_MOVEMENT_TYPES, PROVIDER_NAMES, RULE_SOURCES } from '../../core/model/types.js'
 import { wireRecord, wireTable } from './wire-table.js'
 
@@ -77,6 +77,8 @@ export const affiliateRecord = v.strictObject({
   /** Only for an affiliate that applied through the portal, or was approved or rejected. */
   application: v.optional(applicationRecord),
   commission: v.nullable(commissionSettings),
+  /** The affiliate's own incentives (docs/incentives.md); null: its sub-program's or the project's apply. */
+  incentives: v.nullable(incentiveSettings),
   tier: v.nullable(v.string()),
   tier_progress: tierProgressRecord,
 })

@@ -78,6 +78,7 @@ export const primaryShape = defineShape({
           parentAffiliateId: body.parent_affiliate_id,
           locale: body.locale,
           commission: body.commission,
+          incentives: body.incentives,
         }),
       output: (view) => E.data(E.affiliateCreated(view)),
     }),
@@ -96,6 +97,7 @@ export const primaryShape = defineShape({
           paymentDetails: body.payment_details,
           locale: body.locale,
           commission: body.commission,
+          incentives: body.incentives,
         }),
       ...affiliateAnswer,
     }),
@@ -187,6 +189,7 @@ export const primaryShape = defineShape({
     getCouponsId: codec(K.getCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data(E.coupon(view)) }),
     putCouponsId: codec(K.updateCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data(E.coupon(view)) }),
     deleteCouponsId: codec(K.deleteCoupon, { responses: { 204: null } }),
+    postAffiliatesEmailPromotionCodes: codec(K.createPromotionCode, { responses: { 201: R.couponResponse }, output: (view) => E.data(E.coupon(view)) }),
     getPayouts: codec(P.listPayouts, { responses: { 200: R.payoutList }, output: (result) => E.paged(result, E.payout) }),
     postPayouts: codec(P.createPayout, {
       body: S.createPayoutBody,

@@ -26,6 +26,9 @@ export function stripeHandler(options: StripeHandlerOptions): ProviderHandler {
 }
 
 export { verifyStripeSignature, mapStripeEvent, STRIPE_EVENTS }
+export { stripePromotionCodes, STRIPE_PROMOTION_CODES_VERSION } from './promotion-codes.js'
+export type { StripePromotionCodesOptions } from './promotion-codes.js'
+export type { CreatedPromotionCode, PromotionCodeIssuer, PromotionCodeRequest } from '../../core/ports/promotion-codes.js'
 export type { FetchHandler, ProviderHandler, ProviderHandlerOptions } from '../handler.js'
 export type { MappedEvent, ProviderAction, PaidAction, RefundedAction, CustomerAction } from '../mapping.js'
 export { providerEventReplay } from '../replay.js'

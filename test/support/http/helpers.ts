@@ -1,5 +1,6 @@
 // Helpers for the HTTP tests: a program over the memory adapter with a test clock, API keys, and
 // `call`, which sends a Request through the handler and parses the answer.
+import type { PromotionCodeIssuer } from '../../../src/core/ports/promotion-codes.js'
 import { memoryStorage } from '../../../src/adapters/memory/index.js'
 import { testClock, type TestClock } from '../../../src/core/model/clock.js'
 import { createAffiliateProgram, createWebhookDispatcher, type AffiliateProgram, type StoragePort, type WebhookDispatcher } from '../../../src/index.js'
@@ -66,10 +67,15 @@ export interface Setup {
   keyWith(scopes: Scope[]): Promise<string>
 }
 
-export async function setup(options: { handler?: HandlerOptions; settings?: ProjectSettingsInput; storage?: StoragePort } = {}): Promise<Setup> {
+export async function setup(options: { handler?: HandlerOptions; settings?: ProjectSettingsInput; storage?: StoragePort; promotionCodes?: PromotionCodeIssuer } = {}): Promise<Setup> {
   const clock = testClock('2026-03-01T00:00:00.000Z')
   const storage = options.storage ?? memoryStorage()
-  const program = await createAffiliateProgram({ storage, clock, ...(options.settings ? { settings: options.settings } : {}) })
+  const program = await createAffiliateProgram({
+    storage,
+    clock,
+    ...(options.settings ? { settings: options.settings } : {}),
+    ...(options.promotionCodes ? { promotionCodes: options.promotionCodes } : {}),
+  })
   const dispatcher = createWebhookDispatcher({ storage, clock })
   const { key } = await program.keys.create()
   const handler = createHandler(program, { rateLimit: { limit: 100_000 }, state: storage.keyedState, webhooks: dispatcher, ...options.handler })

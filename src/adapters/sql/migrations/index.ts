@@ -32,6 +32,7 @@ import { visitorSignalDays } from './28-visitor-signal-days.js'
 import { dailyByAffiliate } from './29-daily-by-affiliate.js'
 import { payoutRuns } from './31-payout-runs.js'
 import { referralFillfactor } from './32-referral-fillfactor.js'
+import { affiliateIncentives } from './33-affiliate-incentives.js'
 import { referralTerms } from './30-referral-terms.js'
 
 export type { Migration } from './migration.js'
@@ -69,4 +70,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   referralTerms,
   payoutRuns,
   referralFillfactor,
+  affiliateIncentives,
 ]

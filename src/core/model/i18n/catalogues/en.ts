@@ -143,4 +143,9 @@ export const en = {
   'embed.refused.expired': 'This dashboard link has expired. Reload the page to open your dashboard again.',
   'embed.refused.blocked': 'This affiliate account is closed.',
   'embed.refused.too_many': 'Too many requests from your network. Wait a few minutes and try again.',
+  'incentive.customer.once': '{discount} off your first payment',
+  'incentive.customer.forever': '{discount} off every payment',
+  'incentive.customer.one_month': '{discount} off for 1 month',
+  'incentive.customer.months': '{discount} off for {months} months',
+  'incentive.customer.via': '{offer} via {name}',
 }
