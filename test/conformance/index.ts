@@ -35,6 +35,7 @@ import { tiersBonusesCases } from './tiers-bonuses.case.js'
 import { bulkImportCases } from './bulk-import.case.js'
 import { consoleAuditCases } from './console-audit.case.js'
 import { csvImportCases } from './csv-import.case.js'
+import { leadRewardCases } from './lead-rewards.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -106,5 +107,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     bulkImportCases(context)
     consoleAuditCases(context)
     csvImportCases(context)
+    leadRewardCases(context)
   })
 }
