@@ -24,17 +24,21 @@ export async function applyTrialStarted(target: ApplyTarget, action: TrialStarte
   const waitCustomer = customerKey(action.customerId, email)
   if (email === null) return outcome('waiting', `${reference}: waiting for the customer's email`, { waitingFor: waitCustomer })
   const input = { type: 'trial' as const, email, reference, occurredAt, paymentProcessor: provider }
+  // A trial starts the subscription as a free first payment does: the payments after it may apply
+  // (the first paid one is the customer's first purchase), whether or not its provider sends a 0.00 invoice.
+  const first = { wake: [`first:${email}`], links: [{ kind: 'first-payment', externalId: email, data: { reference } }] }
   try {
     const preview = await scope.conversions.preview(input)
     const rule = await scope.trialRule(preview.affiliateId)
     if (rule === null || /^0(\.0*)?$/.test(preview.value)) {
-      return outcome('ignored', `${reference}: trials earn nothing under the rules of affiliate ${preview.affiliateId}`, { links: [trialLink(action.subscriptionId, { conversionId: null })] })
+      return outcome('ignored', `${reference}: trials earn nothing under the rules of affiliate ${preview.affiliateId}`, { ...first, links: [...first.links, trialLink(action.subscriptionId, { conversionId: null })] })
     }
     const clawbackUnpaid = rule.clawbackUnpaid === true ? 'true' : 'false'
     const applied = ({ conversion, duplicate }: CreateConversionResult): Outcome =>
       outcome('applied', `${reference}: ${duplicate ? 'already recorded as' : 'created'} conversion ${conversion.id} (trial, commission ${conversion.value} ${conversion.currency})`, {
         conversionId: conversion.id,
-        links: [trialLink(action.subscriptionId, { conversionId: String(conversion.id), clawbackUnpaid })],
+        wake: first.wake,
+        links: [...first.links, trialLink(action.subscriptionId, { conversionId: String(conversion.id), clawbackUnpaid })],
       })
     // The outcome settled with the conversion (a duplicate reference wrote nothing, so settle did not run).
     let settled: Outcome | undefined
@@ -45,7 +49,7 @@ export async function applyTrialStarted(target: ApplyTarget, action: TrialStarte
       return outcome('waiting', `${reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer })
     }
     // A second trial of the same customer (a trial earns once per customer), an affiliate that cannot earn.
-    if (error instanceof AffiliateError) return outcome('ignored', `${reference}: ${error.message}`)
+    if (error instanceof AffiliateError) return outcome('ignored', `${reference}: ${error.message}`, first)
     throw error
   }
 }
