@@ -161,4 +161,20 @@ describe('trial events that earn nothing', () => {
     expect(await (await deliverStripe(handler, expired, clock)).json()).toMatchObject({ status: 'ignored', detail: 'subscription sub_9 ended: it earned no trial reward' })
     expect((await program.conversions.list()).total).toBe(0)
   })
+
+  it('a subscription event without its id, or not an object, is a 400 that records nothing', async () => {
+    const storage = memoryStorage()
+    const clock = testClock('2026-05-04T10:00:00Z')
+    const program = await createAffiliateProgram({ storage, clock, settings: SETTINGS })
+    const stripeEvents = stripeHandler({ program, storage, webhookSecret: STRIPE_SECRET })
+    const noId = stripeSubscription('customer.subscription.created', { at: '2026-05-04T10:00:00Z', id: 'sub_9', customer: 'cus_9', status: 'trialing' })
+    const { id: _id, ...withoutId } = noId.data.object
+    const answer = await deliverStripe(stripeEvents, { ...noId, data: { object: withoutId } }, clock)
+    expect(answer.status).toBe(400)
+    expect(await answer.json()).toEqual({ error: 'not a stripe event: subscription id is required' })
+    const paddleEvents = paddleHandler({ program, storage, webhookSecret: PADDLE_SECRET })
+    const canceled = paddleSubscription('subscription.canceled', { at: '2026-05-04T10:00:00Z', id: 'sub_9', customer: 'ctm_9', trialEnd: '2026-05-04T10:00:00Z' })
+    expect((await deliverPaddle(paddleEvents, { ...canceled, data: 'sub_9' }, clock)).status).toBe(400)
+    expect((await program.providerEvents.list()).total).toBe(0)
+  })
 })

@@ -10,6 +10,7 @@ import { UniqueViolation } from '../ports/storage.js'
 import type { PaidAdClickId } from '../rules/fraud/signals.js'
 import type { Affiliate, Project, ProjectSettings, Referral } from '../model/types.js'
 import type { StorageTx } from '../ports/storage.js'
+import { lockAffiliates } from '../ports/row-locks.js'
 import { clickVisitorOf } from '../rules/fraud/index.js'
 import { shortVisitor, visitorHash } from '../model/visitor-hash.js'
 import { visitorSaltOf } from '../rules/visitor-salt.js'
@@ -103,8 +104,12 @@ export function visitsService(ctx: ProjectContext, rewards?: SignupRewards) {
       const project = await ctx.project()
       const clickVisitor = data.click === undefined || !rewards ? null : await clickVisitorOf(ctx, data.click)
       const signup = storage.transaction(async (tx): Promise<BrowserSignupOutcome> => {
-        const affiliate = await tx.affiliates.getByCode(projectId, data.referralCode)
-        if (!affiliate || affiliate.status !== 'active') throw new NotFoundError('no affiliate has this referral code', 'referralCode')
+        const found = await tx.affiliates.getByCode(projectId, data.referralCode)
+        if (!found || found.status !== 'active') throw new NotFoundError('no affiliate has this referral code', 'referralCode')
+        const rewarded = rewards !== undefined && data.click !== undefined && rewards.rewarded(project.settings, found)
+        // A reward is a conversion: its affiliate is locked before its customer is written (the lock order, docs/architecture.md).
+        const affiliate = rewarded ? (await lockAffiliates(tx, projectId, [found.id])).get(found.id) : found
+        if (!affiliate) throw new NotFoundError('no affiliate has this referral code', 'referralCode')
         const now = ctx.clock.now()
         if (await tx.referrals.first(projectId, { email: data.email })) return 'unchanged'
         const referral = await tx.referrals.insert({
@@ -121,7 +126,7 @@ export function visitsService(ctx: ProjectContext, rewards?: SignupRewards) {
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { signups: 1 })
         await countDay(ctx, tx, affiliate.id, now, { signups: 1 })
         await tx.outbox.enqueue(referralSignedUp(referral, { affiliate, referred: referral, at: now, userAgent: '', ipAddress: '' }))
-        if (rewards && data.click !== undefined && rewards.rewarded(project.settings, affiliate)) await rewards.reward(tx, { project, referral, affiliate, clickVisitor })
+        if (rewarded) await rewards.reward(tx, { project, referral, affiliate, clickVisitor })
         return 'created'
       })
       // Another request (the host's own conversion, another report) created the customer since
