@@ -139,8 +139,20 @@ for (const adapter of adapters) {
         expect(await deliver(provider.ends(1, '2026-09-01T00:00:00Z'))).toMatchObject({ status: 'ignored', detail: expect.stringContaining('the trial converted') })
         expect(await balancesOf(program, ANN)).toEqual({ total: '9.00', paid: '0.00', unpaid: '9.00', credit: '0.00' })
 
+        // Max's (3) trial ends unpaid, and the provider delivers its end before its start: the start, when it comes, earns and is taken back.
+        expect(await deliver(provider.ends(3, '2026-09-01T00:03:00Z'))).toMatchObject({ status: 'ignored', detail: expect.stringContaining('it earned no trial reward') })
+        const { before, after } = provider.checkout(3, '2026-08-18T00:03:00Z')
+        for (const event of before) await deliver(event)
+        expect(await deliver(provider.trialing(3, '2026-08-18T00:03:00Z'))).toMatchObject({ status: 'applied', detail: expect.stringContaining('ended before: trial reward clawed back') })
+        for (const event of after) await deliver(event)
+        expect(await balancesOf(program, ANN)).toEqual({ total: '9.00', paid: '0.00', unpaid: '9.00', credit: '0.00' })
+
         const conversions = (await program.conversions.list()).items.map((c) => `${c.reference} ${c.type} ${c.basis} ${c.status} ${c.value}`).sort()
-        expect(conversions.filter((line) => line.startsWith('trial:'))).toEqual([`${provider.reference(1)} trial trial active 3.00`, `${provider.reference(2)} trial trial refunded 3.00`])
+        expect(conversions.filter((line) => line.startsWith('trial:'))).toEqual([
+          `${provider.reference(1)} trial trial active 3.00`,
+          `${provider.reference(2)} trial trial refunded 3.00`,
+          `${provider.reference(3)} trial trial refunded 3.00`,
+        ])
         expect(conversions.filter((line) => !line.startsWith('trial:'))).toEqual([expect.stringMatching(/ purchase purchase active 6\.00$/)])
       }, 60_000)
     }

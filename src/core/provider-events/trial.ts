@@ -12,6 +12,8 @@ import { customerKey, outcome, type ApplyTarget, type Link, type Outcome } from 
 
 /** The link kind keeping, per subscription, the trial conversion and whether its rule claws it back. */
 const TRIAL = 'trial'
+/** The link kind remembering a subscription that ended before it earned a trial reward. */
+const ENDED = 'subscription-ended'
 
 const trialLink = (subscriptionId: string, data: Record<string, string | null>): Link => ({ kind: TRIAL, externalId: subscriptionId, data })
 
@@ -40,10 +42,17 @@ export async function applyTrialStarted(target: ApplyTarget, action: TrialStarte
         wake: first.wake,
         links: [...first.links, trialLink(action.subscriptionId, { conversionId: String(conversion.id), clawbackUnpaid })],
       })
+    // Its subscription's end came first (a provider's retry delivers the start later): the reward
+    // is recorded and, ended unpaid, taken back, as in-order delivery would have left it.
+    const endedFirst = clawbackUnpaid === 'true' && (await storage.providerEvents.getLink(scope.projectId, provider, ENDED, action.subscriptionId)) !== null
     // The outcome settled with the conversion (a duplicate reference wrote nothing, so settle did not run).
     let settled: Outcome | undefined
-    const created = await scope.conversions.create(input, settle ? { inTransaction: (tx, result) => settle(tx, (settled = applied(result))) } : {})
-    return settled && !created.duplicate ? { ...settled, settled: true } : applied(created)
+    const created = await scope.conversions.create(input, settle && !endedFirst ? { inTransaction: (tx, result) => settle(tx, (settled = applied(result))) } : {})
+    if (settled && !created.duplicate) return { ...settled, settled: true }
+    const result = applied(created)
+    if (!endedFirst) return result
+    const back = await clawback(target, action.subscriptionId, created.conversion.id)
+    return { ...result, detail: `${result.detail}; subscription ${action.subscriptionId} ended before: ${back.detail}` }
   } catch (error) {
     if (error instanceof NotFoundError) {
       return outcome('waiting', `${reference}: no affiliate for ${email} (yet): waiting for the customer's referral`, { waitingFor: waitCustomer })
@@ -63,11 +72,20 @@ export async function applySubscriptionEnded(target: ApplyTarget, action: Subscr
   const { storage, scope, provider } = target
   const name = `subscription ${action.subscriptionId} ended`
   const trial = await storage.providerEvents.getLink(scope.projectId, provider, TRIAL, action.subscriptionId)
-  if (!trial || trial.data.conversionId == null) return outcome('ignored', `${name}: it earned no trial reward`)
+  // Remembered, so that a trial start delivered after it is taken back too.
+  if (!trial) return outcome('ignored', `${name}: it earned no trial reward`, { links: [{ kind: ENDED, externalId: action.subscriptionId, data: {} }] })
+  if (trial.data.conversionId == null) return outcome('ignored', `${name}: it earned no trial reward`)
   const conversionId = Number(trial.data.conversionId)
   if (trial.data.clawbackUnpaid !== 'true') {
     return outcome('ignored', `${name}: its trial reward (conversion ${conversionId}) stays (commission.trial.clawbackUnpaid was off when it was earned)`, { conversionId })
   }
+  const done = await clawback(target, action.subscriptionId, conversionId)
+  return { ...done, detail: `${name}${done.status === 'applied' ? ' unpaid' : ''}: ${done.detail}` }
+}
+
+/** Refunds the trial's conversion unless it is refunded or rejected already, or its customer paid. */
+async function clawback(target: ApplyTarget, subscriptionId: string, conversionId: number): Promise<Outcome> {
+  const { scope, provider } = target
   const decided: { skipped?: string } = {}
   const decide = async (conversion: ConversionView, tx: StorageTx): Promise<UpdateConversionInput | null> => {
     // It may run again when the transaction is retried.
@@ -81,16 +99,16 @@ export async function applySubscriptionEnded(target: ApplyTarget, action: Subscr
       decided.skipped = `the customer paid (first purchase ${customer.firstPurchaseAt.toISOString()}): the trial converted and its reward (conversion ${conversionId}) stays`
       return null
     }
-    return { status: 'refunded', reason: `${provider}: the trial of subscription ${action.subscriptionId} ended unpaid` }
+    return { status: 'refunded', reason: `${provider}: the trial of subscription ${subscriptionId} ended unpaid` }
   }
   let updated: ConversionView
   try {
     updated = await scope.conversions.update(conversionId, {}, { decide })
   } catch (error) {
-    if (error instanceof NotFoundError) return outcome('ignored', `${name}: its trial reward (conversion ${conversionId}) no longer exists`)
-    if (error instanceof AffiliateError) return outcome('ignored', `${name}: ${error.message}`, { conversionId })
+    if (error instanceof NotFoundError) return outcome('ignored', `its trial reward (conversion ${conversionId}) no longer exists`)
+    if (error instanceof AffiliateError) return outcome('ignored', error.message, { conversionId })
     throw error
   }
-  if (decided.skipped !== undefined) return outcome('ignored', `${name}: ${decided.skipped}`, { conversionId })
-  return outcome('applied', `${name} unpaid: trial reward clawed back (conversion ${conversionId} ${updated.status}, commission ${updated.value} ${updated.currency})`, { conversionId })
+  if (decided.skipped !== undefined) return outcome('ignored', decided.skipped, { conversionId })
+  return outcome('applied', `trial reward clawed back (conversion ${conversionId} ${updated.status}, commission ${updated.value} ${updated.currency})`, { conversionId })
 }
