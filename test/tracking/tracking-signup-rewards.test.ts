@@ -79,6 +79,11 @@ describe('signup rewards', () => {
     expect(again.status).toBe(409)
     expect(((await again.json()) as { error: string }).error).toMatch(/already has a signup conversion \(\d+\): a signup earns once per customer/)
     expect(await ledger()).toEqual({ total: '1.50', conversions: ['lead@example.com active 1.50'] })
+    // The preview says so too, and a replay of the first request is answered with what it created.
+    expect((await post('/conversions/preview', { type: 'signup', email: 'lead@example.com', referral_code: 'ANN' })).status).toBe(409)
+    const replay = await post('/conversions', { type: 'signup', email: 'lead@example.com', referral_code: 'ANN', reference: 'lead-1' })
+    expect(replay.status).toBe(200)
+    expect(await ledger()).toEqual({ total: '1.50', conversions: ['lead@example.com active 1.50'] })
     // A trial cannot be posted to the API: the payment providers' events record them.
     expect((await post('/conversions', { type: 'trial', email: 'lead2@example.com', referral_code: 'ANN' })).status).toBe(400)
   })
