@@ -147,11 +147,19 @@ for (const adapter of adapters) {
         for (const event of after) await deliver(event)
         expect(await balancesOf(program, ANN)).toEqual({ total: '9.00', paid: '0.00', unpaid: '9.00', credit: '0.00' })
 
+        // Ned's (4) start and end arrive at the same moment: whichever applies first, the reward ends taken back.
+        const ned = provider.checkout(4, '2026-08-18T00:04:00Z')
+        for (const event of ned.before) await deliver(event)
+        const both = await Promise.all([provider.deliver(handler, provider.ends(4, '2026-09-01T00:04:00Z'), clock), provider.deliver(handler, provider.trialing(4, '2026-08-18T00:04:00Z'), clock)])
+        expect(both.map((answer) => answer.status)).toEqual([200, 200])
+        expect(await balancesOf(program, ANN)).toEqual({ total: '9.00', paid: '0.00', unpaid: '9.00', credit: '0.00' })
+
         const conversions = (await program.conversions.list()).items.map((c) => `${c.reference} ${c.type} ${c.basis} ${c.status} ${c.value}`).sort()
         expect(conversions.filter((line) => line.startsWith('trial:'))).toEqual([
           `${provider.reference(1)} trial trial active 3.00`,
           `${provider.reference(2)} trial trial refunded 3.00`,
           `${provider.reference(3)} trial trial refunded 3.00`,
+          `${provider.reference(4)} trial trial refunded 3.00`,
         ])
         expect(conversions.filter((line) => !line.startsWith('trial:'))).toEqual([expect.stringMatching(/ purchase purchase active 6\.00$/)])
       }, 60_000)

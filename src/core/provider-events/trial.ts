@@ -42,15 +42,17 @@ export async function applyTrialStarted(target: ApplyTarget, action: TrialStarte
         wake: first.wake,
         links: [...first.links, trialLink(action.subscriptionId, { conversionId: String(conversion.id), clawbackUnpaid })],
       })
-    // Its subscription's end came first (a provider's retry delivers the start later): the reward
-    // is recorded and, ended unpaid, taken back, as in-order delivery would have left it.
-    const endedFirst = clawbackUnpaid === 'true' && (await storage.providerEvents.getLink(scope.projectId, provider, ENDED, action.subscriptionId)) !== null
+    // Its subscription's end may have come first (a provider's retry delivers the start later, or
+    // both arrive at once): the reward is recorded and, ended unpaid, taken back, as in-order
+    // delivery would have left it. The end marks the subscription before it looks for the trial,
+    // and the start looks for the mark after its trial is saved: of two at once, one sees the other.
+    const ended = async () => clawbackUnpaid === 'true' && (await storage.providerEvents.getLink(scope.projectId, provider, ENDED, action.subscriptionId)) !== null
+    const endedBefore = await ended()
     // The outcome settled with the conversion (a duplicate reference wrote nothing, so settle did not run).
     let settled: Outcome | undefined
-    const created = await scope.conversions.create(input, settle && !endedFirst ? { inTransaction: (tx, result) => settle(tx, (settled = applied(result))) } : {})
-    if (settled && !created.duplicate) return { ...settled, settled: true }
-    const result = applied(created)
-    if (!endedFirst) return result
+    const created = await scope.conversions.create(input, settle && !endedBefore ? { inTransaction: (tx, result) => settle(tx, (settled = applied(result))) } : {})
+    const result = settled && !created.duplicate ? { ...settled, settled: true } : applied(created)
+    if (!endedBefore && !(await ended())) return result
     const back = await clawback(target, action.subscriptionId, created.conversion.id)
     return { ...result, detail: `${result.detail}; subscription ${action.subscriptionId} ended before: ${back.detail}` }
   } catch (error) {
@@ -71,10 +73,10 @@ export async function applyTrialStarted(target: ApplyTarget, action: TrialStarte
 export async function applySubscriptionEnded(target: ApplyTarget, action: SubscriptionEndedAction): Promise<Outcome> {
   const { storage, scope, provider } = target
   const name = `subscription ${action.subscriptionId} ended`
+  // Marked first, so that a trial start delivered after it, or at the same time, is taken back too.
+  await storage.providerEvents.saveLinks([{ projectId: scope.projectId, provider, kind: ENDED, externalId: action.subscriptionId, data: { ended: 'true' } }])
   const trial = await storage.providerEvents.getLink(scope.projectId, provider, TRIAL, action.subscriptionId)
-  // Remembered, so that a trial start delivered after it is taken back too.
-  if (!trial) return outcome('ignored', `${name}: it earned no trial reward`, { links: [{ kind: ENDED, externalId: action.subscriptionId, data: {} }] })
-  if (trial.data.conversionId == null) return outcome('ignored', `${name}: it earned no trial reward`)
+  if (!trial || trial.data.conversionId == null) return outcome('ignored', `${name}: it earned no trial reward`)
   const conversionId = Number(trial.data.conversionId)
   if (trial.data.clawbackUnpaid !== 'true') {
     return outcome('ignored', `${name}: its trial reward (conversion ${conversionId}) stays (commission.trial.clawbackUnpaid was off when it was earned)`, { conversionId })
