@@ -34,6 +34,7 @@ import { referralsService } from './affiliates/referrals.js'
 import { statsService } from './project/stats.js'
 import { ledgerHistoryService } from './payouts/ledger-history.js'
 import { visitsService } from './affiliates/visits.js'
+import { rewardBrowserSignup, signupsRewarded } from './conversions/signup-reward.js'
 import type { ProjectSettingsInput } from './model/schemas.js'
 import { normalizeSettings } from './rules/settings.js'
 import type { DomainStore, StorageTx, TransactionalStore } from './ports/storage.js'
@@ -140,7 +141,7 @@ function projectUseCases(ctx: ReturnType<typeof createProjectContext>) {
     /** Counts a click on an affiliate's referral link. */
     trackClick: affiliates.trackClick,
     /** Visits through referral links and signups reported from the browser (affiliate-kit/tracking). */
-    tracking: visitsService(ctx),
+    tracking: visitsService(ctx, { rewarded: signupsRewarded, reward: (tx, input) => rewardBrowserSignup(ctx, tx, input) }),
     /** Clicks, visitors, signups, purchases, revenue and commission per day, week or month. */
     stats,
     /** Legal name, country, form type and the encrypted tax id of affiliates; the year-end totals (docs/tax-details.md). */

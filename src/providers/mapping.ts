@@ -1,6 +1,6 @@
 // The helpers provider modules read their events with, and the provider-neutral mapping they
 // produce (its types live in the core: src/core/provider-events/mapping.ts).
-export type { AliasAction, CustomerAction, MappedEvent, PaidAction, PaidLine, ProviderAction, RefundedAction } from '../core/provider-events/mapping.js'
+export type { AliasAction, CustomerAction, MappedEvent, PaidAction, PaidLine, ProviderAction, RefundedAction, SubscriptionEndedAction, TrialStartedAction } from '../core/provider-events/mapping.js'
 export { revivedMapping, storedMapping } from '../core/provider-events/mapping.js'
 
 /** A signed event whose body is not the object shape the mapping expects. */

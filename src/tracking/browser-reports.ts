@@ -134,7 +134,7 @@ export async function browserSignup(setup: TrackingSetup, scope: ProjectScope, f
   if (standing) return json(409, { error: 'referral: this visitor already signed up with it' }, corsHeaders)
   let outcome: BrowserSignupOutcome | undefined
   try {
-    outcome = await scope.tracking.browserSignup({ email: email as string, referralCode: signed.code })
+    outcome = await scope.tracking.browserSignup({ email: email as string, referralCode: signed.code, click: referral })
   } finally {
     // Any answer uses the referral up, 'unchanged' too: one click tests at most one email for
     // being a customer already. Only a refusal (bad input, no such affiliate) leaves it.

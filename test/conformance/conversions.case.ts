@@ -13,13 +13,14 @@ export function conversionCases(context: CaseContext): void {
       const byCoupon = await program.affiliates.create({ email: 'coupon@example.com' })
       await program.referrals.create({ email: 'customer@example.com', affiliateId: byEmail.id })
       await program.coupons.create({ affiliateId: byCoupon.id, code: 'TENOFF' })
-      const all = { email: 'customer@example.com', couponCodeUsed: 'TENOFF' }
+      // Purchases: a customer's signup earns once (docs/commissions.md "Leads and trials"), a purchase each time.
+      const all = { type: 'purchase' as const, baseValue: 10, email: 'customer@example.com', couponCodeUsed: 'TENOFF' }
 
-      const first = await program.conversions.create({ type: 'signup', affiliateId: byId.id, referralCode: 'code1', ...all })
+      const first = await program.conversions.create({ affiliateId: byId.id, referralCode: 'code1', ...all })
       expect(first.attribution).toEqual({ affiliateId: byId.id, matchedBy: 'affiliate_id' })
-      const second = await program.conversions.create({ type: 'signup', referralCode: 'code1', ...all })
+      const second = await program.conversions.create({ referralCode: 'code1', ...all })
       expect(second.attribution).toEqual({ affiliateId: byCode.id, matchedBy: 'referral_code' })
-      const third = await program.conversions.create({ type: 'signup', ...all })
+      const third = await program.conversions.create(all)
       expect(third.attribution).toEqual({ affiliateId: byEmail.id, matchedBy: 'email' })
       const fourth = await program.conversions.create({ type: 'signup', couponCodeUsed: 'tenoff' })
       expect(fourth.attribution).toEqual({ affiliateId: byCoupon.id, matchedBy: 'coupon' })

@@ -37,6 +37,7 @@ import { bulkImportCases } from './bulk-import.case.js'
 import { consoleAuditCases } from './console-audit.case.js'
 import { csvImportCases } from './csv-import.case.js'
 import { embedCases } from './embed.case.js'
+import { leadRewardCases } from './lead-rewards.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -110,5 +111,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     consoleAuditCases(context)
     csvImportCases(context)
     embedCases(context)
+    leadRewardCases(context)
   })
 }

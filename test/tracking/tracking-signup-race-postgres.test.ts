@@ -54,4 +54,42 @@ suite(`browser signups of one email at once on postgres${DATABASE_URL ? '' : ` (
       expect((await program.referrals.get(email)).affiliateId, email).not.toBeNull()
     }
   })
+
+  it('with a signup reward: one email signed up by browsers and the server at once earns once; four more at once stop at the per-day bound', async () => {
+    await program.projects.updateSettings(program.projectId, {
+      commission: { purchase: { type: 'percentage', rate: 30 }, signup: { amount: '1.00' } },
+      fraud: { signupsPerAffiliatePerDay: { max: 3, action: 'reject' } },
+    })
+    const signup = (email: string, referral: string, address: string) =>
+      tracking(
+        new Request('https://links.example/r/-/signups', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', origin: 'https://blog.example', 'user-agent': BROWSER },
+          body: JSON.stringify({ email, referral }),
+        }),
+        { clientAddress: address },
+      )
+    const referralOf = async (address: string) => {
+      const link = await tracking(new Request('https://links.example/r/ANN', { headers: { 'user-agent': BROWSER } }), { clientAddress: address })
+      return /^ak_ref=([^;]+);/.exec(link.headers.get('set-cookie') ?? '')![1]!
+    }
+    const address = (n: number) => `203.0.113.${n + 1}`
+    const referrals = await Promise.all(Array.from({ length: VISITORS }, (_, n) => referralOf(address(n))))
+    // The browsers and the host's server at once, for one new email: one reward.
+    const server = program.conversions.create({ type: 'signup', email: 'lead@example.com', referralCode: 'ANN', reference: 'server-lead' }).then(
+      () => 'created',
+      (error: { code?: string }) => error.code,
+    )
+    const browsers = await Promise.all(referrals.slice(0, 4).map((referral, n) => signup('lead@example.com', referral, address(n))))
+    expect(browsers.map((answer) => answer.status).filter((status) => status !== 200 && status !== 201)).toEqual([])
+    expect(['created', 'conflict']).toContain(await server)
+    const leads = (await program.conversions.list({ type: 'signup' })).items.filter((c) => c.customerEmail === 'lead@example.com')
+    expect(leads.map((c) => c.value)).toEqual(['1.00'])
+    // Four more new emails at once: Ann had 1 signup today, max 3: two earn, two are rejected.
+    const more = await Promise.all(referrals.slice(4).map((referral, n) => signup(`more-${n}@example.com`, referral, address(n + 4))))
+    expect(more.map((answer) => answer.status)).toEqual([201, 201, 201, 201])
+    const statuses = (await program.conversions.list({ type: 'signup' })).items.map((c) => c.status).sort()
+    expect(statuses).toEqual(['active', 'active', 'active', 'rejected', 'rejected'])
+    expect((await program.affiliates.get('ann@example.com')).earnings.total).toBe('3.00')
+  })
 })

@@ -18,7 +18,7 @@ import { affiliatesOf } from './review.js'
 
 const PER_PAGE = 50
 const STATUSES: ConversionStatus[] = ['pending', 'active', 'review', 'refunded', 'rejected']
-const TYPES: ConversionType[] = ['purchase', 'signup', 'bonus']
+const TYPES: ConversionType[] = ['purchase', 'signup', 'trial', 'bonus']
 const FILTERS = ['status', 'affiliate', 'type', 'from', 'to'] as const
 type Filter = Record<(typeof FILTERS)[number], string>
 const DAY_MS = 86_400_000

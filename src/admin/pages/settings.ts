@@ -1,5 +1,5 @@
 // Settings, read only: the program's currency, hold period, time zone, commission rules (purchase,
-// signup, recurring, multi-tier, sub-programs), attribution, fraud rules and webhook retries, as the program
+// signup, trial, recurring, multi-tier, sub-programs), attribution, fraud rules and webhook retries, as the program
 // applies them now. They change where they are set: the server's config file or
 // projects.updateSettings (docs/settings.md), never from the console.
 import { DEFAULT_WINDOW_DAYS } from '../../core/rules/settings.js'
@@ -31,6 +31,7 @@ const row = (label: string, value: Html | string, name: string) => html`<tr><th 
 function commissionRows(commission: CommissionSettings, currency: string, prefix: string): Html {
   return html`${row('Purchase', ruleText(commission.purchase, currency), `${prefix}purchase`)}
 ${row('Signup', commission.signup ? `${commission.signup.amount} ${currency} a signup` : 'Nothing', `${prefix}signup`)}
+${row('Trial', commission.trial ? `${commission.trial.amount} ${currency} a trial${commission.trial.clawbackUnpaid ? ', taken back when it ends unpaid' : ''}` : 'Nothing', `${prefix}trial`)}
 ${row('Renewals (recurring)', recurringText(commission, currency), `${prefix}recurring`)}`
 }
 
@@ -39,7 +40,7 @@ const ACTIONS: Record<FraudAction, string> = { allow: 'Allowed', review: 'Held f
 /** Each fraud rule with what it does to a conversion that trips it (docs/fraud.md). */
 function fraudSection(settings: ProjectSettings): Html {
   const fraud = fraudRulesOf(settings)
-  const { amountAbove, signupsPerVisitorPerDay: signups } = fraud
+  const { amountAbove, signupsPerVisitorPerDay: signups, signupsPerAffiliatePerDay: perAffiliate } = fraud
   return html`<section class="card" aria-labelledby="fraud-title">
 <h2 id="fraud-title">Fraud rules</h2>
 <table><caption class="skip">Fraud rules</caption>
@@ -49,6 +50,7 @@ ${row('Disposable email', ACTIONS[fraud.disposableEmail], 'fraud.disposableEmail
 ${row('Paid-ad click (gclid, fbclid, msclkid)', ACTIONS[fraud.paidAdsClick], 'fraud.paidAdsClick')}
 ${row('Amount above', amountAbove ? `${amountAbove.amount} ${settings.currency}: ${ACTIONS[amountAbove.action].toLowerCase()}` : 'Not checked', 'fraud.amountAbove')}
 ${row('Signups per visitor a day', signups ? `More than ${signups.max}: ${ACTIONS[signups.action].toLowerCase()}` : 'Not checked', 'fraud.signupsPerVisitorPerDay')}
+${row('Signups per affiliate a day', perAffiliate ? `More than ${perAffiliate.max}: ${ACTIONS[perAffiliate.action].toLowerCase()}` : 'Not checked', 'fraud.signupsPerAffiliatePerDay')}
 </table>
 </section>`
 }

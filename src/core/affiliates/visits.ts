@@ -8,7 +8,10 @@ import { NotFoundError } from '../model/errors.js'
 import { referralSignedUp } from '../ports/events.js'
 import { UniqueViolation } from '../ports/storage.js'
 import type { PaidAdClickId } from '../rules/fraud/signals.js'
-import type { Affiliate } from '../model/types.js'
+import type { Affiliate, Project, ProjectSettings, Referral } from '../model/types.js'
+import type { StorageTx } from '../ports/storage.js'
+import { lockAffiliates } from '../ports/row-locks.js'
+import { clickVisitorOf } from '../rules/fraud/index.js'
 import { shortVisitor, visitorHash } from '../model/visitor-hash.js'
 import { visitorSaltOf } from '../rules/visitor-salt.js'
 import * as v from 'valibot'
@@ -35,9 +38,17 @@ export interface VisitResult {
 
 export type BrowserSignupOutcome = 'created' | 'unchanged'
 
-const browserSignupInput = v.strictObject({ email: emailSchema, referralCode: codeSchema })
+/** What a browser signup that created a referred user may earn: given by the program (the conversions' room is above this one). */
+export interface SignupRewards {
+  /** Whether the affiliate's rules reward signups at all. */
+  rewarded(settings: ProjectSettings, affiliate: Affiliate): boolean
+  /** Writes the signup's conversion through `tx`, beside its referred user. */
+  reward(tx: StorageTx, input: { project: Project; referral: Referral; affiliate: Affiliate; clickVisitor: string | null }): Promise<unknown>
+}
 
-export function visitsService(ctx: ProjectContext) {
+const browserSignupInput = v.strictObject({ email: emailSchema, referralCode: codeSchema, click: v.optional(v.string()) })
+
+export function visitsService(ctx: ProjectContext, rewards?: SignupRewards) {
   const { storage, projectId } = ctx
 
   return {
@@ -85,12 +96,20 @@ export function visitsService(ctx: ProjectContext) {
      * referred user of the code's affiliate; a known one stays as it is ('unchanged'): anyone
      * can report a browser signup for any email, so it never takes a customer from anyone
      * (a newer referral moves a customer through a conversion the host records, docs/attribution.md).
+     * With `click`, the signed referral the signup carried, a new referred user earns the
+     * affiliate's signup reward in the same transaction (docs/commissions.md "Leads and trials").
      */
-    async browserSignup(input: { email: string; referralCode: string }): Promise<BrowserSignupOutcome> {
+    async browserSignup(input: { email: string; referralCode: string; click?: string }): Promise<BrowserSignupOutcome> {
       const data = validate(browserSignupInput, input)
+      const project = await ctx.project()
+      const clickVisitor = data.click === undefined || !rewards ? null : await clickVisitorOf(ctx, data.click)
       const signup = storage.transaction(async (tx): Promise<BrowserSignupOutcome> => {
-        const affiliate = await tx.affiliates.getByCode(projectId, data.referralCode)
-        if (!affiliate || affiliate.status !== 'active') throw new NotFoundError('no affiliate has this referral code', 'referralCode')
+        const found = await tx.affiliates.getByCode(projectId, data.referralCode)
+        if (!found || found.status !== 'active') throw new NotFoundError('no affiliate has this referral code', 'referralCode')
+        const rewarded = rewards !== undefined && data.click !== undefined && rewards.rewarded(project.settings, found)
+        // A reward is a conversion: its affiliate is locked before its customer is written (the lock order, docs/architecture.md).
+        const affiliate = rewarded ? (await lockAffiliates(tx, projectId, [found.id])).get(found.id) : found
+        if (!affiliate) throw new NotFoundError('no affiliate has this referral code', 'referralCode')
         const now = ctx.clock.now()
         if (await tx.referrals.first(projectId, { email: data.email })) return 'unchanged'
         const referral = await tx.referrals.insert({
@@ -107,6 +126,7 @@ export function visitsService(ctx: ProjectContext) {
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { signups: 1 })
         await countDay(ctx, tx, affiliate.id, now, { signups: 1 })
         await tx.outbox.enqueue(referralSignedUp(referral, { affiliate, referred: referral, at: now, userAgent: '', ipAddress: '' }))
+        if (rewarded) await rewards.reward(tx, { project, referral, affiliate, clickVisitor })
         return 'created'
       })
       // Another request (the host's own conversion, another report) created the customer since

@@ -115,14 +115,21 @@ const MAX_ATTRIBUTIONS = 3
 async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, request: ConversionRequest, fx: Decimal, now: Date, clickVisitor: string | null, lock: boolean): Promise<Plan> {
   const { data } = request
   const { affiliate, matchedBy, referral, moveReferral } = await attributed(ctx, tx, project, data, now, lock)
+  if (referral && ONCE_PER_CUSTOMER.has(data.type)) await refuseSecondReward(ctx, tx, referral, data.type, data.reference)
   const tierSettings = tierSettingsOf(project.settings, affiliate)
   const day = ctx.dayIn(project, now)
   const { tiers, bonuses, span } = periodsOn(tierSettings, day)
   const signalSources = { type: data.type, clickVisitor, cardFingerprint: data.cardFingerprint ?? null }
-  const signals = fraudReads(ctx, project, signalSources)
+  const signals = fraudReads(ctx, project, signalSources, day)
   // The figures of the tier and bonus periods and the fraud signals in one read (one round trip on SQL).
-  const query: CreateReadsQuery = { days: span, visitorSignalsOf: signals.visitorSignalsOf, signupsOf: signals.signupsOf, cardCustomersOf: signals.cardCustomersOf }
-  const asked = query.days !== null || query.visitorSignalsOf !== null || query.signupsOf !== null || query.cardCustomersOf !== null
+  const query: CreateReadsQuery = {
+    days: span,
+    visitorSignalsOf: signals.visitorSignalsOf,
+    signupsOf: signals.signupsOf,
+    cardCustomersOf: signals.cardCustomersOf,
+    affiliateSignupsIn: signals.affiliateSignupsIn,
+  }
+  const asked = query.days !== null || query.visitorSignalsOf !== null || query.signupsOf !== null || query.cardCustomersOf !== null || query.affiliateSignupsIn !== null
   const reads = asked ? await tx.conversions.createReads(ctx.projectId, affiliate.id, query) : NOTHING_READ
   const standing = tiers && standingFrom(tierSettings, tiers, figuresIn(reads.days, tiers), request.currency)
   const rules: RuleSet = ruleSetFor(project.settings, affiliate, standing?.tier ?? null)
@@ -177,6 +184,20 @@ async function plan(ctx: ProjectContext, tx: StorageTx, project: Project, reques
     day,
     periods: query.days ? { settings: tierSettings, tiers, bonuses, days: reads.days, held: standing?.tier?.name ?? null } : null,
   }
+}
+
+/** Types that reward a customer once (docs/commissions.md "Leads and trials"). */
+const ONCE_PER_CUSTOMER: ReadonlySet<string> = new Set(['signup', 'trial'])
+
+/**
+ * A signup or trial earns once per customer: a second one of the same customer (another
+ * reference) is a conflict. Read under the customer's lock when writing, so of two at once one wins.
+ */
+async function refuseSecondReward(ctx: ProjectContext, tx: StorageTx, referral: Referral, type: string, reference: string | undefined): Promise<void> {
+  const rows = await tx.conversions.all(ctx.projectId, { referredUserId: referral.id, type: type as 'signup' | 'trial' })
+  // The same reference again is a replay (or a conflict), which the create's reference check answers; a parent's share is not the customer's reward.
+  const earlier = rows.find((row) => row.tier === 1 && (reference === undefined || row.reference !== reference))
+  if (earlier) throw new ConflictError(`this customer already has a ${type} conversion (${earlier.id}): a ${type} earns once per customer`, 'email')
 }
 
 /** What makes two creates with one reference the same request: a replay, not a conflict. */
@@ -305,6 +326,30 @@ export async function createConversion(ctx: ProjectContext, input: CreateConvers
     )
   } catch (error) {
     if (error instanceof DuplicateReference) return duplicateResult(ctx, error, currency)
+    throw error
+  }
+}
+
+/**
+ * Creates a conversion inside the caller's transaction, with what it wrote before (a browser
+ * signup's reward beside its referred user): run once, never again on a race, and without a base
+ * value in another currency (no rate is looked up). `project` and `clickVisitor` (the visitor of
+ * its click) are read before the transaction. A known reference answers as createConversion does.
+ */
+export async function createConversionIn(ctx: ProjectContext, tx: StorageTx, project: Project, input: CreateConversionInput, clickVisitor: string | null): Promise<CreateConversionResult> {
+  const request = parseRequest(input, project)
+  if (request.baseValue !== null && request.baseCurrency !== request.currency) throw new ValidationError('baseValueCurrency', (name) => `${name('baseValueCurrency')} must be the project currency here`)
+  const now = ctx.clock.now()
+  try {
+    const { conversion, tier2, planned } = await writeConversion(ctx, tx, project, request, ONE, null, occurrence(request, now), clickVisitor)
+    return {
+      conversion: conversionView(conversion, request.currency, now),
+      attribution: { affiliateId: planned.affiliate.id, matchedBy: planned.matchedBy },
+      duplicate: false,
+      tier2: tier2 && conversionView(tier2, request.currency, now),
+    }
+  } catch (error) {
+    if (error instanceof DuplicateReference) return duplicateResult(ctx, error, request.currency)
     throw error
   }
 }

@@ -80,6 +80,26 @@ export function nextBucket(start: string, interval: StatsInterval): string {
   return fromUtc(at)
 }
 
+const formatters = new Map<string, (at: Date) => string>()
+
+/**
+ * The instant `day` starts in `timeZone`: its first minute whose day there is `day` (zones are
+ * whole minutes off UTC, and at most a day: the start is found by halving 30 hours around UTC's).
+ */
+export function dayStartIn(timeZone: string, day: string): Date {
+  let dayOf = formatters.get(timeZone)
+  if (dayOf === undefined) formatters.set(timeZone, (dayOf = dayFormatter(timeZone)))
+  const midnight = toUtc(day).getTime()
+  let before = midnight - 15 * 3_600_000
+  let from = midnight + 15 * 3_600_000
+  while (from - before > 60_000) {
+    const middle = before + Math.floor((from - before) / 120_000) * 60_000
+    if (dayOf(new Date(middle)) >= day) from = middle
+    else before = middle
+  }
+  return new Date(from)
+}
+
 /** Whether `text` is a real calendar date written YYYY-MM-DD. */
 export function isCalendarDay(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false

@@ -206,12 +206,14 @@ export type ListReferralsInput = v.InferInput<typeof listReferralsInput>
 
 export const conversionType = v.picklist(['signup', 'purchase'], 'must be signup or purchase')
 /** The types a list filters by: a request creates signups and purchases, the program bonuses too. */
-export const listedConversionType = v.picklist(['signup', 'purchase', 'bonus'], 'must be signup, purchase or bonus')
+export const listedConversionType = v.picklist(['signup', 'purchase', 'bonus', 'trial'], 'must be signup, purchase, bonus or trial')
+/** The types the core creates from an input: a request's, and trials (started by a payment provider's subscription, or the host's code). */
+export const createdConversionType = v.picklist(['signup', 'purchase', 'trial'], 'must be signup, purchase or trial')
 const reference = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))
 const couponCode = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _, . or -'))
 
 export const createConversionInput = v.strictObject({
-  type: conversionType,
+  type: createdConversionType,
   affiliateId: v.optional(id),
   referralCode: v.optional(referralCode),
   email: v.optional(email),
@@ -405,6 +407,7 @@ const recurringRule = v.pipe(
   v.check((rule) => rule.stages === undefined || (rule.rate === undefined && rule.amount === undefined), 'stages replace rate and amount: give one or the other'),
 )
 const signupRule = v.strictObject({ amount: amountText })
+const trialRule = v.strictObject({ amount: amountText, clawbackUnpaid: v.optional(v.boolean('must be a boolean')) })
 const productId = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))
 const productRule = v.union(
   [
@@ -434,6 +437,7 @@ const distinctNames = <T extends { name: string }>() => v.check((list: T[]) => n
 export const commissionSettings = v.strictObject({
   purchase: commissionRule,
   signup: v.optional(signupRule),
+  trial: v.optional(trialRule),
   recurring: v.optional(recurringRule),
   products: v.optional(v.pipe(v.record(productId, productRule), v.check((products) => Object.keys(products).length <= 1000, 'must have at most 1000 products'))),
   grandfather: v.optional(v.boolean('must be a boolean')),
@@ -442,6 +446,10 @@ export const commissionSettings = v.strictObject({
   bonuses: v.optional(v.pipe(v.array(bonusRule), v.maxLength(20, 'must have at most 20 bonuses'), distinctNames<v.InferOutput<typeof bonusRule>>())),
 })
 const fraudAction = v.picklist(['allow', 'review', 'reject'], 'must be allow, review or reject')
+const perDayLimit = v.strictObject({
+  max: v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(10_000, 'must be at most 10000')),
+  action: fraudAction,
+})
 /** docs/fraud.md: each rule's action; amounts are checked against the currency later. */
 const fraudSettings = v.strictObject({
   selfReferral: v.optional(fraudAction),
@@ -449,12 +457,8 @@ const fraudSettings = v.strictObject({
   disposableEmail: v.optional(fraudAction),
   paidAdsClick: v.optional(fraudAction),
   amountAbove: v.optional(v.strictObject({ amount: amountText, action: fraudAction })),
-  signupsPerVisitorPerDay: v.optional(
-    v.strictObject({
-      max: v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(10_000, 'must be at most 10000')),
-      action: fraudAction,
-    }),
-  ),
+  signupsPerVisitorPerDay: v.optional(perDayLimit),
+  signupsPerAffiliatePerDay: v.optional(perDayLimit),
 })
 const dayCount = v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))
 /** An IANA time zone name the runtime knows (`Europe/Paris`, `UTC`). */

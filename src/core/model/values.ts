@@ -6,7 +6,7 @@ export type AffiliateStatus = 'active' | 'inactive' | 'pending' | 'blocked'
 export type PayoutMethodPreference = 'paypal' | 'wise' | 'manual'
 export type ReferralStatus = 'pending' | 'converted' | 'direct' | 'direct_signup'
 /** `bonus`: a milestone bonus (docs/commissions.md "Bonuses"), created by the program, never by a request. */
-export type ConversionType = 'signup' | 'purchase' | 'bonus'
+export type ConversionType = 'signup' | 'purchase' | 'bonus' | 'trial'
 /** What storage holds. `pending` is never stored: it is `active` seen before `holdUntil`. */
 export type StoredConversionStatus = 'active' | 'review' | 'refunded' | 'rejected'
 export type ConversionStatus = 'pending' | StoredConversionStatus
@@ -86,6 +86,12 @@ export interface CommissionSettings {
   purchase: CommissionRule
   /** Signups earn this fixed amount. @default nothing (signups earn 0) */
   signup?: { amount: string }
+  /**
+   * A trial started (a provider's subscription in trial) earns this fixed amount, once per
+   * customer; `clawbackUnpaid` takes it back when the trial ends unpaid (docs/commissions.md
+   * "Leads and trials"). @default nothing (trials earn 0)
+   */
+  trial?: TrialRule
   /** Repeat purchases by the same customer email. @default the purchase rule, for life */
   recurring?: RecurringRule
   /** Rules per product id (a conversion's `productId`). */
@@ -98,6 +104,13 @@ export interface CommissionSettings {
   tierPeriod?: CommissionPeriod
   /** One bonus per affiliate per milestone per period (docs/commissions.md "Bonuses"). */
   bonuses?: BonusRule[]
+}
+
+/** The reward of a trial started (docs/commissions.md "Leads and trials"). */
+export interface TrialRule {
+  amount: string
+  /** Refund the trial's conversion when the trial ends without a payment. @default false */
+  clawbackUnpaid?: boolean
 }
 
 export type CommissionPeriod = 'month' | 'quarter' | 'year' | 'lifetime'
@@ -237,6 +250,8 @@ export interface FraudSettings {
   amountAbove?: { amount: string; action: FraudAction }
   /** More than `max` signups from one visitor (one day's visitor of a click). @default none */
   signupsPerVisitorPerDay?: { max: number; action: FraudAction }
+  /** More than `max` signup conversions of one affiliate in one day of the project's time zone. @default none */
+  signupsPerAffiliatePerDay?: { max: number; action: FraudAction }
 }
 
 export type AttributionModel = 'first_click' | 'last_click'
@@ -298,6 +313,7 @@ export type CommissionBasis =
   | 'tier2'
   | 'excluded'
   | 'bonus'
+  | 'trial'
 
 /** Which rule earned a conversion (docs/commissions.md "Precedence"). */
 export type RuleSource = 'explicit' | 'product' | 'affiliate' | 'tier' | 'sub_program' | 'project'

@@ -203,6 +203,8 @@ export interface CreateReadsQuery {
   signupsOf: string | null
   /** The customer emails of the project's conversions paid with this card fingerprint (at most 100, distinct). */
   cardCustomersOf: string | null
+  /** How many signup conversions the affiliate has created in [from, to) (a day of the project's time zone); absent or null: not asked. */
+  affiliateSignupsIn?: { from: Date; to: Date } | null
 }
 
 export interface CreateReads {
@@ -212,6 +214,8 @@ export interface CreateReads {
   /** null when not asked. */
   signups: number | null
   cardCustomers: string[]
+  /** null (or absent) when not asked. */
+  affiliateSignups?: number | null
 }
 
 /** Codes are unique per project, case-insensitively. */

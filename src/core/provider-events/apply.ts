@@ -8,7 +8,8 @@ import { Currency } from '../model/money.js'
 import { couponCodeUsed, matchedCoupon } from './coupon-match.js'
 import type { AliasAction, CustomerAction, MappedEvent, PaidAction, ProviderAction } from './mapping.js'
 import { applyTransferReversed } from './transfer-reversed.js'
-import { outcome, recordedPayment, type ApplyTarget, type Link, type Outcome } from './outcome.js'
+import { customerKey, outcome, recordedPayment, type ApplyTarget, type Link, type Outcome } from './outcome.js'
+import { applySubscriptionEnded, applyTrialStarted } from './trial.js'
 import { applyRefund } from './refund.js'
 
 /** Applies every action in order; the event's outcome is that of its last payment or refund. */
@@ -45,10 +46,12 @@ function applyAction(target: ApplyTarget, action: ProviderAction, occurredAt: Da
       return applyAlias(target, action)
     case 'transfer-reversed':
       return applyTransferReversed(target, action)
+    case 'trial-started':
+      return applyTrialStarted(target, action, occurredAt)
+    case 'subscription-ended':
+      return applySubscriptionEnded(target, action)
   }
 }
-
-const customerKey = (customerId: string | null, email: string | null) => (customerId !== null ? `customer:${customerId}` : `email:${email}`)
 
 /** Remembers the customer (merging what earlier events taught) and makes them a referred user. */
 async function applyCustomer(target: ApplyTarget, action: CustomerAction): Promise<Outcome> {

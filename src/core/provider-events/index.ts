@@ -6,6 +6,7 @@ import { listWindow } from '../ports/conflicts.js'
 import type { ProjectContext } from '../rules/context.js'
 import { ConflictError, NotFoundError } from '../model/errors.js'
 import type { MappedEvent } from './mapping.js'
+import { ruleSetFor, trialRuleOf } from '../rules/commission-rules.js'
 import type { ApplyServices } from './outcome.js'
 import { receiveEvent, replayRecorded } from './receive.js'
 import type { ReceiveTarget } from './record.js'
@@ -32,9 +33,13 @@ export interface ReplayedEvent {
   message: string
 }
 
-export function providerEventsService(ctx: ProjectContext, services: Omit<ApplyServices, 'projectId'>) {
+export function providerEventsService(ctx: ProjectContext, services: Omit<ApplyServices, 'projectId' | 'trialRule'>) {
   const { storage, projectId } = ctx
-  const scope: ApplyServices = { projectId, ...services }
+  const trialRule = async (affiliateId: number) => {
+    const [project, affiliate] = await Promise.all([ctx.project(), storage.affiliates.get(projectId, affiliateId)])
+    return affiliate ? trialRuleOf(ruleSetFor(project.settings, affiliate)) : null
+  }
+  const scope: ApplyServices = { projectId, ...services, trialRule }
   const target = (provider: string): ReceiveTarget => ({ scope, storage, provider, now: () => ctx.clock.now() })
   const sweeps: SweepTimes = new Map()
   return {

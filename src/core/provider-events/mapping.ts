@@ -103,7 +103,25 @@ export interface TransferReversedAction {
   full: boolean
 }
 
-export type ProviderAction = PaidAction | RefundedAction | CustomerAction | AliasAction | TransferReversedAction
+/** A subscription's free trial started: the customer's affiliate earns the trial reward, once (docs/commissions.md "Leads and trials"). */
+export interface TrialStartedAction {
+  kind: 'trial-started'
+  /** The subscription's id: the trial conversion's reference is `trial:<id>`. */
+  subscriptionId: string
+  customerId: string | null
+  email: string | null
+}
+
+/**
+ * A subscription ended for good (canceled, expired, unpaid): a trial reward it earned is taken
+ * back when its customer never paid and the rule says `clawbackUnpaid`.
+ */
+export interface SubscriptionEndedAction {
+  kind: 'subscription-ended'
+  subscriptionId: string
+}
+
+export type ProviderAction = PaidAction | RefundedAction | CustomerAction | AliasAction | TransferReversedAction | TrialStartedAction | SubscriptionEndedAction
 
 export interface MappedEvent {
   eventId: string
@@ -125,7 +143,7 @@ export function storedMapping(mapped: MappedEvent): unknown {
       const lines = action.lines?.map((line) => ({ ...line, amount: line.amount.toString() }))
       return { ...action, amount: action.amount.toString(), paidTotal: action.paidTotal?.toString(), ...(lines ? { lines } : {}) }
     }
-    if (action.kind === 'customer' || action.kind === 'alias' || action.kind === 'transfer-reversed') return action
+    if (action.kind !== 'refunded') return action
     return {
       ...action,
       ...(action.soFar ? { soFar: { ...action.soFar, refunded: action.soFar.refunded.toString(), of: action.soFar.of.toString() } } : {}),

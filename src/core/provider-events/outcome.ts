@@ -6,7 +6,7 @@ import type { couponsService } from '../affiliates/coupons.js'
 import type { providerPayoutsService } from '../payouts/provider-payouts.js'
 import type { referralsService } from '../affiliates/referrals.js'
 import type { StorageTx, TransactionalStore } from '../ports/storage.js'
-import type { ProviderEventStatus, ProviderLink } from '../model/types.js'
+import type { ProviderEventStatus, ProviderLink, TrialRule } from '../model/types.js'
 
 /** The project's use cases an event is applied through (the project loaded by the call that receives it). */
 export interface ApplyServices {
@@ -15,6 +15,8 @@ export interface ApplyServices {
   conversions: Pick<ReturnType<typeof conversionCreation>, 'create' | 'preview'> & Pick<ReturnType<typeof conversionChanges>, 'update'>
   coupons: Pick<ReturnType<typeof couponsService>, 'list'>
   providerPayouts: Pick<ReturnType<typeof providerPayoutsService>, 'get' | 'reverse'>
+  /** The trial rule in force for the affiliate's trials (docs/commissions.md "Leads and trials"); null when trials earn nothing. */
+  trialRule: (affiliateId: number) => Promise<TrialRule | null>
 }
 
 export interface ApplyTarget {
@@ -65,3 +67,6 @@ export async function recordedPayment({ storage, scope, provider }: ApplyTarget,
   return { data: payment.data, conversionId, conversionIds }
 }
 
+
+/** The key a customer's waiting events wait on: its provider id, else its email. */
+export const customerKey = (customerId: string | null, email: string | null) => (customerId !== null ? `customer:${customerId}` : `email:${email}`)

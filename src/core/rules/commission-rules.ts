@@ -2,7 +2,7 @@
 // affiliate's own rules, a product's rules, the performance tier's, the sub-program's, the
 // project's; renewals by count and in stages. Pure: the arithmetic is commission.ts's.
 import { addMonths } from '../model/clock.js'
-import type { CommissionBasis, CommissionRule, CommissionSettings, ConversionType, ProductRule, ProjectSettings, RecurringRule, RuleSet, RuleSource } from '../model/types.js'
+import type { CommissionBasis, CommissionRule, CommissionSettings, ConversionType, ProductRule, ProjectSettings, RecurringRule, RuleSet, RuleSource, TrialRule } from '../model/types.js'
 
 export type { RuleSet } from '../model/types.js'
 
@@ -40,7 +40,7 @@ export interface ChosenRule {
 /** One place rules may come from, in precedence order; a product's own rules are partial. */
 interface Level {
   source: RuleSource
-  rules: { purchase?: CommissionRule; recurring?: RecurringRule; signup?: { amount: string } }
+  rules: { purchase?: CommissionRule; recurring?: RecurringRule; signup?: { amount: string }; trial?: TrialRule }
   /** A whole commission setting (affiliate, sub-program, project): the walk stops at it. */
   whole: boolean
 }
@@ -55,6 +55,10 @@ export function chooseRule(set: RuleSet, query: RuleQuery): ChosenRule {
   if (query.type === 'signup') {
     const level = levels.find((candidate) => candidate.rules.signup || candidate.whole)!
     return { basis: 'signup', source: level.source, rule: level.rules.signup ? { type: 'fixed', amount: level.rules.signup.amount } : NOTHING }
+  }
+  if (query.type === 'trial') {
+    const level = trialLevel(levels)
+    return { basis: 'trial', source: level.source, rule: level.rules.trial ? { type: 'fixed', amount: level.rules.trial.amount } : NOTHING }
   }
   const purchase = levels.find((candidate) => candidate.rules.purchase)!
   if (!query.renewal) return { basis: 'purchase', source: purchase.source, rule: purchase.rules.purchase! }
@@ -71,6 +75,16 @@ export function chooseRule(set: RuleSet, query: RuleQuery): ChosenRule {
   if (recurring.amount != null) return { basis: 'recurring', source: level.source, rule: { type: 'fixed', amount: recurring.amount } }
   // Limits only: the purchase rule inside them.
   return { basis: 'recurring', source: purchase.source, rule: purchase.rules.purchase! }
+}
+
+/** The first level that names a trial rule, else the first whole setting (where trials earn 0). */
+function trialLevel(levels: Level[]): Level {
+  return levels.find((candidate) => candidate.rules.trial || candidate.whole)!
+}
+
+/** The trial rule that applies to the affiliate's trials (docs/commissions.md "Leads and trials"); null when trials earn nothing. */
+export function trialRuleOf(set: RuleSet): TrialRule | null {
+  return trialLevel(levelsOf(set, NO_PRODUCT_RULES)).rules.trial ?? null
 }
 
 /** The product's rules that apply to the affiliate: its own, its sub-program's, the project's. */

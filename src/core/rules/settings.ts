@@ -93,9 +93,10 @@ export function checkAmounts(commission: CommissionSettings, currency: Currency,
   }
 }
 
-function checkRules(rules: { purchase?: CommissionRule; signup?: { amount: string }; recurring?: RecurringRule }, currency: Currency, path: string): void {
+function checkRules(rules: { purchase?: CommissionRule; signup?: { amount: string }; trial?: { amount: string }; recurring?: RecurringRule }, currency: Currency, path: string): void {
   if (rules.purchase?.type === 'fixed') currency.parse(rules.purchase.amount, `${path}.purchase.amount`)
   if (rules.signup) currency.parse(rules.signup.amount, `${path}.signup.amount`)
+  if (rules.trial) currency.parse(rules.trial.amount, `${path}.trial.amount`)
   if (rules.recurring?.amount !== undefined) currency.parse(rules.recurring.amount, `${path}.recurring.amount`)
   for (const [index, stage] of (rules.recurring?.stages ?? []).entries()) {
     if (stage.amount !== undefined) currency.parse(stage.amount, `${path}.recurring.stages.${index}.amount`)

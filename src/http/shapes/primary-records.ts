@@ -86,7 +86,7 @@ export const affiliateRecord = v.strictObject({
 /** Which rule earned a conversion and what it gave (docs/commissions.md "Precedence"); source null on conversions older than rule records. */
 export const commissionRuleRecord = v.strictObject({
   source: v.nullable(v.picklist(RULE_SOURCES)),
-  basis: v.picklist(['purchase', 'recurring', 'recurring_expired', 'signup', 'explicit', 'tier2', 'excluded', 'bonus']),
+  basis: v.picklist(['purchase', 'recurring', 'recurring_expired', 'signup', 'trial', 'explicit', 'tier2', 'excluded', 'bonus']),
   type: v.picklist(['percentage', 'fixed']),
   rate: v.nullable(decimalString),
   amount: v.nullable(decimalString),
@@ -106,7 +106,7 @@ const decimalNumber = (value: string | null) => (value === null ? null : Number(
 /** The conversion's wire fields: each one's value from the view and its schema. A field added to the record is a line here. */
 export const conversionWire = wireTable<ConversionView>()({
   id: ['id', id],
-  type: ['type', v.picklist(['signup', 'purchase', 'bonus'])],
+  type: ['type', v.picklist(['signup', 'purchase', 'bonus', 'trial'])],
   affiliate_id: ['affiliateId', id],
   referred_user_id: ['referredUserId', v.nullable(id)],
   value: [(view) => Number(view.value), v.number()],

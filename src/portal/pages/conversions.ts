@@ -1,12 +1,16 @@
 // Conversions: the affiliate's own, newest first, paged; one conversion's details. An id of
 // another affiliate's conversion answers exactly like an id that does not exist.
 import { NotFoundError } from '../../core/model/errors.js'
+import type { ConversionType } from '../../core/model/types.js'
 import { html } from '../../web/html.js'
 import { pageNumber, pager } from '../../web/pager.js'
 import { conversionStatus, day, money } from '../../web/format.js'
 import type { PageResult, SignedInRequest } from '../page.js'
 
 export const CONVERSIONS_PER_PAGE = 25
+
+/** How the portal names each type of conversion. */
+const TYPE_LABELS: Record<ConversionType, string> = { purchase: 'Purchase', signup: 'Signup', trial: 'Trial', bonus: 'Bonus' }
 
 export async function conversionsPage({ program, affiliate, url, paths }: SignedInRequest): Promise<PageResult> {
   const page = pageNumber(url)
@@ -16,7 +20,7 @@ export async function conversionsPage({ program, affiliate, url, paths }: Signed
     (conversion) => html`<tr>
 <td><a href="${paths.conversion(conversion.id)}">#${conversion.id}</a></td>
 <td>${day(conversion.createdAt)}</td>
-<td>${conversion.type === 'purchase' ? 'Purchase' : 'Signup'}</td>
+<td>${TYPE_LABELS[conversion.type]}</td>
 <td class="num" data-value="${conversion.id}">${money(conversion.value, conversion.currency)}</td>
 <td>${conversionStatus(conversion)}</td>
 <td>${conversion.status === 'pending' ? day(conversion.holdUntil) : html`<span class="muted">—</span>`}</td>
@@ -48,7 +52,7 @@ export async function conversionPage({ program, affiliate, paths }: SignedInRequ
   const body = html`<h1>Conversion #${conversion.id}</h1>
 <section class="card"><table>
 ${row('Date', day(conversion.createdAt))}
-${row('Type', conversion.type === 'purchase' ? 'Purchase' : 'Signup')}
+${row('Type', TYPE_LABELS[conversion.type])}
 ${row('Commission', money(conversion.value, conversion.currency))}
 ${row('Rate', conversion.commissionType === 'percentage' && conversion.commissionRate !== null ? `${conversion.commissionRate}%` : 'Fixed amount')}
 ${row('Status', conversionStatus(conversion))}

@@ -6,7 +6,14 @@
 import { isRecord, MalformedEvent, minorUnits, namesOf, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
 
 /** The events the handler uses; tick these in the webhook's settings. */
-export const LEMON_SQUEEZY_EVENTS = ['order_created', 'order_refunded', 'subscription_payment_success', 'subscription_payment_refunded'] as const
+export const LEMON_SQUEEZY_EVENTS = [
+  'order_created',
+  'order_refunded',
+  'subscription_payment_success',
+  'subscription_payment_refunded',
+  'subscription_created',
+  'subscription_expired',
+] as const
 const USED: readonly string[] = LEMON_SQUEEZY_EVENTS
 
 export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
@@ -18,9 +25,10 @@ export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
   const objectId = data.id === undefined || data.id === null ? null : String(data.id)
   const updated = new Date(String(attributes.updated_at ?? attributes.created_at))
   if (type === null || objectId === null || Number.isNaN(updated.getTime())) throw new MalformedEvent('meta.event_name, data.id and updated_at are required')
-  const reference = `${data.type === 'orders' ? 'ls-order' : 'ls-invoice'}-${objectId}`
+  const reference = `${data.type === 'orders' ? 'ls-order' : data.type === 'subscriptions' ? 'ls-subscription' : 'ls-invoice'}-${objectId}`
   const base = { eventId: `${type}:${String(data.type)}:${objectId}:${updated.toISOString()}`, type, occurredAt: updated, reference }
   if (!USED.includes(type)) return { ...base, actions: [], ignored: `${type} is not an event affiliate-kit uses` }
+  if (type === 'subscription_created' || type === 'subscription_expired') return subscriptionEvent(base, objectId, attributes, meta)
   const initialInvoice = data.type === 'subscription-invoices' && attributes.billing_reason === 'initial'
   if (initialInvoice && type === 'subscription_payment_refunded') {
     return { ...base, actions: [], ignored: `${reference}: the first invoice of a subscription; its order_refunded refunds the commission` }
@@ -57,6 +65,25 @@ export function mapLemonSqueezyEvent(body: unknown): MappedEvent {
     // Orders name their product; subscription invoices do not (their renewals earn by the rules without a product).
     productId: orderProduct(attributes.first_order_item),
   })
+  return { ...base, actions }
+}
+
+/**
+ * A subscription's trial (`subscription_created` in status `on_trial`) and its end
+ * (`subscription_expired`; a `subscription_cancelled` one runs, and may be resumed, until its
+ * `ends_at`), docs/commissions.md "Leads and trials". Its custom data carries the referral.
+ */
+function subscriptionEvent(base: Omit<MappedEvent, 'actions'>, id: string, attributes: Record<string, unknown>, meta: Record<string, unknown>): MappedEvent {
+  if (base.type === 'subscription_expired') return { ...base, actions: [{ kind: 'subscription-ended', subscriptionId: id }] }
+  if (attributes.status !== 'on_trial') return { ...base, actions: [], ignored: `subscription ${id} started ${String(attributes.status)}, not on a trial: its order earns` }
+  const customData = isRecord(meta.custom_data) ? meta.custom_data : {}
+  const customerId = attributes.customer_id === undefined || attributes.customer_id === null ? null : String(attributes.customer_id)
+  const email = text(attributes.user_email)?.trim().toLowerCase() ?? null
+  const coupon = text(customData.coupon)
+  const referral = text(customData.referral) ?? text(customData.referral_code) ?? text(customData.affiliate_code)
+  const actions: ProviderAction[] = []
+  if (referral !== null || coupon !== null) actions.push({ kind: 'customer', customerId, email, referral, coupons: namesOf(coupon) })
+  actions.push({ kind: 'trial-started', subscriptionId: id, customerId, email })
   return { ...base, actions }
 }
 

@@ -4,7 +4,15 @@
 import { isRecord, MalformedEvent, minorUnits, namesOf, record, text, type MappedEvent, type ProviderAction } from '../mapping.js'
 
 /** The events the handler uses; subscribe the notification destination to these. */
-export const PADDLE_EVENTS = ['transaction.completed', 'customer.created', 'customer.updated', 'adjustment.created', 'adjustment.updated'] as const
+export const PADDLE_EVENTS = [
+  'transaction.completed',
+  'customer.created',
+  'customer.updated',
+  'adjustment.created',
+  'adjustment.updated',
+  'subscription.trialing',
+  'subscription.canceled',
+] as const
 const USED: readonly string[] = PADDLE_EVENTS
 /** Adjustments that give money back: a refund, a credit (to the customer's balance or off an invoice), a chargeback. */
 const GIVES_BACK = new Set(['refund', 'credit', 'chargeback'])
@@ -24,7 +32,24 @@ export function mapPaddleEvent(body: unknown): MappedEvent {
   if (type === 'customer.created' || type === 'customer.updated') {
     return { ...base, actions: [{ kind: 'customer', customerId: text(data.id), email: text(data.email)?.trim().toLowerCase() ?? null, referral: referralIn(data.custom_data), coupons: [] }] }
   }
+  if (type === 'subscription.trialing' || type === 'subscription.canceled') return subscriptionEvent(base, data)
   return adjustment(base, data)
+}
+
+/**
+ * A subscription's trial (`subscription.trialing`) and its end (`subscription.canceled`, docs/commissions.md
+ * "Leads and trials"). The subscription names its customer by id; its custom data carries the checkout's referral.
+ */
+function subscriptionEvent(base: Omit<MappedEvent, 'actions'>, subscription: Record<string, unknown>): MappedEvent {
+  const id = text(subscription.id)
+  if (id === null) throw new MalformedEvent('subscription id is required')
+  if (base.type === 'subscription.canceled') return { ...base, actions: [{ kind: 'subscription-ended', subscriptionId: id }] }
+  const customerId = text(subscription.customer_id)
+  const referral = referralIn(subscription.custom_data)
+  const actions: ProviderAction[] = []
+  if (referral !== null && customerId !== null) actions.push({ kind: 'customer', customerId, email: null, referral, coupons: [] })
+  actions.push({ kind: 'trial-started', subscriptionId: id, customerId, email: null })
+  return { ...base, actions }
 }
 
 /** The product of the transaction's first item (`items[].price.product_id`). */

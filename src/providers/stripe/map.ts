@@ -15,6 +15,9 @@ export const STRIPE_EVENTS = [
   'invoice_payment.paid',
   'charge.refunded',
   'transfer.reversed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
 ] as const
 const USED: readonly string[] = STRIPE_EVENTS
 
@@ -39,6 +42,10 @@ export function mapStripeEvent(body: unknown): MappedEvent {
       return invoicePayment(base, object)
     case 'transfer.reversed':
       return { ...base, actions: [transferReversed(object)] }
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+      return subscriptionEvent(base, object)
     default:
       return { ...base, reference: paymentOfCharge(object), actions: [chargeRefund(object)] }
   }
@@ -237,6 +244,34 @@ function chargeRefund(charge: Record<string, unknown>): ProviderAction {
     full: charge.refunded === true,
     soFar: { refunded: minorUnits(charge.amount_refunded, 'amount_refunded'), of: minorUnits(charge.amount, 'amount'), ...(text(charge.id) ? { part: text(charge.id)! } : {}) },
   }
+}
+
+/** Statuses of a subscription that ended, or that Stripe stopped trying to collect: a trial of it ends unpaid unless its customer paid. */
+const ENDED = new Set(['canceled', 'incomplete_expired', 'unpaid'])
+
+/**
+ * A subscription's trial and its end (docs/commissions.md "Leads and trials"): created in status
+ * `trialing`, a trial started; deleted, or updated to `canceled`, `incomplete_expired` or `unpaid`,
+ * it ended (`past_due` has not: Stripe still retries the payment). Anything else is recorded only.
+ */
+function subscriptionEvent(base: Omit<MappedEvent, 'actions'>, subscription: Record<string, unknown>): MappedEvent {
+  const id = text(subscription.id)
+  if (id === null) throw new MalformedEvent('subscription id is required')
+  const status = text(subscription.status)
+  const customerId = idOf(subscription.customer)
+  const referral = referralIn(subscription.metadata)
+  if (base.type === 'customer.subscription.created') {
+    if (status !== 'trialing') return { ...base, actions: [], ignored: `subscription ${id} started ${String(status)}, not in a trial: its invoices earn` }
+    const actions: ProviderAction[] = []
+    // A subscription created by the API may carry the referral in its metadata.
+    if (referral !== null && customerId !== null) actions.push({ kind: 'customer', customerId, email: null, referral, coupons: [] })
+    actions.push({ kind: 'trial-started', subscriptionId: id, customerId, email: null })
+    return { ...base, actions }
+  }
+  if (base.type === 'customer.subscription.deleted' || (status !== null && ENDED.has(status))) {
+    return { ...base, actions: [{ kind: 'subscription-ended', subscriptionId: id }] }
+  }
+  return { ...base, actions: [], ignored: `subscription ${id} is ${String(status)}: nothing to apply` }
 }
 
 /** A Connect transfer of one of the program's payouts reversed: its metadata names the payout (see src/payouts/stripe/transfers.ts). */

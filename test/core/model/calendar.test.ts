@@ -1,7 +1,7 @@
 // The calendar day of an instant in a project's time zone, as stats and the daily counters use it:
 // right on both sides of every midnight and DST switch, whatever order instants come in.
 import { describe, expect, it } from 'vitest'
-import { dayFormatter } from '../../../src/core/model/calendar.js'
+import { addCalendarDays, dayFormatter, dayStartIn } from '../../../src/core/model/calendar.js'
 
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Pacific/Apia', 'Asia/Kathmandu', 'America/St_Johns']
 const HOUR = 3_600_000
@@ -37,4 +37,21 @@ describe('dayFormatter', () => {
       }
     })
   }
+})
+
+describe('dayStartIn', () => {
+  for (const timeZone of ZONES) {
+    it(`gives the first instant of each day of 2012 in ${timeZone} (the per-affiliate signup bound counts from it)`, () => {
+      const dayOf = dayFormatter(timeZone)
+      for (let day = '2012-01-01'; day < '2013-01-01'; day = addCalendarDays(day, 1)) {
+        const start = dayStartIn(timeZone, day).getTime()
+        expect(dayOf(new Date(start)), `${timeZone} ${day}`).toBe(day)
+        expect(dayOf(new Date(start - 1)) < day, `${timeZone} ${day}`).toBe(true)
+      }
+    })
+  }
+
+  it("skips Apia's missing day (2011-12-30): it starts where the next day does", () => {
+    expect(dayStartIn('Pacific/Apia', '2011-12-30')).toEqual(dayStartIn('Pacific/Apia', '2011-12-31'))
+  })
 })

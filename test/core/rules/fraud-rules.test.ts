@@ -23,6 +23,7 @@ const quiet: FraudSignals = {
   cardFingerprint: null,
   cardUsedByAffiliate: false,
   visitorSignups: null,
+  affiliateSignups: null,
   amount: null,
 }
 const everyRule = fraudSettingsOf({

@@ -3,7 +3,7 @@
 
 export interface LemonSqueezyEvent<A> {
   meta: { test_mode: boolean; event_name: string; webhook_id: string; custom_data?: Record<string, string> }
-  data: { type: 'orders' | 'subscription-invoices'; id: string; attributes: A; relationships: Record<string, unknown>; links: { self: string } }
+  data: { type: 'orders' | 'subscription-invoices' | 'subscriptions'; id: string; attributes: A; relationships: Record<string, unknown>; links: { self: string } }
 }
 
 interface Amounts {
@@ -112,6 +112,70 @@ export function subscriptionInvoice(
       },
       relationships: {},
       links: { self: `https://api.lemonsqueezy.com/v1/subscription-invoices/${input.id}` },
+    },
+  }
+}
+
+/** The published Subscription object's attributes (those a webhook of it carries that matter here). */
+export interface SubscriptionAttributes {
+  store_id: number
+  customer_id: number
+  order_id: number
+  order_item_id: number
+  product_id: number
+  variant_id: number
+  product_name: string
+  variant_name: string
+  user_name: string
+  user_email: string
+  status: 'on_trial' | 'active' | 'paused' | 'past_due' | 'unpaid' | 'cancelled' | 'expired'
+  status_formatted: string
+  cancelled: boolean
+  trial_ends_at: string | null
+  renews_at: string
+  ends_at: string | null
+  created_at: string
+  updated_at: string
+  test_mode: boolean
+}
+
+/**
+ * subscription_created (status `on_trial`, `trial_ends_at` set, the checkout's custom data in
+ * meta) and subscription_expired (status `expired`, `ends_at` when it ended).
+ */
+export function subscriptionEvent(
+  eventName: 'subscription_created' | 'subscription_expired',
+  input: { at: string; id: number; customer: number; email: string; order: number; trialEndsAt: string; customData?: Record<string, string> },
+): LemonSqueezyEvent<SubscriptionAttributes> {
+  const expired = eventName === 'subscription_expired'
+  return {
+    meta: { test_mode: true, event_name: eventName, webhook_id: 'wh_scenario', ...(input.customData ? { custom_data: input.customData } : {}) },
+    data: {
+      type: 'subscriptions',
+      id: String(input.id),
+      attributes: {
+        store_id: 1,
+        customer_id: input.customer,
+        order_id: input.order,
+        order_item_id: input.order * 10,
+        product_id: 7,
+        variant_id: 70,
+        product_name: 'Pro',
+        variant_name: 'Monthly',
+        user_name: 'Test Customer',
+        user_email: input.email,
+        status: expired ? 'expired' : 'on_trial',
+        status_formatted: expired ? 'Expired' : 'On Trial',
+        cancelled: expired,
+        trial_ends_at: input.trialEndsAt,
+        renews_at: input.trialEndsAt,
+        ends_at: expired ? input.at : null,
+        created_at: input.at,
+        updated_at: input.at,
+        test_mode: true,
+      },
+      relationships: {},
+      links: { self: `https://api.lemonsqueezy.com/v1/subscriptions/${input.id}` },
     },
   }
 }

@@ -3,6 +3,7 @@
 import type {
   IAdjustmentNotificationResponse,
   ICustomerNotificationResponse,
+  ISubscriptionNotificationResponse,
   ITransactionNotificationResponse,
 } from '@paddle/paddle-node-sdk'
 
@@ -157,4 +158,37 @@ export function adjustment(eventType: 'adjustment.created' | 'adjustment.updated
     updated_at: input.at,
   }
   return envelope(eventType, input.at, data)
+}
+
+/**
+ * subscription.trialing (a subscription entering its trial: status `trialing`, `next_billed_at` at
+ * the trial's end, the checkout's custom data) and subscription.canceled (status `canceled`).
+ */
+export function subscriptionEvent(eventType: 'subscription.trialing' | 'subscription.canceled', input: { at: string; id: string; customer: string; trialEnd: string; referral?: string }) {
+  const canceled = eventType === 'subscription.canceled'
+  const subscription: ISubscriptionNotificationResponse = {
+    id: input.id,
+    status: canceled ? 'canceled' : 'trialing',
+    customer_id: input.customer,
+    address_id: `add_${input.customer}`,
+    business_id: null,
+    currency_code: 'USD',
+    created_at: input.at,
+    updated_at: input.at,
+    started_at: input.at,
+    first_billed_at: null,
+    next_billed_at: canceled ? null : input.trialEnd,
+    paused_at: null,
+    canceled_at: canceled ? input.at : null,
+    discount: null,
+    collection_mode: 'automatic',
+    billing_details: null,
+    current_billing_period: canceled ? null : { starts_at: input.at, ends_at: input.trialEnd },
+    billing_cycle: { interval: 'month', frequency: 1 },
+    scheduled_change: null,
+    items: [],
+    custom_data: input.referral ? { referral: input.referral } : null,
+    import_meta: null,
+  }
+  return envelope(eventType, input.at, subscription)
 }

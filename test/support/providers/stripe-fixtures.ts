@@ -304,3 +304,34 @@ export function expandedDiscount(input: { at: string; invoice: string; customer:
   }
   return discount
 }
+
+type SubscriptionFields = 'id' | 'object' | 'customer' | 'status' | 'trial_start' | 'trial_end' | 'ended_at' | 'canceled_at' | 'cancel_at_period_end' | 'collection_method' | 'currency' | 'metadata' | 'created' | 'livemode'
+
+/**
+ * customer.subscription.created / .updated / .deleted: the Subscription object. A subscription
+ * created with a trial is `trialing` with `trial_start` and `trial_end`; one whose trial ended
+ * without a payment method (trial_settings.end_behavior.missing_payment_method: cancel) is
+ * deleted in status `canceled`, `ended_at` at the trial's end.
+ */
+export function subscriptionEvent(
+  type: 'customer.subscription.created' | 'customer.subscription.updated' | 'customer.subscription.deleted',
+  input: { at: string; id: string; customer: string; status: Stripe.Subscription.Status; trialStart?: string; trialEnd?: string; endedAt?: string; metadataReferral?: string },
+) {
+  const subscription: Pick<Stripe.Subscription, SubscriptionFields> = {
+    id: input.id,
+    object: 'subscription',
+    customer: input.customer,
+    status: input.status,
+    trial_start: input.trialStart ? unix(input.trialStart) : null,
+    trial_end: input.trialEnd ? unix(input.trialEnd) : null,
+    ended_at: input.endedAt ? unix(input.endedAt) : null,
+    canceled_at: input.endedAt ? unix(input.endedAt) : null,
+    cancel_at_period_end: false,
+    collection_method: 'charge_automatically',
+    currency: 'usd',
+    metadata: input.metadataReferral ? { referral: input.metadataReferral } : {},
+    created: unix(input.trialStart ?? input.at),
+    livemode: false,
+  }
+  return envelope(type, input.at, subscription)
+}

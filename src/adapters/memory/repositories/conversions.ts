@@ -54,6 +54,7 @@ export function conversionRepository(
         visitorSignals: query.visitorSignalsOf === null ? [] : (state.tracking.visitorSignals.get(`${projectId}|${affiliateId}|${query.visitorSignalsOf}`)?.kinds ?? []),
         signups: query.signupsOf === null ? null : state.conversions.groupSize('visitorSignups', `${projectId}|${query.signupsOf}`),
         cardCustomers: query.cardCustomersOf === null ? [] : state.cardCustomers.emails(projectId, query.cardCustomersOf, 100),
+        affiliateSignups: query.affiliateSignupsIn ? signupsIn(state.conversions.group('affiliate', affiliateId), projectId, query.affiliateSignupsIn) : null,
       }
     },
     async heldSummary(projectId, affiliateId, now) {
@@ -82,4 +83,9 @@ export function conversionRepository(
     },
   }
   return repository
+}
+
+/** The affiliate's signup conversions created in [from, to). */
+function signupsIn(rows: readonly Conversion[], projectId: string, { from, to }: { from: Date; to: Date }): number {
+  return rows.filter((row) => row.projectId === projectId && row.type === 'signup' && row.createdAt >= from && row.createdAt < to).length
 }

@@ -212,6 +212,12 @@ export function conversionRepository(db: SqlClient, t: Tables, state: Transactio
         )
         shape.push('card')
       }
+      if (query.affiliateSignupsIn) {
+        const from = param(params, query.affiliateSignupsIn.from)
+        const to = param(params, query.affiliateSignupsIn.to)
+        parts.push(`(SELECT count(*) FROM ${table.name} WHERE project_id = $1 AND affiliate_id = given.affiliate_id AND type = 'signup' AND created_at >= ${from} AND created_at < ${to}) AS affiliate_signups`)
+        shape.push('affiliate signups')
+      }
       if (parts.length === 0) return { days: [], visitorSignals: [], signups: null, cardCustomers: [] }
       const key = `conversion create reads: ${shape.join(', ')}`
       let text = t.statements.get(key)
@@ -225,6 +231,7 @@ export function conversionRepository(db: SqlClient, t: Tables, state: Transactio
         visitorSignals: query.visitorSignalsOf === null || row.signals === null ? [] : (String(row.signals).split(',') as VisitorSignal[]),
         signups: query.signupsOf === null ? null : Number(row.signups),
         cardCustomers: query.cardCustomersOf === null ? [] : (decode('json', row.card) as string[]),
+        affiliateSignups: query.affiliateSignupsIn ? Number(row.affiliate_signups) : null,
       }
     },
   }

@@ -1,6 +1,7 @@
 // Fraud evaluation of a conversion about to be created (docs/fraud.md), called from conversion
 // creation: the signals, the settings' rules, and the program's own fraudCheck.
 import type { ProjectContext } from '../context.js'
+import { addCalendarDays, dayStartIn } from '../../model/calendar.js'
 import { ValidationError } from '../../model/errors.js'
 import type { Money } from '../../model/money.js'
 import { readSignedReferral } from '../../model/signed-referral.js'
@@ -41,8 +42,10 @@ export async function clickVisitorOf(ctx: ProjectContext, click: string | undefi
 }
 
 /** What the fraud signals of this conversion read from the storage, as part of its create reads (storage.ts CreateReadsQuery). */
-export function fraudReads(ctx: ProjectContext, project: Project, input: Pick<ConversionFraudInput, 'type' | 'clickVisitor' | 'cardFingerprint'>) {
-  return signalReads(input, storageSignalsNeeded(fraudRulesOf(project.settings), ctx.fraudCheck !== undefined))
+export function fraudReads(ctx: ProjectContext, project: Project, input: Pick<ConversionFraudInput, 'type' | 'clickVisitor' | 'cardFingerprint'>, day: string) {
+  const timeZone = project.settings.timeZone ?? 'UTC'
+  const span = () => ({ from: dayStartIn(timeZone, day), to: dayStartIn(timeZone, addCalendarDays(day, 1)) })
+  return signalReads(input, storageSignalsNeeded(fraudRulesOf(project.settings), ctx.fraudCheck !== undefined), span)
 }
 
 /** The verdict on the conversion, given what fraudReads asked the storage. */

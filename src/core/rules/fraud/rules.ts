@@ -4,7 +4,7 @@ import { settingAmount, type Currency } from '../../model/money.js'
 import type { FraudAction, FraudSettings } from '../../model/types.js'
 import type { FraudSignals } from './signals.js'
 
-export type FraudRuleName = 'selfReferral' | 'sameVisitor' | 'disposableEmail' | 'paidAdsClick' | 'amountAbove' | 'signupsPerVisitorPerDay'
+export type FraudRuleName = 'selfReferral' | 'sameVisitor' | 'disposableEmail' | 'paidAdsClick' | 'amountAbove' | 'signupsPerVisitorPerDay' | 'signupsPerAffiliatePerDay'
 
 export interface FraudFlag {
   rule: FraudRuleName
@@ -48,7 +48,13 @@ const signupsPerVisitorPerDay: Rule = (signals, settings) => {
   return { rule: 'signupsPerVisitorPerDay', action: rule.action, reason: `signups per visitor: more than ${rule.max} from one visitor in a day` }
 }
 
-const RULES: Rule[] = [selfReferral, sameVisitor, disposableEmail, paidAdsClick, amountAbove, signupsPerVisitorPerDay]
+const signupsPerAffiliatePerDay: Rule = (signals, settings) => {
+  const rule = settings.signupsPerAffiliatePerDay
+  if (!rule || signals.affiliateSignups === null || signals.affiliateSignups < rule.max) return null
+  return { rule: 'signupsPerAffiliatePerDay', action: rule.action, reason: `signups per affiliate: more than ${rule.max} for the affiliate in a day` }
+}
+
+const RULES: Rule[] = [selfReferral, sameVisitor, disposableEmail, paidAdsClick, amountAbove, signupsPerVisitorPerDay, signupsPerAffiliatePerDay]
 
 /** Every rule the conversion trips, in the order above (allowed ones too: a fraudCheck may want them). */
 export function trippedRules(signals: FraudSignals, settings: FraudSettings, context: RuleContext): FraudFlag[] {

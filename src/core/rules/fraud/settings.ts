@@ -17,6 +17,7 @@ interface FraudSettingsInput {
   paidAdsClick?: FraudAction
   amountAbove?: { amount: string; action: FraudAction }
   signupsPerVisitorPerDay?: { max: number; action: FraudAction }
+  signupsPerAffiliatePerDay?: { max: number; action: FraudAction }
 }
 
 /** The validated `fraud` settings with every rule left out at its default. */
@@ -29,6 +30,7 @@ export function fraudSettingsOf(input: FraudSettingsInput): FraudSettings {
   }
   if (input.amountAbove) settings.amountAbove = { ...input.amountAbove }
   if (input.signupsPerVisitorPerDay) settings.signupsPerVisitorPerDay = { ...input.signupsPerVisitorPerDay }
+  if (input.signupsPerAffiliatePerDay) settings.signupsPerAffiliatePerDay = { ...input.signupsPerAffiliatePerDay }
   return settings
 }
 

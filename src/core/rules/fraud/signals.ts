@@ -27,6 +27,8 @@ export interface FraudSignals {
   cardUsedByAffiliate: boolean
   /** For a signup with a click: the signup conversions recorded before it with the same click visitor; else null. */
   visitorSignups: number | null
+  /** For a signup: the signup conversions of the affiliate recorded before it on the same day (project time zone); null when not read. */
+  affiliateSignups: number | null
   /** The purchase amount in the project currency, as decimal text; null for signups or without a base value. */
   amount: string | null
 }
@@ -61,22 +63,30 @@ export function storageSignalsNeeded(rules: FraudSettings, hook: boolean) {
   return {
     visitorSignals: hook || rules.sameVisitor !== 'allow' || rules.paidAdsClick !== 'allow',
     signups: hook || (rules.signupsPerVisitorPerDay !== undefined && rules.signupsPerVisitorPerDay.action !== 'allow'),
+    affiliateSignups: hook || (rules.signupsPerAffiliatePerDay !== undefined && rules.signupsPerAffiliatePerDay.action !== 'allow'),
     card: hook || rules.selfReferral !== 'allow',
   }
 }
 
 /** What the signals read from the storage (part of a conversion's create reads, storage.ts CreateReadsQuery). */
-export function signalReads(sources: Pick<SignalSources, 'type' | 'clickVisitor' | 'cardFingerprint'>, needed: ReturnType<typeof storageSignalsNeeded>) {
+export function signalReads(sources: Pick<SignalSources, 'type' | 'clickVisitor' | 'cardFingerprint'>, needed: ReturnType<typeof storageSignalsNeeded>, day: () => DayRangeTimes) {
   const { clickVisitor, cardFingerprint } = sources
   return {
     visitorSignalsOf: needed.visitorSignals ? clickVisitor : null,
     signupsOf: sources.type === 'signup' && needed.signups ? clickVisitor : null,
     cardCustomersOf: needed.card ? cardFingerprint : null,
+    affiliateSignupsIn: sources.type === 'signup' && needed.affiliateSignups ? day() : null,
   }
 }
 
+/** The instants a day of the project's time zone spans: [from, to). */
+export interface DayRangeTimes {
+  from: Date
+  to: Date
+}
+
 /** The signals, from the sources and what signalReads asked the storage. */
-export async function signalsOf(sources: SignalSources, reads: Pick<CreateReads, 'visitorSignals' | 'signups' | 'cardCustomers'>): Promise<FraudSignals> {
+export async function signalsOf(sources: SignalSources, reads: Pick<CreateReads, 'visitorSignals' | 'signups' | 'cardCustomers' | 'affiliateSignups'>): Promise<FraudSignals> {
   const { affiliate, customerEmail, clickVisitor, cardFingerprint } = sources
   const seen = reads.visitorSignals
   // The emails are compared only when there is one to compare: most conversions name no customer and no card.
@@ -91,6 +101,7 @@ export async function signalsOf(sources: SignalSources, reads: Pick<CreateReads,
     cardFingerprint,
     cardUsedByAffiliate: emails.cardUsedByAffiliate,
     visitorSignups: reads.signups,
+    affiliateSignups: reads.affiliateSignups ?? null,
     amount: sources.amount,
   }
 }
