@@ -43,6 +43,15 @@ export default defineConfig([{
   target: 'es2020',
   sourcemap: true,
 },
+// The Better Auth plugin, on its own: type-checking it loads better-auth's types, which would not
+// fit in the main build's declaration worker beside everything else.
+{
+  entry: { 'better-auth/index': 'src/better-auth/index.ts' },
+  format: ['esm', 'cjs'],
+  dts: true,
+  sourcemap: true,
+  target: 'node20',
+},
 // The embedded dashboard for browsers: the web component (affiliate-kit/embed) and its React
 // wrapper (affiliate-kit/react, React left to the app as a peer dependency).
 {

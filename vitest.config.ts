@@ -7,6 +7,9 @@ export default defineConfig({
     alias: [
       { find: /^affiliate-kit\/memory$/, replacement: fileURLToPath(new URL('./src/adapters/memory/index.ts', import.meta.url)) },
       { find: /^affiliate-kit\/http$/, replacement: fileURLToPath(new URL('./src/http/index.ts', import.meta.url)) },
+      { find: /^affiliate-kit\/portal$/, replacement: fileURLToPath(new URL('./src/portal/index.ts', import.meta.url)) },
+      { find: /^affiliate-kit\/tracking$/, replacement: fileURLToPath(new URL('./src/tracking/index.ts', import.meta.url)) },
+      { find: /^affiliate-kit\/better-auth$/, replacement: fileURLToPath(new URL('./src/better-auth/index.ts', import.meta.url)) },
       { find: /^affiliate-kit$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
     ],
   },

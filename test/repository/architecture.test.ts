@@ -24,7 +24,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['webhooks', 'email'],
   ['web'],
   ['http', 'providers', 'payouts', 'tracking', 'portal', 'admin', 'importers'],
-  ['client', 'react'],
+  ['client', 'react', 'better-auth'],
   ['mcp'],
   ['entry points'],
   ['cli'],
