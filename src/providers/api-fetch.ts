@@ -34,50 +34,20 @@ export class ProviderApiUnavailable extends BusyError {
 }
 
 /** The API's JSON answer, or null when it answers 404. The request is a GET: a connection that fails before any answer is tried once more. */
-export async function getJson(request: ApiGet): Promise<unknown> {
-  try {
-    return await getOnce(request)
-  } catch (error) {
-    if (!(error instanceof ProviderApiUnavailable) || !error.beforeAnswer) throw error
-    return getOnce(request)
-  }
-}
-
-async function getOnce(request: ApiGet): Promise<unknown> {
-  const { provider, url } = request
-  const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(), request.timeoutMs ?? 10_000)
-  let answered = false
-  try {
-    const response = await fetch(url, { headers: request.headers, redirect: 'manual', signal: controller.signal })
-    answered = true
-    if (response.status === 404) {
-      await response.body?.cancel()
-      return null
-    }
-    if (!response.ok) {
-      await response.body?.cancel()
-      throw new ProviderApiUnavailable(`${provider} answered ${response.status} to GET ${url.pathname}`)
-    }
-    return JSON.parse(await cappedText(response, request.maxResponseBytes ?? 1_048_576, provider)) as unknown
-  } catch (error) {
-    if (error instanceof ProviderApiUnavailable) throw error
-    const timedOut = controller.signal.aborted
-    throw new ProviderApiUnavailable(`cannot GET ${url.pathname} from ${provider}: ${timedOut ? 'timed out' : (error as Error).message}`, !timedOut && !answered)
-  } finally {
-    clearTimeout(timer)
-  }
-}
-
-async function cappedText(response: Response, maxBytes: number, provider: string): Promise<string> {
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength
-    if (size > maxBytes) throw new ProviderApiUnavailable(`${provider}'s answer is larger than ${maxBytes} bytes`)
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks).toString('utf8')
+export function getJson(request: ApiGet): Promise<unknown> {
+  return twice(() =>
+    exchange(request, 'GET', { headers: request.headers }, async (response) => {
+      if (response.status === 404) {
+        await response.body?.cancel()
+        return null
+      }
+      if (!response.ok) {
+        await response.body?.cancel()
+        throw new ProviderApiUnavailable(`${request.provider} answered ${response.status} to GET ${request.url.pathname}`)
+      }
+      return JSON.parse(await cappedText(response, request)) as unknown
+    }),
+  )
 }
 
 export interface ApiPost extends ApiGet {
@@ -97,48 +67,67 @@ export interface ApiAnswer {
  * reads the provider's refusals. A redirect, a timeout, a connection failure or an answer over
  * the cap throws ProviderApiUnavailable (a BusyError: 503).
  */
-export async function postForm(request: ApiPost): Promise<ApiAnswer> {
+export function postForm(request: ApiPost): Promise<ApiAnswer> {
+  const init = {
+    headers: { ...request.headers, 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': request.idempotencyKey },
+    body: request.form.toString(),
+  }
+  return twice(() =>
+    exchange(request, 'POST', init, async (response) => {
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel()
+        throw new ProviderApiUnavailable(`${request.provider} answered ${response.status} to POST ${request.url.pathname}; redirects are not followed`)
+      }
+      const text = await cappedText(response, request)
+      let body: unknown = null
+      try {
+        body = JSON.parse(text) as unknown
+      } catch {
+        body = null
+      }
+      return { status: response.status, body }
+    }),
+  )
+}
+
+/** Runs the call again once when its connection failed before any answer. */
+async function twice<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return await postOnce(request)
+    return await call()
   } catch (error) {
     if (!(error instanceof ProviderApiUnavailable) || !error.beforeAnswer) throw error
-    return postOnce(request)
+    return call()
   }
 }
 
-async function postOnce(request: ApiPost): Promise<ApiAnswer> {
+/** One request within the timeout, no redirect followed; `read` makes the answer of the response. */
+async function exchange<T>(request: ApiGet, method: 'GET' | 'POST', init: { headers: Record<string, string>; body?: string }, read: (response: Response) => Promise<T>): Promise<T> {
   const { provider, url } = request
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), request.timeoutMs ?? 10_000)
   let answered = false
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { ...request.headers, 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': request.idempotencyKey },
-      body: request.form.toString(),
-      redirect: 'manual',
-      signal: controller.signal,
-    })
+    const response = await fetch(url, { method, ...init, redirect: 'manual', signal: controller.signal })
     answered = true
-    if (response.status >= 300 && response.status < 400) {
-      await response.body?.cancel()
-      throw new ProviderApiUnavailable(`${provider} answered ${response.status} to POST ${url.pathname}; redirects are not followed`)
-    }
-    const text = await cappedText(response, request.maxResponseBytes ?? 1_048_576, provider)
-    let body: unknown = null
-    try {
-      body = JSON.parse(text) as unknown
-    } catch {
-      body = null
-    }
-    return { status: response.status, body }
+    return await read(response)
   } catch (error) {
     if (error instanceof ProviderApiUnavailable) throw error
     const timedOut = controller.signal.aborted
-    throw new ProviderApiUnavailable(`cannot POST ${url.pathname} to ${provider}: ${timedOut ? 'timed out' : (error as Error).message}`, !timedOut && !answered)
+    throw new ProviderApiUnavailable(`cannot ${method} ${url.pathname} ${method === 'GET' ? 'from' : 'to'} ${provider}: ${timedOut ? 'timed out' : (error as Error).message}`, !timedOut && !answered)
   } finally {
     clearTimeout(timer)
   }
+}
+
+async function cappedText(response: Response, { maxResponseBytes = 1_048_576, provider }: ApiGet): Promise<string> {
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength
+    if (size > maxResponseBytes) throw new ProviderApiUnavailable(`${provider}'s answer is larger than ${maxResponseBytes} bytes`)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 /** HTTP Basic with an API key as the user name and no password, as Chargebee and Recurly take it. */

@@ -21,8 +21,9 @@ import type { PortalProgram } from '../program.js'
 import { APPEARANCE_PARAMS, appearanceOf } from './appearance.js'
 import { dashboardBody, settingsValuesOf, type PayoutSettingsValues } from './dashboard-view.js'
 import { EMBED_SCRIPT } from './embed-script.js'
+import { ENHANCEMENT_SCRIPT } from '../../web/enhancement-script.js'
 
-const script = staticAsset(EMBED_SCRIPT, 'text/javascript; charset=utf-8')
+const script = staticAsset(ENHANCEMENT_SCRIPT + EMBED_SCRIPT, 'text/javascript; charset=utf-8')
 
 /** Each refusal's status: a bad or expired token 401 (the host fetches a new one), a blocked affiliate 403. */
 const REFUSAL_STATUS: Record<EmbedRefusal, number> = { invalid: 401, expired: 401, blocked: 403 }

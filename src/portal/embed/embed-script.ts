@@ -1,7 +1,7 @@
-// The embedded dashboard's one script, served as a file (the CSP allows no inline script): the copy
-// button, and the messages to the page that frames it, `affiliate-kit:ready` once and
+// The embedded dashboard's messages to the page that frames it, `affiliate-kit:ready` once and
 // `affiliate-kit:resize` whenever its height changes, and `affiliate-kit:refused` (with the reason) when
-// the token opened nothing. They go to each configured embedding origin
+// the token opened nothing, served after the pages' enhancement script (its copy button) as one
+// file (the CSP allows no inline script). They go to each configured embedding origin
 // by name, never to '*': the browser delivers one only when the framing page is of that origin.
 export const EMBED_SCRIPT = `'use strict';
 (function () {
@@ -10,20 +10,6 @@ export const EMBED_SCRIPT = `'use strict';
     if (window.parent === window) return;
     origins.forEach(function (origin) { window.parent.postMessage(message, origin); });
   }
-  document.querySelectorAll('button[data-copy]').forEach(function (button) {
-    var input = document.getElementById(button.getAttribute('data-copy'));
-    var status = document.getElementById(button.getAttribute('data-copy') + '-status');
-    if (!input || !navigator.clipboard) return;
-    button.hidden = false;
-    button.addEventListener('click', function () {
-      navigator.clipboard.writeText(input.value).then(function () {
-        if (status) status.textContent = button.getAttribute('data-copied');
-      }, function () {
-        input.select();
-        if (status) status.textContent = button.getAttribute('data-copy-by-hand');
-      });
-    });
-  });
   var height = 0;
   function measure() {
     var now = Math.ceil(document.documentElement.scrollHeight);
