@@ -104,6 +104,7 @@ export function affiliateKit(program: BetterAuthProgram, options: AffiliateKitPl
         try {
           const created = await program.embed.createToken({
             email: user.email,
+            externalId: user.id,
             name: user.name || null,
             ...(options.group ? { group: options.group } : {}),
             ...(options.ttlSeconds ? { ttlSeconds: options.ttlSeconds } : {}),

@@ -137,7 +137,8 @@ export const updateCouponBody = v.strictObject({
 /** POST /affiliates/{email}/reject, alike in every shape. */
 /** docs/embed.md: POST /embed-tokens. */
 export const createEmbedTokenBody = v.strictObject({
-  email,
+  email: v.optional(email),
+  external_id: v.optional(str(200)),
   name: v.optional(v.nullable(str(200))),
   group: v.optional(v.nullable(str(64))),
   ttl_seconds: v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(60, 'must be at least 60'), v.maxValue(86_400, 'must be at most 86400 (24 hours)'))),

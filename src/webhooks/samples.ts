@@ -11,6 +11,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     id: 0,
     projectId,
     email: 'affiliate@example.com',
+    externalId: null,
     name: 'Sample Affiliate',
     referralCode: 'SAMPLE',
     status: 'active',

@@ -67,9 +67,30 @@ export function embedCases(context: CaseContext): void {
       expect((await program.affiliates.list()).total).toBe(0)
     })
 
+    it("finds the user by the host app's id, keeps it on an affiliate found by email, and enrolls with both", async () => {
+      const { program } = await context.program()
+      const ann = await program.affiliates.create({ email: 'ann@example.com' })
+      const linked = await program.embed.createToken({ email: 'ann@example.com', externalId: 'user_1' })
+      expect(linked).toMatchObject({ affiliateId: ann.id, enrolled: false })
+      expect((await program.affiliates.get(ann.id)).externalId).toBe('user_1')
+      // The id alone finds Ann, whatever email the host now has for its user.
+      expect(await program.embed.createToken({ externalId: 'user_1', email: 'ann.new@example.com' })).toMatchObject({ affiliateId: ann.id, enrolled: false })
+      const bob = await program.embed.createToken({ email: 'bob@example.com', externalId: 'user_2' })
+      expect(bob.enrolled).toBe(true)
+      expect(await program.affiliates.get(bob.affiliateId)).toMatchObject({ email: 'bob@example.com', externalId: 'user_2' })
+      await expectError(program.embed.createToken({ externalId: 'user_3' }), 'not_found', 'externalId')
+      await expectError(program.embed.createToken({ email: 'ann@example.com', externalId: 'user_9' }), 'conflict', 'externalId')
+      await expectError(program.embed.createToken({}), 'invalid_request', 'email')
+      await expectError(program.affiliates.update(bob.affiliateId, { externalId: 'user_1' }), 'conflict', 'externalId')
+      // Another project may use the same ids.
+      const other = (await context.program()).program
+      expect((await other.embed.createToken({ email: 'cy@example.com', externalId: 'user_1' })).enrolled).toBe(true)
+      expect((await program.affiliates.list()).total).toBe(2)
+    })
+
     it('enrolls one affiliate when the same new user asks eight times at once', async () => {
       const { program } = await context.program()
-      const tokens = await Promise.all(Array.from({ length: 8 }, () => program.embed.createToken({ email: 'cy@example.com' })))
+      const tokens = await Promise.all(Array.from({ length: 8 }, () => program.embed.createToken({ email: 'cy@example.com', externalId: 'user_cy' })))
       expect(new Set(tokens.map((token) => token.affiliateId)).size).toBe(1)
       expect(tokens.filter((token) => token.enrolled)).toHaveLength(1)
       expect((await program.affiliates.list()).total).toBe(1)

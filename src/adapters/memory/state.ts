@@ -44,6 +44,7 @@ export class MemoryState {
   affiliates = new Table<Affiliate>(
     [
       { name: 'affiliate_email', key: (row) => `${row.projectId}|${row.email}` },
+      { name: 'affiliate_external_id', key: (row) => (row.externalId === null ? null : `${row.projectId}|${row.externalId}`) },
       { name: 'affiliate_referral_code', key: (row) => `${row.projectId}|${row.referralCode.toLowerCase()}` },
     ],
     { project: (row) => row.projectId },
@@ -136,6 +137,7 @@ export function withTotals(row: Affiliate, totals: Affiliate['totals']): Affilia
     id: row.id,
     projectId: row.projectId,
     email: row.email,
+    externalId: row.externalId,
     name: row.name,
     referralCode: row.referralCode,
     status: row.status,

@@ -20,6 +20,7 @@ const CONSTRAINTS: Record<string, UniqueConstraint> = {
   projects_name_key: 'project_name',
   api_keys_hash_key: 'api_key_hash',
   affiliates_email_key: 'affiliate_email',
+  affiliates_external_id_key: 'affiliate_external_id',
   affiliates_referral_code_key: 'affiliate_referral_code',
   link_aliases_alias_key: 'affiliate_link_alias',
   referrals_email_key: 'referral_email',

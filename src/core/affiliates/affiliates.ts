@@ -102,6 +102,7 @@ async function checkNotAlias(tx: StorageTx, projectId: string, code: string, sel
 /** A new affiliate's row: what `given` sets, null for the rest, no totals. */
 export function newAffiliateRow(base: Pick<Affiliate, 'projectId' | 'email' | 'status' | 'createdAt'>, given: Partial<Omit<NewAffiliate, 'totals'>> = {}): NewAffiliate {
   return {
+    externalId: null,
     name: null,
     tier: null,
     partnerSlug: null,
@@ -130,6 +131,7 @@ export function createdAffiliateRow(projectId: string, data: InferOutput<typeof 
   return newAffiliateRow(
     { projectId, email: data.email, status: data.status ?? 'active', createdAt: now },
     {
+      externalId: data.externalId ?? null,
       name: data.name ?? null,
       partnerSlug: data.partnerSlug ?? null,
       paymentMethod: data.paymentMethod ?? null,

@@ -26,22 +26,46 @@ export type EmbedRefusal = 'invalid' | 'expired' | 'blocked'
 export type EmbedOpening = { affiliate: AffiliateView; hide: EmbedSection[]; expiresAt: Date } | { refused: EmbedRefusal }
 
 export function embedService(ctx: ProjectContext, affiliates: ReturnType<typeof affiliatesService>) {
-  /** The affiliate with this email, or a new active one in the group (a concurrent enrollment of the same email finds the other's). */
+  /**
+   * The affiliate with this external id, else with this email (which then keeps the external id),
+   * else a new active one in the group; a concurrent enrollment of the same user finds the other's.
+   */
   async function enroll(data: ReturnType<typeof validate<typeof createEmbedTokenInput>>): Promise<{ affiliate: AffiliateView; enrolled: boolean }> {
-    try {
-      return { affiliate: await affiliates.get(data.email), enrolled: false }
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error
-    }
+    const { email, externalId } = data
+    if (email === undefined && externalId === undefined) throw new ValidationError('email', (name) => `${name('email')}: give the user's email or externalId`)
+    const known = await findUser(data)
+    if (known) return { affiliate: known, enrolled: false }
+    if (email === undefined) throw new NotFoundError('no affiliate has this externalId: give the user\'s email too to enroll it', 'externalId')
     const group = data.group ?? null
     if (group !== null && !(await ctx.project()).settings.subPrograms?.[group]) throw new ValidationError('group', (name) => `${name('group')}: no sub-program named ${group}`)
     try {
-      const affiliate = await affiliates.create({ email: data.email, name: data.name ?? null, partnerSlug: group, status: 'active' })
+      const affiliate = await affiliates.create({ email, externalId: externalId ?? null, name: data.name ?? null, partnerSlug: group, status: 'active' })
       return { affiliate, enrolled: true }
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error
-      return { affiliate: await affiliates.get(data.email), enrolled: false }
+      const other = await findUser(data)
+      if (!other) throw error
+      return { affiliate: other, enrolled: false }
     }
+  }
+
+  /** The affiliate the user is already, by external id, else by email (given the external id when it has none). */
+  async function findUser({ email, externalId }: { email?: string | undefined; externalId?: string | undefined }): Promise<AffiliateView | null> {
+    if (externalId !== undefined) {
+      const byId = await ctx.storage.transaction((tx) => tx.affiliates.first(ctx.projectId, { externalId }))
+      if (byId) return affiliates.get(byId.id)
+    }
+    if (email === undefined) return null
+    let byEmail: AffiliateView
+    try {
+      byEmail = await affiliates.get(email)
+    } catch (error) {
+      if (error instanceof NotFoundError) return null
+      throw error
+    }
+    if (externalId === undefined || byEmail.externalId === externalId) return byEmail
+    if (byEmail.externalId !== null) throw new ConflictError('the affiliate with this email has another externalId', 'externalId')
+    return affiliates.update(byEmail.id, { externalId })
   }
 
   return {

@@ -75,6 +75,8 @@ export const affiliateTotalsFields = {
 export const affiliateFields = {
   ...owned,
   email: text(),
+  /** The host app's id of the user this affiliate is (docs/embed.md "Embed tokens"); unique in the project. */
+  externalId: nullable(text()),
   name: nullable(text()),
   referralCode: text(),
   status: text<AffiliateStatus>(),

@@ -111,6 +111,8 @@ const affiliateFields = {
   /** The affiliate's own incentives (docs/incentives.md), over its sub-program's and the project's; null removes them. */
   incentives: v.optional(v.nullable(v.lazy(() => incentiveSettings))),
   name: v.optional(v.nullable(text(200))),
+  /** The host app's id of the user (docs/embed.md); unique in the project. */
+  externalId: v.optional(v.nullable(v.pipe(text(200), v.minLength(1, 'must not be empty')))),
   referralCode: v.optional(referralCode),
   status: v.optional(affiliateStatus),
   partnerSlug: v.optional(v.nullable(slug)),
@@ -155,9 +157,12 @@ export const applyInput = v.strictObject({
 })
 export type ApplyInput = v.InferInput<typeof applyInput>
 
-/** docs/embed.md: the affiliate a host's user is (found by email, else enrolled), and the token's life and hidden sections. */
+/** docs/embed.md: the affiliate a host's user is (found by external id or email, else enrolled), and the token's life and hidden sections. */
 export const createEmbedTokenInput = v.strictObject({
-  email,
+  /** Needed to enroll a user who is no affiliate yet. */
+  email: v.optional(email),
+  /** The host app's id of the user: found by it first, and kept on an affiliate found or enrolled by email. */
+  externalId: v.optional(v.pipe(text(200), v.minLength(1, 'must not be empty'))),
   /** The name an affiliate enrolled by this call gets; an existing one keeps its own. */
   name: v.optional(v.nullable(text(200))),
   /** The sub-program (partner slug) an affiliate enrolled by this call joins; an existing one stays where it is. */

@@ -5,6 +5,7 @@ import { UniqueViolation, type UniqueConstraint } from './storage.js'
 const CONFLICTS: Record<UniqueConstraint, [field: string, message: string]> = {
   project_name: ['name', 'a project with this name already exists'],
   affiliate_email: ['email', 'an affiliate with this email already exists'],
+  affiliate_external_id: ['externalId', 'an affiliate with this external id already exists'],
   affiliate_referral_code: ['referralCode', 'this referral code is already taken'],
   affiliate_link_alias: ['alias', 'this link alias is already taken'],
   referral_email: ['email', 'a referred user with this email already exists'],

@@ -42,10 +42,12 @@ export interface AffiliateFilter {
   ids?: readonly number[]
   /** Emails are stored normalized; compared in any case. */
   email?: string
+  /** The host app's id of the user. */
+  externalId?: string
 }
 const affiliate = filterRulesOf<Affiliate>()
 export const affiliateRules: TableRules<Affiliate, AffiliateFilter> = {
-  filters: { statuses: affiliate.oneOf('status'), ids: affiliate.oneOf('id'), email: affiliate.caseless('email', 'affiliate_email') },
+  filters: { statuses: affiliate.oneOf('status'), ids: affiliate.oneOf('id'), email: affiliate.caseless('email', 'affiliate_email'), externalId: affiliate.equals('externalId', 'affiliate_external_id') },
 }
 
 export interface ReferralFilter {

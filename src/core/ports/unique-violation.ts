@@ -11,6 +11,7 @@ export class UniqueViolation extends Error {
 export type UniqueConstraint =
   | 'project_name'
   | 'affiliate_email'
+  | 'affiliate_external_id'
   | 'affiliate_referral_code'
   | 'affiliate_link_alias'
   | 'referral_email'

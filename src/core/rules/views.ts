@@ -83,6 +83,7 @@ export function affiliateView(
   return {
     id: affiliate.id,
     email: affiliate.email,
+    externalId: affiliate.externalId,
     name: affiliate.name,
     referralCode: affiliate.referralCode,
     status: affiliate.status,

@@ -12,7 +12,7 @@ export const createEmbedToken = defineOperation({
   path: '/embed-tokens',
   scope: 'affiliates:write',
   summary: "Create a token that opens an affiliate's embedded dashboard, enrolling the affiliate when there is none with the email",
-  errors: [400, 409],
+  errors: [400, 404, 409],
   status: 201,
   secretAnswer: true,
   async run({ api, input, portal }: Given<Parameters<Embed['createToken']>[0]>) {

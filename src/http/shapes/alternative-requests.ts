@@ -19,7 +19,8 @@ export const alternativeId = v.pipe(
 
 /** docs/embed.md: POST /embed-tokens, its fields in this shape's camelCase. */
 export const createEmbedTokenBodyAlternative = v.strictObject({
-  email,
+  email: v.optional(email),
+  externalId: v.optional(str(200)),
   name: v.optional(v.nullable(str(200))),
   group: v.optional(v.nullable(str(64))),
   ttlSeconds: v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(60, 'must be at least 60'), v.maxValue(86_400, 'must be at most 86400 (24 hours)'))),

@@ -108,7 +108,7 @@ export const alternativeShape = defineShape({
     postEmbedTokens: codec(createEmbedToken, {
       body: Q.createEmbedTokenBodyAlternative,
       responses: { 201: R.embedTokenResponse },
-      input: ({ body }) => defined({ email: body.email, name: body.name, group: body.group, ttlSeconds: body.ttlSeconds, hide: body.hide }),
+      input: ({ body }) => defined({ email: body.email, externalId: body.externalId, name: body.name, group: body.group, ttlSeconds: body.ttlSeconds, hide: body.hide }),
       output: (created) => E.data('embedToken', { token: created.token, expiresAt: created.expiresAt.toISOString(), url: created.url }),
     }),
     getAffiliatesEmailExport: codec(G.exportAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data('export', E.affiliateExport(result)) }),

@@ -111,7 +111,7 @@ export const primaryShape = defineShape({
     postEmbedTokens: codec(createEmbedToken, {
       body: S.createEmbedTokenBody,
       responses: { 201: R.embedTokenResponse },
-      input: ({ body }) => defined({ email: body.email, name: body.name, group: body.group, ttlSeconds: body.ttl_seconds, hide: body.hide }),
+      input: ({ body }) => defined({ email: body.email, externalId: body.external_id, name: body.name, group: body.group, ttlSeconds: body.ttl_seconds, hide: body.hide }),
       output: (created) => E.data({ token: created.token, expires_at: created.expiresAt.toISOString(), url: created.url }),
     }),
     getAffiliatesEmailExport: codec(G.exportAffiliate, { responses: { 200: R.affiliateExportResponse }, output: (result) => E.data(E.affiliateExport(result)) }),

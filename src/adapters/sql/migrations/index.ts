@@ -33,6 +33,7 @@ import { dailyByAffiliate } from './29-daily-by-affiliate.js'
 import { payoutRuns } from './31-payout-runs.js'
 import { referralFillfactor } from './32-referral-fillfactor.js'
 import { affiliateIncentives } from './33-affiliate-incentives.js'
+import { affiliateExternalId } from './34-affiliate-external-id.js'
 import { referralTerms } from './30-referral-terms.js'
 
 export type { Migration } from './migration.js'
@@ -71,4 +72,5 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   payoutRuns,
   referralFillfactor,
   affiliateIncentives,
+  affiliateExternalId,
 ]
