@@ -41,7 +41,7 @@ describe('Better Auth example in Chromium', () => {
     const frame = page.frames().find((candidate) => candidate.url().includes('/portal/embed'))!
     await frame.waitForSelector('[data-section="earnings"]')
     const cy = await app.program.affiliates.get('cy@example.com')
-    expect(cy).toMatchObject({ name: 'Cy', status: 'active' })
+    expect(cy).toMatchObject({ name: 'Cy', status: 'active', externalId: expect.stringMatching(/^\S+$/) })
     expect(await frame.$eval('[data-referral-link]', (input) => (input as HTMLInputElement).value)).toBe(`${app.url}/?ref=${cy.referralCode}`)
     expect(await frame.content()).not.toContain('ANN')
     await screenshot(page, 'better-auth-dashboard')
