@@ -113,7 +113,7 @@ function projectUseCases(ctx: ReturnType<typeof createProjectContext>) {
      */
     checkout: checkoutService(ctx),
     /** Affiliates' own promotion codes, created at Stripe and recorded as their coupons (docs/incentives.md). */
-    promotionCodes: promotionCodesService(ctx, ctx.promotionCodes),
+    promotionCodes: promotionCodesService(ctx, ctx.promotionCodes, coupons),
     payouts,
     /** Payouts sent through PayPal Payouts or Stripe Connect (docs/payouts.md "Automatic payouts"). */
     providerPayouts,

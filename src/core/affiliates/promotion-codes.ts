@@ -4,16 +4,16 @@
 // link and no cookie (src/core/provider-events/coupon-match.ts). The code is checked free first:
 // a refusal costs no call to Stripe. Its Idempotency-Key is the project's and the code's, so a
 // request retried after Stripe created the code (a timeout, a crash) gets the same one back.
-import { withConflicts } from '../ports/conflicts.js'
 import { ConflictError, ValidationError } from '../model/errors.js'
 import { createPromotionCodeInput, validate, type CreatePromotionCodeInput } from '../model/schemas.js'
 import type { PromotionCodeIssuer } from '../ports/promotion-codes.js'
 import type { ProjectContext } from '../rules/context.js'
 import { customerIncentiveFor } from '../rules/incentives.js'
-import { couponView, type CouponView } from '../rules/views.js'
+import type { CouponView } from '../rules/views.js'
+import type { couponsService } from './coupons.js'
 import { findAffiliate, type AffiliateRef } from './affiliates.js'
 
-export function promotionCodesService(ctx: ProjectContext, issuer: PromotionCodeIssuer | null) {
+export function promotionCodesService(ctx: ProjectContext, issuer: PromotionCodeIssuer | null, coupons: Pick<ReturnType<typeof couponsService>, 'create'>) {
   const { storage, projectId } = ctx
 
   return {
@@ -36,22 +36,7 @@ export function promotionCodesService(ctx: ProjectContext, issuer: PromotionCode
         metadata: { affiliate_kit_project: projectId, affiliate_id: String(affiliate.id), referral_code: affiliate.referralCode },
         idempotencyKey: `affiliate-kit-promotion-code-${projectId}-${data.code.toLowerCase()}`,
       })
-      return withConflicts(() =>
-        storage.transaction(async (tx) => {
-          const current = await findAffiliate(tx, projectId, affiliate.id)
-          const row = await tx.coupons.insert({
-            projectId,
-            affiliateId: current.id,
-            code: created.code,
-            status: 'active',
-            processorCouponId: created.id,
-            discountType: null,
-            discountValue: null,
-            createdAt: ctx.clock.now(),
-          })
-          return couponView(row, current)
-        }),
-      )
+      return coupons.create({ affiliateId: affiliate.id, code: created.code, processorCouponId: created.id })
     },
   }
 }

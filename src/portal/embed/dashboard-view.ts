@@ -81,41 +81,40 @@ ${figure('unpaid', t('embed.earnings.unpaid'), earnings.unpaid)}
 
 const typeLabel = (conversion: ConversionView, t: Translate) => (conversion.type === 'purchase' ? t('embed.conversions.purchase') : t('embed.conversions.signup'))
 
-async function conversionsSection({ program, affiliate, t, locale }: DashboardView): Promise<Html> {
-  const list = await program.conversions.list({ affiliateId: affiliate.id, limit: EMBED_LIST_LENGTH })
-  return html`<section class="card" aria-labelledby="conversions-title" data-section="conversions">
-<h2 id="conversions-title">${t('embed.conversions.title')}</h2>
+/** A card of the section's latest rows, newest first, or its "none yet" line. */
+function listCard(section: 'conversions' | 'payouts', t: Translate, headers: Html, rows: Html[]): Html {
+  return html`<section class="card" aria-labelledby="${section}-title" data-section="${section}">
+<h2 id="${section}-title">${t(`embed.${section}.title`)}</h2>
 ${
-  list.items.length === 0
-    ? html`<p class="muted">${t('embed.conversions.none')}</p>`
-    : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="conversions-title"><table>
-<thead><tr><th scope="col">${t('embed.conversions.date')}</th><th scope="col">${t('embed.conversions.type')}</th><th scope="col" class="num">${t('embed.conversions.commission')}</th><th scope="col">${t('embed.conversions.status')}</th></tr></thead>
-<tbody>${list.items.map(
-        (conversion) =>
-          html`<tr data-conversion="${conversion.id}"><td><time datetime="${conversion.createdAt.toISOString()}">${formatDay(conversion.createdAt, locale)}</time></td><td>${typeLabel(conversion, t)}</td><td class="num" data-amount="${conversion.value}">${localMoney(conversion.value, conversion.currency, locale)}</td><td><span class="badge ${conversion.status}">${t(`embed.status.${conversion.status}`)}</span></td></tr>`,
-      )}</tbody>
+  rows.length === 0
+    ? html`<p class="muted">${t(`embed.${section}.none`)}</p>`
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="${section}-title"><table>
+<thead><tr>${headers}</tr></thead>
+<tbody>${rows}</tbody>
 </table></div>`
 }
 </section>`
 }
 
+async function conversionsSection({ program, affiliate, t, locale }: DashboardView): Promise<Html> {
+  const list = await program.conversions.list({ affiliateId: affiliate.id, limit: EMBED_LIST_LENGTH })
+  const headers = html`<th scope="col">${t('embed.conversions.date')}</th><th scope="col">${t('embed.conversions.type')}</th><th scope="col" class="num">${t('embed.conversions.commission')}</th><th scope="col">${t('embed.conversions.status')}</th>`
+  const rows = list.items.map(
+    (conversion) =>
+      html`<tr data-conversion="${conversion.id}"><td><time datetime="${conversion.createdAt.toISOString()}">${formatDay(conversion.createdAt, locale)}</time></td><td>${typeLabel(conversion, t)}</td><td class="num" data-amount="${conversion.value}">${localMoney(conversion.value, conversion.currency, locale)}</td><td><span class="badge ${conversion.status}">${t(`embed.status.${conversion.status}`)}</span></td></tr>`,
+  )
+  return listCard('conversions', t, headers, rows)
+}
+
 async function payoutsSection(view: DashboardView): Promise<Html> {
   const { program, affiliate, t, locale } = view
   const list = await program.payouts.list({ affiliateId: affiliate.id, limit: EMBED_LIST_LENGTH })
-  return html`<section class="card" aria-labelledby="payouts-title" data-section="payouts">
-<h2 id="payouts-title">${t('embed.payouts.title')}</h2>
-${
-  list.items.length === 0
-    ? html`<p class="muted">${t('embed.payouts.none')}</p>`
-    : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="payouts-title"><table>
-<thead><tr><th scope="col">${t('embed.payouts.date')}</th><th scope="col" class="num">${t('embed.payouts.amount')}</th><th scope="col">${t('embed.payouts.method')}</th></tr></thead>
-<tbody>${list.items.map(
-        (payout) =>
-          html`<tr data-payout="${payout.id}"><td><time datetime="${payout.paymentDate.toISOString()}">${formatDay(payout.paymentDate, locale)}</time></td><td class="num" data-amount="${payout.amount}">${localMoney(payout.amount, payout.currency, locale)}</td><td>${payout.method}</td></tr>`,
-      )}</tbody>
-</table></div>`
-}
-</section>
+  const headers = html`<th scope="col">${t('embed.payouts.date')}</th><th scope="col" class="num">${t('embed.payouts.amount')}</th><th scope="col">${t('embed.payouts.method')}</th>`
+  const rows = list.items.map(
+    (payout) =>
+      html`<tr data-payout="${payout.id}"><td><time datetime="${payout.paymentDate.toISOString()}">${formatDay(payout.paymentDate, locale)}</time></td><td class="num" data-amount="${payout.amount}">${localMoney(payout.amount, payout.currency, locale)}</td><td>${payout.method}</td></tr>`,
+  )
+  return html`${listCard('payouts', t, headers, rows)}
 ${settingsSection(view)}`
 }
 
