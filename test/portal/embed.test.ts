@@ -59,6 +59,11 @@ describe('embedded dashboard', () => {
     expect(text).not.toContain('bob@example.com')
     expect(text).not.toContain('BOB')
     expect([...text.matchAll(/data-payout="(\d+)"/g)]).toHaveLength(1)
+    // Each conversion's type in the page's language, a signup's too.
+    await program.conversions.create({ type: 'signup', affiliateId: ann.affiliate.id, email: 'lead@example.com', reference: 'lead-1' })
+    const german = await (await page(`${pathOf(created.body.data.url!)}&lang=de`)).text()
+    expect(german).toContain('<td>Anmeldung</td>')
+    expect(german).toContain('<td>Kauf</td>')
   })
 
   it('opens nothing else: not the portal, not the API, not another affiliate', async () => {

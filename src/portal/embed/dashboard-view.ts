@@ -5,7 +5,7 @@ import type { EmbedSection } from '../../core/model/embed-token.js'
 import { minorDigits, parseMoney } from '../../core/model/money.js'
 import type { Locale } from '../../core/model/i18n/locales.js'
 import { formatAmount, formatDay, type Translate } from '../../core/model/i18n/translate.js'
-import type { AffiliateView, ConversionView } from '../../core/rules/views.js'
+import type { AffiliateView } from '../../core/rules/views.js'
 import { html, type Html } from '../../web/html.js'
 import type { PortalProgram } from '../program.js'
 
@@ -79,8 +79,6 @@ ${figure('unpaid', t('embed.earnings.unpaid'), earnings.unpaid)}
 </section>`
 }
 
-const typeLabel = (conversion: ConversionView, t: Translate) => (conversion.type === 'purchase' ? t('embed.conversions.purchase') : t('embed.conversions.signup'))
-
 /** A card of the section's latest rows, newest first, or its "none yet" line. */
 function listCard(section: 'conversions' | 'payouts', t: Translate, headers: Html, rows: Html[]): Html {
   return html`<section class="card" aria-labelledby="${section}-title" data-section="${section}">
@@ -101,7 +99,7 @@ async function conversionsSection({ program, affiliate, t, locale }: DashboardVi
   const headers = html`<th scope="col">${t('embed.conversions.date')}</th><th scope="col">${t('embed.conversions.type')}</th><th scope="col" class="num">${t('embed.conversions.commission')}</th><th scope="col">${t('embed.conversions.status')}</th>`
   const rows = list.items.map(
     (conversion) =>
-      html`<tr data-conversion="${conversion.id}"><td><time datetime="${conversion.createdAt.toISOString()}">${formatDay(conversion.createdAt, locale)}</time></td><td>${typeLabel(conversion, t)}</td><td class="num" data-amount="${conversion.value}">${localMoney(conversion.value, conversion.currency, locale)}</td><td><span class="badge ${conversion.status}">${t(`embed.status.${conversion.status}`)}</span></td></tr>`,
+      html`<tr data-conversion="${conversion.id}"><td><time datetime="${conversion.createdAt.toISOString()}">${formatDay(conversion.createdAt, locale)}</time></td><td>${t(`embed.conversions.${conversion.type}`)}</td><td class="num" data-amount="${conversion.value}">${localMoney(conversion.value, conversion.currency, locale)}</td><td><span class="badge ${conversion.status}">${t(`embed.status.${conversion.status}`)}</span></td></tr>`,
   )
   return listCard('conversions', t, headers, rows)
 }

@@ -119,6 +119,8 @@ export const en = {
   'embed.conversions.status': 'Status',
   'embed.conversions.purchase': 'Purchase',
   'embed.conversions.signup': 'Signup',
+  'embed.conversions.trial': 'Trial',
+  'embed.conversions.bonus': 'Bonus',
   'embed.status.pending': 'On hold',
   'embed.status.active': 'Approved',
   'embed.status.review': 'In review',
