@@ -44,6 +44,7 @@ export function sampleEvent(projectId: string, type: EventType, at: Date, curren
     firstPurchaseAt: at,
     payments: 1,
     lastPayment: null,
+    clickId: null,
     createdAt: at,
   }
   const conversion = newConversion<Conversion>({

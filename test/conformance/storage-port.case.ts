@@ -16,7 +16,7 @@ export function storagePortCases(context: CaseContext): void {
         .transaction(async (tx) => {
           const affiliate = await tx.affiliates.insert(affiliateRow(projectId, 'tx@example.com', { referralCode: 'txcode' }))
           await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 5 })
-          await tx.referrals.insert({ projectId, email: 'txr@example.com', affiliateId: affiliate.id, conversionStatus: 'pending', conversionDate: null, firstPurchaseAt: null, payments: 0, lastPayment: null, createdAt: new Date() })
+          await tx.referrals.insert({ projectId, email: 'txr@example.com', affiliateId: affiliate.id, conversionStatus: 'pending', conversionDate: null, firstPurchaseAt: null, payments: 0, lastPayment: null, clickId: null, createdAt: new Date() })
           throw failure
         })
         .catch((error: unknown) => error)

@@ -92,6 +92,7 @@ export function referralsService(ctx: ProjectContext) {
             firstPurchaseAt,
             payments: firstPurchaseAt ? 1 : 0,
             lastPayment: null,
+            clickId: null,
             createdAt: now,
           })
           if (affiliate) {

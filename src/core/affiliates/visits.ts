@@ -121,6 +121,7 @@ export function visitsService(ctx: ProjectContext, rewards?: SignupRewards) {
           firstPurchaseAt: null,
           payments: 0,
           lastPayment: null,
+          clickId: null,
           createdAt: now,
         })
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { signups: 1 })

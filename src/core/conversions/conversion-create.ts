@@ -460,6 +460,8 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
     reviewReason: planned.reviewReason,
     clickVisitor,
     cardFingerprint: data.cardFingerprint ?? null,
+    clickId: null,
+    revenue: planned.status === 'active' ? purchaseRevenue(request, fx) : null,
     createdAt: now,
   }
   const { day } = planned
@@ -539,6 +541,8 @@ async function writeTier2(
     commissionRate: tier2.rate,
     tier: 2,
     parentConversionId: conversion.id,
+    // The sale is the child's: its revenue counts once.
+    revenue: null,
     ...tier2Status(status, tier2.parent, conversion.reviewReason),
   }
   const inserted = await tx.conversions.insert(tier2Row, {
@@ -574,6 +578,7 @@ async function linkReferral(ctx: ProjectContext, tx: StorageTx, planned: Plan, d
       firstPurchaseAt: null,
       payments: 0,
       lastPayment: null,
+      clickId: null,
       createdAt: now,
     })
     signedUp = true
@@ -609,9 +614,15 @@ async function recordEvents(tx: StorageTx, conversion: Conversion, affiliate: Af
 /** What a new conversion adds to its day: counted ones only (review earns nothing); revenue in the project currency. */
 function dailyDelta(conversion: Omit<Conversion, 'id'>, request: ConversionRequest, fx: Decimal, firstPurchase: boolean): Partial<DailyCounts> {
   if (conversion.status !== 'active') return {}
-  if (conversion.type !== 'purchase' || request.baseValue === null) return { commission: conversion.value }
-  const revenue = request.baseValue.convert(request.currency, fx).minor
+  const revenue = purchaseRevenue(request, fx)
+  if (revenue === null) return { commission: conversion.value }
   return { commission: conversion.value, purchases: 1, revenue, ...(firstPurchase ? { customers: 1 } : {}) }
+}
+
+/** A purchase's base value in the project currency (what stats and analytics count as revenue); null for other types. */
+function purchaseRevenue(request: ConversionRequest, fx: Decimal): bigint | null {
+  if (request.data.type !== 'purchase' || request.baseValue === null) return null
+  return request.baseValue.convert(request.currency, fx).minor
 }
 
 /** The time a conversion is computed at: its occurredAt when given and not in the future, else now. */

@@ -121,6 +121,8 @@ export const referralFields = {
   payments: notShown(int()),
   /** The payment counted last, when it has lines (an invoice id): its other lines are not another payment. */
   lastPayment: notShown(nullable(text())),
+  /** The click the customer came through (its signed referral named it): analytics report it by that click's link and campaign (docs/analytics.md). */
+  clickId: notShown(nullable(text())),
 }
 
 export const conversionFields = {
@@ -165,6 +167,10 @@ export const conversionFields = {
   clickVisitor: notShown(nullable(text())),
   /** The payment card's fingerprint, where the provider gives it (Stripe charges). */
   cardFingerprint: notShown(nullable(text())),
+  /** The click it came through: the one its request named, else its customer's (docs/analytics.md). */
+  clickId: notShown(nullable(text())),
+  /** A counted purchase's base value in the project currency when created (what stats count as revenue); null otherwise. */
+  revenue: notShown(nullable(money())),
 }
 
 /** A new conversion from the fields it sets: those left out of the nullable ones are null. */

@@ -205,7 +205,7 @@ for (const adapter of adapters) {
       const projectId = await project()
       const parent = await storage.affiliates.insert(affiliateRow(projectId, 'parent@example.com'))
       const child = await storage.affiliates.insert(affiliateRow(projectId, 'child@example.com', { parentId: parent.id }))
-      const referral = await storage.referrals.insert({ projectId, email: 'ref@example.com', affiliateId: parent.id, conversionStatus: 'pending', conversionDate: null, firstPurchaseAt: null, payments: 0, lastPayment: null, createdAt: at('00:00:01') })
+      const referral = await storage.referrals.insert({ projectId, email: 'ref@example.com', affiliateId: parent.id, conversionStatus: 'pending', conversionDate: null, firstPurchaseAt: null, payments: 0, lastPayment: null, clickId: null, createdAt: at('00:00:01') })
       await storage.coupons.insert({ projectId, affiliateId: parent.id, code: 'SAVE10', status: 'active', processorCouponId: null, discountType: null, discountValue: null, createdAt: at('00:00:01') })
       await storage.clicks.insert({ projectId, affiliateId: parent.id, ipAddress: null, userAgent: null, landingUrl: null, createdAt: at('00:00:01') })
       expect(await storage.affiliates.delete('other', parent.id)).toBe(false)

@@ -91,6 +91,7 @@ if (mode === 'conversions') {
       firstPurchaseAt: null,
       payments: 0,
       lastPayment: null,
+      clickId: null,
       createdAt: new Date(),
     })
     await tx.conversions.insert(newConversion<Insert<Conversion>>({
