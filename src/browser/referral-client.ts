@@ -83,7 +83,7 @@ export interface SignupResult {
 export function referralClient(options: ReferralClientOptions = {}): ReferralClient {
   const name = options.cookieName || 'ak_ref'
   const days = options.cookieDays || 60
-  const pattern = /^([A-Za-z0-9_-]{3,64})\.(\d{1,12})(\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22})?$/
+  const pattern = /^([A-Za-z0-9_-]{3,64})\.(\d{1,12})(\.[A-Za-z0-9_-]{16}(\.[A-Za-z0-9_-]{16})?\.[A-Za-z0-9_-]{22})?$/
   const now = () => Math.floor(Date.now() / 1000)
   const parse = (value: string | null | undefined): Referral | null => {
     const match = value ? pattern.exec(value) : null

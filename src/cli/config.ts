@@ -34,6 +34,23 @@ const tracking = v.strictObject({
   visitorsPerAddress: v.optional(
     v.union([v.literal(false), v.pipe(v.number(), v.safeInteger(POSITIVE_OR_FALSE), v.minValue(1, POSITIVE_OR_FALSE))], POSITIVE_OR_FALSE),
   ),
+  /** When counted clicks are written (docs/analytics.md "The click path"). */
+  clicks: v.optional(
+    v.strictObject({
+      flushMilliseconds: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(0, 'must be at least 0'), v.maxValue(60_000, 'must be at most 60000'))),
+      maxBatch: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(10_000, 'must be at most 10000'))),
+      maxBuffered: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(10_000_000, 'must be at most 10000000'))),
+    }),
+  ),
+  /** Seconds a link's lookup is kept in memory. @default 10 */
+  linkCacheSeconds: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be an integer'), v.minValue(0, 'must be at least 0'), v.maxValue(3600, 'must be at most 3600'))),
+  /** Where a click's country comes from (docs/analytics.md "Country"). */
+  country: v.optional(
+    v.strictObject({
+      header: v.optional(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a header name such as CF-IPCountry'))),
+      database: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must be the path of a .mmdb file'))),
+    }),
+  ),
 })
 
 /** A sign-in limit (docs/limits.md "Sign-in"): so many per window, or false for none. */

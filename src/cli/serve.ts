@@ -186,6 +186,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   let mail: ReturnType<NonNullable<typeof mailMount>['configuredMail']> | null = null
   let stopSummaries: (() => void) | null = null
   let closeKeySocket: (() => Promise<void>) | null = null
+  /** Writes the clicks still waiting in the tracking surface's buffer. */
+  let closeTracking: (() => Promise<void>) | null = null
   let providers = new Map<string, ProviderHandler>()
   let portal: Portal | null = null
   let payouts: PayoutSync | null = null
@@ -224,7 +226,11 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     }
     api = withUnconfiguredProviders(api, new Set(providers.keys()), observer)
     if (payouts?.paypalWebhooks) api = (await import('./payouts-mount.js')).withPayPalWebhooks(api, payouts.paypalWebhooks)
-    if (config.tracking) api = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api, observer)
+    if (config.tracking) {
+      const tracking = (await import('./tracking-mount.js')).withTracking(program, storage.keyedState, config.tracking, api, observer)
+      api = tracking.handler
+      closeTracking = tracking.close
+    }
     if (pages && portal && config.portal) api = pages.withPortal(api, portal, config.portal.path ?? '/portal')
     if (pages && config.admin?.enabled) {
       const { configuredAdmin } = await import('./admin-mount.js')
@@ -297,6 +303,7 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   const close = () =>
     (closing ??= (async () => {
       await Promise.all([drain.close(), closeKeySocket?.()])
+      await closeTracking?.().catch((error: unknown) => logger.error('clicks still waiting could not be written', { error: errorText(error) }))
       clearTimeout(firstPoll)
       stopSummaries?.()
       await Promise.all([dispatcher.stop(), mail?.dispatcher.stop(), pruning.stop(), payouts?.stop()])

@@ -100,10 +100,10 @@ async function browserClick(setup: TrackingSetup, scope: ProjectScope, request: 
   if (Object.keys(rest).length > 0) return json(400, { error: 'body: only referral_code and paid_ad_click_id are accepted' }, corsHeaders)
   const paidAdClickId = PAID_AD_CLICK_IDS.find((name) => name === paidAd)
   if (paidAd !== undefined && !paidAdClickId) return json(400, { error: `paid_ad_click_id: must be one of ${PAID_AD_CLICK_IDS.join(', ')}` }, corsHeaders)
-  const { visit, referral, counted } = await countVisit(setup, scope, request, { referralCode: code, ...(paidAdClickId ? { paidAdClickId } : {}) }, 'click-report')
+  const { target, referral, counted } = await countVisit(setup, scope, request, { referralCode: code, ...(paidAdClickId ? { paidAdClickId } : {}) }, 'click-report')
   const headers = { ...corsHeaders, [COUNTED_HEADER]: counted }
-  if (!visit.affiliate) return json(404, { error: 'no active affiliate has this referral code' }, headers)
-  return json(visit.counted ? 201 : 200, { counted: visit.counted, ...(referral ? { referral: referral.value } : {}) }, headers)
+  if (!target) return json(404, { error: 'no active affiliate has this referral code' }, headers)
+  return json(counted === 'yes' ? 201 : counted === 'queued' ? 202 : 200, { counted: counted === 'yes', ...(referral ? { referral: referral.value } : {}) }, headers)
 }
 
 /**

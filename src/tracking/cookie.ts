@@ -1,4 +1,4 @@
-// The referral cookie: `<code>.<expiry in Unix seconds>`, signed as `<code>.<expiry>.<visitor>.<signature>`
+// The referral cookie: `<code>.<expiry in Unix seconds>`, signed as `<code>.<expiry>.<visitor>[.<click>].<signature>`
 // when a counted click set it (referral-token.ts); first-party, readable by the browser snippet
 // (no HttpOnly), SameSite=Lax, Secure on https.
 
@@ -10,7 +10,7 @@ export interface ReferralCookie {
   value: string
 }
 
-const VALUE = /^([A-Za-z0-9_-]{3,64})\.(\d{1,12})(?:\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22})?$/
+const VALUE = /^([A-Za-z0-9_-]{3,64})\.(\d{1,12})(?:\.[A-Za-z0-9_-]{16}(?:\.[A-Za-z0-9_-]{16})?\.[A-Za-z0-9_-]{22})?$/
 
 /** The referral a cookie (or the landing page's query parameter) carries, when well formed and not expired. */
 export function parseReferral(value: string, nowSeconds: number): ReferralCookie | null {

@@ -7,6 +7,7 @@
 // <prefix>/-/affiliate-kit.js serves the snippet.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AffiliateProgram } from '../core/program.js'
+import type { LinkDefaults } from '../core/affiliates/visits.js'
 import { storageErrorInfo } from '../server/errors.js'
 import { errorAnswer, pipeline, type Exchange } from '../server/pipeline.js'
 import { observe } from '../server/observe.js'
@@ -44,23 +45,25 @@ type TrackingAnswer = (request: TrackingRequest) => Promise<TrackingResponse>
 export async function linkRedirect(setup: TrackingSetup, request: TrackingRequest, segments: string[], query: URLSearchParams): Promise<TrackingResponse> {
   const { program, options, cookieName, cookieSeconds } = setup
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }
-  const target = redirectTarget(query.get('to'), setup.landingUrl, setup.allowed)
-  headers.Location = target
+  headers.Location = redirectTarget(query.get('to'), setup.landingUrl, setup.allowed)
   const [slug, code] = segments.length === 2 ? segments : [undefined, segments[0]]
   if (code === undefined || !CODE.test(code) || (slug !== undefined && !SLUG.test(slug))) {
     setup.options.onVisit?.({ counted: 'unknown-code', referralCode: code ?? '', via: 'link', userAgent: request.header('user-agent') ?? '' })
     return { status: 302, headers: { ...headers, [COUNTED_HEADER]: 'unknown-code' }, body: null }
   }
   const paidAdClickId = paidAdClickIdOf(query)
-  const link = { referralCode: code, ...(slug === undefined ? {} : { partnerSlug: slug }), ...(paidAdClickId ? { paidAdClickId } : {}) }
-  const { visit, bot, referral, counted } = await countVisit(setup, program, request, link)
+  const link = { referralCode: code, query, ...(slug === undefined ? {} : { partnerSlug: slug }), ...(paidAdClickId ? { paidAdClickId } : {}) }
+  const { target: visited, bot, referral, counted } = await countVisit(setup, program, request, link)
   // Whether the visit counted, and why not: for the developer testing a link (docs/tracking.md "Testing locally").
   headers[COUNTED_HEADER] = counted
-  if (!visit.affiliate || bot) return { status: 302, headers, body: null }
+  const target = visited?.link ? linkDestination(setup, query, visited.link) : headers.Location
+  headers.Location = target
+  if (!visited || bot) return { status: 302, headers, body: null }
+  const { affiliate } = visited
   const now = nowSeconds(setup)
   const current = readReferralCookie(request.header('cookie'), cookieName, now)
   const model = (await program.settings()).attribution?.model ?? 'first_click'
-  const fresh = referral ?? { code: visit.affiliate.referralCode, expires: now + cookieSeconds, value: `${visit.affiliate.referralCode}.${now + cookieSeconds}` }
+  const fresh = referral ?? { code: affiliate.referralCode, expires: now + cookieSeconds, value: `${affiliate.referralCode}.${now + cookieSeconds}` }
   // First click keeps a referral the browser already carries; last click replaces it. The same
   // referral stays unless this click signs it and the one carried is not signed.
   const keep =
@@ -75,6 +78,28 @@ export async function linkRedirect(setup: TrackingSetup, request: TrackingReques
   // the referral from this parameter and stores it as its own first-party cookie.
   headers.Location = withQueryParam(target, cookieName, carried.value)
   return { status: 302, headers, body: null }
+}
+
+/**
+ * Where a link sends its visitor: `?to=` when allowed, else the link's destination when allowed,
+ * else the landing URL; with the link's UTM defaults added where the visit's query and the URL
+ * name none, so the landing page's own analytics see the campaign (docs/links.md).
+ */
+function linkDestination(setup: TrackingSetup, query: URLSearchParams, link: LinkDefaults): string {
+  const url = new URL(redirectTarget(query.get('to') ?? link.destination, setup.landingUrl, setup.allowed))
+  const defaults = [
+    ['utm_source', link.utmSource],
+    ['utm_medium', link.utmMedium],
+    ['utm_campaign', link.utmCampaign],
+    ['utm_term', link.utmTerm],
+    ['utm_content', link.utmContent],
+  ] as const
+  for (const [name, value] of defaults) {
+    const given = query.get(name)
+    if (given !== null && given !== '') url.searchParams.set(name, given)
+    else if (value !== null && !url.searchParams.has(name)) url.searchParams.set(name, value)
+  }
+  return url.href
 }
 
 /**
@@ -167,10 +192,11 @@ function nodeTracking(answer: TrackingAnswer, req: IncomingMessage, res: ServerR
 }
 
 export function createTrackingHandler(program: AffiliateProgram, options: TrackingOptions): TrackingHandler {
-  const answer = trackingPipeline(trackingSetup(program, options))
+  const setup = trackingSetup(program, options)
+  const answer = trackingPipeline(setup)
   const fetch: TrackingFetchHandler = (request, info) => fetchTracking(answer, request, info)
   const node: TrackingHandler['node'] = (req, res, next) => nodeTracking(answer, req, res, next)
-  return Object.assign(fetch, { fetch, node })
+  return Object.assign(fetch, { fetch, node, close: () => setup.clicks.close() })
 }
 
 /** A path segment as typed; a malformed escape stays as it is (and then matches no code). */

@@ -4,7 +4,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isbot } from 'isbot'
 import type { AffiliateProgram, ProjectScope } from '../core/program.js'
-import type { VisitResult } from '../core/affiliates/visits.js'
+import type { LinkTarget } from '../core/affiliates/visits.js'
+import type { ClickOutcome, ClickVisit } from '../core/affiliates/click-flush.js'
+import { clickId } from '../core/model/click-id.js'
+import { createClickBuffer, type ClickBuffer, type ClickBufferOptions } from './click-buffer.js'
+import { clickCampaign, deviceOf, referrerHost } from './click-details.js'
+import { countryLookup, type CountryLookup, type CountryOptions } from './country.js'
+import { linkCache } from './link-cache.js'
 import { PAID_AD_CLICK_IDS, type PaidAdClickId } from '../core/rules/fraud/signals.js'
 import { createRateLimiter, type RateLimitOptions } from '../server/rate-limit.js'
 import type { KeyedStateStore } from '../core/ports/keyed-state.js'
@@ -55,15 +61,21 @@ export interface TrackingOptions {
   logger?: Logger
   /** Counts the requests and their latency by route pattern (createMetrics). @default none */
   metrics?: Metrics
+  /** When counted clicks are written (docs/analytics.md "The click path"). @default each before its visit is answered */
+  clicks?: ClickBufferOptions
+  /** How long a link's lookup is kept in memory: a blocked affiliate's or deleted link's visits still count that long. @default 0 (the standalone server: 10) */
+  linkCacheSeconds?: number
+  /** Where a click's country comes from: a trusted header, a MaxMind database (docs/analytics.md "Country"). @default none */
+  country?: CountryOptions
 }
 
 /**
  * Whether a visit counted: `yes`; `repeat` (this visitor counted earlier today: its referral is
- * signed all the same); or why it counted nothing: `bot` (an empty or a crawler's User-Agent,
+ * signed all the same); `queued` (with a click buffer: counted when it is written); or why it counted nothing: `bot` (an empty or a crawler's User-Agent,
  * docs/tracking.md), `over-limit` (its address added its new visitors of the day), `unknown-code`
  * (no active affiliate has the code, or the link is malformed).
  */
-export type VisitCount = 'yes' | 'repeat' | 'bot' | 'over-limit' | 'unknown-code'
+export type VisitCount = 'yes' | 'repeat' | 'queued' | 'bot' | 'over-limit' | 'unknown-code'
 
 export const COUNTED_HEADER = 'X-Affiliate-Kit-Counted'
 
@@ -89,6 +101,8 @@ export type TrackingFetchHandler = (request: Request, info?: { clientAddress?: s
 export type TrackingHandler = TrackingFetchHandler & {
   fetch: TrackingFetchHandler
   node: (req: IncomingMessage, res: ServerResponse, next?: () => void) => void
+  /** Writes the clicks waiting in the buffer and stops its timer: call it when the server stops. */
+  close: () => Promise<void>
 }
 
 export const MAX_BODY_BYTES = 4096
@@ -116,6 +130,12 @@ export interface TrackingSetup {
   salts: Map<string, Promise<string>>
   /** The served snippet, built on first request. */
   script?: string
+  /** The queue counted clicks wait in. */
+  clicks: ClickBuffer
+  /** A link token's affiliate and link (cached for linkCacheSeconds). */
+  resolve: (token: string, partnerSlug?: string) => Promise<LinkTarget | null>
+  /** The click's country; opens the MaxMind database first when one is configured. */
+  country: Promise<CountryLookup>
 }
 
 export function trackingSetup(program: AffiliateProgram, options: TrackingOptions): TrackingSetup {
@@ -137,6 +157,9 @@ export function trackingSetup(program: AffiliateProgram, options: TrackingOption
     limiter: createRateLimiter(options.rateLimit ?? { limit: 30, windowSeconds: 60 }, state),
     budget: perAddress === false ? null : addressBudget(state, perAddress),
     salts: new Map(),
+    clicks: createClickBuffer((visits) => program.tracking.recordClicks(visits), options.clicks, options.logger),
+    resolve: linkCache((token, slug) => program.tracking.resolve(token, slug), options.linkCacheSeconds ?? 0, () => program.clock.now().getTime()),
+    country: countryLookup(options.country),
   }
 }
 
@@ -162,36 +185,72 @@ export function clientAddressOf(setup: TrackingSetup, request: TrackingRequest):
   return forwardedClient(request.header('x-forwarded-for'), request.address, setup.options.trustProxy === true) ?? ''
 }
 
+/** What a visit through a link brings besides its token: the sub-program's slug, the landing's query, the link's campaign. */
+export interface VisitedLink {
+  referralCode: string
+  partnerSlug?: string
+  paidAdClickId?: PaidAdClickId
+  query?: URLSearchParams
+}
+
+export interface CountedVisit {
+  /** The active affiliate the token names and its link; null for an unknown or inactive one. */
+  target: LinkTarget | null
+  bot: boolean
+  referral: ReferralCookie | null
+  counted: VisitCount
+}
+
 /**
- * Counts a visit unless the visitor is a bot or its address used up its new visitors of the
- * day; a visit that counted, or whose visitor counted earlier today, gets a signed referral.
- * `counted` says which, and onVisit is told.
+ * Counts a visit unless its address used up its new visitors of the day (a bot's counts apart);
+ * a visit that counts, or whose visitor counted earlier, gets a signed referral naming its click.
+ * With a click buffer the visit is answered before its click is written (`queued`). `counted`
+ * says which, and onVisit is told.
  */
-export async function countVisit(
-  setup: TrackingSetup,
-  scope: ProjectScope,
-  request: TrackingRequest,
-  link: { referralCode: string; partnerSlug?: string; paidAdClickId?: PaidAdClickId },
-  via: 'link' | 'click-report' = 'link',
-): Promise<{ visit: VisitResult; bot: boolean; referral: ReferralCookie | null; counted: VisitCount }> {
-  const { budget } = setup
+export async function countVisit(setup: TrackingSetup, scope: ProjectScope, request: TrackingRequest, link: VisitedLink, via: 'link' | 'click-report' = 'link'): Promise<CountedVisit> {
+  const { budget, clicks } = setup
   const userAgent = request.header('user-agent') ?? ''
   const bot = userAgent === '' || isbot(userAgent)
   const told = (counted: VisitCount) => (setup.options.onVisit?.({ counted, referralCode: link.referralCode, via, userAgent }), counted)
-  if (bot) {
-    const visit = await scope.tracking.visit({ ...link, visitor: null })
-    return { visit, bot, referral: null, counted: told(visit.affiliate ? 'bot' : 'unknown-code') }
-  }
+  const target = await setup.resolve(link.referralCode, link.partnerSlug)
+  if (!target) return { target, bot, referral: null, counted: told('unknown-code') }
   const salt = await saltOf(setup, scope)
   const address = clientAddressOf(setup, request)
-  const now = setup.program.clock.now().getTime()
+  const at = setup.program.clock.now()
   const budgetKey = `tracking-visitors:${visitorHash(salt, 'address', addressBlock(address), '')}`
-  const admitted = budget ? await budget.take(budgetKey, now) : true
-  let visitor = ''
-  const visit = await scope.tracking.visit({ ...link, visitor: admitted ? (day) => (visitor = visitorHash(salt, day, address, userAgent)) : null })
-  if (budget && admitted && !visit.counted) await budget.giveBack(budgetKey)
-  const referral =
-    visit.affiliate && visitor !== '' ? signReferral(salt, { code: visit.affiliate.referralCode, expires: nowSeconds(setup) + setup.cookieSeconds, visitor: shortVisitor(visitor) }) : null
-  const counted: VisitCount = !visit.affiliate ? 'unknown-code' : !admitted ? 'over-limit' : visit.counted ? 'yes' : 'repeat'
-  return { visit, bot, referral, counted: told(counted) }
+  const admitted = bot || !budget || (await budget.take(budgetKey, at.getTime()))
+  if (!admitted) return { target, bot, referral: null, counted: told('over-limit') }
+  const day = await scope.tracking.dayOf(at)
+  const visitor = bot ? null : visitorHash(salt, day, address, userAgent)
+  const affiliateId = target.affiliate.id
+  const linkId = target.link?.id ?? null
+  const id = visitor === null ? '' : clickId(salt, { visitor, affiliateId, linkId, at })
+  const country = (await setup.country)(request.header.bind(request), address)
+  const visit: ClickVisit = {
+    ...clickCampaign(link.query ?? new URLSearchParams(), target.link),
+    id,
+    at,
+    day,
+    affiliateId,
+    linkId,
+    visitor,
+    referrerHost: referrerHost(request.header('referer')),
+    country,
+    ...deviceOf(userAgent),
+    ...(link.paidAdClickId && !bot ? { paidAdClickId: link.paidAdClickId } : {}),
+  }
+  const written = clicks.add(visit)
+  // A visitor that was not new gives back its place in the address's budget of new visitors.
+  const giveBack = (outcome: ClickOutcome) => (budget && !bot && !outcome.newVisitor ? budget.giveBack(budgetKey) : undefined)
+  let counted: VisitCount
+  if (clicks.waits) {
+    const outcome = await written
+    await giveBack(outcome)
+    counted = bot ? 'bot' : outcome.counted || outcome.newVisitor ? 'yes' : 'repeat'
+  } else {
+    written.then(giveBack).catch(() => undefined)
+    counted = bot ? 'bot' : 'queued'
+  }
+  const referral = visitor === null ? null : signReferral(salt, { code: target.affiliate.referralCode, expires: nowSeconds(setup) + setup.cookieSeconds, visitor: shortVisitor(visitor), click: id })
+  return { target, bot, referral, counted: told(counted) }
 }

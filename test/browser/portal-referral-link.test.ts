@@ -56,7 +56,7 @@ describe('the portal referral link on the standalone server, in Chromium', () =>
         portal: { enabled: true, publicUrl: appOrigin, ...(kind === 'landing' ? { referralLink: 'landing' } : {}) },
       }
       const portal = configuredPortal(program, { sessions: storage.sessions, state: storage.keyedState }, config.portal!, config.tracking)
-      const api = withTracking(program, storage.keyedState, config.tracking, toNodeHandler(createHandler(program)))
+      const api = withTracking(program, storage.keyedState, config.tracking!, toNodeHandler(createHandler(program))).handler
       app.server.on('request', withPortal(api, portal, '/portal') as RequestListener)
 
       const affiliate = await browser.newContext({ userAgent: `${BROWSER} affiliate` })

@@ -1,6 +1,6 @@
 // Visits through referral links and signups reported from the browser (docs/tracking.md): a visit
-// counts one click and one visitor per visitor per day; a browser signup creates the referred
-// user and never moves an existing one.
+// counts a click once per visitor, link and hour and a visitor once per day (click-flush.ts); a
+// browser signup creates the referred user and never moves an existing one.
 import type { ProjectContext } from '../rules/context.js'
 import { countDay } from '../rules/daily-counts.js'
 import { email as emailSchema, referralCode as codeSchema, validate } from '../model/schemas.js'
@@ -12,6 +12,10 @@ import type { Affiliate, Project, ProjectSettings, Referral } from '../model/typ
 import type { StorageTx } from '../ports/storage.js'
 import { lockAffiliates } from '../ports/row-locks.js'
 import { clickVisitorOf } from '../rules/fraud/index.js'
+import { clickId } from '../model/click-id.js'
+import { clickIdOf } from '../model/signed-referral.js'
+import type { ClickCampaign } from '../ports/analytics.js'
+import { recordClicks, type ClickOutcome, type ClickVisit } from './click-flush.js'
 import { shortVisitor, visitorHash } from '../model/visitor-hash.js'
 import { visitorSaltOf } from '../rules/visitor-salt.js'
 import * as v from 'valibot'
@@ -48,30 +52,70 @@ export interface SignupRewards {
 
 const browserSignupInput = v.strictObject({ email: emailSchema, referralCode: codeSchema, click: v.optional(v.string()) })
 
+/** What a link token resolves to: an active affiliate, and the link when the token is one (null: the referral code itself). */
+export interface LinkTarget {
+  affiliate: Pick<Affiliate, 'id' | 'referralCode' | 'partnerSlug'>
+  /** The link the token is, with where it sends visitors and its default campaign; null for the referral code itself. */
+  link: LinkDefaults | null
+}
+
+/** What a visit reads of a link (docs/links.md). */
+export interface LinkDefaults {
+  id: number
+  /** Where the link sends visitors; null: the landing URL. */
+  destination: string | null
+  utmSource: string | null
+  utmMedium: string | null
+  utmCampaign: string | null
+  utmTerm: string | null
+  utmContent: string | null
+}
+
+const NO_CAMPAIGN: ClickCampaign = { utmSource: null, utmMedium: null, utmCampaign: null, utmTerm: null, utmContent: null, sub1: null, sub2: null, sub3: null, sub4: null, sub5: null }
+
 export function visitsService(ctx: ProjectContext, rewards?: SignupRewards) {
   const { storage, projectId } = ctx
 
+  async function resolveTarget(token: string, partnerSlug: string | undefined): Promise<LinkTarget | null> {
+    const code = v.safeParse(codeSchema, token)
+    if (!code.success) return null
+    const affiliate = await storage.affiliates.getByCode(projectId, code.output)
+    if (!affiliate || affiliate.status !== 'active') return null
+    if (partnerSlug !== undefined && affiliate.partnerSlug !== partnerSlug) return null
+    return { affiliate: { id: affiliate.id, referralCode: affiliate.referralCode, partnerSlug: affiliate.partnerSlug }, link: null }
+  }
+
   return {
-    /** Counts a visit through an affiliate's link (GET /r/:code). */
+    /**
+     * Counts a visit through an affiliate's link (GET /r/:code), as one click of a flush
+     * (recordClicks): the tracking surface's buffer calls recordClicks itself.
+     */
     async visit(input: VisitInput): Promise<VisitResult> {
-      const code = v.safeParse(codeSchema, input.referralCode)
-      if (!code.success) return { affiliate: null, counted: false }
-      return storage.transaction(async (tx) => {
-        const affiliate = await tx.affiliates.getByCode(projectId, code.output)
-        if (!affiliate || affiliate.status !== 'active') return { affiliate: null, counted: false }
-        if (input.partnerSlug !== undefined && affiliate.partnerSlug !== input.partnerSlug) return { affiliate: null, counted: false }
-        const named = { id: affiliate.id, referralCode: affiliate.referralCode }
-        if (input.visitor === null) return { affiliate: named, counted: false }
-        const now = ctx.clock.now()
-        const day = await ctx.dayOf(now)
-        const visitor = input.visitor(day)
-        if (input.paidAdClickId) await tx.tracking.markVisitorSignal(projectId, affiliate.id, shortVisitor(visitor), input.paidAdClickId, day)
-        if (!(await tx.tracking.markVisitor(projectId, affiliate.id, day, visitor))) return { affiliate: named, counted: false }
-        await tx.affiliates.adjustTotals(projectId, affiliate.id, { clicks: 1 })
-        await tx.tracking.addDaily(projectId, affiliate.id, day, { clicks: 1, visitors: 1 })
-        return { affiliate: named, counted: true }
-      })
+      const target = await resolveTarget(input.referralCode, input.partnerSlug)
+      if (!target) return { affiliate: null, counted: false }
+      const named = { id: target.affiliate.id, referralCode: target.affiliate.referralCode }
+      if (input.visitor === null) return { affiliate: named, counted: false }
+      const at = ctx.clock.now()
+      const day = await ctx.dayOf(at)
+      const visitor = input.visitor(day)
+      const salt = await visitorSaltOf(ctx)
+      const linkId = target.link?.id ?? null
+      const id = clickId(salt, { visitor, affiliateId: named.id, linkId, at })
+      const visit: ClickVisit = { ...NO_CAMPAIGN, id, at, day, affiliateId: named.id, linkId, visitor, referrerHost: null, country: null, device: 'other', browser: null, ...(input.paidAdClickId ? { paidAdClickId: input.paidAdClickId } : {}) }
+      const [outcome] = await storage.transaction((tx) => recordClicks(ctx, tx, [visit]))
+      return { affiliate: named, counted: outcome!.newVisitor }
     },
+
+    /** The active affiliate (and link) a link token names, or null: what the tracking surface caches. */
+    resolve: (token: string, partnerSlug?: string) => resolveTarget(token, partnerSlug),
+
+    /** Counts a batch of clicks in one transaction (docs/analytics.md "The click path"). */
+    recordClicks(visits: readonly ClickVisit[]): Promise<ClickOutcome[]> {
+      return visits.length === 0 ? Promise.resolve([]) : storage.transaction((tx) => recordClicks(ctx, tx, visits))
+    },
+
+    /** The day of `at` in the project's time zone, YYYY-MM-DD. */
+    dayOf: (at: Date) => ctx.dayOf(at),
 
     /**
      * Records the affiliate's own browser of today (its portal): a click from the same address and
@@ -121,7 +165,7 @@ export function visitsService(ctx: ProjectContext, rewards?: SignupRewards) {
           firstPurchaseAt: null,
           payments: 0,
           lastPayment: null,
-          clickId: null,
+          clickId: clickIdOf(data.click),
           createdAt: now,
         })
         await tx.affiliates.adjustTotals(projectId, affiliate.id, { signups: 1 })

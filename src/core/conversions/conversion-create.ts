@@ -8,6 +8,7 @@ import { ruleSetFor, type Renewal, type RuleSet } from '../rules/commission-rule
 import { usdAmount, type ProjectContext } from '../rules/context.js'
 import { BusyError, ConflictError, NotFoundError, ValidationError } from '../model/errors.js'
 import { conversionEvents } from '../ports/events.js'
+import { clickIdOf } from '../model/signed-referral.js'
 import { clickVisitorOf, conversionFraud, fraudReads, type FraudVerdict } from '../rules/fraud/index.js'
 import { ledgerDelta } from '../rules/ledger.js'
 import { currencyOr, Currency, decimalText, type Decimal, type Money } from '../model/money.js'
@@ -460,7 +461,7 @@ async function writeConversion(ctx: ProjectContext, tx: StorageTx, project: Proj
     reviewReason: planned.reviewReason,
     clickVisitor,
     cardFingerprint: data.cardFingerprint ?? null,
-    clickId: null,
+    clickId: clickIdOf(data.click) ?? referral?.clickId ?? null,
     revenue: planned.status === 'active' ? purchaseRevenue(request, fx) : null,
     createdAt: now,
   }
@@ -578,7 +579,7 @@ async function linkReferral(ctx: ProjectContext, tx: StorageTx, planned: Plan, d
       firstPurchaseAt: null,
       payments: 0,
       lastPayment: null,
-      clickId: null,
+      clickId: clickIdOf(data.click),
       createdAt: now,
     })
     signedUp = true

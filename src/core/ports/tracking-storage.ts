@@ -1,5 +1,5 @@
 // The tracking part of the storage port: per-day counters (stats read O(days), never O(events)),
-// the visitor-day marks that make a click count once per visitor per day, the project's visitor
+// the visitor-day marks that make a visitor count once per day, the project's visitor
 // salt, and when a referred user was last referred (the attribution window's start).
 
 /** from <= day < to, YYYY-MM-DD. */
