@@ -38,6 +38,7 @@ import { consoleAuditCases } from './console-audit.case.js'
 import { csvImportCases } from './csv-import.case.js'
 import { embedCases } from './embed.case.js'
 import { leadRewardCases } from './lead-rewards.case.js'
+import { analyticsStoreCases } from './analytics-store.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -112,5 +113,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     csvImportCases(context)
     embedCases(context)
     leadRewardCases(context)
+    analyticsStoreCases(context)
   })
 }
