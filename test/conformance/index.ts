@@ -39,6 +39,7 @@ import { csvImportCases } from './csv-import.case.js'
 import { embedCases } from './embed.case.js'
 import { leadRewardCases } from './lead-rewards.case.js'
 import { analyticsStoreCases } from './analytics-store.case.js'
+import { analyticsPropertyCases } from './analytics-property.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -114,5 +115,6 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     embedCases(context)
     leadRewardCases(context)
     analyticsStoreCases(context)
+    analyticsPropertyCases(context)
   })
 }
