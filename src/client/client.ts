@@ -135,6 +135,10 @@ export function createClient(options: ClientOptions) {
     clicks: {
       create: (body: T.CreateClickBody, request?: RequestOptions) => call('POST /clicks', { body }, request),
     },
+    analytics: {
+      /** Clicks, visitors, bot clicks, signups, conversions, revenue and commission, grouped and bucketed as asked (docs/analytics.md). */
+      query: (query: T.RouteQuery<'GET /analytics'> = {}) => call('GET /analytics', { query }),
+    },
     webhooks: {
       deliveries: (webhookId: number, query: T.RouteQuery<'GET /webhooks/:webhookId/deliveries'> = {}) =>
         call('GET /webhooks/:webhookId/deliveries', { params: { webhookId }, query }),

@@ -32,6 +32,7 @@ import { providerEventsService } from './provider-events/index.js'
 import { newProjectId } from './model/random.js'
 import { referralsService } from './affiliates/referrals.js'
 import { statsService } from './project/stats.js'
+import { analyticsService } from './project/analytics.js'
 import { ledgerHistoryService } from './payouts/ledger-history.js'
 import { visitsService } from './affiliates/visits.js'
 import { rewardBrowserSignup, signupsRewarded } from './conversions/signup-reward.js'
@@ -144,6 +145,8 @@ function projectUseCases(ctx: ReturnType<typeof createProjectContext>) {
     tracking: visitsService(ctx, { rewarded: signupsRewarded, reward: (tx, input) => rewardBrowserSignup(ctx, tx, input) }),
     /** Clicks, visitors, signups, purchases, revenue and commission per day, week or month. */
     stats,
+    /** Clicks, visitors, bot clicks, signups, conversions, revenue and commission by link, campaign, country, device... (docs/analytics.md). */
+    analytics: analyticsService(ctx),
     /** Legal name, country, form type and the encrypted tax id of affiliates; the year-end totals (docs/tax-details.md). */
     taxDetails: taxDetailsService(ctx),
     /** GDPR export and erase of an affiliate or a referred user (docs/privacy.md). */

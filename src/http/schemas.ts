@@ -3,6 +3,7 @@
 // name so the OpenAPI document can be generated from them. Queries arrive as strings and are parsed strictly.
 import * as v from 'valibot'
 import { EMBED_SECTIONS } from '../core/model/embed-token.js'
+import { CLICK_DIMENSIONS } from '../core/ports/analytics.js'
 import { email, id, intParam, limit, money, offset, processorCouponIds, str } from './wire.js'
 import { RFC3339, RFC3339_MESSAGE, affiliateStatus, commissionSettings, incentiveSettings, locale, conversionStatusChange, conversionType, couponStatus, listedConversionType, DATE_RANGE_MESSAGE, deliveryStatus, eventType, inDateRange, MAX_OFFSET, namesRealDay, payoutMethod, providerEventStatus, providerName, referralStatus } from '../core/model/schemas.js'
 
@@ -48,6 +49,17 @@ export const listPayoutRequestsQuery = v.strictObject({ limit, offset, affiliate
 export const asOfQuery = v.strictObject({ as_of: v.optional(instant) })
 export const ledgerQuery = v.strictObject({ from: instant, to: instant })
 export const listQuery = v.strictObject({ limit, offset })
+/** GET /analytics (docs/analytics.md): `metric` is a comma-separated list; the core checks each value and names the field. */
+export const analyticsQuery = v.strictObject({
+  metric: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'), v.transform((text) => text.split(',').map((name) => name.trim())))),
+  group_by: v.optional(v.picklist(CLICK_DIMENSIONS, `must be one of ${CLICK_DIMENSIONS.join(', ')}`)),
+  interval: v.optional(v.picklist(['day', 'week', 'month'], 'must be day, week or month')),
+  from: v.optional(v.string()),
+  to: v.optional(v.string()),
+  timezone: v.optional(str(64)),
+  affiliate: v.optional(str(254)),
+  link: idParam,
+})
 export const taxSummaryQuery = v.strictObject({ year: v.optional(v.pipe(intParam(2000), v.maxValue(9999, 'must be a four-digit year'))) })
 
 // Primary bodies ------------------------------------------------------------------------------

@@ -38,6 +38,8 @@ import { consoleAuditCases } from './console-audit.case.js'
 import { csvImportCases } from './csv-import.case.js'
 import { embedCases } from './embed.case.js'
 import { leadRewardCases } from './lead-rewards.case.js'
+import { analyticsStoreCases } from './analytics-store.case.js'
+import { analyticsPropertyCases } from './analytics-property.case.js'
 
 export type { AdapterUnderTest } from './harness.js'
 
@@ -112,5 +114,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     csvImportCases(context)
     embedCases(context)
     leadRewardCases(context)
+    analyticsStoreCases(context)
+    analyticsPropertyCases(context)
   })
 }

@@ -27,6 +27,7 @@ import { CardCustomers } from './card-customers.js'
 import { DueQueue } from './due-queue.js'
 import { HeldBalances } from './held-balances.js'
 import { TrackingState } from './repositories/tracking.js'
+import { AnalyticsState } from './repositories/analytics.js'
 import { Table, type UndoLog } from './table.js'
 
 /** An affiliate's other link token (docs/attribution.md "Link aliases"). */
@@ -111,6 +112,7 @@ export class MemoryState {
   /** Whether a mail dispatcher has run (mails are written from then on). */
   mailOn = false
   tracking = new TrackingState()
+  analytics = new AnalyticsState()
 }
 
 /** The stored row of a recorded event: its payload serialized, once. */

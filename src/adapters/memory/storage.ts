@@ -23,6 +23,7 @@ import { mailRepository } from './repositories/mail.js'
 import { providerEventRepository } from './repositories/provider-events.js'
 import { providerPayoutRepository } from './repositories/provider-payouts.js'
 import { trackingRepository } from './repositories/tracking.js'
+import { analyticsRepository, dropClicksBefore } from './repositories/analytics.js'
 import { memorySessionStore } from './repositories/sessions.js'
 import { memoryAuditLog, type MemoryAuditLog } from './repositories/audit-log.js'
 import { asJson, erasureRepository, type ScrubbedElsewhere } from './repositories/erasure.js'
@@ -54,6 +55,7 @@ function repositories(state: MemoryState, current: CurrentLog, auditLog: MemoryA
     deliveryAttempts,
     providerEvents: providerEventRepository(state, log),
     tracking,
+    analytics: analyticsRepository(state, log),
     mail: mailRepository(state, log),
     mailAttempts: memoryEntityTable(state.mailAttempts, mailAttemptRules, log),
     erasure: erasureRepository(state, log, elsewhere),
@@ -115,6 +117,11 @@ export function memoryStorage(options: MemoryStorageOptions = {}): StoragePort {
     sessions,
     auditLog,
     retention: memoryRetention(state, mutex, keyedState, sessions),
+    // No partitions in memory: a month is made by its first click, and dropped by deleting its clicks.
+    clickPartitions: {
+      prepare: async () => {},
+      dropBefore: (before) => mutex.run(async () => dropClicksBefore(state.analytics, before)),
+    },
     ping: async () => {},
     close: async () => {},
   }

@@ -31,6 +31,8 @@ import { erasureRepository } from './repositories/erasure.js'
 import { sqlRetention } from './repositories/retention.js'
 import { sqlSessionStore } from './repositories/sessions.js'
 import { sqlAuditLog } from './repositories/audit-log.js'
+import { analyticsRepository } from './repositories/analytics.js'
+import { PARTITION_MONTHS_AHEAD, sqlClickPartitions, type SqlClickPartitions } from './repositories/click-partitions.js'
 import { mapTransactionError } from './codec.js'
 import { createTables, type Tables } from './tables.js'
 import { loggedExecutor, type SqlLogOption } from './sql-log.js'
@@ -63,10 +65,10 @@ export interface SqlStorageOptions {
 
 /**
  * The repositories of the port over a client (a transaction's, or the root one), each made when
- * first read: a create uses 5 of the 21, and making them all cost about 10 µs per transaction.
+ * first read: a create uses 5 of the 22, and making them all cost about 10 µs per transaction.
  * Own enumerable getters, so a spread of the object (a wrapper's `{ ...tx }`) still has them all.
  */
-function repositories(db: SqlClient, t: Tables, cache: TransactionState | null): AdapterRepositories {
+function repositories(db: SqlClient, t: Tables, cache: TransactionState | null, partitions: SqlClickPartitions): AdapterRepositories {
   const made: Partial<AdapterRepositories> = {}
   return {
     get projects() { return (made.projects ??= projectRepository(db, t)) },
@@ -86,6 +88,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     get deliveryAttempts() { return (made.deliveryAttempts ??= deliveryLog(db, t, cache).deliveryAttempts) },
     get providerEvents() { return (made.providerEvents ??= providerEventRepository(db, t, cache)) },
     get tracking() { return (made.tracking ??= trackingRepository(db, t, cache)) },
+    get analytics() { return (made.analytics ??= analyticsRepository(db, t, partitions)) },
     get mail() { return (made.mail ??= mailRepository(db, t)) },
     get mailAttempts() { return (made.mailAttempts ??= sqlEntityTable(db, t.mailAttempts, mailAttemptRules)) },
     get erasure() { return (made.erasure ??= erasureRepository(db, t)) },
@@ -104,17 +107,29 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
   const inTransaction = driver.singleConnection ? new AsyncLocalStorage<true>() : null
   let closing: Promise<void> | undefined
   let ready: Promise<void> | null = null
-  const ensureReady = () => {
-    if (!ready) {
-      ready = migrate(driver, schema, options.onMigration).then((applied) => options.onMigrated?.(applied))
-      ready.catch(() => (ready = null))
-    }
-    return ready
-  }
   const guard = (what: string) => {
     if (inTransaction?.getStore()) {
       throw new Error(`affiliate-kit sql storage: ${what} was called inside a transaction; use the tx argument`)
     }
+  }
+  // The months' transactions run on the driver: before the storage is ready, while opening it.
+  const partitions = sqlClickPartitions({
+    schema: tables.schema,
+    singleConnection: driver.singleConnection === true,
+    transaction: (fn) => {
+      guard('the click partitions')
+      return driver.transaction(fn)
+    },
+  })
+  const ensureReady = () => {
+    if (!ready) {
+      ready = migrate(driver, schema, options.onMigration)
+        .then((applied) => options.onMigrated?.(applied))
+        // Without its month's partition a click goes to the default partition: opening never waits on a busy lock for it.
+        .then(() => partitions.prepare(new Date(), PARTITION_MONTHS_AHEAD).catch(() => {}))
+      ready.catch(() => (ready = null))
+    }
+    return ready
   }
 
   // Root repositories run each statement on its own; multi-statement methods open their own transaction.
@@ -138,7 +153,7 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
           // A fresh state per attempt: the executor may run fn again after a deadlock.
           state = transactionState()
           const tracked = droppingOnRollback(client, state)
-          const run = () => fn(repositories(tracked, tables, state), tracked)
+          const run = () => fn(repositories(tracked, tables, state, partitions), tracked)
           return inTransaction ? inTransaction.run(true, run) : run()
         },
         () => statementsBeforeCommit(tables, state),
@@ -153,12 +168,22 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
   }
 
   return {
-    ...repositories(rootClient, tables, null),
+    ...repositories(rootClient, tables, null, partitions),
     transaction: (fn) => transaction((tx) => fn(tx)),
     keyedState: keyedStateStore(rootClient, tables),
     sessions: sqlSessionStore(rootClient, tables.schema),
     auditLog: sqlAuditLog(rootClient, tables.schema),
     retention: sqlRetention(rootClient, tables.schema),
+    clickPartitions: {
+      prepare: async (from, months) => {
+        await ensureReady()
+        return partitions.prepare(from, months)
+      },
+      dropBefore: async (before) => {
+        await ensureReady()
+        return partitions.dropBefore(before)
+      },
+    },
     ping: async () => {
       await rootClient.query('SELECT 1')
     },

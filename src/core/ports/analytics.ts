@@ -98,6 +98,15 @@ export interface AnalyticsRead {
   linkId?: number
 }
 
+/**
+ * Whether a read is answered from the rollups: its group is one they keep (or none) and its time
+ * zone is the project's (rollup days are project days; its from and to are then day starts
+ * there). Else clicks come from the raw rows, and bot clicks, which have none, are 0.
+ */
+export function readsRollups(read: Pick<AnalyticsRead, 'groupBy' | 'timeZone' | 'projectTimeZone'>): boolean {
+  return (read.groupBy === null || ROLLUP_DIMENSIONS.includes(read.groupBy)) && read.timeZone === read.projectTimeZone
+}
+
 /** A bucket's start (YYYY-MM-DD in the time zone; null without interval) and group key (null: none, or the value is unknown). */
 export interface AnalyticsKey {
   start: string | null
@@ -143,10 +152,21 @@ export interface AnalyticsRepository {
   outcomeFigures(projectId: string, read: AnalyticsRead): Promise<OutcomeFigures[]>
 }
 
-/** Storage-wide upkeep of the raw clicks: partitions ahead, old months dropped (config clicks.retentionMonths). */
+/**
+ * Storage-wide upkeep of the raw clicks: partitions ahead, old months dropped (config
+ * clicks.retentionMonths). Months are UTC months of a click's hour.
+ */
 export interface ClickPartitions {
   /** Makes the months from `from`'s through `months` later exist. Idempotent, safe across processes. */
   prepare(from: Date, months: number): Promise<void>
-  /** Drops the months wholly before `before`'s month; returns how many. */
+  /**
+   * Drops the months wholly before `before`'s month; returns how many. The clicks of those months
+   * kept elsewhere (SQL: in the default partition) are deleted too; the rollups stay.
+   */
   dropBefore(before: Date): Promise<number>
+}
+
+/** A storage object that carries the clicks' partitions (every adapter of this package does). */
+export interface WithClickPartitions {
+  readonly clickPartitions: ClickPartitions
 }

@@ -49,6 +49,7 @@ import type {
   WebhookEndpoint,
 } from '../model/types.js'
 import type { DailyCounts, DayFigures, DayRange, TrackingRepository, VisitorSignal } from './tracking-storage.js'
+import type { AnalyticsRepository } from './analytics.js'
 
 export { UniqueViolation, type UniqueConstraint } from './unique-violation.js'
 export type { EntityTable, Insert, ListWindow, Patch } from './entity-table.js'
@@ -398,6 +399,8 @@ export interface StorageTx {
   deliveryAttempts: Pick<EntityTable<DeliveryAttempt, DeliveryAttemptFilter>, 'all'>
   providerEvents: ProviderEventRepository
   tracking: TrackingRepository
+  /** Link clicks, their rollups, and the reads of the analytics query (docs/analytics.md). */
+  analytics: AnalyticsRepository
   /** The mails the outbox's events became (docs/email.md), for the log and its retries. */
   mail: MailQueue
   /** Each mail's attempts (by id: oldest first). */

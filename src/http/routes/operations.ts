@@ -1,6 +1,7 @@
 // Every REST operation, once, in the order the route tables and OpenAPI documents list them.
 import { affiliateStats, approveAffiliate, createAffiliate, createPortalLink, deleteAffiliate, getAffiliate, listAffiliates, programStats, rejectAffiliate, updateAffiliate } from './affiliates.js'
 import { listAuditLog } from './audit-log.js'
+import { queryAnalytics } from './analytics.js'
 import { createEmbedToken } from './embed-tokens.js'
 import { affiliateBalances, listLedger, programBalances } from './ledger.js'
 import { createConversion, deleteConversion, getConversion, listConversions, previewConversion, updateConversion } from './conversions.js'
@@ -56,6 +57,7 @@ export const OPERATION_LIST = [
   replayProviderEvent,
   programStats,
   affiliateStats,
+  queryAnalytics,
   affiliateBalances,
   listLedger,
   programBalances,

@@ -8,6 +8,9 @@ import { processorCouponId } from '../coupon-ids.js'
 import { codec, defined, page } from '../route.js'
 import * as A from '../routes/affiliates.js'
 import { listAuditLog } from '../routes/audit-log.js'
+import { ANALYTICS_FIELD_NAMES, queryAnalytics } from '../routes/analytics.js'
+import { analyticsResponseAlternative } from './analytics-records.js'
+import { alternativeAnalytics } from './analytics-encoders.js'
 import { createEmbedToken } from '../routes/embed-tokens.js'
 import * as C from '../routes/conversions.js'
 import * as K from '../routes/coupons.js'
@@ -201,6 +204,7 @@ export const alternativeShape = defineShape({
     }),
     getStats: codec(A.programStats, stats),
     getAffiliatesEmailStats: codec(A.affiliateStats, stats),
+    getAnalytics: codec(queryAnalytics, { responses: { 200: analyticsResponseAlternative }, fieldNames: ANALYTICS_FIELD_NAMES, output: alternativeAnalytics }),
     getAffiliatesEmailBalances: codec(L.affiliateBalances, { responses: { 200: R.balancesResponse }, output: (view) => E.data('balances', E.balances(view)) }),
     getLedgerBalances: codec(L.programBalances, { responses: { 200: R.programBalancesResponse }, output: (view) => E.data('balances', E.programBalances(view)) }),
     getLedger: codec(L.listLedger, {

@@ -6,6 +6,9 @@ import type { AffiliateStatus } from '../../core/model/types.js'
 import { codec, defined } from '../route.js'
 import * as A from '../routes/affiliates.js'
 import { listAuditLog } from '../routes/audit-log.js'
+import { ANALYTICS_FIELD_NAMES, queryAnalytics } from '../routes/analytics.js'
+import { analyticsResponse } from './analytics-records.js'
+import { primaryAnalytics } from './analytics-encoders.js'
 import { createEmbedToken } from '../routes/embed-tokens.js'
 import * as C from '../routes/conversions.js'
 import * as K from '../routes/coupons.js'
@@ -216,6 +219,7 @@ export const primaryShape = defineShape({
     }),
     getStats: codec(A.programStats, stats),
     getAffiliatesEmailStats: codec(A.affiliateStats, stats),
+    getAnalytics: codec(queryAnalytics, { responses: { 200: analyticsResponse }, fieldNames: ANALYTICS_FIELD_NAMES, output: primaryAnalytics }),
     getAffiliatesEmailBalances: codec(L.affiliateBalances, { responses: { 200: R.balancesResponse }, output: (view) => E.data(E.balances(view)) }),
     getLedgerBalances: codec(L.programBalances, { responses: { 200: R.programBalancesResponse }, output: (view) => E.data(E.programBalances(view)) }),
     getLedger: codec(L.listLedger, {

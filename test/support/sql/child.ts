@@ -19,6 +19,9 @@ interface Args {
   count?: number
   amount?: string
   apiKey?: string
+  /** 'partitions': the first month to make (ISO) and how many after it. */
+  from?: string
+  months?: number
 }
 
 const [mode, raw] = process.argv.slice(2)
@@ -68,6 +71,10 @@ if (mode === 'conversions') {
     Array.from({ length: args.count! }, () => outcome(program.payouts.create({ affiliateId: args.affiliateId, amount: args.amount! }))),
   )
   console.log(JSON.stringify(results.map((result) => (result.ok ? { paid: true } : { error: result.code, message: result.message }))))
+} else if (mode === 'partitions') {
+  // Opening made this month and the next ones already (as the other process did, at the same time).
+  const result = await outcome(storage.clickPartitions.prepare(new Date(args.from!), args.months!))
+  console.log(JSON.stringify(result.ok ? { made: true } : { error: result.code, message: result.message }))
 } else if (mode === 'answer-lost' || mode === 'commit-lost') {
   const handler = createHandler(program, { rateLimit: false, state: storage.keyedState })
   await handler(
