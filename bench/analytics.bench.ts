@@ -230,7 +230,7 @@ async function queryAtScale(): Promise<void> {
       await pool.query(`ANALYZE ${s}.link_clicks`)
       await pool.query(`ANALYZE ${s}.click_rollups`)
       console.log(`${label}: seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`)
-      const query = { metrics: ['clicks', 'visitors', 'signups', 'conversions', 'revenue', 'commission'], groupBy: 'utm_campaign', from: '2026-10-01', to: '2026-10-31' } as const
+      const query = { metrics: ['clicks', 'visitors', 'signups', 'conversions', 'revenue', 'commission'], groupBy: 'utm_campaign' as const, from: '2026-10-01', to: '2026-10-31' }
       for (let warm = 0; warm < 5; warm += 1) await program.analytics.query(query)
       const runs = 30
       const at = performance.now()

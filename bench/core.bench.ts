@@ -42,7 +42,7 @@ const row: Omit<Conversion, 'id'> = {
   baseValue: 1999n, baseCurrency: 'USD', refundedBaseValue: 0n, paid: false, paidByPayoutId: null, status: 'active',
   holdUntil: now, reference: null, fingerprint: null, couponCodeUsed: null, basis: 'purchase', commissionType: 'percentage',
   commissionRate: '30', tier: 1, parentConversionId: null, refundReason: null, productId: null, ruleSource: 'project',
-  commissionAmount: null, reviewReason: null, clickVisitor: null, cardFingerprint: null, createdAt: now,
+  commissionAmount: null, reviewReason: null, clickVisitor: null, cardFingerprint: null, clickId: null, revenue: null, createdAt: now,
 }
 
 const heapBefore = heapMb()

@@ -54,7 +54,7 @@ describe('referral links', () => {
     expect(first.status).toBe(302)
     const cookie = first.headers.get('set-cookie')!
     const expires = Math.floor(clock.now().getTime() / 1000) + 60 * 86_400
-    const [, value] = /^ak_ref=(ANN\.\d+\.[\w-]{16}\.[\w-]{22}); Max-Age=5184000; Path=\/; SameSite=Lax; Secure$/.exec(cookie)!
+    const [, value] = /^ak_ref=(ANN\.\d+\.[\w-]{16}\.[\w-]{16}\.[\w-]{22}); Max-Age=5184000; Path=\/; SameSite=Lax; Secure$/.exec(cookie)!
     expect(value!.startsWith(`ANN.${expires}.`)).toBe(true)
     expect(cookie).not.toMatch(/HttpOnly/i)
     // The landing page may be on another host: the referral travels in its URL too.
@@ -182,7 +182,7 @@ describe('referral links', () => {
       const response = await fetch(`http://127.0.0.1:${port}/r/ANN?to=%2Fpricing`, { redirect: 'manual', headers })
       expect(response.status).toBe(302)
       expect(target(response)).toBe('https://shop.example/pricing')
-      expect(response.headers.get('set-cookie')).toMatch(/^ak_ref=ANN\.\d+\.[\w-]+\.[\w-]+; Max-Age=5184000; Path=\/; SameSite=Lax$/)
+      expect(response.headers.get('set-cookie')).toMatch(/^ak_ref=ANN\.\d+(\.[\w-]+){3}; Max-Age=5184000; Path=\/; SameSite=Lax$/)
       await fetch(`http://127.0.0.1:${port}/r/ANN`, { redirect: 'manual', headers })
       expect((await program.affiliates.get('ann@example.com')).clicks).toBe(1)
       expect((await fetch(`http://127.0.0.1:${port}/r/ANN`, { method: 'POST' })).status).toBe(405)
@@ -234,7 +234,7 @@ describe('publishable keys', () => {
     expect(click.headers.get('access-control-allow-origin')).toBe('https://blog.example')
     // The counted click gives the snippet the signed referral a signup needs.
     const { referral } = (await click.json()) as { referral: string }
-    expect(referral).toMatch(/^ANN\.\d+\.[\w-]{16}\.[\w-]{22}$/)
+    expect(referral).toMatch(/^ANN\.\d+\.[\w-]{16}\.[\w-]{16}\.[\w-]{22}$/)
     expect((await report('clicks', { referral_code: 'ANN' })).status).toBe(200)
     expect((await context.program.affiliates.get('ann@example.com')).clicks).toBe(1)
 
