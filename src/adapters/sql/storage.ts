@@ -15,6 +15,7 @@ import { affiliateRepository } from './repositories/affiliates.js'
 import { apiKeyRepository } from './repositories/api-keys.js'
 import { clickRepository } from './repositories/clicks.js'
 import { couponRepository } from './repositories/coupons.js'
+import { linkRepository } from './repositories/links.js'
 import { payoutRepository } from './repositories/payouts.js'
 import { ledgerRepository } from './repositories/ledger.js'
 import { payoutRequestRepository } from './repositories/payout-requests.js'
@@ -63,7 +64,7 @@ export interface SqlStorageOptions {
 
 /**
  * The repositories of the port over a client (a transaction's, or the root one), each made when
- * first read: a create uses 5 of the 21, and making them all cost about 10 µs per transaction.
+ * first read: a create uses 5 of the 22, and making them all cost about 10 µs per transaction.
  * Own enumerable getters, so a spread of the object (a wrapper's `{ ...tx }`) still has them all.
  */
 function repositories(db: SqlClient, t: Tables, cache: TransactionState | null): AdapterRepositories {
@@ -75,6 +76,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null):
     get referrals() { return (made.referrals ??= referralRepository(db, t)) },
     get conversions() { return (made.conversions ??= conversionRepository(db, t, cache)) },
     get coupons() { return (made.coupons ??= couponRepository(db, t)) },
+    get links() { return (made.links ??= linkRepository(db, t)) },
     get clicks() { return (made.clicks ??= clickRepository(db, t)) },
     get payouts() { return (made.payouts ??= payoutRepository(db, t)) },
     get ledger() { return (made.ledger ??= ledgerRepository(db, t)) },
