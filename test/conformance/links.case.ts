@@ -73,7 +73,7 @@ export function linkCases(context: CaseContext): void {
       const keys = ['ann-one', 'bob-one', 'ann-two', 'ann-three']
       for (const key of keys) {
         await program.links.create({ affiliate: key.startsWith('ann') ? ann.id : bob.id, key })
-        clock.advance(60_000)
+        clock.advance({ minutes: 1 })
       }
       expect((await program.links.list()).items.map((link) => link.key)).toEqual(['ann-three', 'ann-two', 'bob-one', 'ann-one'])
       const anns = await program.links.list({ affiliate: 'ann@example.com', limit: 2, offset: 1 })

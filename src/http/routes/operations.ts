@@ -3,6 +3,7 @@ import { affiliateStats, approveAffiliate, createAffiliate, createPortalLink, de
 import { listAuditLog } from './audit-log.js'
 import { createEmbedToken } from './embed-tokens.js'
 import { affiliateBalances, listLedger, programBalances } from './ledger.js'
+import { createLink, deleteLink, getLink, linkQrCode, listLinks, updateLink } from './links.js'
 import { createConversion, deleteConversion, getConversion, listConversions, previewConversion, updateConversion } from './conversions.js'
 import { createCoupon, createPromotionCode, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
 import { createPayout, getPayout, listDuePayouts, listPayoutRequests, listPayouts, runPayouts, taxSummary, trackClick } from './payouts.js'
@@ -41,6 +42,12 @@ export const OPERATION_LIST = [
   updateCoupon,
   deleteCoupon,
   createPromotionCode,
+  listLinks,
+  createLink,
+  getLink,
+  updateLink,
+  deleteLink,
+  linkQrCode,
   listPayouts,
   createPayout,
   taxSummary,
