@@ -211,7 +211,7 @@ export const primaryShape = defineShape({
       responses: { 201: R.linkResponse },
       input({ body }) {
         const affiliate = linkAffiliate(body)
-        if (affiliate === undefined) throw new HttpError('invalid_request', 'affiliate: is required (the affiliate\'s email), or affiliate_id', 'affiliate')
+        if (affiliate === undefined) throw new HttpError('invalid_request', 'affiliate: is required (an email), or send affiliate_id', 'affiliate')
         return { affiliate, ...N.linkInput(body) }
       },
       output: (view) => E.data(E.link(view)),
