@@ -34,6 +34,16 @@ const tracking = v.strictObject({
   visitorsPerAddress: v.optional(
     v.union([v.literal(false), v.pipe(v.number(), v.safeInteger(POSITIVE_OR_FALSE), v.minValue(1, POSITIVE_OR_FALSE))], POSITIVE_OR_FALSE),
   ),
+  /** Short domains: host names that serve `/<key>` of affiliates' links (docs/links.md "Short domains"). */
+  linkDomains: v.optional(
+    v.array(
+      v.pipe(
+        v.string('must be a string'),
+        v.regex(/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i, 'must be a host name such as go.example (no scheme, port or path)'),
+      ),
+      'must be a list of host names',
+    ),
+  ),
 })
 
 /** A sign-in limit (docs/limits.md "Sign-in"): so many per window, or false for none. */
