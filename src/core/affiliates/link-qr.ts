@@ -7,7 +7,7 @@ import type { QrFormat } from '../model/link-inputs.js'
 export interface QrImage {
   contentType: 'image/svg+xml' | 'image/png'
   /** The SVG's text, or the PNG's bytes. */
-  content: string | Uint8Array
+  content: string | Uint8Array<ArrayBuffer>
 }
 
 /** Modules of white around the symbol (ISO/IEC 18004's quiet zone). */
@@ -25,5 +25,5 @@ export async function qrImage(text: string, format: QrFormat, size: number): Pro
   // The renderer scales modules by width / modules and floors width back from it: a thousandth of a
   // pixel more keeps floating-point error from drawing the image one pixel short (118 for 118).
   const png = await QRCode.toBuffer(text, { ...options, type: 'png', width: size + 0.001 })
-  return { contentType: 'image/png', content: new Uint8Array(png.buffer, png.byteOffset, png.byteLength) }
+  return { contentType: 'image/png', content: new Uint8Array(png) }
 }
