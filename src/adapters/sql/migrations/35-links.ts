@@ -1,5 +1,8 @@
 // Migration 35: links, an affiliate's many links (docs/links.md). The link aliases of migration 18
-// become links with only a key, and their table goes: an alias is such a link from now on.
+// become links with only a key, and their table goes: an alias is such a link from now on. A view
+// of the old table's name and columns over links stays, so that a server of the release before,
+// still running during a rolling deploy (docs/operations.md "Upgrades and rollbacks"), reads and
+// adds its aliases as links; a later migration drops it.
 // Its text never changes once released: databases applied it as written.
 import type { Migration } from './migration.js'
 
@@ -28,5 +31,6 @@ export const links: Migration = {
     `INSERT INTO {s}.links (project_id, affiliate_id, key, created_at)
        SELECT project_id, affiliate_id, alias, created_at FROM {s}.link_aliases ORDER BY created_at, alias`,
     `DROP TABLE {s}.link_aliases`,
+    `CREATE VIEW {s}.link_aliases AS SELECT project_id, affiliate_id, key AS alias, created_at FROM {s}.links`,
   ],
 }
