@@ -42,7 +42,7 @@ export const createLink = defineOperation({
   method: 'POST',
   path: '/links',
   scope: 'affiliates:write',
-  summary: "Create a link of an affiliate: its key, destination, short domain and UTM defaults",
+  summary: 'Create a link of an affiliate: its key, destination, short domain and UTM defaults',
   errors: [400, 404, 409],
   status: 201,
   run: ({ api, input }: Given<Parameters<Links['create']>[0]>) => api.links.create(input),
