@@ -11,7 +11,7 @@ export type { MailDispatcher, MailDispatcherOptions, Mailer, MailTemplate, MailT
 export { createLogger, LOG_LEVELS } from './ops/logger.js'
 export type { LogFields, LogFormat, Logger, LoggerOptions, LogLevel } from './ops/logger.js'
 export { createMetrics } from './ops/metrics.js'
-export { pruneStorage, startPruning } from './adapters/pruning.js'
+export { keepClickPartitions, pruneStorage, startPruning } from './adapters/pruning.js'
 export type { PruningJob, RetentionOptions } from './adapters/pruning.js'
 export type { PrunedKind, RetentionStore, WithRetention } from './core/ports/retention.js'
 export type { DeliveryOutcome, Metrics, MetricsOptions } from './ops/metrics.js'

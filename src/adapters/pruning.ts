@@ -1,9 +1,11 @@
 // Pruning what grows without bound (docs/operations.md "Retention"): one pass deletes, per kind,
 // batches of rows until a batch comes back short or the pass's batch budget is spent (the rest
-// waits for the next pass), so a pass never holds the database for long. `affiliate-kit serve`
-// runs a pass an hour; an embedding app calls `pruneStorage` from its own scheduler, or starts
-// `startPruning`.
+// waits for the next pass), so a pass never holds the database for long; and it keeps the raw
+// clicks' monthly partitions (docs/analytics.md): the next months made ahead, the months past
+// `clickRetentionMonths` dropped whole. `affiliate-kit serve` runs a pass an hour; an embedding
+// app calls `pruneStorage` and `keepClickPartitions` from its own scheduler, or starts `startPruning`.
 import type { Clock } from '../core/model/clock.js'
+import { CLICK_MONTHS_AHEAD, type WithClickPartitions } from '../core/ports/analytics.js'
 import { PRUNED_KINDS, type PrunedKind, type RetentionStore, type WithRetention } from '../core/ports/retention.js'
 import { errorText, type Logger } from '../ops/logger.js'
 
@@ -16,6 +18,12 @@ export interface RetentionOptions {
   batchSize?: number
   /** Statements per kind and pass. @default 20 */
   maxBatches?: number
+  /**
+   * Whole months of raw link clicks kept before the current month (UTC months of their hour):
+   * older months are dropped, their rollups kept (docs/analytics.md "Retention and partitions").
+   * @default kept forever
+   */
+  clickRetentionMonths?: number
 }
 
 const DAY_MS = 86_400_000
@@ -50,23 +58,41 @@ export async function pruneStorage(storage: WithRetention | RetentionStore, now:
   return pruned
 }
 
+/**
+ * The raw clicks' months: the current one and the next ones made ahead, and, with
+ * clickRetentionMonths, those before the kept months dropped. Resolves with how many were dropped.
+ */
+export async function keepClickPartitions(storage: WithClickPartitions, now: Date, options: Pick<RetentionOptions, 'clickRetentionMonths'> = {}): Promise<number> {
+  await storage.clickPartitions.prepare(now, CLICK_MONTHS_AHEAD)
+  const months = options.clickRetentionMonths
+  if (months === undefined) return 0
+  return storage.clickPartitions.dropBefore(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - months, 1)))
+}
+
 export interface PruningJob {
   /** Stops the timer and waits for a running pass. */
   stop(): Promise<void>
 }
 
-/** Runs `pruneStorage` every `everyMs` (first after `firstAfterMs`); a failed pass is logged and the next one tries again. */
+/**
+ * Runs `pruneStorage` (and `keepClickPartitions` on a storage with click partitions) every
+ * `everyMs` (first after `firstAfterMs`); a failed pass is logged and the next one tries again.
+ */
 export function startPruning(
-  storage: WithRetention,
+  storage: WithRetention & Partial<WithClickPartitions>,
   options: RetentionOptions & { clock: Clock; logger?: Logger; everyMs?: number; firstAfterMs?: number },
 ): PruningJob {
   let running: Promise<void> = Promise.resolve()
   let stopped = false
+  const partitions = storage.clickPartitions
   const pass = () => {
-    running = pruneStorage(storage, options.clock.now(), options)
-      .then((pruned) => {
+    const now = options.clock.now()
+    running = pruneStorage(storage, now, options)
+      .then(async (pruned) => {
         const total = Object.values(pruned).reduce((sum, count) => sum + count, 0)
         if (total > 0) options.logger?.info(`pruned ${total} rows`, pruned)
+        const dropped = partitions ? await keepClickPartitions({ clickPartitions: partitions }, now, options) : 0
+        if (dropped > 0) options.logger?.info(`dropped ${dropped} months of link clicks`, { months: dropped, keptMonths: options.clickRetentionMonths })
       })
       .catch((error: unknown) => options.logger?.warn('pruning failed; the next pass tries again', { error: errorText(error) }))
       .finally(() => {

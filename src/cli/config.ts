@@ -183,6 +183,13 @@ export const serverConfig = v.strictObject({
       visitorMarksDays: v.optional(days),
     }),
   ),
+  /** The raw link clicks (docs/analytics.md "Retention and partitions"). */
+  clicks: v.optional(
+    v.strictObject({
+      /** Whole months of raw clicks kept before the current month; older months are dropped (their rollups stay). @default kept forever */
+      retentionMonths: v.optional(v.pipe(v.number('must be a number'), v.safeInteger('must be a whole number of months'), v.minValue(1, 'must be at least 1'), v.maxValue(1200, 'must be at most 1200'))),
+    }),
+  ),
   metrics: v.optional(v.boolean('must be true or false')),
   logLevel: v.optional(v.picklist(LOG_LEVELS, 'must be debug, info, warn or error')),
   logFormat: v.optional(v.picklist(['json', 'text'], 'must be json or text')),
@@ -299,6 +306,6 @@ function issueText(issue: v.BaseIssue<unknown>): string {
 
 /** The project settings part of a server config. */
 export function projectSettingsOf(config: ServerConfig) {
-  const { webhooks: _webhooks, rateLimit: _rateLimit, retention: _retention, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, payoutProviders: _payoutProviders, tracking: _tracking, portal: _portal, admin: _admin, email: _email, exchangeRates: _exchangeRates, ...settings } = config
+  const { webhooks: _webhooks, rateLimit: _rateLimit, retention: _retention, clicks: _clicks, shape: _shape, metrics: _metrics, logLevel: _logLevel, logFormat: _logFormat, providers: _providers, payoutProviders: _payoutProviders, tracking: _tracking, portal: _portal, admin: _admin, email: _email, exchangeRates: _exchangeRates, ...settings } = config
   return settings
 }

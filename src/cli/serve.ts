@@ -289,7 +289,8 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
     void payouts?.run()
   }, FIRST_POLL_DELAY_MS)
   if (mail) logger.info(`sending mail through ${mail.server}`)
-  const pruning = startPruning(storage, { clock: program.clock, logger, ...config.retention })
+  const clickRetention = config.clicks?.retentionMonths
+  const pruning = startPruning(storage, { clock: program.clock, logger, ...config.retention, ...(clickRetention === undefined ? {} : { clickRetentionMonths: clickRetention }) })
   if (config.portal?.enabled) logger.info(`affiliate portal at ${url.replace(/\/api\/v1$/, '')}${config.portal.path ?? '/portal'}`)
   if (config.portal?.enabled && !config.portal.publicUrl) logger.warn('portal.publicUrl is not set: sign-in links (portal link, the console, the API) are refused until it is')
   if (config.admin?.enabled) logger.info(`admin console at ${url.replace(/\/api\/v1$/, '')}${config.admin.path ?? '/admin'}`)

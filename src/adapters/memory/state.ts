@@ -27,7 +27,7 @@ import { CardCustomers } from './card-customers.js'
 import { DueQueue } from './due-queue.js'
 import { HeldBalances } from './held-balances.js'
 import { TrackingState } from './repositories/tracking.js'
-import { AnalyticsState } from './repositories/analytics.js'
+import { AnalyticsState } from './repositories/analytics-state.js'
 import { Table, type UndoLog } from './table.js'
 
 /** An affiliate's other link token (docs/attribution.md "Link aliases"). */

@@ -32,7 +32,8 @@ import { sqlRetention } from './repositories/retention.js'
 import { sqlSessionStore } from './repositories/sessions.js'
 import { sqlAuditLog } from './repositories/audit-log.js'
 import { analyticsRepository } from './repositories/analytics.js'
-import { PARTITION_MONTHS_AHEAD, sqlClickPartitions, type SqlClickPartitions } from './repositories/click-partitions.js'
+import { sqlClickPartitions, type SqlClickPartitions } from './repositories/click-partitions.js'
+import { CLICK_MONTHS_AHEAD } from '../../core/ports/analytics.js'
 import { mapTransactionError } from './codec.js'
 import { createTables, type Tables } from './tables.js'
 import { loggedExecutor, type SqlLogOption } from './sql-log.js'
@@ -126,7 +127,7 @@ export function sqlStorage(driver: SqlExecutor, options: SqlStorageOptions = {})
       ready = migrate(driver, schema, options.onMigration)
         .then((applied) => options.onMigrated?.(applied))
         // Without its month's partition a click goes to the default partition: opening never waits on a busy lock for it.
-        .then(() => partitions.prepare(new Date(), PARTITION_MONTHS_AHEAD).catch(() => {}))
+        .then(() => partitions.prepare(new Date(), CLICK_MONTHS_AHEAD).catch(() => {}))
       ready.catch(() => (ready = null))
     }
     return ready

@@ -152,6 +152,9 @@ export interface AnalyticsRepository {
   outcomeFigures(projectId: string, read: AnalyticsRead): Promise<OutcomeFigures[]>
 }
 
+/** Months made ahead of the current one: when a SQL storage opens, and on each pruning pass. */
+export const CLICK_MONTHS_AHEAD = 3
+
 /**
  * Storage-wide upkeep of the raw clicks: partitions ahead, old months dropped (config
  * clicks.retentionMonths). Months are UTC months of a click's hour.

@@ -9,7 +9,7 @@ import { analyticsQuery } from '../schemas.js'
 /** The core's input from the query; `affiliate` is read as the shape reads an affiliate path segment. */
 function analyticsInput(query: v.InferOutput<typeof analyticsQuery>, affiliateRef: ShapeRules['affiliateRef']): AnalyticsInput {
   return defined({
-    metrics: query.metric,
+    metrics: query.metric?.split(',').map((name) => name.trim()),
     groupBy: query.group_by,
     interval: query.interval,
     from: query.from,

@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pgliteStorage } from '../../../src/adapters/pglite/index.js'
-import type { StoragePort } from '../../../src/index.js'
+import { keepClickPartitions, type StoragePort } from '../../../src/index.js'
 import { clickRow } from '../../support/analytics/clicks.js'
 import { DATABASE_URL, freshPostgresStorage, NO_DATABASE_REASON } from '../../support/sql/pg-schema.js'
 
@@ -139,6 +139,18 @@ for (const adapter of adapters) {
       const back = clickRow('UTC', { affiliateId: 1, at: new Date('2020-01-05T00:00:00Z') })
       await opened.storage.analytics.insertClicks(projectId, [back])
       expect(await storedIn([back.id])).toEqual(['link_clicks_2020_01'])
+    })
+
+    it('the pruning pass makes the next months and drops those past the months kept (last: it drops every earlier month of this storage)', async () => {
+      const now = new Date('2035-06-15T00:00:00Z')
+      const kept = clickRow('UTC', { affiliateId: 1, at: new Date('2035-04-01T00:00:00Z') })
+      const old = clickRow('UTC', { affiliateId: 1, at: new Date('2035-03-31T23:59:59Z') })
+      await opened.storage.analytics.insertClicks(projectId, [kept, old])
+      const before = (await partitions()).filter((name) => name !== 'link_clicks_default' && name < 'link_clicks_2035_04').length
+      expect(await keepClickPartitions(opened.storage, now, { clickRetentionMonths: 2 })).toBe(before)
+      expect((await partitions()).filter((name) => name !== 'link_clicks_default')).toEqual(['link_clicks_2035_04', 'link_clicks_2035_06', 'link_clicks_2035_07', 'link_clicks_2035_08', 'link_clicks_2035_09'])
+      expect(await storedIn([kept.id, old.id])).toEqual(['link_clicks_2035_04'])
+      expect(await keepClickPartitions(opened.storage, now)).toBe(0)
     })
   })
 }

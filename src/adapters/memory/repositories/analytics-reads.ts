@@ -5,7 +5,7 @@
 import { bucketStart, dayFormatter } from '../../../core/model/calendar.js'
 import { readsRollups, type AnalyticsDimension, type AnalyticsKey, type AnalyticsRead, type ClickFigures, type ClickRow, type OutcomeFigures } from '../../../core/ports/analytics.js'
 import type { MemoryState } from '../state.js'
-import type { AnalyticsState, StoredRollup } from './analytics.js'
+import type { AnalyticsState, StoredRollup } from './analytics-state.js'
 
 const formatters = new Map<string, (at: Date) => string>()
 

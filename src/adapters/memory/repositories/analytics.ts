@@ -1,29 +1,12 @@
-// The in-memory analytics store: the raw clicks by project (each (id, hour) once), the rollups by
-// project and key, and the visitor-day marks shared with the tracking store; every write undone
-// with the transaction that made it. The reads are in analytics-reads.ts.
+// The in-memory analytics store (its data in analytics-state.ts): the raw clicks by project (each
+// (id, hour) once), the rollups by project and key, and the visitor-day marks shared with the
+// tracking store; every write undone with the transaction that made it. The reads are in
+// analytics-reads.ts.
 import type { AnalyticsRepository, ClickRollupDelta, ClickRow } from '../../../core/ports/analytics.js'
 import type { MemoryState } from '../state.js'
 import { setMapEntry, type UndoLog } from '../table.js'
 import { clickFigures, outcomeFigures } from './analytics-reads.js'
-
-/** A rollup row's counts. */
-export interface RollupCounts {
-  clicks: number
-  visitors: number
-  botClicks: number
-}
-
-/** A rollup row: its key (unknowns null, as in a delta) and its counts. */
-export type StoredRollup = Omit<ClickRollupDelta, 'clicks' | 'visitors' | 'botClicks'> & RollupCounts
-
-export class AnalyticsState {
-  /** project id -> `${id}|${hour}` -> the click. */
-  clicks = new Map<string, Map<string, ClickRow>>()
-  /** `${projectId}|${id}` -> the click: what a referred user or a conversion names. */
-  clicksById = new Map<string, ClickRow>()
-  /** project id -> rollup key -> the row. */
-  rollups = new Map<string, Map<string, StoredRollup>>()
-}
+import type { AnalyticsState } from './analytics-state.js'
 
 /** The map under `key`, made (and its making logged) when absent. */
 function inner<K, V>(outer: Map<K, Map<string, V>>, key: K, log: UndoLog): Map<string, V> {

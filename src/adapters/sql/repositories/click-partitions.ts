@@ -9,9 +9,6 @@
 import type { ClickPartitions } from '../../../core/ports/analytics.js'
 import type { SqlClient } from '../executor.js'
 
-/** Months made ahead of the current one when the storage opens and on each pruning pass. */
-export const PARTITION_MONTHS_AHEAD = 3
-
 /** How long making or dropping a month waits for the table's lock before giving up (the rows then go to the default partition). */
 const LOCK_TIMEOUT = '2s'
 
