@@ -18,6 +18,7 @@ export type AdminProgram = Pick<
   | 'webhooks'
   | 'mail'
   | 'stats'
+  | 'analytics'
   | 'settings'
   | 'taxDetails'
   | 'personalData'

@@ -5,4 +5,4 @@ import type { ProjectScope } from '../core/program.js'
 export type PortalProgram = Pick<ProjectScope, 'projectId' | 'affiliates' | 'applications' | 'conversions' | 'coupons' | 'payouts' | 'stats' | 'portal' | 'taxDetails' | 'settings' | 'tracking' | 'embed'> & {
   /** Read for the affiliate's Stripe connected account (portal option stripeConnect). */
   readonly providerPayouts?: Pick<ProjectScope['providerPayouts'], 'connectedAccount'>
-} & { readonly clock?: Clock }
+} & Pick<ProjectScope, 'analytics'> & { readonly clock?: Clock }

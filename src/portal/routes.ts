@@ -5,6 +5,7 @@
 import { tableLinks, type PageTable } from '../web/page-table.js'
 import { applicationForm, submitApplication, type PublicRequest } from './apply.js'
 import type { PageResult, SignedInRequest } from './page.js'
+import { analyticsPage } from './pages/analytics.js'
 import { conversionPage, conversionsPage } from './pages/conversions.js'
 import { overviewPage } from './pages/overview.js'
 import { payoutsPage, requestPayout, startStripeOnboarding } from './pages/payouts.js'
@@ -14,6 +15,7 @@ import type { PortalPaths } from './paths.js'
 
 export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
   { path: '/', name: 'overview', nav: 'Overview', page: (c) => overviewPage(c) },
+  { path: '/analytics', name: 'analytics', nav: 'Analytics', page: (c) => analyticsPage(c) },
   { path: '/conversions', name: 'conversions', nav: 'Conversions', page: (c) => conversionsPage(c) },
   // The page itself answers an id that is not one (404), as it always has.
   { path: '/conversions/:ref', name: 'conversion', page: (c, _id, ref) => conversionPage(c, ref) },
@@ -34,7 +36,7 @@ export const PORTAL_PUBLIC_PAGES: PageTable<PublicRequest, Response | null> = [
 /** `base` is '/portal' or '' (mounted at the root); `versions` are the assets' content hashes. */
 export function portalPaths(base: string, versions: { stylesheet: string; script: string }): PortalPaths {
   return {
-    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'conversions' | 'conversion' | 'payouts' | 'stripeConnect' | 'settings' | 'tax'>),
+    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'analytics' | 'conversions' | 'conversion' | 'payouts' | 'stripeConnect' | 'settings' | 'tax'>),
     ...(tableLinks(PORTAL_PUBLIC_PAGES, base) as unknown as Pick<PortalPaths, 'apply' | 'applyGroup'>),
     base,
     signIn: `${base}/sign-in`,
