@@ -16,7 +16,7 @@ export type AnalyticsFilter = Record<(typeof ANALYTICS_FILTERS)[number], string>
 const INTERVALS = ['day', 'week', 'month'] as const
 /** The form's label of each field of the query, as a refusal names it. */
 const LABELS: Record<string, string> = { from: 'From', to: 'To', interval: 'Bars per', groupBy: 'Group by', affiliate: 'Affiliate', link: 'Link id', timeZone: 'Time zone' }
-const WHOLE_NUMBER = /^[0-9]{1,15}$/
+const WHOLE_NUMBER = /^[1-9][0-9]{0,14}$/
 
 export const analyticsFilterOf = (params: URLSearchParams): AnalyticsFilter =>
   Object.fromEntries(ANALYTICS_FILTERS.map((name) => [name, (params.get(name) ?? '').trim().slice(0, 254)])) as AnalyticsFilter
