@@ -6,6 +6,7 @@ import type { AnalyticsAnswer, AnalyticsInput } from '../core/project/analytics.
 import { CLICK_DIMENSIONS } from '../core/ports/analytics.js'
 import type { Translate } from '../core/model/i18n/translate.js'
 import type { AnalyticsRequest } from '../web/analytics-answers.js'
+import { groupingField, periodFields } from '../web/analytics-filter-fields.js'
 import { answeredPeriod, queryPeriod } from '../web/analytics-period.js'
 import { html, type Html } from '../web/html.js'
 import type { AdminPaths } from './paths.js'
@@ -13,7 +14,6 @@ import type { AdminPaths } from './paths.js'
 export const ANALYTICS_FILTERS = ['from', 'to', 'interval', 'group_by', 'affiliate', 'link', 'timezone'] as const
 export type AnalyticsFilter = Record<(typeof ANALYTICS_FILTERS)[number], string>
 
-const INTERVALS = ['day', 'week', 'month'] as const
 /** The form's label of each field of the query, as a refusal names it. */
 const LABELS: Record<string, string> = { from: 'From', to: 'To', interval: 'Bars per', groupBy: 'Group by', affiliate: 'Affiliate', link: 'Link id', timeZone: 'Time zone' }
 const WHOLE_NUMBER = /^[1-9][0-9]{0,14}$/
@@ -49,12 +49,9 @@ export function answeredFilter(filter: AnalyticsFilter, answer: AnalyticsAnswer)
 
 /** The GET form of the filters. */
 export function analyticsFilterForm(paths: AdminPaths, filter: AnalyticsFilter, t: Translate): Html {
-  const option = (value: string, label: string, chosen: string) => html`<option value="${value}"${chosen === value ? html` selected` : null}>${label}</option>`
   return html`<form class="card filters" method="get" action="${paths.analytics}" role="search" aria-label="Filter analytics">
-<div class="field date"><label for="filter-from">${t('analytics.from')}</label><input id="filter-from" name="from" type="date" value="${filter.from}" aria-describedby="filter-days"></div>
-<div class="field date"><label for="filter-to">${t('analytics.to')}</label><input id="filter-to" name="to" type="date" value="${filter.to}" aria-describedby="filter-days"></div>
-<div class="field"><label for="filter-interval">${t('analytics.interval')}</label><select id="filter-interval" name="interval">${INTERVALS.map((interval) => option(interval, t(`analytics.interval.${interval}`), filter.interval || 'day'))}</select></div>
-<div class="field"><label for="filter-group">${t('analytics.group_by')}</label><select id="filter-group" name="group_by">${option('', 'Nothing', filter.group_by)}${CLICK_DIMENSIONS.map((dimension) => option(dimension, t(`analytics.by.${dimension}`), filter.group_by))}</select></div>
+${periodFields(filter, t, 'filter-days')}
+${groupingField(filter.group_by, CLICK_DIMENSIONS, t, 'Nothing')}
 <div class="field grow"><label for="filter-affiliate">Affiliate (email or id)</label><input id="filter-affiliate" name="affiliate" value="${filter.affiliate}"></div>
 <div class="field"><label for="filter-link">Link id</label><input id="filter-link" name="link" inputmode="numeric" value="${filter.link}"></div>
 <div class="field"><label for="filter-timezone">Time zone</label><input id="filter-timezone" name="timezone" value="${filter.timezone}" autocomplete="off" aria-describedby="filter-days"></div>

@@ -50,7 +50,7 @@ export function analyticsLines(answer: AnalyticsAnswer, labels: ReadonlyMap<stri
 /** What the first column holds: the grouping's name, or the bucket's. */
 export function firstColumn(answer: AnalyticsAnswer, t: Translate): string {
   if (answer.groupBy !== null) return t(`analytics.by.${answer.groupBy}`)
-  return t(`analytics.bucket.${answer.interval ?? 'day'}` satisfies MessageKey)
+  return t(`analytics.bucket.${answer.interval ?? 'day'}`)
 }
 
 /** The table of the lines, with `caption` for screen readers; an empty answer says so. */

@@ -7,6 +7,7 @@ import type { MessageKey } from '../../core/model/i18n/translate.js'
 import type { AnalyticsInput } from '../../core/project/analytics.js'
 import { readAnalytics, type AnalyticsView } from '../../web/analytics-answers.js'
 import { analyticsChart } from '../../web/analytics-chart.js'
+import { groupingField, periodFields } from '../../web/analytics-filter-fields.js'
 import { answeredPeriod, queryPeriod, type PeriodFields } from '../../web/analytics-period.js'
 import { analyticsTable, firstColumn } from '../../web/analytics-table.js'
 import { analyticsTotals } from '../../web/analytics-totals.js'
@@ -15,7 +16,6 @@ import type { PageResult, SignedInRequest } from '../page.js'
 
 /** What an affiliate may group its figures by; the first is the default. */
 const GROUPINGS = ['link', 'utm_campaign', 'utm_source'] as const
-const INTERVALS = ['day', 'week', 'month'] as const
 
 interface PortalFilter extends PeriodFields {
   interval: string
@@ -31,12 +31,9 @@ const filterOf = (params: URLSearchParams): PortalFilter => {
 }
 
 function filterForm({ paths, t }: SignedInRequest, filter: PortalFilter, timeZone: string | null): Html {
-  const option = (value: string, label: string, chosen: string) => html`<option value="${value}"${chosen === value ? html` selected` : null}>${label}</option>`
   return html`<form class="card filters" method="get" action="${paths.analytics}" role="search" aria-label="${t('analytics.title')}">
-<div class="field date"><label for="filter-from">${t('analytics.from')}</label><input id="filter-from" name="from" type="date" value="${filter.from}"${timeZone ? html` aria-describedby="filter-days"` : null}></div>
-<div class="field date"><label for="filter-to">${t('analytics.to')}</label><input id="filter-to" name="to" type="date" value="${filter.to}"${timeZone ? html` aria-describedby="filter-days"` : null}></div>
-<div class="field"><label for="filter-interval">${t('analytics.interval')}</label><select id="filter-interval" name="interval">${INTERVALS.map((interval) => option(interval, t(`analytics.interval.${interval}`), filter.interval))}</select></div>
-<div class="field"><label for="filter-group">${t('analytics.group_by')}</label><select id="filter-group" name="group_by">${GROUPINGS.map((grouping) => option(grouping, t(`analytics.by.${grouping}`), filter.groupBy))}</select></div>
+${periodFields(filter, t, timeZone === null ? null : 'filter-days')}
+${groupingField(filter.groupBy, GROUPINGS, t, null)}
 <div class="actions"><button type="submit">${t('analytics.show')}</button></div>
 ${timeZone ? html`<p id="filter-days" class="muted hint">${t('analytics.period_hint', { timeZone })}</p>` : null}
 </form>`
