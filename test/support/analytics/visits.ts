@@ -3,10 +3,10 @@
 // click through the signed referral the tracking cookie carries.
 import type { ClickVisit } from '../../../src/core/affiliates/click-flush.js'
 import { clickId } from '../../../src/core/model/click-id.js'
-import { dayFormatter } from '../../../src/core/model/calendar.js'
 import { signedReferralValue } from '../../../src/core/model/signed-referral.js'
 import { visitorSaltOf } from '../../../src/core/rules/visitor-salt.js'
 import type { AffiliateProgram, StoragePort } from '../../../src/index.js'
+import { clickRow } from './clicks.js'
 
 /** A visit as the tracking surface hands it over; campaign fields, referrer, country and browser unknown unless given. */
 export interface VisitFields extends Partial<Omit<ClickVisit, 'id' | 'day' | 'visitor'>> {
@@ -19,31 +19,11 @@ export interface VisitFields extends Partial<Omit<ClickVisit, 'id' | 'day' | 'vi
 /** Makes visits for one program: their ids are the program's click ids, their days the project's (`timeZone`). */
 export async function clickMaker(program: AffiliateProgram, storage: StoragePort, timeZone = 'UTC') {
   const salt = await visitorSaltOf({ storage, projectId: program.projectId })
-  const dayOf = dayFormatter(timeZone)
   const visit = (fields: VisitFields): ClickVisit => {
     const { visitor, ...rest } = fields
-    const linkId = fields.linkId ?? null
-    return {
-      utmSource: null,
-      utmMedium: null,
-      utmCampaign: null,
-      utmTerm: null,
-      utmContent: null,
-      sub1: null,
-      sub2: null,
-      sub3: null,
-      sub4: null,
-      sub5: null,
-      referrerHost: null,
-      country: null,
-      device: 'desktop',
-      browser: null,
-      ...rest,
-      linkId,
-      id: clickId(salt, { visitor: visitor ?? 'bot', affiliateId: fields.affiliateId, linkId, at: fields.at }),
-      day: dayOf(fields.at),
-      visitor,
-    }
+    // A click row's defaults (campaign, referrer, country and browser unknown, a desktop), less what only a row has.
+    const { hour: _hour, newVisitor: _new, ...defaults } = clickRow(timeZone, rest)
+    return { ...defaults, id: clickId(salt, { visitor: visitor ?? 'bot', affiliateId: fields.affiliateId, linkId: defaults.linkId, at: fields.at }), visitor }
   }
   return {
     visit,
