@@ -12,6 +12,10 @@ export interface AdminPaths {
   affiliate(id: number): string
   affiliateStatus(id: number): string
   affiliatePortalLink(id: number): string
+  /** Posted to create a link of the affiliate. */
+  affiliateLinks(id: number): string
+  /** Posted to delete the link. */
+  linkDelete(id: number): string
   applications: string
   applicationApprove(id: number): string
   applicationReject(id: number): string

@@ -11,6 +11,7 @@ export type AdminProgram = Pick<
   | 'applications'
   | 'conversions'
   | 'coupons'
+  | 'links'
   | 'referrals'
   | 'payouts'
   | 'keys'

@@ -5,6 +5,7 @@
 import { tableLinks, type PageTable } from '../web/page-table.js'
 import type { AdminRequest, AdminResult } from './page.js'
 import { affiliateEditPage, saveAffiliate } from './pages/affiliate-edit.js'
+import { createAffiliateLink, deleteAffiliateLink } from './pages/affiliate-link-actions.js'
 import { createAffiliate, newAffiliatePage } from './pages/affiliate-new.js'
 import { eraseAffiliate, eraseAffiliatePage } from './pages/affiliate-erase.js'
 import { affiliatesPage, changeAffiliateStatus, exportAffiliates } from './pages/affiliates.js'
@@ -37,6 +38,8 @@ export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/affiliates/:id', name: 'affiliate', page: (c, id) => affiliateEditPage(c, id), action: (c, form, id) => saveAffiliate(c, id, form) },
   { path: '/affiliates/:id/status', name: 'affiliateStatus', action: (c, form, id) => changeAffiliateStatus(c, id, form) },
   { path: '/affiliates/:id/erase', name: 'affiliateErase', page: (c, id) => eraseAffiliatePage(c, id), action: (c, form, id) => eraseAffiliate(c, id, form) },
+  { path: '/affiliates/:id/links', name: 'affiliateLinks', action: (c, form, id) => createAffiliateLink(c, id, form) },
+  { path: '/links/:id/delete', name: 'linkDelete', action: (c, _form, id) => deleteAffiliateLink(c, id) },
   { path: '/affiliates/:id/portal-link', name: 'affiliatePortalLink', action: (c, _form, id) => createPortalLink(c, id) },
   { path: '/applications', name: 'applications', nav: 'Applications', page: (c) => applicationsPage(c) },
   { path: '/applications/:id/approve', name: 'applicationApprove', action: (c, _form, id) => approveApplication(c, id) },

@@ -31,6 +31,16 @@ const tracking = v.strictObject({
   trustProxy: v.optional(v.boolean('must be true or false')),
   /** Origin the referral links are reached at (for the portal's link); @default portal.publicUrl */
   publicUrl: v.optional(v.pipe(v.string('must be a string'), v.url('must be an origin such as https://go.example'), v.regex(/^https?:\/\/[^/]+\/?$/i, 'must be an origin such as https://go.example'))),
+  /** Short domains: host names that serve `/<key>` of affiliates' links (docs/links.md "Short domains"). */
+  linkDomains: v.optional(
+    v.array(
+      v.pipe(
+        v.string('must be a string'),
+        v.regex(/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i, 'must be a host name such as go.example (no scheme, port or path)'),
+      ),
+      'must be a list of host names',
+    ),
+  ),
   visitorsPerAddress: v.optional(
     v.union([v.literal(false), v.pipe(v.number(), v.safeInteger(POSITIVE_OR_FALSE), v.minValue(1, POSITIVE_OR_FALSE))], POSITIVE_OR_FALSE),
   ),

@@ -139,6 +139,8 @@ export async function openProgram(
     exchangeRates?: AffiliateProgramOptions['exchangeRates']
     /** Affiliates' promotion codes at Stripe (the config's providers.stripe.secretKey). */
     promotionCodes?: AffiliateProgramOptions['promotionCodes']
+    /** Where links are reached and may send visitors (cli/link-options.ts, from the config's tracking). */
+    links?: AffiliateProgramOptions['links']
     sql?: SqlStorageOptions
     onDiskSpace?: (status: DiskSpaceStatus) => void
   } = {},
@@ -151,6 +153,7 @@ export async function openProgram(
       ...(options.onSettingsReplaced ? { onSettingsReplaced: options.onSettingsReplaced } : {}),
       ...(options.exchangeRates ? { exchangeRates: options.exchangeRates } : {}),
       ...(options.promotionCodes ? { promotionCodes: options.promotionCodes } : {}),
+      ...(options.links ? { links: options.links } : {}),
       // docs/tax-details.md: the current key first, then the earlier ones.
       ...(process.env.AFFILIATE_KIT_TAX_ID_KEYS ? { taxIdKeys: environmentTaxIdKeys(process.env.AFFILIATE_KIT_TAX_ID_KEYS) } : {}),
     })

@@ -18,6 +18,7 @@ import type { DiskSpaceStatus } from '../adapters/pglite/disk-space.js'
 import { errorText, type Logger } from '../ops/logger.js'
 import { loadConfig, projectSettingsOf, type ServerConfig } from './config.js'
 import { openProgram } from './database.js'
+import { configuredLinks } from './link-options.js'
 import { tableExchangeRates } from './exchange-rates.js'
 import { serveKeySocket } from './key-socket.js'
 import { serverLogger, serverLogLevel, sqlLogRecords } from './logging.js'
@@ -153,12 +154,14 @@ export async function serve(options: ServeOptions): Promise<{ url: string; close
   // docs/incentives.md "Promotion codes": created at Stripe with the config's secret key.
   const stripeEntry = config.providers?.stripe as { secretKey?: string; apiBase?: string } | undefined
   const stripeKey = stripeEntry?.secretKey ? { secretKey: stripeEntry.secretKey, ...(stripeEntry.apiBase ? { apiBase: stripeEntry.apiBase } : {}) } : null
+  const links = configuredLinks(config)
   const opening = openProgram(options.database, {
     // Without a config file the stored settings stay: another server may be running on them.
     ...(options.config ? { settings: projectSettingsOf(config) } : {}),
     onSettingsReplaced: (previous, saved) => (replaced = { previous, saved }),
     ...(config.exchangeRates ? { exchangeRates: tableExchangeRates(config.exchangeRates) } : {}),
     ...(stripeKey ? { promotionCodes: stripePromotionCodes(stripeKey) } : {}),
+    ...(links ? { links } : {}),
     sql: {
       onMigration: ({ version, name, ms }) => logger.info(`migration ${version} ${name}: ran in ${ms} ms`, { migration: version, ms }),
       onMigrated: (applied) => (migrations = applied),

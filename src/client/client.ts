@@ -47,14 +47,15 @@ export function createClient(options: ClientOptions) {
   // ofetch reads `fetch` from its instance, not from a request's options.
   const $fetch = options.fetch ? ofetch.create({}, { fetch: options.fetch }) : ofetch
 
-  /** Calls the route `key` of the primary table: its body, query and answer are typed from it. */
-  async function call<K extends T.PrimaryRouteKey>(
-    key: K,
-    input: { params?: Params; query?: T.RouteQuery<K>; body?: T.RouteBody<K> } = {},
-    request: RequestOptions = {},
-  ): Promise<T.RouteReply<K>> {
+  /** Sends a request to the route `key`, waiting out 429s; an error answer is thrown as ApiError. */
+  async function send(
+    key: string,
+    input: { params?: Params; query?: Record<string, unknown> | undefined; body?: unknown },
+    request: RequestOptions,
+    responseType?: 'text' | 'arrayBuffer',
+  ): Promise<FetchResponse<unknown>> {
     const [method, template] = key.split(' ') as [string, string]
-    const query = input.query as Record<string, unknown> | undefined
+    const query = input.query
     for (let attempt = 0; ; attempt += 1) {
       const response: FetchResponse<unknown> = await $fetch.raw(`${base}${fillPath(template, input.params ?? {})}`, {
         method,
@@ -64,6 +65,7 @@ export function createClient(options: ClientOptions) {
           authorization: `Bearer ${options.apiKey}`,
           ...(request.idempotencyKey ? { 'idempotency-key': request.idempotencyKey } : {}),
         },
+        ...(responseType ? { responseType } : {}),
         retry: 0,
         ignoreResponseError: true,
       })
@@ -72,9 +74,32 @@ export function createClient(options: ClientOptions) {
         await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
         continue
       }
-      if (response.status >= 400) throw new ApiError(response.status, errorMessage(response._data, response.status), response._data)
-      return (response.status === 204 ? undefined : response._data) as T.RouteReply<K>
+      if (response.status >= 400) {
+        // An error answer is JSON even where the success is an image.
+        const body = responseType === undefined ? response._data : parseError(response._data)
+        throw new ApiError(response.status, errorMessage(body, response.status), body)
+      }
+      return response
     }
+  }
+
+  /** Calls the route `key` of the primary table: its body, query and answer are typed from it. */
+  async function call<K extends T.PrimaryRouteKey>(
+    key: K,
+    input: { params?: Params; query?: T.RouteQuery<K>; body?: T.RouteBody<K> } = {},
+    request: RequestOptions = {},
+  ): Promise<T.RouteReply<K>> {
+    const response = await send(key, { ...input, query: input.query as Record<string, unknown> | undefined }, request)
+    return (response.status === 204 ? undefined : response._data) as T.RouteReply<K>
+  }
+
+  /** A link's QR code (docs/links.md "QR codes"): the SVG's text, or the PNG's bytes. */
+  async function qr(id: number, query?: { format?: 'svg'; size?: number }): Promise<string>
+  async function qr(id: number, query: { format: 'png'; size?: number }): Promise<Uint8Array>
+  async function qr(id: number, query: T.RouteQuery<'GET /links/:id/qr'> = {}): Promise<string | Uint8Array> {
+    const png = query.format === 'png'
+    const response = await send('GET /links/:id/qr', { params: { id }, query }, {}, png ? 'arrayBuffer' : 'text')
+    return png ? new Uint8Array(response._data as ArrayBuffer) : (response._data as string)
   }
 
   return {
@@ -115,6 +140,16 @@ export function createClient(options: ClientOptions) {
       update: (id: number, body: T.UpdateCouponBody) => call('PUT /coupons/:id', { params: { id }, body }),
       delete: (id: number) => call('DELETE /coupons/:id', { params: { id } }),
     },
+    links: {
+      /** Links newest first: all of them, or one affiliate's (`affiliate`: its email, or `affiliate_id`). */
+      list: (query: T.RouteQuery<'GET /links'> = {}) => call('GET /links', { query }),
+      create: (body: T.CreateLinkBody, request?: RequestOptions) => call('POST /links', { body }, request),
+      get: (id: number) => call('GET /links/:id', { params: { id } }),
+      /** Changes the fields given; null clears one. */
+      update: (id: number, body: T.UpdateLinkBody) => call('PATCH /links/:id', { params: { id }, body }),
+      delete: (id: number) => call('DELETE /links/:id', { params: { id } }),
+      qr,
+    },
     providerEvents: {
       /** Payment-provider events received, newest first, with what each did. */
       list: (query: T.RouteQuery<'GET /provider-events'> = {}) => call('GET /provider-events', { query }),
@@ -153,6 +188,15 @@ export function createClient(options: ClientOptions) {
 }
 
 export type Client = ReturnType<typeof createClient>
+
+/** An error answer read as text or bytes (a route answering an image), as the JSON it is. */
+function parseError(data: unknown): unknown {
+  try {
+    return JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data as ArrayBuffer))
+  } catch {
+    return data
+  }
+}
 
 function errorMessage(body: unknown, status: number): string {
   if (body && typeof body === 'object' && 'error' in body) {

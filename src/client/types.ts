@@ -34,6 +34,7 @@ export type ApiAttribution = v.InferOutput<typeof R.attribution>
 export type ConversionCreated = v.InferOutput<typeof R.conversionCreated>
 export type ApiReferral = v.InferOutput<typeof R.referralRecord>
 export type ApiCoupon = v.InferOutput<typeof R.couponRecord>
+export type ApiLink = v.InferOutput<typeof R.linkRecord>
 export type ApiPayout = v.InferOutput<typeof R.payoutRecord>
 export type ApiClick = v.InferOutput<typeof R.clickRecord>
 export type ApiDelivery = v.InferOutput<typeof R.deliveryRecord>
@@ -55,6 +56,8 @@ export type CreateReferralBody = RouteBody<'POST /referrals'>
 export type UpdateReferralBody = RouteBody<'PUT /referrals/:email'>
 export type CreateCouponBody = RouteBody<'POST /coupons'>
 export type UpdateCouponBody = RouteBody<'PUT /coupons/:id'>
+export type CreateLinkBody = RouteBody<'POST /links'>
+export type UpdateLinkBody = RouteBody<'PATCH /links/:id'>
 /** The processor's coupon id under any one of its names (two names with different values are 400). */
 export type ProcessorCouponIdFields = Pick<CreateCouponBody, 'processor_coupon_id' | 'stripe_coupon_id' | 'lemonsqueezy_discount_code'>
 export type CreatePayoutBody = RouteBody<'POST /payouts'>

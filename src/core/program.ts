@@ -13,6 +13,8 @@ import { createProjectContext, type ExchangeRates } from './rules/context.js'
 import { conversionChanges } from './conversions/conversion-changes.js'
 import { conversionCreation } from './conversions/conversion-create.js'
 import { couponsService } from './affiliates/coupons.js'
+import { linksService } from './affiliates/links.js'
+import { linkSettings, type LinkOptions } from './rules/link-settings.js'
 import { checkoutService } from './affiliates/checkout.js'
 import { promotionCodesService } from './affiliates/promotion-codes.js'
 import type { PromotionCodeIssuer } from './ports/promotion-codes.js'
@@ -87,6 +89,13 @@ export interface AffiliateProgramOptions {
    * `promotionCodes.create` answers a ConflictError (409).
    */
   promotionCodes?: PromotionCodeIssuer
+  /**
+   * Where affiliates' links are reached and where they may send visitors (docs/links.md): the
+   * tracking handler's public URL and prefix (a link's short URL and QR code), the origins a
+   * destination may point at, the short domains. A bad value fails the start naming it.
+   * @default no public URL (links without a short domain have no short URL), any http(s) destination, no short domains
+   */
+  links?: LinkOptions
 }
 
 /** Default of settingsMaxAgeMs: one read of the project per second, at most, per busy project. */
@@ -108,6 +117,8 @@ function projectUseCases(ctx: ReturnType<typeof createProjectContext>) {
     referrals,
     conversions,
     coupons,
+    /** The affiliates' links: keys, destinations, short domains, UTM defaults, QR codes, and what a token names (docs/links.md). */
+    links: linksService(ctx),
     /**
      * A referral's checkout (docs/incentives.md): the fields that give the referred customer its
      * incentive and attribute the sale at Stripe, Paddle or Lemon Squeezy, and the banner's offer.
@@ -228,6 +239,7 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
   const clock = options.clock ?? systemClock
   // A malformed key fails the start, naming which key is wrong.
   const taxIds = options.taxIdKeys ? taxIdCipher(options.taxIdKeys) : null
+  const links = linkSettings(options.links)
   const maxAge = options.settingsMaxAgeMs ?? SETTINGS_MAX_AGE_MS
   /** Each project as last read, and when the read started (clock ms). */
   const cache = new Map<string, { project: Project; readAt: number }>()
@@ -284,7 +296,7 @@ export async function createAffiliateProgram(options: AffiliateProgramOptions): 
     return project
   }
 
-  const base = { clock, exchangeRates: options.exchangeRates, taxIds, fraudCheck: options.fraudCheck, promotionCodes: options.promotionCodes ?? null }
+  const base = { clock, exchangeRates: options.exchangeRates, taxIds, fraudCheck: options.fraudCheck, promotionCodes: options.promotionCodes ?? null, links }
 
   /** The project's use-cases over one open transaction; built for each program.transaction call (the console's actions). */
   function transactionScope(tx: StorageTx, projectId: string): ProjectScope {

@@ -201,14 +201,18 @@ function json(status: number, body: string | null, headers: Record<string, strin
   return { status, headers, body }
 }
 
-/** A route's answer: JSON, or text of its own type (a CSV export), never cached. */
+/** A route's answer: JSON, or text or bytes of their own type (a CSV export, an image), never cached. */
 function storedAnswer(stored: StoredResponse, headers: Record<string, string>): OutgoingResponse {
-  if (stored.contentType) return { status: stored.status, headers: { ...headers, 'Content-Type': stored.contentType, 'Cache-Control': 'no-store' }, body: stored.body }
+  if (stored.contentType) {
+    const body = stored.base64 ? Buffer.from(stored.body, 'base64') : stored.body
+    return { status: stored.status, headers: { ...headers, 'Content-Type': stored.contentType, 'Cache-Control': 'no-store' }, body }
+  }
   return json(stored.status, stored.status === 204 ? null : stored.body, headers)
 }
 
 function toStored(result: RouteResult): StoredResponse {
   if (result.text) return { status: result.status, body: result.text.content, contentType: result.text.contentType }
+  if (result.bytes) return { status: result.status, body: Buffer.from(result.bytes.content).toString('base64'), contentType: result.bytes.contentType, base64: true }
   return { status: result.status, body: result.body === undefined ? '' : JSON.stringify(result.body) }
 }
 

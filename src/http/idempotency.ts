@@ -16,6 +16,8 @@ export interface StoredResponse {
   body: string
   /** Set for an answer that is not JSON. */
   contentType?: string
+  /** The body is bytes (an image) written in base64, so that a stored answer stays text. */
+  base64?: true
 }
 
 export function idempotencyFingerprint(method: string, path: string, body: string): string {

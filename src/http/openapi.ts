@@ -65,7 +65,7 @@ function operationObject(operation: Operation) {
   const responses: Record<string, unknown> = {}
   for (const [status, response] of Object.entries(operation.responses)) {
     responses[status] = response
-      ? { description: 'Success', content: { [response.contentType ?? 'application/json']: { schema: { $ref: `#/components/schemas/${response.name}` } } } }
+      ? { description: 'Success', content: Object.fromEntries([response.contentType ?? 'application/json'].flat().map((type) => [type, { schema: { $ref: `#/components/schemas/${response.name}` } }])) }
       : { description: 'Deleted; no body' }
   }
   for (const status of [...operation.errors, 401, 403, 429]) {

@@ -22,8 +22,8 @@ export type ObjectSchema = v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<
 export interface ResponseDef {
   name: string
   schema: v.GenericSchema
-  /** @default 'application/json' */
-  contentType?: string
+  /** @default 'application/json'; several: one of them, as asked (an image as SVG or PNG) */
+  contentType?: string | readonly string[]
 }
 
 /** Response schema per status; null for a 204 without body. */
@@ -60,6 +60,8 @@ export interface RouteResult {
   body?: unknown
   /** An answer that is not JSON (a CSV export asked for with Accept), sent as it is. */
   text?: TextBody
+  /** An answer of bytes (an image), sent as they are. */
+  bytes?: BytesBody
 }
 
 /** A body sent as text of its own type instead of JSON. */
@@ -67,6 +69,14 @@ export class TextBody {
   constructor(
     readonly contentType: string,
     readonly content: string,
+  ) {}
+}
+
+/** A body sent as bytes of their own type (a PNG image) instead of JSON. */
+export class BytesBody {
+  constructor(
+    readonly contentType: string,
+    readonly content: Uint8Array,
   ) {}
 }
 
@@ -317,7 +327,8 @@ export function operationRoute(operation: Operation, shapeCodec: Codec, rules: S
       if (!shapeCodec.output) return { status }
       const output = shapeCodec.output(result, ctx)
       const body = output instanceof Promise ? await output : output
-      return body instanceof TextBody ? { status, text: body } : { status, body }
+      if (body instanceof TextBody) return { status, text: body }
+      return body instanceof BytesBody ? { status, bytes: body } : { status, body }
     },
   }
 }

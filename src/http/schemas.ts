@@ -146,6 +146,23 @@ export const updateCouponBody = v.strictObject({
   status: v.optional(couponStatus),
   ...processorCouponIds,
 })
+/** A link's fields (docs/links.md), alike in every shape: null clears one; the core checks their values. */
+export const linkFields = {
+  key: v.optional(str(64)),
+  destination: v.optional(v.nullable(str(2048))),
+  domain: v.optional(v.nullable(str(253))),
+  utm_source: v.optional(v.nullable(str(200))),
+  utm_medium: v.optional(v.nullable(str(200))),
+  utm_campaign: v.optional(v.nullable(str(200))),
+  utm_term: v.optional(v.nullable(str(200))),
+  utm_content: v.optional(v.nullable(str(200))),
+}
+/** POST /links: the affiliate by email (`affiliate`) or id (`affiliate_id`). */
+export const createLinkBody = v.strictObject({ affiliate: v.optional(email), affiliate_id: v.optional(id), ...linkFields })
+export const updateLinkBody = v.strictObject(linkFields)
+export const listLinksQuery = v.strictObject({ limit, offset, affiliate: v.optional(email), affiliate_id: idParam })
+/** GET /links/{id}/qr: the image's format and side in pixels (64 to 1024). */
+export const linkQrQuery = v.strictObject({ format: v.optional(v.picklist(['svg', 'png'], 'must be svg or png')), size: v.optional(intParam(1)) })
 /** POST /affiliates/{email}/reject, alike in every shape. */
 /** docs/embed.md: POST /embed-tokens. */
 export const createEmbedTokenBody = v.strictObject({

@@ -6,7 +6,7 @@ export type { AffiliateTotalsLine, ImportEntity, ImportOutcome, ImportRecordLine
 export { ImportSourceError } from './source.js'
 export { DEFAULT_TOOL_LIMITS } from './http-json.js'
 export type { ToolLimits } from './http-json.js'
-export type { ImportSource, SourceAffiliate, SourceCommission, SourceCommissionState, SourceCoupon, SourceCustomer } from './source.js'
+export type { ImportSource, SourceAffiliate, SourceCommission, SourceCommissionState, SourceCoupon, SourceCustomer, SourceLink } from './source.js'
 export { rewardfulSource } from './rewardful/source.js'
 export { REWARDFUL_API_URL } from './rewardful/client.js'
 export type { RewardfulClientOptions } from './rewardful/client.js'

@@ -12,8 +12,21 @@ export interface SourceAffiliate {
   paypalEmail: string | null
   /** Link tokens (`?via=`, `?ref=`...): the first becomes the referral code when it is free. */
   tokens: string[]
+  /** What the tool keeps of some of those tokens beyond the token (Dub's links): imported into their links. */
+  links?: SourceLink[]
   /** Campaign or group name: the sub-program slug when the project has one of that name. */
   group: string | null
+}
+
+/** A link token's destination and UTM parameters in the tool (docs/links.md "Imports"); null where it has none. */
+export interface SourceLink {
+  token: string
+  destination: string | null
+  utmSource: string | null
+  utmMedium: string | null
+  utmCampaign: string | null
+  utmTerm: string | null
+  utmContent: string | null
 }
 
 export interface SourceCoupon {

@@ -6,9 +6,9 @@ import { ApiError, type Client } from '../client/index.js'
 import { pathParamNames } from '../http/openapi.js'
 import type { McpTool } from './tools.js'
 
-/** What tools/call answers (the spec's CallToolResult, text content only). */
+/** What tools/call answers (the spec's CallToolResult: text, or an image such as a link's QR code). */
 export interface McpToolResult {
-  content: Array<{ type: 'text'; text: string }>
+  content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }>
   isError?: boolean
   [key: string]: unknown
 }
@@ -58,6 +58,7 @@ export async function callTool(client: Client, tool: McpTool, args: unknown): Pr
   const call = client.call as (key: string, input: Request) => Promise<unknown>
   try {
     const answer = await call(`${tool.operation.method} ${tool.operation.path}`, request)
+    if (answer instanceof Blob) return { content: [{ type: 'image', data: Buffer.from(await answer.arrayBuffer()).toString('base64'), mimeType: answer.type }] }
     return text(answer === undefined ? `done (${tool.operation.method === 'DELETE' ? 'deleted' : 'no content'})` : JSON.stringify(answer, null, 2))
   } catch (error) {
     if (error instanceof ApiError) return text(`${error.status}: ${error.message}`, true)

@@ -59,7 +59,7 @@ function annotations(operation: Operation): McpToolAnnotations {
     readOnlyHint: readOnly,
     // The spec's default is true: a write that destroys nothing says so.
     destructiveHint: !readOnly && (operation.method === 'DELETE' || operation.destructive === true),
-    idempotentHint: readOnly || operation.method === 'PUT' || operation.method === 'DELETE',
+    idempotentHint: readOnly || operation.method === 'PUT' || operation.method === 'PATCH' || operation.method === 'DELETE',
   }
 }
 

@@ -1,5 +1,5 @@
 // What a portal page handler gets (the signed-in affiliate, URLs, the CSRF token of its forms)
-// and gives back (a title and body for the frame, or a redirect).
+// and gives back (a title and body for the frame, a redirect, or a download).
 import type { AffiliateView } from '../core/rules/views.js'
 import type { Locale } from '../core/model/i18n/locales.js'
 import type { Translate } from '../core/model/i18n/translate.js'
@@ -29,4 +29,8 @@ export interface StripeOnboarding {
   onboardingLink(affiliateId: number, urls: { returnUrl: string; refreshUrl: string }): Promise<{ url: string }>
 }
 
-export type PageResult = { title: string; body: Html; status?: number } | { redirect: string }
+/** A page for the frame, a redirect, or a file to download (a link's QR code). */
+export type PageResult =
+  | { title: string; body: Html; status?: number }
+  | { redirect: string }
+  | { download: { filename: string; contentType: string; body: string | Uint8Array<ArrayBuffer> } }

@@ -6,6 +6,11 @@ export interface PortalPaths {
   overview: string
   conversions: string
   conversion(id: number): string
+  links: string
+  /** Posted to delete the link. */
+  linkDelete(id: number): string
+  /** The link's QR code, downloaded (`?format=svg` or `png`). */
+  linkQr(id: number): string
   payouts: string
   /** Posted to start Stripe Connect onboarding. */
   stripeConnect: string

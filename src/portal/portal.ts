@@ -446,6 +446,10 @@ async function portalSignedInRoute(setup: PortalSetup, { request, url, route, cl
     result = await row.page!(context, id, ref)
   }
   if ('redirect' in result) return redirectResponse(result.redirect, { security })
+  if ('download' in result) {
+    const { filename, contentType, body } = result.download
+    return new Response(body, { status: 200, headers: { ...security, 'content-type': contentType, 'content-disposition': `attachment; filename="${filename}"`, 'cache-control': 'no-store' } })
+  }
   const current = route.startsWith('/conversions') ? paths.conversions : `${setup.base}${route}`
   return portalPage(setup, result.title, result.body, result.status ?? 200, { signedIn: { affiliate, csrf, current } })
 }

@@ -7,6 +7,7 @@ import { applicationForm, submitApplication, type PublicRequest } from './apply.
 import type { PageResult, SignedInRequest } from './page.js'
 import { analyticsPage } from './pages/analytics.js'
 import { conversionPage, conversionsPage } from './pages/conversions.js'
+import { createLink, deleteLink, linkQrCode, linksPage } from './pages/links.js'
 import { overviewPage } from './pages/overview.js'
 import { payoutsPage, requestPayout, startStripeOnboarding } from './pages/payouts.js'
 import { saveSettings, settingsPage } from './pages/settings.js'
@@ -19,6 +20,9 @@ export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
   { path: '/conversions', name: 'conversions', nav: 'Conversions', page: (c) => conversionsPage(c) },
   // The page itself answers an id that is not one (404), as it always has.
   { path: '/conversions/:ref', name: 'conversion', page: (c, _id, ref) => conversionPage(c, ref) },
+  { path: '/links', name: 'links', nav: 'Links', page: (c) => linksPage(c), action: (c, form) => createLink(c, form) },
+  { path: '/links/:id/delete', name: 'linkDelete', action: (c, _form, id) => deleteLink(c, id) },
+  { path: '/links/:id/qr', name: 'linkQr', page: (c, id) => linkQrCode(c, id) },
   { path: '/payouts', name: 'payouts', nav: 'Payouts', page: (c) => payoutsPage(c), action: (c) => requestPayout(c) },
   // Posted from the Payouts page when the portal has stripeConnect (docs/payouts.md "Stripe Connect").
   { path: '/payouts/stripe', name: 'stripeConnect', action: (c) => startStripeOnboarding(c) },
@@ -36,7 +40,7 @@ export const PORTAL_PUBLIC_PAGES: PageTable<PublicRequest, Response | null> = [
 /** `base` is '/portal' or '' (mounted at the root); `versions` are the assets' content hashes. */
 export function portalPaths(base: string, versions: { stylesheet: string; script: string }): PortalPaths {
   return {
-    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'analytics' | 'conversions' | 'conversion' | 'payouts' | 'stripeConnect' | 'settings' | 'tax'>),
+    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'analytics' | 'conversions' | 'conversion' | 'links' | 'linkDelete' | 'linkQr' | 'payouts' | 'stripeConnect' | 'settings' | 'tax'>),
     ...(tableLinks(PORTAL_PUBLIC_PAGES, base) as unknown as Pick<PortalPaths, 'apply' | 'applyGroup'>),
     base,
     signIn: `${base}/sign-in`,

@@ -18,8 +18,8 @@ export interface IncomingRequest {
 export interface OutgoingResponse {
   status: number
   headers: Record<string, string>
-  /** null for 204. */
-  body: string | null
+  /** null for 204; bytes for an answer that is no text (an image). */
+  body: string | Uint8Array<ArrayBuffer> | null
 }
 
 export type Respond = (request: IncomingRequest) => Promise<OutgoingResponse>

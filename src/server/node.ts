@@ -133,7 +133,8 @@ async function viaFetch(handler: FetchHandler, req: MaybeExpressRequest): Promis
   // forEach names Set-Cookie once per cookie: keep them all.
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
-  return { status: response.status, headers, body: response.body ? await response.text() : null }
+  // As bytes: an answer may be no text (an image), and text passes through them unchanged.
+  return { status: response.status, headers, body: response.body ? new Uint8Array(await response.arrayBuffer()) : null }
 }
 
 /** Sends a response this adapter owns from here on (its headers object gets Content-Length). */

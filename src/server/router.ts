@@ -4,7 +4,7 @@
 import { HttpError } from './errors.js'
 import { storableText } from './text.js'
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 export interface RouteMatch<R> {
   route: R

@@ -45,19 +45,19 @@ export function createClickBuffer(record: (visits: readonly ClickVisit[]) => Pro
     if (!Number.isSafeInteger(value) || value < (name === 'flushMilliseconds' ? 0 : 1)) throw new TypeError(`clicks.${name} must be a ${name === 'flushMilliseconds' ? 'non-negative' : 'positive'} integer`)
   }
   let queue: Waiting[] = []
-  let running: Promise<void> | null = null
   let timer: NodeJS.Timeout | null = null
   let closed = false
   let dropped = 0
-  /** What the next drain writes: only full batches (true), everything (false); null when no flush asked. */
-  let fullOnly: boolean | null = null
+  /** The drains, one after another (a batch at a time), and the one asked for next (asked once however often). */
+  let chain = Promise.resolve()
+  let next: { all: boolean } | null = null
 
-  /** Writes batches until the queue is empty; a batch that fails goes back to the front (kept for the next interval) or, without one, fails its visits. */
-  async function drain(): Promise<void> {
-    // A timer's, close's or a waiting visit's flush writes everything; a full batch's only full batches.
-    const all = fullOnly === false
-    fullOnly = null
-    while (queue.length > 0 && (all || interval === 0 || closed || queue.length >= maxBatch)) {
+  /**
+   * Writes batches: every one (`all`), else only full ones. A batch that fails goes back to the
+   * front for the next interval or, without one (or closing), fails its visits.
+   */
+  async function drain(all: boolean): Promise<void> {
+    while (queue.length > 0 && (all || queue.length >= maxBatch)) {
       const batch = queue.slice(0, maxBatch)
       queue = queue.slice(batch.length)
       try {
@@ -75,27 +75,26 @@ export function createClickBuffer(record: (visits: readonly ClickVisit[]) => Pro
     }
   }
 
-  /** Runs drain, or lets the running one go on to everything (`full` false). */
-  function flush(full = false): Promise<void> {
-    if (!full || fullOnly === null) fullOnly = full
-    running ??= drain().finally(() => {
-      running = null
-    })
-    return running
+  function flush(all: boolean): Promise<void> {
+    if (next) next.all ||= all
+    else {
+      const asked = (next = { all })
+      chain = chain.then(() => {
+        next = null
+        return drain(asked.all)
+      })
+    }
+    return chain
   }
 
   function schedule(): void {
-    if (interval === 0 || closed) {
-      // The clicks of visits answered in the same turn share one batch.
-      if (!running) queueMicrotask(() => void flush())
-      else void running.then(() => flush())
-      return
-    }
-    if (queue.length >= maxBatch) void flush(true)
+    // Without an interval the clicks that arrive while a batch is written go together in the next.
+    if (interval === 0 || closed) void flush(true)
+    else if (queue.length >= maxBatch) void flush(false)
     else if (!timer) {
       timer = setTimeout(() => {
         timer = null
-        void flush().then(() => queue.length > 0 && !closed && schedule())
+        void flush(true).then(() => queue.length > 0 && schedule())
       }, interval)
       timer.unref()
     }
@@ -117,13 +116,12 @@ export function createClickBuffer(record: (visits: readonly ClickVisit[]) => Pro
         schedule()
       })
     },
-    flush: () => flush(),
+    flush: () => flush(true),
     async close() {
       closed = true
       if (timer) clearTimeout(timer)
       timer = null
-      while (running) await running
-      await flush()
+      await flush(true)
     },
   }
 }

@@ -7,7 +7,8 @@
 // <prefix>/-/affiliate-kit.js serves the snippet.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AffiliateProgram } from '../core/program.js'
-import type { LinkDefaults } from '../core/affiliates/visits.js'
+import type { LinkTarget } from '../core/affiliates/visits.js'
+import { linkDestination } from '../core/rules/link-destination.js'
 import { storageErrorInfo } from '../server/errors.js'
 import { errorAnswer, pipeline, type Exchange } from '../server/pipeline.js'
 import { observe } from '../server/observe.js'
@@ -56,7 +57,7 @@ export async function linkRedirect(setup: TrackingSetup, request: TrackingReques
   const { target: visited, bot, referral, counted } = await countVisit(setup, program, request, link)
   // Whether the visit counted, and why not: for the developer testing a link (docs/tracking.md "Testing locally").
   headers[COUNTED_HEADER] = counted
-  const target = visited?.link ? linkDestination(setup, query, visited.link) : headers.Location
+  const target = visited?.link ? linkTarget(setup, query, visited.link) : headers.Location
   headers.Location = target
   if (!visited || bot) return { status: 302, headers, body: null }
   const { affiliate } = visited
@@ -81,25 +82,13 @@ export async function linkRedirect(setup: TrackingSetup, request: TrackingReques
 }
 
 /**
- * Where a link sends its visitor: `?to=` when allowed, else the link's destination when allowed,
- * else the landing URL; with the link's UTM defaults added where the visit's query and the URL
- * name none, so the landing page's own analytics see the campaign (docs/links.md).
+ * Where a link sends its visitor: `?to=`, else the link's destination, else the landing URL, with
+ * the UTM defaults of the link it does not name (docs/links.md); the landing URL when that is not
+ * an allowed origin, a destination imported before the origins were configured included.
  */
-function linkDestination(setup: TrackingSetup, query: URLSearchParams, link: LinkDefaults): string {
-  const url = new URL(redirectTarget(query.get('to') ?? link.destination, setup.landingUrl, setup.allowed))
-  const defaults = [
-    ['utm_source', link.utmSource],
-    ['utm_medium', link.utmMedium],
-    ['utm_campaign', link.utmCampaign],
-    ['utm_term', link.utmTerm],
-    ['utm_content', link.utmContent],
-  ] as const
-  for (const [name, value] of defaults) {
-    const given = query.get(name)
-    if (given !== null && given !== '') url.searchParams.set(name, given)
-    else if (value !== null && !url.searchParams.has(name)) url.searchParams.set(name, value)
-  }
-  return url.href
+function linkTarget(setup: TrackingSetup, query: URLSearchParams, link: NonNullable<LinkTarget['link']>): string {
+  const destination = redirectTarget(query.get('to') ?? link.destination, setup.landingUrl, setup.allowed)
+  return linkDestination({ ...link, destination }, setup.landingUrl)
 }
 
 /**

@@ -24,7 +24,7 @@ describe('console and portal pages in Chromium at 1280 px and 390 px', () => {
   let page: Page
 
   beforeAll(async () => {
-    fixture = await adminFixture()
+    fixture = await adminFixture({}, { publicUrl: 'https://go.example' })
     const api = createHandler(fixture.program, { auditLog: fixture.storage })
     server = createServer((req, res) =>
       req.url?.startsWith('/admin') ? fixture.admin.node(req, res) : req.url?.startsWith('/portal') ? fixture.portal.node(req, res) : api.node(req, res),
@@ -106,6 +106,8 @@ describe('console and portal pages in Chromium at 1280 px and 390 px', () => {
     for (let n = 0; n < 4; n += 1) await program.trackClick({ referralCode: 'ANN' })
     await program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: 'march@example.com', baseValue: 120, reference: 'order-march' })
     await program.webhooks.create({ url: 'https://hooks.example.com/affiliates', events: ['payout.created'], secret: 'whsec_test' })
+    await program.links.create({ affiliate: ann.id, key: 'ann-youtube', destination: 'https://shop.example/pricing?plan=pro', utmSource: 'youtube', utmMedium: 'video', utmCampaign: 'spring-launch' })
+    await program.affiliates.addAlias(ann.id, 'ann-old')
     const [conversion] = (await program.conversions.list({ affiliateId: ann.id, limit: 1 })).items
     await signIn() // the session ended with the 33 days
 
@@ -177,6 +179,7 @@ describe('console and portal pages in Chromium at 1280 px and 390 px', () => {
       ['/portal/?days=90', 'portal-overview-90'],
       ['/portal/conversions', 'portal-conversions'],
       [`/portal/conversions/${conversion!.id}`, 'portal-conversion'],
+      ['/portal/links', 'portal-links'],
       ['/portal/payouts', 'portal-payouts'],
       ['/portal/settings', 'portal-settings'],
     ]

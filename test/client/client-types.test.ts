@@ -22,6 +22,8 @@ describe('client types', () => {
     expectTypeOf<BodyOf<Client['referrals']['update']>>().toEqualTypeOf<v.InferInput<typeof S.updateReferralBody>>()
     expectTypeOf<BodyOf<Client['coupons']['create']>>().toEqualTypeOf<v.InferInput<typeof S.createCouponBody>>()
     expectTypeOf<BodyOf<Client['coupons']['update']>>().toEqualTypeOf<v.InferInput<typeof S.updateCouponBody>>()
+    expectTypeOf<BodyOf<Client['links']['create']>>().toEqualTypeOf<v.InferInput<typeof S.createLinkBody>>()
+    expectTypeOf<BodyOf<Client['links']['update']>>().toEqualTypeOf<v.InferInput<typeof S.updateLinkBody>>()
     expectTypeOf<BodyOf<Client['payouts']['create']>>().toEqualTypeOf<v.InferInput<typeof S.createPayoutBody>>()
     expectTypeOf<BodyOf<Client['clicks']['create']>>().toEqualTypeOf<v.InferInput<typeof S.trackClickBody>>()
     expectTypeOf<BodyOf<Client['embedTokens']['create']>>().toEqualTypeOf<v.InferInput<typeof S.createEmbedTokenBody>>()
@@ -30,7 +32,7 @@ describe('client types', () => {
     expectTypeOf<Parameters<Client['affiliates']['createPromotionCode']>[1]>().toEqualTypeOf<v.InferInput<typeof S.createPromotionCodeBody>>()
     // Every route of the table with a body is reachable through the client's call, typed alike.
     const withBody = primaryRoutes.filter((route) => 'body' in route).map((route) => `${route.method} ${route.path}`)
-    expect(withBody.sort()).toEqual(['POST /affiliates', 'POST /affiliates/:email/promotion-codes', 'POST /affiliates/:email/reject', 'POST /clicks', 'POST /conversions', 'POST /conversions/preview', 'POST /coupons', 'POST /embed-tokens', 'POST /payouts', 'POST /payouts/runs', 'POST /referrals', 'PUT /affiliates/:email', 'PUT /conversions/:id', 'PUT /coupons/:id', 'PUT /referrals/:email'])
+    expect(withBody.sort()).toEqual(['PATCH /links/:id', 'POST /affiliates', 'POST /affiliates/:email/promotion-codes', 'POST /affiliates/:email/reject', 'POST /clicks', 'POST /conversions', 'POST /conversions/preview', 'POST /coupons', 'POST /embed-tokens', 'POST /links', 'POST /payouts', 'POST /payouts/runs', 'POST /referrals', 'PUT /affiliates/:email', 'PUT /conversions/:id', 'PUT /coupons/:id', 'PUT /referrals/:email'])
     expectTypeOf<RouteReply<'DELETE /coupons/:id'>>().toEqualTypeOf<undefined>()
     expectTypeOf<RouteReply<'GET /payouts/:id'>['data']['amount']>().toEqualTypeOf<string>()
   })

@@ -2,6 +2,7 @@
 import type { AffiliateProgram, StoragePort, TestClock } from '../../src/index.js'
 import type { ProjectSettingsInput } from '../../src/core/model/schemas.js'
 import type { FraudCheck } from '../../src/core/rules/fraud/index.js'
+import type { LinkOptions } from '../../src/core/rules/link-settings.js'
 
 export interface AdapterUnderTest {
   /** Adapter name shown in test titles. */
@@ -20,6 +21,7 @@ export interface ProgramOptions {
   settings?: ProjectSettingsInput
   exchangeRates?: (from: string, to: string) => number | string | null
   fraudCheck?: FraudCheck
+  links?: LinkOptions
 }
 
 export interface CaseContext {

@@ -30,6 +30,7 @@ import { providerEventCases } from './provider-events.case.js'
 import { trackingCases } from './tracking.case.js'
 import { personalDataCases } from './personal-data.case.js'
 import { linkAliasCases } from './link-aliases.case.js'
+import { linkCases } from './links.case.js'
 import { importedHistoryCases } from './imported-history.case.js'
 import { fraudCases } from './fraud.case.js'
 import { tiersBonusesCases } from './tiers-bonuses.case.js'
@@ -75,6 +76,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
           ...(options.settings ? { settings: options.settings } : {}),
           ...(options.exchangeRates ? { exchangeRates: options.exchangeRates } : {}),
           ...(options.fraudCheck ? { fraudCheck: options.fraudCheck } : {}),
+          ...(options.links ? { links: options.links } : {}),
         })
         return { program, clock, storage }
       },
@@ -106,6 +108,7 @@ export function runStorageConformance(adapter: AdapterUnderTest): void {
     trackingCases(context)
     personalDataCases(context)
     linkAliasCases(context)
+    linkCases(context)
     importedHistoryCases(context)
     fraudCases(context)
     tiersBonusesCases(context)

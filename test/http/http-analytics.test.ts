@@ -7,6 +7,7 @@ import { createHandler } from '../../src/http/index.js'
 import { analyticsResponse, analyticsResponseAlternative } from '../../src/http/shapes/analytics-records.js'
 import { clickRow, writeBatch } from '../support/analytics/clicks.js'
 import { caller, setup, type Caller, type Setup } from '../support/http/helpers.js'
+import { migratedPgliteStorage } from '../support/pglite-template.js'
 
 const PARIS = 'Europe/Paris'
 
@@ -123,6 +124,8 @@ describe('GET /analytics', () => {
     ['to=2026-13-01', 'to'],
     ['from=2026-03-05&to=2026-03-05', 'to'],
     ['from=2000-01-01&to=2026-03-05', 'from'],
+    ['from=0001-01-01&to=0001-02-01', 'from'],
+    ['from=9999-01-01&to=9999-12-31', 'to'],
     ['timezone=Mars/Olympus', 'timezone'],
     ['timezone=%2B01:00', 'timezone'],
     ['timezone=' + 'A'.repeat(65), 'timezone'],
@@ -153,5 +156,27 @@ describe('GET /analytics', () => {
     const client = createClient({ baseURL: 'http://test.local/api/v1', apiKey: s.key, fetch: (input, init) => s.handler(new Request(input instanceof Request ? input : String(input), init)) })
     const answer = await client.analytics.query({ metric: 'clicks', group_by: 'utm_campaign', from: '2026-03-01', to: '2026-03-08' })
     expect(answer.data.rows).toEqual([{ group: 'spring', clicks: 2 }])
+  })
+})
+
+describe('GET /analytics on PGlite: the ends of the calendar, every grouping and zone, answer 200', () => {
+  it.each([
+    'from=1970-01-01&to=1970-02-01&timezone=Pacific/Pago_Pago&interval=week&group_by=browser',
+    'from=1970-01-01&to=1970-01-05&timezone=Pacific/Kiritimati&interval=month',
+    'from=9998-12-01&to=9999-01-01&timezone=Pacific/Kiritimati&interval=month&group_by=link',
+    'from=9998-12-01&to=9999-01-01&timezone=Pacific/Pago_Pago&interval=week&group_by=utm_term',
+    'from=9998-12-01&to=9999-01-01&interval=day&group_by=country',
+    'from=2026-01-01&to=2026-03-01&timezone=Asia/Kathmandu&interval=day&group_by=sub3&link=5&affiliate=ann%40example.com',
+  ])('%s', async (query) => {
+    const { storage, cleanup } = migratedPgliteStorage()
+    try {
+      const s = await setup({ storage })
+      await s.program.affiliates.create({ email: 'ann@example.com' })
+      const res = await s.call('GET', `/analytics?${query}`)
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      expect(v.parse(analyticsResponse.schema, res.body)).toBeTruthy()
+    } finally {
+      await cleanup()
+    }
   })
 })

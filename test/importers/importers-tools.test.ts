@@ -4,17 +4,18 @@
 // refused key is one line and a 429 is retried.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStorage } from '../../src/adapters/memory/index.js'
-import { createAffiliateProgram, testClock, type AffiliateProgram } from '../../src/index.js'
+import { createAffiliateProgram, testClock, type AffiliateProgram, type LinkOptions } from '../../src/index.js'
 import { dubSource, firstPromoterSource, importProgram, type ImportSource, toltSource } from '../../src/importers/index.js'
 import { KEYS, startFakeTool, TOLT_PROGRAM, type FakeTool, type ToolName } from '../support/importers/tool-servers.js'
 import { ledger, statuses } from '../support/importers/ledger.js'
 
 /** A program on 2026-03-01 with a 30-day hold and a "sales" sub-program. */
-async function program(): Promise<AffiliateProgram> {
+async function program(links?: LinkOptions): Promise<AffiliateProgram> {
   return createAffiliateProgram({
     storage: memoryStorage(),
     clock: testClock('2026-03-01T00:00:00.000Z'),
     settings: { currency: 'USD', holdPeriodDays: 30, subPrograms: { sales: { commission: { purchase: { type: 'percentage', rate: 20 } } } } },
+    ...(links ? { links } : {}),
   })
 }
 
@@ -118,6 +119,13 @@ describe('import dub', () => {
     expect(await statuses(target)).toMatchObject({ 'import:dub:cm_4': 'pending', 'import:dub:cm_5': 'rejected', 'import:dub:cm_2': 'pending', 'import:dub:cm_1': 'active' })
     expect((await target.referrals.get('max@example.com')).conversionStatus).toBe('pending')
     expect((await target.referrals.get('lee@example.com')).conversionStatus).toBe('converted')
+    // The first link's key is the referral code; the other links are links with Dub's destination and UTM parameters.
+    expect(report.counts.links).toMatchObject({ created: 4 })
+    const links = (await target.links.list({ affiliate: 'alex@example.com' })).items
+    expect(links).toEqual([
+      expect.objectContaining({ key: 'alex-yt', destination: 'https://www.example.com/pricing?plan=pro', utmSource: 'youtube', utmMedium: 'video', utmCampaign: 'launch', utmTerm: null, utmContent: null }),
+    ])
+    expect((await target.links.resolve('ALEX-YT'))?.affiliate.email).toBe('alex@example.com')
     expect(servers.dub.requests.filter((path) => path.startsWith('/commissions'))).toEqual([
       '/commissions?page=1&pageSize=2',
       '/commissions?page=2&pageSize=2',
@@ -126,8 +134,28 @@ describe('import dub', () => {
     ])
 
     const again = await importProgram(target, sources.dub())
-    for (const entity of ['affiliates', 'coupons', 'customers', 'commissions'] as const) expect(again.counts[entity].created, entity).toBe(0)
+    for (const entity of ['affiliates', 'coupons', 'customers', 'commissions', 'links'] as const) expect(again.counts[entity].created, entity).toBe(0)
+    expect(again.counts.links).toMatchObject({ existing: 4 })
+    expect((await target.links.list()).total).toBe(1)
     expect(await ledger(target, 'alex@example.com')).toEqual({ total: '62.50', paid: '25.00', unpaid: '37.50' })
+  })
+})
+
+describe('import dub: link destinations', () => {
+  it("keeps a link whose destination the program's allowed origins refuse, without that destination, and says so", async () => {
+    const target = await program({ allowedOrigins: ['https://shop.example'] })
+    const report = await importProgram(target, sources.dub())
+    expect(report.records.filter((r) => r.outcome === 'error')).toEqual([])
+    expect(report.records.filter((r) => r.entity === 'links' && r.outcome === 'warning')).toEqual([
+      {
+        entity: 'links',
+        sourceId: 'pn_alex',
+        outcome: 'warning',
+        field: 'destination',
+        message: 'link "alex-yt": destination: https://www.example.com is not an allowed origin (allowed: https://shop.example); the link is imported without it',
+      },
+    ])
+    expect((await target.links.resolve('alex-yt'))?.link).toMatchObject({ destination: null, utmSource: 'youtube', utmCampaign: 'launch' })
   })
 })
 

@@ -100,7 +100,8 @@ describe('the tools', () => {
     expect(tools.get('postAffiliates')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false })
     expect(tools.get('putAffiliatesEmail')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true })
     const destructive = [...tools].filter(([, annotations]) => annotations!.destructiveHint).map(([name]) => name)
-    expect(destructive.sort()).toEqual(['deleteAffiliatesEmail', 'deleteConversionsId', 'deleteCouponsId', 'postAffiliatesEmailErase', 'postPayoutsRuns', 'postReferralsEmailErase'])
+    expect(tools.get('patchLinksId')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true })
+    expect(destructive.sort()).toEqual(['deleteAffiliatesEmail', 'deleteConversionsId', 'deleteCouponsId', 'deleteLinksId', 'postAffiliatesEmailErase', 'postPayoutsRuns', 'postReferralsEmailErase'])
   })
 
   it('are those the key may call: a key without write scopes gets read-only tools, and a write is the API refusing it', async () => {

@@ -1,12 +1,10 @@
 // What a click records besides its link (docs/analytics.md "What a click records"): the campaign
 // from the visit's query over the link's defaults, the referrer's host, the device and browser,
-// the country; and the click buffer's batching, bounds and retries.
+// the country from a trusted header or a MaxMind database, the click named in the signed referral.
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { campaignValue, clickCampaign, countryCode, deviceOf, referrerHost } from '../../src/tracking/click-details.js'
-import { createClickBuffer } from '../../src/tracking/click-buffer.js'
 import { countryLookup } from '../../src/tracking/country.js'
-import type { ClickOutcome, ClickVisit } from '../../src/core/affiliates/click-flush.js'
 import { clickIdOf, readSignedReferral, signedReferralValue } from '../../src/core/model/signed-referral.js'
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
@@ -69,99 +67,6 @@ describe('what a click records', () => {
     const without = signedReferralValue(salt, { code: 'ANN', expires: 2_000_000_000, visitor: 'v'.repeat(16) })
     expect(readSignedReferral(salt, without)).toEqual({ code: 'ANN', expires: 2_000_000_000, visitor: 'v'.repeat(16) })
     expect(clickIdOf(without)).toBeNull()
-  })
-})
-
-const visit = (id: string): ClickVisit => ({
-  id,
-  at: new Date(),
-  day: '2026-12-08',
-  affiliateId: 1,
-  linkId: null,
-  visitor: `visitor-${id}`,
-  referrerHost: null,
-  country: null,
-  device: 'desktop',
-  browser: null,
-  utmSource: null,
-  utmMedium: null,
-  utmCampaign: null,
-  utmTerm: null,
-  utmContent: null,
-  sub1: null,
-  sub2: null,
-  sub3: null,
-  sub4: null,
-  sub5: null,
-})
-
-/** A recorder that keeps the batches it was given and fails while `failing` says so. */
-function recorder() {
-  const batches: string[][] = []
-  const state = { failing: false }
-  const record = async (visits: readonly ClickVisit[]): Promise<ClickOutcome[]> => {
-    if (state.failing) throw new Error('database unavailable')
-    batches.push(visits.map((one) => one.id))
-    return visits.map(() => ({ counted: true, newVisitor: true }))
-  }
-  return { batches, state, record }
-}
-
-describe('the click buffer', () => {
-  it('without an interval, writes the clicks of one turn in one batch and answers after it', async () => {
-    const { batches, record } = recorder()
-    const buffer = createClickBuffer(record)
-    expect(buffer.waits).toBe(true)
-    const outcomes = await Promise.all(['a', 'b', 'c'].map((id) => buffer.add(visit(id))))
-    expect(outcomes).toEqual([{ counted: true, newVisitor: true }, { counted: true, newVisitor: true }, { counted: true, newVisitor: true }])
-    expect(batches).toEqual([['a', 'b', 'c']])
-  })
-
-  it('without an interval, a failed write fails the visits of its batch', async () => {
-    const { state, record } = recorder()
-    state.failing = true
-    const buffer = createClickBuffer(record)
-    await expect(buffer.add(visit('a'))).rejects.toThrow('database unavailable')
-  })
-
-  it('with an interval, writes every maxBatch clicks at once and the rest on close', async () => {
-    const { batches, record } = recorder()
-    const buffer = createClickBuffer(record, { flushMilliseconds: 60_000, maxBatch: 2 })
-    expect(buffer.waits).toBe(false)
-    const added = ['a', 'b', 'c'].map((id) => buffer.add(visit(id)))
-    await added[1]
-    expect(batches).toEqual([['a', 'b']])
-    await buffer.close()
-    await added[2]
-    expect(batches).toEqual([['a', 'b'], ['c']])
-  })
-
-  it('with an interval, keeps the clicks while the database fails and writes them once it answers', async () => {
-    const { batches, state, record } = recorder()
-    state.failing = true
-    const buffer = createClickBuffer(record, { flushMilliseconds: 10 })
-    const added = buffer.add(visit('a'))
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(batches).toEqual([])
-    state.failing = false
-    expect(await added).toEqual({ counted: true, newVisitor: true })
-    expect(batches).toEqual([['a']])
-    await buffer.close()
-  })
-
-  it('drops what does not fit, and says how many', async () => {
-    const { state, record } = recorder()
-    state.failing = true
-    const buffer = createClickBuffer(record, { flushMilliseconds: 60_000, maxBuffered: 2 })
-    void buffer.add(visit('a')).catch(() => undefined)
-    void buffer.add(visit('b')).catch(() => undefined)
-    expect(await buffer.add(visit('c'))).toEqual({ counted: false, newVisitor: false })
-    expect(buffer.dropped).toBe(1)
-  })
-
-  it('refuses bad bounds', () => {
-    expect(() => createClickBuffer(recorder().record, { maxBatch: 0 })).toThrow('clicks.maxBatch must be a positive integer')
-    expect(() => createClickBuffer(recorder().record, { flushMilliseconds: -1 })).toThrow('clicks.flushMilliseconds must be a non-negative integer')
   })
 })
 

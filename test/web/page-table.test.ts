@@ -41,7 +41,8 @@ describe('page tables', () => {
     const atRoot = portalPaths('', versions)
     expect(atRoot.overview).toBe('/')
     expect(atRoot.conversion(5)).toBe('/conversions/5')
-    expect(Object.keys(tableLinks(PORTAL_PAGES, ''))).toEqual(['overview', 'analytics', 'conversions', 'conversion', 'payouts', 'stripeConnect', 'settings', 'tax'])
+    expect(Object.keys(tableLinks(PORTAL_PAGES, ''))).toEqual(['overview', 'analytics', 'conversions', 'conversion', 'links', 'linkDelete', 'linkQr', 'payouts', 'stripeConnect', 'settings', 'tax'])
+    expect([atRoot.links, atRoot.linkDelete(7), atRoot.linkQr(7)]).toEqual(['/links', '/links/7/delete', '/links/7/qr'])
     expect(linkTo('/p', '/conversions/:ref', 'x')).toBe('/p/conversions/x')
     const portal = portalPaths('/portal', versions)
     expect([portal.apply, portal.applyGroup('creators')]).toEqual(['/portal/apply', '/portal/apply/creators'])
@@ -56,6 +57,7 @@ describe('page tables', () => {
       ['Overview', true],
       ['Analytics', false],
       ['Conversions', false],
+      ['Links', false],
       ['Payouts', false],
       ['Settings', false],
     ])

@@ -10,6 +10,7 @@ import type {
   Delivery,
   DeliveryAttempt,
   LedgerMovement,
+  Link,
   MailAttempt,
   MailMessage,
   Payout,
@@ -29,15 +30,6 @@ import { HeldBalances } from './held-balances.js'
 import { TrackingState } from './repositories/tracking.js'
 import { AnalyticsState } from './repositories/analytics-state.js'
 import { Table, type UndoLog } from './table.js'
-
-/** An affiliate's other link token (docs/attribution.md "Link aliases"). */
-export interface LinkAlias {
-  id: number
-  projectId: string
-  affiliateId: number
-  alias: string
-  createdAt: Date
-}
 
 export class MemoryState {
   projects = new Map<string, Project>()
@@ -80,7 +72,8 @@ export class MemoryState {
     affiliate: (row) => row.affiliateId,
   })
   clicks = new Table<Click>([], { affiliate: (row) => row.affiliateId })
-  linkAliases = new Table<LinkAlias>([{ name: 'affiliate_link_alias', key: (row) => `${row.projectId}|${row.alias.toLowerCase()}` }], {
+  links = new Table<Link>([{ name: 'link_key', key: (row) => `${row.projectId}|${row.key.toLowerCase()}` }], {
+    project: (row) => row.projectId,
     affiliate: (row) => row.affiliateId,
   })
   payouts = new Table<Payout>([], { project: (row) => row.projectId, affiliate: (row) => row.affiliateId })

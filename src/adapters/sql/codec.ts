@@ -22,7 +22,7 @@ const CONSTRAINTS: Record<string, UniqueConstraint> = {
   affiliates_email_key: 'affiliate_email',
   affiliates_external_id_key: 'affiliate_external_id',
   affiliates_referral_code_key: 'affiliate_referral_code',
-  link_aliases_alias_key: 'affiliate_link_alias',
+  links_key_key: 'link_key',
   referrals_email_key: 'referral_email',
   conversions_reference_key: 'conversion_reference',
   coupons_code_key: 'coupon_code',

@@ -15,6 +15,7 @@ import { affiliateRepository } from './repositories/affiliates.js'
 import { apiKeyRepository } from './repositories/api-keys.js'
 import { clickRepository } from './repositories/clicks.js'
 import { couponRepository } from './repositories/coupons.js'
+import { linkRepository } from './repositories/links.js'
 import { payoutRepository } from './repositories/payouts.js'
 import { ledgerRepository } from './repositories/ledger.js'
 import { payoutRequestRepository } from './repositories/payout-requests.js'
@@ -78,6 +79,7 @@ function repositories(db: SqlClient, t: Tables, cache: TransactionState | null, 
     get referrals() { return (made.referrals ??= referralRepository(db, t)) },
     get conversions() { return (made.conversions ??= conversionRepository(db, t, cache)) },
     get coupons() { return (made.coupons ??= couponRepository(db, t)) },
+    get links() { return (made.links ??= linkRepository(db, t)) },
     get clicks() { return (made.clicks ??= clickRepository(db, t)) },
     get payouts() { return (made.payouts ??= payoutRepository(db, t)) },
     get ledger() { return (made.ledger ??= ledgerRepository(db, t)) },

@@ -38,6 +38,7 @@ export function createTables(s: string) {
     referrals: table('referrals', entities.referralFields),
     conversions: table('conversions', entities.conversionFields),
     coupons: table('coupons', entities.couponFields),
+    links: table('links', entities.linkFields),
     clicks: table('clicks', entities.clickFields),
     payouts: table('payouts', entities.payoutFields),
     ledger: table('ledger_movements', entities.ledgerMovementFields),
@@ -54,8 +55,6 @@ export function createTables(s: string) {
     mailSwitch: `${s}.mail_switch`,
     /** The per-day counters (written by the tracking repository's dailyUpsert, also inside a conversion's insert). */
     daily: `${s}.tracking_daily`,
-    /** Affiliates' other link tokens (written by the affiliates repository). */
-    linkAliases: `${s}.link_aliases`,
     /**
      * Statement texts built from a shape (which columns a write touches), kept for the storage's
      * life: repositories are built per transaction, and the same text each time is also what lets

@@ -2,6 +2,7 @@
 // (PayPal email, Wise details), payment notes and its own commission rules (JSON, the settings'
 // `commission` form: docs/commissions.md "Per-affiliate rules"), saved through affiliates.update as the API's
 // update routes do. Only the fields that changed are sent; refused input is shown again as typed.
+// Its links are listed and created below the form (affiliate-links.ts).
 import { tierCard } from '../../web/tier-progress.js'
 import { ValidationError } from '../../core/model/errors.js'
 import { LANGUAGES, LOCALES } from '../../core/model/i18n/locales.js'
@@ -12,6 +13,7 @@ import { applicationSection } from './applications.js'
 import type { AdminRequest, AdminResult } from '../page.js'
 import { formRefusal, type Refusal } from '../refusal.js'
 import { portalLinkSection } from './portal-link.js'
+import { linksSection, NO_LINK_VALUES, type LinkFormState } from './affiliate-links.js'
 import type { TaxDetailsView } from '../../core/affiliates/tax-details.js'
 
 const FIELDS = ['name', 'email', 'referralCode', 'status', 'partnerSlug', 'payoutMethod', 'paypalEmail', 'wiseAccountId', 'wiseEmail', 'paymentMethod', 'paymentDetails', 'locale', 'commission'] as const
@@ -73,7 +75,7 @@ function changed(current: Record<string, unknown>, next: Record<string, unknown>
   return Object.fromEntries(Object.entries(next).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(current[field])))
 }
 
-function editBody(context: AdminRequest, affiliate: AffiliateView, values: Values, refusal: Refusal | null, taxDetails: TaxDetailsView | null): Html {
+function editBody(context: AdminRequest, affiliate: AffiliateView, values: Values, refusal: Refusal | null, taxDetails: TaxDetailsView | null, links: Html): Html {
   const { paths, csrf, url } = context
   const atFault = refusal?.field ? (WISE_FIELDS[refusal.field] ?? (refusal.field.startsWith('commission') ? 'commission' : refusal.field)) : null
   const attributes = (field: Field) => (field === atFault ? html` aria-invalid="true" aria-describedby="edit-error"` : null)
@@ -115,6 +117,7 @@ ${input('paymentMethod', 'Payment method (free text)', 'text', html` maxlength="
 </fieldset>
 <div class="actions"><button type="submit">Save</button> <a href="${paths.conversions}?affiliate=${affiliate.id}">Conversions of this affiliate</a></div>
 </form>
+${links}
 ${portalLinkSection(context, affiliate)}
 ${applicationSection(affiliate, context.fieldLabels)}
 ${taxSection(taxDetails)}
@@ -123,9 +126,19 @@ ${taxSection(taxDetails)}
 <p><a href="${paths.affiliates}">Back to affiliates</a></p>`
 }
 
-export async function affiliateEditPage(context: AdminRequest, id: number): Promise<AdminResult> {
+/** The newest links the affiliate page lists. */
+const LINKS_SHOWN = 100
+
+/** The links section of the affiliate's page, with its form as `linkForm` left it (empty by default). */
+async function linksOf(context: AdminRequest, id: number, linkForm: LinkFormState = { values: NO_LINK_VALUES, refusal: null }): Promise<Html> {
+  return linksSection(context, id, await context.program.links.list({ affiliate: id, limit: LINKS_SHOWN }), linkForm)
+}
+
+/** The affiliate's page; `linkForm`: a refused new link, shown again as typed (status of its refusal). */
+export async function affiliateEditPage(context: AdminRequest, id: number, linkForm?: LinkFormState): Promise<AdminResult> {
   const affiliate = await context.program.affiliates.get(id)
-  return { title: `Edit ${affiliate.email}`, body: editBody(context, affiliate, valuesOf(affiliate), null, await context.program.taxDetails.get(id)) }
+  const body = editBody(context, affiliate, valuesOf(affiliate), null, await context.program.taxDetails.get(id), await linksOf(context, id, linkForm))
+  return { title: `Edit ${affiliate.email}`, body, ...(linkForm?.refusal ? { status: linkForm.refusal.status } : {}) }
 }
 
 export async function saveAffiliate(context: AdminRequest, id: number, form: URLSearchParams): Promise<AdminResult> {
@@ -147,7 +160,7 @@ export async function saveAffiliate(context: AdminRequest, id: number, form: URL
   })
   if (refused) {
     const affiliate = await program.affiliates.get(id)
-    return { title: `Edit ${affiliate.email}`, status: refused.status, body: editBody(context, affiliate, values, refused, await program.taxDetails.get(id)) }
+    return { title: `Edit ${affiliate.email}`, status: refused.status, body: editBody(context, affiliate, values, refused, await program.taxDetails.get(id), await linksOf(context, id)) }
   }
   return { redirect: `${paths.affiliate(id)}?saved=1` }
 }

@@ -24,9 +24,10 @@ import {
   type TrackClickInput,
   type UpdateAffiliateInput,
 } from '../model/schemas.js'
-import type { Patch, StorageTx } from '../ports/storage.js'
+import type { Insert, Patch, StorageTx } from '../ports/storage.js'
 import { UniqueViolation } from '../ports/storage.js'
-import type { Affiliate, CommissionSettings, IncentiveSettings, Project } from '../model/types.js'
+import type { Affiliate, CommissionSettings, IncentiveSettings, Link, Project } from '../model/types.js'
+import { newLink } from '../model/entities.js'
 import { affiliateView, type AffiliateView } from '../rules/views.js'
 import { lockAffiliate } from '../ports/row-locks.js'
 
@@ -89,13 +90,13 @@ async function resolveParent(ctx: ProjectContext, tx: StorageTx, project: Projec
 type NewAffiliate = Omit<Affiliate, 'id' | 'referralCode'>
 
 /**
- * Refuses a referral code that is another affiliate's link alias, so a code or alias always names
- * one affiliate (two codes are refused by the storage's unique index).
+ * Refuses a referral code that is the key of another affiliate's link, so a code or key always
+ * names one affiliate (two codes are refused by the storage's unique index).
  */
-async function checkNotAlias(tx: StorageTx, projectId: string, code: string, self: number | null): Promise<void> {
+async function checkNotLinkKey(tx: StorageTx, projectId: string, code: string, self: number | null): Promise<void> {
   const owner = await tx.affiliates.getByCode(projectId, code)
   if (owner && owner.id !== self && owner.referralCode.toLowerCase() !== code.toLowerCase()) {
-    throw new ConflictError('this referral code is a link alias of another affiliate', 'referralCode')
+    throw new ConflictError("this referral code is the key of another affiliate's link", 'referralCode')
   }
 }
 
@@ -174,7 +175,7 @@ export function affiliatesService(ctx: ProjectContext) {
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const parentId = await resolveParent(ctx, tx, project, data)
-          if (data.referralCode !== undefined) await checkNotAlias(tx, projectId, data.referralCode, null)
+          if (data.referralCode !== undefined) await checkNotLinkKey(tx, projectId, data.referralCode, null)
           const row = createdAffiliateRow(projectId, data, parentId, ctx.clock.now())
           const affiliate = await insertAffiliate(tx, row, data.referralCode)
           return loadAffiliateView(ctx, tx, affiliate)
@@ -194,7 +195,7 @@ export function affiliatesService(ctx: ProjectContext) {
       return withConflicts(() =>
         storage.transaction(async (tx) => {
           const found = await findAffiliate(tx, projectId, ref)
-          if (data.referralCode !== undefined) await checkNotAlias(tx, projectId, data.referralCode, found.id)
+          if (data.referralCode !== undefined) await checkNotLinkKey(tx, projectId, data.referralCode, found.id)
           // Setting a pending affiliate active approves it (docs/onboarding.md): locked, so one event.
           const approves = found.status === 'pending' && data.status === 'active'
           const affiliate = approves ? await lockAffiliate(tx, projectId, found.id) : found
@@ -230,9 +231,9 @@ export function affiliatesService(ctx: ProjectContext) {
 
     /**
      * Adds a link alias: another token (an imported tool's `?via=` token, a former code) that
-     * links, the snippet and clicks resolve to the affiliate (docs/attribution.md "Link aliases").
-     * Idempotent: the affiliate's own alias or code is not added again (`created` false). A token
-     * of another affiliate: ConflictError naming `alias`.
+     * links, the snippet and clicks resolve to the affiliate, stored as a link with only a key
+     * (docs/attribution.md "Link aliases"). Idempotent: the affiliate's own code or link key is
+     * not added again (`created` false). A token of another affiliate: ConflictError naming `alias`.
      */
     async addAlias(ref: AffiliateRef, alias: string): Promise<{ alias: string; created: boolean }> {
       const token = validate(codeSchema, alias, 'alias')
@@ -241,24 +242,24 @@ export function affiliatesService(ctx: ProjectContext) {
           const affiliate = await findAffiliate(tx, projectId, ref)
           const owner = await tx.affiliates.getByCode(projectId, token)
           if (owner?.id === affiliate.id) return { alias: token, created: false }
-          if (owner) throw new ConflictError('this token is the referral code or a link alias of another affiliate', 'alias')
-          await tx.affiliates.insertAlias(projectId, affiliate.id, token, ctx.clock.now())
+          if (owner) throw new ConflictError('this token is the referral code or a link key of another affiliate', 'alias')
+          await tx.links.insert(newLink<Insert<Link>>({ projectId, affiliateId: affiliate.id, key: token, createdAt: ctx.clock.now() }))
           return { alias: token, created: true }
         })
       return withConflicts(async () => {
         try {
           return await add()
         } catch (error) {
-          // Added at the same moment by another caller: once more, it finds whose alias it is now.
-          if (error instanceof UniqueViolation && error.constraint === 'affiliate_link_alias') return add()
+          // Added at the same moment by another caller: once more, it finds whose key it is now.
+          if (error instanceof UniqueViolation && error.constraint === 'link_key') return add()
           throw error
         }
       })
     },
 
-    /** The affiliate's link aliases, oldest first. */
+    /** The keys of the affiliate's links (its link aliases among them), oldest first. */
     async aliases(ref: AffiliateRef): Promise<string[]> {
-      return storage.transaction(async (tx) => tx.affiliates.listAliases(projectId, (await findAffiliate(tx, projectId, ref)).id))
+      return storage.transaction(async (tx) => (await tx.links.all(projectId, { affiliateId: (await findAffiliate(tx, projectId, ref)).id })).map((link) => link.key))
     },
 
     /** Counts a click on an affiliate's link (docs/attribution.md "Clicks"). */

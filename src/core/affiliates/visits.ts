@@ -8,7 +8,7 @@ import { NotFoundError } from '../model/errors.js'
 import { referralSignedUp } from '../ports/events.js'
 import { UniqueViolation } from '../ports/storage.js'
 import type { PaidAdClickId } from '../rules/fraud/signals.js'
-import type { Affiliate, Project, ProjectSettings, Referral } from '../model/types.js'
+import type { Affiliate, Link, Project, ProjectSettings, Referral } from '../model/types.js'
 import type { StorageTx } from '../ports/storage.js'
 import { lockAffiliates } from '../ports/row-locks.js'
 import { clickVisitorOf } from '../rules/fraud/index.js'
@@ -55,20 +55,8 @@ const browserSignupInput = v.strictObject({ email: emailSchema, referralCode: co
 /** What a link token resolves to: an active affiliate, and the link when the token is one (null: the referral code itself). */
 export interface LinkTarget {
   affiliate: Pick<Affiliate, 'id' | 'referralCode' | 'partnerSlug'>
-  /** The link the token is, with where it sends visitors and its default campaign; null for the referral code itself. */
-  link: LinkDefaults | null
-}
-
-/** What a visit reads of a link (docs/links.md). */
-export interface LinkDefaults {
-  id: number
-  /** Where the link sends visitors; null: the landing URL. */
-  destination: string | null
-  utmSource: string | null
-  utmMedium: string | null
-  utmCampaign: string | null
-  utmTerm: string | null
-  utmContent: string | null
+  /** The link the token is: where it sends visitors and its default campaign (docs/links.md). */
+  link: Pick<Link, 'id' | 'destination' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'utmTerm' | 'utmContent'> | null
 }
 
 const NO_CAMPAIGN: ClickCampaign = { utmSource: null, utmMedium: null, utmCampaign: null, utmTerm: null, utmContent: null, sub1: null, sub2: null, sub3: null, sub4: null, sub5: null }
@@ -79,10 +67,14 @@ export function visitsService(ctx: ProjectContext, rewards?: SignupRewards) {
   async function resolveTarget(token: string, partnerSlug: string | undefined): Promise<LinkTarget | null> {
     const code = v.safeParse(codeSchema, token)
     if (!code.success) return null
-    const affiliate = await storage.affiliates.getByCode(projectId, code.output)
-    if (!affiliate || affiliate.status !== 'active') return null
+    const found = await storage.links.resolve(projectId, code.output)
+    if (!found || found.affiliate.status !== 'active') return null
+    const { affiliate, link } = found
     if (partnerSlug !== undefined && affiliate.partnerSlug !== partnerSlug) return null
-    return { affiliate: { id: affiliate.id, referralCode: affiliate.referralCode, partnerSlug: affiliate.partnerSlug }, link: null }
+    return {
+      affiliate: { id: affiliate.id, referralCode: affiliate.referralCode, partnerSlug: affiliate.partnerSlug },
+      link: link && { id: link.id, destination: link.destination, utmSource: link.utmSource, utmMedium: link.utmMedium, utmCampaign: link.utmCampaign, utmTerm: link.utmTerm, utmContent: link.utmContent },
+    }
   }
 
   return {

@@ -187,6 +187,29 @@ export const couponFields = {
   discountValue: nullable(text()),
 }
 
+/**
+ * An affiliate's link (docs/links.md): its key (`/r/<key>`; unique in the project in any case, and
+ * never a referral code), where it sends visitors, the short domain it is served on and the UTM
+ * parameters it adds by default. A link with only a key is a link alias (docs/attribution.md).
+ */
+export const linkFields = {
+  ...owned,
+  affiliateId: id(),
+  key: text(),
+  /** An absolute http(s) URL (a deep link); null: the tracking handler's landing URL. */
+  destination: nullable(text()),
+  /** A configured short domain that serves `/<key>`; null: the tracking handler's host and prefix. */
+  domain: nullable(text()),
+  utmSource: nullable(text()),
+  utmMedium: nullable(text()),
+  utmCampaign: nullable(text()),
+  utmTerm: nullable(text()),
+  utmContent: nullable(text()),
+}
+
+/** A new link from the fields it sets: those left out of the nullable ones are null. */
+export const newLink = withNulls(linkFields)
+
 export const clickFields = {
   ...owned,
   affiliateId: id(),

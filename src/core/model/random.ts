@@ -32,6 +32,16 @@ export function newReferralCode(): string {
   return code
 }
 
+/** The longest referral code or link key. */
+const MAX_CODE_LENGTH = 64
+
+/** A readable link key from the affiliate's referral code: `<code>-<4 characters>` (docs/links.md "Keys"). */
+export function newLinkKey(referralCode: string): string {
+  let suffix = ''
+  for (const byte of crypto.randomBytes(4)) suffix += CODE_ALPHABET[byte % CODE_ALPHABET.length]
+  return `${referralCode.slice(0, MAX_CODE_LENGTH - suffix.length - 1)}-${suffix}`
+}
+
 /** One-shot `crypto.hash` (Node 20.12+) skips the Hash object; older Node 20 falls back. */
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string) => string }).hash
 

@@ -58,11 +58,9 @@ export const email = v.pipe(
   v.maxLength(254, 'must be at most 254 characters'),
   v.regex(EMAIL, 'must be a valid email address'),
 )
-export const referralCode = v.pipe(
-  v.string('must be a string'),
-  v.trim(),
-  v.regex(/^[A-Za-z0-9_-]{3,64}$/, 'must be 3 to 64 letters, digits, _ or -'),
-)
+/** A referral code or a link key: 3 to 64 letters, digits, `_` or `-`. */
+export const CODE_PATTERN = /^[A-Za-z0-9_-]{3,64}$/
+export const referralCode = v.pipe(v.string('must be a string'), v.trim(), v.regex(CODE_PATTERN, 'must be 3 to 64 letters, digits, _ or -'))
 export const id = v.pipe(
   v.number('must be an integer'),
   v.safeInteger('must be an integer'),
@@ -92,8 +90,8 @@ const timestamp = v.pipe(
   v.check((date) => !Number.isNaN(date.getTime()), 'must be an ISO 8601 date'),
   v.check(inDateRange, DATE_RANGE_MESSAGE),
 )
-const limit = v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1')))
-const offset = v.optional(
+export const limit = v.optional(v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(1, 'must be at least 1')))
+export const offset = v.optional(
   v.pipe(v.number('must be an integer'), v.safeInteger('must be an integer'), v.minValue(0, 'must not be negative'), v.maxValue(MAX_OFFSET, `must be at most ${MAX_OFFSET}`)),
 )
 

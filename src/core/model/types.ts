@@ -27,6 +27,9 @@ export interface Coupon extends RecordOf<typeof entities.couponFields> {}
 
 export interface Click extends RecordOf<typeof entities.clickFields> {}
 
+/** An affiliate's link (docs/links.md). */
+export interface Link extends RecordOf<typeof entities.linkFields> {}
+
 export interface Payout extends RecordOf<typeof entities.payoutFields> {}
 export interface PayoutRequest extends RecordOf<typeof entities.payoutRequestFields> {}
 export interface LedgerMovement extends RecordOf<typeof entities.ledgerMovementFields> {}

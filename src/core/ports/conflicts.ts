@@ -7,7 +7,7 @@ const CONFLICTS: Record<UniqueConstraint, [field: string, message: string]> = {
   affiliate_email: ['email', 'an affiliate with this email already exists'],
   affiliate_external_id: ['externalId', 'an affiliate with this external id already exists'],
   affiliate_referral_code: ['referralCode', 'this referral code is already taken'],
-  affiliate_link_alias: ['alias', 'this link alias is already taken'],
+  link_key: ['key', 'this link key is already taken'],
   referral_email: ['email', 'a referred user with this email already exists'],
   conversion_reference: ['reference', 'a conversion with this reference already exists'],
   coupon_code: ['code', 'this coupon code already exists'],

@@ -17,6 +17,7 @@ import type {
   DeliveryStatus,
   EventType,
   LedgerMovement,
+  Link,
   MailAttempt,
   MailMessage,
   Payout,
@@ -103,6 +104,18 @@ export const couponRules: TableRules<Coupon, CouponFilter> = {
     status: coupon.equals('status'),
     processorCouponId: coupon.equals('processorCouponId'),
   },
+}
+
+export interface LinkFilter {
+  affiliateId?: number
+  /** In any case: a key names one link in the project. */
+  key?: string
+}
+const link = filterRulesOf<Link>()
+/** `all` oldest first (createdAt, then id): the order an affiliate's aliases are listed in. */
+export const linkRules: TableRules<Link, LinkFilter> = {
+  filters: { affiliateId: link.equals('affiliateId'), key: link.caseless('key', 'link_key') },
+  order: 'createdAt',
 }
 
 export interface PayoutFilter {

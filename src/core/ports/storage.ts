@@ -15,6 +15,7 @@ import type {
   DeliveryAttemptFilter,
   DeliveryFilter,
   LedgerFilter,
+  LinkFilter,
   MailAttemptFilter,
   NoFilter,
   PayoutFilter,
@@ -35,6 +36,7 @@ import type {
   DeliveryAttempt,
   EventType,
   LedgerMovement,
+  Link,
   MailAttempt,
   Payout,
   PayoutRequest,
@@ -73,27 +75,42 @@ export interface ApiKeyRepository extends Pick<EntityTable<ApiKeyRecord, ApiKeyF
 /**
  * Emails arrive normalized (trimmed, lower case); codes are unique case-insensitively. lockForUpdate
  * is the first lock of a write that decides from the affiliate's state; an update never changes
- * the totals; delete also deletes its conversions, coupons, clicks, payouts and link aliases, its
+ * the totals; delete also deletes its conversions, coupons, clicks, payouts and links, its
  * referred users stay, disassociated (affiliateId null), and affiliates it was parent of lose their
  * parent. Lists newest first (createdAt desc, id desc).
  */
 export interface AffiliateRepository extends EntityTable<Affiliate, AffiliateFilter, Patch<Omit<Affiliate, 'totals'>>> {
-  /** The affiliate whose referral code or link alias this is (case-insensitively). */
+  /** The affiliate whose referral code or link key this is (case-insensitively). */
   getByCode(projectId: string, code: string): Promise<Affiliate | null>
-  /** Stores another link token of the affiliate (docs/attribution.md "Link aliases"); unique per project, case-insensitively. */
-  insertAlias(projectId: string, affiliateId: number, alias: string, at: Date): Promise<void>
-  /** The affiliate's link aliases, oldest first. */
-  listAliases(projectId: string, affiliateId: number): Promise<string[]>
   /**
    * Inserts each row whose email and referral code are free in one write (an import's chunk,
    * docs/migrating.md): null in place of a row not inserted because either is taken (also by an
    * earlier row of the same call). Not an error: the transaction goes on.
    */
   insertMany(affiliates: ReadonlyArray<Insert<Affiliate>>): Promise<Array<Affiliate | null>>
-  /** Which of these codes (lower case) are a referral code or a link alias in the project. */
+  /** Which of these codes (lower case) are a referral code or a link key in the project. */
   takenCodes(projectId: string, codes: readonly string[]): Promise<Set<string>>
   /** Atomically adds each delta to the running totals (never read-modify-write). */
   adjustTotals(projectId: string, id: number, delta: TotalsDelta): Promise<void>
+}
+
+/** What a token names (LinkRepository.resolve): the affiliate, and its link when the token is a link key. */
+export interface ResolvedToken {
+  affiliate: Affiliate
+  /** Null when the token is the affiliate's referral code. */
+  link: Link | null
+}
+
+/**
+ * Affiliates' links (docs/links.md): keys are unique per project, case-insensitively (an insert or
+ * update breaking it throws UniqueViolation('link_key')); `all` oldest first.
+ */
+export interface LinkRepository extends EntityTable<Link, LinkFilter> {
+  /**
+   * The affiliate whose referral code or link key the token is (case-insensitively; the code
+   * first), with the link; null when it is neither. One statement on the two unique indexes.
+   */
+  resolve(projectId: string, token: string): Promise<ResolvedToken | null>
 }
 
 /** What the first purchase records beside its time: it is payment 1, `key` its payment (an invoice's id, or null), `terms` its rules. */
@@ -383,6 +400,7 @@ export interface StorageTx {
   referrals: ReferralRepository
   conversions: ConversionRepository
   coupons: CouponRepository
+  links: LinkRepository
   clicks: ClickRepository
   payouts: PayoutRepository
   ledger: LedgerRepository

@@ -13,7 +13,7 @@ export type UniqueConstraint =
   | 'affiliate_email'
   | 'affiliate_external_id'
   | 'affiliate_referral_code'
-  | 'affiliate_link_alias'
+  | 'link_key'
   | 'referral_email'
   | 'conversion_reference'
   | 'coupon_code'

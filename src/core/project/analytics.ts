@@ -31,7 +31,12 @@ const METRIC_FIELDS: ReadonlyArray<readonly [AnalyticsMetric, keyof AnalyticsFig
 
 const DEFAULT_DAYS = 30
 
-const calendarDay = v.pipe(v.string('must be a date'), v.check(isCalendarDay, 'must be a date written YYYY-MM-DD'))
+const calendarDay = v.pipe(
+  v.string('must be a date'),
+  v.check(isCalendarDay, 'must be a date written YYYY-MM-DD'),
+  // Instants around the range are read back as days of four-digit years, and month buckets end by 9999.
+  v.check((day) => day >= '1970-01-01' && day <= '9999-01-01', 'must be a date between 1970-01-01 and 9999-01-01'),
+)
 const isMetric = (name: string): name is AnalyticsMetric => (ANALYTICS_METRICS as readonly string[]).includes(name)
 /** IANA names only: an offset such as "+01:00" means the opposite to PostgreSQL (POSIX) and to the runtime. */
 const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/

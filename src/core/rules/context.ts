@@ -9,6 +9,7 @@ import type { Project } from '../model/types.js'
 import { ONE } from './commission.js'
 import type { TaxIdCipher } from '../model/tax-id-cipher.js'
 import type { PromotionCodeIssuer } from '../ports/promotion-codes.js'
+import { linkSettings, type LinkSettings } from './link-settings.js'
 
 /**
  * Exchange rate from one currency to another at a moment: how many units of `to` one unit of
@@ -29,6 +30,8 @@ export interface ProjectContext {
   fraudCheck: FraudCheck | undefined
   /** Creates affiliates' promotion codes at Stripe (program option promotionCodes); null without one. */
   promotionCodes: PromotionCodeIssuer | null
+  /** Where links are reached and may send visitors (program option links, docs/links.md). */
+  links: LinkSettings
   projectId: string
   project(): Promise<Project>
   /** Rate from -> to; 1 when equal; throws a 400 naming the pair when unknown. */
@@ -49,6 +52,7 @@ export function createProjectContext(
     taxIds: TaxIdCipher | null
     fraudCheck?: FraudCheck | undefined
     promotionCodes?: PromotionCodeIssuer | null | undefined
+    links?: LinkSettings | undefined
   },
   projectId: string,
   loadProject: () => Promise<Project>,
@@ -75,6 +79,7 @@ export function createProjectContext(
     ...base,
     fraudCheck: base.fraudCheck,
     promotionCodes: base.promotionCodes ?? null,
+    links: base.links ?? linkSettings(),
     projectId,
     project: loadProject,
     tryFxRate,

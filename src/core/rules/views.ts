@@ -3,9 +3,10 @@
 // Each view shows its entity's shown fields (src/core/model/entities.ts) as stored, plus what it derives.
 import { computeBalances, visibleStatus } from './ledger.js'
 import { Currency, currencyOr } from '../model/money.js'
-import { conversionFields, type affiliateFields, type affiliateTotalsFields, type couponFields, type payoutFields, type referralFields } from '../model/entities.js'
+import { conversionFields, type affiliateFields, type affiliateTotalsFields, type couponFields, type linkFields, type payoutFields, type referralFields } from '../model/entities.js'
 import { shownKeys, type ShownRecord } from '../model/entity.js'
-import type { Affiliate, Conversion, ConversionStatus, Coupon, Payout, Referral } from '../model/types.js'
+import type { Affiliate, Conversion, ConversionStatus, Coupon, Link, Payout, Referral } from '../model/types.js'
+import { shortUrl, type LinkSettings } from './link-settings.js'
 
 export interface Earnings {
   total: string
@@ -61,6 +62,12 @@ export interface ReferralView extends ShownRecord<typeof referralFields> {
 
 export interface CouponView extends ShownRecord<typeof couponFields> {
   affiliateEmail: string | null
+}
+
+/** An affiliate's link as stored (but its project), and its short URL (docs/links.md). */
+export interface LinkView extends ShownRecord<typeof linkFields> {
+  /** `https://go.example/r/<key>`, or `https://<domain>/<key>` on a short domain; null when the program has no public URL for it. */
+  url: string | null
 }
 
 export interface PayoutView extends ShownRecord<typeof payoutFields> {
@@ -166,6 +173,23 @@ export function couponView(coupon: Coupon, affiliate: Pick<Affiliate, 'email'> |
     discountType: coupon.discountType,
     discountValue: coupon.discountValue,
     createdAt: coupon.createdAt,
+  }
+}
+
+export function linkView(link: Link, settings: LinkSettings): LinkView {
+  return {
+    id: link.id,
+    affiliateId: link.affiliateId,
+    key: link.key,
+    url: shortUrl(settings, link),
+    destination: link.destination,
+    domain: link.domain,
+    utmSource: link.utmSource,
+    utmMedium: link.utmMedium,
+    utmCampaign: link.utmCampaign,
+    utmTerm: link.utmTerm,
+    utmContent: link.utmContent,
+    createdAt: link.createdAt,
   }
 }
 

@@ -4,6 +4,7 @@ import { listAuditLog } from './audit-log.js'
 import { queryAnalytics } from './analytics.js'
 import { createEmbedToken } from './embed-tokens.js'
 import { affiliateBalances, listLedger, programBalances } from './ledger.js'
+import { createLink, deleteLink, getLink, linkQrCode, listLinks, updateLink } from './links.js'
 import { createConversion, deleteConversion, getConversion, listConversions, previewConversion, updateConversion } from './conversions.js'
 import { createCoupon, createPromotionCode, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.js'
 import { createPayout, getPayout, listDuePayouts, listPayoutRequests, listPayouts, runPayouts, taxSummary, trackClick } from './payouts.js'
@@ -42,6 +43,12 @@ export const OPERATION_LIST = [
   updateCoupon,
   deleteCoupon,
   createPromotionCode,
+  listLinks,
+  createLink,
+  getLink,
+  updateLink,
+  deleteLink,
+  linkQrCode,
   listPayouts,
   createPayout,
   taxSummary,

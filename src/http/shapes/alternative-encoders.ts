@@ -3,7 +3,7 @@
 // data.<name>, and the `{ success: false, error: { code, message, details: { field, issue } } }`
 // error form. A record's schema is in alternative-records.ts (the conversion's encoder derives from
 // its table there); the codecs in alternative.ts.
-import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView } from '../../core/rules/views.js'
+import type { AffiliateView, ConversionView, CouponView, LinkView, PayoutView, ReferralView } from '../../core/rules/views.js'
 import type { DueEntry } from '../../core/payouts/payouts-due.js'
 import type { PayoutRunResult } from '../../core/payouts/payout-runs.js'
 import type { PayoutRequestView } from '../../core/payouts/payout-requests.js'
@@ -108,6 +108,10 @@ export function coupon(view: CouponView): unknown {
     ...P.processorCouponIds(view),
     created_at: view.createdAt.toISOString(),
   }
+}
+
+export function link(view: LinkView): unknown {
+  return { id: view.id, affiliate_id: affiliateId(view.affiliateId), ...P.linkFields(view) }
 }
 
 export function payout(view: PayoutView): unknown {

@@ -103,6 +103,8 @@ export const couponRecord = v.strictObject({
   created_at: timestamp,
 })
 
+export const linkRecord = v.strictObject({ id, affiliate_id: affiliateId, ...P.linkFieldRecords })
+
 export const payoutRecord = v.strictObject({
   id,
   affiliateId,
@@ -198,6 +200,8 @@ export const referralResponse = named('ReferralResponse', item('referral', refer
 export const referralList = named('ReferralList', list('referrals', referralRecord))
 export const couponResponse = named('CouponResponse', item('coupon', couponRecord))
 export const couponList = named('CouponList', list('coupons', couponRecord))
+export const linkResponse = named('LinkResponse', item('link', linkRecord))
+export const linkList = named('LinkList', list('links', linkRecord))
 export const payoutResponse = named('PayoutResponse', item('payout', payoutRecord))
 export const payoutList = named('PayoutList', list('payouts', payoutRecord))
 export const dueList = named('PayoutDueList', item('due', v.array(dueRecord)))
@@ -239,3 +243,4 @@ export const referralExportResponse = named(
   item('export', v.strictObject({ referral: referralRecord, conversions: v.array(conversionRecord), customerIds: v.array(v.strictObject(camelKeys(P.customerIdRecord.entries))) })),
 )
 export const taxSummaryCsv = P.taxSummaryCsv
+export const linkQrImage = P.linkQrImage

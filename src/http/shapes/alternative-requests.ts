@@ -4,7 +4,7 @@
 import * as v from 'valibot'
 import { EMBED_SECTIONS } from '../../core/model/embed-token.js'
 import { affiliateStatus, commissionSettings, couponStatus, incentiveSettings, locale } from '../../core/model/schemas.js'
-import { createPayoutBody, listQuery, updateReferralBody } from '../schemas.js'
+import { createPayoutBody, linkFields, listQuery, updateReferralBody } from '../schemas.js'
 import { email, id as positiveId, limit, money, offset, processorCouponIds, str } from '../wire.js'
 
 export const listQueryAlternative = listQuery
@@ -67,3 +67,6 @@ export const createCouponBodyAlternative = v.strictObject({
   ...processorCouponIds,
 })
 export const createPayoutBodyAlternative = v.strictObject({ ...createPayoutBody.entries, affiliate_id: v.optional(alternativeId) })
+/** POST /links: the affiliate by email, `aff_12` or `12`. */
+export const createLinkBodyAlternative = v.strictObject({ affiliate: str(254), ...linkFields })
+export const listLinksQueryAlternative = v.strictObject({ limit, offset, affiliate: v.optional(str(254)) })

@@ -2,7 +2,7 @@
 // reads and answers in it. Affiliates are named by email, `aff_12` or `12`; lists default to 20
 // items, at most 100. Records and their schemas: alternative-encoders.ts, alternative-records.ts;
 // request bodies and queries: alternative-requests.ts.
-import type { AffiliateView } from '../../core/rules/views.js'
+import type { AffiliateView, LinkView } from '../../core/rules/views.js'
 import type * as v from 'valibot'
 import { processorCouponId } from '../coupon-ids.js'
 import { codec, defined, page } from '../route.js'
@@ -14,6 +14,7 @@ import { alternativeAnalytics } from './analytics-encoders.js'
 import { createEmbedToken } from '../routes/embed-tokens.js'
 import * as C from '../routes/conversions.js'
 import * as K from '../routes/coupons.js'
+import * as N from '../routes/links.js'
 import * as P from '../routes/payouts.js'
 import * as L from '../routes/ledger.js'
 import { listProviderEvents, replayProviderEvent } from '../routes/provider-events.js'
@@ -59,6 +60,9 @@ const windowOnly = { query: listQuery, input: ({ query }: { query: { limit?: num
 const stats = { responses: { 200: R.statsResponse }, output: E.stats }
 /** The answer of every operation that returns one affiliate. */
 const affiliateAnswer = { responses: { 200: R.affiliateResponse }, output: (view: AffiliateView) => E.data('affiliate', E.affiliate(view, true)) }
+
+/** The answer of every operation that returns one link. */
+const linkAnswer = { responses: { 200: R.linkResponse }, output: (view: LinkView) => E.data('link', E.link(view)) }
 
 export const alternativeShape = defineShape({
   title: 'alternative shape',
@@ -172,6 +176,22 @@ export const alternativeShape = defineShape({
     putCouponsId: codec(K.updateCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data('coupon', E.coupon(view)) }),
     deleteCouponsId: codec(K.deleteCoupon, { responses: { 204: null } }),
     postAffiliatesEmailPromotionCodes: codec(K.createPromotionCode, { responses: { 201: R.couponResponse }, output: (view) => E.data('coupon', E.coupon(view)) }),
+    getLinks: codec(N.listLinks, {
+      query: Q.listLinksQueryAlternative,
+      responses: { 200: R.linkList },
+      input: ({ query }) => defined({ ...window(query), affiliate: query.affiliate === undefined ? undefined : affiliateRef(query.affiliate) }),
+      output: (result) => E.paged('links', result, E.link),
+    }),
+    postLinks: codec(N.createLink, {
+      body: Q.createLinkBodyAlternative,
+      responses: { 201: R.linkResponse },
+      input: ({ body }) => ({ affiliate: affiliateRef(body.affiliate), ...N.linkInput(body) }),
+      output: (view) => E.data('link', E.link(view)),
+    }),
+    getLinksId: codec(N.getLink, linkAnswer),
+    patchLinksId: codec(N.updateLink, linkAnswer),
+    deleteLinksId: codec(N.deleteLink, { responses: { 204: null } }),
+    getLinksIdQr: codec(N.linkQrCode, { responses: { 200: R.linkQrImage }, output: N.qrAnswer }),
     getPayouts: codec(P.listPayouts, { responses: { 200: R.payoutList }, output: (result) => E.paged('payouts', result, E.payout) }),
     postPayouts: codec(P.createPayout, {
       body: Q.createPayoutBodyAlternative,

@@ -3,7 +3,7 @@
 // schema is in primary-records.ts (the conversion's encoder derives from its table there); the
 // codecs of its operations in primary.ts.
 import type { AffiliateApplication } from '../../core/model/types.js'
-import type { AffiliateView, ConversionView, CouponView, PayoutView, ReferralView, TierProgress } from '../../core/rules/views.js'
+import type { AffiliateView, ConversionView, CouponView, LinkView, PayoutView, ReferralView, TierProgress } from '../../core/rules/views.js'
 import type { ConversionPreview } from '../../core/conversions/conversion-create.js'
 import type { ProviderEventView } from '../../core/provider-events/index.js'
 import type { StatsSeries } from '../../core/project/stats.js'
@@ -127,6 +127,26 @@ export function coupon(view: CouponView): unknown {
     ...processorCouponIds(view),
     created_at: view.createdAt.toISOString(),
   }
+}
+
+/** A link's fields but its id and its affiliate's, alike in every shape. */
+export function linkFields(view: LinkView) {
+  return {
+    key: view.key,
+    url: view.url,
+    destination: view.destination,
+    domain: view.domain,
+    utm_source: view.utmSource,
+    utm_medium: view.utmMedium,
+    utm_campaign: view.utmCampaign,
+    utm_term: view.utmTerm,
+    utm_content: view.utmContent,
+    created_at: view.createdAt.toISOString(),
+  }
+}
+
+export function link(view: LinkView): unknown {
+  return { id: view.id, affiliate_id: view.affiliateId, ...linkFields(view) }
 }
 
 export function payout(view: PayoutView): unknown {

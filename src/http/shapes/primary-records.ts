@@ -169,6 +169,23 @@ export const couponRecord = v.strictObject({
   created_at: timestamp,
 })
 
+/** A link's fields as stored, alike in every shape but its affiliate's id (docs/links.md). */
+export const linkFieldRecords = {
+  key: v.string(),
+  url: v.nullable(v.string()),
+  destination: v.nullable(v.string()),
+  domain: v.nullable(v.string()),
+  utm_source: v.nullable(v.string()),
+  utm_medium: v.nullable(v.string()),
+  utm_campaign: v.nullable(v.string()),
+  utm_term: v.nullable(v.string()),
+  utm_content: v.nullable(v.string()),
+  created_at: timestamp,
+}
+export const linkRecord = v.strictObject({ id, affiliate_id: id, ...linkFieldRecords })
+/** GET /links/{id}/qr: the image, SVG text or PNG bytes. */
+export const linkQrImage = { name: 'LinkQrCode', schema: v.string(), contentType: ['image/svg+xml', 'image/png'] } as const
+
 export const payoutRecord = v.strictObject({
   id,
   affiliate_id: id,
@@ -383,6 +400,8 @@ export const referralResponse = named('ReferralResponse', item(referralRecord))
 export const referralList = named('ReferralList', list(referralRecord))
 export const couponResponse = named('CouponResponse', item(couponRecord))
 export const couponList = named('CouponList', list(couponRecord))
+export const linkResponse = named('LinkResponse', item(linkRecord))
+export const linkList = named('LinkList', list(linkRecord))
 export const payoutResponse = named('PayoutResponse', item(payoutRecord))
 export const payoutList = named('PayoutList', list(payoutRecord))
 export const dueList = named('PayoutDueList', item(v.array(dueRecord)))

@@ -1,6 +1,6 @@
 // The primary shape (docs/api.md): what each operation of the table reads and answers in it.
 // Records and their schemas: primary-encoders.ts, primary-records.ts.
-import type { AffiliateView } from '../../core/rules/views.js'
+import type { AffiliateView, LinkView } from '../../core/rules/views.js'
 import type * as v from 'valibot'
 import type { AffiliateStatus } from '../../core/model/types.js'
 import { codec, defined } from '../route.js'
@@ -12,6 +12,7 @@ import { primaryAnalytics } from './analytics-encoders.js'
 import { createEmbedToken } from '../routes/embed-tokens.js'
 import * as C from '../routes/conversions.js'
 import * as K from '../routes/coupons.js'
+import * as N from '../routes/links.js'
 import * as P from '../routes/payouts.js'
 import * as L from '../routes/ledger.js'
 import { listProviderEvents, replayProviderEvent } from '../routes/provider-events.js'
@@ -23,6 +24,7 @@ import * as S from '../schemas.js'
 import * as E from './primary-encoders.js'
 import * as R from './primary-records.js'
 import { defineShape } from './shape.js'
+import { HttpError } from '../../server/errors.js'
 
 const stats = { responses: { 200: R.statsResponse }, output: E.stats }
 /** The answer of every operation that returns one affiliate. */
@@ -47,6 +49,14 @@ function conversionInput(body: v.InferOutput<typeof S.createConversionBody>) {
     click: body.click,
   })
 }
+
+/** The affiliate a link body or query names: by email (`affiliate`) or id (`affiliate_id`), not both. */
+function linkAffiliate(named: { affiliate?: string | undefined; affiliate_id?: number | undefined }): string | number | undefined {
+  if (named.affiliate !== undefined && named.affiliate_id !== undefined) throw new HttpError('invalid_request', 'send affiliate or affiliate_id, not both', 'affiliate')
+  return named.affiliate_id ?? named.affiliate
+}
+/** The answer of every operation that returns one link. */
+const linkAnswer = { responses: { 200: R.linkResponse }, output: (view: LinkView) => E.data(E.link(view)) }
 
 export const primaryShape = defineShape({
   title: 'primary shape',
@@ -193,6 +203,26 @@ export const primaryShape = defineShape({
     putCouponsId: codec(K.updateCoupon, { responses: { 200: R.couponResponse }, output: (view) => E.data(E.coupon(view)) }),
     deleteCouponsId: codec(K.deleteCoupon, { responses: { 204: null } }),
     postAffiliatesEmailPromotionCodes: codec(K.createPromotionCode, { responses: { 201: R.couponResponse }, output: (view) => E.data(E.coupon(view)) }),
+    getLinks: codec(N.listLinks, {
+      query: S.listLinksQuery,
+      responses: { 200: R.linkList },
+      input: ({ query }) => defined({ limit: query.limit, offset: query.offset, affiliate: linkAffiliate(query) }),
+      output: (result) => E.paged(result, E.link),
+    }),
+    postLinks: codec(N.createLink, {
+      body: S.createLinkBody,
+      responses: { 201: R.linkResponse },
+      input({ body }) {
+        const affiliate = linkAffiliate(body)
+        if (affiliate === undefined) throw new HttpError('invalid_request', 'affiliate: is required (an email), or send affiliate_id', 'affiliate')
+        return { affiliate, ...N.linkInput(body) }
+      },
+      output: (view) => E.data(E.link(view)),
+    }),
+    getLinksId: codec(N.getLink, linkAnswer),
+    patchLinksId: codec(N.updateLink, linkAnswer),
+    deleteLinksId: codec(N.deleteLink, { responses: { 204: null } }),
+    getLinksIdQr: codec(N.linkQrCode, { responses: { 200: R.linkQrImage }, output: N.qrAnswer }),
     getPayouts: codec(P.listPayouts, { responses: { 200: R.payoutList }, output: (result) => E.paged(result, E.payout) }),
     postPayouts: codec(P.createPayout, {
       body: S.createPayoutBody,

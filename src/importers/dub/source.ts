@@ -1,11 +1,12 @@
 // Dub Partners as an import source (docs/migrating.md#dub): its REST API (https://dub.co/docs/api-reference),
 // Bearer workspace key, JSON arrays paged with `page` / `pageSize` (100; a shorter page is the
-// last). Reads /partners (each link's `key` is the token of `<domain>/<key>`), /customers and
-// /commissions (sale commissions; `earnings` is the partner's commission, `amount` the sale).
+// last). Reads /partners (each link's `key` is the token of `<domain>/<key>`, its `url` the
+// destination, with its `utm_*` fields when Dub gives them), /customers and /commissions (sale
+// commissions; `earnings` is the partner's commission, `amount` the sale).
 import type { AffiliateStatus } from '../../core/model/types.js'
 import { baseUrl, getJson, minorUnits, type ToolLimits } from '../http-json.js'
 import { pageGuard } from '../paging.js'
-import { ImportSourceError, type ImportSource, type SourceCommissionState } from '../source.js'
+import { ImportSourceError, type ImportSource, type SourceCommissionState, type SourceLink } from '../source.js'
 
 export const DUB_API_URL = 'https://api.dub.co'
 
@@ -26,7 +27,16 @@ interface DubPartner {
   email?: string | null
   status?: string | null
   paypalEmail?: string | null
-  links?: { key?: string | null }[] | null
+  links?: DubLink[] | null
+}
+interface DubLink {
+  key?: string | null
+  url?: string | null
+  utm_source?: string | null
+  utm_medium?: string | null
+  utm_campaign?: string | null
+  utm_term?: string | null
+  utm_content?: string | null
 }
 interface DubCustomer { id: string; externalId?: string | null; email?: string | null; sales?: number | null; partner?: { id: string } | null }
 interface DubCommission {
@@ -50,6 +60,23 @@ const COMMISSION_STATE: Record<string, SourceCommissionState> = {
   duplicate: 'voided',
   fraud: 'voided',
   canceled: 'voided',
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
+
+/** A Dub link as a token and its destination and UTM parameters; null without a key. */
+function sourceLink(link: DubLink): SourceLink | null {
+  const token = text(link.key)
+  if (token === null) return null
+  return {
+    token,
+    destination: text(link.url),
+    utmSource: text(link.utm_source),
+    utmMedium: text(link.utm_medium),
+    utmCampaign: text(link.utm_campaign),
+    utmTerm: text(link.utm_term),
+    utmContent: text(link.utm_content),
+  }
 }
 
 export function dubSource(options: DubSourceOptions): ImportSource {
@@ -82,6 +109,7 @@ export function dubSource(options: DubSourceOptions): ImportSource {
           status: PARTNER_STATUS[partner.status ?? 'approved'] ?? 'pending',
           paypalEmail: partner.paypalEmail || null,
           tokens: (partner.links ?? []).map((link) => link.key).filter((key): key is string => typeof key === 'string' && key !== ''),
+          links: (partner.links ?? []).map(sourceLink).filter((link): link is SourceLink => link !== null),
           group: null,
         }
       }

@@ -1,10 +1,11 @@
 // The affiliates step: each of the tool's affiliates found by email (told `existing`, `differs` or,
 // with `update`, `updated`) or created with its first valid link token as referral code, in one
-// write per chunk; its other link tokens kept resolving to it as link aliases.
-import { AffiliateError, ConflictError, NotFoundError } from '../../core/model/errors.js'
+// write per chunk; its other link tokens kept resolving to it as links (with the tool's
+// destination and UTM parameters where it has them, docs/links.md "Imports").
+import { AffiliateError, ConflictError, NotFoundError, ValidationError } from '../../core/model/errors.js'
 import type { ProjectSettings } from '../../core/model/types.js'
 import type { AffiliateView } from '../../core/rules/views.js'
-import type { SourceAffiliate } from '../source.js'
+import type { SourceAffiliate, SourceLink } from '../source.js'
 import { marker, type ImportRun } from './import-run.js'
 import { Notes } from './notes.js'
 import type { LeftWork } from './record-chunks.js'
@@ -28,7 +29,7 @@ export async function importAffiliates(run: ImportRun, records: SourceAffiliate[
       prepared[index]!.notes.report()
       run.known.set(record.sourceId, { id: affiliate.id, email: affiliate.email })
       run.report.count('affiliates', record.sourceId, 'created')
-      await importLinks(run, record.sourceId, affiliate, prepared[index]!.tokens, true)
+      await importLinks(run, record, affiliate, prepared[index]!.tokens, true)
     }
   })
 }
@@ -60,7 +61,7 @@ async function importAffiliate(run: ImportRun, record: SourceAffiliate, { tokens
   if (existing) {
     known.set(record.sourceId, { id: existing.id, email: existing.email })
     if (existing.customFields?.importedFrom === marker(run, record.sourceId)) report.resume('affiliates')
-    await importLinks(run, record.sourceId, existing, tokens, false)
+    await importLinks(run, record, existing, tokens, false)
     const wanted = { name: record.name, status: record.status, paypalEmail: record.paypalEmail?.toLowerCase() ?? null }
     const differing = (Object.keys(wanted) as (keyof typeof wanted)[]).filter((field) => existing[field] !== wanted[field])
     if (differing.length === 0) return report.count('affiliates', record.sourceId, 'existing')
@@ -86,7 +87,7 @@ async function importAffiliate(run: ImportRun, record: SourceAffiliate, { tokens
   }
   known.set(record.sourceId, { id: created.id, email: created.email })
   report.count('affiliates', record.sourceId, 'created')
-  await importLinks(run, record.sourceId, created, tokens, true)
+  await importLinks(run, record, created, tokens, true)
 }
 
 async function findAffiliate({ program }: ImportRun, email: string): Promise<AffiliateView | null> {
@@ -110,11 +111,15 @@ function linkTokens({ report }: ImportRun, record: SourceAffiliate, notes: Notes
 }
 
 /**
- * Keeps every link token resolving to the affiliate: its referral code, or else a link alias
- * (docs/attribution.md "Link aliases"). A token another affiliate holds is reported.
+ * Keeps every link token resolving to the affiliate: its referral code, or else a link, with the
+ * tool's destination and UTM parameters when it has them, or a link alias (docs/links.md
+ * "Imports"). A token another affiliate holds is reported.
  */
-async function importLinks({ program, report, dryRun }: ImportRun, sourceId: string, affiliate: AffiliateView, tokens: string[], fresh: boolean) {
+async function importLinks(run: ImportRun, record: SourceAffiliate, affiliate: AffiliateView, tokens: string[], fresh: boolean) {
+  const { program, report, dryRun } = run
+  const sourceId = record.sourceId
   const aliases = tokens.length > 0 && dryRun ? new Set((await program.affiliates.aliases(affiliate.id)).map((alias) => alias.toLowerCase())) : null
+  const details = new Map((record.links ?? []).filter(hasDetails).map((link) => [link.token.toLowerCase(), link]))
   for (const token of tokens) {
     if (token.toLowerCase() === affiliate.referralCode.toLowerCase()) {
       report.count('links', sourceId, fresh ? 'created' : 'existing')
@@ -125,11 +130,37 @@ async function importLinks({ program, report, dryRun }: ImportRun, sourceId: str
       continue
     }
     try {
-      const { created } = await program.affiliates.addAlias(affiliate.id, token)
+      const link = details.get(token.toLowerCase())
+      const { created } = link ? await importLink(run, sourceId, affiliate, link) : await program.affiliates.addAlias(affiliate.id, token)
       report.count('links', sourceId, created ? 'created' : 'existing')
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error
-      report.count('links', sourceId, 'error', { field: 'token', message: `link token "${token}" is another affiliate's referral code or alias here: links with it keep resolving to that one` })
+      report.count('links', sourceId, 'error', { field: 'token', message: `link token "${token}" is another affiliate's referral code or link key here: links with it keep resolving to that one` })
+    }
+  }
+}
+
+const hasDetails = (link: SourceLink) => [link.destination, link.utmSource, link.utmMedium, link.utmCampaign, link.utmTerm, link.utmContent].some((value) => value !== null)
+
+/**
+ * The tool's link as a link of the affiliate (found as it is when its key is the affiliate's
+ * already); a destination or UTM value this program refuses (an origin it does not allow) is
+ * reported as a warning, and the link keeps its key and the other values.
+ */
+async function importLink({ program, report }: ImportRun, sourceId: string, affiliate: AffiliateView, link: SourceLink): Promise<{ created: boolean }> {
+  const holder = await program.links.resolve(link.token)
+  if (holder?.affiliate.id === affiliate.id) return { created: false }
+  if (holder) throw new ConflictError('this link key is already taken', 'key')
+  const { token, ...fields } = link
+  const given = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null))
+  for (;;) {
+    try {
+      await program.links.create({ affiliate: affiliate.id, key: token, ...given })
+      return { created: true }
+    } catch (error) {
+      if (!(error instanceof ValidationError && error.field !== undefined && error.field in given)) throw error
+      report.warn('links', sourceId, error.field, `link "${token}": ${error.message}; the link is imported without it`)
+      delete given[error.field]
     }
   }
 }

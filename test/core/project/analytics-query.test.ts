@@ -32,6 +32,7 @@ describe('program.analytics.query', () => {
     [{ to: '03/04/2026' }, 'to'],
     [{ from: '2026-03-04', to: '2026-03-04' }, 'to'],
     [{ from: '2016-01-01', to: '2026-03-04' }, 'from'],
+    [{ from: '0999-12-01', to: '0999-12-31' }, 'from'],
     [{ timeZone: 'Mars/Olympus' }, 'timeZone'],
     [{ timeZone: '+01:00' }, 'timeZone'],
     [{ affiliate: 'not-an-email' }, 'affiliate'],

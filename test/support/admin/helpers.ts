@@ -2,7 +2,7 @@
 // its portal) plus the console and an admin key; affiliates owed money; sign-in through the form.
 import type { memoryStorage } from '../../../src/adapters/memory/index.js'
 import { createAdminConsole, type AdminConsole, type AdminConsoleOptions } from '../../../src/admin/index.js'
-import type { AffiliateProgram, TestClock } from '../../../src/index.js'
+import type { AffiliateProgram, LinkOptions, TestClock } from '../../../src/index.js'
 import type { Portal } from '../../../src/portal/index.js'
 import { Agent, portalFixture } from '../portal/helpers.js'
 
@@ -16,8 +16,9 @@ export interface AdminFixture {
   adminKey: string
 }
 
-export async function adminFixture(options: Partial<AdminConsoleOptions> = {}): Promise<AdminFixture> {
-  const { program, portal, clock, storage } = await portalFixture()
+/** `links`: the program's links option (docs/links.md), for pages that show short links. */
+export async function adminFixture(options: Partial<AdminConsoleOptions> = {}, links?: LinkOptions): Promise<AdminFixture> {
+  const { program, portal, clock, storage } = await portalFixture({}, links)
   const admin = createAdminConsole(program, { sessions: storage, auditLog: storage, ...options })
   const { key } = await program.keys.create({ name: 'Owner', scopes: ['*'] })
   return { program, admin, portal, clock, storage, adminKey: key }

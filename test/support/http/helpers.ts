@@ -1,6 +1,7 @@
 // Helpers for the HTTP tests: a program over the memory adapter with a test clock, API keys, and
 // `call`, which sends a Request through the handler and parses the answer.
 import type { PromotionCodeIssuer } from '../../../src/core/ports/promotion-codes.js'
+import type { LinkOptions } from '../../../src/core/rules/link-settings.js'
 import { memoryStorage } from '../../../src/adapters/memory/index.js'
 import { testClock, type TestClock } from '../../../src/core/model/clock.js'
 import { createAffiliateProgram, createWebhookDispatcher, type AffiliateProgram, type StoragePort, type WebhookDispatcher } from '../../../src/index.js'
@@ -67,7 +68,9 @@ export interface Setup {
   keyWith(scopes: Scope[]): Promise<string>
 }
 
-export async function setup(options: { handler?: HandlerOptions; settings?: ProjectSettingsInput; storage?: StoragePort; promotionCodes?: PromotionCodeIssuer } = {}): Promise<Setup> {
+export async function setup(
+  options: { handler?: HandlerOptions; settings?: ProjectSettingsInput; storage?: StoragePort; promotionCodes?: PromotionCodeIssuer; links?: LinkOptions } = {},
+): Promise<Setup> {
   const clock = testClock('2026-03-01T00:00:00.000Z')
   const storage = options.storage ?? memoryStorage()
   const program = await createAffiliateProgram({
@@ -75,6 +78,7 @@ export async function setup(options: { handler?: HandlerOptions; settings?: Proj
     clock,
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.promotionCodes ? { promotionCodes: options.promotionCodes } : {}),
+    ...(options.links ? { links: options.links } : {}),
   })
   const dispatcher = createWebhookDispatcher({ storage, clock })
   const { key } = await program.keys.create()

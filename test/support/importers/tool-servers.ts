@@ -177,7 +177,13 @@ export const FP_LISTS: Record<string, unknown[]> = {
 }
 
 // --- Dub ---------------------------------------------------------------------------------------
-const dubPartner = (id: string, name: string, email: string, status: string, keys: string[]) => ({
+/** A partner's link: its key, and what Dub's link schema says beside it (`url`, `utm_*`) where a test sets it. */
+type DubLinkFixture = string | { key: string; url: string; utm_source: string | null; utm_medium: string | null; utm_campaign: string | null; utm_term: string | null; utm_content: string | null }
+const dubLink = (link: DubLinkFixture) => {
+  const { key, ...rest } = typeof link === 'string' ? { key: link, url: 'https://www.example.com' } : link
+  return { id: `link_${key}`, domain: 'dub.sh', key, shortLink: `https://dub.sh/${key}`, ...rest, clicks: 10, leads: 2, sales: 1, saleAmount: 9900 }
+}
+const dubPartner = (id: string, name: string, email: string, status: string, keys: DubLinkFixture[]) => ({
   id,
   name,
   email,
@@ -190,7 +196,7 @@ const dubPartner = (id: string, name: string, email: string, status: string, key
   createdAt: '2025-06-01T10:00:00.000Z',
   programId: 'prog_1',
   groupId: 'grp_1',
-  links: keys.map((key) => ({ id: `link_${key}`, domain: 'dub.sh', key, shortLink: `https://dub.sh/${key}`, url: 'https://www.example.com', clicks: 10, leads: 2, sales: 1, saleAmount: 9900 })),
+  links: keys.map(dubLink),
   totalClicks: 10,
   totalLeads: 2,
   totalConversions: 1,
@@ -216,7 +222,10 @@ const dubCommission = (id: string, partner: string, customer: string, earnings: 
 })
 export const DUB_LISTS: Record<string, unknown[]> = {
   '/partners': [
-    dubPartner('pn_alex', 'Alex Doe', 'alex@example.com', 'approved', ['alex', 'alex-yt']),
+    dubPartner('pn_alex', 'Alex Doe', 'alex@example.com', 'approved', [
+      'alex',
+      { key: 'alex-yt', url: 'https://www.example.com/pricing?plan=pro', utm_source: 'youtube', utm_medium: 'video', utm_campaign: 'launch', utm_term: null, utm_content: null },
+    ]),
     dubPartner('pn_sam', 'Sam Roe', 'sam@example.com', 'banned', ['sam']),
     dubPartner('pn_kim', 'Kim Poe', 'kim@example.com', 'approved', ['kim']),
   ],

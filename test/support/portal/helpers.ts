@@ -1,7 +1,7 @@
 // Portal test helpers: a program on memory storage with a test clock, its portal, affiliates
 // with conversions, refunds, a payout and a coupon; and a cookie-keeping client for plain fetch.
 import { memoryStorage } from '../../../src/adapters/memory/index.js'
-import { createAffiliateProgram, testClock, type AffiliateProgram, type TestClock } from '../../../src/index.js'
+import { createAffiliateProgram, testClock, type AffiliateProgram, type LinkOptions, type TestClock } from '../../../src/index.js'
 import { createPortal, type Portal, type PortalOptions } from '../../../src/portal/index.js'
 
 export const ORIGIN = 'http://portal.test'
@@ -13,13 +13,15 @@ export interface PortalFixture {
   storage: ReturnType<typeof memoryStorage>
 }
 
-export async function portalFixture(options: Partial<PortalOptions> = {}): Promise<PortalFixture> {
+/** `links`: the program's links option (docs/links.md), for pages that show short links. */
+export async function portalFixture(options: Partial<PortalOptions> = {}, links?: LinkOptions): Promise<PortalFixture> {
   const clock = testClock('2026-02-01T00:00:00Z')
   const storage = memoryStorage()
   const program = await createAffiliateProgram({
     storage,
     clock,
     settings: { currency: 'USD', holdPeriodDays: 30, commission: { purchase: { type: 'percentage', rate: 30 } } },
+    ...(links ? { links } : {}),
   })
   const portal = createPortal(program, { sessions: storage, ...options })
   return { program, portal, clock, storage }

@@ -1,5 +1,5 @@
 // The in-memory repositories of the plain entities: projects, API keys, affiliates, referrals,
-// coupons, clicks, payouts, payout requests, the ledger and webhook endpoints: each its table
+// coupons, links, clicks, payouts, payout requests, the ledger and webhook endpoints: each its table
 // (entity-table.ts) and the statements of its own. Every write goes through a Table, which records
 // its inverse in the running transaction's undo log.
 import {
@@ -8,6 +8,7 @@ import {
   clickRules,
   couponRules,
   ledgerRules,
+  linkRules,
   payoutRequestRules,
   payoutRules,
   referralRules,
@@ -19,6 +20,7 @@ import type {
   ClickRepository,
   CouponRepository,
   LedgerRepository,
+  LinkRepository,
   PayoutRepository,
   PayoutRequestRepository,
   ProjectRepository,
@@ -72,18 +74,8 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
     ...memoryEntityTable(state.affiliates, affiliateRules, log),
     async getByCode(projectId, code) {
       const key = `${projectId}|${code.toLowerCase()}`
-      const alias = state.linkAliases.findUnique('affiliate_link_alias', key)
-      return found(state.affiliates.findUnique('affiliate_referral_code', key) ?? (alias && state.affiliates.get(alias.affiliateId)))
-    },
-    async insertAlias(projectId, affiliateId, alias, at) {
-      state.linkAliases.insert({ projectId, affiliateId, alias, createdAt: at }, log)
-    },
-    async listAliases(projectId, affiliateId) {
-      return state.linkAliases
-        .group('affiliate', affiliateId)
-        .filter((row) => row.projectId === projectId)
-        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
-        .map((row) => row.alias)
+      const link = state.links.findUnique('link_key', key)
+      return found(state.affiliates.findUnique('affiliate_referral_code', key) ?? (link && state.affiliates.get(link.affiliateId)))
     },
     async insertMany(affiliates) {
       return affiliates.map((affiliate) => {
@@ -94,7 +86,7 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
     },
     async takenCodes(projectId, codes) {
       const key = (code: string) => `${projectId}|${code.toLowerCase()}`
-      return new Set(codes.filter((code) => state.affiliates.findUnique('affiliate_referral_code', key(code)) || state.linkAliases.findUnique('affiliate_link_alias', key(code))).map((code) => code.toLowerCase()))
+      return new Set(codes.filter((code) => state.affiliates.findUnique('affiliate_referral_code', key(code)) || state.links.findUnique('link_key', key(code))).map((code) => code.toLowerCase()))
     },
     async adjustTotals(projectId, id, delta) {
       const existing = inProject(state.affiliates.get(id), projectId)
@@ -120,7 +112,7 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
         for (const sent of state.providerPayouts.group('payout', row.id)) state.providerPayouts.remove(sent.id, log)
         state.payouts.remove(row.id, log)
       }
-      for (const row of state.linkAliases.group('affiliate', key)) state.linkAliases.remove(row.id, log)
+      for (const row of state.links.group('affiliate', key)) state.links.remove(row.id, log)
       for (const row of state.ledger.group('affiliate', key)) state.ledger.remove(row.id, log)
       for (const row of state.payoutRequests.group('affiliate', key)) state.payoutRequests.remove(row.id, log)
       for (const row of state.referrals.group('affiliate', key)) state.referrals.replace({ ...row, affiliateId: null }, log)
@@ -128,6 +120,20 @@ export function affiliateRepository(state: MemoryState, log: UndoLog): Affiliate
         if (row.parentId === id) state.affiliates.replace({ ...row, parentId: null }, log)
       }
       return state.affiliates.remove(id, log)
+    },
+  }
+}
+
+export function linkRepository(state: MemoryState, log: UndoLog): LinkRepository {
+  return {
+    ...memoryEntityTable(state.links, linkRules, log),
+    async resolve(projectId, token) {
+      const key = `${projectId}|${token.toLowerCase()}`
+      const coded = state.affiliates.findUnique('affiliate_referral_code', key)
+      if (coded) return { affiliate: coded, link: null }
+      const link = state.links.findUnique('link_key', key)
+      const affiliate = link && state.affiliates.get(link.affiliateId)
+      return link && affiliate ? { affiliate, link } : null
     },
   }
 }

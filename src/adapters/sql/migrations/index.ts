@@ -34,6 +34,7 @@ import { payoutRuns } from './31-payout-runs.js'
 import { referralFillfactor } from './32-referral-fillfactor.js'
 import { affiliateIncentives } from './33-affiliate-incentives.js'
 import { affiliateExternalId } from './34-affiliate-external-id.js'
+import { links } from './35-links.js'
 import { linkClicks } from './36-link-clicks.js'
 import { referralTerms } from './30-referral-terms.js'
 
@@ -74,5 +75,6 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   referralFillfactor,
   affiliateIncentives,
   affiliateExternalId,
+  links,
   linkClicks,
 ]

@@ -1,5 +1,5 @@
 // The affiliates repository (its table, reading the row with what its events need, and the
-// statements of codes, link aliases and imports) and the statement changing an affiliate's running
+// statements of codes, link keys and imports) and the statement changing an affiliate's running
 // totals (totalsUpdate: also part of a new conversion's insert, repositories/conversions.ts).
 import { affiliateRules } from '../../../core/ports/entity-filters.js'
 import type { AffiliateRepository } from '../../../core/ports/storage.js'
@@ -56,30 +56,19 @@ export function affiliateRepository(db: SqlClient, t: Tables, cache: Transaction
       const rows = await run(
         db,
         `SELECT lower(referral_code) AS code FROM ${table.name} WHERE project_id = $1 AND lower(referral_code) = ANY($2::text[])
-         UNION SELECT lower(alias) FROM ${t.linkAliases} WHERE project_id = $1 AND lower(alias) = ANY($2::text[])`,
+         UNION SELECT lower(key) FROM ${t.links.name} WHERE project_id = $1 AND lower(key) = ANY($2::text[])`,
         [projectId, codes.map((code) => code.toLowerCase())],
       )
       return new Set(rows.map((row) => String(row.code)))
     },
-    // A referral code, else a link alias: one statement, on the two unique indexes.
+    // A referral code, else a link key: one statement, on the two unique indexes.
     getByCode: (projectId, code) =>
       find(
         projectId,
         `id = coalesce((SELECT id FROM ${table.name} WHERE project_id = $1 AND lower(referral_code) = lower($2)),
-          (SELECT affiliate_id FROM ${t.linkAliases} WHERE project_id = $1 AND lower(alias) = lower($2)))`,
+          (SELECT affiliate_id FROM ${t.links.name} WHERE project_id = $1 AND lower(key) = lower($2)))`,
         [code],
       ),
-    async insertAlias(projectId, affiliateId, alias, at) {
-      const insert = `INSERT INTO ${t.linkAliases} (project_id, affiliate_id, alias, created_at) VALUES ($1, $2, $3, $4)`
-      const params = [projectId, affiliateId, alias, at]
-      // A savepoint, as for insert: the core reports a taken alias and the transaction goes on.
-      if (db.inTransaction) await db.transaction((inner) => run(inner, insert, params))
-      else await run(db, insert, params)
-    },
-    async listAliases(projectId, affiliateId) {
-      const rows = await run(db, `SELECT alias FROM ${t.linkAliases} WHERE project_id = $1 AND affiliate_id = $2 ORDER BY created_at, alias`, [projectId, affiliateId])
-      return rows.map((row) => String(row.alias))
-    },
     async adjustTotals(projectId, id, delta: TotalsDelta) {
       const params: unknown[] = []
       const update = totalsUpdate(table.name, projectId, id, delta, params)

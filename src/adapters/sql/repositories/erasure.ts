@@ -21,9 +21,10 @@ function tablesOf(db: SqlClient, t: Tables): Promise<ScrubbedTable[]> {
     tables = run(
       db,
       // pg_catalog rather than information_schema: the same answer, many times faster on PGlite.
+      // A partitioned table (link_clicks) is updated whole: its months made later are covered too.
       `SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, NULL) AS data_type
        FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE n.nspname = $1 AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped AND a.attname <> 'project_id'
+       WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND a.attnum > 0 AND NOT a.attisdropped AND a.attname <> 'project_id'
          AND a.atttypid IN ('text'::regtype, 'jsonb'::regtype, 'json'::regtype, 'character varying'::regtype)
          AND EXISTS (SELECT 1 FROM pg_attribute p WHERE p.attrelid = c.oid AND p.attname = 'project_id' AND NOT p.attisdropped)
        ORDER BY c.relname, a.attnum`,
