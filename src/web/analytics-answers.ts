@@ -5,7 +5,7 @@ import type { Locale } from '../core/model/i18n/locales.js'
 import type { Translate } from '../core/model/i18n/translate.js'
 import type { ProjectScope } from '../core/program.js'
 import type { AnalyticsAnswer, AnalyticsInput } from '../core/project/analytics.js'
-import { groupLabels } from './analytics-groups.js'
+import { groupLabels, type GroupReader } from './analytics-groups.js'
 import { analyticsLines, type AnalyticsLine } from './analytics-table.js'
 
 export interface AnalyticsView {
@@ -19,14 +19,16 @@ export interface AnalyticsRequest {
   filters: Omit<AnalyticsInput, 'interval' | 'groupBy' | 'metrics'>
   interval: AnalyticsInput['interval']
   groupBy: AnalyticsInput['groupBy']
+  /** On the portal, the signed-in affiliate: only its own links are named by their key. */
+  owner?: number
 }
 
 /** Both answers, one after the other so that a refusal always names the same field first. */
-export async function readAnalytics(program: Pick<ProjectScope, 'analytics' | 'affiliates'>, request: AnalyticsRequest, t: Translate, locale: Locale): Promise<AnalyticsView> {
+export async function readAnalytics(program: Pick<ProjectScope, 'analytics'> & GroupReader, request: AnalyticsRequest, t: Translate, locale: Locale): Promise<AnalyticsView> {
   // The chart needs buckets: days unless the page asks for weeks or months.
   const series = await program.analytics.query({ ...request.filters, interval: request.interval ?? 'day' })
   if (request.groupBy === undefined) return { series, groups: null, lines: analyticsLines(series, null, locale) }
   const groups = await program.analytics.query({ ...request.filters, groupBy: request.groupBy })
-  const labels = await groupLabels(program, groups.groupBy!, groups.rows.map((row) => row.group ?? null), t)
+  const labels = await groupLabels(program, groups.groupBy!, groups.rows.map((row) => row.group ?? null), t, request.owner)
   return { series, groups, lines: analyticsLines(groups, labels, locale) }
 }

@@ -15,10 +15,11 @@ describe('console analytics page', () => {
   let fixture: AdminFixture
   let agent: Agent
   let ann: { id: number }
+  let links: Awaited<ReturnType<typeof clicksAndSales>>['links']
 
   beforeAll(async () => {
     fixture = await adminFixture()
-    ;({ ann } = await clicksAndSales(fixture.program, fixture.storage, fixture.clock))
+    ;({ ann, links } = await clicksAndSales(fixture.program, fixture.storage, fixture.clock))
     agent = await signedInAgent(fixture)
   })
 
@@ -53,12 +54,12 @@ describe('console analytics page', () => {
     expect(status).toBe(200)
     const groups = await fixture.program.analytics.query({ from: '2026-03-01', to: '2026-03-10', groupBy: 'link' })
     const lines = tableRows(text, 'data-analytics-table')
-    expect(lines).toEqual(answerLines(groups, { 7: '#7', 8: '#8', 9: '#9', null: NO_LINK }))
-    // By clicks, then revenue.
+    expect(lines).toEqual(answerLines(groups, { [links.youtube.id]: 'ann-youtube', [links.news.id]: 'ann-news', [links.bob.id]: 'bob-promo', null: NO_LINK }))
+    // Each link by its key, by clicks, then revenue.
     expect(lines).toEqual([
-      ['#9', '4', '4', '1', '1', '25%', '200.00 USD', '60.00 USD'],
-      ['#7', '4', '4', '1', '1', '25%', '100.00 USD', '30.00 USD'],
-      ['#8', '2', '2', '1', '1', '50%', '49.99 USD', '15.00 USD'],
+      ['bob-promo', '4', '4', '1', '1', '25%', '200.00 USD', '60.00 USD'],
+      ['ann-youtube', '4', '4', '1', '1', '25%', '100.00 USD', '30.00 USD'],
+      ['ann-news', '2', '2', '1', '1', '50%', '49.99 USD', '15.00 USD'],
       [NO_LINK, '1', '1', '1', '1', '100%', '10.00 USD', '3.00 USD'],
     ])
     const weeks = await fixture.program.analytics.query({ from: '2026-03-01', to: '2026-03-10', interval: 'week' })
@@ -80,14 +81,23 @@ describe('console analytics page', () => {
       ['bob@example.com', '4'],
     ])
 
-    const oneLink = await page('?link=8&from=2026-03-01&to=2026-03-09')
-    expect(pageTotals(oneLink.text)).toEqual(answerTotals(await fixture.program.analytics.query({ link: 8, from: '2026-03-01', to: '2026-03-10', interval: 'day' })))
+    const oneLink = await page(`?link=${links.news.id}&from=2026-03-01&to=2026-03-09`)
+    expect(pageTotals(oneLink.text)).toEqual(answerTotals(await fixture.program.analytics.query({ link: links.news.id, from: '2026-03-01', to: '2026-03-10', interval: 'day' })))
     expect(pageTotals(oneLink.text)).toMatchObject({ clicks: '2', conversions: '1', revenue: '49.99 USD' })
 
     // Another time zone reads the raw clicks: the same clicks, no bot clicks, days of Tokyo.
     const tokyo = await page('?timezone=Asia%2FTokyo&from=2026-03-02&to=2026-03-02')
     expect(pageTotals(tokyo.text)).toEqual(answerTotals(await fixture.program.analytics.query({ timeZone: 'Asia/Tokyo', from: '2026-03-02', to: '2026-03-03', interval: 'day' })))
     expect(pageTotals(tokyo.text)).toMatchObject({ clicks: '3', bot_clicks: '0' })
+  })
+
+  it('names a link deleted since by its id, its clicks and sales still counted', async () => {
+    const local = await adminFixture()
+    const seeded = await clicksAndSales(local.program, local.storage, local.clock)
+    await local.program.links.delete(seeded.links.news.id)
+    const signedIn = await signedInAgent(local)
+    const text = await (await signedIn.get('/admin/analytics?group_by=link&from=2026-03-01&to=2026-03-09')).text()
+    expect(tableRows(text, 'data-analytics-table')[2]).toEqual([`#${seeded.links.news.id}`, '2', '2', '1', '1', '50%', '49.99 USD', '15.00 USD'])
   })
 
   it('exports the table as CSV for the same filters, every cell guarded, and audits it', async () => {
@@ -102,7 +112,7 @@ describe('console analytics page', () => {
     const [header, ...rows] = parse(await response.text()) as string[][]
     expect(header).toEqual(['group', 'label', 'clicks', 'visitors', 'signups', 'conversions', 'conversion_rate', 'revenue', 'commission', 'currency'])
     expect(rows.map(([, label, clicks, visitors, signups, conversions, rate, revenue, commission, currency]) => [label, clicks, visitors, signups, conversions, rate || '–', `${revenue} ${currency}`, `${commission} ${currency}`])).toEqual(shown)
-    expect(rows.map((row) => row[0])).toEqual(['9', '7', '8', ''])
+    expect(rows.map((row) => row[0])).toEqual([String(links.bob.id), String(links.youtube.id), String(links.news.id), ''])
     const [entry] = (await fixture.storage.auditLog.list(fixture.program.projectId, { limit: 1, offset: 0 })).items
     expect([entry!.action, entry!.detail]).toEqual(['analytics.export', '4 rows, from 2026-03-01, to 2026-03-09, interval day, group_by link, timezone UTC'])
 

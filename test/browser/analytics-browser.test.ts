@@ -73,7 +73,7 @@ describe('analytics pages in Chromium', () => {
     expect(await page.locator('[data-total="clicks"]').innerText()).toBe(answerTotals(answer).clicks)
     expect(await page.locator('[data-total="revenue"]').innerText()).toBe('359.99 USD')
     const shown = await tableCells(page)
-    expect(shown.map((row) => row[0])).toEqual(['#9', '#7', '#8', 'No link: the referral code, or no click'])
+    expect(shown.map((row) => row[0])).toEqual(['bob-promo', 'ann-youtube', 'ann-news', 'No link: the referral code, or no click'])
     await everyWidth(page, 'admin-analytics-links')
 
     // The chart's figures are a table a click away, no hovering.

@@ -15,10 +15,11 @@ describe('portal analytics page', () => {
   let agent: Agent
   let ann: { id: number }
   let bob: { id: number }
+  let links: Awaited<ReturnType<typeof clicksAndSales>>['links']
 
   beforeAll(async () => {
     fixture = await portalFixture()
-    ;({ ann, bob } = await clicksAndSales(fixture.program, fixture.storage, fixture.clock))
+    ;({ ann, bob, links } = await clicksAndSales(fixture.program, fixture.storage, fixture.clock))
     agent = new Agent(fixture.portal.fetch)
     await agent.signIn((await fixture.portal.createSignInLink('ann@example.com')).url)
   })
@@ -33,15 +34,15 @@ describe('portal analytics page', () => {
     expect(status).toBe(200)
     expect(text).toContain('<a href="/portal/analytics" aria-current="page">Analytics</a>')
     const series = await fixture.program.analytics.query({ affiliate: ann.id, interval: 'day' })
-    const links = await fixture.program.analytics.query({ affiliate: ann.id, groupBy: 'link' })
+    const byLink = await fixture.program.analytics.query({ affiliate: ann.id, groupBy: 'link' })
     expect(pageTotals(text)).toEqual(answerTotals(series))
     expect(tableRows(text, 'data-chart-table')).toEqual(answerBuckets(series))
-    expect(tableRows(text, 'data-analytics-table')).toEqual(answerLines(links, { 7: '#7', 8: '#8', null: NO_LINK }))
+    expect(tableRows(text, 'data-analytics-table')).toEqual(answerLines(byLink, { [links.youtube.id]: 'ann-youtube', [links.news.id]: 'ann-news', null: NO_LINK }))
     // Written out by hand: Ann's 7 clicks and three sales (100.00, 49.99, 10.00) at 30 %.
     expect(pageTotals(text)).toMatchObject({ clicks: '7', conversions: '3', revenue: '159.99 USD', commission: '48.00 USD' })
     expect(tableRows(text, 'data-analytics-table')).toEqual([
-      ['#7', '4', '4', '1', '1', '25%', '100.00 USD', '30.00 USD'],
-      ['#8', '2', '2', '1', '1', '50%', '49.99 USD', '15.00 USD'],
+      ['ann-youtube', '4', '4', '1', '1', '25%', '100.00 USD', '30.00 USD'],
+      ['ann-news', '2', '2', '1', '1', '50%', '49.99 USD', '15.00 USD'],
       [NO_LINK, '1', '1', '1', '1', '100%', '10.00 USD', '3.00 USD'],
     ])
   })
@@ -63,14 +64,27 @@ describe('portal analytics page', () => {
 
   it("never shows another affiliate's figures, whatever the query string names", async () => {
     const own = await page('?group_by=link')
-    for (const forged of [`?affiliate=bob%40example.com`, `?affiliate=${bob.id}`, '?link=9', `?affiliate=${bob.id}&link=9&timezone=Asia%2FTokyo`, `?group_by=link&affiliate=${bob.id}&affiliate=bob%40example.com`]) {
+    const bobLink = links.bob.id
+    for (const forged of [`?affiliate=bob%40example.com`, `?affiliate=${bob.id}`, `?link=${bobLink}`, `?affiliate=${bob.id}&link=${bobLink}&timezone=Asia%2FTokyo`, `?group_by=link&affiliate=${bob.id}&affiliate=bob%40example.com`]) {
       const answer = await page(forged)
       expect([forged, answer.status]).toEqual([forged, 200])
       expect(pageTotals(answer.text)).toEqual(pageTotals(own.text))
       expect(tableRows(answer.text, 'data-analytics-table')).toEqual(tableRows(own.text, 'data-analytics-table'))
-      expect(answer.text).not.toContain('#9')
+      expect(answer.text).not.toContain('bob-promo')
       expect(answer.text).not.toContain('200.00 USD')
     }
+    // A sale credited to Ann through a click on Bob's link counts for Ann, under that link's id, never its key.
+    const local = await portalFixture()
+    const seeded = await clicksAndSales(local.program, local.storage, local.clock)
+    const bobVisit = seeded.clicks.visit({ affiliateId: seeded.bob.id, linkId: seeded.links.bob.id, at: new Date('2026-03-09T08:00:00Z'), visitor: 'crossover0000000' })
+    await local.program.tracking.recordClicks([bobVisit])
+    await local.program.conversions.create({ type: 'purchase', referralCode: 'ANN', email: 'crossover@example.com', baseValue: 20, reference: 'cross-1', click: seeded.clicks.signedReferral('ANN', bobVisit) })
+    const annAgent = new Agent(local.portal.fetch)
+    await annAgent.signIn((await local.portal.createSignInLink('ann@example.com')).url)
+    const crossed = await (await annAgent.get('/portal/analytics')).text()
+    expect(tableRows(crossed, 'data-analytics-table').find((row) => row[0] === `#${seeded.links.bob.id}`)).toEqual([`#${seeded.links.bob.id}`, '0', '0', '1', '1', '–', '20.00 USD', '6.00 USD'])
+    expect(crossed).not.toContain('bob-promo')
+
     // Grouping by affiliate is not offered: it is refused, not answered with the program's affiliates.
     const byAffiliate = await page('?group_by=affiliate')
     expect(byAffiliate.status).toBe(400)
@@ -99,7 +113,7 @@ describe('portal analytics page', () => {
     expect(german.status).toBe(200)
     expect(german.text).toContain('<div lang="de"><h1>Analysen</h1>')
     expect(german.text).toContain('<th scope="col" class="num">Conversion-Rate</th>')
-    expect(tableRows(german.text, 'data-analytics-table')[0]).toEqual(['#7', '4', '4', '1', '1', '25\u00a0%', '100.00 USD', '30.00 USD'])
+    expect(tableRows(german.text, 'data-analytics-table')[0]).toEqual(['ann-youtube', '4', '4', '1', '1', '25\u00a0%', '100.00 USD', '30.00 USD'])
     expect(german.text).toContain('<title id="chart-clicks-title">Klicks</title>')
     const refused = await page('?interval=jahr', 'de')
     expect(refused.status).toBe(400)

@@ -46,7 +46,7 @@ function read(context: SignedInRequest, filter: PortalFilter): Promise<Analytics
   const groupBy = filter.groupBy as (typeof GROUPINGS)[number]
   // Checked by the query, which refuses an interval of the wrong kind and names it.
   const interval = filter.interval as AnalyticsInput['interval']
-  return readAnalytics(program, { filters: { ...queryPeriod(filter), affiliate: affiliate.id }, interval, groupBy }, t, locale)
+  return readAnalytics(program, { filters: { ...queryPeriod(filter), affiliate: affiliate.id }, interval, groupBy, owner: affiliate.id }, t, locale)
 }
 
 export async function analyticsPage(context: SignedInRequest): Promise<PageResult> {

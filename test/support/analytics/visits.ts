@@ -37,22 +37,28 @@ export async function clickMaker(program: AffiliateProgram, storage: StoragePort
 const visitor = (name: string) => name.padEnd(16, '0')
 
 /**
- * Two affiliates' clicks and sales in March 2026 (UTC), through the program, the clock left at
- * 2026-03-10T12:00Z. Ann: link 7 (youtube, spring) 4 clicks of 3 visitors and a bot's, link 8
- * (newsletter, winter) 2 clicks, her referral code 1 click; a sale of 100.00 through link 7, of
- * 49.99 through link 8 and of 10.00 with no click. Bob: link 9 (bob-campaign) 4 clicks and a sale
- * of 200.00 through it. Commission: 30 % of each sale.
+ * Two affiliates' links, clicks and sales in March 2026 (UTC), through the program, the clock left
+ * at 2026-03-10T12:00Z. Ann: link ann-youtube (youtube, spring) 4 clicks of 3 visitors and a bot's,
+ * link ann-news (newsletter, winter) 2 clicks, her referral code 1 click; a sale of 100.00 through
+ * ann-youtube, of 49.99 through ann-news and of 10.00 with no click. Bob: link bob-promo
+ * (bob-campaign) 4 clicks and a sale of 200.00 through it. Commission: 30 % of each sale.
  */
 export async function clicksAndSales(program: AffiliateProgram, storage: StoragePort, clock: { set(at: string): void }) {
   clock.set('2026-03-01T00:00:00Z')
   const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
   const bob = await program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB' })
+  const links = {
+    youtube: await program.links.create({ affiliate: ann.id, key: 'ann-youtube', utmSource: 'youtube', utmCampaign: 'spring' }),
+    news: await program.links.create({ affiliate: ann.id, key: 'ann-news', utmSource: 'newsletter', utmCampaign: 'winter' }),
+    bob: await program.links.create({ affiliate: bob.id, key: 'bob-promo', utmCampaign: 'bob-campaign' }),
+  }
   const clicks = await clickMaker(program, storage)
-  const spring = { affiliateId: ann.id, linkId: 7, utmSource: 'youtube', utmCampaign: 'spring' }
-  const winter = { affiliateId: ann.id, linkId: 8, utmSource: 'newsletter', utmCampaign: 'winter' }
+  const spring = { affiliateId: ann.id, linkId: links.youtube.id, utmSource: 'youtube', utmCampaign: 'spring' }
+  const winter = { affiliateId: ann.id, linkId: links.news.id, utmSource: 'newsletter', utmCampaign: 'winter' }
   const springFirst = clicks.visit({ ...spring, at: new Date('2026-03-02T10:00:00Z'), visitor: visitor('ann-a1') })
   const winterFirst = clicks.visit({ ...winter, at: new Date('2026-03-05T15:00:00Z'), visitor: visitor('ann-a4') })
-  const bobFirst = clicks.visit({ affiliateId: bob.id, linkId: 9, utmCampaign: 'bob-campaign', at: new Date('2026-03-03T12:00:00Z'), visitor: visitor('bob-b1') })
+  const bobLink = { affiliateId: bob.id, linkId: links.bob.id, utmCampaign: 'bob-campaign' }
+  const bobFirst = clicks.visit({ ...bobLink, at: new Date('2026-03-03T12:00:00Z'), visitor: visitor('bob-b1') })
   await program.tracking.recordClicks([
     springFirst,
     clicks.visit({ ...spring, at: new Date('2026-03-02T10:30:00Z'), visitor: visitor('ann-a1') }), // the same click: same visitor, link and hour
@@ -64,7 +70,7 @@ export async function clicksAndSales(program: AffiliateProgram, storage: Storage
     clicks.visit({ ...winter, at: new Date('2026-03-05T15:20:00Z'), visitor: visitor('ann-a5') }),
     clicks.visit({ affiliateId: ann.id, at: new Date('2026-03-06T08:00:00Z'), visitor: visitor('ann-a6') }),
     bobFirst,
-    ...['bob-b2', 'bob-b3', 'bob-b4'].map((name) => clicks.visit({ affiliateId: bob.id, linkId: 9, utmCampaign: 'bob-campaign', at: new Date('2026-03-03T12:30:00Z'), visitor: visitor(name) })),
+    ...['bob-b2', 'bob-b3', 'bob-b4'].map((name) => clicks.visit({ ...bobLink, at: new Date('2026-03-03T12:30:00Z'), visitor: visitor(name) })),
   ])
   clock.set('2026-03-08T12:00:00Z')
   await program.conversions.create({ type: 'purchase', referralCode: 'ANN', email: 'buyer1@example.com', baseValue: 100, reference: 'ann-1', click: clicks.signedReferral('ANN', springFirst) })
@@ -72,5 +78,5 @@ export async function clicksAndSales(program: AffiliateProgram, storage: Storage
   await program.conversions.create({ type: 'purchase', affiliateId: ann.id, email: 'buyer3@example.com', baseValue: 10, reference: 'ann-3' })
   await program.conversions.create({ type: 'purchase', referralCode: 'BOB', email: 'buyer4@example.com', baseValue: 200, reference: 'bob-1', click: clicks.signedReferral('BOB', bobFirst) })
   clock.set('2026-03-10T12:00:00Z')
-  return { ann, bob, clicks }
+  return { ann, bob, links, clicks }
 }
