@@ -1,9 +1,10 @@
-// The console's CSV exports of affiliates and conversions: a header row and one row per record,
+// The console's CSV exports of affiliates, conversions and analytics: a header row and one row per record,
 // written by csv-stringify (RFC 4180 quoting, CRLF rows; a cell holding a line break is quoted
 // too). Every cell passes the payout files' formula guard (textCell), so no cell runs as a formula
 // when a spreadsheet opens the file. Amounts are the API's decimal text. See docs/admin.md "Exports".
 import { stringify } from 'csv-stringify/sync'
 import type { AffiliateView, ConversionView } from '../core/rules/views.js'
+import type { AnalyticsLine } from '../web/analytics-table.js'
 import { textCell } from './payout-files.js'
 
 type Cell = string | number | boolean | Date | null
@@ -49,4 +50,13 @@ export function conversionsCsv(conversions: ConversionView[], emails: Map<number
       c.paid ? 'yes' : 'no',
     ]),
   )
+}
+
+/** The analytics table's lines (per group, or per bucket when `grouped` is false), as the page lists them. */
+export function analyticsCsv(lines: readonly AnalyticsLine[], grouped: boolean, currency: string): string {
+  const figures = ['clicks', 'visitors', 'signups', 'conversions', 'conversion_rate', 'revenue', 'commission', 'currency']
+  const cells = (line: AnalyticsLine): Cell[] => [line.clicks, line.visitors, line.signups, line.conversions, line.rate, line.revenue, line.commission, currency]
+  return grouped
+    ? csvTable(['group', 'label', ...figures], lines.map((line) => [line.value, line.label, ...cells(line)]))
+    : csvTable(['start', ...figures], lines.map((line) => [line.value, ...cells(line)]))
 }

@@ -4,6 +4,8 @@
 export interface AdminPaths {
   base: string
   dashboard: string
+  analytics: string
+  analyticsExport: string
   affiliates: string
   affiliateNew: string
   affiliatesExport: string

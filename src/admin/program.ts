@@ -19,6 +19,7 @@ export type AdminProgram = Pick<
   | 'webhooks'
   | 'mail'
   | 'stats'
+  | 'analytics'
   | 'settings'
   | 'taxDetails'
   | 'personalData'

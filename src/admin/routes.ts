@@ -9,6 +9,7 @@ import { createAffiliateLink, deleteAffiliateLink } from './pages/affiliate-link
 import { createAffiliate, newAffiliatePage } from './pages/affiliate-new.js'
 import { eraseAffiliate, eraseAffiliatePage } from './pages/affiliate-erase.js'
 import { affiliatesPage, changeAffiliateStatus, exportAffiliates } from './pages/affiliates.js'
+import { analyticsPage, exportAnalytics } from './pages/analytics.js'
 import { applicationsPage, approveApplication, rejectApplication } from './pages/applications.js'
 import { auditLogPage } from './pages/audit-log.js'
 import { conversionPreviewPage } from './pages/conversion-preview.js'
@@ -29,6 +30,8 @@ import type { AdminPaths } from './paths.js'
 
 export const ADMIN_PAGES: PageTable<AdminRequest, AdminResult> = [
   { path: '/dashboard', name: 'dashboard', nav: 'Dashboard', page: (c) => dashboardPage(c) },
+  { path: '/analytics', name: 'analytics', nav: 'Analytics', page: (c) => analyticsPage(c) },
+  { path: '/analytics/export', name: 'analyticsExport', action: (c, form) => exportAnalytics(c, form) },
   { path: '/', name: 'affiliates', nav: 'Affiliates', page: (c) => affiliatesPage(c) },
   { path: '/affiliates/new', name: 'affiliateNew', page: (c) => newAffiliatePage(c), action: (c, form) => createAffiliate(c, form) },
   { path: '/affiliates/export', name: 'affiliatesExport', action: (c, form) => exportAffiliates(c, form) },

@@ -5,6 +5,7 @@
 // picture, so they keep their size however wide the chart is drawn.
 import { addCalendarDays } from '../core/model/calendar.js'
 import type { StatsBucket, StatsSeries } from '../core/project/stats.js'
+import { axisTop, labelledBuckets } from '../web/chart-axes.js'
 import { html, type Html } from '../web/html.js'
 
 export const CHART_RANGES = [30, 90] as const
@@ -12,26 +13,11 @@ export type ChartRange = (typeof CHART_RANGES)[number]
 
 const WIDTH = 720
 const HEIGHT = 160
-/** How many dates label the time axis, first and last day included. */
-const DATE_LABELS = 5
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /** 2026-03-07 as "7 Mar". */
 export const shortDay = (day: string): string => `${Number(day.slice(8, 10))} ${MONTHS[Number(day.slice(5, 7)) - 1]}`
-
-/** The top of the count axis: the smallest of 2, 4, 6, 8, 10, 20, 40... at or above `peak`, so its half is whole too. */
-export function axisTop(peak: number): number {
-  for (let scale = 1; ; scale *= 10) {
-    for (const step of [2, 4, 6, 8, 10]) if (step * scale >= peak) return step * scale
-  }
-}
-
-/** The indexes of the days that label the time axis: evenly spread, the first and the last included. */
-export function labelledDays(count: number): number[] {
-  if (count <= DATE_LABELS) return [...Array(count).keys()]
-  return [...Array(DATE_LABELS).keys()].map((n) => Math.round((n * (count - 1)) / (DATE_LABELS - 1)))
-}
 
 function bars(buckets: StatsBucket[], top: number): Html {
   const slot = WIDTH / Math.max(1, buckets.length)
@@ -69,7 +55,7 @@ ${total('purchases', 'Purchases', totals.purchases)}
 <svg viewBox="0 0 ${String(WIDTH)} ${String(HEIGHT)}" preserveAspectRatio="none" role="img" aria-labelledby="activity-chart-caption" data-days="${String(buckets.length)}">
 ${bars(buckets, top)}
 </svg>
-<div class="date-axis" aria-hidden="true">${labelledDays(buckets.length).map((index) => html`<span data-axis="date">${shortDay(buckets[index]!.start)}</span>`)}</div>
+<div class="date-axis" aria-hidden="true">${labelledBuckets(buckets.length).map((index) => html`<span data-axis="date">${shortDay(buckets[index]!.start)}</span>`)}</div>
 <figcaption id="activity-chart-caption" data-figure="activity">${summary}, per day. <span class="legend clicks">Clicks</span> <span class="legend purchases">Purchases</span></figcaption>
 </figure>
 <details class="chart-days">

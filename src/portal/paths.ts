@@ -16,6 +16,7 @@ export interface PortalPaths {
   stripeConnect: string
   settings: string
   tax: string
+  analytics: string
   apply: string
   /** The application page of a sub-program. */
   applyGroup(slug: string): string

@@ -5,6 +5,7 @@
 import { tableLinks, type PageTable } from '../web/page-table.js'
 import { applicationForm, submitApplication, type PublicRequest } from './apply.js'
 import type { PageResult, SignedInRequest } from './page.js'
+import { analyticsPage } from './pages/analytics.js'
 import { conversionPage, conversionsPage } from './pages/conversions.js'
 import { createLink, deleteLink, linkQrCode, linksPage } from './pages/links.js'
 import { overviewPage } from './pages/overview.js'
@@ -15,6 +16,7 @@ import type { PortalPaths } from './paths.js'
 
 export const PORTAL_PAGES: PageTable<SignedInRequest, PageResult> = [
   { path: '/', name: 'overview', nav: 'Overview', page: (c) => overviewPage(c) },
+  { path: '/analytics', name: 'analytics', nav: 'Analytics', page: (c) => analyticsPage(c) },
   { path: '/conversions', name: 'conversions', nav: 'Conversions', page: (c) => conversionsPage(c) },
   // The page itself answers an id that is not one (404), as it always has.
   { path: '/conversions/:ref', name: 'conversion', page: (c, _id, ref) => conversionPage(c, ref) },
@@ -38,7 +40,7 @@ export const PORTAL_PUBLIC_PAGES: PageTable<PublicRequest, Response | null> = [
 /** `base` is '/portal' or '' (mounted at the root); `versions` are the assets' content hashes. */
 export function portalPaths(base: string, versions: { stylesheet: string; script: string }): PortalPaths {
   return {
-    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'conversions' | 'conversion' | 'links' | 'linkDelete' | 'linkQr' | 'payouts' | 'stripeConnect' | 'settings' | 'tax'>),
+    ...(tableLinks(PORTAL_PAGES, base) as Pick<PortalPaths, 'overview' | 'analytics' | 'conversions' | 'conversion' | 'links' | 'linkDelete' | 'linkQr' | 'payouts' | 'stripeConnect' | 'settings' | 'tax'>),
     ...(tableLinks(PORTAL_PUBLIC_PAGES, base) as unknown as Pick<PortalPaths, 'apply' | 'applyGroup'>),
     base,
     signIn: `${base}/sign-in`,

@@ -2,11 +2,20 @@
 // text with the currency code, never through floats), dates in UTC.
 import { html, type Html } from './html.js'
 import type { ConversionView } from '../core/rules/views.js'
+import { formatMoney, minorDigits } from '../core/model/money.js'
 
 /** Whether a decimal amount such as '0.00' is zero. */
 export const isZero = (amount: string): boolean => /^-?0(\.0+)?$/.test(amount)
 
 export const money = (amount: string, currency: string): string => `${amount} ${currency}`
+
+/** Minor units of `currency` as `money` shows them: 4999n USD is "49.99 USD". */
+export const minorMoney = (minor: bigint, currency: string): string => money(formatMoney(minor, minorDigits(currency)), currency)
+
+/** `part` of `whole` as a percentage with at most one decimal, as `locale` writes it ("2.5%", "2,5 %"); null when `whole` is 0. */
+export function percentOf(part: number, whole: number, locale: string): string | null {
+  return whole === 0 ? null : new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(part / whole)
+}
 
 export const day = (at: Date): Html => html`<time datetime="${at.toISOString()}">${at.toISOString().slice(0, 10)}</time>`
 

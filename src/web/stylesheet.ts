@@ -81,6 +81,16 @@ form.inline { display: inline; }
 .legend::before { content: ""; display: inline-block; width: .75rem; height: .75rem; margin: 0 .25rem 0 .5rem; vertical-align: middle; }
 .legend.clicks::before { background: var(--ak-muted); }
 .legend.purchases::before { background: var(--ak-primary); }
+.chart.bands svg, .chart.bands .count-axis { height: 5rem; }
+.band-name { grid-column: 1 / -1; margin: .75rem 0 .5rem; font-size: .875rem; font-weight: 600; }
+.chart path.clicks { fill: var(--ak-muted); }
+.chart path.signups { fill: var(--ak-text); }
+.chart path.conversions { fill: var(--ak-primary); }
+.funnel { list-style: none; margin: 0 0 1rem; padding: 0; display: flex; flex-wrap: wrap; gap: .75rem 1.5rem; }
+.funnel li { display: flex; flex-direction: column; }
+.funnel .name { color: var(--ak-muted); font-size: .875rem; }
+.funnel li + li .name::before { content: "→ " / ""; }
+.funnel strong { font-size: 1.25rem; font-variant-numeric: tabular-nums; }
 a[aria-current="true"] { font-weight: 600; }
 [hidden] { display: none !important; }
 @media (max-width: 30rem) {

@@ -41,7 +41,7 @@ describe('page tables', () => {
     const atRoot = portalPaths('', versions)
     expect(atRoot.overview).toBe('/')
     expect(atRoot.conversion(5)).toBe('/conversions/5')
-    expect(Object.keys(tableLinks(PORTAL_PAGES, ''))).toEqual(['overview', 'conversions', 'conversion', 'links', 'linkDelete', 'linkQr', 'payouts', 'stripeConnect', 'settings', 'tax'])
+    expect(Object.keys(tableLinks(PORTAL_PAGES, ''))).toEqual(['overview', 'analytics', 'conversions', 'conversion', 'links', 'linkDelete', 'linkQr', 'payouts', 'stripeConnect', 'settings', 'tax'])
     expect([atRoot.links, atRoot.linkDelete(7), atRoot.linkQr(7)]).toEqual(['/links', '/links/7/delete', '/links/7/qr'])
     expect(linkTo('/p', '/conversions/:ref', 'x')).toBe('/p/conversions/x')
     const portal = portalPaths('/portal', versions)
@@ -51,10 +51,11 @@ describe('page tables', () => {
 
   it('draw the navigation in table order and mark the current page', () => {
     const nav = tableNav(ADMIN_PAGES, '/admin', '/admin/payouts')
-    expect(nav.map((item) => item.label)).toEqual(['Dashboard', 'Affiliates', 'Applications', 'Coupons', 'Review', 'Conversions', 'Payouts', 'Due', 'Pay now', 'Webhooks', 'Emails', 'API keys', 'Provider events', 'Audit log', 'Settings'])
+    expect(nav.map((item) => item.label)).toEqual(['Dashboard', 'Analytics', 'Affiliates', 'Applications', 'Coupons', 'Review', 'Conversions', 'Payouts', 'Due', 'Pay now', 'Webhooks', 'Emails', 'API keys', 'Provider events', 'Audit log', 'Settings'])
     expect(nav.filter((item) => item.current).map((item) => item.href)).toEqual(['/admin/payouts'])
     expect(tableNav(PORTAL_PAGES, '/portal', '/portal/').map((item) => [item.label, item.current])).toEqual([
       ['Overview', true],
+      ['Analytics', false],
       ['Conversions', false],
       ['Links', false],
       ['Payouts', false],
