@@ -24,6 +24,7 @@ import {
   json,
   MAX_BODY_BYTES,
   nowSeconds,
+  onLinkDomain,
   paidAdClickIdOf,
   saltOf,
   SLUG,
@@ -37,7 +38,7 @@ import {
 } from './setup.js'
 
 export type { TrackingFetchHandler, TrackingHandler, TrackingOptions, TrackingRequest, TrackingResponse, TrackingSetup, VisitCount } from './setup.js'
-export { countVisit, trackingSetup } from './setup.js'
+export { countVisit, onLinkDomain, trackingSetup } from './setup.js'
 export { browserReport, browserSignup } from './browser-reports.js'
 
 type TrackingAnswer = (request: TrackingRequest) => Promise<TrackingResponse>
@@ -109,8 +110,11 @@ async function routeTracking(setup: TrackingSetup, request: TrackingRequest, exc
   const { prefix } = setup
   const mark = request.target.indexOf('?')
   const path = mark === -1 ? request.target : request.target.slice(0, mark)
-  if (path !== prefix && !path.startsWith(`${prefix}/`)) return json(404, { error: `no route for ${request.method} ${path}` })
-  const segments = path.slice(prefix.length).split('/').filter((segment) => segment !== '')
+  // A short domain serves its links at the root: `https://go.example/<key>`.
+  const root = onLinkDomain(setup, request.header('host')) && path !== prefix && !path.startsWith(`${prefix}/`)
+  if (!root && path !== prefix && !path.startsWith(`${prefix}/`)) return json(404, { error: `no route for ${request.method} ${path}` })
+  const segments = path.slice(root ? 0 : prefix.length).split('/').filter((segment) => segment !== '')
+  if (root && (segments.length !== 1 || segments[0] === '-')) return json(404, { error: `no route for ${request.method} ${path}` })
   if (segments[0] === '-') {
     const name = segments.length === 2 ? segments[1] : undefined
     if (name === 'clicks' || name === 'signups') {
@@ -128,7 +132,7 @@ async function routeTracking(setup: TrackingSetup, request: TrackingRequest, exc
     return json(404, { error: `no route for ${request.method} ${path}` })
   }
   // Codes and partner slugs never reach the log: only the link's shape.
-  if (segments.length > 0) exchange.route = segments.length === 1 ? `${prefix}/:code` : segments.length === 2 ? `${prefix}/:partner_slug/:code` : `${prefix}/:code/...`
+  if (segments.length > 0) exchange.route = root ? '/:key' : segments.length === 1 ? `${prefix}/:code` : segments.length === 2 ? `${prefix}/:partner_slug/:code` : `${prefix}/:code/...`
   if (request.method !== 'GET' && request.method !== 'HEAD') return json(405, { error: 'referral links answer GET' }, { Allow: 'GET, HEAD' })
   if (segments.length > 2) return { status: 302, headers: { Location: setup.landingUrl, 'Cache-Control': 'no-store', [COUNTED_HEADER]: 'unknown-code' }, body: null }
   const query = new URLSearchParams(mark === -1 ? '' : request.target.slice(mark))
@@ -141,7 +145,8 @@ async function fetchTracking(answer: TrackingAnswer, request: Request, info?: { 
   const response = await answer({
     method: request.method,
     target: `${url.pathname}${url.search}`,
-    header: (name) => request.headers.get(name),
+    // A fetch Request carries its host in its URL (Host is not one of its headers).
+    header: (name) => request.headers.get(name) ?? (name === 'host' ? url.host : null),
     address: info?.clientAddress ?? '',
     secure: url.protocol === 'https:',
     text: () => request.text().then((text) => text.slice(0, MAX_BODY_BYTES)),

@@ -67,6 +67,8 @@ export interface TrackingOptions {
   linkCacheSeconds?: number
   /** Where a click's country comes from: a trusted header, a MaxMind database (docs/analytics.md "Country"). @default none */
   country?: CountryOptions
+  /** Short domains (host names): a request to one of them for `/<key>` is a visit of that link (docs/links.md "Short domains"). @default [] */
+  linkDomains?: string[]
 }
 
 /**
@@ -136,6 +138,8 @@ export interface TrackingSetup {
   resolve: (token: string, partnerSlug?: string) => Promise<LinkTarget | null>
   /** The click's country; opens the MaxMind database first when one is configured. */
   country: Promise<CountryLookup>
+  /** The short domains, lower case. */
+  linkDomains: ReadonlySet<string>
 }
 
 export function trackingSetup(program: AffiliateProgram, options: TrackingOptions): TrackingSetup {
@@ -160,7 +164,14 @@ export function trackingSetup(program: AffiliateProgram, options: TrackingOption
     clicks: createClickBuffer((visits) => program.tracking.recordClicks(visits), options.clicks, options.logger),
     resolve: linkCache((token, slug) => program.tracking.resolve(token, slug), options.linkCacheSeconds ?? 0, () => program.clock.now().getTime()),
     country: countryLookup(options.country),
+    linkDomains: new Set((options.linkDomains ?? []).map((host) => host.toLowerCase())),
   }
+}
+
+/** Whether the request is for a short domain: its Host (without the port) is one of them. */
+export function onLinkDomain(setup: Pick<TrackingSetup, 'linkDomains'>, host: string | null | undefined): boolean {
+  if (setup.linkDomains.size === 0 || !host) return false
+  return setup.linkDomains.has(host.replace(/:\d+$/, '').toLowerCase())
 }
 
 /** The project's secret salt in the storage: it hashes visitors and signs referrals. */

@@ -3,6 +3,7 @@
 // the origins their destinations may name (the landing URL's and allowedOrigins) and the short
 // domains (tracking.linkDomains); a bad linkDomains stops the start naming it.
 import { writeFileSync } from 'node:fs'
+import { request } from 'node:http'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/cli/config.js'
@@ -12,6 +13,20 @@ import { tempDirs } from '../support/cli/temp-dirs.js'
 
 const tempDir = tempDirs('affiliate-kit-cli-links')
 const KEY = `rgk_${'Lnk0Test1Key2'.repeat(3)}xyz`
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+
+/** A GET sent with the Host header a reverse proxy would pass on (fetch cannot set Host). */
+function redirect(port: number, host: string, path: string): Promise<{ status: number; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host, 'user-agent': BROWSER } }, (res) => {
+      res.resume()
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
 
 const write = (dir: string, config: unknown) => {
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config))
@@ -70,6 +85,12 @@ describe('affiliate-kit serve: links', () => {
     expect([qr.status, qr.headers.get('content-type')]).toEqual([200, 'image/png'])
     const bytes = new Uint8Array(await qr.arrayBuffer())
     expect(new DataView(bytes.buffer).getUint32(16)).toBe(160)
+    // The short domain serves the link at its root (a reverse proxy sends ann.link's requests here).
+    const port = Number(new URL(url!).port)
+    const visit = (host: string, path: string) => redirect(port, host, path)
+    expect(await visit('ann.link', '/ann-pod')).toMatchObject({ status: 302, location: expect.stringMatching(/^https:\/\/shop\.example\/pricing\?ak_ref=ann\./) })
+    expect(await visit('ann.link', '/r/ann-youtube')).toMatchObject({ status: 302, location: expect.stringMatching(/^https:\/\/blog\.example\/review\?utm_source=youtube&ak_ref=ann\./) })
+    expect((await visit('other.example', '/ann-pod')).status).toBe(404)
     expect(await server.stop()).toBe(0)
   }, 60_000)
 })

@@ -15,6 +15,7 @@ describe('GET /analytics', () => {
   let s: Setup
   let alternative: Caller
   let annId: number
+  let linkId: number
 
   beforeAll(async () => {
     s = await setup({ settings: { timeZone: PARIS, commission: { purchase: { type: 'percentage', rate: 10 } } } })
@@ -23,10 +24,11 @@ describe('GET /analytics', () => {
     const ann = await s.program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
     const bob = await s.program.affiliates.create({ email: 'bob@example.com', referralCode: 'BOB' })
     annId = ann.id
+    linkId = (await s.program.links.create({ affiliate: 'ann@example.com', key: 'ann-spring', utmCampaign: 'spring' })).id
     const at = new Date('2026-03-04T09:00:00Z')
-    const spring = clickRow(PARIS, { affiliateId: ann.id, at, linkId: 7, utmCampaign: 'spring', newVisitor: true, device: 'mobile' })
-    const rows = [spring, clickRow(PARIS, { affiliateId: ann.id, at, linkId: 7, utmCampaign: 'spring' }), clickRow(PARIS, { affiliateId: bob.id, at: new Date('2026-02-20T12:00:00Z'), newVisitor: true })]
-    const bot = { day: '2026-03-04', affiliateId: ann.id, linkId: 7, utmSource: null, utmMedium: null, utmCampaign: 'spring', country: null, device: 'desktop' as const }
+    const spring = clickRow(PARIS, { affiliateId: ann.id, at, linkId, utmCampaign: 'spring', newVisitor: true, device: 'mobile' })
+    const rows = [spring, clickRow(PARIS, { affiliateId: ann.id, at, linkId, utmCampaign: 'spring' }), clickRow(PARIS, { affiliateId: bob.id, at: new Date('2026-02-20T12:00:00Z'), newVisitor: true })]
+    const bot = { day: '2026-03-04', affiliateId: ann.id, linkId, utmSource: null, utmMedium: null, utmCampaign: 'spring', country: null, device: 'desktop' as const }
     await s.storage.transaction((tx) => writeBatch(tx, s.program.projectId, rows, [bot]))
     const referral = await s.program.referrals.create({ email: 'buyer@example.com', referralCode: 'ANN' })
     const { conversion } = await s.program.conversions.create({ type: 'purchase', email: 'buyer@example.com', baseValue: '49.99', reference: 'order-1' })
@@ -48,9 +50,9 @@ describe('GET /analytics', () => {
       currency: 'USD',
       metrics: ['clicks', 'revenue', 'commission', 'bot_clicks'],
       rows: [
-        { start: '2026-02-16', group: '7', clicks: 0, revenue: '0.00', commission: '0.00', bot_clicks: 0 },
-        { start: '2026-02-23', group: '7', clicks: 0, revenue: '0.00', commission: '0.00', bot_clicks: 0 },
-        { start: '2026-03-02', group: '7', clicks: 2, revenue: '49.99', commission: '5.00', bot_clicks: 1 },
+        { start: '2026-02-16', group: String(linkId), clicks: 0, revenue: '0.00', commission: '0.00', bot_clicks: 0 },
+        { start: '2026-02-23', group: String(linkId), clicks: 0, revenue: '0.00', commission: '0.00', bot_clicks: 0 },
+        { start: '2026-03-02', group: String(linkId), clicks: 2, revenue: '49.99', commission: '5.00', bot_clicks: 1 },
         { start: '2026-02-16', group: null, clicks: 1, revenue: '0.00', commission: '0.00', bot_clicks: 0 },
         { start: '2026-02-23', group: null, clicks: 0, revenue: '0.00', commission: '0.00', bot_clicks: 0 },
         { start: '2026-03-02', group: null, clicks: 0, revenue: '0.00', commission: '0.00', bot_clicks: 0 },
@@ -89,7 +91,7 @@ describe('GET /analytics', () => {
       time_zone: 'America/New_York',
       rows: [{ start: '2026-03-04', group: 'spring', clicks: 2, bot_clicks: 0, signups: 1 }],
     })
-    const browsers = await s.call('GET', '/analytics?group_by=browser&link=7&metric=clicks&from=2026-03-01&to=2026-03-08')
+    const browsers = await s.call('GET', `/analytics?group_by=browser&link=${linkId}&metric=clicks&from=2026-03-01&to=2026-03-08`)
     expect(browsers.body.data.rows).toEqual([{ group: null, clicks: 2 }])
   })
 
@@ -144,8 +146,9 @@ describe('GET /analytics', () => {
     expect(alt.body.error.details.field).toBe(field)
   })
 
-  it('an unknown affiliate is 404; a key without affiliates:read is 403', async () => {
+  it('an unknown affiliate or link is 404; a key without affiliates:read is 403', async () => {
     expect((await s.call('GET', '/analytics?affiliate=nobody%40example.com')).status).toBe(404)
+    expect((await s.call('GET', `/analytics?link=${linkId + 1000}`)).status).toBe(404)
     expect((await alternative('GET', '/analytics?affiliate=aff_999')).status).toBe(404)
     const key = await s.keyWith(['conversions:read'])
     expect((await s.call('GET', '/analytics', undefined, { key })).status).toBe(403)
@@ -166,7 +169,7 @@ describe('GET /analytics on PGlite: the ends of the calendar, every grouping and
     'from=9998-12-01&to=9999-01-01&timezone=Pacific/Kiritimati&interval=month&group_by=link',
     'from=9998-12-01&to=9999-01-01&timezone=Pacific/Pago_Pago&interval=week&group_by=utm_term',
     'from=9998-12-01&to=9999-01-01&interval=day&group_by=country',
-    'from=2026-01-01&to=2026-03-01&timezone=Asia/Kathmandu&interval=day&group_by=sub3&link=5&affiliate=ann%40example.com',
+    'from=2026-01-01&to=2026-03-01&timezone=Asia/Kathmandu&interval=day&group_by=sub3&affiliate=ann%40example.com',
   ])('%s', async (query) => {
     const { storage, cleanup } = migratedPgliteStorage()
     try {

@@ -6,6 +6,7 @@
 import * as v from 'valibot'
 import { addCalendarDays, dayFormatter, dayStartIn, daysBetween, isCalendarDay } from '../model/calendar.js'
 import { findAffiliate } from '../affiliates/affiliates.js'
+import { NotFoundError } from '../model/errors.js'
 import type { ProjectContext } from '../rules/context.js'
 import { ValidationError } from '../model/errors.js'
 import { email, timeZone as knownTimeZone, validate } from '../model/schemas.js'
@@ -118,6 +119,8 @@ export function analyticsService(ctx: ProjectContext) {
       if (data.link !== undefined) read.linkId = data.link
       const { clicks, outcomes } = await storage.transaction(async (tx) => {
         if (data.affiliate !== undefined) read.affiliateId = (await findAffiliate(tx, projectId, data.affiliate)).id
+        // A deleted link's clicks stay in the rollups, but naming it is asking for a link there is not.
+        if (data.link !== undefined && !(await tx.links.get(projectId, data.link))) throw new NotFoundError('no link has this id', 'link')
         const clicks: ClickFigures[] = metrics.some((metric) => CLICK_METRICS.includes(metric)) ? await tx.analytics.clickFigures(projectId, read) : []
         const outcomes: OutcomeFigures[] = metrics.some((metric) => !CLICK_METRICS.includes(metric)) ? await tx.analytics.outcomeFigures(projectId, read) : []
         return { clicks, outcomes }
