@@ -94,6 +94,8 @@ interface Written {
   conversions: Array<Insert<Conversion>>
   affiliateIds: number[]
   emails: string[]
+  /** The ids of the mix's links 1 to 6 (index 0 unused). */
+  linkIds: number[]
 }
 
 const zero = (): AnalyticsFigures => ({ clicks: 0, visitors: 0, signups: 0, conversions: 0, revenue: 0n, commission: 0n, botClicks: 0 })
@@ -183,6 +185,10 @@ async function write(context: CaseContext, data: Mix): Promise<{ written: Writte
   const emails = Array.from({ length: AFFILIATES }, (_, index) => `a${index}@example.com`)
   const affiliateIds: number[] = []
   for (const email of emails) affiliateIds.push((await program.affiliates.create({ email })).id)
+  // Links 1 to 6 of the mix are real links (their ids are the storage's).
+  const linkIds: number[] = [0]
+  for (let link = 1; link <= 6; link += 1) linkIds.push((await program.links.create({ affiliate: emails[link % AFFILIATES]!, key: `mix-link-${link}` })).id)
+  const linkId = (link: number | null) => (link === null ? null : linkIds[link]!)
   const rows: ClickRow[] = []
   for (const [index, click] of data.clicks.entries()) {
     if (click.repeat !== null && rows.length > 0) {
@@ -190,9 +196,9 @@ async function write(context: CaseContext, data: Mix): Promise<{ written: Writte
       continue
     }
     const { affiliate, minute, link, repeat: _repeat, ...fields } = click
-    rows.push(clickRow(PROJECT_ZONE, { ...fields, id: `clk_${index}`, affiliateId: affiliateIds[affiliate]!, at: at(minute), linkId: link }))
+    rows.push(clickRow(PROJECT_ZONE, { ...fields, id: `clk_${index}`, affiliateId: affiliateIds[affiliate]!, at: at(minute), linkId: linkId(link) }))
   }
-  const bots = data.bots.map(({ affiliate, minute, link, ...fields }) => ({ ...fields, affiliateId: affiliateIds[affiliate]!, linkId: link, day: projectDay(at(minute)), at: at(minute) }))
+  const bots = data.bots.map(({ affiliate, minute, link, ...fields }) => ({ ...fields, affiliateId: affiliateIds[affiliate]!, linkId: linkId(link), day: projectDay(at(minute)), at: at(minute) }))
   const stored = new Map<string, ClickRow>()
   for (let first = 0; first < rows.length; first += 2500) {
     const batch = rows.slice(first, first + 2500)
@@ -227,7 +233,7 @@ async function write(context: CaseContext, data: Mix): Promise<{ written: Writte
     }
     for (const conversion of conversions) await tx.conversions.insert(conversion)
   })
-  const written: Written = { clicks: [...stored.values()], bots, referrals, conversions, affiliateIds, emails }
+  const written: Written = { clicks: [...stored.values()], bots, referrals, conversions, affiliateIds, emails, linkIds }
   return { written, query: (input) => program.analytics.query(input) }
 }
 
@@ -248,7 +254,7 @@ export function analyticsPropertyCases(context: CaseContext): void {
             for (const groupBy of GROUPS) for (const interval of [null, 'week'] as const) cases.push({ ...range, timeZone, ...(groupBy ? { groupBy } : {}), ...(interval ? { interval } : {}) })
             cases.push({ ...range, timeZone, interval: 'day', groupBy: 'device' }, { ...range, timeZone, interval: 'month', groupBy: 'link' })
             cases.push({ ...range, timeZone, groupBy: 'link', affiliate: written.emails[1]!, affiliateId: written.affiliateIds[1]! })
-            cases.push({ ...range, timeZone, groupBy: 'utm_campaign', interval: 'week', link: 3 })
+            cases.push({ ...range, timeZone, groupBy: 'utm_campaign', interval: 'week', link: written.linkIds[3]! })
           }
           for (const { affiliateId, ...input } of cases) {
             const answer = await query(input)

@@ -3,6 +3,7 @@
 // the rollups and from the raw rows; outcomes grouped by the click each came through; projects
 // kept apart; old months dropped.
 import { describe, expect, it } from 'vitest'
+import { markVisitor } from '../support/analytics/clicks.js'
 import type { AnalyticsRead, ClickFigures, OutcomeFigures } from '../../src/core/ports/analytics.js'
 import type { AffiliateProgram, StoragePort } from '../../src/index.js'
 import { clickRow, writeBatch } from '../support/analytics/clicks.js'
@@ -87,8 +88,8 @@ export function analyticsStoreCases(context: CaseContext): void {
       const next = [...marks, { affiliateId: 3, day: '2026-03-11', visitor: 'v1' }]
       expect(await storage.analytics.markVisitors(projectId, next)).toEqual(new Set(['3|2026-03-11|v1']))
       expect(await storage.analytics.markVisitors(projectId, [])).toEqual(new Set())
-      expect(await storage.tracking.markVisitor(projectId, 3, '2026-03-11', 'v1')).toBe(false)
-      expect(await storage.tracking.markVisitor(projectId, 3, '2026-03-11', 'v3')).toBe(true)
+      expect(await markVisitor(storage, projectId, 3, '2026-03-11', 'v1')).toBe(false)
+      expect(await markVisitor(storage, projectId, 3, '2026-03-11', 'v3')).toBe(true)
       expect(await storage.analytics.markVisitors(projectId, [{ affiliateId: 3, day: '2026-03-11', visitor: 'v3' }])).toEqual(new Set())
     })
 

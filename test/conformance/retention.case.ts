@@ -1,6 +1,7 @@
 // Pruning what grows without bound (the retention port and pruneStorage): only what is done with
 // goes, at most `limit` rows per call, and what a live request or a pending delivery needs stays.
 import { describe, expect, it } from 'vitest'
+import { markVisitor } from '../support/analytics/clicks.js'
 import { pruneStorage } from '../../src/index.js'
 import type { CaseContext } from './harness.js'
 
@@ -19,8 +20,8 @@ export function retentionCases(context: CaseContext): void {
         storage.keyedState.claim({ projectId, key, fingerprint: 'f', response: { status: 201, body: '{}' }, createdAt: OLD, leaseUntil: OLD, expiresAt })
       await claim('expired', new Date(OLD.getTime() + 1000))
       await claim('live', new Date('2099-01-01T00:00:00Z'))
-      await storage.tracking.markVisitor(projectId, ann.id, day(OLD), 'old-visitor')
-      await storage.tracking.markVisitor(projectId, ann.id, day(LATER), 'recent-visitor')
+      await markVisitor(storage, projectId, ann.id, day(OLD), 'old-visitor')
+      await markVisitor(storage, projectId, ann.id, day(LATER), 'recent-visitor')
       await storage.tracking.markVisitorSignal(projectId, ann.id, 'old-visitor', 'own', day(OLD))
       await storage.tracking.markVisitorSignal(projectId, ann.id, 'recent-visitor', 'gclid', day(LATER))
       const session = (digest: string, expiresAt: Date) => ({
@@ -50,8 +51,8 @@ export function retentionCases(context: CaseContext): void {
       const retry = (key: string) =>
         storage.keyedState.claim({ projectId, key, fingerprint: 'f', response: null, createdAt: LATER, leaseUntil: LATER, expiresAt: new Date('2099-01-01T00:00:00Z') })
       expect(await retry('live')).not.toBeNull() // still answers its replays
-      expect(await storage.tracking.markVisitor(projectId, ann.id, day(OLD), 'old-visitor')).toBe(true) // gone, so new again
-      expect(await storage.tracking.markVisitor(projectId, ann.id, day(LATER), 'recent-visitor')).toBe(false)
+      expect(await markVisitor(storage, projectId, ann.id, day(OLD), 'old-visitor')).toBe(true) // gone, so new again
+      expect(await markVisitor(storage, projectId, ann.id, day(LATER), 'recent-visitor')).toBe(false)
       const signals = (visitor: string) =>
         storage.conversions.createReads(projectId, ann.id, { days: null, visitorSignalsOf: visitor, signupsOf: null, cardCustomersOf: null }).then((reads) => reads.visitorSignals)
       expect(await signals('old-visitor')).toEqual([])
@@ -65,7 +66,7 @@ export function retentionCases(context: CaseContext): void {
     it('deletes at most the limit per call', async () => {
       const { program, storage } = await context.program()
       const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
-      for (let index = 0; index < 5; index += 1) await storage.tracking.markVisitor(program.projectId, ann.id, '2001-01-01', `v${index}`)
+      for (let index = 0; index < 5; index += 1) await markVisitor(storage, program.projectId, ann.id, '2001-01-01', `v${index}`)
       expect(await storage.retention.prune('visitor_marks', new Date('2001-01-02T00:00:00Z'), 2)).toBe(2)
       expect(await pruneStorage(storage, new Date('2001-01-09T00:00:00Z'), { visitorMarksDays: 7, batchSize: 2 })).toMatchObject({ visitor_marks: 3 })
     })

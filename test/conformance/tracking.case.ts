@@ -2,6 +2,7 @@
 // stats built from them (buckets, time zone), attribution settings (first click, last click, the
 // window) and browser signups, and the tracking store's own atomicity.
 import { describe, expect, it } from 'vitest'
+import { markVisitor } from '../support/analytics/clicks.js'
 import type { CaseContext } from './harness.js'
 import { expectError, snapshot } from './helpers.js'
 
@@ -121,19 +122,19 @@ export function trackingCases(context: CaseContext): void {
       await expect(
         storage.transaction(async (tx) => {
           await tx.tracking.addDaily(program.projectId, ann.id, '2026-01-01', { clicks: 5, revenue: 100n })
-          expect(await tx.tracking.markVisitor(program.projectId, ann.id, '2026-01-01', 'v')).toBe(true)
+          expect(await markVisitor(tx, program.projectId, ann.id, '2026-01-01', 'v')).toBe(true)
           throw new Error('roll back')
         }),
       ).rejects.toThrow('roll back')
       expect(await storage.tracking.daily(program.projectId, { from: '2026-01-01', to: '2026-01-02' })).toEqual([])
-      expect(await storage.tracking.markVisitor(program.projectId, ann.id, '2026-01-01', 'v')).toBe(true)
+      expect(await markVisitor(storage, program.projectId, ann.id, '2026-01-01', 'v')).toBe(true)
     })
 
     it.skipIf(!context.adapter.multiConnection)('adds concurrent counter deltas and marks a visitor-day once under concurrency (several connections)', async () => {
       const { program, storage } = await context.program()
       const ann = await program.affiliates.create({ email: 'ann@example.com', referralCode: 'ANN' })
       await Promise.all(Array.from({ length: 20 }, () => storage.tracking.addDaily(program.projectId, ann.id, '2026-01-01', { clicks: 1, commission: 3n })))
-      const marks = await Promise.all(Array.from({ length: 10 }, () => storage.tracking.markVisitor(program.projectId, ann.id, '2026-01-01', 'same')))
+      const marks = await Promise.all(Array.from({ length: 10 }, () => markVisitor(storage, program.projectId, ann.id, '2026-01-01', 'same')))
       expect(marks.filter(Boolean)).toHaveLength(1)
       expect(await storage.tracking.daily(program.projectId, { from: '2026-01-01', to: '2026-01-02' })).toEqual([
         { day: '2026-01-01', clicks: 20, visitors: 0, signups: 0, purchases: 0, customers: 0, revenue: 0n, commission: 60n },

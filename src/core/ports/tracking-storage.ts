@@ -1,6 +1,6 @@
 // The tracking part of the storage port: per-day counters (stats read O(days), never O(events)),
-// the visitor-day marks that make a visitor count once per day, the project's visitor
-// salt, and when a referred user was last referred (the attribution window's start).
+// the project's visitor salt, the fraud rules' visitor signals, and when a referred user was last
+// referred (the attribution window's start). Visitor-day marks are the analytics port's.
 
 /** from <= day < to, YYYY-MM-DD. */
 export interface DayRange {
@@ -39,11 +39,6 @@ export interface TrackingRepository {
    * of that day, creating the rows (atomic, never read-modify-write).
    */
   addDaily(projectId: string, affiliateId: number, day: string, delta: Partial<DailyCounts>): Promise<void>
-  /**
-   * Records that `visitor` (a salted hash) reached the affiliate's link on `day`; true the first
-   * time, false when already recorded. Decided by a unique key (atomic across processes).
-   */
-  markVisitor(projectId: string, affiliateId: number, day: string, visitor: string): Promise<boolean>
   /** Per-day counters of one affiliate, or of the project, for from <= day < to, by day ascending; days without counts are absent. */
   daily(projectId: string, range: { from: string; to: string; affiliateId?: number }): Promise<DailyRow[]>
   /** The project's secret visitor salt; stores `candidate` when the project has none yet and returns the one that stands. */

@@ -69,3 +69,8 @@ export async function writeBatch(tx: Pick<StorageTx, 'analytics'>, projectId: st
   await tx.analytics.addRollups(projectId, rollupDeltas([...firsts.values()], bots))
   return written
 }
+
+/** Marks one visitor of an affiliate's day: true the first time (analytics.markVisitors with one mark). */
+export async function markVisitor(store: Pick<StorageTx, 'analytics'>, projectId: string, affiliateId: number, day: string, visitor: string): Promise<boolean> {
+  return (await store.analytics.markVisitors(projectId, [{ affiliateId, day, visitor }])).size === 1
+}

@@ -92,13 +92,6 @@ export function trackingRepository(state: TrackingState, log: UndoLog): Tracking
       // The project's own row (affiliate 0): program-wide stats read one entry per day.
       setMapEntry(byAffiliate, PROJECT_ROW, plus(byAffiliate.get(PROJECT_ROW) ?? empty(), delta), log)
     },
-    async markVisitor(projectId, affiliateId, day, visitor) {
-      const key = `${projectId}|${affiliateId}|${day}|${visitor}`
-      if (state.visitors.has(key)) return false
-      state.visitors.add(key)
-      log.push(() => state.visitors.delete(key))
-      return true
-    },
     async daily(projectId, { from, to, affiliateId }) {
       const byDay = state.daily.get(projectId)
       const counted: CountedDays | undefined = affiliateId === undefined ? byDay && projectDays(byDay) : state.affiliateDays.get(`${projectId}|${affiliateId}`)

@@ -1,6 +1,6 @@
 // The SQL tracking store: per-day counters (their statements in day-counters.ts; the projects'
-// rows of a day written last in a transaction), visitor-day marks decided by their primary key,
-// the project's visitor salt and referral times (migration 7).
+// rows of a day written last in a transaction), the project's visitor salt and referral times
+// (migration 7).
 import type { TrackingRepository } from '../../../core/ports/tracking-storage.js'
 import { run } from '../codec.js'
 import type { SqlClient } from '../executor.js'
@@ -37,15 +37,6 @@ export function trackingRepository(db: SqlClient, t: Tables, state: TransactionS
       if (!upsert) return
       await run(db, upsert.text(), params)
       await addProjectDays(db, daily, state, [{ projectId, affiliateId, day, delta }])
-    },
-    async markVisitor(projectId, affiliateId, day, visitor) {
-      const rows = await run(
-        db,
-        `INSERT INTO ${schema}.tracking_visitors (project_id, affiliate_id, day, visitor) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING RETURNING 1 AS inserted`,
-        [projectId, affiliateId, day, visitor],
-      )
-      return rows.length === 1
     },
     async daily(projectId, { from, to, affiliateId }) {
       // An affiliate has one row a day (the primary key): read as stored, as tiers and bonuses do on
