@@ -74,7 +74,7 @@ describe('the portal referral link on the standalone server, in Chromium', () =>
       expect(visit.url()).toBe(`${siteOrigin}/shop${kind === 'tracking' ? '' : '?ref=ANN'}`)
       await expect.poll(async () => (await program.affiliates.get('ann@example.com')).clicks).toBe(1)
       // The referral the site keeps is signed: a signup from the site is credited to ANN.
-      await expect.poll(() => visit.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^ANN\.\d+\.[\w-]{16}\.[\w-]{22}$/)
+      await expect.poll(() => visit.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^ANN\.\d+\.[\w-]{16}\.[\w-]{16}\.[\w-]{22}$/)
       const signedUp = await visit.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<{ signedUp: boolean; reason: string }> } }).affiliateKit.signup('visitor@example.com'))
       expect(signedUp).toEqual({ signedUp: true, reason: 'created' })
       expect((await program.referrals.get('visitor@example.com')).affiliateId).toBe((await program.affiliates.get('ann@example.com')).id)

@@ -72,7 +72,7 @@ describe('every surface through one pipeline', () => {
     programs.push(program)
     const lines: string[] = []
     const logger = createLogger({ format: 'json', write: (line) => lines.push(line) })
-    const failing = { ...program, tracking: { ...program.tracking, visit: () => Promise.reject(new Error('disk on fire')) } } as AffiliateProgram
+    const failing = { ...program, tracking: { ...program.tracking, resolve: () => Promise.reject(new Error('disk on fire')) } } as AffiliateProgram
     const tracking = createTrackingHandler(failing, { landingUrl: 'https://shop.example/', logger })
     const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36'
     await expect(tracking(new Request('http://app.example/r/SOMECODE', { headers: { 'user-agent': browser } }))).rejects.toThrow('disk on fire')
