@@ -228,9 +228,8 @@ export async function countVisit(setup: TrackingSetup, scope: ProjectScope, requ
   const salt = await saltOf(setup, scope)
   const address = clientAddressOf(setup, request)
   const at = setup.program.clock.now()
-  const budgetKey = `tracking-visitors:${visitorHash(salt, 'address', addressBlock(address), '')}`
-  const admitted = bot || !budget || (await budget.take(budgetKey, at.getTime()))
-  if (!admitted) return { target, bot, referral: null, counted: told('over-limit') }
+  const budgetKey = budget && !bot ? `tracking-visitors:${visitorHash(salt, 'address', addressBlock(address), '')}` : null
+  if (budgetKey && !(await budget!.take(budgetKey, at.getTime()))) return { target, bot, referral: null, counted: told('over-limit') }
   const day = await scope.tracking.dayOf(at)
   const visitor = bot ? null : visitorHash(salt, day, address, userAgent)
   const affiliateId = target.affiliate.id
@@ -252,7 +251,7 @@ export async function countVisit(setup: TrackingSetup, scope: ProjectScope, requ
   }
   const written = clicks.add(visit)
   // A visitor that was not new gives back its place in the address's budget of new visitors.
-  const giveBack = (outcome: ClickOutcome) => (budget && !bot && !outcome.newVisitor ? budget.giveBack(budgetKey) : undefined)
+  const giveBack = (outcome: ClickOutcome) => (budgetKey && !outcome.newVisitor ? budget!.giveBack(budgetKey) : undefined)
   let counted: VisitCount
   if (clicks.waits) {
     const outcome = await written

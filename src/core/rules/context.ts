@@ -69,11 +69,15 @@ export function createProjectContext(
       return null
     }
   }
-  let days = { timeZone: '', format: (_at: Date) => '' }
+  // Every zone's offset is a whole number of seconds: the instants of one second fall on one day,
+  // so the last second's day answers again without formatting (each visit asks for it).
+  let days = { timeZone: '', format: (_at: Date) => '', second: NaN, day: '' }
   const dayIn = (project: Project, at: Date) => {
     const timeZone = project.settings.timeZone ?? 'UTC'
-    if (days.timeZone !== timeZone) days = { timeZone, format: dayFormatter(timeZone) }
-    return days.format(at)
+    if (days.timeZone !== timeZone) days = { timeZone, format: dayFormatter(timeZone), second: NaN, day: '' }
+    const second = Math.floor(at.getTime() / 1000)
+    if (second !== days.second) days = { ...days, second, day: days.format(at) }
+    return days.day
   }
   return {
     ...base,
