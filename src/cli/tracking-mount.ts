@@ -6,6 +6,7 @@ import type { KeyedStateStore } from '../core/ports/keyed-state.js'
 import type { NodeHandler } from '../server/node.js'
 import type { RequestObserver } from '../server/observe.js'
 import { createTrackingHandler, onLinkDomain, type TrackingOptions, type VisitCount } from '../tracking/handler.js'
+import { CODE, linkDomainSet } from '../tracking/setup.js'
 import type { ServerConfig } from './config.js'
 
 /** Why a visit counted nothing, in the debug line (docs/tracking.md "Testing locally"). */
@@ -41,12 +42,12 @@ export function withTracking(
   const clicks = { ...SERVER_CLICKS, ...config.clicks }
   const linkCacheSeconds = config.linkCacheSeconds ?? SERVER_LINK_CACHE_SECONDS
   const tracking = createTrackingHandler(program, { ...config, clicks, linkCacheSeconds, state, ...(onVisit ? { onVisit } : {}), ...(logger ? { logger } : {}), ...(metrics ? { metrics } : {}) })
-  const domains = { linkDomains: new Set((config.linkDomains ?? []).map((host) => host.toLowerCase())) }
+  const domains = { linkDomains: linkDomainSet(config.linkDomains) }
   const handler: NodeHandler = (req, res, next) => {
     const url = req.url ?? '/'
     const under = url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)
     // A short domain's links are at its root; its other paths (the API's included) are the API's.
-    const short = !under && onLinkDomain(domains, req.headers.host) && /^\/[A-Za-z0-9_-]{3,64}(\?|$)/.test(url)
+    const short = !under && onLinkDomain(domains, req.headers.host) && CODE.test(url.slice(1).split('?')[0]!)
     return (under || short ? tracking.node : api)(req, res, next)
   }
   return { handler, close: tracking.close }

@@ -164,8 +164,13 @@ export function trackingSetup(program: AffiliateProgram, options: TrackingOption
     clicks: createClickBuffer((visits) => program.tracking.recordClicks(visits), options.clicks, options.logger),
     resolve: linkCache((token, slug) => program.tracking.resolve(token, slug), options.linkCacheSeconds ?? 0, () => program.clock.now().getTime()),
     country: countryLookup(options.country),
-    linkDomains: new Set((options.linkDomains ?? []).map((host) => host.toLowerCase())),
+    linkDomains: linkDomainSet(options.linkDomains),
   }
+}
+
+/** Short domains as onLinkDomain compares them: lower case. */
+export function linkDomainSet(hosts: readonly string[] = []): ReadonlySet<string> {
+  return new Set(hosts.map((host) => host.toLowerCase()))
 }
 
 /** Whether the request is for a short domain: its Host (without the port) is one of them. */

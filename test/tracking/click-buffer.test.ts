@@ -3,29 +3,13 @@
 import { describe, expect, it } from 'vitest'
 import { createClickBuffer } from '../../src/tracking/click-buffer.js'
 import type { ClickOutcome, ClickVisit } from '../../src/core/affiliates/click-flush.js'
+import { clickRow } from '../support/analytics/clicks.js'
 
-const visit = (id: string): ClickVisit => ({
-  id,
-  at: new Date(),
-  day: '2026-12-08',
-  affiliateId: 1,
-  linkId: null,
-  visitor: `visitor-${id}`,
-  referrerHost: null,
-  country: null,
-  device: 'desktop',
-  browser: null,
-  utmSource: null,
-  utmMedium: null,
-  utmCampaign: null,
-  utmTerm: null,
-  utmContent: null,
-  sub1: null,
-  sub2: null,
-  sub3: null,
-  sub4: null,
-  sub5: null,
-})
+/** A visit the buffer only carries: a click row's fields (campaign and the rest unknown) with its visitor. */
+function visit(id: string): ClickVisit {
+  const { hour: _hour, newVisitor: _newVisitor, ...fields } = clickRow('UTC', { id, affiliateId: 1, at: new Date() })
+  return { ...fields, visitor: `visitor-${id}` }
+}
 
 /** A recorder that keeps the batches it was given and fails while `failing` says so. */
 function recorder() {

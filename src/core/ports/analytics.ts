@@ -77,6 +77,25 @@ export const CLICK_DIMENSIONS = [
 ] as const
 /** What an analytics answer can be grouped by besides time. */
 export type AnalyticsDimension = (typeof CLICK_DIMENSIONS)[number]
+/** The click's field each dimension reads (the rollups' fields of their dimensions have the same names). */
+export const DIMENSION_FIELDS: Readonly<Record<AnalyticsDimension, keyof ClickRow>> = {
+  link: 'linkId',
+  affiliate: 'affiliateId',
+  utm_source: 'utmSource',
+  utm_medium: 'utmMedium',
+  utm_campaign: 'utmCampaign',
+  utm_term: 'utmTerm',
+  utm_content: 'utmContent',
+  sub1: 'sub1',
+  sub2: 'sub2',
+  sub3: 'sub3',
+  sub4: 'sub4',
+  sub5: 'sub5',
+  referrer: 'referrerHost',
+  country: 'country',
+  device: 'device',
+  browser: 'browser',
+}
 /** The dimensions the rollups keep: a query grouped by one of these (or by time only) reads them, never the raw rows. */
 export const ROLLUP_DIMENSIONS: readonly AnalyticsDimension[] = ['link', 'affiliate', 'utm_source', 'utm_medium', 'utm_campaign', 'country', 'device']
 

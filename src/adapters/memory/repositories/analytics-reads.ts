@@ -3,7 +3,7 @@
 // from the raw clicks, bucketed in the read's time zone; outcomes from the referred users and
 // conversions, grouped by the click each came through (null when it has none or it is gone).
 import { bucketStart, dayFormatter } from '../../../core/model/calendar.js'
-import { readsRollups, type AnalyticsDimension, type AnalyticsKey, type AnalyticsRead, type ClickFigures, type ClickRow, type OutcomeFigures } from '../../../core/ports/analytics.js'
+import { DIMENSION_FIELDS, readsRollups, type AnalyticsDimension, type AnalyticsKey, type AnalyticsRead, type ClickFigures, type ClickRow, type OutcomeFigures } from '../../../core/ports/analytics.js'
 import type { MemoryState } from '../state.js'
 import type { AnalyticsState, StoredRollup } from './analytics-state.js'
 
@@ -17,43 +17,12 @@ function dayIn(timeZone: string): (at: Date) => string {
 
 const known = (value: string | null): string | null => (value === null || value === '' ? null : value)
 
-/** A click's value of a dimension as a group key: ids as text, unknown as null. */
-function clickGroup(click: ClickRow, dimension: AnalyticsDimension): string | null {
-  switch (dimension) {
-    case 'link':
-      return click.linkId === null ? null : String(click.linkId)
-    case 'affiliate':
-      return String(click.affiliateId)
-    case 'referrer':
-      return known(click.referrerHost)
-    case 'utm_source':
-      return known(click.utmSource)
-    case 'utm_medium':
-      return known(click.utmMedium)
-    case 'utm_campaign':
-      return known(click.utmCampaign)
-    case 'utm_term':
-      return known(click.utmTerm)
-    case 'utm_content':
-      return known(click.utmContent)
-    case 'country':
-      return known(click.country)
-    case 'device':
-      return known(click.device)
-    default:
-      return known(click[dimension])
-  }
-}
-
-/** A rollup row's value of a dimension it keeps. */
-function rollupGroup(row: StoredRollup, dimension: AnalyticsDimension): string | null {
-  if (dimension === 'link') return row.linkId === null || row.linkId === 0 ? null : String(row.linkId)
-  if (dimension === 'affiliate') return String(row.affiliateId)
-  if (dimension === 'utm_source') return known(row.utmSource)
-  if (dimension === 'utm_medium') return known(row.utmMedium)
-  if (dimension === 'utm_campaign') return known(row.utmCampaign)
-  if (dimension === 'country') return known(row.country)
-  return known(row.device)
+/** A click's or rollup row's value of a dimension as a group key: ids as text, unknown (and link 0) as null. */
+function groupOf(row: ClickRow | StoredRollup, dimension: AnalyticsDimension): string | null {
+  const value = (row as Partial<Record<keyof ClickRow, unknown>>)[DIMENSION_FIELDS[dimension]]
+  if (dimension === 'link') return value === null || value === 0 ? null : String(value)
+  if (dimension === 'affiliate') return String(value)
+  return known(value as string | null)
 }
 
 /** Figures summed per (start, group). */
@@ -81,7 +50,7 @@ export function clickFigures(analytics: AnalyticsState, projectId: string, read:
       if (row.day < from || row.day >= to) continue
       if (read.affiliateId !== undefined && row.affiliateId !== read.affiliateId) continue
       if (read.linkId !== undefined && row.linkId !== read.linkId) continue
-      const sum = sums.at(bucket(row.day), read.groupBy === null ? null : rollupGroup(row, read.groupBy))
+      const sum = sums.at(bucket(row.day), read.groupBy === null ? null : groupOf(row, read.groupBy))
       sum.clicks += row.clicks
       sum.visitors += row.visitors
       sum.botClicks += row.botClicks
@@ -93,7 +62,7 @@ export function clickFigures(analytics: AnalyticsState, projectId: string, read:
     if (click.at < read.from || click.at >= read.to) continue
     if (read.affiliateId !== undefined && click.affiliateId !== read.affiliateId) continue
     if (read.linkId !== undefined && click.linkId !== read.linkId) continue
-    const sum = sums.at(read.interval === null ? null : bucket(dayOf(click.at)), read.groupBy === null ? null : clickGroup(click, read.groupBy))
+    const sum = sums.at(read.interval === null ? null : bucket(dayOf(click.at)), read.groupBy === null ? null : groupOf(click, read.groupBy))
     sum.clicks += 1
     if (click.newVisitor) sum.visitors += 1
   }
@@ -113,7 +82,7 @@ export function outcomeFigures(state: MemoryState, projectId: string, read: Anal
     const start = read.interval === null ? null : bucketStart(dayOf(row.createdAt), read.interval)
     if (read.groupBy === null) return sums.at(start, null)
     if (read.groupBy === 'affiliate') return sums.at(start, row.affiliateId === null ? null : String(row.affiliateId))
-    return sums.at(start, click ? clickGroup(click, read.groupBy) : null)
+    return sums.at(start, click ? groupOf(click, read.groupBy) : null)
   }
   for (const referral of state.referrals.group('project', projectId)) {
     if (referral.affiliateId === null) continue

@@ -5,34 +5,14 @@
 // grouped or filtered by one of its dimensions.
 import { dayFormatter } from '../../../core/model/calendar.js'
 import { ValidationError } from '../../../core/model/errors.js'
-import { readsRollups, type AnalyticsDimension, type AnalyticsInterval, type AnalyticsRead, type ClickFigures, type OutcomeFigures } from '../../../core/ports/analytics.js'
+import { DIMENSION_FIELDS, readsRollups, type AnalyticsDimension, type AnalyticsInterval, type AnalyticsRead, type ClickFigures, type OutcomeFigures } from '../../../core/ports/analytics.js'
 import type { SqlRow } from '../executor.js'
-import { money, type Tables } from '../tables.js'
-
-/** The raw click's column of each dimension. */
-const CLICK_COLUMN: Record<AnalyticsDimension, string> = {
-  link: 'link_id',
-  affiliate: 'affiliate_id',
-  utm_source: 'utm_source',
-  utm_medium: 'utm_medium',
-  utm_campaign: 'utm_campaign',
-  utm_term: 'utm_term',
-  utm_content: 'utm_content',
-  sub1: 'sub1',
-  sub2: 'sub2',
-  sub3: 'sub3',
-  sub4: 'sub4',
-  sub5: 'sub5',
-  referrer: 'referrer_host',
-  country: 'country',
-  device: 'device',
-  browser: 'browser',
-}
+import { columnName, money, type Tables } from '../tables.js'
 
 /** A dimension's value as the group key: ids as text, '' (a rollup's unknown) and link 0 as null. */
 function groupOf(dimension: AnalyticsDimension | null, alias: string): string {
   if (dimension === null) return 'NULL::text'
-  const column = `${alias}.${CLICK_COLUMN[dimension]}`
+  const column = `${alias}.${columnName(DIMENSION_FIELDS[dimension], 'text')}`
   if (dimension === 'link') return `NULLIF(${column}, 0)::text`
   if (dimension === 'affiliate') return `${column}::text`
   return `NULLIF(${column}, '')`
