@@ -4,16 +4,14 @@
 // header or a MaxMind database. Never the address or the whole user agent.
 import { UAParser } from 'ua-parser-js'
 import type { ClickCampaign, DeviceClass } from '../core/ports/analytics.js'
+import { UTM_PARAMETERS } from '../core/rules/link-destination.js'
 
 /** A link's default campaign fields (docs/links.md). */
 export type LinkCampaign = Partial<Pick<ClickCampaign, 'utmSource' | 'utmMedium' | 'utmCampaign' | 'utmTerm' | 'utmContent'>>
 
+/** Each campaign field and the query parameter of the visit that sets it. */
 const CAMPAIGN_PARAMS = [
-  ['utmSource', 'utm_source'],
-  ['utmMedium', 'utm_medium'],
-  ['utmCampaign', 'utm_campaign'],
-  ['utmTerm', 'utm_term'],
-  ['utmContent', 'utm_content'],
+  ...UTM_PARAMETERS.map(([param, field]) => [field, param] as const),
   ['sub1', 'sub1'],
   ['sub2', 'sub2'],
   ['sub3', 'sub3'],
@@ -33,10 +31,8 @@ export function campaignValue(value: string | null | undefined): string | null {
 /** The click's campaign: each parameter of the visit, else the link's default. */
 export function clickCampaign(query: URLSearchParams, link: LinkCampaign | null): ClickCampaign {
   const campaign = {} as Record<keyof ClickCampaign, string | null>
-  for (const [field, param] of CAMPAIGN_PARAMS) {
-    const fallback = field in (link ?? {}) ? (link as Record<string, string | null | undefined>)[field] : null
-    campaign[field] = campaignValue(query.get(param)) ?? campaignValue(fallback)
-  }
+  const defaults: Partial<Record<keyof ClickCampaign, string | null>> = link ?? {}
+  for (const [field, param] of CAMPAIGN_PARAMS) campaign[field] = campaignValue(query.get(param)) ?? campaignValue(defaults[field])
   return campaign
 }
 

@@ -14,6 +14,7 @@ import { listWindow, withConflicts } from '../ports/conflicts.js'
 import type { Insert, StorageTx } from '../ports/storage.js'
 import type { ProjectContext } from '../rules/context.js'
 import { checkedDestination, checkedDomain, shortUrl } from '../rules/link-settings.js'
+import { UTM_PARAMETERS } from '../rules/link-destination.js'
 import { linkView, type LinkView } from '../rules/views.js'
 import { findAffiliate } from './affiliates.js'
 import { qrImage, type QrImage } from './link-qr.js'
@@ -27,7 +28,6 @@ export interface ResolvedLink {
 
 type LinkFields = Partial<Pick<Link, 'destination' | 'domain' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'utmTerm' | 'utmContent'>>
 
-const UTM_FIELDS = ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent'] as const
 /** Draws of a generated key before giving up (each collides about once in a million). */
 const KEY_DRAWS = 5
 
@@ -45,7 +45,7 @@ export function linksService(ctx: ProjectContext) {
     const fields: LinkFields = {}
     if (data.destination !== undefined) fields.destination = data.destination === null ? null : checkedDestination(ctx.links, data.destination)
     if (data.domain !== undefined) fields.domain = data.domain === null ? null : checkedDomain(ctx.links, data.domain)
-    for (const field of UTM_FIELDS) if (data[field] !== undefined) fields[field] = data[field]
+    for (const [, field] of UTM_PARAMETERS) if (data[field] !== undefined) fields[field] = data[field]
     return fields
   }
 

@@ -4,7 +4,8 @@ import type { Link } from '../model/types.js'
 
 type LinkTarget = Pick<Link, 'destination' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'utmTerm' | 'utmContent'>
 
-const UTM_PARAMETERS = [
+/** Each UTM query parameter and the link's field holding its default. */
+export const UTM_PARAMETERS = [
   ['utm_source', 'utmSource'],
   ['utm_medium', 'utmMedium'],
   ['utm_campaign', 'utmCampaign'],
