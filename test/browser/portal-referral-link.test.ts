@@ -72,7 +72,8 @@ describe('the portal referral link on the standalone server, in Chromium', () =>
       const landed = await visit.goto(link)
       expect(landed!.status()).toBe(200)
       expect(visit.url()).toBe(`${siteOrigin}/shop${kind === 'tracking' ? '' : '?ref=ANN'}`)
-      await expect.poll(async () => (await program.affiliates.get('ann@example.com')).clicks).toBe(1)
+      // serve's click buffer writes the click within its second (tracking.clicks.flushMilliseconds): past the poll's default wait.
+      await expect.poll(async () => (await program.affiliates.get('ann@example.com')).clicks, { timeout: 5000 }).toBe(1)
       // The referral the site keeps is signed: a signup from the site is credited to ANN.
       await expect.poll(() => visit.evaluate(() => localStorage.getItem('ak_ref'))).toMatch(/^ANN\.\d+\.[\w-]{16}\.[\w-]{16}\.[\w-]{22}$/)
       const signedUp = await visit.evaluate(() => (window as unknown as { affiliateKit: { signup(email: string): Promise<{ signedUp: boolean; reason: string }> } }).affiliateKit.signup('visitor@example.com'))
