@@ -111,6 +111,8 @@ describe('the standalone server from a config file alone, in Chromium', () => {
     // The purchase, from the shop's back end: by the customer's email, 30 % of 49.00.
     const purchase = await api(apiUrl!, secretKey!, 'POST', '/conversions', { type: 'purchase', email: 'bob@example.com', base_value: 49, reference: 'order-1' })
     expect(purchase).toMatchObject({ status: 201, body: { data: { affiliate_id: ann.body!.data.id, value: 14.7 }, attribution: { matched_by: 'email' } } })
+    // serve's click buffer writes the click within its second (tracking.clicks.flushMilliseconds).
+    await expect.poll(async () => (await api(apiUrl!, secretKey!, 'GET', '/affiliates/ann%40example.com')).body?.data?.clicks, { timeout: 5000 }).toBe(1)
     const credited = await api(apiUrl!, secretKey!, 'GET', '/affiliates/ann%40example.com')
     expect(credited.body!.data).toMatchObject({ clicks: 1, signups: 1, purchases: 1, total_earnings: '14.70' })
 
